@@ -1,0 +1,78 @@
+"""Prints how fast `sessiontui ask "what's the baseline?"` is against `python3 -c pass`.
+
+Targets (issue 2): ask <= 3x `python3 -c pass` (median of 7), and with 10,000 records <= 1.3x the
+cost with 100 records. Run: `.venv/bin/python benchmarks/recall.py`.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from project_memory.records import Record
+from project_memory.store import Store
+
+RUNS = 7
+QUESTION = "what's the baseline?"
+
+
+def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]]) -> dict[str, float]:
+    """Median wall time of each command over RUNS rounds, interleaved so load noise hits all alike."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_no in range(RUNS + 1):  # round 0 warms the page cache and is dropped
+        for name, (cmd, env) in commands.items():
+            start = time.perf_counter()
+            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            if round_no:
+                times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def seed(path: Path, count: int) -> None:
+    """A realistic mix: benchmarks (a few baselines), lessons, notes and runs."""
+    rng = random.Random(count)
+    with Store(path) as store:
+        records = []
+        for i in range(count):
+            kind = rng.choice(("benchmark", "benchmark", "benchmark", "lesson", "note", "run"))
+            if kind == "benchmark":
+                records.append(Record(kind=kind, config=f"config {i}", value=rng.uniform(20, 200),
+                                      baseline=i % (count // 5) == 0, concurrency=rng.choice((1, 8, 64)),
+                                      status="ok", id=f"b-{i:010x}", created_at=f"2026-{1 + i % 12:02d}-01T00:00:{i % 60:02d}+00:00"))
+            elif kind == "lesson":
+                records.append(Record(kind=kind, title=f"lesson {i}", symptom="CUDA out of memory",
+                                      cause="batch too big", fix="smaller batch", id=f"l-{i:010x}",
+                                      created_at="2026-03-01T00:00:00+00:00"))
+            else:
+                records.append(Record(kind=kind, text=f"note {i}", name=f"run {i}", id=f"{kind[0]}-{i:010x}",
+                                      created_at="2026-03-01T00:00:00+00:00"))
+        for r in records:
+            r.updated_at = r.created_at
+        store.merge(records)
+
+
+def main() -> None:
+    script = str(Path(sys.executable).with_name("sessiontui"))
+    commands = {"pass": ([sys.executable, "-c", "pass"], dict(os.environ))}
+    for count in (100, 10_000):
+        folder = Path(tempfile.mkdtemp(prefix=f"recall{count}-"))
+        seed(folder / "memory.db", count)
+        commands[str(count)] = ([script, "ask", QUESTION], dict(os.environ, SESSIONTUI_DIR=str(folder)))
+    # The interpreter itself, not a `python3` wrapper script (pyenv shims cost ~100 ms on their own).
+    result = median_walls(commands)
+    base = result["pass"]
+    print(f"{sys.executable} -c pass: {base * 1000:.1f} ms (median of {RUNS})")
+    for count in ("100", "10000"):
+        print(f"ask, {count:>6} records: {result[count] * 1000:7.1f} ms = {result[count] / base:.2f}x python -c pass")
+    print(f"10,000 vs 100 records: {result['10000'] / result['100']:.2f}x (target <= 1.3x)")
+    print(f"ask vs python -c pass: {result['100'] / base:.2f}x (target <= 3x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+"""The SQLite store of the project memory: WAL, short write transactions, soft delete, FTS5."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from project_memory.paths import database_path
+from project_memory.records import Record, new_id, now_iso
+
+BUSY_TIMEOUT_S = 30.0
+_STOPWORDS = frozenset(
+    "a an and are as at be did do does for from get got had has have how i in is it last me my "
+    "of on or remind show tell that the then there this time to was we went were what when where "
+    "which who why with you our us".split()
+)
+
+
+class StoreError(Exception):
+    """A store problem worth one line to the user (damaged file, unwritable folder, unknown id)."""
+
+
+def _schema_v1(db: sqlite3.Connection) -> None:
+    db.execute(
+        """CREATE TABLE records (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            deleted_at TEXT,
+            metric TEXT,
+            baseline INTEGER NOT NULL DEFAULT 0,
+            status TEXT,
+            value REAL,
+            log_path TEXT,
+            body TEXT NOT NULL
+        )"""
+    )
+    db.execute("CREATE INDEX records_kind_time ON records(kind, deleted_at, created_at)")
+    db.execute("CREATE INDEX records_metric ON records(metric, baseline, deleted_at, created_at)")
+    db.execute("CREATE INDEX records_log ON records(log_path)")
+    db.execute(
+        "CREATE VIRTUAL TABLE records_fts USING fts5(id UNINDEXED, text, tokenize='porter unicode61')"
+    )
+
+
+MIGRATIONS = [_schema_v1]  # index i upgrades user_version i -> i + 1
+
+
+def _fts_query(text: str) -> str:
+    """Turn free text into an FTS5 OR-query of its meaningful words (quoted, so never a syntax error)."""
+    words = [w for w in re.findall(r"\w+", text.lower()) if w not in _STOPWORDS]
+    return " OR ".join(f'"{w}"' for w in dict.fromkeys(words))
+
+
+class Store:
+    """One project's memory; safe to use from several processes at once."""
+
+    def __init__(self, path: Path | str | None = None, *, create: bool = True) -> None:
+        self.path = Path(path) if path else database_path()
+        self._db = self._connect(create)
+
+    # -- connection and schema ------------------------------------------------------------
+    def _connect(self, create: bool) -> sqlite3.Connection:
+        if not self.path.exists():
+            if not create:
+                raise StoreError(f"{self.path}: no project memory here yet")
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"{self.path.parent}: cannot create folder: {exc.strerror}") from None
+        try:
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version < len(MIGRATIONS):
+                self._migrate(db)
+            elif version > len(MIGRATIONS):
+                raise StoreError(
+                    f"{self.path}: written by a newer sessiontui (schema {version}); upgrade to read it"
+                )
+            db.execute("PRAGMA synchronous = FULL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open project memory: {exc}") from None
+        return db
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        for _ in range(100):  # the first write may race with another process creating the file
+            try:
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc):
+                    raise
+                time.sleep(0.05)
+        with self._write(db):
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            for step in MIGRATIONS[version:]:
+                step(db)
+            db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+    @contextlib.contextmanager
+    def _write(self, db: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
+        """A short IMMEDIATE transaction: takes the write lock up front, commits or rolls back."""
+        db = db or self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn SQLite errors into one-line StoreErrors naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing ----------------------------------------------------------------------------
+    @staticmethod
+    def _row(record: Record) -> tuple:
+        body = json.dumps(record.to_dict(), separators=(",", ":"), allow_nan=False)
+        return (
+            record.id, record.kind, record.created_at, record.updated_at, record.deleted_at,
+            record.metric, int(record.baseline), record.status, record.value, record.log_path, body,
+        )
+
+    def _put(self, db: sqlite3.Connection, record: Record) -> None:
+        db.execute("INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._row(record))
+        db.execute("DELETE FROM records_fts WHERE id = ?", (record.id,))
+        db.execute("INSERT INTO records_fts(id, text) VALUES (?, ?)", (record.id, record.search_text()))
+
+    def add(self, record: Record) -> Record:
+        """Store a new record, giving it an id and timestamps when it has none."""
+        record.id = record.id or new_id(record.kind)
+        record.created_at = record.created_at or now_iso()
+        record.updated_at = record.updated_at or record.created_at
+        with self._guard(), self._write() as db:
+            self._put(db, record)
+        return record
+
+    def update(self, record: Record) -> Record:
+        """Replace a stored record with this version, stamping updated_at."""
+        record.updated_at = now_iso()
+        with self._guard(), self._write() as db:
+            if not db.execute("SELECT 1 FROM records WHERE id = ?", (record.id,)).fetchone():
+                raise StoreError(f"no record with id {record.id}")
+            self._put(db, record)
+        return record
+
+    def delete(self, record_id: str) -> Record:
+        """Move a record to the trash (recoverable with restore)."""
+        record = self.get(record_id)
+        record.deleted_at = now_iso()
+        return self.update(record)
+
+    def restore(self, record_id: str) -> Record:
+        """Bring a record back from the trash."""
+        record = self.get(record_id, include_deleted=True)
+        record.deleted_at = None
+        return self.update(record)
+
+    def merge(self, records: list[Record]) -> tuple[int, int]:
+        """Import records by id: add unknown ones, take newer versions; returns (added, updated)."""
+        added = updated = 0
+        with self._guard(), self._write() as db:
+            for record in records:
+                row = db.execute(
+                    "SELECT updated_at FROM records WHERE id = ?", (record.id,)
+                ).fetchone()
+                if row is None:
+                    added += 1
+                elif record.updated_at > row[0]:
+                    updated += 1
+                else:
+                    continue
+                self._put(db, record)
+        return added, updated
+
+    # -- reading ----------------------------------------------------------------------------
+    def _records(self, sql: str, params: tuple = ()) -> list[Record]:
+        with self._guard():
+            rows = self._db.execute(sql, params).fetchall()
+        return [Record.from_dict(json.loads(row[0])) for row in rows]
+
+    def get(self, record_id: str, *, include_deleted: bool = False) -> Record:
+        """A record by id or by an unambiguous id prefix."""
+        alive = "" if include_deleted else " AND deleted_at IS NULL"
+        found = self._records(
+            f"SELECT body FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
+            (record_id, record_id.replace("_", "\\_").replace("%", "\\%") + "%"),
+        )
+        exact = [r for r in found if r.id == record_id]
+        if exact:
+            return exact[0]
+        if not found:
+            raise StoreError(f"no record with id {record_id}")
+        if len(found) > 1:
+            raise StoreError(f"id {record_id} is ambiguous; give more characters")
+        return found[0]
+
+    def list(
+        self, kind: str | None = None, *, deleted: bool = False, limit: int | None = None
+    ) -> list[Record]:
+        """Records newest first; `deleted=True` lists the trash instead."""
+        where = ["deleted_at IS NOT NULL" if deleted else "deleted_at IS NULL"]
+        params: list = []
+        if kind:
+            where.append("kind = ?")
+            params.append(kind)
+        sql = f"SELECT body FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return self._records(sql, tuple(params))
+
+    def benchmarks(
+        self, metric: str, *, baseline: bool | None = None, limit: int | None = None
+    ) -> list[Record]:
+        """Successful benchmark records for a metric, newest first (index-backed)."""
+        sql = (
+            "SELECT body FROM records WHERE metric = ? AND kind = 'benchmark' "
+            "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
+        )
+        params: list = [metric]
+        if baseline is not None:
+            sql += " AND baseline = ?"
+            params.append(int(baseline))
+        sql += " ORDER BY created_at DESC, rowid DESC"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        return self._records(sql, tuple(params))
+
+    def run_for_log(self, log_path: str) -> Record | None:
+        """The run record following this log file, if any."""
+        found = self._records(
+            "SELECT body FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
+            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (log_path,),
+        )
+        return found[0] if found else None
+
+    def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> list[Record]:
+        """Records ranked by BM25 relevance to the words of `text`."""
+        query = _fts_query(text)
+        if not query:
+            return []
+        sql = (
+            "SELECT r.body FROM records_fts f JOIN records r ON r.id = f.id "
+            "WHERE records_fts MATCH ? AND r.deleted_at IS NULL"
+        )
+        params: list = [query]
+        if kind:
+            sql += " AND r.kind = ?"
+            params.append(kind)
+        sql += f" ORDER BY bm25(records_fts) LIMIT {int(limit)}"
+        return self._records(sql, tuple(params))
+
+    def count(self) -> int:
+        with self._guard():
+            return self._db.execute("SELECT count(*) FROM records").fetchone()[0]
+
+    def integrity_check(self) -> str:
+        with self._guard():
+            return self._db.execute("PRAGMA integrity_check").fetchone()[0]

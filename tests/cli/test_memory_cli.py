@@ -1,0 +1,106 @@
+"""The memory commands through the real `sessiontui` binary, as scripts and people use them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def test_bench_add_list_show_json_contract(run_cli) -> None:
+    added = run_cli("bench", "add", "--config", "SGLang baseline", "--value", "50", "--baseline",
+                    "--concurrency", "1", "--accept-length", "1.0", "--draft-tokens", "4",
+                    "--notes", "tp1 cuda graphs", "--tag", "h200", "--tag", "llama8b", "--json", check=True)
+    record = json.loads(added.stdout)
+    for key in ("id", "kind", "created_at", "config", "metric", "value", "unit", "baseline",
+                "accept_length", "num_draft_tokens", "concurrency", "notes", "tags", "git_commit",
+                "git_branch", "git_dirty", "host"):
+        assert key in record
+    assert record["metric"] == "output_tok_s" and record["value"] == 50.0 and record["baseline"] is True
+    assert record["tags"] == ["h200", "llama8b"] and record["num_draft_tokens"] == 4
+
+    listed = json.loads(run_cli("list", "--kind", "benchmark", "--json", check=True).stdout)
+    assert [r["id"] for r in listed] == [record["id"]]
+    shown = run_cli("show", record["id"][:6], check=True).stdout
+    assert "SGLang baseline" in shown and "tp1 cuda graphs" in shown
+
+
+def test_git_state_is_stamped_inside_a_repository(run_cli, tmp_path: Path) -> None:
+    import subprocess
+
+    repo = tmp_path / "proj"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", "-b", "exp"], cwd=repo, check=True)
+    (repo / "f").write_text("x")
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "x",
+                    "--allow-empty"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "f"], cwd=repo, check=True)
+    record = json.loads(run_cli("note", "add", "hello", "--json", cwd=repo, check=True).stdout)
+    assert record["git_branch"] == "exp" and len(record["git_commit"]) == 40
+    assert record["git_dirty"] is True
+
+
+def test_lesson_note_edit_rm_restore(run_cli) -> None:
+    lesson = json.loads(run_cli("lesson", "add", "--title", "Triton smem", "--symptom", "OutOfResources",
+                                "--cause", "BLOCK too big", "--fix", "num_stages=2", "--json", check=True).stdout)
+    run_cli("note", "add", "packing", "was", "off", check=True)
+    run_cli("edit", lesson["id"], "--fix", "num_stages=1", "--set", "tags=triton,smem", check=True)
+    shown = json.loads(run_cli("show", lesson["id"], "--json", check=True).stdout)
+    assert shown["fix"] == "num_stages=1" and shown["tags"] == ["triton", "smem"]
+    run_cli("rm", lesson["id"], check=True)
+    assert [r["kind"] for r in json.loads(run_cli("list", "--json").stdout)] == ["note"]
+    assert lesson["id"] in run_cli("list", "--trash").stdout
+    run_cli("restore", lesson["id"], check=True)
+    assert len(json.loads(run_cli("list", "--json").stdout)) == 2
+
+
+def test_lesson_add_requires_its_fields(run_cli) -> None:
+    result = run_cli("lesson", "add", "--title", "only a title")
+    assert result.returncode != 0 and "--symptom" in result.stderr
+
+
+def test_ask_json_contract(run_cli) -> None:
+    run_cli("bench", "add", "--config", "baseline", "--value", "50", "--baseline", check=True)
+    run_cli("bench", "add", "--config", "eagle3", "--value", "60", "--accept-length", "2.2", check=True)
+    out = json.loads(run_cli("ask", "what's the baseline?", "--json", check=True).stdout)
+    assert set(out) >= {"intent", "text", "records", "figures"}
+    assert out["intent"] == "baseline" and out["figures"]["reference_value"] == 50.0
+    speed = json.loads(run_cli("ask", "current speedup?", "--json", check=True).stdout)
+    assert speed["intent"] == "speedup" and abs(speed["figures"]["measured_speedup"] - 1.2) < 1e-9
+
+
+def test_export_import_idempotent(run_cli, tmp_path: Path) -> None:
+    run_cli("note", "add", "first", check=True)
+    run_cli("bench", "add", "--config", "c", "--value", "1.5", check=True)
+    path = tmp_path / "export.toml"
+    run_cli("export", str(path), check=True)
+    assert run_cli("export", check=True).stdout == path.read_text()
+    assert "0 added, 0 updated" in run_cli("import", str(path), check=True).stdout
+
+
+def test_bad_value_is_one_line_error(run_cli) -> None:
+    for value in ("abc", "nan"):
+        result = run_cli("bench", "add", "--config", "x", "--value", value)
+        assert result.returncode != 0
+        assert len(result.stderr.strip().splitlines()) == 1 and "--value" in result.stderr
+    assert json.loads(run_cli("list", "--json").stdout) == []
+
+
+def test_corrupt_database_is_one_line_error_and_untouched(run_cli, memory_dir: Path) -> None:
+    memory_dir.mkdir(parents=True)
+    db = memory_dir / "memory.db"
+    db.write_bytes(b"\x00garbage" * 1000)
+    before = db.read_bytes()
+    for args in (("list",), ("ask", "what's the baseline?"), ("note", "add", "x")):
+        result = run_cli(*args)
+        assert result.returncode != 0
+        assert len(result.stderr.strip().splitlines()) == 1 and str(db) in result.stderr
+        assert "Traceback" not in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_unwritable_directory_is_one_line_error(run_cli, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = run_cli("note", "add", "x", env={"SESSIONTUI_DIR": str(blocker / "sub")})
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1 and "cannot create folder" in result.stderr

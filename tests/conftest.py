@@ -1,0 +1,52 @@
+"""Shared fixtures: an isolated project memory and a way to run the real `sessiontui` binary."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from project_memory.store import Store
+
+
+def sessiontui_command() -> list[str]:
+    """The installed console script, or the module when running from a bare checkout."""
+    script = Path(sys.executable).with_name("sessiontui")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("sessiontui")
+    return [found] if found else [sys.executable, "-m", "tui.cli"]
+
+
+@pytest.fixture
+def memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private `.sessiontui` folder for this test, also seen by subprocesses."""
+    path = tmp_path / "memory"
+    monkeypatch.setenv("SESSIONTUI_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def store(memory_dir: Path) -> Store:
+    with Store(memory_dir / "memory.db") as opened:
+        yield opened
+
+
+@pytest.fixture
+def run_cli(memory_dir: Path, tmp_path: Path):
+    """Run `sessiontui ARGS` in a subprocess with the private memory; returns CompletedProcess."""
+
+    def run(*args: str, input: str | bytes | None = None, check: bool = False,
+            cwd: Path | None = None, env: dict[str, str] | None = None):
+        env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir), "PYTHONUNBUFFERED": "1", **(env or {})}
+        text = not isinstance(input, bytes)
+        return subprocess.run(
+            [*sessiontui_command(), *args], input=input, capture_output=True, text=text,
+            env=env, cwd=cwd or tmp_path, check=check, timeout=120,
+        )
+
+    return run

@@ -1,0 +1,108 @@
+"""The SQLite store: ids, ordering, soft delete, search, migrations and damaged files."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from project_memory.records import Record
+from project_memory.store import MIGRATIONS, Store, StoreError
+
+
+def bench(config: str, value: float, **kw) -> Record:
+    return Record(kind="benchmark", config=config, value=value, status="ok", **kw)
+
+
+def test_add_assigns_id_and_round_trips_every_field(store: Store) -> None:
+    record = bench("SGLang baseline", 50.0, baseline=True, concurrency=1, tags=["tp1"],
+                   figures={"ttft_ms_median": 31.5}, accept_length=None)
+    stored = store.add(record)
+    assert stored.id.startswith("b-") and stored.created_at
+    again = store.get(stored.id)
+    assert again.to_dict() == stored.to_dict()
+
+
+def test_get_by_unique_prefix_and_ambiguity(store: Store) -> None:
+    a = store.add(Record(kind="note", text="one", id="n-aaa111"))
+    store.add(Record(kind="note", text="two", id="n-aaa222"))
+    assert store.get("n-aaa1").id == a.id
+    with pytest.raises(StoreError, match="ambiguous"):
+        store.get("n-aaa")
+    with pytest.raises(StoreError, match="no record"):
+        store.get("zzz")
+
+
+def test_list_is_newest_first_even_within_one_second(store: Store) -> None:
+    ids = [store.add(Record(kind="note", text=str(i))).id for i in range(5)]
+    assert [r.id for r in store.list("note")] == ids[::-1]
+
+
+def test_delete_is_recoverable(store: Store) -> None:
+    record = store.add(bench("x", 1.0))
+    store.delete(record.id)
+    assert store.list() == []
+    assert [r.id for r in store.list(deleted=True)] == [record.id]
+    with pytest.raises(StoreError):
+        store.get(record.id)
+    store.restore(record.id)
+    assert store.get(record.id).deleted_at is None
+
+
+def test_benchmarks_skip_failed_attempts_and_filter_baseline(store: Store) -> None:
+    store.add(bench("base", 50.0, baseline=True))
+    store.add(Record(kind="benchmark", config="crashed run", status="failed", value=None))
+    store.add(bench("spec", 60.0))
+    assert [r.config for r in store.benchmarks("output_tok_s")] == ["spec", "base"]
+    assert [r.config for r in store.benchmarks("output_tok_s", baseline=True)] == ["base"]
+
+
+def test_search_ranks_by_relevance_and_survives_fts_syntax(store: Store) -> None:
+    store.add(Record(kind="lesson", title="Packing bug", symptom="loss flat, packing disabled",
+                     cause="collator ignored packing flag", fix="pass --packing"))
+    store.add(Record(kind="lesson", title="NCCL timeout", symptom="watchdog", cause="slow rank", fix="x"))
+    found = store.search("what went wrong with packed sequences?", kind="lesson")
+    assert found and found[0].title == "Packing bug"
+    assert store.search('"unbalanced AND ( quotes*') == []
+
+
+def test_update_replaces_search_text(store: Store) -> None:
+    record = store.add(Record(kind="note", text="alpha"))
+    record.text = "beta"
+    store.update(record)
+    assert store.search("alpha") == []
+    assert [r.id for r in store.search("beta")] == [record.id]
+
+
+def test_schema_version_and_wal(store: Store) -> None:
+    db = sqlite3.connect(store.path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_newer_schema_is_refused_not_touched(tmp_path) -> None:
+    path = tmp_path / "memory.db"
+    Store(path).close()
+    sqlite3.connect(path).execute("PRAGMA user_version = 99")
+    with pytest.raises(StoreError, match="newer sessiontui"):
+        Store(path)
+
+
+def test_damaged_file_is_reported_and_left_untouched(tmp_path) -> None:
+    path = tmp_path / "memory.db"
+    garbage = b"this is not sqlite\x00" * 300
+    path.write_bytes(garbage)
+    with pytest.raises(StoreError) as err:
+        Store(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+    assert path.read_bytes() == garbage
+
+
+def test_merge_is_idempotent_and_takes_newer_versions(store: Store) -> None:
+    original = store.add(Record(kind="note", text="v1"))
+    newer = Record.from_dict(original.to_dict() | {"text": "v2", "updated_at": "2999-01-01T00:00:00+00:00"})
+    fresh = Record(kind="note", text="other", id="n-fresh", created_at="2026-01-01T00:00:00+00:00",
+                   updated_at="2026-01-01T00:00:00+00:00")
+    assert store.merge([newer, fresh]) == (1, 1)
+    assert store.merge([newer, fresh]) == (0, 0)
+    assert store.get(original.id).text == "v2"

@@ -1,0 +1,55 @@
+"""The `sessiontui` command line: a thin argparse front end that imports heavy modules lazily."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from project_memory.store import StoreError
+from tui.commands import modules_for
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors in one line (no usage dump), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with a known `command`, only its module registers (a one-shot CLI starts faster)."""
+    parser = OneLineParser(
+        prog="sessiontui",
+        description="Remember, watch and answer for a long ML session. No command opens the app.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in modules_for(command):
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; errors become one line on stderr and a non-zero exit."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv[0] if argv else None)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        from tui.commands.app import run_app
+
+        return run_app(args)
+    try:
+        return int(args.func(args) or 0)
+    except StoreError as exc:
+        print(f"sessiontui: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("sessiontui: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

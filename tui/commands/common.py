@@ -1,0 +1,69 @@
+"""Helpers every command shares: opening the store, printing JSON and records, parsing values."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any
+
+from project_memory.paths import database_path
+from project_memory.records import Record
+from project_memory.store import Store
+
+
+def open_store(*, create: bool = True) -> Store | None:
+    """The project's store; None when `create` is False and nothing was recorded yet."""
+    path = database_path()
+    if not create and not path.exists():
+        return None
+    return Store(path)
+
+
+def print_json(obj: Any) -> None:
+    """JSON on stdout, the form scripts read."""
+    import json
+
+    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write("\n")
+
+
+def finite_float(text: str) -> float:
+    """An argparse type: a finite number, with a clear message otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+    return value
+
+
+def record_line(record: Record) -> str:
+    """One line of the human list: id, kind, date, label and value."""
+    value = ""
+    if record.kind == "benchmark":
+        value = "FAILED" if record.status == "failed" else f"{record.value:g} {record.unit or ''}"
+        value += "  baseline" if record.baseline else ""
+    elif record.kind == "run":
+        value = f"{record.status or ''} step {record.step or 0}/{record.total_steps or '?'}"
+    return f"{record.id:14} {record.kind:9} {record.created_at[:16]:16}  {record.label[:48]:48} {value}"
+
+
+def print_record(record: Record) -> None:
+    """Every set field of a record, one per line."""
+    for name, value in record.to_dict().items():
+        if value in (None, "", [], {}) or (name == "baseline" and record.kind != "benchmark"):
+            continue
+        print(f"{name:16} {value}")
