@@ -149,6 +149,41 @@ def answer_measured_speedup(store: Store, question: str) -> Answer:
     return Answer("speedup", text, [result, reference], figures)
 
 
+PROJECTION_FIELDS = (
+    "accept_length", "theoretical_speedup", "theoretical_value", "calibrated_speedup",
+    "calibrated_value", "breakeven_accept_length", "cost_factor", "baseline_value",
+    "assumptions", "sources",
+)
+
+
+def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
+    """How the live accept length moved since the previous answer."""
+    delta = now - previous["accept_length"]
+    steps = f", step {previous.get('step')} → {step}" if step is not None else ""
+    return f"Trend: {delta:+.3f} accept length since the last answer ({previous.get('at', '?')[:16]}{steps})"
+
+
+def answer_speedup(store: Store, question: str, snapshots: Sequence[Any] = (),
+                   previous: dict[str, Any] | None = None) -> Answer:
+    """Measured speedup first, then live acceptance (and its trend), projections and a verdict."""
+    from project_memory.speedup import build_speedup_report, speedup_answer_lines
+
+    answer = answer_measured_speedup(store, question)
+    report = build_speedup_report(store, snapshot=snapshots[0] if snapshots else None,
+                                  metric=answer.figures["metric"])
+    lines = speedup_answer_lines(report)
+    if report.calibration_id and report.calibration_id == answer.figures.get("measured_id"):
+        lines = lines[1:]  # its "Measured:" line repeats the measured speedup above
+    projection = report.to_dict()
+    answer.figures |= {name: projection[name] for name in PROJECTION_FIELDS}
+    answer.figures |= {"verdict": report.verdict, "step": report.step}
+    if report.accept_length is not None and previous and previous.get("accept_length") is not None:
+        lines.insert(-1, _trend_line(report.accept_length, report.step, previous))
+        answer.figures["accept_length_trend"] = report.accept_length - previous["accept_length"]
+    answer.text = "\n".join([answer.text, *lines])
+    return answer
+
+
 def answer_lessons(store: Store, question: str) -> Answer:
     """Lessons ranked by full-text relevance to the question."""
     words = question
@@ -180,15 +215,19 @@ def answer_search(store: Store, question: str) -> Answer:
     return Answer("search", "\n".join(lines), found, {"count": len(found)})
 
 
-def ask(store: Store | None, question: str, *, snapshots: Sequence[Any] = ()) -> Answer:
-    """Answer a question from the memory (and live training snapshots when the caller has them)."""
+def ask(store: Store | None, question: str, *, snapshots: Sequence[Any] = (),
+        previous: dict[str, Any] | None = None) -> Answer:
+    """Answer a question from the memory (and live training snapshots when the caller has them).
+
+    `previous` holds the figures of the last speedup answer, so the live trend can be shown.
+    """
     intent = classify(question)
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
     if intent == "baseline":
         return answer_baseline(store, question)
     if intent == "speedup":
-        return answer_measured_speedup(store, question)
+        return answer_speedup(store, question, snapshots, previous)
     if intent == "lessons":
         return answer_lessons(store, question)
     return answer_search(store, question)

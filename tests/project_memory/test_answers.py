@@ -78,3 +78,24 @@ def test_no_store_and_no_data_answers_without_figures(store: Store) -> None:
     assert ask(None, "what's the baseline?").figures == {}
     answer = ask(store, "what's the baseline?")
     assert "No baseline" in answer.text and answer.records == []
+
+
+def test_speedup_adds_live_projection_calibration_and_trend(store: Store) -> None:
+    add_bench(store, "baseline", 50.0, baseline=True)
+    spec = add_bench(store, "drafter v1", 40.0, accept_length=1.8)
+    store.add(Record(kind="run", name="drafter v2", acc=[0.8, 0.6, 0.4], step=1200, total_steps=4000))
+    answer = ask(store, "what speedup at current perf?",
+                 previous={"accept_length": 2.4, "step": 900, "at": "2026-11-28T10:00:00+00:00"})
+    figures = answer.figures
+    tau = 1 + 0.8 + 0.8 * 0.6 + 0.8 * 0.6 * 0.4
+    assert figures["accept_length"] == pytest.approx(tau)
+    assert figures["cost_factor"] == pytest.approx(2.25)
+    assert figures["breakeven_accept_length"] == pytest.approx(2.25)
+    assert figures["calibrated_value"] == pytest.approx(50 * tau / 2.25)
+    assert figures["baseline_value"] == 50.0 and figures["measured_id"] == spec.id
+    assert figures["accept_length_trend"] == pytest.approx(tau - 2.4)
+    assert isinstance(figures["assumptions"], list) and figures["sources"]
+    text = answer.text.splitlines()
+    assert text[0].startswith("Measured speedup: 0.80x")
+    assert any(line.startswith("Trend: +0.072") for line in text)
+    assert "above break-even" in figures["verdict"]

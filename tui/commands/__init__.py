@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "tui.commands.speedup": ("speedup",),
     "tui.commands.gpu": ("gpu",),
     "tui.commands.demo": ("demo",),
+    "tui.commands.record": ("record",),
 }
 
 

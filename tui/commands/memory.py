@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -47,6 +48,7 @@ _LESSON_FLAGS = (
     ("--fix", "fix", str),
     ("--signature", "signature", str),
 )
+_ASK_STATE = "ask_state.json"
 _FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
 
 
@@ -221,16 +223,42 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _previous_answer() -> dict | None:
+    """Live figures of the last speedup answer, kept beside the database for the trend line."""
+    import json
+
+    from project_memory.paths import memory_dir
+
+    try:
+        return json.loads((memory_dir() / _ASK_STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _remember_answer(figures: dict) -> None:
+    import json
+
+    from project_memory.paths import memory_dir
+    from project_memory.records import now_iso
+
+    state = {"accept_length": figures["accept_length"], "step": figures.get("step"), "at": now_iso()}
+    with contextlib.suppress(OSError):  # the trend line is a nicety; never fail an answer for it
+        (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    from project_memory.answers import ask
+    from project_memory.answers import ask, classify
 
     question = " ".join(args.question)
     store = open_store(create=False)
+    previous = _previous_answer() if store and classify(question) == "speedup" else None
     try:
-        answer = ask(store, question)
+        answer = ask(store, question, previous=previous)
     finally:
         if store:
             store.close()
+    if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
+        _remember_answer(answer.figures)
     if args.json:
         print_json(answer.to_dict())
     else:
