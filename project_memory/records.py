@@ -105,8 +105,7 @@ class Record:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
         """Build a record from a dict, ignoring keys this version does not know."""
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in _FIELD_SET})
 
     @property
     def label(self) -> str:
@@ -127,3 +126,4 @@ class Record:
 
 
 FIELD_NAMES = tuple(f.name for f in fields(Record))
+_FIELD_SET = frozenset(FIELD_NAMES)

@@ -1,0 +1,548 @@
+"""The speedup report: live acceptance, the number to beat and past measurements, put together.
+
+`build_speedup_report` gathers its inputs (command-line values, a training snapshot or log, the
+project memory), applies `project_memory.specdec`, and says where every figure came from and which
+assumptions it needed. Figures it cannot compute stay None, with the reason in `assumptions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from project_memory import specdec
+from project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
+from project_memory.reference import best, lower_is_better
+
+if TYPE_CHECKING:
+    from project_memory.store import Store
+
+DEFAULT_DRAFT_OVERHEAD = 0.10
+"""Assumed draft overhead (draft time / target step time) when none is given or measurable."""
+
+TPOT_FIGURES = ("median_tpot_ms", "mean_tpot_ms", "tpot_ms")
+"""Per-output-token latency figures, preferred first. ITL is not used: with speculation a streamed
+chunk carries several tokens, so inter-token latency measures steps, not tokens."""
+
+_CONDITIONS = ("engine", "model", "concurrency", "batch_size")
+PROJECTION_FIELDS = (
+    "accept_length", "theoretical_speedup", "theoretical_value", "calibrated_speedup",
+    "calibrated_value", "breakeven_accept_length", "cost_factor", "baseline_value",
+    "draft_overhead", "best_gamma", "calibration_id", "measured_speedup", "step", "verdict",
+    "assumptions", "sources",
+)
+RECENT = 50
+"""How many of the newest non-baseline results (and runs) are searched, so a large memory stays fast."""
+
+
+@dataclass
+class SpeedupReport:
+    """Every figure of a speedup answer, with its sources and the assumptions behind it."""
+
+    metric: str = DEFAULT_METRIC
+    unit: str = DEFAULT_UNIT
+    accept_length: float | None = None
+    acc: list[float] = field(default_factory=list)  # conditional rates behind accept_length
+    depth: int | None = None
+    acceptance_source: str | None = None
+    step: int | None = None
+    baseline_value: float | None = None
+    baseline_id: str | None = None
+    draft_overhead: float | None = None
+    theoretical_speedup: float | None = None
+    theoretical_value: float | None = None
+    cost_per_draft_token: float | None = None
+    best_gamma: int | None = None
+    best_gamma_speedup: float | None = None
+    calibration_id: str | None = None
+    calibration_date: str | None = None
+    calibration_accept_length: float | None = None
+    calibration_value: float | None = None
+    calibration_baseline_value: float | None = None
+    calibration_points: int = 0
+    cost_factor: float | None = None
+    cost_factor_min: float | None = None
+    cost_factor_max: float | None = None
+    calibrated_speedup: float | None = None
+    calibrated_value: float | None = None
+    breakeven_accept_length: float | None = None
+    measured_speedup: float | None = None
+    verdict: str = ""
+    assumptions: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready dict, the object `sessiontui speedup --json` prints."""
+        return asdict(self)
+
+    def projection_figures(self) -> dict[str, Any]:
+        """The projection fields `ask --json` adds to its `figures`, under the same names."""
+        data = self.to_dict()
+        return {name: data[name] for name in PROJECTION_FIELDS}
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A speculative benchmark paired with the baseline value it is measured against."""
+
+    record: Record
+    baseline_value: float
+    baseline: Record | None
+    k: float
+
+
+def build_speedup_report(
+    store: Store | None,
+    *,
+    acc: list[float] | None = None,
+    acc_kind: str = "conditional",
+    simulated_acc_len: float | None = None,
+    draft_overhead: float | None = None,
+    baseline_value: float | None = None,
+    calibrate_accept: float | None = None,
+    calibrate_value: float | None = None,
+    depth: int | None = None,
+    snapshot: Any = None,
+    metric: str = DEFAULT_METRIC,
+) -> SpeedupReport:
+    """A speedup report from explicit inputs, falling back to the training snapshot and the memory.
+
+    Explicit inputs that make no sense raise ValueError; stored or live figures that make no
+    sense are skipped with the reason in `assumptions`.
+    """
+    _check_explicit(metric, acc, acc_kind, simulated_acc_len, calibrate_accept, calibrate_value)
+    report = SpeedupReport(metric=metric)
+    baselines = store.benchmarks(metric, baseline=True) if store else []
+    baseline = _fill_baseline(report, baselines, baseline_value)
+    point = _fill_calibration(report, store, baselines, baseline, calibrate_accept, calibrate_value)
+    _fill_acceptance(report, store, acc, acc_kind, simulated_acc_len, snapshot, depth, point)
+    _fill_overhead(report, draft_overhead, point)
+    _fill_projections(report)
+    report.verdict = verdict(report)
+    return report
+
+
+def _check_explicit(
+    metric: str,
+    acc: list[float] | None,
+    acc_kind: str,
+    simulated_acc_len: float | None,
+    calibrate_accept: float | None,
+    calibrate_value: float | None,
+) -> None:
+    """Refuse contradictory or half-given command-line inputs."""
+    if lower_is_better(metric):
+        raise ValueError(f"speedup projections need a throughput metric, not {metric!r}")
+    if acc_kind not in specdec.ACC_KINDS:
+        raise ValueError(f"acc kind must be one of {', '.join(specdec.ACC_KINDS)}, got {acc_kind!r}")
+    if acc is not None and simulated_acc_len is not None:
+        raise ValueError("give per-position rates or simulated_acc_len, not both")
+    if (calibrate_accept is None) != (calibrate_value is None):
+        raise ValueError("calibration needs both the measured accept length and its value")
+
+
+# -- the number to beat ----------------------------------------------------------------------
+def _fill_baseline(
+    report: SpeedupReport, baselines: list[Record], explicit: float | None
+) -> Record | None:
+    """Set the baseline value: explicit, else the best stored baseline for the metric."""
+    if explicit is not None:
+        report.baseline_value = specdec.require_positive("baseline value", explicit)
+        report.sources.append(f"baseline {explicit:g} from the command line")
+        return None
+    top = best(baselines, report.metric)
+    if top is None:
+        report.assumptions.append(
+            f"no baseline {report.metric} benchmark in the memory: projected values and "
+            "calibration need one (give --baseline-value)"
+        )
+        return None
+    report.baseline_value, report.baseline_id = top.value, top.id
+    report.unit = top.unit or report.unit
+    report.sources.append(f"baseline {top.id} ({top.label}, {top.value:g} {report.unit}, "
+                          f"{top.created_at[:10]})")
+    return top
+
+
+# -- calibration --------------------------------------------------------------------------------
+def _key(record: Record) -> tuple:
+    """The conditions a benchmark ran under, in `_CONDITIONS` order (None where unknown)."""
+    return tuple(getattr(record, name) for name in _CONDITIONS)
+
+
+def _compatible(a: Record, b: Record) -> bool:
+    """Whether two benchmarks ran under the same conditions (an unknown condition never clashes)."""
+    return all(x is None or y is None or x == y for x, y in zip(_key(a), _key(b), strict=True))
+
+
+def _conditions(record: Record) -> str:
+    """The known conditions of a benchmark, e.g. `engine=sglang concurrency=1`."""
+    known = [f"{name}={getattr(record, name)}" for name in _CONDITIONS if getattr(record, name)]
+    return " ".join(known) or "no recorded conditions"
+
+
+def _points(
+    report: SpeedupReport, store: Store, baselines: list[Record], top: Record | None
+) -> list[_Point]:
+    """Recent speculative benchmarks, newest first, each with a cost factor against its baseline."""
+    points, unmatched, references = [], [], {}  # references: best baseline per conditions
+    for record in store.benchmarks(report.metric, baseline=False, limit=RECENT):
+        if record.accept_length is None:
+            continue
+        if top is None or _compatible(record, top):
+            reference = top
+        else:
+            if _key(record) not in references:
+                references[_key(record)] = best(
+                    [b for b in baselines if _compatible(record, b)], report.metric
+                )
+            reference = references[_key(record)]
+            if reference is None:
+                unmatched.append(f"{record.id} ({_conditions(record)})")
+                continue
+        base_value = reference.value if reference else report.baseline_value
+        try:
+            k = specdec.cost_factor(record.accept_length, base_value, record.value)
+        except ValueError as exc:
+            report.assumptions.append(f"{record.id} not used for calibration: {exc}")
+            continue
+        points.append(_Point(record, base_value, reference, k))
+    if unmatched:
+        more = f" and {len(unmatched) - 3} more" if len(unmatched) > 3 else ""
+        report.assumptions.append(
+            f"not used for calibration, no baseline under their conditions: "
+            f"{', '.join(unmatched[:3])}{more}"
+        )
+    return points
+
+
+def _fill_calibration(
+    report: SpeedupReport,
+    store: Store | None,
+    baselines: list[Record],
+    top: Record | None,
+    explicit_accept: float | None,
+    explicit_value: float | None,
+) -> _Point | None:
+    """Set the cost factor k from an explicit point, else from the stored speculative benchmarks."""
+    if report.baseline_value is None:
+        report.assumptions.append("no calibration: it needs a baseline value")
+        return None
+    if explicit_accept is not None and explicit_value is not None:
+        k = specdec.cost_factor(explicit_accept, report.baseline_value, explicit_value)
+        _set_calibration(report, k, [k], explicit_accept, explicit_value, report.baseline_value)
+        report.sources.append(
+            f"calibration point accept length {explicit_accept:g} at {explicit_value:g} from the "
+            "command line"
+        )
+        return None
+    points = _points(report, store, baselines, top) if store else []
+    if not points:
+        report.assumptions.append(
+            f"no calibration: no speculative benchmark with an accept length among the {RECENT} "
+            "newest results in the memory "
+            "(record one, or give --calibrate-accept/--calibrate-value)"
+        )
+        return None
+    same = [p for p in points if top is None or _compatible(p.record, top)]
+    if top is not None and not same:
+        report.assumptions.append(
+            f"no speculative benchmark under the baseline's conditions ({_conditions(top)}); "
+            f"calibrating with {points[0].record.id} ({_conditions(points[0].record)}) against "
+            "its own baseline and carrying its cost factor over"
+        )
+    candidates = same or points
+    chosen = candidates[0]
+    record = chosen.record
+    _set_calibration(report, chosen.k, [p.k for p in candidates], record.accept_length,
+                     record.value, chosen.baseline_value)
+    report.calibration_id, report.calibration_date = record.id, record.created_at[:10]
+    against = f"baseline {chosen.baseline.id}" if chosen.baseline else "the command-line baseline"
+    report.sources.append(
+        f"calibration {record.id} ({record.label}, accept length {record.accept_length:g}, "
+        f"{record.value:g} {report.unit}, {record.created_at[:10]}) against {against}"
+    )
+    if len(candidates) > 1:
+        report.assumptions.append(
+            f"calibrated with the most recent of {len(candidates)} comparable speculative "
+            f"benchmarks; their cost factors range {report.cost_factor_min:.2f}"
+            f"-{report.cost_factor_max:.2f}"
+        )
+    return chosen
+
+
+def _set_calibration(
+    report: SpeedupReport,
+    k: float,
+    spread: list[float],
+    accept: float,
+    value: float,
+    base_value: float,
+) -> None:
+    """Record the calibration point, its cost factor and the spread over comparable points."""
+    report.cost_factor = k
+    report.breakeven_accept_length = specdec.breakeven_accept_length(k)
+    report.cost_factor_min, report.cost_factor_max = min(spread), max(spread)
+    report.calibration_points = len(spread)
+    report.calibration_accept_length, report.calibration_value = accept, value
+    report.calibration_baseline_value = base_value
+    report.measured_speedup = value / base_value
+
+
+# -- acceptance -------------------------------------------------------------------------------
+def _simulated_acc_len(metrics: dict[str, Any]) -> float | None:
+    """SpecForge's simulated_acc_len from a metrics dict, with or without an `eval/` prefix."""
+    for key, value in metrics.items():
+        if key.rsplit("/", 1)[-1] == "simulated_acc_len" and isinstance(value, int | float):
+            return float(value)
+    return None
+
+
+def _default_depth(point: _Point | None) -> tuple[int | None, str]:
+    """The serving depth to project at: the calibration benchmark's draft steps, when recorded."""
+    if not (point and point.record.num_steps):
+        return None, ""
+    record = point.record
+    tree = (f" (topk {record.topk}: a tree accepts more than these chain rates predict)"
+            if record.topk and record.topk > 1 else "")
+    return record.num_steps, f"depth {record.num_steps} = draft steps of calibration {record.id}{tree}"
+
+
+def _set_rates(
+    report: SpeedupReport, rates: list[float], kind: str, depth: int | None, point: _Point | None
+) -> None:
+    """Accept length from per-position rates at the requested (or the served) depth."""
+    conditional = specdec.conditional_from_full(rates) if kind == "full" else list(rates)
+    why, assumption = "", ""
+    if depth is None:
+        depth, why = _default_depth(point)
+    if depth is not None:
+        conditional, assumption = specdec.at_depth(conditional, depth)
+    tau = specdec.tau_from_conditional(conditional)  # validates before anything is set
+    if assumption:
+        report.assumptions.append(f"{why}; {assumption}" if why else assumption)
+    report.acc, report.depth, report.accept_length = conditional, len(conditional), tau
+
+
+def _fill_acceptance(
+    report: SpeedupReport,
+    store: Store | None,
+    acc: list[float] | None,
+    acc_kind: str,
+    simulated_acc_len: float | None,
+    snapshot: Any,
+    depth: int | None,
+    point: _Point | None,
+) -> None:
+    """Set the accept length: explicit rates or simulated_acc_len, else live, else the last run."""
+    if acc is not None:
+        _set_rates(report, acc, acc_kind, depth, point)
+        report.acceptance_source = f"{acc_kind} rates from the command line"
+    elif simulated_acc_len is not None:
+        _set_tau_only(report, specdec.tau_from_simulated_acc_len(simulated_acc_len), depth,
+                      "simulated_acc_len from the command line (+1 bonus token)")
+    elif snapshot is not None:
+        _from_snapshot(report, snapshot, depth, point)
+    elif store is not None:
+        _from_last_run(report, store, depth, point)
+    if report.acceptance_source:
+        report.sources.append(f"accept length: {report.acceptance_source}")
+    else:
+        report.assumptions.append(
+            "no acceptance metrics (give --acc, --simulated-acc-len or --log): no projection"
+        )
+
+
+def _set_tau_only(report: SpeedupReport, tau: float, depth: int | None, source: str) -> None:
+    """Accept length known without per-position rates: depth and draft length cannot be chosen."""
+    report.accept_length, report.acceptance_source = tau, source
+    if depth is not None:
+        report.assumptions.append(f"depth {depth} ignored: needs per-position rates")
+
+
+def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, point: _Point | None
+                   ) -> None:
+    """Accept length from a training snapshot's rates or its simulated_acc_len."""
+    source = f"training log {getattr(snapshot, 'source', '?')}"
+    step = getattr(snapshot, "step", None)
+    rates = list(getattr(snapshot, "acc", ()) or ())
+    simulated = _simulated_acc_len(getattr(snapshot, "metrics", {}) or {})
+    try:
+        if rates:
+            _set_rates(report, rates, "conditional", depth, point)
+            report.acceptance_source = f"conditional acc_i of {source}"
+        elif simulated is not None:
+            _set_tau_only(report, specdec.tau_from_simulated_acc_len(simulated), depth,
+                          f"simulated_acc_len of {source} (+1 bonus token)")
+        else:
+            report.assumptions.append(f"{source} has no acceptance metrics yet")
+            return
+    except ValueError as exc:
+        report.assumptions.append(f"acceptance metrics of {source} not usable: {exc}")
+        return
+    report.step = step
+    if step is not None:
+        report.acceptance_source += f" at step {step}"
+
+
+def _from_last_run(
+    report: SpeedupReport, store: Store, depth: int | None, point: _Point | None
+) -> None:
+    """Accept length from the newest run record that remembers per-position rates."""
+    run = next((r for r in store.list("run", limit=RECENT) if r.acc), None)
+    if run is None:
+        return
+    try:
+        _set_rates(report, run.acc, "conditional", depth, point)
+    except ValueError as exc:
+        report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
+        return
+    report.step = run.step
+    report.acceptance_source = (
+        f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
+        f"{(run.last_update or run.updated_at)[:16]}"
+    )
+
+
+# -- overhead and projections -------------------------------------------------------------------
+def _tpot_pair(point: _Point) -> tuple[str, float, float] | None:
+    """A per-token latency figure present on both the calibration point and its baseline."""
+    if point.baseline is None:
+        return None
+    for name in TPOT_FIGURES:
+        spec, base = point.record.figures.get(name), point.baseline.figures.get(name)
+        if spec is not None and base is not None:
+            return name, spec, base
+    return None
+
+
+def _fill_overhead(report: SpeedupReport, explicit: float | None, point: _Point | None) -> None:
+    """Set the draft overhead: explicit, else measured from stored latencies, else the default."""
+    if explicit is not None:
+        report.draft_overhead = specdec.require_overhead(explicit)
+        report.sources.append(f"draft overhead {explicit:g} from the command line")
+        return
+    pair = _tpot_pair(point) if point else None
+    if pair:
+        name, spec, base = pair
+        try:
+            report.draft_overhead = specdec.overhead_from_step_latencies(
+                point.record.accept_length, spec, base
+            )
+        except ValueError as exc:
+            report.assumptions.append(f"overhead not measured from {name}: {exc}")
+        else:
+            report.assumptions.append(
+                f"draft overhead {report.draft_overhead:.3f} = accept length x {name} / baseline "
+                f"{name} - 1 = {point.record.accept_length:g} x {spec:g} / {base:g} - 1 "
+                f"({point.record.id} vs {point.baseline.id}); it counts verification as overhead"
+            )
+            return
+    report.draft_overhead = DEFAULT_DRAFT_OVERHEAD
+    report.assumptions.append(
+        f"draft overhead assumed {DEFAULT_DRAFT_OVERHEAD:g} (not given, and no "
+        f"{'/'.join(TPOT_FIGURES)} on both the calibration benchmark and its baseline)"
+    )
+
+
+def _fill_projections(report: SpeedupReport) -> None:
+    """Theoretical, per-draft-token and calibrated projections from what is known."""
+    tau, overhead = report.accept_length, report.draft_overhead
+    if tau is None or overhead is None:
+        return
+    report.theoretical_speedup = specdec.theoretical_speedup(tau, overhead)
+    if report.baseline_value is not None:
+        report.theoretical_value = specdec.projected_value(
+            report.baseline_value, report.theoretical_speedup
+        )
+    if report.acc:
+        report.cost_per_draft_token = overhead / len(report.acc)
+        report.best_gamma, report.best_gamma_speedup = specdec.best_gamma(
+            report.acc, report.cost_per_draft_token
+        )
+        report.assumptions.append(
+            f"per-draft-token cost c = overhead / depth = {overhead:.3g} / {len(report.acc)}"
+        )
+    else:
+        report.assumptions.append("no best draft length: it needs per-position rates")
+    if report.cost_factor is not None and report.baseline_value is not None:
+        report.calibrated_speedup = specdec.calibrated_speedup(tau, report.cost_factor)
+        report.calibrated_value = specdec.calibrated_value(
+            report.baseline_value, tau, report.cost_factor
+        )
+
+
+# -- words ------------------------------------------------------------------------------------
+def verdict(report: SpeedupReport) -> str:
+    """One line: where the live accept length stands against break-even, or what is missing."""
+    tau, k = report.accept_length, report.cost_factor
+    if tau is not None and k is not None and report.calibrated_speedup is not None:
+        side = "above" if tau >= k else "below"
+        slower = " (slower than the baseline)" if tau < k else ""
+        return (
+            f"{side} break-even by {abs(tau - k):.2f} accept length; "
+            f"calibrated {report.calibrated_speedup:.2f}x{slower}"
+        )
+    if report.theoretical_speedup is not None:
+        return (
+            f"theoretical {report.theoretical_speedup:.2f}x; no calibration point, so what "
+            "this system delivers is unknown"
+        )
+    if report.measured_speedup is not None:
+        return f"no live acceptance metrics; last measured {report.measured_speedup:.2f}x"
+    return "not enough figures for a verdict"
+
+
+def _num(value: float, digits: int = 2) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def speedup_answer_lines(report: SpeedupReport) -> list[str]:
+    """Plain-text lines for `ask "current speedup?"`: measured, live, theoretical, calibrated, verdict."""
+    unit = report.unit
+    lines = []
+    if report.measured_speedup is not None:
+        lines.append(
+            f"Measured: {_num(report.calibration_value, 1)} {unit} at accept length "
+            f"{report.calibration_accept_length:.2f} = {report.measured_speedup:.2f}x its baseline "
+            f"{_num(report.calibration_baseline_value, 1)} {unit}"
+            + (f" [{report.calibration_id}, {report.calibration_date}]"
+               if report.calibration_id else "")
+        )
+    else:
+        lines.append("Measured: no speculative benchmark to compare")
+    if report.accept_length is not None:
+        rates = f" from rates {', '.join(f'{a:.3f}' for a in report.acc)}" if report.acc else ""
+        lines.append(f"Live: accept length {report.accept_length:.2f}{rates} "
+                     f"({report.acceptance_source})")
+    else:
+        lines.append("Live: no acceptance metrics")
+    if report.theoretical_speedup is not None:
+        value = (f" -> {_num(report.baseline_value, 1)} x {report.theoretical_speedup:.2f} = "
+                 f"{_num(report.theoretical_value, 1)} {unit}"
+                 if report.theoretical_value is not None else "")
+        lines.append(
+            f"Theoretical: {report.accept_length:.2f} / (1 + {report.draft_overhead:.3g}) = "
+            f"{report.theoretical_speedup:.2f}x{value}"
+        )
+    if report.best_gamma is not None:
+        lines.append(
+            f"Draft length: best gamma {report.best_gamma} of {report.depth} "
+            f"({report.best_gamma_speedup:.2f}x at c = {report.cost_per_draft_token:.3f} per token)"
+        )
+    if report.cost_factor is not None:
+        spread = (f" (range {report.cost_factor_min:.2f}-{report.cost_factor_max:.2f} over "
+                  f"{report.calibration_points} points)" if report.calibration_points > 1 else "")
+        lines.append(
+            f"Cost factor: k = {report.calibration_accept_length:g} x "
+            f"{_num(report.calibration_baseline_value, 1)} / {_num(report.calibration_value, 1)} = "
+            f"{report.cost_factor:.2f} = break-even accept length{spread}"
+        )
+    if report.calibrated_value is not None:
+        lines.append(
+            f"Calibrated: {_num(report.baseline_value, 1)} x {report.accept_length:.2f} / "
+            f"{report.cost_factor:.2f} = {_num(report.calibrated_value, 1)} {unit} "
+            f"({report.calibrated_speedup:.2f}x)"
+        )
+    lines.append(f"Verdict: {report.verdict}")
+    return lines

@@ -1,0 +1,105 @@
+"""`sessiontui speedup`: measured, projected and calibrated speculative-decoding speedup."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tui.commands.common import finite_float, open_store, positive_int, print_json
+
+
+def rate_list(text: str) -> list[float]:
+    """An argparse type: comma-separated acceptance rates such as `0.8,0.6,0.5`."""
+    return [finite_float(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `speedup` command."""
+    parser = sub.add_parser(
+        "speedup",
+        help="projected and calibrated speculative-decoding speedup",
+        description="Turn acceptance metrics into an expected speedup: the theoretical one, and "
+        "one calibrated by what past benchmarks on this system delivered. Without explicit "
+        "inputs: the followed training log, the best stored baseline and the latest speculative "
+        "benchmark.",
+    )
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument("--acc", type=rate_list, metavar="R1,R2,...",
+                       help="per-position acceptance rates, 0..1")
+    given.add_argument("--simulated-acc-len", type=finite_float, metavar="X",
+                       help="SpecForge simulated_acc_len (the bonus token is added)")
+    parser.add_argument("--acc-kind", choices=("conditional", "full"), default="conditional",
+                        help="conditional (SpecForge/EAGLE acc_i) or full (vLLM per-position)")
+    parser.add_argument("--draft-overhead", type=finite_float, metavar="O",
+                        help="draft time / target step time")
+    parser.add_argument("--baseline-value", type=finite_float, metavar="B",
+                        help="the number to beat (default: best stored baseline)")
+    parser.add_argument("--calibrate-accept", type=finite_float, metavar="TAU",
+                        help="accept length of a measured speculative run")
+    parser.add_argument("--calibrate-value", type=finite_float, metavar="T",
+                        help="value that run measured")
+    parser.add_argument("--depth", type=positive_int, metavar="N",
+                        help="draft tokens per step to project at")
+    parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
+    parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(func=run_speedup)
+
+
+def _settings() -> tuple[str | None, str, list[str]]:
+    """The first followed log, the default metric, and any problems reading sessiontui.toml."""
+    from project_memory.paths import project_root
+    from tui.config import config_path, load_config
+
+    root = project_root()
+    config = load_config(config_path(root))
+    logs = config.log_paths(root)
+    return (str(logs[0]) if logs else None), config.default_metric, config.problems
+
+
+def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
+    """The training snapshot of a log file, or None with the reason (front ends read logs)."""
+    from collectors.trainlog import read_log
+
+    try:
+        return read_log(Path(log)), []
+    except OSError as exc:
+        return None, [f"cannot read {log}: {exc.strerror or exc}"]
+
+
+def run_speedup(args: argparse.Namespace) -> int:
+    """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
+    from project_memory.speedup import build_speedup_report, speedup_answer_lines
+
+    log, metric, problems = _settings()
+    explicit = args.acc is not None or args.simulated_acc_len is not None
+    log = args.log or (None if explicit else log)
+    snapshot = None
+    if log and not explicit:
+        snapshot, unread = _read_snapshot(log)
+        problems = problems + unread
+    store = open_store(create=False)
+    try:
+        report = build_speedup_report(
+            store, acc=args.acc, acc_kind=args.acc_kind, simulated_acc_len=args.simulated_acc_len,
+            draft_overhead=args.draft_overhead, baseline_value=args.baseline_value,
+            calibrate_accept=args.calibrate_accept, calibrate_value=args.calibrate_value,
+            depth=args.depth, snapshot=snapshot, metric=args.metric or metric,
+        )
+    except ValueError as exc:
+        print(f"sessiontui speedup: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if store is not None:
+            store.close()
+    report.assumptions[:0] = problems
+    if args.json:
+        print_json(report.to_dict())
+        return 0
+    print("\n".join(speedup_answer_lines(report)))
+    for title, items in (("Assumptions", report.assumptions), ("Sources", report.sources)):
+        if items:
+            print(f"{title}:")
+            print("\n".join(f"  - {item}" for item in items))
+    return 0
