@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 DEFAULT_DRAFT_OVERHEAD = 0.10
 """Assumed draft overhead (draft time / target step time) when none is given or measurable."""
 
-TPOT_FIGURES = ("median_tpot_ms", "mean_tpot_ms", "tpot_ms")
+TPOT_FIGURES = ("tpot_ms_median", "tpot_ms_mean")
 """Per-output-token latency figures, preferred first. ITL is not used: with speculation a streamed
 chunk carries several tokens, so inter-token latency measures steps, not tokens."""
 

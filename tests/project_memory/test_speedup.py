@@ -148,9 +148,9 @@ def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:
 
 
 def test_overhead_measured_from_time_per_output_token(store: Store) -> None:
-    bench(store, 50, baseline=True, figures={"median_tpot_ms": 10.0},
+    bench(store, 50, baseline=True, figures={"tpot_ms_median": 10.0},
           when="2026-01-01T00:00:00+00:00")
-    bench(store, 80, accept_length=2.0, figures={"median_tpot_ms": 6.0},
+    bench(store, 80, accept_length=2.0, figures={"tpot_ms_median": 6.0},
           when="2026-01-02T00:00:00+00:00")
     report = build_speedup_report(store, simulated_acc_len=1.4)
     assert report.draft_overhead == pytest.approx(0.2)  # 2.0 x 6 / 10 - 1

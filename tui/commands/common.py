@@ -20,6 +20,14 @@ def open_store(*, create: bool = True) -> Store | None:
     return Store(path)
 
 
+def stamped(record: Record) -> Record:
+    """Stamp a new record with host, GPU models and git state (imports GitPython and NVML)."""
+    from collectors.gpu import gpu_names
+    from project_memory.stamp import stamp
+
+    return stamp(record, gpus=gpu_names())
+
+
 def print_json(obj: Any) -> None:
     """JSON on stdout, the form scripts read."""
     import json

@@ -16,6 +16,7 @@ from tui.commands.common import (
     print_json,
     print_record,
     record_line,
+    stamped,
 )
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
@@ -57,21 +58,9 @@ def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required:
         parser.add_argument(flag, dest=dest, type=kind, required=dest in required, default=None)
 
 
-def _stamped(record: Record) -> Record:
-    from project_memory.stamp import stamp
-
-    try:
-        from collectors.gpu import gpu_names
-    except ImportError:
-        gpus: list[str] = []
-    else:
-        gpus = gpu_names()
-    return stamp(record, gpus=gpus)
-
-
 def _store_and_print(record: Record, as_json: bool) -> int:
     with open_store() as store:
-        store.add(_stamped(record))
+        store.add(stamped(record))
     if as_json:
         print_json(record.to_dict())
     else:

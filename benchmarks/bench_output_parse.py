@@ -1,0 +1,71 @@
+"""Cost of reading benchmark results out of captured output, against `grep -c` on the same text.
+
+Builds an SGLang server log of N `Decode batch,` lines (sglang 0.5.x layout, DP prefixes) with an
+access-log line after each, the worst case for `record` (every line is looked at by every format),
+then times `parse_benchmark_output` on it and on one `vllm bench serve` block, and prints MB/s.
+Usage: python benchmarks/bench_output_parse.py [--lines 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from collectors.bench_output import parse_benchmark_output
+
+FIXTURES = Path(__file__).parents[1] / "tests" / "fixtures" / "bench"
+REPEATS = 3
+
+
+def server_log(lines: int) -> bytes:
+    """A busy SGLang server log: decode lines with varying figures, each followed by an access line."""
+    rows = []
+    for i in range(lines):
+        rows.append(
+            f"[2026-03-04 15:{i // 3600 % 60:02d}:{i % 60:02d} DP{i % 2} TP0] Decode batch, "
+            f"#running-req: {1 + i % 8}, #token: {1000 + i % 5000}, token usage: 0.01, "
+            f"accept len: {2.5 + (i % 10) / 10:.2f}, accept rate: 0.55, cuda graph: True, "
+            f"gen throughput (token/s): {170 + i % 30:.2f}, #queue-req: 0, \n"
+            '[2026-03-04 15:13:30] INFO:     127.0.0.1:51234 - "POST /generate HTTP/1.1" 200 OK\n'
+        )
+    return "".join(rows).encode()
+
+
+def best_of(run, repeats: int = REPEATS) -> float:
+    """Fastest wall time of `repeats` calls, in seconds."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=100_000)
+    args = parser.parse_args()
+    data = server_log(args.lines)
+    megabytes = len(data) / 1e6
+    ours = best_of(lambda: parse_benchmark_output(data))
+    with tempfile.NamedTemporaryFile(suffix=".log") as tmp:
+        tmp.write(data)
+        tmp.flush()
+        grep = best_of(
+            lambda: subprocess.run(
+                ["grep", "-c", "Decode batch", tmp.name], capture_output=True, check=False
+            )
+        )
+    print(f"server log: {megabytes:.1f} MB, {args.lines} decode lines")
+    print(f"  parse_benchmark_output {ours:.2f} s ({megabytes / ours:.1f} MB/s)")
+    print(f"  grep -c                {grep:.3f} s ({ours / grep:.0f}x faster than us)")
+    block = (FIXTURES / "vllm_bench_serve.txt").read_bytes()
+    per_block = best_of(lambda: [parse_benchmark_output(block) for _ in range(100)]) / 100
+    print(f"one vllm bench serve block ({len(block)} B): {per_block * 1e3:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Small helpers every benchmark-output parser uses: plain text, numbers, reprs and JSON lines."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import statistics
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from project_memory.records import Record
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
+
+
+def to_text(data: str | bytes) -> str:
+    """Text with CRLF, carriage-return redraws, ANSI colours and rank prefixes made plain."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8", errors="replace")
+    data = data.replace("\r\n", "\n").replace("\r", "\n")
+    return _RANK_PREFIX.sub("", _ANSI.sub("", data))
+
+
+def number(text: object) -> float | None:
+    """The finite number a value starts with ("1,234.5 tok/s" -> 1234.5), or None."""
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int | float):
+        return float(text) if math.isfinite(text) else None
+    if not isinstance(text, str):
+        return None
+    match = _NUMBER.match(_THOUSANDS.sub("", text.strip()))
+    if not match:
+        return None
+    value = float(match.group())
+    return value if math.isfinite(value) else None
+
+
+def whole(value: object) -> int | None:
+    """A number as a whole count (concurrency, lengths), or None when absent or fractional."""
+    found = number(value)
+    return int(found) if found is not None and found == int(found) and found >= 0 else None
+
+
+def slug(label: str) -> str:
+    """A figure name from a printed label: lower case, words joined by underscores."""
+    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
+def median(values: Iterable[float]) -> float | None:
+    """Median of the values, or None when there are none."""
+    values = list(values)
+    return statistics.median(values) if values else None
+
+
+def kv_pairs(text: str) -> dict[str, str]:
+    """`key=value` pairs of a printed Python repr (Namespace(...), ServerArgs(...)), unquoted."""
+    pairs = {}
+    for key, raw in _KV.findall(text):
+        if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) >= 2:
+            raw = raw[1:-1]
+        pairs[key] = raw
+    return pairs
+
+
+def last_repr_before(text: str, pattern: re.Pattern[str], end: int) -> dict[str, str]:
+    """The key=value pairs of the last line matching `pattern` that starts before offset `end`."""
+    found: dict[str, str] = {}
+    for match in pattern.finditer(text, 0, end):
+        line_end = text.find("\n", match.start())
+        found = kv_pairs(text[match.start() : line_end if line_end >= 0 else len(text)])
+    return found
+
+
+def present(value: str | None) -> str | None:
+    """A printed setting, or None for Python's None/empty spellings."""
+    return None if value in (None, "", "None", "none", "null") else value
+
+
+def json_objects(text: str) -> Iterator[dict[str, Any]]:
+    """JSON objects in the text: a whole JSON document (object or list) or one object per line."""
+    if "{" not in text:
+        return
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            document = json.loads(stripped)
+        except ValueError:
+            pass
+        else:
+            items = document if isinstance(document, list) else [document]
+            yield from (item for item in items if isinstance(item, dict))
+            return
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue  # a truncated or non-JSON line
+        if isinstance(item, dict):
+            yield item
+
+
+def figures_of(pairs: Iterable[tuple[str, object]]) -> dict[str, float]:
+    """A figures dict holding only the finite numbers among (name, value) pairs."""
+    figures = {}
+    for name, value in pairs:
+        found = number(value)
+        if found is not None:
+            figures[name] = found
+    return figures
+
+
+def benchmark(value: float, source_format: str, **fields: Any) -> Record:
+    """A benchmark record of output tokens per second, unless `metric`/`unit` say otherwise."""
+    fields.setdefault("metric", "output_tok_s")
+    fields.setdefault("unit", "tok/s")
+    return Record(kind="benchmark", value=value, source_format=source_format, status="ok", **fields)

@@ -1,0 +1,194 @@
+"""The serving-benchmark result layout SGLang and vLLM share: the printed block and JSON keys.
+
+Both tools print `{:<40} {:<10}` label/value lines between a `==== Serving Benchmark Result ====`
+line and a line of `=`, with `----Section----` headings (sglang/bench_serving.py,
+vllm/benchmarks/serve.py); their JSON results use the same metric names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from collectors.bench_output.common import figures_of, number, present, slug, whole
+
+_BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
+_RULE = re.compile(r"^=+\s*$")
+_SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
+_LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
+
+
+@dataclass
+class Block:
+    """One `==== Benchmark Result ====` block: its labelled values in order, with their section."""
+
+    start: int
+    rows: list[tuple[str, str, str]] = field(default_factory=list)  # (section, label, raw value)
+
+    def get(self, *labels: str) -> str | None:
+        """The raw value of the first of `labels` present (labels compared in lower case)."""
+        wanted = {label.lower() for label in labels}
+        return next((raw for _, label, raw in self.rows if label.lower() in wanted), None)
+
+    def labels(self) -> set[str]:
+        """All labels of the block, lower case."""
+        return {label.lower() for _, label, _ in self.rows}
+
+
+def result_blocks(text: str) -> Iterator[Block]:
+    """Every result block; a truncated last block ends at the end of the text."""
+    if "Benchmark Result" not in text:
+        return
+    block: Block | None = None
+    section = ""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if _BLOCK_START.match(stripped):
+            if block is not None and block.rows:
+                yield block
+            block, section = Block(start=offset), ""
+        elif block is not None and _RULE.match(stripped):
+            if block.rows:
+                yield block
+            block = None
+        elif block is not None:
+            heading = _SECTION.match(stripped)
+            pair = _LABEL_VALUE.match(line)
+            if heading:
+                section = heading.group(1)
+            elif pair:
+                block.rows.append((section, pair.group(1), pair.group(2)))
+            elif stripped.endswith(":"):
+                section = stripped[:-1]
+        offset += len(line)
+    if block is not None and block.rows:
+        yield block
+
+
+# Figure names shared by the SGLang and vLLM serving benchmarks, printed label -> figure.
+_BLOCK_FIGURES = {
+    "total token throughput (tok/s)": "total_tok_s",
+    "input token throughput (tok/s)": "input_tok_s",
+    "request throughput (req/s)": "request_throughput",
+    "request goodput (req/s)": "request_goodput",
+    "peak output token throughput (tok/s)": "peak_output_tok_s",
+    "peak concurrent requests": "peak_concurrent_requests",
+    "benchmark duration (s)": "bench_duration_s",
+    "successful requests": "completed_requests",
+    "failed requests": "failed_requests",
+    "total input tokens": "total_input_tokens",
+    "total generated tokens": "total_output_tokens",
+    "concurrency": "mean_concurrency",
+    "traffic request rate": "request_rate",
+    "request rate configured (rps)": "request_rate",
+    "drafts": "drafts",
+    "draft tokens": "draft_tokens",
+    "accepted tokens": "accepted_tokens",
+}
+# Labels that become record fields rather than figures.
+_BLOCK_FIELDS = frozenset(
+    {
+        "output token throughput (tok/s)",
+        "max request concurrency",
+        "max reqeuest concurrency",
+        "maximum request concurrency",
+        "accept length",
+        "acceptance length",
+        "backend",
+    }
+)
+# The same figures under their names in the tools' JSON results.
+_JSON_FIGURES = {
+    "total_throughput": "total_tok_s",
+    "total_token_throughput": "total_tok_s",
+    "input_throughput": "input_tok_s",
+    "request_throughput": "request_throughput",
+    "request_goodput": "request_goodput",
+    "max_output_tokens_per_s": "peak_output_tok_s",
+    "max_concurrent_requests": "peak_concurrent_requests",
+    "duration": "bench_duration_s",
+    "completed": "completed_requests",
+    "failed": "failed_requests",
+    "total_input_tokens": "total_input_tokens",
+    "total_output_tokens": "total_output_tokens",
+    "concurrency": "mean_concurrency",
+    "request_rate": "request_rate",
+}
+_LATENCY_NAMES = {
+    "ttft": "ttft",
+    "tpot": "tpot",
+    "itl": "itl",
+    "e2e latency": "e2e",
+    "e2el": "e2e",
+    "e2e_latency": "e2e",
+}
+_PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
+_JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
+_POSITION = re.compile(r"^position\s+(\d+)$", re.I)
+
+
+def _latency_name(stat: str, quantity: str) -> str:
+    """`ttft_ms_p99`-style figure name for a latency statistic."""
+    quantity = _LATENCY_NAMES.get(quantity.lower(), slug(quantity))
+    return f"{quantity}_ms_{slug(stat)}"
+
+
+def block_figures(block: Block) -> dict[str, float]:
+    """Every figure of a serving result block except those kept as record fields."""
+    pairs: list[tuple[str, object]] = []
+    for section, label, raw in block.rows:
+        key = label.lower()
+        latency = _PRINTED_LATENCY.match(label)
+        position = _POSITION.match(label)
+        if key in _BLOCK_FIELDS:
+            continue
+        if latency:
+            pairs.append((_latency_name(*latency.groups()), raw))
+        elif position and "position" in section.lower():
+            pairs.append((f"accept_pos_{int(position.group(1)) + 1}", _percent(raw)))
+        elif key == "acceptance rate (%)":
+            pairs.append(("acceptance_rate", _percent(raw)))
+        else:
+            pairs.append((_BLOCK_FIGURES.get(key, slug(label)), raw))
+    return figures_of(pairs)
+
+
+def json_figures(result: dict[str, Any]) -> dict[str, float]:
+    """The throughput and latency figures of a JSON benchmark result."""
+    pairs: list[tuple[str, object]] = []
+    for key, value in result.items():
+        latency = _JSON_LATENCY.match(key)
+        if key in _JSON_FIGURES:
+            pairs.append((_JSON_FIGURES[key], value))
+        elif latency:
+            pairs.append((_latency_name(*latency.groups()), value))
+    return figures_of(pairs)
+
+
+def _percent(raw: str) -> float | None:
+    """A printed percentage as a fraction (85.00 -> 0.85)."""
+    value = number(raw)
+    return None if value is None else value / 100.0
+
+
+def position_figures(rates: Iterable[object]) -> dict[str, float]:
+    """Per-position acceptance fractions as `accept_pos_1`, `accept_pos_2`, ..."""
+    return figures_of((f"accept_pos_{i}", rate) for i, rate in enumerate(rates, start=1))
+
+
+def workload(args: dict[str, str]) -> dict[str, Any]:
+    """Model, dataset and (for random datasets) lengths from a printed argparse Namespace."""
+    dataset = present(args.get("dataset_name"))
+    fields: dict[str, Any] = {"model": present(args.get("model")), "dataset": dataset}
+    if dataset and dataset.startswith("random"):
+        fields["input_len"] = whole(args.get("input_len")) or whole(args.get("random_input_len"))
+        fields["output_len"] = whole(args.get("output_len")) or whole(args.get("random_output_len"))
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def is_vllm_json(result: dict[str, Any]) -> bool:
+    """Whether a JSON result has vLLM's `--save-result` layout (SGLang's lacks these keys)."""
+    return "model_id" in result or any(key.startswith("spec_decode_") for key in result)

@@ -1,0 +1,224 @@
+"""vLLM outputs: `vllm bench serve` / benchmark_serving.py (block and JSON) and server spec lines.
+
+Layouts follow vLLM 0.8-0.11 (vllm/benchmarks/serve.py, benchmarks/benchmark_serving.py and the
+`SpecDecoding metrics:` line of vllm/v1/spec_decode/metrics.py).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from collectors.bench_output.common import (
+    benchmark,
+    figures_of,
+    json_objects,
+    last_repr_before,
+    median,
+    number,
+    present,
+    whole,
+)
+from collectors.bench_output.serving import (
+    Block,
+    block_figures,
+    is_vllm_json,
+    json_figures,
+    position_figures,
+    result_blocks,
+    workload,
+)
+from collectors.bench_output.sglang import is_sglang_block
+from project_memory.records import Record
+
+ENGINE = "vllm"
+FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.server_log")
+_NAMESPACE = re.compile(r"Namespace\(")
+_CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
+_VERSION = re.compile(
+    r"(?:vLLM API server version|LLM engine \(v)\s*v?([0-9][\w.+-]*?)\)?\s*$", re.MULTILINE
+)
+# The speculative config as the engine-config line (`SpeculativeConfig(method='eagle3', ...)`)
+# or the `non-default args: {'speculative_config': {'method': ...}}` line prints it.
+_METHOD = re.compile(r"""speculative_config[^\n]*?method['"]?\s*[:=]\s*['"]([\w-]+)['"]""")
+_NUM_SPEC = re.compile(
+    r"""speculative_config[^\n]*?num_spec(?:ulative)?_tokens['"]?\s*[:=]\s*(\d+)"""
+)
+_ENGINE_MODEL = re.compile(r"with config:\s*model='([^']+)'")
+_SPEC_LINE = re.compile(r"SpecDecoding metrics:\s*(.*)$", re.MULTILINE)
+_GEN_THROUGHPUT = re.compile(r"Avg generation throughput:\s*([\d.]+) tokens/s")
+_PER_POSITION = re.compile(r"Per-position acceptance rate:\s*([\d.]+(?:, *[\d.]+)*)")
+_SPEC_FIELDS = {
+    "mean_acceptance_length": re.compile(r"Mean acceptance length:\s*([\d.]+)"),
+    "accepted_tokens": re.compile(r"Accepted:\s*(\d+) tokens"),
+    "drafted_tokens": re.compile(r"Drafted:\s*(\d+) tokens"),
+    "acceptance_rate": re.compile(r"Avg Draft acceptance rate:\s*([\d.]+)%"),
+}
+
+
+def _last(pattern: re.Pattern[str], text: str, end: int) -> str | None:
+    """The first group of the last match of `pattern` before offset `end`."""
+    found = None
+    for match in pattern.finditer(text, 0, end):
+        found = match.group(1)
+    return found
+
+
+def _server_settings(text: str, end: int) -> dict[str, Any]:
+    """Version and speculative method/depth from server lines printed before `end`."""
+    method = _last(_METHOD, text, end)
+    fields: dict[str, Any] = {"engine_version": _last(_VERSION, text, end)}
+    if method:
+        fields["spec_algorithm"] = method
+        fields["num_steps"] = whole(_last(_NUM_SPEC, text, end))
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def _with_depth(fields: dict[str, Any], positions: int) -> dict[str, Any]:
+    """Depth from the number of per-position rates; draft tokens counted SGLang's way (+ root)."""
+    steps = fields.get("num_steps") or positions or None
+    fields["num_steps"] = steps
+    fields["num_draft_tokens"] = steps + 1 if steps else None
+    return fields
+
+
+def _block_record(text: str, block: Block) -> Record | None:
+    """A record from one `vllm bench serve` result block."""
+    value = number(block.get("output token throughput (tok/s)"))
+    if value is None:
+        return None
+    args = last_repr_before(text, _NAMESPACE, block.start)
+    concurrency = (
+        block.get("maximum request concurrency")
+        or _last(_CONCURRENCY_LINE, text, block.start)
+        or args.get("max_concurrency")
+    )
+    figures = block_figures(block)
+    fields = _server_settings(text, block.start)
+    if "acceptance length" in block.labels():
+        fields = _with_depth(fields, sum(name.startswith("accept_pos_") for name in figures))
+    return benchmark(
+        value,
+        "vllm.bench_serve",
+        engine=ENGINE,
+        concurrency=whole(concurrency),
+        accept_length=number(block.get("acceptance length")),
+        figures=figures,
+        **fields,
+        **workload(args),
+    )
+
+
+def _json_record(result: dict[str, Any]) -> Record | None:
+    """A record from a `--save-result` JSON object (also one line of `--append-result`)."""
+    value = number(result.get("output_throughput"))
+    if value is None:
+        return None
+    figures = json_figures(result)
+    rates = result.get("spec_decode_per_position_acceptance_rates")
+    rates = rates if isinstance(rates, list) else []
+    figures.update(position_figures(rates))
+    rate = number(result.get("spec_decode_acceptance_rate"))
+    figures.update(
+        figures_of(
+            (
+                ("acceptance_rate", None if rate is None else rate / 100.0),
+                ("drafts", result.get("spec_decode_num_drafts")),
+                ("draft_tokens", result.get("spec_decode_draft_tokens")),
+                ("accepted_tokens", result.get("spec_decode_accepted_tokens")),
+            )
+        )
+    )
+    accept = number(result.get("spec_decode_acceptance_length"))
+    fields = _with_depth({}, len(rates)) if accept is not None else {}
+    return benchmark(
+        value,
+        "vllm.bench_serve.json",
+        engine=ENGINE,
+        model=present(str(result.get("model_id"))),
+        concurrency=whole(result.get("max_concurrency")),
+        accept_length=accept,
+        figures=figures,
+        **fields,
+    )
+
+
+def _spec_line(rest: str) -> dict[str, Any]:
+    """The figures of one `SpecDecoding metrics:` line, matched by name (order varies)."""
+    fields: dict[str, Any] = {
+        name: number(m.group(1))
+        for name, pattern in _SPEC_FIELDS.items()
+        if (m := pattern.search(rest))
+    }
+    positions = _PER_POSITION.search(rest)
+    fields["positions"] = [number(r) for r in positions.group(1).split(",")] if positions else []
+    return fields
+
+
+def _weighted(lines: list[dict[str, Any]], pick: Any) -> float | None:
+    """Mean of `pick(line)` over lines, weighted by drafted tokens when every line has them."""
+    pairs = [(pick(f), f.get("drafted_tokens")) for f in lines]
+    pairs = [(v, w) for v, w in pairs if v is not None]
+    if not pairs:
+        return None
+    if all(w for _, w in pairs):
+        return sum(v * w for v, w in pairs) / sum(w for _, w in pairs)
+    return sum(v for v, _ in pairs) / len(pairs)
+
+
+def _server_log_records(text: str) -> list[Record]:
+    """One summary record over the server's `SpecDecoding metrics:` lines."""
+    lines = [_spec_line(match[1]) for match in _SPEC_LINE.finditer(text)]
+    lines = [f for f in lines if f.get("mean_acceptance_length") is not None]
+    if not lines:
+        return []
+    tau = _weighted(lines, lambda f: f["mean_acceptance_length"])
+    depth = max(len(f["positions"]) for f in lines)
+    rates = [
+        _weighted(lines, lambda f, k=k: f["positions"][k] if len(f["positions"]) > k else None)
+        for k in range(depth)
+    ]
+    accepted = sum(f.get("accepted_tokens") or 0 for f in lines)
+    drafted = sum(f.get("drafted_tokens") or 0 for f in lines)
+    figures = figures_of(
+        (
+            ("spec_lines", len(lines)),
+            ("accepted_tokens", accepted if drafted else None),
+            ("drafted_tokens", drafted or None),
+            ("acceptance_rate", accepted / drafted if drafted else None),
+        )
+    )
+    figures.update(position_figures(rates))
+    generation = [v for v in map(number, _GEN_THROUGHPUT.findall(text)) if v]
+    throughput = median(generation)
+    if throughput is not None:
+        figures["gen_lines"] = float(len(generation))
+    metric = {} if throughput is not None else {"metric": "accept_length", "unit": "tok/step"}
+    model = _ENGINE_MODEL.search(text)
+    return [
+        benchmark(
+            throughput if throughput is not None else tau,
+            "vllm.server_log",
+            engine=ENGINE,
+            model=model.group(1) if model else None,
+            accept_length=tau,
+            figures=figures,
+            **metric,
+            **_with_depth(_server_settings(text, len(text)), depth),
+        )
+    ]
+
+
+def parse(text: str) -> list[Record]:
+    """Every vLLM result in the text."""
+    blocks = [
+        record
+        for block in result_blocks(text)
+        if not is_sglang_block(block) and (record := _block_record(text, block))
+    ]
+    json_results = [
+        record
+        for result in json_objects(text)
+        if is_vllm_json(result) and (record := _json_record(result))
+    ]
+    return [*blocks, *json_results, *_server_log_records(text)]

@@ -1,0 +1,79 @@
+"""llama.cpp `llama-bench`: markdown table and JSON/JSONL output."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from collectors.bench_output import derive_config_name, parse_benchmark_output
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
+
+
+def test_markdown_table_rows_by_test_kind() -> None:
+    records = parse_benchmark_output((FIXTURES / "llama_bench.md").read_bytes())
+    assert [(r.metric, r.value) for r in records] == [
+        ("prompt_tok_s", 11873.42),
+        ("output_tok_s", 212.35),
+        ("output_tok_s", 198.07),
+        ("prompt_tok_s", 7011.80),
+        ("output_tok_s", 97.64),
+    ]
+    prompt, gen, deep = records[:3]
+    assert prompt.input_len == 512 and gen.output_len == 128 and gen.figures["t_s_std"] == 0.41
+    assert deep.figures["n_depth"] == 4096
+    assert gen.engine == "llama.cpp" and gen.engine_version == "b9672 (74ade5274)"
+    assert gen.model == "llama 8B Q4_K - Medium" and gen.concurrency == 1
+    assert gen.source_format == "llama.cpp.llama-bench" and gen.figures["ngl"] == 99
+    assert derive_config_name(gen) == "llama.cpp llama 8B Q4_K - Medium c=1"
+
+
+@pytest.mark.parametrize("name", ["llama_bench.json", "llama_bench.jsonl"])
+def test_json_and_jsonl_output(name: str) -> None:
+    records = parse_benchmark_output((FIXTURES / name).read_bytes())
+    assert [(r.metric, r.value) for r in records] == [
+        ("prompt_tok_s", 11873.42),
+        ("output_tok_s", 212.35),
+    ]
+    gen = records[1]
+    assert gen.source_format == "llama.cpp.llama-bench.json" and gen.output_len == 128
+    assert gen.engine_version == "b9672 (74ade5274)" and gen.figures["t_s_std"] == 0.41
+    assert gen.model == "llama 8B Q4_K - Medium" and gen.figures["n_gpu_layers"] == 99
+
+
+def test_old_test_names_and_combined_tests() -> None:
+    table = (
+        "| model | backend | threads | test | t/s |\n"
+        "| --- | --- | ---: | ---: | ---: |\n"
+        "| llama 7B mostly Q4_0 | CPU | 8 | pp 512 | 61.22 ± 0.51 |\n"
+        "| llama 7B mostly Q4_0 | CPU | 8 | pp512+tg128 | 30.10 ± 0.20 |\n"
+    )
+    records = parse_benchmark_output(table)
+    assert [(r.metric, r.input_len, r.output_len) for r in records] == [
+        ("prompt_tok_s", 512, None),
+        ("total_tok_s", 512, 128),
+    ]
+    assert records[0].figures["threads"] == 8 and records[0].engine_version is None
+
+
+def test_columns_are_matched_by_name_not_position() -> None:
+    table = (
+        "| test | model | t/s | backend |\n|---|---|---|---|\n"
+        "| tg128 | qwen3 4B Q8_0 | 150.5 ± 1.0 | Metal |\n"
+    )
+    [record] = parse_benchmark_output(table)
+    assert (record.value, record.model, record.output_len) == (150.5, "qwen3 4B Q8_0", 128)
+
+
+def test_truncated_table_drops_the_partial_row() -> None:
+    text = (FIXTURES / "llama_bench.md").read_text()
+    cut = text[: text.index("97.64")]
+    assert len(parse_benchmark_output(cut)) == 4
+
+
+def test_each_table_takes_the_build_line_printed_after_it() -> None:
+    table = (FIXTURES / "llama_bench.md").read_text()
+    newer = table.replace("build: 74ade5274 (9672)", "build: 0a1b2c3d4 (9701)")
+    versions = {r.engine_version for r in parse_benchmark_output(table + newer)}
+    assert versions == {"b9672 (74ade5274)", "b9701 (0a1b2c3d4)"}

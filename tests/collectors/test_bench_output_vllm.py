@@ -1,0 +1,119 @@
+"""vLLM outputs: `vllm bench serve` / benchmark_serving.py, `--save-result` JSON, server lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from collectors.bench_output import derive_config_name, parse_benchmark_output
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
+
+
+def parse(name: str):
+    return parse_benchmark_output((FIXTURES / name).read_bytes())
+
+
+def test_bench_serve_block_with_speculative_decoding_section() -> None:
+    [record] = parse("vllm_bench_serve.txt")
+    assert record.engine == "vllm" and record.source_format == "vllm.bench_serve"
+    assert record.value == 1236.71 and record.concurrency == 8
+    assert record.model == "Qwen/Qwen3-8B"
+    assert (record.dataset, record.input_len, record.output_len) == ("random", 1024, 256)
+    assert record.accept_length == 2.90
+    assert (record.num_steps, record.num_draft_tokens) == (3, 4)  # 3 positions + the root
+    figures = record.figures
+    assert figures["acceptance_rate"] == pytest.approx(0.6333)
+    assert [figures[f"accept_pos_{k}"] for k in (1, 2, 3)] == pytest.approx(
+        [0.8154, 0.6210, 0.4636]
+    )
+    # tau = 1 + sum of the unconditional per-position rates (FORMATS.md)
+    assert 1 + sum(figures[f"accept_pos_{k}"] for k in (1, 2, 3)) == pytest.approx(2.90)
+    assert figures["itl_ms_median"] == 14.88 and figures["failed_requests"] == 0
+    assert figures["drafts"] == 17655 and figures["accepted_tokens"] == 33545
+    assert derive_config_name(record) == "vllm Qwen3-8B c=8"
+
+
+def test_old_benchmark_serving_takes_concurrency_printed_before_the_block() -> None:
+    [record] = parse("vllm_benchmark_serving_old.txt")
+    assert record.value == 1408.53 and record.concurrency == 128
+    assert record.model == "deepseek-ai/DeepSeek-R1" and record.dataset == "sharegpt"
+    assert record.input_len is None and record.accept_length is None
+    assert record.figures["total_tok_s"] == 7034.09  # old label "Total Token throughput"
+    assert record.figures["e2e_ms_p99"] == 71388.04
+
+
+def test_save_result_json() -> None:
+    [record] = parse("vllm_save_result.json")
+    assert record.source_format == "vllm.bench_serve.json" and record.value == 1236.71
+    assert record.concurrency == 8 and record.model == "Qwen/Qwen3-8B"
+    assert record.accept_length == 2.90 and record.num_draft_tokens == 4
+    assert record.figures["acceptance_rate"] == pytest.approx(0.6333)
+    assert record.figures["accept_pos_3"] == 0.4636 and record.figures["ttft_ms_std"] == 30.5
+
+
+def test_save_result_pretty_printed_and_appended_lines() -> None:
+    result = json.loads((FIXTURES / "vllm_save_result.json").read_text())
+    assert len(parse_benchmark_output(json.dumps(result, indent=4))) == 1
+    lines = "\n".join(json.dumps({**result, "max_concurrency": c}) for c in (1, 2, 4))
+    assert [r.concurrency for r in parse_benchmark_output(lines)] == [1, 2, 4]
+
+
+def test_save_result_without_speculation() -> None:
+    result = json.loads((FIXTURES / "vllm_save_result.json").read_text())
+    plain = {k: v for k, v in result.items() if not k.startswith("spec_decode_")}
+    [record] = parse_benchmark_output(json.dumps(plain))
+    assert record.accept_length is None and record.num_draft_tokens is None
+    assert not any(name.startswith("accept") for name in record.figures)
+
+
+def test_server_spec_decoding_lines_summarised() -> None:
+    [record] = parse("vllm_server.log")
+    assert record.source_format == "vllm.server_log" and record.engine_version == "0.10.2"
+    assert record.value == 199.1  # median of the non-idle generation throughputs
+    assert (record.spec_algorithm, record.num_steps, record.num_draft_tokens) == ("eagle3", 3, 4)
+    assert record.model == "meta-llama/Llama-3.1-8B-Instruct"
+    accepted, drafted = 1342 + 999 + 999, 2013 + 1998 + 1998
+    # tau = 1 + accepted / drafts, with drafts = drafted tokens / 3 positions
+    assert record.accept_length == pytest.approx(1 + accepted / (drafted / 3))
+    assert record.figures["acceptance_rate"] == pytest.approx(accepted / drafted)
+    assert record.figures["spec_lines"] == 3 and record.figures["accept_pos_1"] > 0.75
+    assert derive_config_name(record) == "vllm Llama-3.1-8B-Instruct EAGLE3"
+
+
+def test_server_spec_lines_without_throughput_record_the_acceptance_length() -> None:
+    text = (FIXTURES / "vllm_server.log").read_text()
+    only_spec = "\n".join(line for line in text.splitlines() if "SpecDecoding" in line)
+    [record] = parse_benchmark_output(only_spec)
+    assert (record.metric, record.unit) == ("accept_length", "tok/step")
+    assert record.value == record.accept_length and record.value > 1
+
+
+def test_speculative_settings_from_the_non_default_args_line() -> None:
+    # vLLM 0.10+ prints the CLI's non-default arguments as a dict at startup
+    text = (
+        "(APIServer pid=1) INFO 09-04 10:58:01 [utils.py:326] non-default args: {'model': "
+        "'Qwen/Qwen3-Next-80B-A3B', 'speculative_config': {'method': 'qwen3_next_mtp', "
+        "'num_speculative_tokens': 2}}\n"
+        "(APIServer pid=1) INFO 09-04 11:01:16 [metrics.py:125] SpecDecoding metrics: Mean acceptance"
+        " length: 2.25, Accepted throughput: 76.61 tokens/s, Drafted throughput: 122.60 tokens/s, "
+        "Accepted: 766 tokens, Drafted: 1226 tokens, Per-position acceptance rate: 0.710, 0.540, "
+        "Avg Draft acceptance rate: 62.5%\n"
+    )
+    [record] = parse_benchmark_output(text)
+    assert (record.spec_algorithm, record.num_steps, record.num_draft_tokens) == (
+        "qwen3_next_mtp",
+        2,
+        3,
+    )
+    assert record.accept_length == 2.25 and record.figures["accept_pos_2"] == 0.54
+
+
+def test_a_sweep_takes_each_blocks_own_preceding_settings() -> None:
+    text = (FIXTURES / "vllm_benchmark_serving_old.txt").read_text()
+    sweep = text + text.replace("concurrency: 128", "concurrency: 64").replace(
+        "max_concurrency=128", "max_concurrency=64"
+    )
+    assert [r.concurrency for r in parse_benchmark_output(sweep)] == [128, 64]
