@@ -222,6 +222,10 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[Any] = (),
     `previous` holds the figures of the last speedup answer, so the live trend can be shown.
     """
     intent = classify(question)
+    if intent == "run":
+        from project_memory.run_answers import answer_run
+
+        return answer_run(store, question, snapshots)
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
     if intent == "baseline":

@@ -16,6 +16,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "tui.commands.gpu": ("gpu",),
     "tui.commands.demo": ("demo",),
     "tui.commands.record": ("record",),
+    "tui.commands.train": ("train",),
+    "tui.commands.watch": ("watch",),
 }
 
 

@@ -1,0 +1,164 @@
+"""Answers about training runs ("how far is training?", "when will it finish?") and lesson drafts."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from project_memory.answers import Answer, fmt
+from project_memory.records import Record
+from project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
+from project_memory.signatures import failure_signature
+from project_memory.store import Store, StoreError
+
+RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them
+_QUESTION_WORDS = frozenset(
+    "a about accuracy acc an and are at be did does done eta far finish finished for from how in "
+    "is it its last latest loss many me of on progress reach reached run runs show status step "
+    "steps tell the to train training was what when where which will with".split()
+)
+
+
+def _words(text: str) -> set[str]:
+    """Words and hyphenated names (`drafter-a` gives `drafter-a`, `drafter` and `a`)."""
+    lowered = text.lower()
+    return set(re.findall(r"[a-z0-9]+", lowered)) | set(re.findall(r"[a-z0-9]+(?:[-_.][a-z0-9]+)+",
+                                                                   lowered))
+
+
+def _candidates(store: Store | None, snapshots: Sequence[Any]) -> list[Record]:
+    """Stored runs, with live snapshots folded into the run of their log (or a new unsaved one)."""
+    runs = store.list("run") if store is not None else []
+    by_log = {run.log_path: run for run in runs}
+    for snapshot in snapshots:
+        path = str(Path(snapshot.source).absolute())
+        if path not in by_log:
+            by_log[path] = Record("run", name=run_name(path), log_path=path)
+            runs.append(by_log[path])
+        apply_snapshot(by_log[path], snapshot)
+    return runs
+
+
+def find_run(runs: Sequence[Record], question: str) -> Record | None:
+    """The run the question names (by words of its name or log path), else the latest updated."""
+    asked = _words(question) - _QUESTION_WORDS
+
+    def rank(run: Record) -> tuple:
+        named = asked & _words(f"{run.name or ''} {run.log_path or ''}")
+        return len(named), run.last_update or "", run.updated_at
+
+    return max(runs, key=rank, default=None)
+
+
+def duration(seconds: float) -> str:
+    """A span for people: `2 h 05 min`, `12 min`, `40 s`."""
+    seconds = int(round(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
+
+
+def _acc_text(acc: Sequence[float]) -> str:
+    return " ".join(f"{a:.3f}" for a in acc)
+
+
+def _milestone_line(milestone: dict[str, Any]) -> str:
+    if milestone["kind"] == "eval":
+        figures = ", ".join(f"{k} {v:.4g}" for k, v in milestone.get("metrics", {}).items())
+        return f"    eval at step {milestone['step']:,}: {figures}"
+    parts = [f"loss {fmt(milestone.get('loss'), 3)}"]
+    if milestone.get("acc"):
+        parts.append(f"acc {_acc_text(milestone['acc'])}")
+    if milestone.get("accept_length") is not None:
+        parts.append(f"accept length {milestone['accept_length']:.2f}")
+    return f"    {milestone['pct']:3d}% at step {milestone['step']:,}: {', '.join(parts)}"
+
+
+def event_lines(store: Store | None, event: dict[str, Any], run_id: str = "") -> list[str]:
+    """A run event and the best matching lesson's fix (or that none matches), for people."""
+    lines = [f"  {event['kind']}: {event.get('message') or event.get('line') or ''}"]
+    lessons = _alive(store, event.get("lessons", [])) if store is not None else []
+    if lessons:
+        best = lessons[0]
+        lines.append(f"    seen before: {best.title} [{best.id}] — fix: {best.fix or 'n/a'}")
+    elif event["kind"] in FAILURES:
+        offer = f": record one with `sessiontui lesson add --from-run {run_id}`" if run_id else ""
+        lines.append(f"    no lesson matches yet{offer}")
+    return lines
+
+
+def _alive(store: Store, ids: Sequence[str]) -> list[Record]:
+    """The lessons of these ids that are still in the memory (not trashed since)."""
+    found = []
+    for lesson_id in ids:
+        try:
+            found.append(store.get(lesson_id))
+        except StoreError:
+            continue
+    return found
+
+
+def describe_run(run: Record, store: Store | None = None) -> list[str]:
+    """Readable lines on a run: status, progress, metrics, ETA, failures and milestones."""
+    progress = f"step {run.step:,}" if run.step is not None else "no step yet"
+    if run.step is not None and run.total_steps:
+        progress += f" of {run.total_steps:,} ({100 * run.step / run.total_steps:.1f}%)"
+    if run.epoch is not None:
+        progress += f", epoch {run.epoch:g}"
+    lines = [f"Run {run.label} [{run.id or 'live'}]: {run.status or 'unknown'}, {progress}"]
+    lines.append(f"  loss {fmt(run.loss, 4)}, lr {run.lr if run.lr is not None else 'n/a'}")
+    if run.acc:
+        tau = f" → accept length ≈ {run.accept_length:.2f} (1 + a0 + a0·a1 + …)" \
+            if run.accept_length is not None else ""
+        lines.append(f"  acc per position {_acc_text(run.acc)}{tau}")
+    if run.eta_s is not None and run.status == "running":
+        finish = iso_time(time.time() + run.eta_s)
+        lines.append(f"  ETA {duration(run.eta_s)} (about {finish}); last progress {run.last_update}")
+    elif run.last_update:
+        lines.append(f"  last progress {run.last_update}")
+    for event in run.events[-3:]:
+        lines += event_lines(store, event, run.id)
+    milestones = run.milestones[-RUNNING_MILESTONES:] if run.status == "running" else run.milestones
+    if milestones:
+        lines.append("  milestones:")
+        lines += [_milestone_line(m) for m in milestones]
+    return lines
+
+
+def answer_run(store: Store | None, question: str, snapshots: Sequence[Any] = ()) -> Answer:
+    """The named or latest run's status, step, ETA and metrics (and milestones of a past run)."""
+    run = find_run(_candidates(store, snapshots), question)
+    if run is None:
+        return Answer("run", "No training run recorded yet. Follow one with "
+                      "`sessiontui watch --log FILE` (or in the app).")
+    figures = {
+        "run_id": run.id, "name": run.name, "status": run.status, "step": run.step,
+        "total_steps": run.total_steps, "eta_s": run.eta_s, "accept_length": run.accept_length,
+        "acc": list(run.acc), "loss": run.loss, "lr": run.lr, "epoch": run.epoch,
+        "progress": run.step / run.total_steps if run.step is not None and run.total_steps else None,
+    }
+    return Answer("run", "\n".join(describe_run(run, store)), [run], figures)
+
+
+def lesson_draft_from_run(store: Store, run_id: str) -> Record:
+    """An unsaved lesson pre-filled from a run's latest failure: its signature and log lines."""
+    run = store.get(run_id)
+    if run.kind != "run":
+        raise StoreError(f"{run.id} is a {run.kind}, not a run")
+    failures = [event for event in run.events if event["kind"] in FAILURES]
+    if not failures:
+        raise StoreError(f"run {run.id} has no crash, stall or divergence to learn from")
+    event = failures[-1]
+    lines = event.get("context") or [event.get("line") or event.get("message") or ""]
+    where = f" at step {event['step']}" if event.get("step") is not None else ""
+    return Record(
+        "lesson",
+        title=f"{run.label}: {event.get('message') or event['kind']}",
+        symptom="\n".join(lines),
+        signature=event.get("signature") or failure_signature("\n".join(lines)),
+        notes=f"From run {run.id} ({run.log_path}){where}, {event['kind']}.",
+        tags=["from-run"],
+    )
