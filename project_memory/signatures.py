@@ -154,7 +154,9 @@ def match_lessons(store: Store, signature: str, text: str = "", limit: int = 3) 
     candidates = {lesson.id: lesson for lesson in (*by_signature, *by_text)}
     scored = []
     for lesson in candidates.values():
-        similarity = _signature_similarity(signature, lesson.signature or "")
+        # A lesson typed by hand has no stored signature; its symptom often quotes the error.
+        stored = lesson.signature or failure_signature(lesson.symptom or "")
+        similarity = _signature_similarity(signature, stored)
         coverage = _text_coverage(signature, lesson)
         if similarity < SIGNATURE_MATCH and coverage < STRONG_TEXT_MATCH:
             continue

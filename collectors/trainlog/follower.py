@@ -1,0 +1,197 @@
+"""Follow one log file like `tail -F`: rotation, truncation and delete-then-recreate, by inode and size."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from collectors.trainlog.lines import LineBuffer
+from collectors.trainlog.snapshot import TrainSnapshot
+from collectors.trainlog.state import TrainState
+from collectors.trainlog.trainer_state import is_trainer_state, trainer_state_readings
+
+CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small enough to stay flat
+MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll
+UNLIMITED = 1 << 62
+
+
+class LogFollower:
+    """One followed log: `catch_up()` once (in a worker), then `poll()` on a timer."""
+
+    def __init__(self, path: str | Path, *, stall_after_s: float | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._state = TrainState(str(path), stall_after_s)
+        self._buffer = LineBuffer()
+        self._file: BinaryIO | None = None
+        self._read = 0  # bytes consumed from the open file
+        self._size = 0  # size of the file at the last look
+        self._stamp: tuple[int, int] | None = None  # (mtime_ns, size) of a whole-file JSON state
+        self._caught_up = False
+        self._lock = threading.Lock()
+        self._latest: TrainSnapshot = self._state.snapshot(clock(), False, 0.0)
+
+    # File handling -----------------------------------------------------------------------
+    def _open(self) -> None:
+        """Open the file now at the path (if any) from its start."""
+        try:
+            self._file = open(self.path, "rb")  # noqa: SIM115 - held open across polls, like tail
+        except OSError:
+            self._file = None
+        self._read = 0
+        self._buffer.reset()
+
+    def _replaced(self) -> bool:
+        """Whether the path now names another file than the one we hold (rotated or recreated)."""
+        try:
+            held, named = os.fstat(self._file.fileno()), os.stat(self.path)
+        except OSError:
+            return False  # gone for now: keep the old file until a new one appears
+        return held.st_nlink == 0 or (held.st_dev, held.st_ino) != (named.st_dev, named.st_ino)
+
+    def _read_available(self, limit: int, at: float | None,
+                        on_chunk: Callable[[], None] | None = None) -> None:
+        """Feed up to `limit` new bytes to the state; `at=None` stamps them with the clock."""
+        if self._file is None:
+            self._open()
+        if self._file is None:
+            return
+        if self._replaced():
+            self._drain(at)
+            self._open()
+            if self._file is None:
+                return
+        size = os.fstat(self._file.fileno()).st_size
+        if size < self._read:  # truncated in place (copytruncate): start again from the top
+            self._file.seek(0)
+            self._read = 0
+            self._buffer.reset()
+        self._size = size
+        self._read_chunks(limit, at, on_chunk)
+
+    def _read_chunks(self, limit: int, at: float | None,
+                     on_chunk: Callable[[], None] | None = None) -> None:
+        """Read and feed the open file chunk by chunk, up to `limit` bytes or its end."""
+        assert self._file is not None
+        while limit > 0:
+            data = self._file.read(min(CHUNK_BYTES, limit))
+            if not data:
+                break
+            self._read += len(data)
+            limit -= len(data)
+            self._state.feed(self._buffer.feed(data), self._clock() if at is None else at)
+            if on_chunk:
+                on_chunk()
+
+    def _drain(self, at: float | None) -> None:
+        """Read what the old file still holds after it was rotated away, then let it go."""
+        self._read_chunks(UNLIMITED, at)
+        self._state.feed(self._buffer.flush(), self._clock() if at is None else at)
+        self._file.close()
+        self._file = None
+
+    def _reload_whole(self) -> None:
+        """Re-read a whole-file JSON state (trainer_state.json) when it changed."""
+        try:
+            stat = os.stat(self.path)
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            if stamp == self._stamp:
+                return
+            data = self.path.read_bytes()
+        except OSError:
+            return
+        self._stamp = stamp
+        state = TrainState(str(self.path), self._state.stall_after_s)
+        for reading in trainer_state_readings(data):
+            state.apply(reading, stat.st_mtime)
+        self._state = state
+
+    # Public API --------------------------------------------------------------------------
+    def catch_up(self, on_progress: Callable[[float], None] | None = None,
+                 *, final: bool = False) -> TrainSnapshot:
+        """Read everything the file holds now, reporting the fraction done; `final` also takes
+        an unterminated last record (a one-shot read of a finished log)."""
+        with self._lock:
+            if is_trainer_state(self.path.name):
+                self._reload_whole()
+            else:
+                try:
+                    mtime = os.stat(self.path).st_mtime
+                except OSError:
+                    mtime = self._clock()
+                report = (lambda: on_progress(self._publish().progress)) if on_progress else None
+                self._read_available(UNLIMITED, min(mtime, self._clock()), report)
+                if final:
+                    self._state.feed(self._buffer.flush(), mtime)
+            self._caught_up = True
+            snapshot = self._publish()
+            if on_progress:
+                on_progress(1.0)
+            return snapshot
+
+    def catch_up_in_background(
+        self, on_progress: Callable[[float], None] | None = None,
+        on_done: Callable[[TrainSnapshot], None] | None = None,
+    ) -> threading.Thread:
+        """Run `catch_up` in a daemon thread, for callers without a worker pool (`watch`);
+        meanwhile `snapshot()` returns the snapshot published after each chunk."""
+
+        def run() -> None:
+            snapshot = self.catch_up(on_progress)
+            if on_done:
+                on_done(snapshot)
+
+        thread = threading.Thread(target=run, name=f"catch-up {self.path.name}", daemon=True)
+        thread.start()
+        return thread
+
+    def poll(self) -> TrainSnapshot:
+        """Read what is new (at most MAX_POLL_BYTES), parse it and return the snapshot."""
+        with self._lock:
+            if is_trainer_state(self.path.name):
+                self._reload_whole()
+                self._caught_up = True
+            else:
+                self._read_available(MAX_POLL_BYTES, None)
+                self._caught_up = self._caught_up or self._read >= self._size
+            return self._publish()
+
+    def snapshot(self) -> TrainSnapshot:
+        """The latest snapshot without reading; never waits for a catch-up running in a worker
+        (it then returns the one published after the last chunk read)."""
+        if not self._lock.acquire(blocking=False):
+            return self._latest
+        try:
+            return self._publish()
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        """Let go of the file."""
+        with self._lock:
+            if self._file is not None:
+                self._file.close()
+                self._file = None
+
+    def _fraction(self) -> float:
+        """Share of the file read so far."""
+        return min(1.0, self._read / self._size) if self._size else 1.0
+
+    def _publish(self) -> TrainSnapshot:
+        """A fresh snapshot, kept for readers that must not wait."""
+        self._latest = self._state.snapshot(self._clock(), self._caught_up, self._fraction())
+        return self._latest
+
+
+def read_log(path: str | Path) -> TrainSnapshot:
+    """One-shot parse of a whole file (the CLI's `train status`)."""
+    follower = LogFollower(path)
+    try:
+        return follower.catch_up(final=True)
+    finally:
+        follower.close()

@@ -1,0 +1,105 @@
+"""tqdm-style progress bars (tqdm 4.x, Lightning, HF Trainer): position, rate, remaining, postfix."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from collectors.trainlog.readings import Reading, metric_name, to_float
+
+# tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
+# or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or
+# `X s/it` below one per second; a custom unit replaces `it`; counts may carry a k/M/G scale.
+_TIMES = (
+    r"\s*\[(?P<elapsed>[\d:]+)(?:<(?P<remaining>[\d:?]+))?,\s*"
+    r"(?P<rate>\d+(?:\.\d+)?|\?)\s*(?P<unit>[A-Za-z]*)/(?P<per>[A-Za-z]+)"
+    r"(?:,\s*(?P<postfix>[^\]\r\n]*))?\]"
+)
+_COUNT = r"\d+(?:\.\d+)?[kMG]?"
+_AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES}")
+_NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
+_POSTFIX = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,63})=([^,\s]{1,40})")
+_EPOCH = re.compile(r"[Ee]poch\s+(\d+)")
+_NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map", re.IGNORECASE)
+_SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
+MAX_STEP = 1e15
+
+
+def looks_like_bar(text: str) -> bool:
+    """Cheap test that a record may be a progress bar, before the full match."""
+    return "/s" in text or "s/it" in text or "/it" in text
+
+
+@lru_cache(maxsize=256)
+def _describe(desc: str) -> tuple[bool, float | None, str]:
+    """(is a training bar, epoch number, format name) for a bar description."""
+    epoch = _EPOCH.search(desc)
+    fmt = "tqdm" if epoch is None or "training epoch" in desc.lower() else "lightning"
+    return not _NOT_TRAINING.search(desc), float(epoch.group(1)) if epoch else None, fmt
+
+
+def _count(text: str) -> float:
+    """A tqdm count with an optional unit-scale suffix (`12.3k`)."""
+    scale = _SCALE.get(text[-1], 1.0)
+    return float(text[:-1] if scale != 1.0 else text) * scale
+
+
+def seconds(clock: str) -> float | None:
+    """`MM:SS` or `H:MM:SS` (hours may pass 24) as seconds; None for tqdm's `?`."""
+    try:
+        total = 0.0
+        for part in clock.split(":"):
+            total = total * 60 + int(part)
+        return total
+    except ValueError:
+        return None
+
+
+def _steps_per_s(rate: str, unit: str, per: str) -> float | None:
+    """tqdm prints `X it/s` at >= 1/s and `X s/it` below; custom units replace `it`."""
+    value = to_float(rate)
+    if value is None or value <= 0:
+        return None
+    if per == "s":
+        return value
+    return 1.0 / value if unit == "s" else None
+
+
+def parse_bar(text: str) -> tuple[Reading | None, str]:
+    """The bar that starts a record as a reading (None if none), plus any text glued after it."""
+    pct = text.find("%|")
+    if pct != -1:
+        close = text.find("|", pct + 2)
+        match = _AFTER_BAR.match(text, close + 1) if close != -1 else None
+        desc = text[:pct].rstrip("0123456789").rstrip(": ")
+    else:
+        match = _NO_TOTAL.match(text)
+        desc = match["desc"] if match else ""
+    if not match:
+        return None, text
+    rest = text[match.end():]
+    training, epoch, fmt = _describe(desc.strip())
+    if not training:
+        return None, rest
+    metrics = {}
+    for key, raw in _POSTFIX.findall(match["postfix"] or ""):
+        value = to_float(raw)
+        if value is not None:
+            metrics[metric_name(key)] = value
+    metrics.pop("v_num", None)
+    n = _count(match["n"])
+    total = _count(match["total"]) if pct != -1 else None
+    if n > MAX_STEP or (total or 0) > MAX_STEP:  # an absurd count is corruption, not progress
+        return None, rest
+    remaining = match["remaining"]
+    reading = Reading(
+        fmt,
+        metrics,
+        step=int(n),
+        total=int(total) if total else None,
+        epoch=epoch,
+        steps_per_s=_steps_per_s(match["rate"], match["unit"], match["per"]),
+        remaining_s=seconds(remaining) if remaining else None,
+        done=bool(total and n >= total and epoch is None),
+    )
+    return reading, rest

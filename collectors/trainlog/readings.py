@@ -1,0 +1,104 @@
+"""What one recognised log record says: the common shape every recogniser returns."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# Names tools use for the same quantity, mapped to the snapshot's names.
+ALIASES = {
+    "learning_rate": "lr",
+    "lm_loss": "loss",
+    "train_loss_step": "loss",
+    "loss_step": "loss",
+    "total_loss": "loss",
+    "gradient_norm": "grad_norm",
+    "grad_norm_total": "grad_norm",
+    "iteration": "step",
+    "global_step": "step",
+    "_step": "step",
+    "trainer/global_step": "step",
+}
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
+                     re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class Reading:
+    """One record's figures (transient, so not frozen: frozen costs 2x to build per log line);
+    `metrics` uses the snapshot's names (loss, lr, acc_0, ...)."""
+
+    format: str
+    metrics: dict[str, float] = field(default_factory=dict)
+    step: int | None = None
+    total: int | None = None
+    epoch: float | None = None
+    steps_per_s: float | None = None
+    remaining_s: float | None = None
+    done: bool = False  # the tool said training is over (100% bar, HF train_runtime)
+
+
+def to_float(text: str) -> float | None:
+    """A number as tools print it (`1.2e-05`, `nan`, `-inf`, `72.3%`, `tensor(0.5)`), else None."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    text = text.strip().strip("'\"[](),")
+    if text.startswith("tensor("):
+        text = text[7:].split(",", 1)[0].rstrip(")")
+    percent = text.endswith("%")
+    match = _NUMBER.fullmatch(text[:-1] if percent else text)
+    if not match:
+        return None
+    value = float(match.group(0))
+    return value / 100 if percent and math.isfinite(value) else value
+
+
+@lru_cache(maxsize=4096)
+def metric_name(key: str) -> str:
+    """The snapshot's name for a tool's key: `train/` dropped, `eval/x` -> `eval_x`, aliases."""
+    key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
+    if key.startswith("train/"):
+        key = key[6:]
+    elif key.startswith("eval/"):
+        key = "eval_" + key[5:]
+    if key.endswith("simulated_acc_len"):
+        return "simulated_acc_len"
+    return ALIASES.get(key, key)
+
+
+def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = None,
+               epoch: float | None = None, done: bool = False) -> Reading | None:
+    """Build a reading from (key, value text) pairs: numbers kept, step/epoch/total lifted out
+    (the keyword arguments are what the record said outside the pairs)."""
+    metrics: dict[str, float] = {}
+    for key, raw in pairs:
+        value = to_float(raw)
+        if value is None:
+            continue
+        metrics[metric_name(key)] = value
+    paired_step = metrics.pop("step", None)
+    paired_epoch = metrics.pop("epoch", None)
+    total = metrics.pop("max_steps", None) or metrics.pop("total_steps", None)
+    if paired_step is not None and math.isfinite(paired_step):
+        step = int(paired_step)
+    if paired_epoch is not None:
+        epoch = paired_epoch
+    if not metrics and step is None and epoch is None:
+        return None
+    return Reading(fmt, metrics, step=step, epoch=epoch, done=done,
+                   total=int(total) if total and math.isfinite(total) else None)
+
+
+def merge(pending: Reading, reading: Reading) -> bool:
+    """Fold `reading` into `pending` when it only adds metrics for the same step (a SpecForge
+    per-position group), so the state is updated once per group rather than once per line."""
+    if (reading.format != pending.format or reading.step != pending.step
+            or reading.epoch != pending.epoch or reading.total is not None or reading.done
+            or reading.steps_per_s is not None or reading.remaining_s is not None):
+        return False
+    pending.metrics.update(reading.metrics)
+    return True

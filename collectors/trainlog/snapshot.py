@@ -1,0 +1,58 @@
+"""The snapshot a follower hands to the UI thread and the CLI: immutable, JSON-ready."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from collectors.trainlog.events import TrainEvent
+
+
+@dataclass(frozen=True)
+class TrainSnapshot:
+    """Where a training job stands, as its log says, at one moment."""
+
+    source: str
+    format: str | None
+    step: int | None
+    total_steps: int | None
+    epoch: float | None
+    loss: float | None
+    lr: float | None
+    grad_norm: float | None
+    acc: tuple[float, ...]  # latest per-position conditional accuracies acc_0..acc_{K-1}
+    metrics: Mapping[str, float]
+    steps_per_s: float | None
+    eta_s: float | None
+    last_update: float | None
+    status: str  # "running" | "finished" | "crashed" | "stalled" | "diverged" | "waiting"
+    events: tuple[TrainEvent, ...]
+    history: Mapping[str, tuple[tuple[int, float], ...]]
+    caught_up: bool
+    progress: float
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (`train status --json`); non-finite numbers become strings."""
+        return {
+            "source": self.source, "format": self.format, "status": self.status,
+            "step": self.step, "total_steps": self.total_steps, "epoch": self.epoch,
+            "loss": _json_number(self.loss), "lr": self.lr, "grad_norm": _json_number(self.grad_norm),
+            "acc": list(self.acc), "steps_per_s": self.steps_per_s, "eta_s": self.eta_s,
+            "last_update": self.last_update,
+            "metrics": {k: _json_number(v) for k, v in self.metrics.items()},
+            "events": [event.to_dict() for event in self.events],
+        }
+
+
+def _json_number(value: float | None) -> float | str | None:
+    """JSON has no nan/inf: keep them visible as strings."""
+    return value if value is None or math.isfinite(value) else str(value)
+
+
+def acc_positions(metrics: Mapping[str, float]) -> tuple[float, ...]:
+    """acc_0, acc_1, ... while consecutive: the per-position conditional accuracies."""
+    acc = []
+    while (value := metrics.get(f"acc_{len(acc)}")) is not None:
+        acc.append(value)
+    return tuple(acc)

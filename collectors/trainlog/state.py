@@ -1,0 +1,281 @@
+"""Aggregates readings and failures into snapshots: latest figures, smoothed rate, ETA, events."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from types import MappingProxyType
+
+from collectors.trainlog.events import FailureWatcher, TrainEvent, has_hint
+from collectors.trainlog.history import MAX_POINTS, Series
+from collectors.trainlog.lines import clean, collapse_redraws, rank_of
+from collectors.trainlog.parsers import parse_record, specforge_step_run, specforge_step_runs
+from collectors.trainlog.readings import Reading, merge
+from collectors.trainlog.snapshot import TrainSnapshot, acc_positions
+
+MAX_EVENTS = 200
+MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
+RATE_SMOOTHING = 0.3  # weight of the newest steps/s figure in the moving average
+MIN_RATE_WINDOW_S = 1.0  # progress closer together than this is merged before measuring a rate
+STALL_FACTOR = 5.0  # stalled after this many usual intervals between progress lines ...
+MIN_STALL_S = 120.0  # ... but never sooner than this
+UNKNOWN_STALL_S = 600.0  # before the usual interval is known
+CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
+ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
+REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
+GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
+
+
+class TrainState:
+    """Everything learned from one log so far; fed blocks of complete records, asked for snapshots."""
+
+    def __init__(self, source: str, stall_after_s: float | None = None) -> None:
+        self.source = source
+        self.stall_after_s = stall_after_s
+        self.format: str | None = None
+        self.step: int | None = None
+        self.total: int | None = None
+        self.epoch: float | None = None
+        self.metrics: dict[str, float] = {}
+        self.history: dict[str, Series] = {}
+        self.events: deque[TrainEvent] = deque(maxlen=MAX_EVENTS)
+        self.last_update: float | None = None
+        self._tool_rate: float | None = None
+        self._ema_rate: float | None = None
+        self._tool_eta: float | None = None  # tqdm's `<remaining` of the latest progress line
+        self._rate_mark: tuple[float, int] | None = None  # (time, step) where the rate window began
+        self._interval: float | None = None
+        self._redraws = 0
+        self._redraws_per_block = 0
+        self._bar_full = False  # the latest bar with a total had reached it
+        self._run_next = -(1 << 62)  # next step whose SpecForge position run feeds history
+        self._sequence = 0  # x position for metrics seen before any step
+        self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
+        self._watcher = FailureWatcher()
+        self._open: set[str] = set()  # event kinds whose episode has not ended yet
+
+    # Feeding -----------------------------------------------------------------------------
+    def feed(self, block: bytes, at: float) -> None:
+        """Parse a block of complete records (as LineBuffer returns them) seen at time `at`."""
+        stride = max((series.stride for series in self.history.values()), default=1)
+        filled = max((len(series.points) for series in self.history.values()), default=0)
+        # Superseded records sampled from this block: many until the charts have a start.
+        samples = REDRAW_SAMPLES if filled >= MAX_POINTS // 2 else MAX_POINTS // 2
+        # Redraws in this block, guessed from the last one (counting costs a pass over it).
+        expected = self._redraws_per_block or len(block) // ASSUMED_REDRAW_BYTES
+        keep_every = max(stride, expected // samples)
+        data, seen = collapse_redraws(block, keep_every, self._redraws)
+        self._redraws_per_block, self._redraws = seen - self._redraws, seen
+        text = data.decode("utf-8", "replace")
+        watch = has_hint(text)
+        ranked = "[default" in text or "[rank" in text
+        if watch or ranked:  # rare: line by line, so failures, steps and ranks keep their order
+            self._feed_lines(text.split("\n"), at, watch, ranked)
+        else:
+            self._watcher.remember(text[-CONTEXT_BYTES:].split("\n"))
+            self._feed_fast(text, stride, samples, at)
+
+    def _feed_fast(self, text: str, stride: int, samples: int, at: float) -> None:
+        """A block without failure hints: SpecForge position runs found in bulk (and, like bar
+        redraws, only sampled when a later run in the block supersedes them); the rest by line."""
+        runs = list(specforge_step_runs(text))
+        if runs:
+            stride = max(stride, (runs[-1][2] - runs[0][2]) // samples)
+        done = 0
+        for i, (start, end, step) in enumerate(runs):
+            if start > done + 1:
+                self._feed_lines(text[done:start].split("\n"), at, watch=False, ranked=False)
+            done = end
+            if i + 1 < len(runs) and self._run_next > step >= self._run_next - stride:
+                continue
+            self._run_next = step + stride
+            self.apply(specforge_step_run(text, start, end, step), at)
+        self._feed_lines(text[done:].split("\n"), at, watch=False, ranked=False)
+
+    def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
+        """Parse lines one by one, merging per-line readings of one step before applying them."""
+        pending: Reading | None = None
+        for line in lines:
+            if watch:  # failures need the step as of their line: apply what came before first
+                if pending is not None:
+                    self.apply(pending, at)
+                    pending = None
+                if event := self._watcher.feed(line, at, self.step):
+                    self._crash(event)
+                if event or self._watcher.in_traceback:
+                    continue  # a failure report's `name: number` parts are not metrics
+            if not line or (ranked and (rank_of(line) or 0) > 0):
+                continue
+            for reading in parse_record(clean(line)):
+                if pending is None or not merge(pending, reading):
+                    if pending is not None:
+                        self.apply(pending, at)
+                    pending = reading
+        if pending is not None:
+            self.apply(pending, at)
+
+    def apply(self, reading: Reading, at: float) -> None:
+        """Fold one reading into the state: latest values, progress, history, divergence, end."""
+        if reading.format == "key-value" and "crashed" in self._open:
+            return  # nor are the `name: number` lines a launcher prints after a crash
+        if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
+            self.format = reading.format
+        progressed = False
+        if reading.step is not None and reading.step != self.step:
+            self._progress(reading.step, at)
+            self.step = reading.step
+            progressed = True
+        if reading.epoch is not None and reading.epoch != self.epoch:
+            self.epoch = reading.epoch
+            progressed = progressed or reading.step is None
+        if reading.total:
+            self.total = reading.total
+        if reading.steps_per_s:
+            self._tool_rate = reading.steps_per_s
+        if reading.step is not None:
+            self._tool_eta = reading.remaining_s
+        if reading.step is not None and reading.total:
+            self._bar_full = reading.step >= reading.total
+        if progressed:
+            self.last_update = at
+            self._open -= {"stalled", "crashed"} if reading.done else {
+                "stalled", "crashed", "finished"}
+        metrics = reading.metrics
+        if metrics:
+            if len(self.metrics) < MAX_METRICS:
+                self.metrics.update(metrics)
+            else:  # a log full of one-off names must not grow memory: track known names only
+                self.metrics.update((k, v) for k, v in metrics.items() if k in self.metrics)
+            self._record_history(reading)
+            loss = metrics.get("loss")
+            if loss is not None:
+                self._check_loss(loss, reading, at)
+        if reading.done:
+            self._once("finished", "training finished" + (f" at step {self.step}"
+                       if self.step is not None else ""), reading, at)
+
+    def _record_history(self, reading: Reading) -> None:
+        """Add a reading's metrics to their series when its step passes the gate of readings of
+        its shape (format and first key): one test per reading, not one per metric."""
+        x = self.step if self.step is not None else self._sequence
+        self._sequence += 1
+        metrics = reading.metrics
+        shape = (reading.format, next(iter(metrics)))
+        gate = self._gates.get(shape)
+        if gate is not None and gate[0] <= x < gate[1]:
+            return
+        stride = 1 << 62
+        for name, value in metrics.items():
+            series = self.history.get(name)
+            if series is None:
+                if len(self.history) >= MAX_METRICS:
+                    continue
+                series = self.history[name] = Series()
+            series.add(x, value)
+            if series.stride < stride:
+                stride = series.stride
+        if len(self._gates) < MAX_METRICS or shape in self._gates:
+            self._gates[shape] = (x, x + stride)
+
+    def _progress(self, step: int, at: float) -> None:
+        """Update the smoothed steps/s and the usual interval between progress lines."""
+        if self.last_update is not None and at > self.last_update:
+            gap = at - self.last_update
+            self._interval = gap if self._interval is None else 0.7 * self._interval + 0.3 * gap
+        if self._rate_mark is None or step < self._rate_mark[1]:
+            self._rate_mark = (at, step)
+            return
+        since, first = self._rate_mark
+        if at - since >= MIN_RATE_WINDOW_S:
+            rate = (step - first) / (at - since)
+            self._ema_rate = rate if self._ema_rate is None else (
+                RATE_SMOOTHING * rate + (1 - RATE_SMOOTHING) * self._ema_rate)
+            self._rate_mark = (at, step)
+
+    def _check_loss(self, loss: float, reading: Reading, at: float) -> None:
+        """A nan/inf loss opens a divergence episode; a finite one closes it."""
+        if math.isfinite(loss):
+            self._open.discard("diverged")
+            return
+        where = f" at step {self.step}" if self.step is not None else ""
+        self._once("diverged", f"loss is {loss}{where}", reading, at)
+
+    def _once(self, kind: str, message: str, reading: Reading, at: float) -> None:
+        """Record an event unless an episode of that kind is open or just ended at this step."""
+        if kind in self._open:
+            return
+        self._open.add(kind)
+        if any(e.kind == kind and e.step == self.step for e in list(self.events)[-3:]):
+            return
+        line = f"{reading.format}: " + ", ".join(f"{k}={v}" for k, v in reading.metrics.items())
+        self.events.append(TrainEvent(kind, message, line, at, self.step))
+
+    def _crash(self, event: TrainEvent) -> None:
+        """One crash event per failure: the follow-on lines of the same failure add nothing."""
+        if "crashed" not in self._open:
+            self._open.add("crashed")
+            self.events.append(event)
+
+    # Reading out -------------------------------------------------------------------------
+    def steps_per_s(self) -> float | None:
+        """The tool's own rate when it prints one (tqdm smooths it), else the measured average."""
+        return self._tool_rate or self._ema_rate
+
+    def stall_limit(self) -> float:
+        """Seconds without progress after which the job counts as stalled."""
+        if self.stall_after_s is not None:
+            return self.stall_after_s
+        if self._interval is None:
+            return UNKNOWN_STALL_S
+        return max(STALL_FACTOR * self._interval, MIN_STALL_S)
+
+    def check_stall(self, now: float) -> None:
+        """Raise a stalled event once when progress has been silent for too long."""
+        if self.last_update is None or self._open & {"crashed", "finished", "stalled"}:
+            return
+        idle = now - self.last_update
+        if idle <= self.stall_limit():
+            return
+        where = f" at step {self.step}" if self.step is not None else ""
+        if self._bar_full:  # an epoch bar that completed and then silence: the job ended
+            self._open.add("finished")
+            message = f"training finished{where} (bar complete, then no output for {idle:.0f} s)"
+            self.events.append(TrainEvent("finished", message, "", now, self.step))
+            return
+        self._open.add("stalled")
+        self.events.append(TrainEvent("stalled", f"no progress for {idle:.0f} s{where}",
+                                      "", now, self.step))
+
+    def status(self) -> str:
+        """The most serious open episode, else running (or waiting before any progress)."""
+        for kind in ("crashed", "diverged", "finished", "stalled"):
+            if kind in self._open:
+                return kind
+        return "running" if self.metrics or self.step is not None else "waiting"
+
+    def eta_s(self) -> float | None:
+        """Seconds to the last step: what the bar says when it says it, else at the current rate."""
+        if self.total is None or self.step is None:
+            return None
+        if self.step >= self.total:
+            return 0.0
+        if self._tool_eta is not None:
+            return self._tool_eta
+        rate = self.steps_per_s()
+        return (self.total - self.step) / rate if rate else None
+
+    def snapshot(self, now: float, caught_up: bool = True, progress: float = 1.0) -> TrainSnapshot:
+        """An immutable picture of the state, for the UI thread and the CLI."""
+        self.check_stall(now)
+        metrics = dict(self.metrics)
+        status = self.status()
+        return TrainSnapshot(
+            source=self.source, format=self.format, step=self.step, total_steps=self.total,
+            epoch=self.epoch, loss=metrics.get("loss"), lr=metrics.get("lr"),
+            grad_norm=metrics.get("grad_norm"), acc=acc_positions(metrics),
+            metrics=MappingProxyType(metrics), steps_per_s=self.steps_per_s(),
+            eta_s=None if status == "crashed" else self.eta_s(), last_update=self.last_update,
+            status=status, events=tuple(self.events),
+            history=MappingProxyType({k: tuple(s.points) for k, s in self.history.items()}),
+            caught_up=caught_up, progress=progress,
+        )

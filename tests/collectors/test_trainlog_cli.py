@@ -1,0 +1,68 @@
+"""`sessiontui train status`: JSON keys for scripts, a compact summary for people, clean errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tui.cli import main
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+def test_json_has_the_promised_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "status", "--log", str(FIXTURES / "crash" / "cuda_oom.log"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {"step", "total_steps", "epoch", "loss", "lr", "acc", "steps_per_s", "eta_s",
+            "last_update", "events", "status", "format", "metrics"} <= set(data)
+    assert data["step"] == 420 and data["acc"] == [0.742, 0.5531, 0.4415]
+    (event,) = data["events"]
+    assert event["kind"] == "crashed" and event["lessons"] == []
+    assert event["signature"].startswith("torch.OutOfMemoryError")
+    assert "Tried to allocate 7.82 GiB" in event["line"]
+
+
+def test_json_keeps_nan_visible(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "status", "--log", str(FIXTURES / "trainlog" / "metrics.jsonl"),
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # strict JSON: no bare NaN
+    assert data["loss"] == "nan" and data["status"] == "diverged"
+
+
+def test_human_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "train.log"  # written just now: a job still running, not one long silent
+    log.write_bytes((FIXTURES / "trainlog" / "specforge_v2.log").read_bytes())
+    assert main(["train", "status", "--log", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("running · specforge-v2 · step 6/6")
+    assert "loss 2.6" in out[1] and "steps/s" in out[1]
+    assert out[2] == "acc 0.746 0.696 0.646 0.596 0.546 0.496 0.446"
+
+
+def test_missing_file_is_one_line_and_exit_1(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "status", "--log", str(tmp_path / "nope.log")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1
+    assert "nope.log" in captured.err
+
+
+def test_status_json_names_matching_lessons(run_cli) -> None:
+    """A crash in the log is matched to the lesson recorded for it; unrelated lessons stay out."""
+    import json
+
+    crash = Path(__file__).parent.parent / "fixtures" / "crash" / "triton_shared_memory.log"
+    lesson = json.loads(run_cli(
+        "lesson", "add", "--title", "Triton kernel needs too much shared memory",
+        "--symptom", "triton.runtime.errors.OutOfResources: out of resource: shared memory",
+        "--cause", "autotuned BLOCK sizes too large for H200 smem", "--fix", "num_stages=2",
+        "--json", check=True).stdout)
+    run_cli("lesson", "add", "--title", "Packing off", "--symptom", "slow epochs",
+            "--cause", "collator", "--fix", "enable packing", check=True)
+    status = json.loads(run_cli("train", "status", "--log", str(crash), "--json", check=True).stdout)
+    crashed = [e for e in status["events"] if e["kind"] == "crashed"]
+    assert crashed and crashed[0]["lessons"] == [lesson["id"]]
+    human = run_cli("train", "status", "--log", str(crash), check=True).stdout
+    assert "seen before: Triton kernel needs too much shared memory — fix: num_stages=2" in human

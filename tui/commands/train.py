@@ -1,0 +1,88 @@
+"""`sessiontui train status --log FILE [--json]`: where a training job stands, read from its log."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collectors.trainlog import TrainSnapshot
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `train` command and its `status` subcommand."""
+    parser = sub.add_parser("train", help="training-log status")
+    actions = parser.add_subparsers(dest="train_command", metavar="ACTION", required=True)
+    status = actions.add_parser("status", help="parse a training log and print where it stands")
+    status.add_argument("--log", required=True, metavar="FILE", help="the job's log file")
+    status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    status.set_defaults(func=run_status)
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
+    import os
+
+    from collectors.trainlog import read_log
+
+    if not os.path.isfile(args.log) or not os.access(args.log, os.R_OK):
+        print(f"sessiontui: cannot read training log {args.log!r}", file=sys.stderr)
+        return 1
+    snapshot = read_log(args.log)
+    lessons = _lessons_by_event(snapshot)
+    if args.json:
+        from tui.commands.common import print_json
+
+        data = snapshot.to_dict()
+        for event, ids in zip(data["events"], lessons, strict=True):
+            event["lessons"] = [lesson.id for lesson in ids]
+        print_json(data)
+    else:
+        print(render_summary(snapshot, lessons))
+    return 0
+
+
+def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
+    """For each event, the stored lessons that match it, best first (none without a memory)."""
+    from project_memory.signatures import lessons_for_event
+    from tui.commands.common import open_store
+
+    store = open_store(create=False)
+    if store is None:
+        return [[] for _ in snapshot.events]
+    with store:
+        return [lessons_for_event(store, event) for event in snapshot.events]
+
+
+def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> str:
+    """A compact human summary: status line, figures, per-position accuracy, recent events."""
+    import time
+
+    from project_memory.run_answers import duration
+
+    step = "?" if snap.step is None else f"{snap.step}"
+    total = f"/{snap.total_steps}" if snap.total_steps else ""
+    pct = f" ({100 * snap.step / snap.total_steps:.1f}%)" if snap.total_steps and snap.step else ""
+    lines = [f"{snap.status} · {snap.format or 'unknown format'} · step {step}{total}{pct}"]
+    figures = [
+        f"{name} {value:.4g}" for name, value in
+        (("loss", snap.loss), ("lr", snap.lr), ("grad_norm", snap.grad_norm), ("epoch", snap.epoch))
+        if value is not None
+    ]
+    if snap.steps_per_s:
+        figures.append(f"{snap.steps_per_s:.3g} steps/s")
+    if snap.eta_s is not None:
+        figures.append(f"ETA {duration(snap.eta_s)}")
+    if figures:
+        lines.append("  ".join(figures))
+    if snap.acc:
+        lines.append("acc " + " ".join(f"{a:.3f}" for a in snap.acc))
+    if snap.last_update is not None:
+        lines.append(f"last progress {duration(max(0.0, time.time() - snap.last_update))} ago")
+    lessons = lessons or [[] for _ in snap.events]
+    for event, matched in list(zip(snap.events, lessons, strict=True))[-5:]:
+        lines.append(f"{event.kind}: {event.message}")
+        if matched:
+            lines.append(f"  seen before: {matched[0].title} — fix: {matched[0].fix}")
+    return "\n".join(lines)
