@@ -1,0 +1,84 @@
+"""End to end: the installed `sessiontui demo` in a 100x30 tmux pane answers a typed question."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import psutil
+import pytest
+
+from project_memory.answers import ask, fmt
+from project_memory.store import Store
+from tui.demo import seed_memory
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from tmux_session import TmuxSession, tmux_available  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
+INSTALLED = Path(sys.executable).parent / "sessiontui"  # the console script, not the source tree
+
+QUESTION = "what's the baseline?"
+STARTUP_DEADLINE_S = 90  # generous: a cold start on a loaded CI runner; not a timing assertion
+
+
+def expected_answer(tmp_path: Path) -> tuple[str, str]:
+    """The answer's headline and number, computed in-process from the same seeded memory."""
+    with Store(tmp_path / "expected.db") as store:
+        seed_memory(store)
+        answer = ask(store, QUESTION)
+    return answer.text.splitlines()[0].split(":")[0], fmt(answer.figures["reference_value"])
+
+
+def test_demo_answers_the_baseline_question(tmp_path: Path) -> None:
+    headline, value = expected_answer(tmp_path)
+    temp = tmp_path / "tmp"  # the demo's temporary folder is made here, so cleanup can be seen
+    temp.mkdir()
+    user_memory = tmp_path / "user-memory"
+    env = {"TMPDIR": str(temp), "SESSIONTUI_DIR": str(user_memory)}
+    session = TmuxSession([str(INSTALLED), "demo"], width=100, height=30, env=env)
+    try:
+        session.start()
+        shown = session.wait_for(
+            lambda screen: "Training" in screen and "Quit" in screen, timeout_s=STARTUP_DEADLINE_S
+        )
+        assert shown, f"the app never showed:\n{session.screen()}"
+        assert list(temp.iterdir()), "the demo project is not in the temporary folder"
+
+        session.send_keys("/")
+        # Typed text goes to the ask bar once it has focus; the footer then drops the app keys.
+        session.wait_for(lambda screen: "Quit" not in screen, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys(QUESTION, literal=True)
+        session.send_keys("Enter")
+        answered = session.wait_for(
+            lambda screen: headline in screen and value in screen, timeout_s=STARTUP_DEADLINE_S
+        )
+        assert answered, f"no answer with {value} on screen:\n{session.screen()}"
+
+        session.send_keys("C-q")
+        # tmux sees the pane close before it reaps the process; the exit status comes second.
+        exited = session.wait_for(
+            lambda _: session.pane_value("pane_dead_status") != "", timeout_s=STARTUP_DEADLINE_S
+        )
+        assert exited is not None, f"the app did not quit:\n{session.screen()}"
+        assert session.pane_value("pane_dead_status") == "0", session.screen()
+        assert list(temp.iterdir()) == [], "the demo folder was not removed on exit"
+        assert not user_memory.exists(), "the demo touched the user's memory"
+    finally:
+        session.close()
+
+
+def test_demo_folder_is_removed_when_the_terminal_goes_away(tmp_path: Path) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    session = TmuxSession([str(INSTALLED), "demo"], width=100, height=30, env={"TMPDIR": str(temp)})
+    try:
+        session.start()
+        assert session.wait_for(lambda screen: "Quit" in screen, timeout_s=STARTUP_DEADLINE_S), (
+            f"the app never showed:\n{session.screen()}"
+        )
+        app = psutil.Process(session.pane_pid())
+    finally:
+        session.close()  # kills the tmux server: the app gets SIGHUP, like a closed window
+    app.wait(timeout=STARTUP_DEADLINE_S)
+    assert list(temp.iterdir()) == [], "the demo folder outlived its terminal"

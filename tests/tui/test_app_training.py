@@ -1,0 +1,186 @@
+"""Pilot tests of the training pane: progress, figures, catch-up, alerts and literal log text."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+from project_memory.records import Record
+from project_memory.specdec import tau_from_conditional
+from project_memory.store import Store
+from tests.tui.app_fakes import (
+    HOST,
+    TWO_GPUS,
+    SequenceCollector,
+    SequenceFollower,
+    crash_event,
+    followers,
+    specforge_run,
+    text_of,
+    until,
+)
+from tui.app import SessionApp
+from tui.screens.record_form import RecordForm
+from tui.widgets.spark import BARS
+from tui.widgets.training_pane import RunCard
+
+
+def make_app(tmp_path: Path, factory, logs=("train.log",)) -> SessionApp:
+    return SessionApp(
+        tmp_path, store_path=tmp_path / "memory.db", gpu_collector=SequenceCollector(TWO_GPUS),
+        host_collector=SequenceCollector(HOST), log_paths=[Path(log) for log in logs],
+        refresh_s=0.05, follower_factory=factory,
+    )
+
+
+def card_text(card: RunCard) -> str:
+    return text_of(card)
+
+
+def chart(card: RunCard, label: str) -> str:
+    """The sparkline drawn after a chart label."""
+    charts = [line[len(label):].strip() for line in card_text(card).splitlines()
+              if line.startswith(label + " ")]
+    return next(drawn for drawn in charts if drawn and set(drawn) <= set(BARS))
+
+
+async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    run = specforge_run(str(log), step=1200)
+    app = make_app(tmp_path, followers(**{"train.log": [run]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "step 1200/10000" in card_text(app.training_pane.cards[log]))
+        card = app.training_pane.cards[log]
+        text = card_text(card)
+        assert text.splitlines()[0].endswith(" 12%")  # 1200 of 10000 steps
+        assert "2.50 step/s" in text and "ETA 0:58:40" in text  # (10000-1200)/2.5 s
+        assert f"loss {run.loss:.4g}↓" in text and "lr 8.00e-05" in text
+        assert "acc " + " ".join(f"{a:.2f}↑" for a in run.acc) in text
+        assert f"τ {tau_from_conditional(run.acc):.2f}" in text
+        loss, tau = chart(card, "loss"), chart(card, "τ")
+        assert loss[0] == BARS[-1] and loss[-1] == BARS[0]
+        assert tau and tau[0] == BARS[0] and tau[-1] == BARS[-1]  # accuracy rises over the run
+
+
+async def test_each_followed_log_gets_its_own_card(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    factory = followers(**{"a.log": [specforge_run(str(a), 100)],
+                           "b.log": [specforge_run(str(b), 900)]})
+    app = make_app(tmp_path, factory, logs=("a.log", "b.log"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(app.training_pane.cards) == 2
+                    and "step 900" in card_text(app.training_pane.cards[b]))
+        assert "step 100/" in card_text(app.training_pane.cards[a])
+
+
+class BlockedFollower(SequenceFollower):
+    """Stops half-way through its catch-up until the test lets it go on."""
+
+    def __init__(self, snapshots) -> None:
+        super().__init__(snapshots)
+        self.release = threading.Event()
+
+    def catch_up(self, on_progress) -> None:
+        on_progress(0.5)
+        self.release.wait(10)
+        on_progress(1.0)
+
+
+async def test_catching_up_a_large_log_shows_progress(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    follower = BlockedFollower([specforge_run(str(log))])
+    app = make_app(tmp_path, lambda path: follower)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "catching up: 50%" in card_text(app.training_pane.cards[log]))
+        assert card_text(app.training_pane.cards[log]).splitlines()[0].endswith(" 50%")
+        follower.release.set()
+        await until(pilot, lambda: "step 1200" in card_text(app.training_pane.cards[log]))
+
+
+async def test_the_followed_log_keeps_a_run_record(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    app = make_app(tmp_path, followers(**{"train.log": [specforge_run(str(log), 700)]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "step 700" in card_text(app.training_pane.cards[log]))
+    with Store(tmp_path / "memory.db") as store:
+        run = store.run_for_log(str(log))
+    assert run is not None and run.step == 700
+
+
+async def test_a_crash_alert_shows_the_matching_lessons_fix(tmp_path: Path) -> None:
+    with Store(tmp_path / "memory.db") as store:
+        store.add(Record(kind="lesson", title="OOM at long sequence length",
+                         symptom="torch.OutOfMemoryError: CUDA out of memory during packing",
+                         signature="torch.OutOfMemoryError: CUDA out of memory",
+                         fix="lower --max-length to 2048 or enable packing"))
+    log = tmp_path / "train.log"
+    crashed = specforge_run(str(log), events=(crash_event(),))
+    app = make_app(tmp_path, followers(**{"train.log": [crashed]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: any("crashed" in n.message for n in app._notifications))
+        alert = next(n for n in app._notifications if "crashed" in n.message)
+        assert alert.severity == "error"
+        assert ("Seen before: OOM at long sequence length — fix: lower --max-length to 2048"
+                in alert.message)
+
+
+async def test_an_unmatched_failure_offers_a_prefilled_lesson(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    crashed = specforge_run(str(log), events=(crash_event(),))
+    app = make_app(tmp_path, followers(**{"train.log": [crashed]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: any("crashed" in n.message for n in app._notifications))
+        assert any("press L" in n.message for n in app._notifications)
+        await pilot.press("L")
+        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        form = app.screen
+        assert form.query_one("#field-signature").value == crash_event().signature
+        assert "Tried to allocate" in form.query_one("#field-symptom").value
+
+
+async def test_log_text_is_shown_literally(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    hostile = "[bold red]RuntimeError[/] \x1b[2J\x1b[31mNCCL error\x1b[0m"
+    event = crash_event(line=hostile)
+    event = type(event)(kind="crashed", message=hostile, line=hostile, at=1.0, step=5)
+    app = make_app(tmp_path, followers(**{"train.log": [specforge_run(str(log), events=(event,))]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "NCCL" in card_text(app.training_pane.cards[log]))
+        shown = card_text(app.training_pane.cards[log]).splitlines()[-1]
+        assert "[bold red]RuntimeError[/]" in shown
+        assert "\x1b" not in shown and "\\x1b[2J" in shown
+        alert = next(n for n in app._notifications if "crashed" in n.message)
+        assert "[bold red]RuntimeError[/]" in alert.message and not alert.markup
+
+
+async def test_progress_between_saves_is_kept_when_the_app_closes(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    steps = [specforge_run(str(log), step) for step in (100, 200, 300)]
+    app = make_app(tmp_path, followers(**{"train.log": steps}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "step 300" in card_text(app.training_pane.cards[log]))
+        with Store(tmp_path / "memory.db") as store:
+            assert store.run_for_log(str(log)).step == 100  # plain progress is saved now and then
+    with Store(tmp_path / "memory.db") as store:
+        assert store.run_for_log(str(log)).step == 300
+
+
+async def test_accuracies_outside_0_1_show_no_accept_length_and_break_nothing(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "train.log"
+    run = specforge_run(str(log))
+    percent = replace(run, acc=(72.3, 51.0), history={**run.history, "acc_0": ((100, 72.3),),
+                                                     "acc_1": ((100, float("nan")),)})
+    app = make_app(tmp_path, followers(**{"train.log": [percent]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "acc 72.30" in card_text(app.training_pane.cards[log]))
+        assert "τ —" in card_text(app.training_pane.cards[log])
+        assert not app._notifications

@@ -1,0 +1,555 @@
+"""The sessiontui Textual app: GPU, training, memory and answer panes with an ask bar.
+
+Collectors run in thread workers that post messages; handlers on the UI thread hand the snapshots
+to the panes. Workers never touch widgets, and every store access opens its own short-lived
+connection in the worker's thread (SQLite connections are bound to the thread that made them).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from project_memory.paths import database_path
+from project_memory.records import DEFAULT_METRIC, Record
+from tui.messages import (
+    AnswerReady,
+    CatchUpProgress,
+    GpuSampled,
+    HostSampled,
+    MemoryLoaded,
+    Notice,
+    TrainAlert,
+    TrainSampled,
+)
+from tui.palette import SessionCommands
+from tui.widgets.ask_panel import AnswerPanel, AskBar
+from tui.widgets.gpu_pane import GpuPane
+from tui.widgets.memory_pane import MemoryPane
+from tui.widgets.training_pane import ALERT_KINDS, TrainingPane
+from tui.widgets.view_bar import ViewBar
+
+if TYPE_CHECKING:
+    from project_memory.store import Store
+    from tui.config import Config
+
+WIDE_COLUMNS = 120  # from this width the panes sit side by side in a grid; below, they are tabs
+STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
+MEMORY_REFRESH_S = 15.0  # re-read the memory for records written by other processes
+FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
+VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
+_SEVERITY = {"crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
+
+
+@dataclass
+class Followed:
+    """A log being followed by the training worker, with what it already reported."""
+
+    follower: Any
+    tracker: Any = None  # the RunTracker, made after the first snapshot is on screen
+    last_key: tuple = ()
+    seen_events: set = field(default_factory=set)
+
+
+def snapshot_key(snapshot: Any) -> tuple:
+    """What must differ for a training snapshot to be worth posting again."""
+    return (
+        snapshot.step, snapshot.status, snapshot.loss, snapshot.last_update, snapshot.caught_up,
+        len(snapshot.events), snapshot.eta_s,
+    )
+
+
+def event_key(event: Any) -> tuple:
+    """Identity of an event across polls."""
+    return (event.kind, event.step, event.at, event.line)
+
+
+def alert_text(path: Path, event: Any, lesson: Record | None) -> str:
+    """The notification for an event, with the best matching lesson's fix inline."""
+    text = f"{path.name}: {event.kind}: {event.message or event.line or ''}"
+    if lesson is not None:
+        return f"{text}\nSeen before: {lesson.label} — fix: {lesson.fix or '(no fix recorded)'}"
+    if event.kind in ALERT_KINDS:
+        return f"{text}\nNo matching lesson: press L to record one."
+    return text
+
+
+class SessionApp(App[None]):
+    """The terminal companion of one ML project: watches, remembers and answers."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "sessiontui"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_COLUMNS, "-wide")]
+    AUTO_FOCUS = None  # keys start as app bindings; no blinking cursor costs CPU while idle
+    COMMANDS = App.COMMANDS | {SessionCommands}
+    BINDINGS = [
+        Binding("slash", "focus_ask", "Ask"),
+        Binding("question_mark", "help", "Help"),
+        Binding("b", "add('benchmark')", "Benchmark"),
+        Binding("l", "add('lesson')", "Lesson"),
+        Binding("n", "add('note')", "Note"),
+        Binding("f", "follow_log", "Follow log"),
+        Binding("x", "export", "Export", show=False),
+        Binding("u", "undelete", "Undo delete", show=False),
+        Binding("L", "lesson_from_failure", "Lesson from failure", show=False),
+        Binding("1", "view('gpu')", "GPUs", show=False),
+        Binding("2", "view('training')", "Training", show=False),
+        Binding("3", "view('memory')", "Memory", show=False),
+        Binding("4", "view('answer')", "Answer", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        project_dir: Path,
+        *,
+        store_path: Path | None = None,
+        gpu_collector: Any = None,
+        host_collector: Any = None,
+        log_paths: Sequence[Path] = (),
+        config_path: Path | None = None,
+        refresh_s: float = 1.0,
+        config: Config | None = None,
+        follower_factory: Callable[[Path], Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.project_dir = Path(project_dir)
+        self.store_path = store_path or database_path(self.project_dir)
+        self.config_path = config_path or self.project_dir / "sessiontui.toml"
+        self.config = config
+        self.refresh_s = config.refresh_s if config else refresh_s
+        self.gpu_refresh_s = config.gpu_refresh_s if config else refresh_s
+        self.metric = config.default_metric if config else DEFAULT_METRIC
+        self._gpu_collector = gpu_collector
+        self._host_collector = host_collector
+        self._follower_factory = follower_factory
+        logs = [*log_paths, *(config.log_paths(self.config_path.parent) if config else [])]
+        self.log_paths: list[Path] = list(dict.fromkeys(self._resolve(p) for p in logs))
+        self._new_logs: queue.Queue[Path] = queue.Queue()
+        for path in self.log_paths:
+            self._new_logs.put(path)
+        self._stopping = threading.Event()
+        self._training_done = threading.Event()
+        self._training_done.set()  # clear only while the training worker runs
+        self._memory_signature: tuple = ()
+        self._train_snapshots: dict[Path, Any] = {}
+        self._gpu_names: list[str] = []
+        self._lost_gpus: set[int] = set()
+        self._gpu_available: bool | None = None
+        self._host_events: set[str] = set()
+        self._deleted: list[str] = []
+        self._last_failure: tuple[Path, Any] | None = None
+
+        self.view_bar = ViewBar(VIEWS.items(), id="views")
+        self.gpu_pane = GpuPane(id="gpu", classes="pane")
+        self.training_pane = TrainingPane(id="training", classes="pane")
+        self.memory_pane = MemoryPane(id="memory", classes="pane")
+        self.answer_panel = AnswerPanel(id="answer", classes="pane")
+        self.ask_bar = AskBar(id="ask", compact=True)
+
+    def _resolve(self, path: Path) -> Path:
+        path = Path(path).expanduser()
+        return path if path.is_absolute() else self.project_dir / path
+
+    # -- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield self.view_bar
+        with Container(id="panes"):
+            yield self.gpu_pane  # grid order: GPUs | memory over training | answer
+            yield self.memory_pane
+            yield self.training_pane
+            yield self.answer_panel
+        yield self.ask_bar
+        yield Footer()
+
+    def _first_view(self) -> str:
+        return "training" if self.log_paths else "gpu"
+
+    def on_mount(self) -> None:
+        self._show_view(self._first_view())
+        for problem in self.config.problems if self.config else ():
+            self.notify(problem, severity="warning", markup=False)
+        self.call_after_refresh(self._start_workers)
+
+    def _start_workers(self) -> None:
+        """Start collecting once the first frame is up: the logs first, the rest a moment later
+        (threads share the GIL with the UI, so fewer at once draw the first frames sooner)."""
+        self._follow_logs()
+        self.set_timer(STAGGER_S, self._telemetry)
+        self.set_timer(STAGGER_S, self._load_memory)
+        self.set_interval(MEMORY_REFRESH_S, self._load_memory)
+
+    def on_unmount(self) -> None:
+        """Stop the workers; wait (briefly) for the run records' last save."""
+        self._stopping.set()
+        self._training_done.wait(FLUSH_TIMEOUT_S)
+
+    def _show_view(self, name: str) -> None:
+        """In the narrow layout only the active pane shows; the wide layout shows all of them."""
+        self.view_bar.active = name
+        for view in VIEWS:
+            self.query_one(f"#{view}").set_class(view == name, "-active")
+
+    def action_view(self, name: str) -> None:
+        """Bring a pane forward (a tab in the narrow layout) and focus it (the memory's table)."""
+        self._show_view(name)
+        target = self.memory_pane.table if name == "memory" else self.query_one(f"#{name}")
+        if target.can_focus:
+            target.focus()
+
+    # -- telemetry ----------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)
+    def _telemetry(self) -> None:
+        """Sample the GPUs every gpu_refresh_s and the host every refresh_s until the app exits."""
+        worker = get_current_worker()
+        gpu = self._gpu_collector or default_gpu_collector()
+        host = self._host_collector or default_host_collector(self._watched_dirs())
+        next_host = 0.0
+        while not (worker.is_cancelled or self._stopping.is_set()):
+            self.post_message(GpuSampled(gpu.sample()))
+            if time.monotonic() >= next_host:
+                next_host = time.monotonic() + self.refresh_s
+                self.post_message(HostSampled(host.sample()))
+            self._stopping.wait(self.gpu_refresh_s)
+
+    def _watched_dirs(self) -> list[Path]:
+        return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
+
+    def on_gpu_sampled(self, message: GpuSampled) -> None:
+        snapshot = message.snapshot
+        self.gpu_pane.snapshot = snapshot
+        if snapshot.available:
+            self._gpu_names = [gpu.name for gpu in snapshot.gpus]
+            lost = {gpu.index for gpu in snapshot.gpus if gpu.lost}
+            for index in sorted(lost - self._lost_gpus):
+                self.notify(f"GPU {index} lost", severity="error", timeout=30, markup=False)
+            self._lost_gpus = lost
+        elif self._gpu_available:
+            self.notify(f"NVML not available: {snapshot.reason}", severity="warning", markup=False)
+        self._gpu_available = snapshot.available
+
+    def on_host_sampled(self, message: HostSampled) -> None:
+        self.gpu_pane.host = message.snapshot
+        for event in set(message.snapshot.events) - self._host_events:
+            self.notify(event, severity="warning", timeout=30, markup=False)
+        self._host_events = set(message.snapshot.events)
+
+    # -- training logs ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="training", exit_on_error=False)
+    def _follow_logs(self) -> None:
+        """Follow every log (catching up first), keep its run record, and report changes."""
+        from project_memory.store import Store
+
+        worker = get_current_worker()
+        followed: dict[Path, Followed] = {}
+        self._training_done.clear()
+        try:
+            with Store(self.store_path) as store:
+                while not (worker.is_cancelled or self._stopping.is_set()):
+                    while not self._new_logs.empty():
+                        path = self._new_logs.get()
+                        if path not in followed:
+                            followed[path] = self._start_following(path)
+                    for path, entry in followed.items():
+                        self._poll(path, entry, store)
+                    self._stopping.wait(self.refresh_s)
+                for entry in followed.values():  # closing the app loses no progress
+                    if entry.tracker is not None:
+                        entry.tracker.flush()
+        finally:
+            self._training_done.set()
+
+    def _start_following(self, path: Path) -> Followed:
+        follower = (self._follower_factory or self._default_follower)(path)
+        follower.catch_up(lambda fraction: self.post_message(CatchUpProgress(path, fraction)))
+        return Followed(follower)
+
+    def _default_follower(self, path: Path) -> Any:
+        from collectors.trainlog import LogFollower
+
+        return LogFollower(path, stall_after_s=self.config.stall_after_s if self.config else None)
+
+    def _poll(self, path: Path, entry: Followed, store: Store) -> None:
+        """Post a snapshot when it changed, update the run record, and alert on new events."""
+        from project_memory.runs import RunTracker
+        from project_memory.signatures import lessons_for_event
+
+        snapshot = entry.follower.poll()
+        key = snapshot_key(snapshot)
+        if key == entry.last_key:
+            return
+        entry.last_key = key
+        self.post_message(TrainSampled(path, snapshot))  # the screen first, then the store
+        entry.tracker = entry.tracker or RunTracker(store, str(path))
+        entry.tracker.update(snapshot)  # writes news at once, plain progress now and then
+        for event in snapshot.events:
+            if event_key(event) in entry.seen_events:
+                continue
+            entry.seen_events.add(event_key(event))
+            if event.kind in _SEVERITY:
+                matches = lessons_for_event(store, event) if event.kind in ALERT_KINDS else []
+                self.post_message(TrainAlert(path, event, matches[0] if matches else None))
+
+    async def on_catch_up_progress(self, message: CatchUpProgress) -> None:
+        card = await self.training_pane.card(message.path)
+        card.show_progress(message.fraction)
+
+    async def on_train_sampled(self, message: TrainSampled) -> None:
+        self._train_snapshots[message.path] = message.snapshot
+        card = await self.training_pane.card(message.path)
+        card.show(message.snapshot)
+
+    def on_train_alert(self, message: TrainAlert) -> None:
+        if message.lesson is None and message.event.kind in ALERT_KINDS:
+            self._last_failure = (message.path, message.event)
+        severity = _SEVERITY[message.event.kind]
+        self.notify(
+            alert_text(message.path, message.event, message.lesson), severity=severity,
+            timeout=60 if severity == "error" else 10, markup=False,
+        )
+
+    def action_follow_log(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        self.push_screen(
+            PromptScreen("Follow a training log (saved to sessiontui.toml)",
+                         placeholder="path/to/train.log"),
+            self._follow,
+        )
+
+    def _follow(self, log: str | None) -> None:
+        if log:
+            path = self._resolve(Path(log))
+            self.log_paths.append(path)
+            self._new_logs.put(path)
+            self._save_followed_log(log)
+
+    @work(thread=True, group="config", exit_on_error=False)
+    def _save_followed_log(self, log: str) -> None:
+        from tui.config import add_followed_log
+
+        try:
+            added = add_followed_log(self.config_path, log)
+        except (OSError, ValueError) as exc:
+            self.post_message(Notice(f"Following {log} for this session only: {exc}", "warning"))
+            return
+        where = self.config_path.name
+        self.post_message(Notice(f"Following {log}" + (f" (added to {where})" if added else "")))
+
+    # -- memory -------------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="memory-read", exit_on_error=False)
+    def _load_memory(self) -> None:
+        """Read benchmarks, lessons and notes; post them only when something changed."""
+        from project_memory.reference import reference_for
+        from project_memory.store import Store
+
+        with Store(self.store_path) as store:
+            records = [r for kind in ("benchmark", "lesson", "note") for r in store.list(kind)]
+            reference = reference_for(store, self.metric)
+        signature = tuple((r.id, r.updated_at) for r in records) + (reference and reference.id,)
+        if signature != self._memory_signature:
+            self._memory_signature = signature
+            self.post_message(MemoryLoaded(records, reference))
+
+    def on_memory_loaded(self, message: MemoryLoaded) -> None:
+        self.memory_pane.show(message.records, message.reference)
+
+    def action_add(self, kind: str) -> None:
+        self._edit(Record(kind=kind))
+
+    def _edit(self, record: Record) -> None:
+        """Open the record form (imported on first use: start-up does not pay for it)."""
+        from tui.screens.record_form import RecordForm
+
+        self.push_screen(RecordForm(record), self._save)
+
+    def on_memory_pane_edit_record(self, message: MemoryPane.EditRecord) -> None:
+        self._edit(message.record)
+
+    def on_memory_pane_delete_record(self, message: MemoryPane.DeleteRecord) -> None:
+        self._deleted.append(message.record.id)
+        self._write("delete", message.record.id)
+
+    def action_undelete(self) -> None:
+        if self._deleted:
+            self._write("restore", self._deleted.pop())
+        else:
+            self.notify("Nothing deleted in this session.")
+
+    def action_lesson_from_failure(self) -> None:
+        """Open a lesson form pre-filled with the last unmatched failure's signature and lines."""
+        if self._last_failure is None:
+            self.notify("No unmatched failure seen in this session.")
+            return
+        path, event = self._last_failure
+        context = "\n".join([*(event.context or ()), event.line or ""]).strip()
+        lesson = Record(kind="lesson", title=f"{event.kind}: {event.message}"[:120],
+                        signature=event.signature, symptom=context, notes=f"log: {path}")
+        self._edit(lesson)
+
+    def _save(self, record: Record | None) -> None:
+        if record is not None:
+            self._write("update" if record.id else "add", record)
+
+    @work(thread=True, group="memory-write", exit_on_error=False)
+    def _write(self, operation: str, target: Any) -> None:
+        """Add, update, delete or restore in one short transaction, then say what happened."""
+        from project_memory.stamp import stamp
+        from project_memory.store import Store, StoreError
+
+        try:
+            with Store(self.store_path) as store:
+                if operation == "add":
+                    record = store.add(stamp(target, gpus=self._gpu_names, path=self.project_dir))
+                    text = f"Added {record.kind} {record.id}: {record.label}"
+                elif operation == "update":
+                    record = store.update(target)
+                    text = f"Saved {record.kind} {record.id}"
+                elif operation == "delete":
+                    record = store.delete(target)
+                    text = f"Deleted {record.kind} {record.id} (u to undo)"
+                else:
+                    record = store.restore(target)
+                    text = f"Restored {record.kind} {record.id}"
+        except StoreError as exc:
+            self.post_message(Notice(str(exc), "error"))
+            return
+        self.post_message(Notice(text, reload=True))
+
+    def on_notice(self, message: Notice) -> None:
+        self.notify(message.text, severity=message.severity, markup=False)
+        if message.reload:
+            self._load_memory()
+
+    def action_export(self) -> None:
+        from tui.screens.prompt import PromptScreen
+
+        default = str(self.project_dir / "sessiontui-memory.toml")
+        self.push_screen(PromptScreen("Export the memory to TOML", value=default), self._export)
+
+    def _export(self, target: str | None) -> None:
+        if target:
+            self._export_to(self._resolve(Path(target)))
+
+    @work(thread=True, group="export", exit_on_error=False)
+    def _export_to(self, path: Path) -> None:
+        from project_memory.exchange import export_toml
+        from project_memory.store import Store, StoreError
+
+        try:
+            with Store(self.store_path) as store:
+                export_toml(store, path)
+        except (StoreError, OSError) as exc:
+            self.post_message(Notice(f"Export failed: {exc}", "error"))
+            return
+        self.post_message(Notice(f"Exported the memory to {path}"))
+
+    # -- asking -------------------------------------------------------------------------------
+    def action_focus_ask(self) -> None:
+        self.ask_bar.focus()
+
+    def action_leave_ask(self) -> None:
+        """Hand the keys back to the pane in front (its letters and digits are bindings again)."""
+        self.action_view(self.view_bar.active)
+
+    @on(AskBar.Submitted, "#ask")
+    def _asked(self, event: AskBar.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        bar = self.ask_bar
+        bar.remember(question)
+        bar.value = ""
+        self.action_view("answer")
+        bar.focus()
+        self._ask(question, tuple(self._train_snapshots.values()))
+
+    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
+    def _ask(self, question: str, snapshots: tuple) -> None:
+        from project_memory.answers import ask
+        from project_memory.store import Store, StoreError
+
+        try:
+            with Store(self.store_path) as store:
+                answer = ask(store, question, snapshots=snapshots)
+        except StoreError as exc:
+            self.post_message(AnswerReady(question, None, error=str(exc)))
+            return
+        self.post_message(AnswerReady(question, answer))
+
+    def on_answer_ready(self, message: AnswerReady) -> None:
+        if message.answer is None:
+            self.answer_panel.show_error(message.question, message.error)
+        else:
+            self.answer_panel.show(message.question, message.answer)
+
+    # -- help, palette, errors ----------------------------------------------------------------
+    def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.key_help()))
+
+    def key_help(self) -> list[tuple[str, str]]:
+        """Every binding of the app, the memory pane and the ask bar, for the help screen."""
+        rows = []
+        for owner in (self, MemoryPane, AskBar):
+            for binding in owner.BINDINGS:
+                if isinstance(binding, Binding):
+                    rows.append((binding.key.replace("slash", "/").replace("question_mark", "?"),
+                                 binding.description))
+        rows.append(("ctrl+p", "Command palette"))
+        return rows
+
+    def palette_commands(self) -> list[tuple[str, str, str]]:
+        """(name, help, action) for every action, shown in the command palette."""
+        commands = [
+            ("Add benchmark", "Record a benchmark result", "add('benchmark')"),
+            ("Add lesson", "Record a failure and its fix", "add('lesson')"),
+            ("Add note", "Write a note into the memory", "add('note')"),
+            ("Follow a log", "Follow a training log (saved to sessiontui.toml)", "follow_log"),
+            ("Export memory to TOML", "Write the whole memory to a TOML file", "export"),
+            ("Ask a question", "Focus the ask bar", "focus_ask"),
+            ("Undo delete", "Restore the last record deleted in this session", "undelete"),
+            ("Help", "Keys and what the panes show", "help"),
+            ("Quit", "Leave sessiontui", "quit"),
+        ]
+        if self._last_failure is not None:
+            commands.append(("Record lesson from last failure",
+                             "A lesson pre-filled with the failure's signature",
+                             "lesson_from_failure"))
+        commands.extend((f"Show {view}", f"Switch to the {view} pane", f"view('{view}')")
+                        for view in VIEWS)
+        return commands
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A worker that failed says so instead of taking the app down."""
+        if event.state == WorkerState.ERROR:
+            error = event.worker.error
+            self.notify(f"{event.worker.name} failed: {type(error).__name__}: {error}",
+                        severity="error", timeout=30, markup=False)
+
+
+def default_gpu_collector() -> Any:
+    """The NVML collector (imported in the worker: pynvml loads a shared library)."""
+    from collectors.gpu import GpuCollector
+
+    return GpuCollector()
+
+
+def default_host_collector(paths: Sequence[Path]) -> Any:
+    """The psutil host collector watching the disks that hold the project and the logs."""
+    from collectors.host import HostCollector
+
+    return HostCollector(list(paths))

@@ -1,0 +1,28 @@
+"""The bare `sessiontui` command: open the app for the project in the current directory."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.app import SessionApp
+
+
+def build_app(start: Path) -> SessionApp:
+    """The app for the project around `start`, following the logs its sessiontui.toml lists."""
+    from project_memory.paths import project_root
+    from tui.app import SessionApp
+    from tui.config import config_path, load_config
+
+    project = project_root(start)
+    path = config_path(project)
+    return SessionApp(project, config_path=path, config=load_config(path))
+
+
+def run_app(args: argparse.Namespace) -> int:
+    """Run the app on the project in the current directory until the user quits."""
+    app = build_app(Path.cwd())
+    app.run()
+    return int(app.return_code or 0)

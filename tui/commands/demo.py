@@ -1,0 +1,99 @@
+"""`sessiontui demo`: the full app on a bundled demo project, no GPU or running job needed."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+COMMANDS = ("demo",)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0: {text!r}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `demo` command."""
+    parser = sub.add_parser(
+        "demo",
+        help="open the app on a demo project (live training log, replayed GPUs, seeded memory)",
+        description="Open the app on a demo project in a temporary folder, removed on exit.",
+    )
+    parser.add_argument(
+        "--keep", metavar="DIR", type=Path,
+        help="build the demo in DIR and keep it afterwards (for debugging)",
+    )
+    parser.add_argument(
+        "--log-format", choices=("train_eagle3", "specforge"), default="train_eagle3",
+        help="SpecForge log style: train_eagle3.py tqdm bar (default) or `specforge train` dicts",
+    )
+    parser.add_argument(
+        "--steps-per-s", type=_positive_float, default=1.5, metavar="N",
+        help="training steps appended to the demo log per second (default 1.5)",
+    )
+    parser.set_defaults(func=run_demo)
+
+
+def _clean_up_on_hang_up(demo: Any, remove: bool) -> None:
+    """On SIGHUP (closed tmux window, dropped ssh) or SIGTERM, remove the demo and leave at once.
+
+    Textual cannot shut down gracefully once its terminal is gone (its writer thread blocks), so
+    the handler does the cleanup itself and exits the process directly.
+    """
+    import shutil
+    import signal
+
+    def handler(signum: int, frame: object) -> None:
+        demo.stop()
+        if remove:
+            shutil.rmtree(demo.dir, ignore_errors=True)
+        os._exit(128 + signum)
+
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, handler)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Build the demo, point every memory lookup at it, run the app, clean up."""
+    import shutil
+    import tempfile
+
+    from project_memory.paths import ENV_DIR
+    from tui.app import SessionApp
+    from tui.config import load_config
+    from tui.demo import build_demo
+
+    directory = args.keep or Path(tempfile.mkdtemp(prefix="sessiontui-demo-"))
+    try:
+        try:
+            demo = build_demo(directory, style=args.log_format, steps_per_s=args.steps_per_s)
+        except ValueError as exc:
+            print(f"sessiontui demo: {exc}", file=sys.stderr)
+            return 2
+        os.environ[ENV_DIR] = str(demo.memory_dir)  # nothing may reach the user's real memory
+        _clean_up_on_hang_up(demo, remove=args.keep is None)
+        demo.start()
+        try:
+            app = SessionApp(
+                demo.dir,
+                store_path=demo.store_path,
+                gpu_collector=demo.gpu_collector(),
+                config_path=demo.config_path,
+                config=load_config(demo.config_path),  # follows the demo log listed there
+            )
+            app.run()
+        finally:
+            demo.stop()
+    finally:
+        if args.keep is None:
+            shutil.rmtree(directory, ignore_errors=True)
+    return int(app.return_code or 0)

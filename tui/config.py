@@ -1,0 +1,159 @@
+"""`sessiontui.toml`: typed, documented settings, read leniently, edited keeping comments."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from project_memory.records import DEFAULT_METRIC
+
+CONFIG_NAME = "sessiontui.toml"
+
+
+@dataclass
+class Config:
+    """The settings of one project; every field has a default so a missing file is fine."""
+
+    logs: list[str] = field(
+        default_factory=list,
+        metadata={"doc": "Training logs to follow, relative to this file or absolute."},
+    )
+    refresh_s: float = field(
+        default=1.0, metadata={"doc": "Seconds between training-log and host updates."}
+    )
+    gpu_refresh_s: float = field(default=1.0, metadata={"doc": "Seconds between GPU samples."})
+    default_metric: str = field(
+        default=DEFAULT_METRIC,
+        metadata={"doc": "Benchmark metric that baselines and speedups are read from."},
+    )
+    stall_after_s: float | None = field(
+        default=None,
+        metadata={
+            "doc": "Seconds without a new step before a run counts as stalled (unset: auto).",
+            "example": 600,
+        },
+    )
+    remote_hosts: list[str] = field(
+        default_factory=list,
+        metadata={"doc": "Other GPU hosts to watch, as host:port of a dcgm-exporter."},
+    )
+    problems: list[str] = field(default_factory=list, metadata={"internal": True})
+
+    def log_paths(self, base: Path) -> list[Path]:
+        """The followed logs as paths, relative entries taken from `base` (the file's folder)."""
+        return [base / Path(log).expanduser() for log in self.logs]
+
+
+SETTINGS = tuple(f for f in fields(Config) if not f.metadata.get("internal"))
+
+
+def config_path(project_dir: Path) -> Path:
+    """Where a project's settings live: `<project>/sessiontui.toml`."""
+    return Path(project_dir) / CONFIG_NAME
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _checked(name: str, value: Any) -> Any:
+    """The plain value of one setting, or a ValueError that says what was expected."""
+    if name in ("logs", "remote_hosts"):
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return [str(v) for v in value]
+        raise ValueError("expected a list of strings")
+    if name == "default_metric":
+        if isinstance(value, str) and value.strip():
+            return str(value)
+        raise ValueError("expected a metric name")
+    if _is_number(value) and value > 0:
+        return float(value)
+    raise ValueError("expected a number of seconds > 0")
+
+
+def load_config(path: Path) -> Config:
+    """Settings from `path`; a missing file gives defaults, a bad one defaults plus `problems`."""
+    config = Config()
+    try:
+        document = tomlkit.parse(Path(path).read_text(encoding="utf-8")).unwrap()
+    except FileNotFoundError:
+        return config
+    except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+        config.problems.append(f"{path}: cannot read settings ({exc}); using defaults")
+        return config
+    known = {f.name for f in SETTINGS}
+    for name, value in document.items():
+        if name not in known:
+            config.problems.append(f"{path}: unknown setting {name!r} ignored")
+            continue
+        try:
+            setattr(config, name, _checked(name, value))
+        except ValueError as exc:
+            config.problems.append(f"{path}: {name}: {exc}, got {value!r}; using the default")
+    return config
+
+
+def default_text() -> str:
+    """A commented settings file listing every setting with its default, for a new project."""
+    lines = ["# sessiontui settings; the app keeps your comments when it edits this file.", ""]
+    for setting in SETTINGS:
+        lines.append(f"# {setting.metadata['doc']}")
+        factory = setting.default_factory
+        default = factory() if callable(factory) else setting.default
+        if default is None:
+            lines.append("# " + tomlkit.dumps({setting.name: setting.metadata["example"]}).strip())
+        else:
+            lines.append(tomlkit.dumps({setting.name: default}).strip())
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _same_log(a: str, b: str) -> bool:
+    return os.path.normpath(os.path.expanduser(a)) == os.path.normpath(os.path.expanduser(b))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Replace the file in one rename, keeping its mode, so a crash never leaves half a file."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_text(text, encoding="utf-8")
+        if path.exists():
+            shutil.copymode(path, temp)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def add_followed_log(path: Path, log: str) -> bool:
+    """Add `log` to the followed logs, keeping comments and layout; False when already there.
+
+    Raises ValueError when the existing file is not valid TOML, rather than overwrite it.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = default_text()
+    try:
+        document = tomlkit.parse(text)
+    except TOMLKitError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc}); fix it before following logs") from None
+    logs = document.get("logs")
+    if logs is None:
+        document["logs"] = tomlkit.array()
+        logs = document["logs"]
+    elif not isinstance(logs, list):
+        raise ValueError(f"{path}: logs is not a list; fix it before following logs")
+    if any(isinstance(entry, str) and _same_log(entry, log) for entry in logs):
+        return False
+    logs.append(log)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(path, tomlkit.dumps(document))
+    return True

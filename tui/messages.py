@@ -1,0 +1,93 @@
+"""Messages the app's workers post to the UI thread: snapshots, answers, alerts, notices."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+
+from project_memory.records import Record
+
+
+class Latest(Message):
+    """A reading where only the newest matters: a newer one with the same key replaces it."""
+
+    key: Hashable = None
+
+    def can_replace(self, message: Message) -> bool:
+        return type(message) is type(self) and message.key == self.key  # type: ignore[attr-defined]
+
+
+class GpuSampled(Latest):
+    """A GPU snapshot."""
+
+    def __init__(self, snapshot: Any) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+
+class HostSampled(Latest):
+    """A host snapshot (CPU, RAM, disks, low-disk events)."""
+
+    def __init__(self, snapshot: Any) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+
+class TrainSampled(Latest):
+    """A changed training snapshot of one log."""
+
+    def __init__(self, path: Path, snapshot: Any) -> None:
+        super().__init__()
+        self.key = self.path = path
+        self.snapshot = snapshot
+
+
+class CatchUpProgress(Latest):
+    """How much of an existing log has been read (0..1) while catching up."""
+
+    def __init__(self, path: Path, fraction: float) -> None:
+        super().__init__()
+        self.key = self.path = path
+        self.fraction = fraction
+
+
+class TrainAlert(Message):
+    """A run stalled, diverged, crashed or finished; with the best matching lesson if any."""
+
+    def __init__(self, path: Path, event: Any, lesson: Record | None) -> None:
+        super().__init__()
+        self.path = path
+        self.event = event
+        self.lesson = lesson
+
+
+class MemoryLoaded(Message):
+    """A fresh read of the memory: benchmarks, lessons and notes, and the number to beat."""
+
+    def __init__(self, records: list[Record], reference: Record | None) -> None:
+        super().__init__()
+        self.records = records
+        self.reference = reference
+
+
+class AnswerReady(Message):
+    """The answer to a question from the ask bar, or why there is none."""
+
+    def __init__(self, question: str, answer: Any, error: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.answer = answer
+        self.error = error
+
+
+class Notice(Message):
+    """A one-line result of background work, shown as a notification."""
+
+    def __init__(self, text: str, severity: str = "information", reload: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.severity = severity
+        self.reload = reload

@@ -1,0 +1,1 @@
+"""Modal screens of the sessiontui app: help, record forms, path prompts."""

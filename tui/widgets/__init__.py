@@ -1,0 +1,1 @@
+"""The panes and small widgets of the sessiontui app."""

@@ -1,0 +1,100 @@
+"""The ask bar (an input that remembers earlier questions) and the panel that shows answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Input, Static
+
+from tui.widgets.literal import literal
+from tui.widgets.styling import part_style
+
+HISTORY_SIZE = 100
+
+
+class AskBar(Input):
+    """Where questions are typed; up/down walk through the questions asked before."""
+
+    BINDINGS = [
+        Binding("up", "recall(-1)", "Earlier question", show=False),
+        Binding("down", "recall(1)", "Later question", show=False),
+        Binding("escape", "app.leave_ask", "Back to the panes", show=False),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(placeholder="/ ask: what's the baseline? current speedup? …", **kwargs)
+        self.history: list[str] = []
+        self._position = 0
+
+    def remember(self, question: str) -> None:
+        """Add a question to the history (once, newest last) and reset the recall position."""
+        if question in self.history:
+            self.history.remove(question)
+        self.history.append(question)
+        del self.history[:-HISTORY_SIZE]
+        self._position = len(self.history)
+
+    def action_recall(self, step: int) -> None:
+        """Show the previous (-1) or next (+1) question; past the newest, an empty bar."""
+        if not self.history:
+            return
+        self._position = max(0, min(len(self.history), self._position + step))
+        self.value = self.history[self._position] if self._position < len(self.history) else ""
+        self.cursor_position = len(self.value)
+
+
+def figure_lines(figures: dict[str, Any]) -> list[str]:
+    """`name: value` lines for an answer's scalar figures (lists joined, nested data skipped)."""
+    lines = []
+    for name, value in figures.items():
+        if isinstance(value, float):
+            lines.append(f"{name}: {value:.4g}")
+        elif isinstance(value, (int, str)) or value is None:
+            lines.append(f"{name}: {value}")
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value):
+            lines.append(f"{name}: {', '.join(f'{v:.4g}' for v in value)}")
+    return lines
+
+
+def source_lines(records: list[Any]) -> list[str]:
+    """One line per record the answer rests on: id, kind, name and date."""
+    return [f"{r.id}  {r.kind}  {r.label}  {r.created_at[:10]}" for r in records]
+
+
+class AnswerPanel(VerticalScroll):
+    """The latest answer: its text, then the figures and the records it came from."""
+
+    BORDER_TITLE = "Answer"
+    COMPONENT_CLASSES = {"answer-panel--heading"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._text = Static("Press / and ask a question.", id="answer-text")
+
+    def compose(self) -> ComposeResult:
+        yield self._text
+
+    def show(self, question: str, answer: Any) -> None:
+        """Render an answer object (the same one `sessiontui ask` prints)."""
+        heading = part_style(self, "answer-panel--heading")
+        text = Text()
+        text.append_text(literal(f"? {question}", heading))
+        text.append("\n")
+        text.append_text(literal(answer.text))
+        for title, lines in (
+            ("figures", figure_lines(answer.figures)),
+            ("sources", source_lines(answer.records)),
+        ):
+            if lines:
+                text.append(f"\n\n{title}\n", style=heading)
+                text.append_text(literal("\n".join(lines)))
+        self._text.update(text)
+        self.scroll_home(animate=False)
+
+    def show_error(self, question: str, message: str) -> None:
+        """Say why a question could not be answered."""
+        self._text.update(literal(f"? {question}\n{message}"))

@@ -1,0 +1,197 @@
+"""The training pane: one card per followed log with progress, figures, charts and latest events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui.widgets.fmt import DASH, compact, duration, num
+from tui.widgets.literal import literal
+from tui.widgets.spark import bar, spark
+from tui.widgets.styling import part_style
+
+EVENT_LINES = 3
+TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
+ALERT_KINDS = ("crashed", "diverged", "stalled")
+EVENT_KINDS = (*ALERT_KINDS, "finished")
+CHART_LABEL = 5  # cells before a chart: its name
+
+
+def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
+    """↑, ↓ or → comparing the latest value with one a few points earlier."""
+    if len(series) < 2:
+        return ""
+    before = series[max(0, len(series) - 1 - TREND_LOOKBACK)][1]
+    now = series[-1][1]
+    if abs(now - before) < 1e-3 * max(abs(before), 1e-9):
+        return "→"
+    return "↑" if now > before else "↓"
+
+
+def accept_length(rates: Sequence[float]) -> float | None:
+    """Expected accept length from conditional rates; None when a rate is not in 0..1."""
+    from project_memory.specdec import tau_from_conditional
+
+    try:
+        return tau_from_conditional(rates)
+    except ValueError:
+        return None
+
+
+def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]]) -> list[float]:
+    """Expected accept length at each step where every position's accuracy is known and valid."""
+    positions = sorted(
+        (key for key in history if key.startswith("acc_") and key[4:].isdigit()),
+        key=lambda key: int(key[4:]),
+    )
+    if not positions:
+        return []
+    by_step = [dict(history[key]) for key in positions]
+    steps = sorted(set.intersection(*(set(values) for values in by_step)))
+    taus = (accept_length([values[step] for values in by_step]) for step in steps)
+    return [tau for tau in taus if tau is not None]
+
+
+def stats_line(snapshot: Any) -> str:
+    """Step, speed, ETA, epoch and status of a run."""
+    total = f"/{snapshot.total_steps}" if snapshot.total_steps else ""
+    step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
+    epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
+    return (
+        f"step {step}  {num(snapshot.steps_per_s)} step/s  ETA {duration(snapshot.eta_s)}"
+        f"{epoch}  {snapshot.status}"
+    )
+
+
+def figures_line(snapshot: Any) -> str:
+    """Loss (with its trend), learning rate and grad norm."""
+    loss_trend = trend_arrow(snapshot.history.get("loss", ()))
+    return (
+        f"loss {compact(snapshot.loss)}{loss_trend}  lr {compact(snapshot.lr)}  "
+        f"grad {compact(snapshot.grad_norm)}"
+    )
+
+
+def acc_line(snapshot: Any) -> str:
+    """Per-position conditional accuracy now, each with its trend, and the accept length."""
+    if not snapshot.acc:
+        return f"acc {DASH}"
+    cells = [
+        f"{value:.2f}{trend_arrow(snapshot.history.get(f'acc_{i}', ()))}"
+        for i, value in enumerate(snapshot.acc)
+    ]
+    tau = accept_length(snapshot.acc)
+    return f"acc {' '.join(cells)}  τ {DASH if tau is None else f'{tau:.2f}'}"
+
+
+class RunCard(Widget):
+    """Everything about one followed log, rendered as one Text (one repaint per change)."""
+
+    COMPONENT_CLASSES = {
+        "run-card--bar", "run-card--bar-back", "run-card--chart",
+        *(f"run-card--{kind}" for kind in EVENT_KINDS),
+    }
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(classes="run-card")
+        self.path = path
+        self.border_title = literal(path.name)
+        self.snapshot: Any = None
+        self.catch_up: float | None = 0.0
+        self._lines = 0
+
+    def show_progress(self, fraction: float) -> None:
+        """Progress of the catch-up read of an existing log."""
+        self.catch_up = fraction
+        self._repaint()
+
+    def show(self, snapshot: Any) -> None:
+        """Show a new snapshot of the log."""
+        self.snapshot = snapshot
+        self.catch_up = None if snapshot.caught_up else snapshot.progress
+        self._repaint()
+
+    def _repaint(self) -> None:
+        """Repaint (coalesced per frame); lay out again only when the height changed."""
+        lines = self._height()
+        self.refresh(layout=lines != self._lines)
+        self._lines = lines
+
+    def _height(self) -> int:
+        if self.catch_up is not None or self.snapshot is None:
+            return 2
+        return 7 + events_text(self.snapshot.events, {}).plain.count("\n")
+
+    def render(self) -> Text:
+        style = partial(part_style, self)
+        width = max(10, self.size.width or 80)
+        snapshot = self.snapshot
+        if self.catch_up is not None or snapshot is None:
+            fraction = self.catch_up or 0.0
+            text = bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))
+            text.append(f"\ncatching up: {100 * fraction:.0f}% of the log read")
+            return text
+        fraction = (snapshot.step or 0) / snapshot.total_steps if snapshot.total_steps else 0.0
+        text = bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))
+        for line in (stats_line(snapshot), figures_line(snapshot), acc_line(snapshot)):
+            text.append("\n")
+            text.append_text(literal(line))
+        from collectors.trainlog.history import history_for_chart  # keeps start-up light
+
+        charts = width - CHART_LABEL
+        loss = history_for_chart(snapshot.history.get("loss", ()), charts)
+        for label, values in (("loss", loss), ("τ", accept_length_series(snapshot.history))):
+            text.append(f"\n{label:<{CHART_LABEL}}")
+            text.append(spark(values[-charts:], charts), style=style("run-card--chart"))
+        text.append("\n")
+        text.append_text(events_text(snapshot.events, {
+            kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
+        }))
+        return text
+
+
+def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
+    """The latest events, newest last, each kind in its own style; log text shown literally."""
+    if not events:
+        return Text("no events")
+    lines = Text()
+    for event in events[-EVENT_LINES:]:
+        if lines:
+            lines.append("\n")
+        lines.append(f"{event.kind:8} ", style=styles.get(event.kind, ""))
+        lines.append_text(literal(event.message or event.line or ""))
+    return lines
+
+
+class TrainingPane(VerticalScroll):
+    """Cards for every followed log, in the order they were followed."""
+
+    BORDER_TITLE = "Training"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cards: dict[Path, RunCard] = {}
+        self._empty = Static(
+            "No log followed yet: add one with f (or `logs = [...]` in sessiontui.toml).",
+            id="no-logs",
+        )
+
+    def compose(self) -> ComposeResult:
+        yield self._empty
+
+    async def card(self, path: Path) -> RunCard:
+        """The card of a log, created on first use."""
+        if path not in self.cards:
+            self._empty.display = False
+            self.cards[path] = RunCard(path)
+            if self.is_attached:
+                await self.mount(self.cards[path])
+        return self.cards[path]
