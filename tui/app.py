@@ -458,7 +458,8 @@ class SessionApp(App[None]):
 
     # -- asking -------------------------------------------------------------------------------
     def action_focus_ask(self) -> None:
-        self.ask_bar.focus()
+        """Focus at once (not after the next refresh), so keys typed right after `/` are text."""
+        self.set_focus(self.ask_bar)
 
     def action_leave_ask(self) -> None:
         """Hand the keys back to the pane in front (its letters and digits are bindings again)."""

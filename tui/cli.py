@@ -33,12 +33,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(argv[0] if argv else None)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
+    if not argv:  # the app: no parser to build, no command modules to import
         from tui.commands.app import run_app
 
-        return run_app(args)
+        return run_app()
+    args = build_parser(argv[0]).parse_args(argv)
+    if not getattr(args, "func", None):
+        build_parser().print_help()
+        return 2
     try:
         return int(args.func(args) or 0)
     except StoreError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +20,7 @@ def build_app(start: Path) -> SessionApp:
     return SessionApp(project, config_path=path, config=load_config(path))
 
 
-def run_app(args: argparse.Namespace) -> int:
+def run_app() -> int:
     """Run the app on the project in the current directory until the user quits."""
     app = build_app(Path.cwd())
     app.run()
