@@ -87,7 +87,7 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
         step = int(paired_step)
     if paired_epoch is not None:
         epoch = paired_epoch
-    if not metrics and step is None and epoch is None:
+    if not metrics and step is None and epoch is None and not total:
         return None
     return Reading(fmt, metrics, step=step, epoch=epoch, done=done,
                    total=int(total) if total and math.isfinite(total) else None)

@@ -24,6 +24,8 @@ CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in t
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
 GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
+BAR_FORMATS = frozenset({"tqdm", "lightning"})
+EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 
 
 class TrainState:
@@ -53,6 +55,8 @@ class TrainState:
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
         self._watcher = FailureWatcher()
         self._open: set[str] = set()  # event kinds whose episode has not ended yet
+        self._epochs_total: int | None = None  # as the log declares it (num_epochs=2, [1/2], ...)
+        self._declared_total: int | None = None  # run-wide step count the log declares
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
@@ -120,6 +124,7 @@ class TrainState:
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
+        self._run_wide(reading)
         progressed = False
         if reading.step is not None and reading.step != self.step:
             self._progress(reading.step, at)
@@ -153,6 +158,25 @@ class TrainState:
         if reading.done:
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _run_wide(self, reading: Reading) -> None:
+        """Per-epoch bars restart at 0 each epoch (SpecForge `Training Epoch e`, Lightning): once
+        the log declares the epoch count or the total steps, count steps across the whole run."""
+        metrics = reading.metrics
+        for key in EPOCH_COUNT_KEYS:
+            if metrics.get(key, 0) >= 1 and math.isfinite(metrics[key]):
+                self._epochs_total = int(metrics[key])
+        if reading.total and reading.step is None:  # `total_steps: N` said once, up front
+            self._declared_total = reading.total
+        if reading.format not in BAR_FORMATS or reading.epoch is None or not reading.total:
+            return
+        per_epoch = reading.total
+        total = self._declared_total or per_epoch * (self._epochs_total or 0)
+        if total <= per_epoch:
+            return
+        reading.step = (reading.step or 0) + int(reading.epoch) * per_epoch
+        reading.total = total
+        reading.remaining_s = None  # the bar's estimate covers its epoch only
 
     def _record_history(self, reading: Reading) -> None:
         """Add a reading's metrics to their series when its step passes the gate of readings of

@@ -184,3 +184,22 @@ def test_long_bar_history_is_dense_from_the_start_and_bounded(tmp_path: Path) ->
     assert steps[0] < 500 and steps[-1] > 59000  # covers the whole run
     assert all(value == pytest.approx(10 - step / 10000, abs=1e-4)
                for step, value in snap.history["loss"])  # each point is its own step's value
+
+
+@pytest.mark.parametrize(
+    ("header", "step", "total"),
+    [
+        ("[rank0]: Auto-calculated total_steps: 200 (num_epochs=2 * steps_per_epoch=100)", 150, 200),
+        ("total_steps: 300", 150, 300),
+        ("", 50, 100),  # epoch count unknown: the bar's own numbers, nothing invented
+    ],
+)
+def test_per_epoch_bars_count_across_the_run(tmp_path: Path, header: str, step: int, total: int) -> None:
+    bars = "".join(
+        f"\rTraining Epoch {epoch}: {n}%|#    | {n}/100 [00:10<00:10,  1.50it/s, loss=3.1]"
+        for epoch, n in ((0, 99), (0, 100), (1, 49), (1, 50))
+    )
+    log = tmp_path / "train.log"
+    log.write_text(f"{header}\n{bars}\n")
+    snapshot = read_log(log)
+    assert (snapshot.step, snapshot.total_steps) == (step, total)
