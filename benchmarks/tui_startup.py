@@ -33,7 +33,7 @@ def first_frame(screen: str) -> bool:
 
 def full_frame(screen: str) -> bool:
     """The chrome plus the followed training run's step/total."""
-    return first_frame(screen) and "/6000" in screen
+    return first_frame(screen) and "/12000" in screen
 
 
 def frame_times(
