@@ -6,6 +6,7 @@ cost with 100 records. Run: `.venv/bin/python benchmarks/recall.py`.
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
@@ -22,10 +23,10 @@ RUNS = 7
 QUESTION = "what's the baseline?"
 
 
-def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]]) -> dict[str, float]:
-    """Median wall time of each command over RUNS rounds, interleaved so load noise hits all alike."""
+def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
+    """Median wall time of each command over `runs` rounds, interleaved so noise hits all alike."""
     times: dict[str, list[float]] = {name: [] for name in commands}
-    for round_no in range(RUNS + 1):  # round 0 warms the page cache and is dropped
+    for round_no in range(runs + 1):  # round 0 warms the page cache and is dropped
         for name, (cmd, env) in commands.items():
             start = time.perf_counter()
             subprocess.run(cmd, env=env, capture_output=True, check=True)
@@ -58,6 +59,9 @@ def seed(path: Path, count: int) -> None:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS, help="rounds (median reported)")
+    runs = parser.parse_args().runs
     script = str(Path(sys.executable).with_name("sessiontui"))
     commands = {"pass": ([sys.executable, "-c", "pass"], dict(os.environ))}
     for count in (100, 10_000):
@@ -65,9 +69,9 @@ def main() -> None:
         seed(folder / "memory.db", count)
         commands[str(count)] = ([script, "ask", QUESTION], dict(os.environ, SESSIONTUI_DIR=str(folder)))
     # The interpreter itself, not a `python3` wrapper script (pyenv shims cost ~100 ms on their own).
-    result = median_walls(commands)
+    result = median_walls(commands, runs)
     base = result["pass"]
-    print(f"{sys.executable} -c pass: {base * 1000:.1f} ms (median of {RUNS})")
+    print(f"{sys.executable} -c pass: {base * 1000:.1f} ms (median of {runs})")
     for count in ("100", "10000"):
         print(f"ask, {count:>6} records: {result[count] * 1000:7.1f} ms = {result[count] / base:.2f}x python -c pass")
     print(f"10,000 vs 100 records: {result['10000'] / result['100']:.2f}x (target <= 1.3x)")
