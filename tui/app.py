@@ -192,7 +192,10 @@ class SessionApp(App[None]):
         self.set_interval(MEMORY_REFRESH_S, self._load_memory)
 
     def on_unmount(self) -> None:
-        """Stop the workers; wait (briefly) for the run records' last save."""
+        self.stop_collectors()
+
+    def stop_collectors(self) -> None:
+        """Stop the workers; wait (briefly) for the run records' last save. Safe from any thread."""
         self._stopping.set()
         self._training_done.wait(FLUSH_TIMEOUT_S)
 

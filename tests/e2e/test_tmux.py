@@ -82,3 +82,30 @@ def test_demo_folder_is_removed_when_the_terminal_goes_away(tmp_path: Path) -> N
         session.close()  # kills the tmux server: the app gets SIGHUP, like a closed window
     app.wait(timeout=STARTUP_DEADLINE_S)
     assert list(temp.iterdir()) == [], "the demo folder outlived its terminal"
+
+
+def test_closing_the_window_keeps_the_followed_run(tmp_path: Path) -> None:
+    """`sessiontui` in a project following a log: a killed terminal still leaves its run record."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)  # the project root, without needing git itself
+    log = project / "train.log"
+    steps = [f"step {n}: {{'acc_0': 0.7, 'loss': {3 - n / 100:.2f}}}\n" for n in range(1, 151)]
+    log.write_text("".join(steps[:120]))
+    (project / "sessiontui.toml").write_text('# my settings\nlogs = ["train.log"]\n')
+    env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
+    session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
+    try:
+        session.start()
+        shown = session.wait_for(lambda screen: "120" in screen and "Quit" in screen,
+                                 timeout_s=STARTUP_DEADLINE_S)
+        assert shown, f"the followed run never showed:\n{session.screen()}"
+        with log.open("a") as out:  # plain progress: the run record saves it lazily
+            out.write("".join(steps[120:]))
+        assert session.wait_for(lambda screen: "150" in screen, timeout_s=STARTUP_DEADLINE_S)
+        app = psutil.Process(session.pane_pid())
+    finally:
+        session.close()  # SIGHUP, like a closed tmux window
+    app.wait(timeout=STARTUP_DEADLINE_S)
+    with Store(project / ".sessiontui" / "memory.db") as store:
+        runs = store.list("run")
+    assert [(run.log_path, run.step) for run in runs] == [(str(log), 150)]

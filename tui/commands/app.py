@@ -22,6 +22,9 @@ def build_app(start: Path) -> SessionApp:
 
 def run_app() -> int:
     """Run the app on the project in the current directory until the user quits."""
+    from tui.hangup import exit_on_hang_up
+
     app = build_app(Path.cwd())
+    exit_on_hang_up(app.stop_collectors)  # a closed window still saves the runs' progress
     app.run()
     return int(app.return_code or 0)

@@ -6,9 +6,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
-
-COMMANDS = ("demo",)
 
 
 def _positive_float(text: str) -> float:
@@ -43,25 +40,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_demo)
 
 
-def _clean_up_on_hang_up(demo: Any, remove: bool) -> None:
-    """On SIGHUP (closed tmux window, dropped ssh) or SIGTERM, remove the demo and leave at once.
-
-    Textual cannot shut down gracefully once its terminal is gone (its writer thread blocks), so
-    the handler does the cleanup itself and exits the process directly.
-    """
-    import shutil
-    import signal
-
-    def handler(signum: int, frame: object) -> None:
-        demo.stop()
-        if remove:
-            shutil.rmtree(demo.dir, ignore_errors=True)
-        os._exit(128 + signum)
-
-    for signum in (signal.SIGHUP, signal.SIGTERM):
-        signal.signal(signum, handler)
-
-
 def run_demo(args: argparse.Namespace) -> int:
     """Build the demo, point every memory lookup at it, run the app, clean up."""
     import shutil
@@ -71,6 +49,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from tui.app import SessionApp
     from tui.config import load_config
     from tui.demo import build_demo
+    from tui.hangup import exit_on_hang_up
 
     directory = args.keep or Path(tempfile.mkdtemp(prefix="sessiontui-demo-"))
     try:
@@ -80,7 +59,6 @@ def run_demo(args: argparse.Namespace) -> int:
             print(f"sessiontui demo: {exc}", file=sys.stderr)
             return 2
         os.environ[ENV_DIR] = str(demo.memory_dir)  # nothing may reach the user's real memory
-        _clean_up_on_hang_up(demo, remove=args.keep is None)
         demo.start()
         try:
             app = SessionApp(
@@ -90,6 +68,14 @@ def run_demo(args: argparse.Namespace) -> int:
                 config_path=demo.config_path,
                 config=load_config(demo.config_path),  # follows the demo log listed there
             )
+
+            def clean_up() -> None:
+                app.stop_collectors()
+                demo.stop()
+                if args.keep is None:
+                    shutil.rmtree(directory, ignore_errors=True)
+
+            exit_on_hang_up(clean_up)
             app.run()
         finally:
             demo.stop()
