@@ -111,3 +111,13 @@ async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
     with Store(seeded) as store:
         assert store.get(lesson_id).fix == "num_stages=1"
+
+
+def test_failed_attempts_read_failed_not_blank() -> None:
+    from project_memory.records import Record
+    from tui.widgets.memory_pane import value_text
+
+    failed = Record(kind="benchmark", config="crashed bench", status="failed", value=None)
+    measured = Record(kind="benchmark", config="ok", status="ok", value=212.4)
+    assert value_text(failed) == "failed"
+    assert value_text(measured) == "212.4 tok/s"

@@ -52,7 +52,9 @@ def what(record: Record) -> str:
 
 
 def value_text(record: Record) -> str:
-    """A benchmark's value with its unit (or metric)."""
+    """A benchmark's value with its unit (or metric); a failed attempt says so."""
+    if record.kind == "benchmark" and record.status == "failed":
+        return "failed"
     if record.kind != "benchmark" or record.value is None:
         return ""
     return f"{compact(record.value)} {record.unit or record.metric}"
