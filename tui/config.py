@@ -37,10 +37,6 @@ class Config:
             "example": 600,
         },
     )
-    remote_hosts: list[str] = field(
-        default_factory=list,
-        metadata={"doc": "Other GPU hosts to watch, as host:port of a dcgm-exporter."},
-    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
@@ -62,7 +58,7 @@ def _is_number(value: Any) -> bool:
 
 def _checked(name: str, value: Any) -> Any:
     """The plain value of one setting, or a ValueError that says what was expected."""
-    if name in ("logs", "remote_hosts"):
+    if name == "logs":
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return [str(v) for v in value]
         raise ValueError("expected a list of strings")

@@ -41,12 +41,12 @@ def test_reads_typed_settings(tmp_path: Path) -> None:
     path = tmp_path / "sessiontui.toml"
     path.write_text(
         'logs = ["train.log"]\nrefresh_s = 2\ngpu_refresh_s = 0.5\n'
-        'default_metric = "ttft_ms"\nstall_after_s = 120\nremote_hosts = ["gpu2:9400"]\n'
+        'default_metric = "ttft_ms"\nstall_after_s = 120\n'
     )
     config = load_config(path)
     assert config == Config(
         logs=["train.log"], refresh_s=2.0, gpu_refresh_s=0.5, default_metric="ttft_ms",
-        stall_after_s=120.0, remote_hosts=["gpu2:9400"],
+        stall_after_s=120.0,
     )
     assert isinstance(config.refresh_s, float)
     assert config.log_paths(tmp_path) == [tmp_path / "train.log"]
@@ -68,7 +68,7 @@ def test_bad_toml_gives_defaults_and_one_line(tmp_path: Path) -> None:
         ("refresh_s = -1", "refresh_s"),
         ("gpu_refresh_s = true", "gpu_refresh_s"),
         ('logs = "train.log"', "logs"),
-        ("remote_hosts = [1, 2]", "remote_hosts"),
+        ("logs = [1, 2]", "logs"),
         ('default_metric = ""', "default_metric"),
     ],
 )
