@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from project_memory.paths import database_path
-from project_memory.records import Record, new_id, now_iso
+from project_memory.records import KINDS, Record, new_id, now_iso
 
 BUSY_TIMEOUT_S = 30.0
 _STOPWORDS = frozenset(
@@ -49,7 +49,13 @@ def _schema_v1(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = [_schema_v1]  # index i upgrades user_version i -> i + 1
+def _schema_v2(db: sqlite3.Connection) -> None:
+    """A write counter per kind, so readers can tell cheaply whether anything changed."""
+    db.execute("CREATE TABLE revisions (kind TEXT PRIMARY KEY, n INTEGER NOT NULL)")
+    db.execute("INSERT INTO revisions SELECT kind, count(*) FROM records GROUP BY kind")
+
+
+MIGRATIONS = [_schema_v1, _schema_v2]  # index i upgrades user_version i -> i + 1
 
 
 def _fts_query(text: str) -> str:
@@ -147,6 +153,10 @@ class Store:
         db.execute("INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._row(record))
         db.execute("DELETE FROM records_fts WHERE id = ?", (record.id,))
         db.execute("INSERT INTO records_fts(id, text) VALUES (?, ?)", (record.id, record.search_text()))
+        db.execute(
+            "INSERT INTO revisions VALUES (?, 1) ON CONFLICT(kind) DO UPDATE SET n = n + 1",
+            (record.kind,),
+        )
 
     def add(self, record: Record) -> Record:
         """Store a new record, giving it an id and timestamps when it has none."""
@@ -272,6 +282,12 @@ class Store:
             params.append(kind)
         sql += f" ORDER BY bm25(records_fts) LIMIT {int(limit)}"
         return self._records(sql, tuple(params))
+
+    def fingerprint(self, kinds: tuple[str, ...] = KINDS) -> tuple:
+        """Changes whenever a record of these kinds is added, edited, deleted or restored."""
+        with self._guard():
+            counts = dict(self._db.execute("SELECT kind, n FROM revisions").fetchall())
+        return tuple(counts.get(kind, 0) for kind in kinds)
 
     def count(self) -> int:
         with self._guard():

@@ -49,6 +49,7 @@ WIDE_COLUMNS = 120  # from this width the panes sit side by side in a grid; belo
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
 MEMORY_REFRESH_S = 15.0  # re-read the memory for records written by other processes
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
+SHOWN_KINDS = ("benchmark", "lesson", "note")  # the memory pane's; runs live in the training pane
 VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
 _SEVERITY = {"crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
 
@@ -354,17 +355,18 @@ class SessionApp(App[None]):
     # -- memory -------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="memory-read", exit_on_error=False)
     def _load_memory(self) -> None:
-        """Read benchmarks, lessons and notes; post them only when something changed."""
+        """Read benchmarks, lessons and notes when something changed, and post them."""
         from project_memory.reference import reference_for
         from project_memory.store import Store
 
         with Store(self.store_path) as store:
-            records = [r for kind in ("benchmark", "lesson", "note") for r in store.list(kind)]
+            fingerprint = store.fingerprint(SHOWN_KINDS)  # re-read a large memory only on change
+            if fingerprint == self._memory_signature:
+                return
+            records = [r for kind in SHOWN_KINDS for r in store.list(kind)]
             reference = reference_for(store, self.metric)
-        signature = tuple((r.id, r.updated_at) for r in records) + (reference and reference.id,)
-        if signature != self._memory_signature:
-            self._memory_signature = signature
-            self.post_message(MemoryLoaded(records, reference))
+        self._memory_signature = fingerprint
+        self.post_message(MemoryLoaded(records, reference))
 
     def on_memory_loaded(self, message: MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)

@@ -106,3 +106,34 @@ def test_merge_is_idempotent_and_takes_newer_versions(store: Store) -> None:
     assert store.merge([newer, fresh]) == (1, 1)
     assert store.merge([newer, fresh]) == (0, 0)
     assert store.get(original.id).text == "v2"
+
+
+def test_fingerprint_changes_with_each_write_of_its_kinds(store: Store) -> None:
+    shown = ("benchmark", "note")
+    seen = [store.fingerprint(shown)]
+    note = store.add(Record(kind="note", text="a"))
+    seen.append(store.fingerprint(shown))
+    store.add(Record(kind="run", name="not shown"))
+    assert store.fingerprint(shown) == seen[-1]
+    note.text = "b"
+    store.update(note)
+    seen.append(store.fingerprint(shown))
+    store.delete(note.id)
+    seen.append(store.fingerprint(shown))
+    assert len(set(seen)) == len(seen)
+
+
+def test_version_1_database_is_migrated_in_place(tmp_path) -> None:
+    path = tmp_path / "memory.db"
+    db = sqlite3.connect(path)
+    MIGRATIONS[0](db)
+    body = Record(kind="note", text="kept", id="n-old", created_at="2026-01-01T00:00:00+00:00",
+                  updated_at="2026-01-01T00:00:00+00:00")
+    db.execute("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", Store._row(body))
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert store.get("n-old").text == "kept"
+        assert store.fingerprint(("note",)) == (1,)
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
