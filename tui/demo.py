@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
@@ -14,7 +15,7 @@ from project_memory.records import Record
 from project_memory.signatures import failure_signature
 from project_memory.store import Store
 from tui.config import add_followed_log, config_path
-from tui.demo_log import DEFAULT_CURVE, Curve, TrainingLogWriter
+from tui.demo_log import DEFAULT_CURVE, Curve, TrainingLogWriter, job_command
 
 DATA = resources.files("tui") / "demo_data"
 HISTORY_STEPS = 600
@@ -50,7 +51,7 @@ def seed_memory(store: Store, now: datetime | None = None) -> list[Record]:
 
 @dataclass
 class Demo:
-    """A demo project on disk, with the writer that keeps its training log growing."""
+    """A demo project on disk, and the simulated training job that keeps its log growing."""
 
     dir: Path
     store_path: Path
@@ -63,13 +64,25 @@ class Demo:
     def memory_dir(self) -> Path:
         return self.store_path.parent
 
+    job: subprocess.Popen | None = field(default=None, init=False, repr=False)
+
     def start(self) -> None:
-        """Let the training log grow in real time."""
-        self.writer.start()
+        """Let the training log grow in real time, from a job process of its own."""
+        if self.job is None:
+            self.job = subprocess.Popen(job_command(self.writer), stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self) -> None:
-        """Stop the log writer (idempotent)."""
-        self.writer.stop()
+        """Stop the training job and wait for it (idempotent), so the folder can be removed."""
+        if self.job is None:
+            return
+        self.job.terminate()
+        try:
+            self.job.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.job.kill()
+            self.job.wait()
+        self.job = None
 
     def gpu_collector(self) -> Any:
         """A collector replaying the recorded H200 trace (it reports itself unavailable if absent)."""

@@ -7,10 +7,15 @@ and `specforge train` (2026: `step N: {...}` dict reprs), as described in FORMAT
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+import os
 import random
-import threading
-from dataclasses import dataclass
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 STYLES = ("train_eagle3", "specforge")
@@ -154,7 +159,7 @@ def render_step(curve: Curve, style: str, step: int, log_interval: int) -> str:
 
 
 class TrainingLogWriter:
-    """Appends steps to a log file, all at once for history, then live from a daemon thread."""
+    """Appends steps to a log file: all at once for history, then live (see `keep_growing`)."""
 
     def __init__(
         self,
@@ -173,8 +178,6 @@ class TrainingLogWriter:
         self.log_interval = log_interval if style == "train_eagle3" else 1
         self.steps_per_s = steps_per_s
         self.step = 0
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def write_history(self, steps: int) -> None:
         """Start the log with its header and the first `steps` steps, as a run already under way."""
@@ -193,19 +196,37 @@ class TrainingLogWriter:
             out.write(chunk)
         self.step = last
 
-    def start(self) -> None:
-        """Keep appending about `steps_per_s` steps a second until stopped or finished."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="demo-log", daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        """Stop the writer thread and wait for it, so the file is closed before cleanup."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def _run(self) -> None:
-        while not self._stop.wait(1.0 / self.steps_per_s) and self.step < self.curve.total_steps:
+    def keep_growing(self, wanted: Callable[[], bool]) -> None:
+        """Append about `steps_per_s` steps a second while `wanted()` holds and steps remain."""
+        while self.step < self.curve.total_steps and wanted():
+            time.sleep(1.0 / self.steps_per_s)
             self.append(1)
+
+
+def job_command(writer: TrainingLogWriter) -> list[str]:
+    """The demo's training job: a process of its own, like a real job, continuing `writer`'s log."""
+    return [
+        sys.executable, "-m", "tui.demo_log", str(writer.path), "--style", writer.style,
+        "--steps-per-s", repr(writer.steps_per_s), "--from-step", str(writer.step),
+        "--curve", json.dumps(asdict(writer.curve)), "--parent", str(os.getpid()),
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Run the job until the curve's last step, or until its parent (the demo) is gone."""
+    parser = argparse.ArgumentParser(description="the sessiontui demo's simulated training job")
+    parser.add_argument("path", type=Path)
+    parser.add_argument("--style", choices=STYLES, default="train_eagle3")
+    parser.add_argument("--steps-per-s", type=float, default=1.5)
+    parser.add_argument("--from-step", type=int, default=0)
+    parser.add_argument("--curve", type=json.loads, default={})
+    parser.add_argument("--parent", type=int, required=True)
+    args = parser.parse_args(argv)
+    writer = TrainingLogWriter(args.path, curve=Curve(**args.curve), style=args.style,
+                               steps_per_s=args.steps_per_s)
+    writer.step = args.from_step
+    writer.keep_growing(lambda: os.getppid() == args.parent)
+
+
+if __name__ == "__main__":
+    main()

@@ -144,20 +144,24 @@ def test_writer_writes_history_then_never_passes_the_last_step(tmp_path: Path, s
     assert writer.step == 40
 
 
-def test_writer_thread_keeps_the_log_growing_until_stopped(tmp_path: Path) -> None:
-    writer = TrainingLogWriter(tmp_path / "train.log", steps_per_s=50)
-    writer.write_history(5)
-    writer.start()
+def bars(path: Path) -> int:
+    return path.read_bytes().count(b"\rTraining Epoch")
+
+
+def test_demo_job_keeps_the_log_growing_until_stopped(tmp_path: Path) -> None:
+    demo = build_demo(tmp_path / "demo", history_steps=5, steps_per_s=50)
+    demo.start()
     try:
-        deadline = time.monotonic() + 30
-        while writer.step < 10 and time.monotonic() < deadline:
-            time.sleep(0.02)
+        deadline = time.monotonic() + 60
+        while bars(demo.log_path) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert bars(demo.log_path) >= 10, "the job never appended"
     finally:
-        writer.stop()
-    stopped_at = writer.step
-    assert stopped_at >= 10
-    assert writer.path.read_bytes().count(b"\rTraining Epoch") == stopped_at
-    writer.stop()  # idempotent
+        demo.stop()
+    stopped_at = bars(demo.log_path)
+    time.sleep(0.3)
+    assert bars(demo.log_path) == stopped_at  # the job is gone, not just paused
+    demo.stop()  # idempotent
 
 
 def test_build_demo_stays_inside_its_folder(tmp_path: Path, monkeypatch) -> None:
