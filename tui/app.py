@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from project_memory.store import Store
     from tui.config import Config
 
-WIDE_COLUMNS = 120  # from this width the panes sit side by side in a grid; below, they are tabs
+WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
 MEMORY_REFRESH_S = 15.0  # re-read the memory for records written by other processes
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
