@@ -7,7 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from project_memory.records import Record
@@ -89,6 +89,7 @@ def test_cuda_oom_folds_old_and_new_exception_types() -> None:
     assert failure_type("no progress for <n> s") == ""
 
 
+@settings(deadline=None)  # robustness, not speed: a loaded CI runner must not fail it
 @given(st.text(max_size=2000))
 def test_any_text_gives_a_one_line_signature(text: str) -> None:
     signature = failure_signature(text)
