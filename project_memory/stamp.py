@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,12 +45,24 @@ def git_state(path: Path | None = None) -> GitState:
     return GitState(commit, branch, dirty)
 
 
+def stamp_all(
+    records: Iterable[Record], gpus: list[str] | None = None, path: Path | None = None
+) -> None:
+    """Fill host, GPU names and git state on new records (keeps values already set); git is
+    read once for the whole batch, since it costs a repository open and a `git diff`."""
+    host, state = socket.gethostname(), None
+    for record in records:
+        record.host = record.host or host
+        if gpus and not record.gpus:
+            record.gpus = list(gpus)
+        if record.git_commit is None and record.git_branch is None:
+            state = state or git_state(path)
+            record.git_commit, record.git_branch, record.git_dirty = (
+                state.commit, state.branch, state.dirty
+            )
+
+
 def stamp(record: Record, gpus: list[str] | None = None, path: Path | None = None) -> Record:
-    """Fill host, GPU names and git state on a new record (keeps values already set)."""
-    record.host = record.host or socket.gethostname()
-    if gpus and not record.gpus:
-        record.gpus = list(gpus)
-    if record.git_commit is None and record.git_branch is None:
-        state = git_state(path)
-        record.git_commit, record.git_branch, record.git_dirty = state.commit, state.branch, state.dirty
+    """Stamp one new record (see `stamp_all`)."""
+    stamp_all([record], gpus, path)
     return record

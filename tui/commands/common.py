@@ -20,12 +20,14 @@ def open_store(*, create: bool = True) -> Store | None:
     return Store(path)
 
 
-def stamped(record: Record) -> Record:
-    """Stamp a new record with host, GPU models and git state (imports GitPython and NVML)."""
+def stamped(*records: Record) -> Record:
+    """Stamp new records with host, GPU models and git state, each looked up once for all of
+    them (GitPython and NVML are imported only here); returns the first."""
     from collectors.gpu import gpu_names
-    from project_memory.stamp import stamp
+    from project_memory.stamp import stamp_all
 
-    return stamp(record, gpus=gpu_names())
+    stamp_all(records, gpus=gpu_names())
+    return records[0]
 
 
 def print_json(obj: Any) -> None:

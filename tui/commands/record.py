@@ -39,14 +39,16 @@ def _finish(
     from collectors.bench_output import derive_config_name
     from tui.commands.common import open_store, stamped
 
+    for record in records:
+        for name, value in common.items():
+            setattr(record, name, value)
+        record.config = args.config or derive_config_name(record) or fallback_name
+        record.baseline = args.baseline
+        record.tags = [*record.tags, *args.tag]
+    stamped(*records)
     with open_store() as store:
         for record in records:
-            for name, value in common.items():
-                setattr(record, name, value)
-            record.config = args.config or derive_config_name(record) or fallback_name
-            record.baseline = args.baseline
-            record.tags = [*record.tags, *args.tag]
-            store.add(stamped(record))
+            store.add(record)
 
 
 def _failed_attempt(parsed: list[Record]) -> Record:
