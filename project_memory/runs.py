@@ -12,7 +12,7 @@ from typing import Any
 
 from project_memory.records import Record, now_iso
 from project_memory.signatures import event_signature, event_text, match_lessons
-from project_memory.specdec import tau_from_conditional
+from project_memory.specdec import accept_length
 from project_memory.stamp import stamp
 from project_memory.store import Store
 
@@ -40,16 +40,6 @@ def iso_time(unix: float | None) -> str | None:
     if unix is None or not math.isfinite(unix):
         return None
     return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds")
-
-
-def accept_length(acc: Sequence[float]) -> float | None:
-    """The acceptance length estimated from conditional per-position accuracy, None if unusable."""
-    if not acc:
-        return None
-    try:
-        return tau_from_conditional(acc)
-    except ValueError:  # a rate outside 0..1 or not finite: no estimate rather than a wrong one
-        return None
 
 
 def _finite(value: Any) -> float | None:

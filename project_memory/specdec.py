@@ -94,6 +94,17 @@ def tau_from_conditional(rates: Sequence[float]) -> float:
     return 1.0 + sum(full_from_conditional(rates))
 
 
+def accept_length(rates: Sequence[float]) -> float | None:
+    """tau from live conditional rates, or None when there are none or one is not a rate:
+    measured inputs get no estimate rather than a wrong one (explicit inputs use the above)."""
+    if not rates:
+        return None
+    try:
+        return tau_from_conditional(rates)
+    except ValueError:
+        return None
+
+
 def tau_from_full(rates: Sequence[float]) -> float:
     """Expected acceptance length 1 + sum_k r_k from unconditional rates."""
     conditional_from_full(rates)  # validates: in range and never rising

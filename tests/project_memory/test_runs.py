@@ -10,8 +10,9 @@ import pytest
 
 from collectors.trainlog import LogFollower, TrainEvent, TrainSnapshot
 from project_memory.records import Record
-from project_memory.runs import RunTracker, accept_length, run_name
+from project_memory.runs import RunTracker, run_name
 from project_memory.signatures import failure_signature
+from project_memory.specdec import accept_length
 from project_memory.store import Store
 from tests.project_memory.run_fakes import OOM_LINE, oom_event, snap
 

@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from project_memory.specdec import accept_length
 from tui.widgets.fmt import DASH, compact, duration, num
 from tui.widgets.literal import literal
 from tui.widgets.spark import bar, spark
@@ -34,16 +35,6 @@ def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
     if abs(now - before) < 1e-3 * max(abs(before), 1e-9):
         return "→"
     return "↑" if now > before else "↓"
-
-
-def accept_length(rates: Sequence[float]) -> float | None:
-    """Expected accept length from conditional rates; None when a rate is not in 0..1."""
-    from project_memory.specdec import tau_from_conditional
-
-    try:
-        return tau_from_conditional(rates)
-    except ValueError:
-        return None
 
 
 def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]]) -> list[float]:
