@@ -49,6 +49,14 @@ def finite_float(text: str) -> float:
     return value
 
 
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0 (a rate, a period)."""
+    value = finite_float(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0: {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number >= 0."""
     try:

@@ -7,15 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0: {text!r}")
-    return value
+from tui.commands.common import positive_float
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="SpecForge log style: train_eagle3.py tqdm bar (default) or `specforge train` dicts",
     )
     parser.add_argument(
-        "--steps-per-s", type=_positive_float, default=1.5, metavar="N",
+        "--steps-per-s", type=positive_float, default=1.5, metavar="N",
         help="training steps appended to the demo log per second (default 1.5)",
     )
     parser.set_defaults(func=run_demo)
