@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
-from textual.widgets import Footer
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from project_memory.paths import database_path
@@ -37,6 +37,7 @@ from tui.messages import (
 from tui.palette import SessionCommands
 from tui.widgets.ask_panel import AnswerPanel, AskBar
 from tui.widgets.gpu_pane import GpuPane
+from tui.widgets.key_bar import KeyBar
 from tui.widgets.memory_pane import MemoryPane
 from tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from tui.widgets.view_bar import ViewBar
@@ -75,6 +76,11 @@ def snapshot_key(snapshot: Any) -> tuple:
 def event_key(event: Any) -> tuple:
     """Identity of an event across polls."""
     return (event.kind, event.step, event.at, event.line)
+
+
+def pane_classes(view: str, active: str) -> str:
+    """A pane's CSS classes; the active one shows in the narrow (tabbed) layout."""
+    return "pane -active" if view == active else "pane"
 
 
 def alert_text(path: Path, event: Any, lesson: Record | None) -> str:
@@ -153,11 +159,15 @@ class SessionApp(App[None]):
         self._deleted: list[str] = []
         self._last_failure: tuple[Path, Any] | None = None
 
+        first = self._first_view()  # styled as active from the start: no restyle after mount
         self.view_bar = ViewBar(VIEWS.items(), id="views")
-        self.gpu_pane = GpuPane(id="gpu", classes="pane")
-        self.training_pane = TrainingPane(id="training", classes="pane")
-        self.memory_pane = MemoryPane(id="memory", classes="pane")
-        self.answer_panel = AnswerPanel(id="answer", classes="pane")
+        self.view_bar.active = first
+        self.gpu_pane = GpuPane(id="gpu", classes=pane_classes("gpu", first))
+        self.training_pane = TrainingPane(
+            self.log_paths, id="training", classes=pane_classes("training", first)
+        )
+        self.memory_pane = MemoryPane(id="memory", classes=pane_classes("memory", first))
+        self.answer_panel = AnswerPanel(id="answer", classes=pane_classes("answer", first))
         self.ask_bar = AskBar(id="ask", compact=True)
 
     def _resolve(self, path: Path) -> Path:
@@ -173,22 +183,23 @@ class SessionApp(App[None]):
             yield self.training_pane
             yield self.answer_panel
         yield self.ask_bar
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def _first_view(self) -> str:
         return "training" if self.log_paths else "gpu"
 
+    def get_default_screen(self) -> Screen:
+        """The main screen, with its width breakpoint class set before the first styling pass
+        (Textual adds it on the first resize, which would style every widget a second time)."""
+        width = self.size.width
+        widest = max(edge for edge, _ in self.HORIZONTAL_BREAKPOINTS if width >= edge)
+        return Screen(id="_default", classes=dict(self.HORIZONTAL_BREAKPOINTS)[widest])
+
     def on_mount(self) -> None:
-        self._show_view(self._first_view())
         for problem in self.config.problems if self.config else ():
             self.notify(problem, severity="warning", markup=False)
-        self.call_after_refresh(self._start_workers)
-
-    def _start_workers(self) -> None:
-        """Start collecting once the first frame is up: the logs first, the rest a moment later
-        (threads share the GIL with the UI, so fewer at once draw the first frames sooner)."""
-        self._follow_logs()
-        self.set_timer(STAGGER_S, self._telemetry)
+        self._follow_logs()  # at once: the log read overlaps the first frame's drawing
+        self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
         self.set_timer(STAGGER_S, self._load_memory)
         self.set_interval(MEMORY_REFRESH_S, self._load_memory)
 

@@ -63,6 +63,29 @@ async def test_wide_terminal_shows_every_pane_in_a_grid(tmp_path: Path) -> None:
         assert app.training_pane.region.y >= gpu.bottom
 
 
+async def test_the_first_styling_already_knows_the_layout(tmp_path: Path) -> None:
+    for size, layout in (((80, 24), "-narrow"), ((139, 40), "-narrow"), ((140, 40), "-wide")):
+        app = make_app(tmp_path)
+        async with app.run_test(size=size):
+            assert app.get_default_screen().classes == {layout}
+
+
+async def test_key_bar_shows_the_keys_of_what_has_focus_and_clicks_press_them(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        keys = text_of(app.query_one("#keys"))
+        assert keys.startswith(" / Ask  ? Help  b Benchmark") and keys.rstrip().endswith("palette")
+        assert "Edit" not in keys and "Export" not in keys  # hidden bindings stay hidden
+        await pilot.press("3")  # the memory table takes focus: its keys join the bar
+        await until(pilot, lambda: "e Edit  d Delete" in text_of(app.query_one("#keys")))
+        keys = text_of(app.query_one("#keys"))
+        await pilot.click("#keys", offset=(keys.index("? Help") + 3, 0))
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
 async def test_help_lists_the_keys(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,0 +1,50 @@
+"""The key bar: the screen's shown key bindings on one line (a light stand-in for Footer).
+
+Textual's Footer mounts one widget per key and fills itself only on the frame after the first,
+so the app's first frame had no keys; this draws them in the first frame as a single Text.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from tui.widgets.styling import part_style
+
+
+class KeyBar(Widget):
+    """`key description` for each shown binding; a click presses the key; palette on the right."""
+
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description", "key-bar--disabled"}
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, lambda _screen: self.refresh())
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def render(self) -> Text:
+        shown: dict[str, Text] = {}  # one entry per action, the innermost binding first
+        palette = Text()
+        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+            if binding.key == self.app.COMMAND_PALETTE_BINDING:
+                palette = self._key(
+                    binding.key, self.app.get_key_display(binding), binding.description, enabled
+                )
+            elif binding.show and binding.action not in shown:
+                shown[binding.action] = self._key(
+                    binding.key, self.app.get_key_display(binding), binding.description, enabled
+                )
+        keys = Text(" ").join(shown.values())
+        gap = max(1, self.size.width - keys.cell_len - palette.cell_len)
+        return Text.assemble(keys, " " * gap, palette) if palette else keys
+
+    def _key(self, key: str, display: str, description: str, enabled: bool) -> Text:
+        """One binding: the key, then what it does, clickable (dim while disabled)."""
+        click = Style(meta={"@click": f"app.simulate_key({key!r})"})
+        dim = part_style(self, "key-bar--disabled") if not enabled else Style.null()
+        return Text.assemble(
+            (f" {display} ", part_style(self, "key-bar--key") + dim + click),
+            (description, part_style(self, "key-bar--description") + dim + click),
+        )
