@@ -100,6 +100,20 @@ async def test_catching_up_a_large_log_shows_progress(tmp_path: Path) -> None:
         await until(pilot, lambda: "step 1200" in card_text(app.training_pane.cards[log]))
 
 
+async def test_configured_logs_have_their_cards_before_anything_is_read(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    follower = BlockedFollower([specforge_run(str(log))])
+    follower.catch_up = lambda on_progress: follower.release.wait(10)  # reads nothing yet
+    app = make_app(tmp_path, lambda path: follower)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        card = app.training_pane.cards[log]
+        assert card.is_mounted and card.region.height > 0
+        assert "catching up: 0%" in card_text(card)
+        assert not app.query_one("#no-logs").display
+        follower.release.set()
+
+
 async def test_the_followed_log_keeps_a_run_record(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     app = make_app(tmp_path, followers(**{"train.log": [specforge_run(str(log), 700)]}))

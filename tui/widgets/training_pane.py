@@ -167,16 +167,19 @@ class TrainingPane(VerticalScroll):
 
     BORDER_TITLE = "Training"
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, paths: Sequence[Path] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.cards: dict[Path, RunCard] = {}
+        self.cards: dict[Path, RunCard] = {path: RunCard(path) for path in paths}
         self._empty = Static(
             "No log followed yet: add one with f (or `logs = [...]` in sessiontui.toml).",
             id="no-logs",
         )
+        self._empty.display = not self.cards
 
     def compose(self) -> ComposeResult:
+        """The configured logs' cards are in the first frame, before their logs are read."""
         yield self._empty
+        yield from self.cards.values()
 
     async def card(self, path: Path) -> RunCard:
         """The card of a log, created on first use."""
