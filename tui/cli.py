@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from project_memory.store import StoreError
 from tui.commands import modules_for
 
 
@@ -37,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.commands.app import run_app
 
         return run_app()
+    from project_memory.store import StoreError  # after the app's branch: it needs none of this
+
     args = build_parser(argv[0]).parse_args(argv)
     if not getattr(args, "func", None):
         build_parser().print_help()
