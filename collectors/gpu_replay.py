@@ -17,12 +17,15 @@ class ReplayGpuCollector:
     def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
         self._path = Path(path)
         self._clock = clock
-        self._frames, self._reason = _load(self._path)
+        self._frames: list[GpuSnapshot] | None = None  # read by the first sample, off the UI thread
+        self._reason: str | None = None
         self._next = 0
 
     def sample(self) -> GpuSnapshot:
         """The next recorded snapshot, stamped with the current time; loops at the end."""
         at = self._clock()
+        if self._frames is None:
+            self._frames, self._reason = _load(self._path)
         if not self._frames:
             return GpuSnapshot(False, self._reason, at, None, ())
         frame = self._frames[self._next]

@@ -7,7 +7,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from project_memory.paths import database_path
@@ -160,12 +160,18 @@ class Store:
 
     def add(self, record: Record) -> Record:
         """Store a new record, giving it an id and timestamps when it has none."""
-        record.id = record.id or new_id(record.kind)
-        record.created_at = record.created_at or now_iso()
-        record.updated_at = record.updated_at or record.created_at
+        return self.add_all([record])[0]
+
+    def add_all(self, records: Sequence[Record]) -> list[Record]:
+        """Store new records in one transaction (one sync to disk), all or none."""
+        for record in records:
+            record.id = record.id or new_id(record.kind)
+            record.created_at = record.created_at or now_iso()
+            record.updated_at = record.updated_at or record.created_at
         with self._guard(), self._write() as db:
-            self._put(db, record)
-        return record
+            for record in records:
+                self._put(db, record)
+        return list(records)
 
     def update(self, record: Record) -> Record:
         """Replace a stored record with this version, stamping updated_at."""

@@ -45,8 +45,7 @@ def seed_records(now: datetime | None = None) -> list[Record]:
 
 def seed_memory(store: Store, now: datetime | None = None) -> list[Record]:
     """Store the demo records through the real Store, oldest first like a real history."""
-    records = sorted(seed_records(now), key=lambda r: r.created_at)
-    return [store.add(record) for record in records]
+    return store.add_all(sorted(seed_records(now), key=lambda r: r.created_at))
 
 
 @dataclass

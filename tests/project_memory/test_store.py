@@ -23,6 +23,15 @@ def test_add_assigns_id_and_round_trips_every_field(store: Store) -> None:
     assert again.to_dict() == stored.to_dict()
 
 
+def test_add_all_stores_every_record_or_none(store: Store) -> None:
+    added = store.add_all([bench("a", 1.0), Record(kind="note", text="two")])
+    assert [r.id[:2] for r in added] == ["b-", "n-"]
+    assert {r.id for r in store.list()} == {r.id for r in added}
+    with pytest.raises(ValueError):
+        store.add_all([bench("kept out", 2.0), bench("bad", float("nan"))])
+    assert {r.id for r in store.list()} == {r.id for r in added}
+
+
 def test_get_by_unique_prefix_and_ambiguity(store: Store) -> None:
     a = store.add(Record(kind="note", text="one", id="n-aaa111"))
     store.add(Record(kind="note", text="two", id="n-aaa222"))
