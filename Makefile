@@ -11,6 +11,7 @@ $(BIN)/sessiontui: pyproject.toml
 
 .PHONY: demo test lint
 demo: $(BIN)/sessiontui
+	$(BIN)/python -m compileall -q project_memory collectors tui  # bytecode, as a wheel has
 	$(BIN)/sessiontui demo
 
 test: $(BIN)/sessiontui

@@ -3,13 +3,15 @@
 Each app starts in a fresh detached tmux pane; the clock runs from just before `tmux new-session`
 until `capture-pane` (polled every 5 ms) first shows a frame, so tmux's own start-up counts equally
 for every app. For sessiontui two moments are taken in the same launch: the first frame (tabs and
-footer drawn) and the full frame (the followed run's progress shown). Prints medians.
+key bar drawn) and the full frame (the followed run's progress shown). Each round launches every
+app once; prints the median time and the median of the per-round ratios to the minimal app.
 Issue 6 target: <= 1.5x the minimal app. Run: `.venv/bin/python benchmarks/tui_startup.py`.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import statistics
 import sys
 import tempfile
@@ -54,31 +56,48 @@ def frame_times(
     return hits
 
 
-def medians(runs: int, command: Sequence[str], conditions: Sequence[Condition],
-            **kw) -> list[float]:
-    samples = [frame_times(command, conditions, **kw) for _ in range(runs)]
-    return [statistics.median(column) for column in zip(*samples, strict=True)]
+def precompile() -> None:
+    """Write our packages' bytecode, as a wheel install does (an editable one under
+    PYTHONDONTWRITEBYTECODE would otherwise compile every module on every launch)."""
+    root = HERE.parent
+    for package in ("project_memory", "collectors", "tui"):
+        compileall.compile_dir(root / package, quiet=1)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="launches per app (median reported)")
+    parser.add_argument("--runs", type=int, default=9, help="rounds (median reported)")
     args = parser.parse_args()
     from tui.demo import build_demo
 
-    (minimal,) = medians(args.runs, [sys.executable, str(HERE / "minimal_app.py"), "static"],
-                         [lambda screen: READY_TEXT in screen])
-    demo_first, demo_full = medians(args.runs, [str(SESSIONTUI), "demo"], [first_frame, full_frame])
+    precompile()
     with tempfile.TemporaryDirectory(prefix="sessiontui-startup-") as folder:
         project = build_demo(Path(folder) / "project")  # the app alone, on an existing project
-        app_first, app_full = medians(args.runs, [str(SESSIONTUI)], [first_frame, full_frame],
-                                      cwd=project.dir)
-    print(f"median of {args.runs} launches, 100x30 tmux pane (target <= {TARGET_RATIO}x)")
-    print(f"minimal app (one Static):        {1000 * minimal:6.0f} ms")
-    for label, first, full in (("sessiontui, existing project:", app_first, app_full),
-                               ("sessiontui demo (builds it):  ", demo_first, demo_full)):
-        print(f"{label}   first frame {1000 * first:6.0f} ms ({first / minimal:.2f}x), "
-              f"full frame {1000 * full:6.0f} ms ({full / minimal:.2f}x)")
+        empty = Path(folder) / "empty"
+        empty.mkdir()
+        launches = {  # label: (command, cwd, frame conditions)
+            "minimal": ([sys.executable, str(HERE / "minimal_app.py"), "static"], None,
+                        [lambda screen: READY_TEXT in screen]),
+            "sessiontui, existing project": ([str(SESSIONTUI)], project.dir,
+                                             [first_frame, full_frame]),
+            "sessiontui, new folder": ([str(SESSIONTUI)], empty, [first_frame]),
+            "sessiontui demo (builds it)": ([str(SESSIONTUI), "demo"], None,
+                                            [first_frame, full_frame]),
+        }
+        rounds: dict[str, list[list[float]]] = {label: [] for label in launches}
+        for _ in range(args.runs):  # interleaved, so a slow spell of the machine hits every app
+            for label, (command, cwd, conditions) in launches.items():
+                rounds[label].append(frame_times(command, conditions, cwd=cwd))
+    minimal = [times[0] for times in rounds.pop("minimal")]
+    print(f"median of {args.runs} interleaved rounds, 100x30 tmux pane (target <= {TARGET_RATIO}x)")
+    print(f"{'minimal app (one Static):':31} {1000 * statistics.median(minimal):6.0f} ms")
+    for label, samples in rounds.items():
+        parts = []
+        for name, column in zip(("first frame", "full frame"), zip(*samples, strict=True), strict=False):
+            ratios = [t / m for t, m in zip(column, minimal, strict=True)]
+            parts.append(f"{name} {1000 * statistics.median(column):6.0f} ms "
+                         f"({statistics.median(ratios):.2f}x)")
+        print(f"{label + ':':31} " + ", ".join(parts))
 
 
 if __name__ == "__main__":
