@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
+import sys
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
@@ -15,10 +19,11 @@ from project_memory.records import Record
 from project_memory.signatures import failure_signature
 from project_memory.store import Store
 from tui.config import add_followed_log, config_path
-from tui.demo_log import DEFAULT_CURVE, Curve, TrainingLogWriter, job_command
+from tui.demo_log import DEFAULT_CURVE, STYLES, Curve, TrainingLogWriter
 
 DATA = resources.files("tui") / "demo_data"
 HISTORY_STEPS = 600
+READY = "ready"  # the job's first line once the project is built
 
 
 def _timestamp(now: datetime, days_ago: float) -> str:
@@ -65,11 +70,14 @@ class Demo:
 
     job: subprocess.Popen | None = field(default=None, init=False, repr=False)
 
-    def start(self) -> None:
-        """Let the training log grow in real time, from a job process of its own."""
-        if self.job is None:
-            self.job = subprocess.Popen(job_command(self.writer), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    def wait_ready(self) -> None:
+        """Block until the job process has built the project; ValueError with its reason if not."""
+        assert self.job is not None and self.job.stdout is not None
+        line = self.job.stdout.readline().strip()
+        self.job.stdout.close()
+        if line != READY:
+            self.stop()
+            raise ValueError(line or "the demo job could not build the project")
 
     def stop(self) -> None:
         """Stop the training job and wait for it (idempotent), so the folder can be removed."""
@@ -90,6 +98,18 @@ class Demo:
         return ReplayGpuCollector(self.trace_path)
 
 
+def planned_demo(
+    directory: Path, *, style: str = "train_eagle3", steps_per_s: float = 1.5,
+    curve: Curve = DEFAULT_CURVE,
+) -> Demo:
+    """Where the demo project's parts go in `directory`; nothing is written."""
+    directory = Path(directory)
+    writer = TrainingLogWriter(directory / "logs" / f"{style}.log", curve=curve, style=style,
+                               steps_per_s=steps_per_s)
+    return Demo(directory, directory / DIR_NAME / DB_NAME, config_path(directory), writer.path,
+                Path(str(DATA / "gpu_trace.jsonl")), writer)
+
+
 def build_demo(
     directory: Path,
     *,
@@ -102,18 +122,53 @@ def build_demo(
 
     Raises ValueError for a folder that is not empty, so a demo never mixes with real work.
     """
-    directory = Path(directory)
-    if directory.exists() and any(directory.iterdir()):
-        raise ValueError(f"{directory}: not empty; the demo needs a new or empty folder")
-    directory.mkdir(parents=True, exist_ok=True)
-    store_path = directory / DIR_NAME / DB_NAME
-    with Store(store_path) as store:
+    demo = planned_demo(directory, style=style, steps_per_s=steps_per_s, curve=curve)
+    if demo.dir.exists() and any(demo.dir.iterdir()):
+        raise ValueError(f"{demo.dir}: not empty; the demo needs a new or empty folder")
+    demo.dir.mkdir(parents=True, exist_ok=True)
+    with Store(demo.store_path) as store:
         seed_memory(store)
-    log_name = f"logs/{style}.log"
-    log_path = directory / log_name
-    writer = TrainingLogWriter(log_path, curve=curve, style=style, steps_per_s=steps_per_s)
-    writer.write_history(history_steps)
-    settings = config_path(directory)
-    add_followed_log(settings, log_name)
-    trace = Path(str(DATA / "gpu_trace.jsonl"))
-    return Demo(directory, store_path, settings, log_path, trace, writer)
+    demo.writer.write_history(history_steps)
+    add_followed_log(demo.config_path, demo.log_path.relative_to(demo.dir).as_posix())
+    return demo
+
+
+def launch_demo(
+    directory: Path, *, style: str = "train_eagle3", steps_per_s: float = 1.5,
+    history_steps: int = HISTORY_STEPS,
+) -> Demo:
+    """Start the job process that builds the demo project and then grows its log in real time.
+
+    It builds while this process loads the app (on another core); call `wait_ready()` before use.
+    """
+    demo = planned_demo(directory, style=style, steps_per_s=steps_per_s)
+    command = [sys.executable, "-m", "tui.demo", str(demo.dir), "--style", style,
+               "--steps-per-s", repr(steps_per_s), "--history-steps", str(history_steps),
+               "--parent", str(os.getpid())]
+    demo.job = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+    return demo
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The demo's job process: build the project, say so, then play the training run until
+    its last step or until the parent (the demo app) is gone."""
+    parser = argparse.ArgumentParser(description="the sessiontui demo's simulated training job")
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("--style", choices=STYLES, default="train_eagle3")
+    parser.add_argument("--steps-per-s", type=float, default=1.5)
+    parser.add_argument("--history-steps", type=int, default=HISTORY_STEPS)
+    parser.add_argument("--parent", type=int, required=True)
+    args = parser.parse_args(argv)
+    try:
+        demo = build_demo(args.directory, style=args.style, history_steps=args.history_steps,
+                          steps_per_s=args.steps_per_s)
+    except (ValueError, OSError) as exc:
+        print(exc, flush=True)
+        sys.exit(2)
+    print(READY, flush=True)
+    demo.writer.keep_growing(lambda: os.getppid() == args.parent)
+
+
+if __name__ == "__main__":
+    main()

@@ -7,15 +7,11 @@ and `specforge train` (2026: `step N: {...}` dict reprs), as described in FORMAT
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import os
 import random
-import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 STYLES = ("train_eagle3", "specforge")
@@ -201,32 +197,3 @@ class TrainingLogWriter:
         while self.step < self.curve.total_steps and wanted():
             time.sleep(1.0 / self.steps_per_s)
             self.append(1)
-
-
-def job_command(writer: TrainingLogWriter) -> list[str]:
-    """The demo's training job: a process of its own, like a real job, continuing `writer`'s log."""
-    return [
-        sys.executable, "-m", "tui.demo_log", str(writer.path), "--style", writer.style,
-        "--steps-per-s", repr(writer.steps_per_s), "--from-step", str(writer.step),
-        "--curve", json.dumps(asdict(writer.curve)), "--parent", str(os.getpid()),
-    ]
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Run the job until the curve's last step, or until its parent (the demo) is gone."""
-    parser = argparse.ArgumentParser(description="the sessiontui demo's simulated training job")
-    parser.add_argument("path", type=Path)
-    parser.add_argument("--style", choices=STYLES, default="train_eagle3")
-    parser.add_argument("--steps-per-s", type=float, default=1.5)
-    parser.add_argument("--from-step", type=int, default=0)
-    parser.add_argument("--curve", type=json.loads, default={})
-    parser.add_argument("--parent", type=int, required=True)
-    args = parser.parse_args(argv)
-    writer = TrainingLogWriter(args.path, curve=Curve(**args.curve), style=args.style,
-                               steps_per_s=args.steps_per_s)
-    writer.step = args.from_step
-    writer.keep_growing(lambda: os.getppid() == args.parent)
-
-
-if __name__ == "__main__":
-    main()

@@ -21,7 +21,7 @@ from project_memory.answers import ask
 from project_memory.reference import best
 from project_memory.store import Store
 from tui.config import load_config
-from tui.demo import build_demo, seed_memory, seed_records
+from tui.demo import build_demo, launch_demo, seed_memory, seed_records
 from tui.demo_log import (
     TTT_LENGTH,
     Curve,
@@ -148,10 +148,15 @@ def bars(path: Path) -> int:
     return path.read_bytes().count(b"\rTraining Epoch")
 
 
-def test_demo_job_keeps_the_log_growing_until_stopped(tmp_path: Path) -> None:
-    demo = build_demo(tmp_path / "demo", history_steps=5, steps_per_s=50)
-    demo.start()
+def test_demo_job_builds_the_project_then_keeps_the_log_growing_until_stopped(
+    tmp_path: Path,
+) -> None:
+    demo = launch_demo(tmp_path / "demo", history_steps=5, steps_per_s=50)
     try:
+        demo.wait_ready()
+        assert load_config(demo.config_path).log_paths(demo.dir) == [demo.log_path]
+        with Store(demo.store_path) as store:
+            assert store.count() == len(seed_records())
         deadline = time.monotonic() + 60
         while bars(demo.log_path) < 10 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -182,6 +187,10 @@ def test_build_demo_refuses_a_folder_with_content(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not empty"):
         build_demo(tmp_path)
+    demo = launch_demo(tmp_path)  # the job process says why, and stops
+    with pytest.raises(ValueError, match="not empty"):
+        demo.wait_ready()
+    assert demo.job is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 

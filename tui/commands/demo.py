@@ -33,45 +33,44 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Build the demo, point every memory lookup at it, run the app, clean up."""
+    """Build the demo (in its job process, while the app loads), isolate it, run the app, clean up."""
     import shutil
     import tempfile
 
-    from project_memory.paths import ENV_DIR
-    from tui.app import SessionApp
-    from tui.config import load_config
-    from tui.demo import build_demo
-    from tui.hangup import exit_on_hang_up
+    from tui.demo import launch_demo
 
     directory = args.keep or Path(tempfile.mkdtemp(prefix="sessiontui-demo-"))
+    demo = launch_demo(directory, style=args.log_format, steps_per_s=args.steps_per_s)
     try:
+        from project_memory.paths import ENV_DIR
+        from tui.app import SessionApp
+        from tui.config import load_config
+        from tui.hangup import exit_on_hang_up
+
         try:
-            demo = build_demo(directory, style=args.log_format, steps_per_s=args.steps_per_s)
+            demo.wait_ready()
         except ValueError as exc:
             print(f"sessiontui demo: {exc}", file=sys.stderr)
             return 2
         os.environ[ENV_DIR] = str(demo.memory_dir)  # nothing may reach the user's real memory
-        demo.start()
-        try:
-            app = SessionApp(
-                demo.dir,
-                store_path=demo.store_path,
-                gpu_collector=demo.gpu_collector(),
-                config_path=demo.config_path,
-                config=load_config(demo.config_path),  # follows the demo log listed there
-            )
+        app = SessionApp(
+            demo.dir,
+            store_path=demo.store_path,
+            gpu_collector=demo.gpu_collector(),
+            config_path=demo.config_path,
+            config=load_config(demo.config_path),  # follows the demo log listed there
+        )
 
-            def clean_up() -> None:
-                app.stop_collectors()
-                demo.stop()
-                if args.keep is None:
-                    shutil.rmtree(directory, ignore_errors=True)
-
-            exit_on_hang_up(clean_up)
-            app.run()
-        finally:
+        def clean_up() -> None:
+            app.stop_collectors()
             demo.stop()
+            if args.keep is None:
+                shutil.rmtree(directory, ignore_errors=True)
+
+        exit_on_hang_up(clean_up)
+        app.run()
     finally:
+        demo.stop()
         if args.keep is None:
             shutil.rmtree(directory, ignore_errors=True)
     return int(app.return_code or 0)
