@@ -23,6 +23,7 @@ from tests.tui.app_fakes import (
 from tui.app import SessionApp
 from tui.screens.record_form import RecordForm
 from tui.widgets.spark import BARS
+from tui.widgets.styling import part_style
 from tui.widgets.training_pane import RunCard
 
 
@@ -198,3 +199,18 @@ async def test_accuracies_outside_0_1_show_no_accept_length_and_break_nothing(
                     and "acc 72.30" in card_text(app.training_pane.cards[log]))
         assert "τ —" in card_text(app.training_pane.cards[log])
         assert not app._notifications
+
+
+async def test_a_theme_change_recolours_a_card_that_keeps_its_styles(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    app = make_app(tmp_path, followers(**{"train.log": [specforge_run(str(log), 700)]}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: "step 700" in card_text(app.training_pane.cards[log]))
+        card = app.training_pane.cards[log]
+        before = card.part("run-card--bar")
+        assert before.color is not None and card.part("run-card--bar") is before  # kept
+        app.theme = "textual-light" if app.theme != "textual-light" else "textual-dark"
+        await pilot.pause()
+        after = card.part("run-card--bar")
+        assert after.color != before.color
+        assert after == part_style(card, "run-card--bar")

@@ -6,17 +6,15 @@ The pane is one widget that renders one Text: a sample repaints it once, however
 from __future__ import annotations
 
 from collections import deque
-from functools import partial
 from typing import Any
 
 from rich.text import Text
 from textual.reactive import var
-from textual.widget import Widget
 
 from tui.widgets.fmt import DASH, gib, num
 from tui.widgets.literal import literal
 from tui.widgets.spark import spark
-from tui.widgets.styling import part_style
+from tui.widgets.styling import PartStyles
 
 HISTORY = 120  # samples kept per GPU for the sparklines (two minutes at 1 Hz)
 MAX_PROCESS_LINES = 8
@@ -68,7 +66,7 @@ def host_line(host: Any) -> str:
     return "  ".join(parts)
 
 
-class GpuPane(Widget):
+class GpuPane(PartStyles):
     """Live GPU telemetry; says plainly when NVML is not available."""
 
     COMPONENT_CLASSES = {
@@ -127,7 +125,7 @@ class GpuPane(Widget):
         return text
 
     def _gpus_text(self, snapshot: Any) -> Text:
-        style = partial(part_style, self)
+        style = self.part
         text = Text()
         for sample in snapshot.gpus:
             line = gpu_line(sample)

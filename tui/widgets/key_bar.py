@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
-from tui.widgets.styling import part_style
+from tui.widgets.styling import PartStyles
 
 
-class KeyBar(Widget):
+class KeyBar(PartStyles):
     """`key description` for each shown binding; a click presses the key; palette on the right."""
 
     COMPONENT_CLASSES = {"key-bar--key", "key-bar--description", "key-bar--disabled"}
@@ -43,8 +42,8 @@ class KeyBar(Widget):
     def _key(self, key: str, display: str, description: str, enabled: bool) -> Text:
         """One binding: the key, then what it does, clickable (dim while disabled)."""
         click = Style(meta={"@click": f"app.simulate_key({key!r})"})
-        dim = part_style(self, "key-bar--disabled") if not enabled else Style.null()
+        dim = self.part("key-bar--disabled") if not enabled else Style.null()
         return Text.assemble(
-            (f" {display} ", part_style(self, "key-bar--key") + dim + click),
-            (description, part_style(self, "key-bar--description") + dim + click),
+            (f" {display} ", self.part("key-bar--key") + dim + click),
+            (description, self.part("key-bar--description") + dim + click),
         )

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Static
 
 from project_memory.specdec import accept_length
 from tui.widgets.fmt import DASH, compact, duration, num
 from tui.widgets.literal import literal
 from tui.widgets.spark import bar, spark
-from tui.widgets.styling import part_style
+from tui.widgets.styling import PartStyles
 
 EVENT_LINES = 3
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
@@ -83,7 +81,7 @@ def acc_line(snapshot: Any) -> str:
     return f"acc {' '.join(cells)}  τ {DASH if tau is None else f'{tau:.2f}'}"
 
 
-class RunCard(Widget):
+class RunCard(PartStyles):
     """Everything about one followed log, rendered as one Text (one repaint per change)."""
 
     COMPONENT_CLASSES = {
@@ -122,7 +120,7 @@ class RunCard(Widget):
         return 7 + events_text(self.snapshot.events, {}).plain.count("\n")
 
     def render(self) -> Text:
-        style = partial(part_style, self)
+        style = self.part
         width = max(10, self.size.width or 80)
         snapshot = self.snapshot
         if self.catch_up is not None or snapshot is None:

@@ -8,12 +8,11 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
-from tui.widgets.styling import part_style
+from tui.widgets.styling import PartStyles
 
 
-class ViewBar(Widget):
+class ViewBar(PartStyles):
     """One line naming the views; a click (or the view's number key) switches to it."""
 
     COMPONENT_CLASSES = {"view-bar--active", "view-bar--inactive"}
@@ -29,6 +28,6 @@ class ViewBar(Widget):
         for number, (name, label) in enumerate(self.views, 1):
             part = "view-bar--active" if name == self.active else "view-bar--inactive"
             click = Style(meta={"@click": f"app.view({name!r})"})
-            text.append(f" {number} {label} ", style=part_style(self, part) + click)
+            text.append(f" {number} {label} ", style=self.part(part) + click)
             text.append(" ")
         return text
