@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 
 from tui.widgets.styling import PartStyles
 
@@ -28,22 +29,18 @@ class KeyBar(PartStyles):
         palette = Text()
         for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if binding.key == self.app.COMMAND_PALETTE_BINDING:
-                palette = self._key(
-                    binding.key, self.app.get_key_display(binding), binding.description, enabled
-                )
+                palette = self._key(binding, enabled)
             elif binding.show and binding.action not in shown:
-                shown[binding.action] = self._key(
-                    binding.key, self.app.get_key_display(binding), binding.description, enabled
-                )
+                shown[binding.action] = self._key(binding, enabled)
         keys = Text(" ").join(shown.values())
         gap = max(1, self.size.width - keys.cell_len - palette.cell_len)
         return Text.assemble(keys, " " * gap, palette) if palette else keys
 
-    def _key(self, key: str, display: str, description: str, enabled: bool) -> Text:
+    def _key(self, binding: Binding, enabled: bool) -> Text:
         """One binding: the key, then what it does, clickable (dim while disabled)."""
-        click = Style(meta={"@click": f"app.simulate_key({key!r})"})
+        click = Style(meta={"@click": f"app.simulate_key({binding.key!r})"})
         dim = self.part("key-bar--disabled") if not enabled else Style.null()
         return Text.assemble(
-            (f" {display} ", self.part("key-bar--key") + dim + click),
-            (description, self.part("key-bar--description") + dim + click),
+            (f" {self.app.get_key_display(binding)} ", self.part("key-bar--key") + dim + click),
+            (binding.description, self.part("key-bar--description") + dim + click),
         )
