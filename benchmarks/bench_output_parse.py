@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from collectors.bench_output import parse_benchmark_output
+from sessiontui.collectors.bench_output import parse_benchmark_output
 
 FIXTURES = Path(__file__).parents[1] / "tests" / "fixtures" / "bench"
 REPEATS = 3

@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from collectors.gpu import GpuCollector
-from tui.commands.gpu import render_table
+from sessiontui.collectors.gpu import GpuCollector
+from sessiontui.tui.commands.gpu import render_table
 
 # A bf16 matmul loop busy `duty` of the time, holding `hold_gib` extra memory, for `seconds`.
 _LOAD = r"""

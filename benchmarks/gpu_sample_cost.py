@@ -18,7 +18,7 @@ from collections.abc import Callable
 import pynvml
 from gpu_live import start_load
 
-from collectors.gpu import GpuCollector
+from sessiontui.collectors.gpu import GpuCollector
 
 Call = tuple[str, Callable, tuple]
 

@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 RUNS = 7
 QUESTION = "what's the baseline?"

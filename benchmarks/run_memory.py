@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from collectors.trainlog import TrainEvent, TrainSnapshot
-from project_memory.records import Record
-from project_memory.runs import RunTracker
-from project_memory.signatures import failure_signature, match_lessons
-from project_memory.store import Store
+from sessiontui.collectors.trainlog import TrainEvent, TrainSnapshot
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.runs import RunTracker
+from sessiontui.project_memory.signatures import failure_signature, match_lessons
+from sessiontui.project_memory.store import Store
 
 CRASH = Path(__file__).parent.parent / "tests" / "fixtures" / "crash"
 

@@ -13,9 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from project_memory.records import Record
-from project_memory.speedup import build_speedup_report
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.speedup import build_speedup_report
+from sessiontui.project_memory.store import Store
 
 RUNS = 7
 

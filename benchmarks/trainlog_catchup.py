@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from collectors.trainlog import LogFollower, TrainSnapshot
+from sessiontui.collectors.trainlog import LogFollower, TrainSnapshot
 
 T = TypeVar("T")
 GREP_REPEATS = 5

@@ -2,7 +2,7 @@
 
 The minimal app is one Static and one 200-point Sparkline updated at 1 Hz (benchmarks/minimal_app.py).
 CPU is the user+system time of the app's process tree (psutil) over the window, as % of one core,
-leaving out the demo's simulated training job (`python -m tui.demo`): it stands for the user's job,
+leaving out the demo's simulated training job (`python -m sessiontui.tui.demo`): it stands for the user's job,
 which runs beside the app, not in it.
 Issue 6 target: sessiontui <= 1.4x the minimal app. Run: `.venv/bin/python benchmarks/tui_cpu.py`.
 """
@@ -34,7 +34,7 @@ def app_shown(screen: str) -> bool:
 def is_simulated_job(proc: psutil.Process) -> bool:
     """The demo's stand-in for the training job being watched."""
     with contextlib.suppress(psutil.Error):
-        return "tui.demo" in proc.cmdline()  # the module argument, not `sessiontui demo`
+        return "sessiontui.tui.demo" in proc.cmdline()  # the module argument, not `sessiontui demo`
     return False
 
 

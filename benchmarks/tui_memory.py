@@ -21,12 +21,12 @@ from typing import Any
 
 import psutil
 
-from collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
-from collectors.trainlog import LogFollower
-from tui.app import GpuSampled, SessionApp
-from tui.config import Config
-from tui.demo import build_demo
-from tui.demo_log import Curve
+from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
+from sessiontui.collectors.trainlog import LogFollower
+from sessiontui.tui.app import GpuSampled, SessionApp
+from sessiontui.tui.config import Config
+from sessiontui.tui.demo import build_demo
+from sessiontui.tui.demo_log import Curve
 
 DAY_S = 86_400
 DAY_STEPS = 200_000

@@ -68,7 +68,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="rounds (median reported)")
     args = parser.parse_args()
-    from tui.demo import build_demo
+    from sessiontui.tui.demo import build_demo
 
     precompile()
     with tempfile.TemporaryDirectory(prefix="sessiontui-startup-") as folder:

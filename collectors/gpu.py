@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any
 
-from collectors import nvml_fields as nf
+from sessiontui.collectors import nvml_fields as nf
 
 _MIB = 1024 * 1024
 

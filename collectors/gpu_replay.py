@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from collectors.gpu import GpuSnapshot
+from sessiontui.collectors.gpu import GpuSnapshot
 
 
 class ReplayGpuCollector:

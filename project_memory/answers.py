@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from project_memory.records import DEFAULT_METRIC, Record
-from project_memory.reference import best, lower_is_better, ratio, reference_for
-from project_memory.store import Store
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import best, lower_is_better, ratio, reference_for
+from sessiontui.project_memory.store import Store
 
 _INTENTS = (
     ("speedup", r"speed[\s-]?up|faster|slower|how much better|\bvs\.? baseline"),
@@ -166,7 +166,7 @@ def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
 def answer_speedup(store: Store, question: str, snapshots: Sequence[Any] = (),
                    previous: dict[str, Any] | None = None) -> Answer:
     """Measured speedup first, then live acceptance (and its trend), projections and a verdict."""
-    from project_memory.speedup import build_speedup_report, speedup_answer_lines
+    from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
 
     answer = answer_measured_speedup(store, question)
     report = build_speedup_report(store, snapshot=snapshots[0] if snapshots else None,
@@ -223,7 +223,7 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[Any] = (),
     """
     intent = classify(question)
     if intent == "run":
-        from project_memory.run_answers import answer_run
+        from sessiontui.project_memory.run_answers import answer_run
 
         return answer_run(store, question, snapshots)
     if store is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from project_memory.records import FIELD_NAMES, Record
-from project_memory.store import Store, StoreError
+from sessiontui.project_memory.records import FIELD_NAMES, Record
+from sessiontui.project_memory.store import Store, StoreError
 
 FORMAT_VERSION = 1
 _EMPTY = (None, "", [], {})

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 if TYPE_CHECKING:  # only annotations: the app's memory pane imports this module at start-up
-    from project_memory.store import Store
+    from sessiontui.project_memory.store import Store
 
 
 def lower_is_better(metric: str) -> bool:

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from project_memory.answers import Answer, fmt
-from project_memory.records import Record
-from project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
-from project_memory.signatures import failure_signature
-from project_memory.store import Store, StoreError
+from sessiontui.project_memory.answers import Answer, fmt
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
+from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.store import Store, StoreError
 
 RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them
 _QUESTION_WORDS = frozenset(

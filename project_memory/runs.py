@@ -10,11 +10,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from project_memory.records import Record, now_iso
-from project_memory.signatures import event_signature, event_text, match_lessons
-from project_memory.specdec import accept_length
-from project_memory.stamp import stamp
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record, now_iso
+from sessiontui.project_memory.signatures import event_signature, event_text, match_lessons
+from sessiontui.project_memory.specdec import accept_length
+from sessiontui.project_memory.stamp import stamp
+from sessiontui.project_memory.store import Store
 
 RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged")
 FAILURES = frozenset({"crashed", "stalled", "diverged"})

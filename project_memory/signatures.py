@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from difflib import SequenceMatcher
 from typing import Any
 
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 MAX_MESSAGE_CHARS = 200
 SIGNATURE_MATCH = 0.6  # token similarity of two signatures of the same failure type

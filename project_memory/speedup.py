@@ -1,7 +1,7 @@
 """The speedup report: live acceptance, the number to beat and past measurements, put together.
 
 `build_speedup_report` gathers its inputs (command-line values, a training snapshot or log, the
-project memory), applies `project_memory.specdec`, and says where every figure came from and which
+project memory), applies `sessiontui.project_memory.specdec`, and says where every figure came from and which
 assumptions it needed. Figures it cannot compute stay None, with the reason in `assumptions`.
 """
 
@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from project_memory import specdec
-from project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
-from project_memory.reference import best, lower_is_better
+from sessiontui.project_memory import specdec
+from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
+from sessiontui.project_memory.reference import best, lower_is_better
 
 if TYPE_CHECKING:
-    from project_memory.store import Store
+    from sessiontui.project_memory.store import Store
 
 DEFAULT_DRAFT_OVERHEAD = 0.10
 """Assumed draft overhead (draft time / target step time) when none is given or measurable."""

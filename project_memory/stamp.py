@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from project_memory.paths import database_path
-from project_memory.records import KINDS, Record, new_id, now_iso
+from sessiontui.project_memory.paths import database_path
+from sessiontui.project_memory.records import KINDS, Record, new_id, now_iso
 
 BUSY_TIMEOUT_S = 30.0
 _STOPWORDS = frozenset(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.store import Store
+from sessiontui.project_memory.store import Store
 
 
 def sessiontui_command() -> list[str]:
@@ -19,7 +19,7 @@ def sessiontui_command() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("sessiontui")
-    return [found] if found else [sys.executable, "-m", "tui.cli"]
+    return [found] if found else [sys.executable, "-m", "sessiontui.tui.cli"]
 
 
 @pytest.fixture

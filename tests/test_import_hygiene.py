@@ -8,7 +8,7 @@ import sys
 
 PROBE = """
 import json, sys, importlib, pkgutil
-import project_memory, collectors
+from sessiontui import collectors, project_memory
 for pkg in (project_memory, collectors):
     for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
         importlib.import_module(mod.name)
@@ -23,7 +23,7 @@ def test_domain_packages_do_not_import_textual() -> None:
 
 def test_ask_path_imports_neither_textual_nor_gitpython(tmp_path) -> None:
     probe = (
-        "import sys, json; from tui.cli import main; main(['ask', 'what is the baseline?']);"
+        "import sys, json; from sessiontui.tui.cli import main; main(['ask', 'what is the baseline?']);"
         "print(json.dumps([m for m in sys.modules if m.split('.')[0] in ('textual', 'git', 'rich')]))"
     )
     env = {"SESSIONTUI_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}

@@ -22,9 +22,9 @@ from textual.containers import Container
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from project_memory.paths import database_path
-from project_memory.records import DEFAULT_METRIC, Record
-from tui.messages import (
+from sessiontui.project_memory.paths import database_path
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.tui.messages import (
     AnswerReady,
     CatchUpProgress,
     GpuSampled,
@@ -34,17 +34,17 @@ from tui.messages import (
     TrainAlert,
     TrainSampled,
 )
-from tui.palette import SessionCommands
-from tui.widgets.ask_panel import AnswerPanel, AskBar
-from tui.widgets.gpu_pane import GpuPane
-from tui.widgets.key_bar import KeyBar
-from tui.widgets.memory_pane import MemoryPane
-from tui.widgets.training_pane import ALERT_KINDS, TrainingPane
-from tui.widgets.view_bar import ViewBar
+from sessiontui.tui.palette import SessionCommands
+from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
+from sessiontui.tui.widgets.gpu_pane import GpuPane
+from sessiontui.tui.widgets.key_bar import KeyBar
+from sessiontui.tui.widgets.memory_pane import MemoryPane
+from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
+from sessiontui.tui.widgets.view_bar import ViewBar
 
 if TYPE_CHECKING:
-    from project_memory.store import Store
-    from tui.config import Config
+    from sessiontui.project_memory.store import Store
+    from sessiontui.tui.config import Config
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
@@ -265,7 +265,7 @@ class SessionApp(App[None]):
     @work(thread=True, exclusive=True, group="training", exit_on_error=False)
     def _follow_logs(self) -> None:
         """Follow every log (catching up first), keep its run record, and report changes."""
-        from project_memory.store import Store
+        from sessiontui.project_memory.store import Store
 
         worker = get_current_worker()
         followed: dict[Path, Followed] = {}
@@ -292,14 +292,14 @@ class SessionApp(App[None]):
         return Followed(follower)
 
     def _default_follower(self, path: Path) -> Any:
-        from collectors.trainlog import LogFollower
+        from sessiontui.collectors.trainlog import LogFollower
 
         return LogFollower(path, stall_after_s=self.config.stall_after_s if self.config else None)
 
     def _poll(self, path: Path, entry: Followed, store: Store) -> None:
         """Post a snapshot when it changed, update the run record, and alert on new events."""
-        from project_memory.runs import RunTracker
-        from project_memory.signatures import lessons_for_event
+        from sessiontui.project_memory.runs import RunTracker
+        from sessiontui.project_memory.signatures import lessons_for_event
 
         snapshot = entry.follower.poll()
         key = snapshot_key(snapshot)
@@ -336,7 +336,7 @@ class SessionApp(App[None]):
         )
 
     def action_follow_log(self) -> None:
-        from tui.screens.prompt import PromptScreen
+        from sessiontui.tui.screens.prompt import PromptScreen
 
         self.push_screen(
             PromptScreen("Follow a training log (saved to sessiontui.toml)",
@@ -353,7 +353,7 @@ class SessionApp(App[None]):
 
     @work(thread=True, group="config", exit_on_error=False)
     def _save_followed_log(self, log: str) -> None:
-        from tui.config import add_followed_log
+        from sessiontui.tui.config import add_followed_log
 
         try:
             added = add_followed_log(self.config_path, log)
@@ -367,8 +367,8 @@ class SessionApp(App[None]):
     @work(thread=True, exclusive=True, group="memory-read", exit_on_error=False)
     def _load_memory(self) -> None:
         """Read benchmarks, lessons and notes when something changed, and post them."""
-        from project_memory.reference import reference_for
-        from project_memory.store import Store
+        from sessiontui.project_memory.reference import reference_for
+        from sessiontui.project_memory.store import Store
 
         with Store(self.store_path) as store:
             fingerprint = store.fingerprint(SHOWN_KINDS)  # re-read a large memory only on change
@@ -387,7 +387,7 @@ class SessionApp(App[None]):
 
     def _edit(self, record: Record) -> None:
         """Open the record form (imported on first use: start-up does not pay for it)."""
-        from tui.screens.record_form import RecordForm
+        from sessiontui.tui.screens.record_form import RecordForm
 
         self.push_screen(RecordForm(record), self._save)
 
@@ -422,8 +422,8 @@ class SessionApp(App[None]):
     @work(thread=True, group="memory-write", exit_on_error=False)
     def _write(self, operation: str, target: Any) -> None:
         """Add, update, delete or restore in one short transaction, then say what happened."""
-        from project_memory.stamp import stamp
-        from project_memory.store import Store, StoreError
+        from sessiontui.project_memory.stamp import stamp
+        from sessiontui.project_memory.store import Store, StoreError
 
         try:
             with Store(self.store_path) as store:
@@ -450,7 +450,7 @@ class SessionApp(App[None]):
             self._load_memory()
 
     def action_export(self) -> None:
-        from tui.screens.prompt import PromptScreen
+        from sessiontui.tui.screens.prompt import PromptScreen
 
         default = str(self.project_dir / "sessiontui-memory.toml")
         self.push_screen(PromptScreen("Export the memory to TOML", value=default), self._export)
@@ -461,8 +461,8 @@ class SessionApp(App[None]):
 
     @work(thread=True, group="export", exit_on_error=False)
     def _export_to(self, path: Path) -> None:
-        from project_memory.exchange import export_toml
-        from project_memory.store import Store, StoreError
+        from sessiontui.project_memory.exchange import export_toml
+        from sessiontui.project_memory.store import Store, StoreError
 
         try:
             with Store(self.store_path) as store:
@@ -495,8 +495,8 @@ class SessionApp(App[None]):
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
     def _ask(self, question: str, snapshots: tuple) -> None:
-        from project_memory.answers import ask
-        from project_memory.store import Store, StoreError
+        from sessiontui.project_memory.answers import ask
+        from sessiontui.project_memory.store import Store, StoreError
 
         try:
             with Store(self.store_path) as store:
@@ -514,7 +514,7 @@ class SessionApp(App[None]):
 
     # -- help, palette, errors ----------------------------------------------------------------
     def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
+        from sessiontui.tui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen(self.key_help()))
 
@@ -560,13 +560,13 @@ class SessionApp(App[None]):
 
 def default_gpu_collector() -> Any:
     """The NVML collector (imported in the worker: pynvml loads a shared library)."""
-    from collectors.gpu import GpuCollector
+    from sessiontui.collectors.gpu import GpuCollector
 
     return GpuCollector()
 
 
 def default_host_collector(paths: Sequence[Path]) -> Any:
     """The psutil host collector watching the disks that hold the project and the logs."""
-    from collectors.host import HostCollector
+    from sessiontui.collectors.host import HostCollector
 
     return HostCollector(list(paths))

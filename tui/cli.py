@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from tui.commands import modules_for
+from sessiontui.tui.commands import modules_for
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -33,10 +33,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # the app: no parser to build, no command modules to import
-        from tui.commands.app import run_app
+        from sessiontui.tui.commands.app import run_app
 
         return run_app()
-    from project_memory.store import StoreError  # after the app's branch: it needs none of this
+    from sessiontui.project_memory.store import (
+        StoreError,  # after the app's branch: it needs none of this
+    )
 
     args = build_parser(argv[0]).parse_args(argv)
     if not getattr(args, "func", None):

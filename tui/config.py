@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from project_memory.records import DEFAULT_METRIC
+from sessiontui.project_memory.records import DEFAULT_METRIC
 
 CONFIG_NAME = "sessiontui.toml"
 

@@ -14,14 +14,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from project_memory.paths import DB_NAME, DIR_NAME
-from project_memory.records import Record
-from project_memory.signatures import failure_signature
-from project_memory.store import Store
-from tui.config import add_followed_log, config_path
-from tui.demo_log import DEFAULT_CURVE, STYLES, Curve, TrainingLogWriter
+from sessiontui.project_memory.paths import DB_NAME, DIR_NAME
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.config import add_followed_log, config_path
+from sessiontui.tui.demo_log import DEFAULT_CURVE, STYLES, Curve, TrainingLogWriter
 
-DATA = resources.files("tui") / "demo_data"
+DATA = resources.files("sessiontui.tui") / "demo_data"
 HISTORY_STEPS = 600
 READY = "ready"  # the job's first line once the project is built
 
@@ -93,7 +93,7 @@ class Demo:
 
     def gpu_collector(self) -> Any:
         """A collector replaying the recorded H200 trace (it reports itself unavailable if absent)."""
-        from collectors.gpu_replay import ReplayGpuCollector
+        from sessiontui.collectors.gpu_replay import ReplayGpuCollector
 
         return ReplayGpuCollector(self.trace_path)
 
@@ -142,7 +142,7 @@ def launch_demo(
     It builds while this process loads the app (on another core); call `wait_ready()` before use.
     """
     demo = planned_demo(directory, style=style, steps_per_s=steps_per_s)
-    command = [sys.executable, "-m", "tui.demo", str(demo.dir), "--style", style,
+    command = [sys.executable, "-m", "sessiontui.tui.demo", str(demo.dir), "--style", style,
                "--steps-per-s", repr(steps_per_s), "--history-steps", str(history_steps),
                "--parent", str(os.getpid())]
     demo.job = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.message import Message
 
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 
 class Latest(Message):

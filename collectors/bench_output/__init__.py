@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collectors.bench_output import llamacpp, sglang, vllm
-from collectors.bench_output.common import to_text
-from project_memory.records import Record
+from sessiontui.collectors.bench_output import llamacpp, sglang, vllm
+from sessiontui.collectors.bench_output.common import to_text
+from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, llamacpp)
 _SERVER_LOG = ".server_log"

@@ -9,7 +9,7 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from collectors.bench_output.common import benchmark, json_objects, number, slug, whole
-from project_memory.records import Record
+from sessiontui.collectors.bench_output.common import benchmark, json_objects, number, slug, whole
+from sessiontui.project_memory.records import Record
 
 ENGINE = "llama.cpp"
 FORMATS = ("llama.cpp.llama-bench", "llama.cpp.llama-bench.json")

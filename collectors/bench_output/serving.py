@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from collectors.bench_output.common import figures_of, number, present, slug, whole
+from sessiontui.collectors.bench_output.common import figures_of, number, present, slug, whole
 
 _BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
 _RULE = re.compile(r"^=+\s*$")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from collectors.bench_output.common import (
+from sessiontui.collectors.bench_output.common import (
     benchmark,
     figures_of,
     json_objects,
@@ -19,7 +19,7 @@ from collectors.bench_output.common import (
     present,
     whole,
 )
-from collectors.bench_output.serving import (
+from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
     is_vllm_json,
@@ -27,7 +27,7 @@ from collectors.bench_output.serving import (
     result_blocks,
     workload,
 )
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 ENGINE = "sglang"
 FORMATS = (

@@ -6,7 +6,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from collectors.trainlog.lines import clean
+from sessiontui.collectors.trainlog.lines import clean
 
 CONTEXT_LINES = 20
 MAX_CONTEXT_CHARS = 500  # per context line: a 1 MB line must not ride along in every event
@@ -60,7 +60,7 @@ def first_sentence(text: str) -> str:
 def signature_of(text: str) -> str | None:
     """The project memory's normalised failure signature, when that module is present."""
     try:
-        from project_memory.signatures import failure_signature
+        from sessiontui.project_memory.signatures import failure_signature
     except ImportError:
         return None
     try:

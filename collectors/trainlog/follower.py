@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from collectors.trainlog.lines import LineBuffer
-from collectors.trainlog.snapshot import TrainSnapshot
-from collectors.trainlog.state import TrainState
-from collectors.trainlog.trainer_state import is_trainer_state, trainer_state_readings
+from sessiontui.collectors.trainlog.lines import LineBuffer
+from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+from sessiontui.collectors.trainlog.state import TrainState
+from sessiontui.collectors.trainlog.trainer_state import is_trainer_state, trainer_state_readings
 
 CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small enough to stay flat
 MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll

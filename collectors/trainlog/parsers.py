@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from itertools import repeat
 
-from collectors.trainlog.progress import looks_like_bar, parse_bar
-from collectors.trainlog.readings import Reading, from_pairs, metric_name, to_float
+from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
+from sessiontui.collectors.trainlog.readings import Reading, from_pairs, metric_name, to_float
 
 # SpecForge gen 1 (2025 scripts) and SafeAILab EAGLE-3: `Train Epoch [e/E], position i,  Acc: x`.
 _SF_EPOCH = re.compile(

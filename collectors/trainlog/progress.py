@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from collectors.trainlog.readings import Reading, metric_name, to_float
+from sessiontui.collectors.trainlog.readings import Reading, metric_name, to_float
 
 # tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
 # or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or

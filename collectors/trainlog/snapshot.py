@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from collectors.trainlog.events import TrainEvent
+from sessiontui.collectors.trainlog.events import TrainEvent
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,16 @@ import math
 from collections import deque
 from types import MappingProxyType
 
-from collectors.trainlog.events import FailureWatcher, TrainEvent, has_hint
-from collectors.trainlog.history import MAX_POINTS, Series
-from collectors.trainlog.lines import clean, collapse_redraws, rank_of
-from collectors.trainlog.parsers import parse_record, specforge_step_run, specforge_step_runs
-from collectors.trainlog.readings import Reading, merge
-from collectors.trainlog.snapshot import TrainSnapshot, acc_positions
+from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, has_hint
+from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
+from sessiontui.collectors.trainlog.lines import clean, collapse_redraws, rank_of
+from sessiontui.collectors.trainlog.parsers import (
+    parse_record,
+    specforge_step_run,
+    specforge_step_runs,
+)
+from sessiontui.collectors.trainlog.readings import Reading, merge
+from sessiontui.collectors.trainlog.snapshot import TrainSnapshot, acc_positions
 
 MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from collectors.trainlog.readings import Reading, from_pairs
+from sessiontui.collectors.trainlog.readings import Reading, from_pairs
 
 
 def is_trainer_state(name: str) -> bool:

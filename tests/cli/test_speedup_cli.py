@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 CONTRACT_KEYS = (
     "accept_length", "theoretical_speedup", "theoretical_value", "calibrated_speedup",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.signatures import failure_signature
-from project_memory.store import Store
+from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.store import Store
 from tests.conftest import sessiontui_command
 
 CRASH = Path(__file__).parent.parent / "fixtures" / "crash"

@@ -6,7 +6,7 @@ import io
 import sys
 from pathlib import Path
 
-from collectors.bench_output.capture import run_and_capture
+from sessiontui.collectors.bench_output.capture import run_and_capture
 
 
 class ClosedTerminal(io.BytesIO):

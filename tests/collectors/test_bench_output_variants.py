@@ -11,8 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collectors.bench_output import KNOWN_FORMATS, llamacpp, parse_benchmark_output, sglang, vllm
-from collectors.bench_output.common import to_text
+from sessiontui.collectors.bench_output import (
+    KNOWN_FORMATS,
+    llamacpp,
+    parse_benchmark_output,
+    sglang,
+    vllm,
+)
+from sessiontui.collectors.bench_output.common import to_text
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 TEXT_FIXTURES = [

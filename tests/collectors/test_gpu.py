@@ -9,8 +9,8 @@ import psutil
 import pynvml
 import pytest
 
-from collectors.gpu import GpuCollector, GpuSnapshot, gpu_names
-from tui.cli import main
+from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot, gpu_names
+from sessiontui.tui.cli import main
 
 MIB = 1024 * 1024
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from collectors.gpu import GpuCollector, gpu_names
+from sessiontui.collectors.gpu import GpuCollector, gpu_names
 
 _PROBE = GpuCollector().sample()
 pytestmark = pytest.mark.skipif(not _PROBE.available, reason=f"no NVML here: {_PROBE.reason}")

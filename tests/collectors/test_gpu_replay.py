@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
-from collectors.gpu_replay import ReplayGpuCollector
+from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
+from sessiontui.collectors.gpu_replay import ReplayGpuCollector
 
 DEMO_TRACE = Path(__file__).parents[2] / "tui" / "demo_data" / "gpu_trace.jsonl"
 

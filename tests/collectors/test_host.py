@@ -8,7 +8,7 @@ from pathlib import Path
 
 import psutil
 
-from collectors.host import HostCollector
+from sessiontui.collectors.host import HostCollector
 
 
 def test_real_figures_are_within_the_machine(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
+from sessiontui.tui.cli import main
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from collectors.trainlog import LogFollower, read_log
-from collectors.trainlog.events import FailureWatcher
-from collectors.trainlog.state import TrainState
+from sessiontui.collectors.trainlog import LogFollower, read_log
+from sessiontui.collectors.trainlog.events import FailureWatcher
+from sessiontui.collectors.trainlog.state import TrainState
 
 CRASHES = Path(__file__).parent.parent / "fixtures" / "crash"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from collectors.trainlog import LogFollower, TrainSnapshot
+from sessiontui.collectors.trainlog import LogFollower, TrainSnapshot
 
 
 def _append(path: Path, text: str) -> None:
@@ -135,7 +135,7 @@ def test_catch_up_in_a_background_thread_publishes_partial_snapshots(tmp_path: P
 
 
 def test_poll_reads_at_most_its_budget_then_continues(tmp_path: Path, monkeypatch) -> None:
-    import collectors.trainlog.follower as follower_module
+    import sessiontui.collectors.trainlog.follower as follower_module
 
     monkeypatch.setattr(follower_module, "MAX_POLL_BYTES", 100)
     monkeypatch.setattr(follower_module, "CHUNK_BYTES", 100)

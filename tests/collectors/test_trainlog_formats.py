@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from collectors.trainlog import read_log
-from collectors.trainlog.parsers import parse_record
-from collectors.trainlog.progress import parse_bar
+from sessiontui.collectors.trainlog import read_log
+from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.progress import parse_bar
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from collectors.trainlog.lines import MAX_RECORD_BYTES, LineBuffer, clean, collapse_redraws, rank_of
+from sessiontui.collectors.trainlog.lines import (
+    MAX_RECORD_BYTES,
+    LineBuffer,
+    clean,
+    collapse_redraws,
+    rank_of,
+)
 
 
 def test_half_written_record_waits_for_its_terminator() -> None:

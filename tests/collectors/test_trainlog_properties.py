@@ -9,20 +9,20 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from collectors.trainlog import LogFollower, history_for_chart, read_log
-from collectors.trainlog.events import FailureWatcher
-from collectors.trainlog.lines import LineBuffer, clean, collapse_redraws
-from collectors.trainlog.parsers import (
+from sessiontui.collectors.trainlog import LogFollower, history_for_chart, read_log
+from sessiontui.collectors.trainlog.events import FailureWatcher
+from sessiontui.collectors.trainlog.lines import LineBuffer, clean, collapse_redraws
+from sessiontui.collectors.trainlog.parsers import (
     RECOGNISERS,
     dict_pairs,
     parse_record,
     specforge_step_run,
     specforge_step_runs,
 )
-from collectors.trainlog.progress import parse_bar
-from collectors.trainlog.readings import Reading, to_float
-from collectors.trainlog.state import TrainState
-from collectors.trainlog.trainer_state import trainer_state_readings
+from sessiontui.collectors.trainlog.progress import parse_bar
+from sessiontui.collectors.trainlog.readings import Reading, to_float
+from sessiontui.collectors.trainlog.state import TrainState
+from sessiontui.collectors.trainlog.trainer_state import trainer_state_readings
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
 REAL_LINES = sorted({

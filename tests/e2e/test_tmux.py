@@ -8,9 +8,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from project_memory.answers import ask, fmt
-from project_memory.store import Store
-from tui.demo import seed_memory
+from sessiontui.project_memory.answers import ask, fmt
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.demo import seed_memory
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from tmux_session import TmuxSession, tmux_available  # noqa: E402

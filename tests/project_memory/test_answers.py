@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from project_memory.answers import ask, classify
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.answers import ask, classify
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 
 @pytest.mark.parametrize(

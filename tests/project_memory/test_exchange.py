@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.exchange import export_toml, import_toml
-from project_memory.records import Record
-from project_memory.store import Store, StoreError
+from sessiontui.project_memory.exchange import export_toml, import_toml
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store, StoreError
 
 
 def test_round_trip_into_an_empty_store(store: Store, tmp_path: Path) -> None:

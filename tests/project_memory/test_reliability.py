@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 WRITER = """
 import sys
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 store = Store(sys.argv[1])
 i = 0
 while True:

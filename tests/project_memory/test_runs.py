@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from collectors.trainlog import LogFollower, TrainEvent, TrainSnapshot
-from project_memory.records import Record
-from project_memory.runs import RunTracker, run_name
-from project_memory.signatures import failure_signature
-from project_memory.specdec import accept_length
-from project_memory.store import Store
+from sessiontui.collectors.trainlog import LogFollower, TrainEvent, TrainSnapshot
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.runs import RunTracker, run_name
+from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.specdec import accept_length
+from sessiontui.project_memory.store import Store
 from tests.project_memory.run_fakes import OOM_LINE, oom_event, snap
 
 

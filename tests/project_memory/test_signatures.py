@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from project_memory.records import Record
-from project_memory.signatures import (
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.signatures import (
     failure_signature,
     failure_type,
     lessons_for_event,
     match_lessons,
 )
-from project_memory.store import Store
+from sessiontui.project_memory.store import Store
 
 CRASH = Path(__file__).parent.parent / "fixtures" / "crash"
 

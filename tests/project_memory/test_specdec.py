@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from project_memory import specdec
+from sessiontui.project_memory import specdec
 
 RATES = [0.8, 0.6, 0.5]  # conditional; reach 0.8, 0.48, 0.24
 

@@ -6,18 +6,18 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from project_memory.records import Record
-from project_memory.speedup import (
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.speedup import (
     DEFAULT_DRAFT_OVERHEAD,
     build_speedup_report,
     speedup_answer_lines,
 )
-from project_memory.store import Store
+from sessiontui.project_memory.store import Store
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """The fields of `collectors.trainlog.TrainSnapshot` the report reads."""
+    """The fields of `sessiontui.collectors.trainlog.TrainSnapshot` the report reads."""
 
     acc: tuple[float, ...] = ()
     metrics: dict[str, float] = field(default_factory=dict)

@@ -6,8 +6,8 @@ import sqlite3
 
 import pytest
 
-from project_memory.records import Record
-from project_memory.store import MIGRATIONS, Store, StoreError
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import MIGRATIONS, Store, StoreError
 
 
 def bench(config: str, value: float, **kw) -> Record:

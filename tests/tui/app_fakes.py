@@ -2,7 +2,7 @@
 
 GPU and host snapshots use the real collector dataclasses; figures follow nvidia-smi on an H200
 (NVIDIA driver 560 series: 143771 MiB total, 700 W limit). Training snapshots are
-real `collectors.trainlog.TrainSnapshot`s of a SpecForge `train_eagle3.py` run (TTT length 7).
+real `sessiontui.collectors.trainlog.TrainSnapshot`s of a SpecForge `train_eagle3.py` run (TTT length 7).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
-from collectors.host import DiskUsage, HostSnapshot
-from collectors.trainlog import TrainEvent, TrainSnapshot
+from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
+from sessiontui.collectors.host import DiskUsage, HostSnapshot
+from sessiontui.collectors.trainlog import TrainEvent, TrainSnapshot
 
 H200_MIB = 143771.0
 

@@ -1,15 +1,15 @@
-"""Pilot tests of the ask bar and answer panel, against the real `project_memory.answers.ask`."""
+"""Pilot tests of the ask bar and answer panel, against the real `sessiontui.project_memory.answers.ask`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from project_memory.answers import ask
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.app import SessionApp
+from sessiontui.tui.widgets.ask_panel import AskBar
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
-from tui.app import SessionApp
-from tui.widgets.ask_panel import AskBar
 
 
 def make_app(tmp_path: Path) -> SessionApp:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from sessiontui.tui.app import SessionApp
+from sessiontui.tui.messages import GpuSampled, HostSampled, TrainSampled
+from sessiontui.tui.widgets.spark import BARS, spark
 from tests.tui.app_fakes import (
     HOST,
     NO_NVML,
@@ -15,9 +18,6 @@ from tests.tui.app_fakes import (
     text_of,
     until,
 )
-from tui.app import SessionApp
-from tui.messages import GpuSampled, HostSampled, TrainSampled
-from tui.widgets.spark import BARS, spark
 
 
 def make_app(tmp_path: Path, *snapshots) -> SessionApp:

@@ -6,9 +6,13 @@ from pathlib import Path
 
 import tomlkit
 
-from project_memory.exchange import read_toml
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.exchange import read_toml
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.app import VIEWS, SessionApp
+from sessiontui.tui.commands.app import build_app
+from sessiontui.tui.screens.help import HelpScreen
+from sessiontui.tui.screens.prompt import PromptScreen
 from tests.tui.app_fakes import (
     HOST,
     TWO_GPUS,
@@ -18,10 +22,6 @@ from tests.tui.app_fakes import (
     text_of,
     until,
 )
-from tui.app import VIEWS, SessionApp
-from tui.commands.app import build_app
-from tui.screens.help import HelpScreen
-from tui.screens.prompt import PromptScreen
 
 
 def make_app(tmp_path: Path, **kwargs) -> SessionApp:

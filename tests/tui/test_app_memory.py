@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.records import Record
-from project_memory.store import Store, StoreError
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store, StoreError
+from sessiontui.tui.app import SessionApp
+from sessiontui.tui.screens.record_form import RecordForm
+from sessiontui.tui.widgets.memory_pane import COLUMNS
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
-from tui.app import SessionApp
-from tui.screens.record_form import RecordForm
-from tui.widgets.memory_pane import COLUMNS
 
 WHAT, VS = COLUMNS.index("what"), COLUMNS.index("vs beat")
 
@@ -114,8 +114,8 @@ async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
 
 
 def test_failed_attempts_read_failed_not_blank() -> None:
-    from project_memory.records import Record
-    from tui.widgets.memory_pane import value_text
+    from sessiontui.project_memory.records import Record
+    from sessiontui.tui.widgets.memory_pane import value_text
 
     failed = Record(kind="benchmark", config="crashed bench", status="failed", value=None)
     measured = Record(kind="benchmark", config="ok", status="ok", value=212.4)

@@ -6,9 +6,14 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from project_memory.records import Record
-from project_memory.specdec import tau_from_conditional
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.specdec import tau_from_conditional
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.app import SessionApp
+from sessiontui.tui.screens.record_form import RecordForm
+from sessiontui.tui.widgets.spark import BARS
+from sessiontui.tui.widgets.styling import part_style
+from sessiontui.tui.widgets.training_pane import RunCard
 from tests.tui.app_fakes import (
     HOST,
     TWO_GPUS,
@@ -20,11 +25,6 @@ from tests.tui.app_fakes import (
     text_of,
     until,
 )
-from tui.app import SessionApp
-from tui.screens.record_form import RecordForm
-from tui.widgets.spark import BARS
-from tui.widgets.styling import part_style
-from tui.widgets.training_pane import RunCard
 
 
 def make_app(tmp_path: Path, factory, logs=("train.log",)) -> SessionApp:

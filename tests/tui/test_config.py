@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from tui.config import (
+from sessiontui.tui.config import (
     SETTINGS,
     Config,
     add_followed_log,

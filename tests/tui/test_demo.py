@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
-from collectors.trainlog import LogFollower
-from project_memory.answers import ask
-from project_memory.reference import best
-from project_memory.store import Store
-from tui.config import load_config
-from tui.demo import build_demo, launch_demo, seed_memory, seed_records
-from tui.demo_log import (
+from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
+from sessiontui.collectors.trainlog import LogFollower
+from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.reference import best
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.config import load_config
+from sessiontui.tui.demo import build_demo, launch_demo, seed_memory, seed_records
+from sessiontui.tui.demo_log import (
     TTT_LENGTH,
     Curve,
     TrainingLogWriter,

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.app import SessionApp
 from tests.tui.app_fakes import (
     HOST,
     TWO_GPUS,
@@ -22,7 +23,6 @@ from tests.tui.app_fakes import (
     text_of,
     until,
 )
-from tui.app import SessionApp
 
 ONCE = 3600.0  # one sample per collector during a test
 

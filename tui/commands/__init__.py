@@ -9,15 +9,15 @@ import importlib
 from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, ...]] = {
-    "tui.commands.memory": (
+    "sessiontui.tui.commands.memory": (
         "bench", "lesson", "note", "list", "show", "edit", "rm", "restore", "export", "import", "ask",
     ),
-    "tui.commands.speedup": ("speedup",),
-    "tui.commands.gpu": ("gpu",),
-    "tui.commands.demo": ("demo",),
-    "tui.commands.record": ("record",),
-    "tui.commands.train": ("train",),
-    "tui.commands.watch": ("watch",),
+    "sessiontui.tui.commands.speedup": ("speedup",),
+    "sessiontui.tui.commands.gpu": ("gpu",),
+    "sessiontui.tui.commands.demo": ("demo",),
+    "sessiontui.tui.commands.record": ("record",),
+    "sessiontui.tui.commands.train": ("train",),
+    "sessiontui.tui.commands.watch": ("watch",),
 }
 
 

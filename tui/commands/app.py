@@ -6,14 +6,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.app import SessionApp
+    from sessiontui.tui.app import SessionApp
 
 
 def build_app(start: Path) -> SessionApp:
     """The app for the project around `start`, following the logs its sessiontui.toml lists."""
-    from project_memory.paths import project_root
-    from tui.app import SessionApp
-    from tui.config import config_path, load_config
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.app import SessionApp
+    from sessiontui.tui.config import config_path, load_config
 
     project = project_root(start)
     path = config_path(project)
@@ -22,7 +22,7 @@ def build_app(start: Path) -> SessionApp:
 
 def run_app() -> int:
     """Run the app on the project in the current directory until the user quits."""
-    from tui.hangup import exit_on_hang_up
+    from sessiontui.tui.hangup import exit_on_hang_up
 
     app = build_app(Path.cwd())
     exit_on_hang_up(app.stop_collectors)  # a closed window still saves the runs' progress

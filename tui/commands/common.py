@@ -7,9 +7,9 @@ import math
 import sys
 from typing import Any
 
-from project_memory.paths import database_path
-from project_memory.records import Record
-from project_memory.store import Store
+from sessiontui.project_memory.paths import database_path
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 
 
 def open_store(*, create: bool = True) -> Store | None:
@@ -23,8 +23,8 @@ def open_store(*, create: bool = True) -> Store | None:
 def stamped(*records: Record) -> Record:
     """Stamp new records with host, GPU models and git state, each looked up once for all of
     them (GitPython and NVML are imported only here); returns the first."""
-    from collectors.gpu import gpu_names
-    from project_memory.stamp import stamp_all
+    from sessiontui.collectors.gpu import gpu_names
+    from sessiontui.project_memory.stamp import stamp_all
 
     stamp_all(records, gpus=gpu_names())
     return records[0]

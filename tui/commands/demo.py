@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from tui.commands.common import positive_float
+from sessiontui.tui.commands.common import positive_float
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,15 +37,15 @@ def run_demo(args: argparse.Namespace) -> int:
     import shutil
     import tempfile
 
-    from tui.demo import launch_demo
+    from sessiontui.tui.demo import launch_demo
 
     directory = args.keep or Path(tempfile.mkdtemp(prefix="sessiontui-demo-"))
     demo = launch_demo(directory, style=args.log_format, steps_per_s=args.steps_per_s)
     try:
-        from project_memory.paths import ENV_DIR
-        from tui.app import SessionApp
-        from tui.config import load_config
-        from tui.hangup import exit_on_hang_up
+        from sessiontui.project_memory.paths import ENV_DIR
+        from sessiontui.tui.app import SessionApp
+        from sessiontui.tui.config import load_config
+        from sessiontui.tui.hangup import exit_on_hang_up
 
         try:
             demo.wait_ready()

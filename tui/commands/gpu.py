@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collectors.gpu import GpuSample, GpuSnapshot
+    from sessiontui.collectors.gpu import GpuSample, GpuSnapshot
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,7 +20,7 @@ def run_gpu(args: argparse.Namespace) -> int:
     """Sample once; without NVML that is a normal answer (available: false), so exit 0."""
     import json
 
-    from collectors.gpu import GpuCollector
+    from sessiontui.collectors.gpu import GpuCollector
 
     collector = GpuCollector()
     try:

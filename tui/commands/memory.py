@@ -8,8 +8,8 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-from project_memory.records import KINDS, Record
-from tui.commands.common import (
+from sessiontui.project_memory.records import KINDS, Record
+from sessiontui.tui.commands.common import (
     finite_float,
     open_store,
     positive_int,
@@ -77,7 +77,7 @@ def cmd_bench_add(args: argparse.Namespace) -> int:
 
 def cmd_lesson_add(args: argparse.Namespace) -> int:
     if args.from_run:
-        from project_memory.run_answers import lesson_draft_from_run
+        from sessiontui.project_memory.run_answers import lesson_draft_from_run
 
         with open_store() as store:
             record = lesson_draft_from_run(store, args.from_run)
@@ -192,7 +192,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from project_memory.exchange import export_toml
+    from sessiontui.project_memory.exchange import export_toml
 
     with open_store() as store:
         text = export_toml(store, Path(args.path) if args.path else None)
@@ -204,7 +204,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from project_memory.exchange import import_toml
+    from sessiontui.project_memory.exchange import import_toml
 
     with open_store() as store:
         added, updated = import_toml(store, Path(args.path))
@@ -216,7 +216,7 @@ def _previous_answer() -> dict | None:
     """Live figures of the last speedup answer, kept beside the database for the trend line."""
     import json
 
-    from project_memory.paths import memory_dir
+    from sessiontui.project_memory.paths import memory_dir
 
     try:
         return json.loads((memory_dir() / _ASK_STATE).read_text(encoding="utf-8"))
@@ -227,8 +227,8 @@ def _previous_answer() -> dict | None:
 def _remember_answer(figures: dict) -> None:
     import json
 
-    from project_memory.paths import memory_dir
-    from project_memory.records import now_iso
+    from sessiontui.project_memory.paths import memory_dir
+    from sessiontui.project_memory.records import now_iso
 
     state = {"accept_length": figures["accept_length"], "step": figures.get("step"), "at": now_iso()}
     with contextlib.suppress(OSError):  # the trend line is a nicety; never fail an answer for it
@@ -236,7 +236,7 @@ def _remember_answer(figures: dict) -> None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from project_memory.answers import ask, classify
+    from sessiontui.project_memory.answers import ask, classify
 
     question = " ".join(args.question)
     store = open_store(create=False)

@@ -8,15 +8,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collectors.bench_output.capture import Capture
-    from project_memory.records import Record
+    from sessiontui.collectors.bench_output.capture import Capture
+    from sessiontui.project_memory.records import Record
 
 EXIT_NOTHING_FOUND = 2
 
 
 def _outputs_dir() -> Path:
     """Where captured outputs are kept: `<memory dir>/outputs/`."""
-    from project_memory.paths import memory_dir
+    from sessiontui.project_memory.paths import memory_dir
 
     return memory_dir() / "outputs"
 
@@ -36,8 +36,8 @@ def _finish(
     records: list[Record], args: argparse.Namespace, fallback_name: str, **common: object
 ) -> None:
     """Name, flag, tag and annotate parsed records, then stamp and store them."""
-    from collectors.bench_output import derive_config_name
-    from tui.commands.common import open_store, stamped
+    from sessiontui.collectors.bench_output import derive_config_name
+    from sessiontui.tui.commands.common import open_store, stamped
 
     for record in records:
         for name, value in common.items():
@@ -55,7 +55,7 @@ def _failed_attempt(parsed: list[Record]) -> Record:
     """The one record of a failed command: what it was running, with no value."""
     from dataclasses import replace
 
-    from project_memory.records import Record
+    from sessiontui.project_memory.records import Record
 
     if parsed:
         return replace(parsed[0], value=None, figures={}, status="failed")
@@ -64,7 +64,7 @@ def _failed_attempt(parsed: list[Record]) -> Record:
 
 def _report(records: list[Record], as_json: bool, output_path: Path) -> None:
     """Print what was stored: JSON for scripts, or one line per record."""
-    from tui.commands.common import print_json, record_line
+    from sessiontui.tui.commands.common import print_json, record_line
 
     if as_json:
         print_json({"records": [record.to_dict() for record in records]})
@@ -76,7 +76,7 @@ def _report(records: list[Record], as_json: bool, output_path: Path) -> None:
 
 def _nothing_found(where: str) -> int:
     """One line naming the known formats; nothing is stored."""
-    from collectors.bench_output import KNOWN_FORMATS
+    from sessiontui.collectors.bench_output import KNOWN_FORMATS
 
     print(
         f"sessiontui record: no benchmark result found in {where} "
@@ -90,8 +90,8 @@ def _record_run(command: list[str], args: argparse.Namespace) -> int:
     """Run the command live, save its output, store its results (or its failure)."""
     import shlex
 
-    from collectors.bench_output import parse_benchmark_output
-    from collectors.bench_output.capture import run_and_capture
+    from sessiontui.collectors.bench_output import parse_benchmark_output
+    from sessiontui.collectors.bench_output.capture import run_and_capture
 
     sink = sys.stderr.buffer if args.json else sys.stdout.buffer
     sys.stdout.flush()
@@ -118,7 +118,7 @@ def _record_run(command: list[str], args: argparse.Namespace) -> int:
 
 def _record_saved(source: str, args: argparse.Namespace) -> int:
     """Parse output saved earlier (a file, or `-` for stdin) and store its results."""
-    from collectors.bench_output import parse_benchmark_output
+    from sessiontui.collectors.bench_output import parse_benchmark_output
 
     if source == "-":
         data = sys.stdin.buffer.read()

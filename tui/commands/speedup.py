@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tui.commands.common import finite_float, open_store, positive_int, print_json
+from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
 
 
 def rate_list(text: str) -> list[float]:
@@ -49,8 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _settings() -> tuple[str | None, str, list[str]]:
     """The first followed log, the default metric, and any problems reading sessiontui.toml."""
-    from project_memory.paths import project_root
-    from tui.config import config_path, load_config
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
 
     root = project_root()
     config = load_config(config_path(root))
@@ -60,7 +60,7 @@ def _settings() -> tuple[str | None, str, list[str]]:
 
 def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
-    from collectors.trainlog import read_log
+    from sessiontui.collectors.trainlog import read_log
 
     try:
         return read_log(Path(log)), []
@@ -70,7 +70,7 @@ def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
 
 def run_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
-    from project_memory.speedup import build_speedup_report, speedup_answer_lines
+    from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
 
     log, metric, problems = _settings()
     explicit = args.acc is not None or args.simulated_acc_len is not None

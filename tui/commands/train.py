@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collectors.trainlog import TrainSnapshot
+    from sessiontui.collectors.trainlog import TrainSnapshot
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,7 +24,7 @@ def run_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
     import os
 
-    from collectors.trainlog import read_log
+    from sessiontui.collectors.trainlog import read_log
 
     if not os.path.isfile(args.log) or not os.access(args.log, os.R_OK):
         print(f"sessiontui: cannot read training log {args.log!r}", file=sys.stderr)
@@ -32,7 +32,7 @@ def run_status(args: argparse.Namespace) -> int:
     snapshot = read_log(args.log)
     lessons = _lessons_by_event(snapshot)
     if args.json:
-        from tui.commands.common import print_json
+        from sessiontui.tui.commands.common import print_json
 
         data = snapshot.to_dict()
         for event, ids in zip(data["events"], lessons, strict=True):
@@ -45,8 +45,8 @@ def run_status(args: argparse.Namespace) -> int:
 
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
     """For each event, the stored lessons that match it, best first (none without a memory)."""
-    from project_memory.signatures import lessons_for_event
-    from tui.commands.common import open_store
+    from sessiontui.project_memory.signatures import lessons_for_event
+    from sessiontui.tui.commands.common import open_store
 
     store = open_store(create=False)
     if store is None:
@@ -59,7 +59,7 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     """A compact human summary: status line, figures, per-position accuracy, recent events."""
     import time
 
-    from project_memory.run_answers import duration
+    from sessiontui.project_memory.run_answers import duration
 
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""

@@ -10,13 +10,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tui.commands.common import open_store, print_json
+from sessiontui.tui.commands.common import open_store, print_json
 
 POLL_S = 1.0
 
 
 def _gpu_names() -> list[str]:
-    from collectors.gpu import gpu_names
+    from sessiontui.collectors.gpu import gpu_names
 
     return gpu_names()
 
@@ -25,14 +25,14 @@ def _print_record(record: Any, as_json: bool, store: Any) -> None:
     if as_json:
         print_json(record.to_dict())
     else:
-        from project_memory.run_answers import describe_run
+        from sessiontui.project_memory.run_answers import describe_run
 
         print("\n".join(describe_run(record, store)))
 
 
 def _once(path: Path, args: argparse.Namespace) -> int:
-    from collectors.trainlog import read_log
-    from project_memory.runs import RunTracker
+    from sessiontui.collectors.trainlog import read_log
+    from sessiontui.project_memory.runs import RunTracker
 
     with open_store() as store:
         tracker = RunTracker(store, path, name=args.name, gpus=_gpu_names())
@@ -62,7 +62,7 @@ class _Reporter:
         if self.as_json:  # one compact JSON object per change, for scripts
             print(json.dumps(state, default=str), flush=True)
             return
-        from project_memory.run_answers import event_lines
+        from sessiontui.project_memory.run_answers import event_lines
 
         clock = datetime.now().strftime("%H:%M:%S")
         if record.status != self.status:
@@ -77,8 +77,8 @@ class _Reporter:
 
 
 def _follow(path: Path, args: argparse.Namespace) -> int:
-    from collectors.trainlog import LogFollower
-    from project_memory.runs import RunTracker
+    from sessiontui.collectors.trainlog import LogFollower
+    from sessiontui.project_memory.runs import RunTracker
 
     follower = LogFollower(path)
     with open_store() as store:

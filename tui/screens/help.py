@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.widgets.styling import part_style
+from sessiontui.tui.widgets.styling import part_style
 
 INTRO = (
     "sessiontui remembers (baselines, benchmarks, lessons, notes, runs), watches (GPUs, host, "

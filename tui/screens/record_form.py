@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from project_memory.records import Record
+from sessiontui.project_memory.records import Record
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
-from tui.widgets.literal import literal
-from tui.widgets.styling import part_style
+from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.styling import part_style
 
 HISTORY_SIZE = 100
 

@@ -11,10 +11,10 @@ from typing import Any
 from rich.text import Text
 from textual.reactive import var
 
-from tui.widgets.fmt import DASH, gib, num
-from tui.widgets.literal import literal
-from tui.widgets.spark import spark
-from tui.widgets.styling import PartStyles
+from sessiontui.tui.widgets.fmt import DASH, gib, num
+from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.spark import spark
+from sessiontui.tui.widgets.styling import PartStyles
 
 HISTORY = 120  # samples kept per GPU for the sparklines (two minutes at 1 Hz)
 MAX_PROCESS_LINES = 8

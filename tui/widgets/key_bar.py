@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
-from tui.widgets.styling import PartStyles
+from sessiontui.tui.widgets.styling import PartStyles
 
 
 class KeyBar(PartStyles):

@@ -12,11 +12,11 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
 
-from project_memory.records import Record
-from project_memory.reference import ratio
-from tui.widgets.fmt import compact
-from tui.widgets.literal import literal
-from tui.widgets.styling import part_style
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.reference import ratio
+from sessiontui.tui.widgets.fmt import compact
+from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")

@@ -17,7 +17,7 @@ def spark(values: Sequence[float], width: int) -> str:
     if width <= 0 or not finite:
         return ""
     if len(finite) > width:
-        from collectors.trainlog.history import history_for_chart  # keeps start-up light
+        from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
         finite = history_for_chart(list(enumerate(finite)), width)
     low, span = min(finite), max(finite) - min(finite)

@@ -11,11 +11,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from project_memory.specdec import accept_length
-from tui.widgets.fmt import DASH, compact, duration, num
-from tui.widgets.literal import literal
-from tui.widgets.spark import bar, spark
-from tui.widgets.styling import PartStyles
+from sessiontui.project_memory.specdec import accept_length
+from sessiontui.tui.widgets.fmt import DASH, compact, duration, num
+from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.spark import bar, spark
+from sessiontui.tui.widgets.styling import PartStyles
 
 EVENT_LINES = 3
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
@@ -133,7 +133,7 @@ class RunCard(PartStyles):
         for line in (stats_line(snapshot), figures_line(snapshot), acc_line(snapshot)):
             text.append("\n")
             text.append_text(literal(line))
-        from collectors.trainlog.history import history_for_chart  # keeps start-up light
+        from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
         charts = width - CHART_LABEL
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 
-from tui.widgets.styling import PartStyles
+from sessiontui.tui.widgets.styling import PartStyles
 
 
 class ViewBar(PartStyles):
