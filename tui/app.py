@@ -29,6 +29,7 @@ from sessiontui.tui.messages import (
     CatchUpProgress,
     GpuSampled,
     HostSampled,
+    HostsSampled,
     MemoryLoaded,
     Notice,
     TrainAlert,
@@ -39,6 +40,7 @@ from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
 from sessiontui.tui.widgets.gpu_pane import GpuPane
 from sessiontui.tui.widgets.key_bar import KeyBar
 from sessiontui.tui.widgets.memory_pane import MemoryPane
+from sessiontui.tui.widgets.remote_hosts import show_remote_runs
 from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
 
@@ -156,6 +158,8 @@ class SessionApp(App[None]):
         self._lost_gpus: set[int] = set()
         self._gpu_available: bool | None = None
         self._host_events: set[str] = set()
+        self._remote_runs: dict[str, dict[str, Any]] = {}
+        self._hosts_down: set[str] = set()
         self._deleted: list[str] = []
         self._last_failure: tuple[Path, Any] | None = None
 
@@ -202,6 +206,8 @@ class SessionApp(App[None]):
         self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
         self.set_timer(STAGGER_S, self._load_memory)
         self.set_interval(MEMORY_REFRESH_S, self._load_memory)
+        if self.config and self.config.hosts:
+            self.set_timer(STAGGER_S, self._watch_hosts)
 
     def on_unmount(self) -> None:
         self.stop_collectors()
@@ -260,6 +266,33 @@ class SessionApp(App[None]):
         for event in set(message.snapshot.events) - self._host_events:
             self.notify(event, severity="warning", timeout=30, markup=False)
         self._host_events = set(message.snapshot.events)
+
+    @work(thread=True, exclusive=True, group="hosts", exit_on_error=False)
+    def _watch_hosts(self) -> None:
+        """Scrape the other hosts every hosts_refresh_s (each with its own timeout)."""
+        from sessiontui.collectors.remote import RemoteCollector
+
+        assert self.config is not None  # started only when the config lists hosts
+        worker = get_current_worker()
+        collector = RemoteCollector(self.config.hosts)
+        try:
+            while not (worker.is_cancelled or self._stopping.is_set()):
+                self.post_message(HostsSampled(collector.sample()))
+                self._stopping.wait(self.config.hosts_refresh_s)
+        finally:
+            collector.close()
+
+    async def on_hosts_sampled(self, message: HostsSampled) -> None:
+        self.gpu_pane.remote = message.snapshots
+        await show_remote_runs(self.training_pane, message.snapshots, self._remote_runs)
+        for snapshot in message.snapshots:  # say so once when a host goes away or comes back
+            name = snapshot.host.name
+            if not snapshot.reachable and name not in self._hosts_down:
+                self._hosts_down.add(name)
+                self.notify(f"{name}: {snapshot.problem()}", severity="warning", markup=False)
+            elif snapshot.reachable and name in self._hosts_down:
+                self._hosts_down.discard(name)
+                self.notify(f"{name} answers again", markup=False)
 
     # -- training logs ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="training", exit_on_error=False)

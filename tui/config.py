@@ -7,9 +7,12 @@ import shutil
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.records import DEFAULT_METRIC
+
+if TYPE_CHECKING:  # imported when a [[hosts]] table is read: most projects have none
+    from sessiontui.collectors.remote import RemoteHost
 
 CONFIG_NAME = "sessiontui.toml"
 
@@ -35,6 +38,21 @@ class Config:
         metadata={
             "doc": "Seconds without a new step before a run counts as stalled (unset: auto).",
             "example": 600,
+        },
+    )
+    hosts_refresh_s: float = field(
+        default=5.0, metadata={"doc": "Seconds between scrapes of the [[hosts]] below."}
+    )
+    hosts: list[RemoteHost] = field(
+        default_factory=list,
+        metadata={
+            "doc": "Other hosts shown in the GPU and Training panes, one [[hosts]] table each "
+                   "(at the end of the file); kind: sessiontui, dcgm-exporter or prometheus.",
+            "example": [
+                {"name": "node-2", "url": "http://node-2:9464/metrics", "kind": "sessiontui"},
+                {"name": "node-3", "url": "http://prometheus:9090", "kind": "prometheus",
+                 "selector": 'Hostname="node-3"'},
+            ],
         },
     )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
@@ -71,6 +89,50 @@ def _checked(name: str, value: Any) -> Any:
     raise ValueError("expected a number of seconds > 0")
 
 
+def _host(entry: Any) -> RemoteHost:
+    """One `[[hosts]]` table as a RemoteHost, or a ValueError that says what is wrong."""
+    from sessiontui.collectors.remote import KINDS, RemoteHost
+
+    if not isinstance(entry, dict):
+        raise ValueError("expected a table with name and url")
+    unknown = set(entry) - {"name", "url", "kind", "selector", "timeout_s"}
+    if unknown:
+        raise ValueError(f"unknown key {sorted(unknown)[0]!r}")
+    name, url, kind = entry.get("name"), entry.get("url"), entry.get("kind", "sessiontui")
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError("name is missing")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        raise ValueError(f"{name}: url must start with http:// or https://")
+    if kind not in KINDS:
+        raise ValueError(f"{name}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    selector = entry.get("selector", "")
+    if not isinstance(selector, str):
+        raise ValueError(f"{name}: selector must be a string of label matchers")
+    timeout = entry.get("timeout_s", 2.0)
+    if not _is_number(timeout) or timeout <= 0:
+        raise ValueError(f"{name}: timeout_s must be a number of seconds > 0")
+    return RemoteHost(name.strip(), url, kind, selector, float(timeout))
+
+
+def _hosts(value: Any, problems: list[str]) -> list[RemoteHost]:
+    """Every valid `[[hosts]]` entry; each bad one is a problem line and left out."""
+    if not isinstance(value, list):
+        problems.append("hosts: expected [[hosts]] tables; no remote hosts")
+        return []
+    hosts: list[RemoteHost] = []
+    for number, entry in enumerate(value, 1):
+        try:
+            host = _host(entry)
+        except ValueError as exc:
+            problems.append(f"hosts entry {number}: {exc}; left out")
+            continue
+        if any(known.name == host.name for known in hosts):
+            problems.append(f"hosts entry {number}: {host.name} is listed twice; left out")
+            continue
+        hosts.append(host)
+    return hosts
+
+
 def load_config(path: Path) -> Config:
     """Settings from `path`; a missing file gives defaults, a bad one defaults plus `problems`."""
     config = Config()
@@ -87,6 +149,11 @@ def load_config(path: Path) -> Config:
         if name not in known:
             config.problems.append(f"{path}: unknown setting {name!r} ignored")
             continue
+        if name == "hosts":
+            problems: list[str] = []
+            config.hosts = _hosts(value, problems)
+            config.problems.extend(f"{path}: {problem}" for problem in problems)
+            continue
         try:
             setattr(config, name, _checked(name, value))
         except ValueError as exc:
@@ -99,12 +166,13 @@ def default_text() -> str:
     import tomlkit  # edits only: it keeps the user's comments and layout
 
     lines = ["# sessiontui settings; the app keeps your comments when it edits this file.", ""]
-    for setting in SETTINGS:
+    for setting in sorted(SETTINGS, key=lambda s: s.name == "hosts"):  # tables after the keys
         lines.append(f"# {setting.metadata['doc']}")
         factory = setting.default_factory
         default = factory() if callable(factory) else setting.default
-        if default is None:
-            lines.append("# " + tomlkit.dumps({setting.name: setting.metadata["example"]}).strip())
+        if default is None or setting.name == "hosts":
+            example = tomlkit.dumps({setting.name: setting.metadata["example"]}).strip()
+            lines.extend("# " + line if line else "#" for line in example.splitlines())
         else:
             lines.append(tomlkit.dumps({setting.name: default}).strip())
         lines.append("")

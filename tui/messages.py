@@ -36,6 +36,14 @@ class HostSampled(Latest):
         self.snapshot = snapshot
 
 
+class HostsSampled(Latest):
+    """Snapshots of the other hosts ([[hosts]] in sessiontui.toml), one per host."""
+
+    def __init__(self, snapshots: tuple) -> None:
+        super().__init__()
+        self.snapshots = snapshots
+
+
 class TrainSampled(Latest):
     """A changed training snapshot of one log."""
 

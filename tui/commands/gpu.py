@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from sessiontui.tui.commands.hosts import add_host_option
+
 if TYPE_CHECKING:
     from sessiontui.collectors.gpu import GpuSample, GpuSnapshot
 
@@ -13,13 +15,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the `gpu` subcommand."""
     parser = sub.add_parser("gpu", help="print one sample of every GPU (NVML)")
     parser.add_argument("--json", action="store_true", help="print the sample as JSON")
+    add_host_option(parser)
     parser.set_defaults(func=run_gpu)
 
 
 def run_gpu(args: argparse.Namespace) -> int:
-    """Sample once; without NVML that is a normal answer (available: false), so exit 0."""
+    """Sample once; without NVML that is a normal answer (available: false), so exit 0.
+    With --host, the named host's GPUs as its endpoint reports them; exit 1 when it is down."""
     import json
 
+    if args.host:
+        from sessiontui.tui.commands.hosts import scrape_named
+
+        remote = scrape_named(args.host)
+        if remote is None:
+            return 1
+        print(json.dumps(remote.to_dict()) if args.json else render_table(remote.gpu))
+        return 0 if remote.reachable else 1
     from sessiontui.collectors.gpu import GpuCollector
 
     collector = GpuCollector()

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from sessiontui.tui.commands.hosts import add_host_option
+
 if TYPE_CHECKING:
     from sessiontui.collectors.trainlog import TrainSnapshot
 
@@ -15,8 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("train", help="training-log status")
     actions = parser.add_subparsers(dest="train_command", metavar="ACTION", required=True)
     status = actions.add_parser("status", help="parse a training log and print where it stands")
-    status.add_argument("--log", required=True, metavar="FILE", help="the job's log file")
+    status.add_argument("--log", metavar="FILE", help="the job's log file")
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
+    add_host_option(status)
+    status.add_argument("--run", metavar="NAME", help="with --host: only this run")
     status.set_defaults(func=run_status)
 
 
@@ -24,6 +28,11 @@ def run_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
     import os
 
+    if args.host:
+        return _remote_status(args)
+    if not args.log:
+        print("sessiontui: train status needs --log FILE or --host NAME", file=sys.stderr)
+        return 2
     from sessiontui.collectors.trainlog import read_log
 
     if not os.path.isfile(args.log) or not os.access(args.log, os.R_OK):
@@ -41,6 +50,28 @@ def run_status(args: argparse.Namespace) -> int:
     else:
         print(render_summary(snapshot, lessons))
     return 0
+
+
+def _remote_status(args: argparse.Namespace) -> int:
+    """The runs another host's `sessiontui serve` reports (no events or lessons travel)."""
+    from sessiontui.tui.commands.hosts import scrape_named
+
+    remote = scrape_named(args.host)
+    if remote is None:
+        return 1
+    runs = [run for run in remote.runs if args.run in (None, run.source)]
+    if args.json:
+        from sessiontui.tui.commands.common import print_json
+
+        print_json({"host": args.host, "reachable": remote.reachable, "problem": remote.problem(),
+                    "runs": [{"run": run.source, **run.to_dict()} for run in runs]})
+    else:
+        for run in runs:
+            print(f"{run.source} @ {args.host}\n{render_summary(run)}")
+    if remote.reachable and not runs:
+        what = f"run {args.run!r}" if args.run else "training runs"
+        print(f"sessiontui: {args.host} ({remote.host.kind}) reports no {what}", file=sys.stderr)
+    return 0 if remote.reachable and runs else 1
 
 
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:

@@ -13,6 +13,7 @@ from textual.reactive import var
 
 from sessiontui.tui.widgets.fmt import DASH, gib, num
 from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.remote_hosts import hosts_line_count, hosts_text
 from sessiontui.tui.widgets.spark import spark
 from sessiontui.tui.widgets.styling import PartStyles
 
@@ -77,6 +78,7 @@ class GpuPane(PartStyles):
 
     snapshot: var[Any] = var(None, always_update=True)
     host: var[Any] = var(None, always_update=True)
+    remote: var[tuple] = var((), always_update=True)  # other hosts' snapshots ([[hosts]])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -96,6 +98,9 @@ class GpuPane(PartStyles):
         if host is not None:
             self._repaint()
 
+    def watch_remote(self, remote: tuple) -> None:
+        self._repaint()
+
     def _repaint(self) -> None:
         """Repaint (coalesced to one render per frame); lay out again only if the height changed."""
         if not self.display:  # a hidden tab: render() catches up when it is shown
@@ -105,6 +110,9 @@ class GpuPane(PartStyles):
         self._lines = lines
 
     def _line_count(self) -> int:
+        return self._local_line_count() + hosts_line_count(self.remote)
+
+    def _local_line_count(self) -> int:
         snapshot = self.snapshot
         if snapshot is None or not snapshot.available:
             return 3
@@ -122,6 +130,8 @@ class GpuPane(PartStyles):
         if self.host is not None:
             text.append("\n\n")
             text.append_text(literal(host_line(self.host)))
+        if self.remote:
+            text.append_text(hosts_text(self.remote, gpu_line, self.part))
         return text
 
     def _gpus_text(self, snapshot: Any) -> Text:

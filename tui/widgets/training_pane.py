@@ -89,10 +89,10 @@ class RunCard(PartStyles):
         *(f"run-card--{kind}" for kind in EVENT_KINDS),
     }
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, title: str | None = None) -> None:
         super().__init__(classes="run-card")
         self.path = path
-        self.border_title = literal(path.name)
+        self.border_title = literal(title or path.name)
         self.snapshot: Any = None
         self.catch_up: float | None = 0.0
         self._lines = 0
@@ -179,11 +179,11 @@ class TrainingPane(VerticalScroll):
         yield self._empty
         yield from self.cards.values()
 
-    async def card(self, path: Path) -> RunCard:
-        """The card of a log, created on first use."""
+    async def card(self, path: Path, title: str | None = None) -> RunCard:
+        """The card of a log (or of a remote run, titled), created on first use."""
         if path not in self.cards:
             self._empty.display = False
-            self.cards[path] = RunCard(path)
+            self.cards[path] = RunCard(path, title)
             if self.is_attached:
                 await self.mount(self.cards[path])
         return self.cards[path]

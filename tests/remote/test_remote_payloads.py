@@ -1,0 +1,130 @@
+"""Remote hosts read from recorded real payloads (dcgm-exporter, a Prometheus server's query API)
+served over loopback HTTP, and what a host that misbehaves looks like."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from sessiontui.collectors.remote import RemoteCollector, RemoteHost
+from tests.remote.local_http import serving
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "remote"
+
+
+def body(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
+
+
+def scrape(host: RemoteHost):
+    collector = RemoteCollector([host])
+    try:
+        return collector.sample()[0]
+    finally:
+        collector.close()
+
+
+def test_dcgm_exporter_h100_payload_gives_eight_gpus_as_reported() -> None:
+    with serving(lambda path: (200, body("dcgm_h100_eks.prom"))) as (url, requested):
+        snapshot = scrape(RemoteHost("h100-node", url + "/metrics", "dcgm-exporter"))
+    assert requested == ["/metrics"]
+    assert snapshot.reachable and snapshot.problem() is None and snapshot.runs == ()
+    gpus = snapshot.gpu.gpus
+    assert [gpu.index for gpu in gpus] == list(range(8))
+    third = gpus[3]
+    assert third.name == "NVIDIA H100 80GB HBM3"
+    assert third.uuid == "GPU-3cc59718-d7df-49ac-07a3-a6cedfe263c6"
+    assert (third.temp_c, third.power_w, third.util_pct) == (29.0, 69.771, 0.0)
+    assert third.mem_util_pct == 0.0 and gpus[7].mem_util_pct is None  # only GPUs 0-5 had it
+    assert third.unavailable["mem_used_mib"] == "not reported by dcgm-exporter"
+    assert "temp_c" not in third.unavailable
+
+
+def test_dcgm_blank_value_means_not_supported() -> None:
+    with serving(lambda path: (200, body("dcgm_readme_blank.prom"))) as (url, _):
+        snapshot = scrape(RemoteHost("readme", url, "dcgm-exporter"))
+    (gpu,) = snapshot.gpu.gpus
+    assert gpu.sm_clock_mhz == 139.0
+    assert gpu.unavailable["memory_temp"] == "not supported (blank value)"
+
+
+def test_dcgm_2026_lowercase_hostname_and_mig_instance() -> None:
+    with serving(lambda path: (200, body("dcgm_mig_hostname.prom"))) as (url, _):
+        snapshot = scrape(RemoteHost("k8s", url, "dcgm-exporter"))
+    full, mig = snapshot.gpu.gpus
+    assert (full.index, full.name) == (1, "NVIDIA RTX 2000 Ada Generation")
+    assert (mig.index, mig.name) == (2, "NVIDIA A30 MIG 1g.6gb")
+    assert full.mem_total_mib is None  # free memory alone does not give the total
+
+
+def test_dcgm_pod_labelled_payload_keeps_clocks() -> None:
+    with serving(lambda path: (200, body("dcgm_l40s_vllm.prom"))) as (url, _):
+        (gpu,) = scrape(RemoteHost("l40s", url, "dcgm-exporter")).gpu.gpus
+    assert (gpu.name, gpu.sm_clock_mhz) == ("NVIDIA L40S", 2520.0)
+
+
+def prometheus_answer(path: str) -> tuple[int, bytes]:
+    """Both recorded query responses as one instant vector (as one regex query returns them)."""
+    results = [json.loads(body(name))["data"]["result"]
+               for name in ("prometheus_query_fb_used.json", "prometheus_query_gpu_temp.json")]
+    merged = {"status": "success", "data": {"resultType": "vector",
+                                            "result": results[0] + results[1]}}
+    return 200, json.dumps(merged).encode()
+
+
+def test_prometheus_query_api_with_label_selector() -> None:
+    host = RemoteHost("eks", "", "prometheus", 'Hostname="ip-100-64-171-120.ec2.internal"')
+    with serving(prometheus_answer) as (url, requested):
+        snapshot = scrape(RemoteHost(host.name, url + "/", host.kind, host.selector))
+    (path,) = requested
+    assert urlsplit(path).path == "/api/v1/query"
+    query = parse_qs(urlsplit(path).query)["query"][0]
+    assert 'Hostname="ip-100-64-171-120.ec2.internal"' in query
+    assert re.search(r'__name__=~"DCGM_FI_DEV_\.\*', query)
+    gpus = snapshot.gpu.gpus
+    assert len(gpus) == 8 and gpus[0].temp_c == 27.0 and gpus[0].mem_used_mib == 0.0
+    assert gpus[0].unavailable["power_w"] == "not reported by prometheus"
+
+
+def test_prometheus_error_answer_is_one_line_warning() -> None:
+    error = {"status": "error", "errorType": "bad_data",
+             "error": 'invalid parameter "query": 1:2: parse error: unexpected "="'}
+    with serving(lambda path: (400, json.dumps(error).encode())) as (url, _):
+        snapshot = scrape(RemoteHost("prom", url, "prometheus", "Hostname=="))
+    assert snapshot.reachable and snapshot.gpu.gpus == ()
+    problem = snapshot.problem()
+    assert problem is not None and "\n" not in problem
+    assert "bad_data" in problem and "malformed prometheus payload" in problem
+
+
+def test_html_page_instead_of_metrics_is_one_line_warning() -> None:
+    page = b"<html>\n<body>login required</body>\n</html>\n"
+    with serving(lambda path: (200, page)) as (url, _):
+        snapshot = scrape(RemoteHost("proxy", url, "dcgm-exporter"))
+    problem = snapshot.problem()
+    assert problem is not None and "\n" not in problem
+    assert problem.startswith("proxy: malformed dcgm-exporter payload ignored")
+
+
+def test_http_error_is_an_outage_with_its_status() -> None:
+    with serving(lambda path: (503, b"down for maintenance")) as (url, _):
+        snapshot = scrape(RemoteHost("maint", url, "sessiontui"))
+    assert not snapshot.reachable and snapshot.error == "HTTP 503 Service Unavailable"
+    assert re.fullmatch(r"unreachable since \d\d:\d\d: HTTP 503 Service Unavailable",
+                        snapshot.problem() or "")
+
+
+def test_silent_host_times_out() -> None:
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)  # accepts connections but never answers
+    try:
+        port = listener.getsockname()[1]
+        snapshot = scrape(RemoteHost("hung", f"http://127.0.0.1:{port}/metrics", timeout_s=0.3))
+    finally:
+        listener.close()
+    assert snapshot.error == "no answer within 0.3 s"
