@@ -76,6 +76,7 @@ class HostSnapshot:
     at: float
     gpu: GpuSnapshot
     runs: tuple[TrainSnapshot, ...] = ()  # sessiontui endpoints: source is the run name
+    reported_as: str = ""  # the host name the endpoint's labels give (Hostname, hostname, host)
     error: str | None = None  # why the host does not answer
     down_since: float | None = None  # first failed scrape of the current outage
     warning: str | None = None  # the payload could not be read (one line)
@@ -95,7 +96,7 @@ class HostSnapshot:
         """JSON-ready form: the host, the GPU snapshot's keys, and its runs."""
         return {
             "host": self.host.name, "kind": self.host.kind, "url": self.host.url,
-            "reachable": self.reachable, "problem": self.problem(),
+            "reported_as": self.reported_as, "reachable": self.reachable, "problem": self.problem(),
             **self.gpu.to_dict(),
             "runs": [run.to_dict() for run in self.runs],
         }
@@ -147,6 +148,12 @@ def _first_line(exc: BaseException) -> str:
 
 def _label(labels: Mapping[str, str], names: Iterable[str]) -> str:
     return next((labels[name] for name in names if labels.get(name)), "")
+
+
+def reported_name(readings: Sequence[Reading]) -> str:
+    """The host name(s) the series carry in their labels, in order of first appearance."""
+    names = dict.fromkeys(_label(r.labels, HOST_LABELS) for r in readings)
+    return ", ".join(name for name in names if name)
 
 
 def _gpu_key(labels: Mapping[str, str]) -> tuple[str, str, str]:
@@ -392,7 +399,7 @@ class RemoteCollector:
         reason = None if gpus else f"no GPU metrics from this {host.kind} endpoint"
         gpu = GpuSnapshot(bool(gpus), reason, at, None, gpus)
         runs = runs_from_readings(readings) if host.kind != "dcgm-exporter" else ()
-        return HostSnapshot(host, at, gpu, runs)
+        return HostSnapshot(host, at, gpu, runs, reported_name(readings))
 
     def close(self) -> None:
         """Stop the scraping threads."""

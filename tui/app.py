@@ -285,12 +285,13 @@ class SessionApp(App[None]):
     async def on_hosts_sampled(self, message: HostsSampled) -> None:
         self.gpu_pane.remote = message.snapshots
         await show_remote_runs(self.training_pane, message.snapshots, self._remote_runs)
-        for snapshot in message.snapshots:  # say so once when a host goes away or comes back
-            name = snapshot.host.name
-            if not snapshot.reachable and name not in self._hosts_down:
+        for snapshot in message.snapshots:  # say so once when a host goes wrong or recovers
+            name, problem = snapshot.host.name, snapshot.problem()
+            if problem and name not in self._hosts_down:
                 self._hosts_down.add(name)
-                self.notify(f"{name}: {snapshot.problem()}", severity="warning", markup=False)
-            elif snapshot.reachable and name in self._hosts_down:
+                text = problem if problem.startswith(name) else f"{name}: {problem}"
+                self.notify(text, severity="warning", markup=False)
+            elif not problem and name in self._hosts_down:
                 self._hosts_down.discard(name)
                 self.notify(f"{name} answers again", markup=False)
 

@@ -51,7 +51,7 @@ async def test_remote_hosts_in_the_gpu_and_training_panes(tmp_path: Path) -> Non
     finally:
         server.shutdown()
     lines = shown.splitlines()
-    eks = lines.index("eks (dcgm-exporter)")
+    eks = lines.index("eks (dcgm-exporter, ip-100-64-171-120.ec2.internal)")
     assert lines[eks + 1].startswith(" 0 NVIDIA H100 80") and "  0% " in lines[eks + 1]
     assert "67/—W" in lines[eks + 1]  # power as reported; no limit in this payload
     assert "29C" in lines[eks + 4] and len([ln for ln in lines if "H100" in ln]) == 8

@@ -31,6 +31,7 @@ def test_dcgm_exporter_h100_payload_gives_eight_gpus_as_reported() -> None:
         snapshot = scrape(RemoteHost("h100-node", url + "/metrics", "dcgm-exporter"))
     assert requested == ["/metrics"]
     assert snapshot.reachable and snapshot.problem() is None and snapshot.runs == ()
+    assert snapshot.reported_as == "ip-100-64-171-120.ec2.internal"
     gpus = snapshot.gpu.gpus
     assert [gpu.index for gpu in gpus] == list(range(8))
     third = gpus[3]
@@ -54,6 +55,7 @@ def test_dcgm_2026_lowercase_hostname_and_mig_instance() -> None:
     with serving(lambda path: (200, body("dcgm_mig_hostname.prom"))) as (url, _):
         snapshot = scrape(RemoteHost("k8s", url, "dcgm-exporter"))
     full, mig = snapshot.gpu.gpus
+    assert snapshot.reported_as == "dcgm-exporter-wwwjh"  # the 2026 lower-case label
     assert (full.index, full.name) == (1, "NVIDIA RTX 2000 Ada Generation")
     assert (mig.index, mig.name) == (2, "NVIDIA A30 MIG 1g.6gb")
     assert full.mem_total_mib is None  # free memory alone does not give the total

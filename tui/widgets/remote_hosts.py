@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 
 
 def host_title(snapshot: HostSnapshot) -> str:
-    """The group's first line: the host's name and what it runs."""
-    return f"{snapshot.host.name} ({snapshot.host.kind})"
+    """The group's first line: the host's name, what it runs, and the name it reports."""
+    reported = snapshot.reported_as
+    same = not reported or reported.split(".")[0] == snapshot.host.name
+    return f"{snapshot.host.name} ({snapshot.host.kind}{'' if same else ', ' + reported})"
 
 
 def hosts_line_count(snapshots: Sequence[HostSnapshot]) -> int:
