@@ -69,7 +69,7 @@ class Reading:
 
 
 @dataclass(frozen=True)
-class HostSnapshot:
+class RemoteSnapshot:
     """What a remote host showed at its last scrape (or why it showed nothing)."""
 
     host: RemoteHost
@@ -365,7 +365,7 @@ class RemoteCollector:
     _outages: dict[str, _Outage] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
 
-    def sample(self) -> tuple[HostSnapshot, ...]:
+    def sample(self) -> tuple[RemoteSnapshot, ...]:
         """One snapshot per host, in configuration order."""
         if not self.hosts:
             return ()
@@ -376,7 +376,7 @@ class RemoteCollector:
                                             thread_name_prefix="remote-scrape")
         return tuple(self._pool.map(self.scrape, self.hosts))
 
-    def scrape(self, host: RemoteHost) -> HostSnapshot:
+    def scrape(self, host: RemoteHost) -> RemoteSnapshot:
         """Fetch and read one host; an outage starts at the first failure and ends by itself."""
         from sessiontui.collectors.gpu import GpuSnapshot
 
@@ -387,19 +387,19 @@ class RemoteCollector:
             outage = self._outages.setdefault(host.name, _Outage(at, ""))
             outage.reason = _reason(exc, host.timeout_s)
             gpu = GpuSnapshot(False, f"unreachable: {outage.reason}", at, None, ())
-            return HostSnapshot(host, at, gpu, error=outage.reason, down_since=outage.since)
+            return RemoteSnapshot(host, at, gpu, error=outage.reason, down_since=outage.since)
         self._outages.pop(host.name, None)
         try:
             readings = readings_of(host, body)
         except PayloadError as exc:
             warning = f"{host.name}: malformed {host.kind} payload ignored ({exc})"
-            return HostSnapshot(host, at, GpuSnapshot(False, warning, at, None, ()),
+            return RemoteSnapshot(host, at, GpuSnapshot(False, warning, at, None, ()),
                                 warning=warning)
         gpus = gpus_from_readings(readings, host.kind)
         reason = None if gpus else f"no GPU metrics from this {host.kind} endpoint"
         gpu = GpuSnapshot(bool(gpus), reason, at, None, gpus)
         runs = runs_from_readings(readings) if host.kind != "dcgm-exporter" else ()
-        return HostSnapshot(host, at, gpu, runs, reported_name(readings))
+        return RemoteSnapshot(host, at, gpu, runs, reported_name(readings))
 
     def close(self) -> None:
         """Stop the scraping threads."""
@@ -408,7 +408,7 @@ class RemoteCollector:
             self._pool = None
 
 
-def scrape_once(host: RemoteHost) -> HostSnapshot:
+def scrape_once(host: RemoteHost) -> RemoteSnapshot:
     """One scrape of one host, for the command line."""
     collector = RemoteCollector([host])
     try:

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sessiontui.collectors.remote import HostSnapshot
+    from sessiontui.collectors.remote import RemoteSnapshot
 
 
 def add_host_option(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +16,7 @@ def add_host_option(parser: argparse.ArgumentParser) -> None:
                         help="read a [[hosts]] entry of sessiontui.toml instead of this host")
 
 
-def scrape_named(name: str) -> HostSnapshot | None:
+def scrape_named(name: str) -> RemoteSnapshot | None:
     """Scrape the configured host called `name`; None (after one line on stderr) when unknown."""
     from sessiontui.collectors.remote import scrape_once
     from sessiontui.project_memory.paths import project_root

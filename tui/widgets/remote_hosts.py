@@ -18,24 +18,24 @@ from sessiontui.tui.widgets.literal import literal
 
 if TYPE_CHECKING:
     from sessiontui.collectors.gpu import GpuSample
-    from sessiontui.collectors.remote import HostSnapshot
+    from sessiontui.collectors.remote import RemoteSnapshot
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.tui.widgets.training_pane import TrainingPane
 
 
-def host_title(snapshot: HostSnapshot) -> str:
+def host_title(snapshot: RemoteSnapshot) -> str:
     """The group's first line: the host's name, what it runs, and the name it reports."""
     reported = snapshot.reported_as
     same = not reported or reported.split(".")[0] == snapshot.host.name
     return f"{snapshot.host.name} ({snapshot.host.kind}{'' if same else ', ' + reported})"
 
 
-def hosts_line_count(snapshots: Sequence[HostSnapshot]) -> int:
+def hosts_line_count(snapshots: Sequence[RemoteSnapshot]) -> int:
     """Lines `hosts_text` takes (the pane lays out again only when this changes)."""
     return sum(2 + max(1, len(s.gpu.gpus)) + (1 if s.warning else 0) for s in snapshots)
 
 
-def hosts_text(snapshots: Sequence[HostSnapshot], gpu_line: Callable[[GpuSample], str],
+def hosts_text(snapshots: Sequence[RemoteSnapshot], gpu_line: Callable[[GpuSample], str],
                style: Callable[[str], Style]) -> Text:
     """Every remote host as its own group: a title, then its GPUs or why there are none."""
     text = Text()
@@ -57,12 +57,12 @@ def hosts_text(snapshots: Sequence[HostSnapshot], gpu_line: Callable[[GpuSample]
     return text
 
 
-def card_key(snapshot: HostSnapshot, run: str) -> Path:
+def card_key(snapshot: RemoteSnapshot, run: str) -> Path:
     """The training pane's key for a remote run (never opened as a file)."""
     return Path(f"{snapshot.host.name}:{run}")
 
 
-async def show_remote_runs(pane: TrainingPane, snapshots: Sequence[HostSnapshot],
+async def show_remote_runs(pane: TrainingPane, snapshots: Sequence[RemoteSnapshot],
                            shown: dict[str, dict[str, TrainSnapshot]]) -> None:
     """A card per run of every sessiontui host; a host that stopped answering keeps its cards,
     marked with since when. `shown` remembers each host's last runs across scrapes."""
