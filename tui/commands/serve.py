@@ -69,7 +69,8 @@ class _LogWatch:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve until Ctrl-C or SIGTERM; the run records' last progress is saved on the way out."""
+    """Serve until Ctrl-C, SIGTERM or SIGHUP; the run records' last progress is saved on the way
+    out."""
     from sessiontui.collectors.exporter import Exporter
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.commands.common import open_store
@@ -108,7 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         watches = [(name, _LogWatch(store, log, settings.stall_after_s))
                    for name, log in zip(run_names(logs), logs, strict=True)]
         serve = Serve(exporter, watches, settings, sample)
-        signal.signal(signal.SIGTERM, lambda signum, frame: serve.stop.set())
+        for signum in (signal.SIGTERM, signal.SIGHUP):  # a closed window saves progress too
+            signal.signal(signum, lambda signum, frame: serve.stop.set())
         try:
             serve.run()
         except KeyboardInterrupt:
