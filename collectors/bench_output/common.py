@@ -9,12 +9,13 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_SHOWN_DECIMALS = re.compile(r"\.\d{2,}$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
@@ -24,6 +25,22 @@ def to_text(data: str | bytes) -> str:
         data = data.decode("utf-8", errors="replace")
     data = data.replace("\r\n", "\n").replace("\r", "\n")
     return _RANK_PREFIX.sub("", _ANSI.sub("", data))
+
+
+def trim_cut_tail(text: str) -> str:
+    """The text without a last line that may have been cut inside a number.
+
+    Output cut mid-write ends without a line break; its last line then ends inside whatever was
+    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows the
+    two or more decimals every format prints, since anything shorter may be a cut figure.
+    """
+    if not text or text.endswith("\n"):
+        return text
+    start = text.rfind("\n") + 1
+    last = text[start:].rstrip()
+    if (last[-1:].isdigit() or last.endswith(".")) and not _SHOWN_DECIMALS.search(last):
+        return text[:start]
+    return text
 
 
 def number(text: object) -> float | None:
@@ -119,7 +136,7 @@ def figures_of(pairs: Iterable[tuple[str, object]]) -> dict[str, float]:
 
 
 def benchmark(value: float, source_format: str, **fields: Any) -> Record:
-    """A benchmark record of output tokens per second, unless `metric`/`unit` say otherwise."""
-    fields.setdefault("metric", "output_tok_s")
-    fields.setdefault("unit", "tok/s")
+    """A benchmark record of the default metric (output tokens per second) unless told otherwise."""
+    fields.setdefault("metric", DEFAULT_METRIC)
+    fields.setdefault("unit", DEFAULT_UNIT)
     return Record(kind="benchmark", value=value, source_format=source_format, status="ok", **fields)

@@ -22,6 +22,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
+    cut_block,
     is_vllm_json,
     json_figures,
     result_blocks,
@@ -181,8 +182,8 @@ def _json_records(text: str) -> list[Record]:
     return records
 
 
-def _one_batch_records(text: str) -> list[Record]:
-    """Measured runs of bench_one_batch; the warm-up run is left out."""
+def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
+    """Measured runs of bench_one_batch; the warm-up run and a run cut before `Total.` left out."""
     if "Prefill. latency" not in text:
         return []
     runs: list[dict[str, Any]] = []
@@ -204,6 +205,8 @@ def _one_batch_records(text: str) -> list[Record]:
             run["total_latency_s"], run["total_tok_s"] = match[1], match[2]
             runs.append(run)
             run = None
+    if run is not None and run["phase"] != "warmup":
+        problems.append("sglang.bench_one_batch: a run cut before its `Total.` line, not stored")
     if runs and not any(r["phase"] for r in runs) and len(runs) > 1:
         runs = runs[1:]  # no markers: the first run is the warm-up
     return [record for r in runs if r["phase"] != "warmup" and (record := _one_batch_record(r))]
@@ -318,17 +321,26 @@ def _server_log_records(text: str) -> list[Record]:
     ]
 
 
-def parse(text: str) -> list[Record]:
+def _block_records(text: str, problems: list[str]) -> list[Record]:
+    """Records of the complete bench_serving blocks; a cut one is reported instead."""
+    records = []
+    for block in result_blocks(text):
+        if not is_sglang_block(block):
+            continue
+        if not block.closed:
+            problems.append(cut_block(block, "sglang.bench_serving"))
+        elif record := _block_record(text, block):
+            records.append(record)
+    return records
+
+
+def parse(text: str, problems: list[str]) -> list[Record]:
     """Every SGLang result in the text, in the order the formats are tried."""
-    blocks = [
-        record
-        for block in result_blocks(text)
-        if is_sglang_block(block) and (record := _block_record(text, block))
-    ]
+    blocks = _block_records(text, problems)
     return [
         *blocks,
         *_json_records(text),
-        *_one_batch_records(text),
+        *_one_batch_records(text, problems),
         *_one_batch_server_records(text),
         *_server_log_records(text),
     ]
