@@ -217,7 +217,7 @@ def _csv_records(text: str, problems: list[str]) -> list[Record]:
         if not line.strip() or line.lstrip().startswith("|"):
             break
         cells = next(csv.reader([line]))
-        if len(cells) != len(names) or (line.startswith('"') and not line.endswith('"')):
+        if len(cells) != len(names) or line.count('"') % 2:
             problems.append(f"llama.cpp.llama-bench.csv: row cut short ({len(cells)} of "
                             f"{len(names)} columns), not stored")
             continue

@@ -240,8 +240,9 @@ def _one_batch_record(run: dict[str, Any]) -> Record | None:
     )
 
 
-def _one_batch_server_records(text: str) -> list[Record]:
-    """One record per `batch size:` group printed by bench_one_batch_server."""
+def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
+    """One record per `batch size:` group printed by bench_one_batch_server; a last group that
+    lacks lines the group before it printed was cut short and is reported instead."""
     if "batch size:" not in text:
         return []
     groups: list[dict[str, str]] = []
@@ -254,6 +255,11 @@ def _one_batch_server_records(text: str) -> list[Record]:
             groups.append({})
         if groups:
             groups[-1][key] = raw
+    if len(groups) > 1 and set(groups[-2]) - set(groups[-1]):
+        missing = ", ".join(sorted(set(groups[-2]) - set(groups[-1])))
+        problems.append(f"sglang.bench_one_batch_server: last group cut short ({missing} missing),"
+                        " not stored")
+        groups.pop()
     records = []
     for group in groups:
         value = number(group.get("output throughput"))
@@ -341,6 +347,6 @@ def parse(text: str, problems: list[str]) -> list[Record]:
         *blocks,
         *_json_records(text),
         *_one_batch_records(text, problems),
-        *_one_batch_server_records(text),
+        *_one_batch_server_records(text, problems),
         *_server_log_records(text),
     ]

@@ -296,10 +296,13 @@ def _block_records(text: str, problems: list[str]) -> list[Record]:
 def parse(text: str, problems: list[str]) -> list[Record]:
     """Every vLLM result in the text."""
     blocks = _block_records(text, problems)
-    json_results = [
+    printed = {round(record.value or 0.0, 2) for record in blocks}
+    json_results = [  # a `--save-result` JSON echoed after its own block is the same result
         record
         for result in json_objects(text)
-        if is_vllm_json(result) and (record := _json_record(result))
+        if is_vllm_json(result)
+        and (record := _json_record(result))
+        and round(record.value or 0.0, 2) not in printed
     ]
     return [
         *blocks,

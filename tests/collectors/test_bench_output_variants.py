@@ -35,7 +35,7 @@ TEXT_FIXTURES = [
     "vllm_server.log",
     "llama_bench.md",
 ]
-ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.suffix != ".md" or p.stem != "README")
+ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.name != "INDEX.md")
 # Where each serving block is cut: after its output throughput line, and before it.
 BLOCKS = {
     "sglang_bench_serving.txt": "Output token throughput (tok/s):",
