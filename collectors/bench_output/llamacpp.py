@@ -102,8 +102,8 @@ def _table_records(text: str) -> list[Record]:
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
-            for record in unversioned:
-                record.engine_version = _version(*build.groups())
+            for earlier in unversioned:
+                earlier.engine_version = _version(*build.groups())
             unversioned = []
         if not (line.lstrip().startswith("|") and line.rstrip().endswith("|")):  # whole rows only
             header = None
@@ -114,6 +114,7 @@ def _table_records(text: str) -> list[Record]:
             header = lowered
         elif header and len(cells) == len(header) and not set(line.strip()) <= set("|-: "):
             row = dict(zip(header, cells, strict=True))
+            record: Record | None
             if "s_tg t/s" in row:
                 record = _batched_record(row)
             else:
@@ -277,7 +278,7 @@ def _speculative_records(text: str) -> list[Record]:
     accept = _SPEC_ACCEPT.search(text)
     figures = figures_of((name, raw) for name, raw in counts.items())
     figures.update(figures_of((("decode_s", decoded[2]),
-                               ("acceptance_rate", number(accept[1]) / 100 if accept else None))))
+                               ("acceptance_rate", float(accept[1]) / 100 if accept else None))))
     return [
         benchmark(
             float(decoded[3]),

@@ -85,7 +85,8 @@ class _Report:
 
 def _reports(text: str) -> Iterator[_Report]:
     """Every report in the text, its sections gathered by banner."""
-    section, before = "", {}
+    section = ""
+    before: dict[str, str] = {}
     report: _Report | None = None
     offset = 0
     for line in text.splitlines(keepends=True):
