@@ -15,7 +15,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_SHOWN_DECIMALS = re.compile(r"\.\d{2,}$")
+_DECIMALS = re.compile(r"\.(\d+)$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
@@ -31,16 +31,20 @@ def trim_cut_tail(text: str) -> str:
     """The text without a last line that may have been cut inside a number.
 
     Output cut mid-write ends without a line break; its last line then ends inside whatever was
-    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows the
-    two or more decimals every format prints, since anything shorter may be a cut figure.
+    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
+    at least two decimals and as many as the line before it ended with (formats print one
+    precision per block), since anything shorter may be a cut figure.
     """
     if not text or text.endswith("\n"):
         return text
     start = text.rfind("\n") + 1
     last = text[start:].rstrip()
-    if (last[-1:].isdigit() or last.endswith(".")) and not _SHOWN_DECIMALS.search(last):
-        return text[:start]
-    return text
+    if not (last[-1:].isdigit() or last.endswith(".")):
+        return text
+    before = _DECIMALS.search(text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : start].rstrip())
+    shown = _DECIMALS.search(last)
+    wanted = max(2, len(before[1]) if before else 0)
+    return text if shown and len(shown[1]) >= wanted else text[:start]
 
 
 def number(text: object) -> float | None:
