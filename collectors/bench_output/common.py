@@ -23,8 +23,11 @@ def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours and rank prefixes made plain."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
-    data = data.replace("\r\n", "\n").replace("\r", "\n")
-    return _RANK_PREFIX.sub("", _ANSI.sub("", data))
+    if "\r" in data:
+        data = data.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in data:
+        data = _ANSI.sub("", data)
+    return _RANK_PREFIX.sub("", data) if "]:" in data else data
 
 
 def trim_cut_tail(text: str) -> str:

@@ -208,7 +208,7 @@ def _json_record(
 
 def _csv_records(text: str, problems: list[str]) -> list[Record]:
     """One record per row of `llama-bench -o csv` (every value quoted in older builds)."""
-    header = _CSV_HEADER.search(text)
+    header = _CSV_HEADER.search(text) if "build_commit," in text else None
     if header is None:
         return []
     lines = text[header.start() :].splitlines()
@@ -271,6 +271,8 @@ def _server_records(text: str) -> list[Record]:
 
 def _speculative_records(text: str) -> list[Record]:
     """The llama-speculative summary: decoding speed, drafted and accepted tokens."""
+    if "n_accept" not in text:
+        return []
     decoded = _SPEC_DECODED.search(text)
     counts = dict(_SPEC_COUNT.findall(text))
     if decoded is None or "n_accept" not in counts:

@@ -112,7 +112,7 @@ def _block_record(text: str, block: Block) -> Record | None:
         or args.get("max_concurrency")
     )
     figures = block_figures(block)
-    rate = number(_last(_RATE_LINE, text, block.start))
+    rate = number(_last(_RATE_LINE, text, block.start)) if "Traffic" in text else None
     if rate is not None and "request_rate" not in figures:
         figures["request_rate"] = rate
     fields = _server_settings(text, block.start)
