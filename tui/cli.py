@@ -36,10 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sessiontui.tui.commands.app import run_app
 
         return run_app()
+    from sessiontui.project_memory.records import RecordError
     from sessiontui.project_memory.store import (
         StoreError,  # after the app's branch: it needs none of this
     )
+    from sessiontui.tui.commands.common import EscapedOutput
 
+    sys.stdout, sys.stderr = EscapedOutput(sys.stdout), EscapedOutput(sys.stderr)
     args = build_parser(argv[0]).parse_args(argv)
     if not getattr(args, "func", None):
         build_parser().print_help()
@@ -49,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
+    except RecordError as exc:  # implausible values: nothing was stored
+        print(f"sessiontui: not stored: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("sessiontui: interrupted", file=sys.stderr)
         return 130
