@@ -13,7 +13,7 @@ KINDS = ("benchmark", "lesson", "note", "run")
 DEFAULT_METRIC = "output_tok_s"
 DEFAULT_UNIT = "tok/s"
 _ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r"}
-INVALID = "invalid"  # the status of a stored row that is not a valid record (shown, never used)
+INVALID = "invalid"  # a stored row that is not a valid record: status "invalid: <why>" (shown, never used)
 TIMESTAMPS = ("created_at", "updated_at", "deleted_at", "started_at", "last_update")
 CLOCK_SKEW = timedelta(minutes=10)  # how far in the future an imported timestamp may lie
 
@@ -242,7 +242,7 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
     for name in _REQUIRED_TEXT.get(record.kind, ()):
         if not (getattr(record, name) or "").strip():
             problems.append(Problem(name, "must not be empty"))
-    if record.kind == "benchmark" and record.status != INVALID:
+    if record.kind == "benchmark" and not is_invalid(record):
         if record.value is None and record.status != "failed":
             problems.append(Problem("value", "must be set for a result that did not fail"))
         elif record.value is not None and record.value <= 0:
@@ -333,6 +333,10 @@ def record_from_row(data: object) -> Record:
     for name in FIELD_NAMES:
         if name != "kind" and name in values and _type_problem(name, values[name]) is None:
             setattr(record, name, values[name])
-    record.status = INVALID
-    record.notes = "invalid record: " + "; ".join(str(p) for p in problems)
+    record.status = f"{INVALID}: " + "; ".join(str(p) for p in problems)
     return record
+
+
+def is_invalid(record: Record) -> bool:
+    """Whether the record is a stored row this version could not use (see record_from_row)."""
+    return (record.status or "").startswith(INVALID)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from sessiontui.project_memory.records import INVALID, Record, record_from_row
+from sessiontui.project_memory.records import Record, is_invalid, record_from_row
 
 MAX_GAP = 100_000  # rowids probed past the last readable row before the walk gives up
 
@@ -114,7 +114,7 @@ def salvage(path: Path) -> Salvage:
                 record = record_from_row(json.loads(body))
             except (TypeError, ValueError):
                 record = None
-            if record is None or (record.status == INVALID and not record.id):
+            if record is None or (is_invalid(record) and not record.id):
                 result.unreadable_rows += 1
             elif record.id not in seen:
                 seen.add(record.id)

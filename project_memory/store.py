@@ -13,9 +13,9 @@ from pathlib import Path
 
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import (
-    INVALID,
     KINDS,
     Record,
+    is_invalid,
     new_id,
     now_iso,
     record_from_row,
@@ -69,12 +69,15 @@ def _schema_v2(db: sqlite3.Connection) -> None:
 MIGRATIONS = [_schema_v1, _schema_v2]  # index i upgrades user_version i -> i + 1
 
 
-def _loads(body: object) -> object:
-    """A stored body as data; text that is not JSON is kept as None (shown as invalid)."""
+def _record(body: object, record_id: str) -> Record:
+    """A stored row as a record; a body that is not JSON is shown as an invalid record."""
     try:
-        return json.loads(body)  # type: ignore[arg-type]
+        data = json.loads(body)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        return None
+        data = None
+    record = record_from_row(data)
+    record.id = record.id or record_id
+    return record
 
 
 def _fts_query(text: str) -> str:
@@ -131,7 +134,17 @@ class Store:
         uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
         db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        if db.execute("PRAGMA user_version").fetchone()[0] >= len(MIGRATIONS):
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError:
+            # WAL needs a -shm file beside the database; in a read-only folder without one (no
+            # writer is active, so no -wal either) the file is read as it stands.
+            if Path(f"{self.path}-wal").exists():
+                raise
+            db.close()
+            db = sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version >= len(MIGRATIONS):
             self._check_version(db)
             return db
         db.close()
@@ -270,7 +283,9 @@ class Store:
             row = db.execute("SELECT body FROM records WHERE id = ?", (record.id,)).fetchone()
             if not row:
                 raise StoreError(f"no record with id {record.id}")
-            stored = record_from_row(json.loads(row[0]))
+            stored = _record(row[0], record.id)
+            if is_invalid(record):  # an edit of a row shown as invalid is its repair
+                record.status = None
             record.revision = max(record.revision, stored.revision) + 1
             record.updated_at = max(now_iso(), stored.updated_at)
             self._put(db, record)
@@ -311,13 +326,13 @@ class Store:
     def _records(self, sql: str, params: tuple = ()) -> list[Record]:
         with self._guard():
             rows = self._db.execute(sql, params).fetchall()
-        return [record_from_row(_loads(row[0])) for row in rows]
+        return [_record(body, record_id) for body, record_id in rows]
 
     def get(self, record_id: str, *, include_deleted: bool = False) -> Record:
         """A record by id or by an unambiguous id prefix."""
         alive = "" if include_deleted else " AND deleted_at IS NULL"
         found = self._records(
-            f"SELECT body FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
+            f"SELECT body, id FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
             (record_id, record_id.replace("_", "\\_").replace("%", "\\%") + "%"),
         )
         exact = [r for r in found if r.id == record_id]
@@ -338,7 +353,7 @@ class Store:
         if kind:
             where.append("kind = ?")
             params.append(kind)
-        sql = f"SELECT body FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
+        sql = f"SELECT body, id FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
         return self._records(sql, tuple(params))
@@ -348,7 +363,7 @@ class Store:
     ) -> list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed)."""
         sql = (
-            "SELECT body FROM records WHERE metric = ? AND kind = 'benchmark' "
+            "SELECT body, id FROM records WHERE metric = ? AND kind = 'benchmark' "
             "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
         )
         params: list = [metric]
@@ -358,12 +373,12 @@ class Store:
         sql += " ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [r for r in self._records(sql, tuple(params)) if r.status != INVALID]
+        return [r for r in self._records(sql, tuple(params)) if not is_invalid(r)]
 
     def run_for_log(self, log_path: str) -> Record | None:
         """The run record following this log file, if any."""
         found = self._records(
-            "SELECT body FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
+            "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
             "ORDER BY created_at DESC, rowid DESC LIMIT 1",
             (log_path,),
         )
@@ -375,7 +390,7 @@ class Store:
         if not query:
             return []
         sql = (
-            "SELECT r.body FROM records_fts f JOIN records r ON r.id = f.id "
+            "SELECT r.body, r.id FROM records_fts f JOIN records r ON r.id = f.id "
             "WHERE records_fts MATCH ? AND r.deleted_at IS NULL"
         )
         params: list = [query]

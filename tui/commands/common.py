@@ -10,7 +10,7 @@ from typing import Any
 
 from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
-from sessiontui.project_memory.records import INVALID, Record
+from sessiontui.project_memory.records import Record, is_invalid
 from sessiontui.project_memory.store import Store
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
@@ -102,7 +102,7 @@ def positive_int(text: str) -> int:
 def record_line(record: Record) -> str:
     """One line of the human list: id, kind, date, label and value."""
     value = ""
-    if record.status == INVALID:
+    if is_invalid(record):
         value = "INVALID (see `show`)"
     elif record.kind == "benchmark":
         value = "FAILED" if record.status == "failed" or record.value is None else (
@@ -116,6 +116,8 @@ def record_line(record: Record) -> str:
 def print_record(record: Record) -> None:
     """Every set field of a record, one per line."""
     for name, value in record.to_dict().items():
-        if value in (None, "", [], {}) or (name == "baseline" and record.kind != "benchmark"):
+        if value in (None, "", [], {}) or (name == "baseline" and record.kind != "benchmark") or (
+            name == "revision" and value == 0
+        ):
             continue
         print(f"{name:16} {value}")
