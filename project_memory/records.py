@@ -134,6 +134,7 @@ class Record:
 FIELD_NAMES = tuple(f.name for f in fields(Record))
 _FIELD_SET = frozenset(FIELD_NAMES)
 _FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
+_TABLE_LISTS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("list[dict"))
 
 
 # -- validation: the one set of rules for forms, CLI, import, parsers and the store -------------
@@ -242,14 +243,13 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
     for name in _REQUIRED_TEXT.get(record.kind, ()):
         if not (getattr(record, name) or "").strip():
             problems.append(Problem(name, "must not be empty"))
-    if record.kind == "benchmark" and not is_invalid(record):
-        if record.value is None and record.status != "failed":
-            problems.append(Problem("value", "must be set for a result that did not fail"))
-        elif record.value is not None and record.value <= 0:
-            problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
-        bad = {k: v for k, v in record.figures.items() if v < 0}
-        if bad:
-            problems.append(Problem("figures", f"must not be negative: {bad}"))
+    if record.value is not None and record.value <= 0:  # throughputs, rates and times alike
+        problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
+    elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
+        problems.append(Problem("value", "must be set for a result that did not fail"))
+    negative = {k: v for k, v in record.figures.items() if v < 0}
+    if negative:
+        problems.append(Problem("figures", f"must not be negative: {negative}"))
     for name in TIMESTAMPS:
         text = getattr(record, name)
         if text is None or (text == "" and name in ("created_at", "updated_at")):
@@ -300,7 +300,10 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
     values and unparseable or future timestamps are all reported in one RecordError."""
     if not isinstance(data, Mapping):
         raise RecordError([Problem("record", f"must be a table, not {data!r}")])
-    values = {name: _normalised(value) for name, value in data.items()}
+    values = {  # TOML dates where records keep ISO text: timestamps, and inside run tables
+        name: _normalised(value) if name in TIMESTAMPS or name in _TABLE_LISTS else value
+        for name, value in data.items()
+    }
     problems = [Problem(str(k), "is not a record field") for k in values if k not in _FIELD_SET]
     kind = values.get("kind")
     if kind not in KINDS:
