@@ -7,10 +7,10 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
-KINDS = ("benchmark", "lesson", "note", "run")
+KINDS = ("benchmark", "lesson", "note", "run", "target")
 DEFAULT_METRIC = "output_tok_s"
 DEFAULT_UNIT = "tok/s"
-_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r"}
+_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r", "target": "t"}
 
 
 def now_iso() -> str:
@@ -40,7 +40,7 @@ class Record:
     tags: list[str] = field(default_factory=list)
     notes: str = ""
     status: str | None = None  # benchmark: ok/failed; run: running/finished/crashed/stalled/diverged
-    # benchmark
+    # benchmark (a target uses metric, value and the conditions: the threshold to reach)
     config: str | None = None
     metric: str | None = None
     value: float | None = None
@@ -61,6 +61,9 @@ class Record:
     engine_version: str | None = None
     model: str | None = None
     command: str | None = None
+    flags: dict[str, str] = field(default_factory=dict)  # the command's flags and engine env settings
+    driver_version: str | None = None  # NVIDIA driver and CUDA the measurement ran on
+    cuda_version: str | None = None
     exit_code: int | None = None
     duration_s: float | None = None
     output_path: str | None = None
