@@ -31,7 +31,9 @@ _NEUTRAL = frozenset((
     "--random-output-len", "--random-range-ratio", "--warmup-requests", "--trust-remote-code",
     "--api-key", "--label", "--tag", "--output-details", "-m",
 ))
-_ENV_PREFIXES = ("NCCL_", "SGLANG_", "VLLM_", "TORCH_", "CUDA_", "NVIDIA_TF32", "TRTLLM_")
+ENGINE_ENV_PREFIXES = ("NCCL_", "SGLANG_", "VLLM_", "TORCH_", "TORCHINDUCTOR_", "PYTORCH_",
+                       "TRTLLM_", "TLLM_", "NVIDIA_TF32_OVERRIDE", "CUDA_DEVICE_MAX_CONNECTIONS")
+"""Environment settings that tune an engine (CUDA_VISIBLE_DEVICES, which picks GPUs, is not one)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def flag_map(command: str | None) -> dict[str, str]:
     for i, word in enumerate(words):
         name, equals, value = word.partition("=")
         if leading and equals and name.isidentifier() and name.upper() == name:
-            if name.startswith(_ENV_PREFIXES):
+            if name.startswith(ENGINE_ENV_PREFIXES):
                 flags[f"env:{name}"] = value
             continue
         leading = False
