@@ -40,6 +40,15 @@ class Config:
             "example": 600,
         },
     )
+    stale_after_days: float = field(
+        default=30.0,
+        metadata={"doc": "Days after which a baseline counts as stale and answers say so."},
+    )
+    feature_flags: list[str] = field(
+        default_factory=list,
+        metadata={"doc": "Engine flags that are the feature under test (besides the engines' "
+                         "speculative flags): a speedup may differ in these and stay like-for-like."},
+    )
     hosts_refresh_s: float = field(
         default=5.0, metadata={"doc": "Seconds between scrapes of the [[hosts]] below."}
     )
@@ -76,7 +85,7 @@ def _is_number(value: Any) -> bool:
 
 def _checked(name: str, value: Any) -> Any:
     """The plain value of one setting, or a ValueError that says what was expected."""
-    if name == "logs":
+    if name in ("logs", "feature_flags"):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return [str(v) for v in value]
         raise ValueError("expected a list of strings")
@@ -86,7 +95,7 @@ def _checked(name: str, value: Any) -> Any:
         raise ValueError("expected a metric name")
     if _is_number(value) and value > 0:
         return float(value)
-    raise ValueError("expected a number of seconds > 0")
+    raise ValueError(f"expected a number of {'days' if name.endswith('_days') else 'seconds'} > 0")
 
 
 def _host(entry: Any) -> RemoteHost:

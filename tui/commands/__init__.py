@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.train": ("train",),
     "sessiontui.tui.commands.watch": ("watch",),
     "sessiontui.tui.commands.serve": ("serve",),
+    "sessiontui.tui.commands.salvage": ("salvage",),
+    "sessiontui.tui.commands.target": ("target",),
 }
 
 
