@@ -68,6 +68,23 @@ def test_trtllm_bench_cut_inside_decoding_statistics_is_not_stored() -> None:
     assert result.records == [] and "[AL] AVERAGE" in result.problems[0]
 
 
+def test_trtllm_bench_012_statistics_section() -> None:
+    [record] = parse("trtllm_bench_v012_statistics.txt")
+    assert (record.value, record.engine_version, record.model) == (
+        23405.927228471104, "0.12.0", "meta-llama/Llama-2-7b-hf")
+    assert record.figures["total_latency_s"] == 16.406100739 and record.input_len == 128
+
+
+def test_trtllm_bench_016_throughput_then_latency_report() -> None:
+    throughput, latency = parse("trtllm_bench_v016_throughput_latency.txt")
+    assert (throughput.value, throughput.figures["request_throughput"]) == (1585.748, 0.7743)
+    assert (throughput.input_len, throughput.figures["tp_size"]) == (2048, 4)
+    assert (latency.value, latency.concurrency) == (32.3338, 1)  # one request at a time
+    assert latency.figures["ttft_ms_mean"] == 147.7502 and latency.figures["itl_ms_mean"] == 30.9274
+    assert latency.figures["gen_latency_ms_p99"] == 63374.777
+    assert latency.accept_length is None  # 1.00 tokens per step: no speculation
+
+
 def test_trtllm_older_token_throughput_label() -> None:
     report = (
         "===========================================================\n"
