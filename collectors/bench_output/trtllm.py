@@ -28,7 +28,6 @@ _CONCURRENCY_FLAG = re.compile(r"--concurrency[= ]+(\d+)")
 _MAX_DRAFT = re.compile(r"max_draft_len[\"']?\s*[:=]\s*(\d+)")
 _BENCHMARK_PAIR = re.compile(r"([A-Za-z_][\w/]*(?:\([^)]*\))?)\s+(-?[\d.]+(?:[eE][-+]?\d+)?)(?=\s|$)")
 _MODEL_NAME = re.compile(r"\bmodel_name (\S+)")
-_STREAMING = "average time-to-first-token [ttft] (ms)"
 # Sections of the results (every version); the ones before them describe the run.
 _RESULT_SECTIONS = frozenset({
     "PERFORMANCE OVERVIEW", "STATISTICS", "STREAMING STATISTICS", "DECODING STATISTICS",
@@ -40,21 +39,21 @@ _END = "DATASET DETAILS"
 # `MIN (ms): x` lines of the latency report's breakdown sections -> figure name prefixes.
 _BREAKDOWNS = {"GENERATION LATENCY BREAKDOWN": "gen_latency_ms", "ACCEPTANCE BREAKDOWN": "accept_length"}
 _BREAKDOWN_LINE = re.compile(r"^(MIN|MAX|AVG|P\d+)(?: \(ms\))?:\s*(\S+)")
-# Result labels (lower case) -> figure names; the value is the output throughput.
-_OVERVIEW = {
-    "request throughput (req/sec)": "request_throughput",
-    "total token throughput (tokens/sec)": "total_tok_s",
-    "total latency (ms)": "total_latency_ms",
-    "total latency (seconds)": "total_latency_s",
-    "average request latency (ms)": "e2e_ms_mean",
-    "per user output throughput [w/ ctx] (tps/user)": "per_user_output_tok_s_with_ctx",
-    "per gpu output throughput (tps/gpu)": "per_gpu_output_tok_s",
-    _STREAMING: "ttft_ms_mean",
-    "average time-to-first-token (ms)": "ttft_ms_mean",
-    "average time-per-output-token [tpot] (ms)": "tpot_ms_mean",
-    "average inter-token latency (ms)": "itl_ms_mean",
-    "per user output speed (tps/user)": "per_user_output_tok_s",
-}
+# Result labels (lower case, matched by their start: units changed between versions, e.g.
+# `(tps/gpu)` and `(tokens/sec/gpu)`) -> figure names; the value is the output throughput.
+_OVERVIEW = (
+    ("request throughput", "request_throughput"),
+    ("total token throughput", "total_tok_s"),
+    ("total latency (ms)", "total_latency_ms"),
+    ("total latency (seconds)", "total_latency_s"),
+    ("average request latency", "e2e_ms_mean"),
+    ("per user output throughput", "per_user_output_tok_s_with_ctx"),
+    ("per gpu output throughput", "per_gpu_output_tok_s"),
+    ("average time-to-first-token", "ttft_ms_mean"),
+    ("average time-per-output-token", "tpot_ms_mean"),
+    ("average inter-token latency", "itl_ms_mean"),
+    ("per user output speed", "per_user_output_tok_s"),
+)
 # The output throughput as each generation of the report names it (1.x, 0.12-0.17, latency).
 _VALUE_LABELS = (
     "total output throughput (tokens/sec)",
@@ -64,12 +63,11 @@ _VALUE_LABELS = (
 # What each generation always prints once its value line is out (1.x adds per-GPU throughput;
 # streaming runs their per-user speed); a report missing one was cut short.
 _ALWAYS = {
-    _VALUE_LABELS[0]: ("request throughput (req/sec)", "total latency (ms)",
-                       "per gpu output throughput (tps/gpu)"),
-    _VALUE_LABELS[1]: ("request throughput (req/sec)",),
-    _VALUE_LABELS[2]: ("request throughput (req/sec)", "total latency (ms)"),
+    _VALUE_LABELS[0]: ("request throughput", "total latency", "per gpu output throughput"),
+    _VALUE_LABELS[1]: ("request throughput", "total latency"),
+    _VALUE_LABELS[2]: ("request throughput", "total latency"),
 }
-_STREAMING_ALWAYS = "per user output speed (tps/user)"
+_STREAMING_ALWAYS = "per user output speed"
 _DETAILS = {
     "number of requests": "num_requests",
     "number of concurrent requests": "mean_concurrency",
@@ -157,17 +155,21 @@ def _read_line(line: str, section: str, report: _Report | None, before: dict[str
         target.setdefault(label, pair[2])
 
 
+def _printed(report: _Report, prefix: str) -> str | None:
+    """The raw value of the first result label that starts with `prefix`, if it is a number."""
+    raw = next((raw for label, raw in report.overview.items() if label.startswith(prefix)), None)
+    return raw if number(raw) is not None else None
+
+
 def _missing(report: _Report) -> list[str]:
     """The always-printed result lines a (cut) report lacks."""
     value_label = next((label for label in _VALUE_LABELS if label in report.overview), None)
     if value_label is None:
         return [_VALUE_LABELS[0]]
     wanted = list(_ALWAYS[value_label])
-    if value_label == _VALUE_LABELS[1] and "total latency (seconds)" not in report.overview:
-        wanted.append("total latency (ms)")
-    if _STREAMING in report.overview:
+    if _printed(report, "average time-to-first-token [ttft]"):
         wanted.append(_STREAMING_ALWAYS)
-    missing = [label for label in wanted if number(report.overview.get(label)) is None]
+    missing = [prefix for prefix in wanted if _printed(report, prefix) is None]
     if report.decoding_mode is not None and "accept_length_mean" not in report.percentiles:
         missing.append("[AL] AVERAGE")
     if "ACCEPTANCE BREAKDOWN" in report.sections and "accept_length_mean" not in report.percentiles:
@@ -179,7 +181,7 @@ def _report_record(text: str, report: _Report) -> Record:
     """The record of one complete report."""
     overview, before = report.overview, report.before
     value = next(v for label in _VALUE_LABELS if (v := number(overview.get(label))) is not None)
-    figures = figures_of((name, overview.get(label)) for label, name in _OVERVIEW.items())
+    figures = figures_of((name, _printed(report, prefix)) for prefix, name in _OVERVIEW)
     figures.update(figures_of((name, before.get(label) or overview.get(label))
                               for label, name in _DETAILS.items()))
     figures.update(figures_of(report.percentiles.items()))

@@ -59,7 +59,7 @@ def test_trtllm_bench_cut_inside_its_overview_names_the_missing_lines() -> None:
     result = read_benchmark_output(cut)
     assert result.records == []
     [problem] = result.problems
-    assert "total latency (ms)" in problem and "per gpu output throughput" in problem
+    assert "total latency" in problem and "per gpu output throughput" in problem
 
 
 def test_trtllm_bench_cut_inside_decoding_statistics_is_not_stored() -> None:
@@ -248,3 +248,23 @@ def test_llama_speculative_summary_not_its_perf_lines() -> None:
         "llama.cpp.speculative", 10.781, 371)
     assert record.figures["acceptance_rate"] == pytest.approx(0.3432)
     assert record.num_steps == 16 and record.figures["n_accept"] == 313
+
+
+def test_trtllm_bench_units_renamed_between_versions() -> None:
+    text = (FIXTURES / "trtllm_bench_h100_fp8.txt").read_text()
+    text = text.replace("Per GPU Output Throughput (tps/gpu):   ",
+                        "Per GPU Output Throughput (tokens/sec/gpu):")
+    [record] = parse_benchmark_output(text)
+    assert record.value == 6957.303 and record.figures["per_gpu_output_tok_s"] == 6957.303
+
+
+def test_llama_server_2024_runs_lines() -> None:
+    log = (
+        "print_timings: prompt eval time =     132.47 ms /    12 tokens (   11.04 ms per token,"
+        "    90.59 tokens per second)\n"
+        "print_timings:        eval time =    1795.76 ms /   128 runs   (   14.03 ms per token,"
+        "    71.28 tokens per second)\n"
+        "print_timings:       total time =    1928.23 ms\n"
+    )
+    [record] = parse_benchmark_output(log)
+    assert (record.value, record.figures["prompt_tok_s"]) == (71.28, 90.59)
