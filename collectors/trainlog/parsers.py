@@ -276,7 +276,7 @@ def espnet_results(text: str) -> Reading | None:
     match = _ESPNET_RESULTS.search(text)
     if match is None:
         return None
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for part, body in _ESPNET_PART.findall(match["rest"]):
         prefix = "" if part == "train" else "val_" if part == "valid" else f"{part}_"
         pairs.extend((prefix + key, raw) for key, raw in _KEY_EQ.findall(body))
