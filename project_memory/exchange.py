@@ -19,7 +19,7 @@ FORMAT_VERSION = 1
 EXPORT_NAME = "sessiontui-memory.toml"  # the file written when the target is a folder
 MAX_LISTED = 20  # problems named in the one-line import error; the rest are counted
 _TOP_KEYS = frozenset({"format_version", "record"})
-_EMPTY = (None, "", [], {})
+_EMPTY: tuple[object, ...] = (None, "", [], {})
 # DEL and the C1 controls, which JSON and TOML writers leave raw, as \u escapes both formats read.
 _UNICODE_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0))}
 
