@@ -12,9 +12,9 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 from sessiontui.project_memory.records import Record, is_invalid, record_from_row
+from sessiontui.project_memory.store import file_uri
 
 MAX_GAP = 100_000  # rowids probed past the last readable row before the walk gives up
 
@@ -104,7 +104,7 @@ def _bodies(db: sqlite3.Connection, known: dict[str, int]) -> Iterator[str]:
 
 def salvage(path: Path) -> Salvage:
     """Every readable record of the memory file at `path` (opened read-only, never changed)."""
-    db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{file_uri(path)}?mode=ro", uri=True)
     try:
         known = _known_ids(db)
         result = Salvage()
