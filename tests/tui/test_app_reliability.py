@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.record_form import RecordForm
@@ -74,3 +75,18 @@ async def test_a_failing_background_read_is_said_in_words(tmp_path: Path) -> Non
     text = " ".join(messages)
     assert "Reading the memory failed" in text and "damaged" in text
     assert "_load_memory" not in text and "StoreError" not in text
+
+
+async def test_a_row_the_app_did_not_expect_is_listed_not_fatal(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "memory.db"
+    with Store(path) as store:
+        bad = store.add(Record(kind="benchmark", config="poisoned", value=50.0, baseline=True))
+        store.add(Record(kind="benchmark", config="fine", value=40.0, baseline=True))
+        body = json.dumps({**bad.to_dict(), "value": "abc"})
+        store._db.execute("UPDATE records SET body = ? WHERE id = ?", (body, bad.id))
+    app = make_app(tmp_path, path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 2)
+        assert not [n for n in app._notifications if n.severity == "error"]
