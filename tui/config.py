@@ -37,6 +37,14 @@ class Config:
             "example": 600,
         },
     )
+    draft_overhead: float | None = field(
+        default=None,
+        metadata={
+            "doc": "Draft time / target step time for theoretical speedups in ask and speedup "
+                   "(unset: measured from benchmarks, else 0.1).",
+            "example": 0.15,
+        },
+    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
@@ -66,6 +74,10 @@ def _checked(name: str, value: Any) -> Any:
         if isinstance(value, str) and value.strip():
             return str(value)
         raise ValueError("expected a metric name")
+    if name == "draft_overhead":
+        if _is_number(value) and 0 <= value < 10:
+            return float(value)
+        raise ValueError("expected a fraction of a target step, 0 or more (e.g. 0.15)")
     if _is_number(value) and value > 0:
         return float(value)
     raise ValueError("expected a number of seconds > 0")
