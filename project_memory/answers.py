@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, describe, fmt, lesson_lines, verdict_word
-from sessiontui.project_memory.bench_answers import answer_benchmarks
-from sessiontui.project_memory.gpu_answers import answer_gpu
-from sessiontui.project_memory.live import GpuReadings, LiveRun
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
     Conditions,
@@ -26,14 +23,19 @@ from sessiontui.project_memory.understanding import (
     Understanding,
     Vocabulary,
     comparison_conditions,
+    needs_vocabulary,
     understand,
 )
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import GpuReadings, LiveRun
 
 _MAX_LINES = 6
 _SYNONYMS = {"oom": "out of memory OutOfMemoryError", "smem": "shared memory", "hang": "timeout stall",
              "nan": "nan diverged", "watchdog": "NCCL watchdog timeout"}
-_RECENT = 50
-_VOCABULARY_RECORDS = 200
+_RECENT = 12
+"""How many of the newest results an answer compares (each costs a record decode at start-up)."""
+_VOCABULARY_RECORDS = 50
 
 
 def _arithmetic(value: float, reference: float, metric: str) -> str:
@@ -256,6 +258,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
 
         return answer_run(store, question, context["snapshots"], understanding)
     if intent == "gpu":
+        from sessiontui.project_memory.gpu_answers import answer_gpu
+
         return answer_gpu(context["gpu"])
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
@@ -266,6 +270,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         return answer_speedup(store, understanding, context["snapshots"], context["previous"],
                               metric=metric, draft_overhead=context["draft_overhead"])
     if intent == "benchmarks":
+        from sessiontui.project_memory.bench_answers import answer_benchmarks
+
         return answer_benchmarks(store, understanding, metric)
     if intent == "lessons":
         return answer_lessons(store, question)
@@ -280,7 +286,8 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
     `previous` holds the figures of the last speedup answer, so the live trend can be shown.
     When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
     """
-    understanding = understand(question, vocabulary_of(store, metric))
+    vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
+    understanding = understand(question, vocabulary)
     context = {"snapshots": snapshots, "gpu": gpu, "previous": previous, "metric": metric,
                "draft_overhead": draft_overhead}
     answer = _answer(understanding.intent, store, question, understanding, context)

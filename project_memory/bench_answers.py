@@ -4,7 +4,6 @@ flags or command a result was measured with."""
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -30,6 +29,8 @@ _LATEST = {"latest", "last", "recent", "newest"}
 
 def flag_map(command: str) -> dict[str, str]:
     """`--flag value` and `--flag=value` pairs of a command line (switches map to "")."""
+    import shlex
+
     try:
         parts = shlex.split(command)
     except ValueError:
@@ -90,9 +91,10 @@ def answer_flags(store: Store, understanding: Understanding, metric: str) -> Ans
     baselines = store.benchmarks(metric, baseline=True)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, _ = comparison_conditions(understanding.conditions, metric, results)
+    pool: list[Record]
     if "baseline" in words or "nospec" in words or understanding.conditions.no_feature:
-        pool = [number_to_beat(baselines, conditions)] if baselines else []
-        pool = [r for r in pool if r] or baselines
+        top = number_to_beat(baselines, conditions)
+        pool = [top] if top else baselines
     else:
         pool = _named(results + baselines, understanding.words) or results or baselines
     record = next((r for r in pool if r.command), pool[0] if pool else None)

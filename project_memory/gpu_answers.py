@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from sessiontui.project_memory.answer import Answer, fmt
-from sessiontui.project_memory.live import GpuReading, GpuReadings
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import GpuReading, GpuReadings
 
 
 def _gpu_line(gpu: GpuReading) -> str:

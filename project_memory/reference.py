@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # only annotations: the app's memory pane imports this module
 SINGLE_STREAM = 1
 
 
-@dataclass(frozen=True)
+@dataclass
 class Conditions:
     """What a benchmark ran under, as far as comparing it with a baseline goes."""
 

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, fmt
 from sessiontui.project_memory.humanize import age, duration
-from sessiontui.project_memory.live import LiveRun
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
 from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.store import Store, StoreError
 
 if TYPE_CHECKING:
+    from sessiontui.project_memory.live import LiveRun
     from sessiontui.project_memory.understanding import Understanding
 
 RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them

@@ -21,65 +21,96 @@ UNSURE_BELOW = 0.5
 """Below this confidence an answer also shows the runner-up intent's best candidates."""
 _TYPO_SIMILARITY = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a lexicon word
 
-# Phrases rewritten to one canonical token before scoring: abbreviations, jargon, spellings.
-_PHRASES: tuple[tuple[str, str], ...] = (
-    (r"\bw/o\b|\bwithout\b|\bw/out\b|\bsans\b|\bminus\b", " without "),
-    (r"\bw/(?=\s|\w)", " with "),
-    (r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
+# Phrases rewritten to one canonical token before scoring: abbreviations, jargon, spellings. Each
+# is (words one of which must appear, pattern, token): a question compiles only the patterns it
+# may match, which keeps `ask` start-up small.
+_PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("w/", "without", "sans", "minus"),
+     r"\bw/o\b|\bwithout\b|\bw/out\b|\bsans\b|\bminus\b", " without "),
+    (("w/",),
+     r"\bw/(?=\s|\w)", " with "),
+    (("no", "spec", "vanilla", "plain", "target", "stock", "bare"),
+     r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
      r"|\bno[- ]?draft(?:er)?\b|\bno[- ]?eagle\d?\b|\bno[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b", " nospec "),
-    (r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b", " speedup "),
-    (r"\bbreak[\s-]?even\b", " breakeven "),
-    (r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
-    (r"\bb/?l\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
+    (("spe", "spp"),
+     r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b", " speedup "),
+    (("even",),
+     r"\bbreak[\s-]?even\b", " breakeven "),
+    (("beat",),
+     r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
+    (("bl", "b/l", "base", "ref"),
+     r"\bb/?l\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
      " baseline "),
-    (r"\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
+    (("acc", " al ", "tau"),
+     r"\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
      r"|\btau\b|\bacceptance\b|\baccepted tokens\b|\bacc_?len\b", " acceptlen "),
-    (r"\bspec[\s-]?dec(?:ode|oding)?\b|\bspeculative(?: decoding)?\b|\bspecdec\b", " spec "),
-    (r"\bt[\s-]?put\b|\bthru[\s-]?put\b|\bthroughput\b|\btok(?:en)?s?\s*/\s*s(?:ec)?\b|\btps\b"
+    (("spec",),
+     r"\bspec[\s-]?dec(?:ode|oding)?\b|\bspeculative(?: decoding)?\b|\bspecdec\b", " spec "),
+    (("put", "/", "tps", "per sec"),
+     r"\bt[\s-]?put\b|\bthru[\s-]?put\b|\bthroughput\b|\btok(?:en)?s?\s*/\s*s(?:ec)?\b|\btps\b"
      r"|\btokens? per sec(?:ond)?\b|\bt/s\b", " throughput "),
-    (r"\bperf\b|\bperformance\b", " perf "),
-    (r"\brn\b|\bright now\b|\bcurrently\b|\bat the moment\b|\batm\b", " now "),
-    (r"\bsingle[\s-]?stream\b|\bbs\s*=?\s*1\b|\bbatch(?:[\s-]?size)?\s*(?:of\s*)?=?\s*1\b"
+    (("perf",),
+     r"\bperf\b|\bperformance\b", " perf "),
+    (("rn", "now", "current", "moment", "atm"),
+     r"\brn\b|\bright now\b|\bcurrently\b|\bat the moment\b|\batm\b", " now "),
+    (("single", "1", "one stream", "unbatched"),
+     r"\bsingle[\s-]?stream\b|\bbs\s*=?\s*1\b|\bbatch(?:[\s-]?size)?\s*(?:of\s*)?=?\s*1\b"
      r"|\bc\s*=?\s*1\b|\bconcurrency\s*(?:of\s*)?=?\s*1\b|\bone stream\b|\bsingle user\b"
      r"|\bsingle request\b|\bunbatched\b", " singlestream "),
-    (r"\butil(?:isation|ization|s)?\b", " util "),
-    (r"\bvram\b|\bhbm\b|\bfb mem\w*\b|\bgpu mem(?:ory)?\b|\bmem(?:ory)? (?:on|of) the gpus?\b",
+    (("util",),
+     r"\butil(?:isation|ization|s)?\b", " util "),
+    (("vram", "hbm", "mem"),
+     r"\bvram\b|\bhbm\b|\bfb mem\w*\b|\bgpu mem(?:ory)?\b|\bmem(?:ory)? (?:on|of) the gpus?\b",
      " gpumem "),
-    (r"\bout[\s-]of[\s-]memory\b|\boom(?:ed|s|ing)?\b|\bcuda oom\b|\w*outofmemory\w*", " oom "),
-    (r"\bshared[\s-]mem(?:ory)?\b|\bsmem\b", " smem "),
-    (r"\bacc_\d+\b", " acc "),
-    (r"\b(?:seen|hit|had) (?:this|that|it) before\b|\bhappened before\b", " lesson "),
-    (r"\bnvidia[\s-]smi\b|\bnvitop\b|\bnvtop\b", " gpu "),
-    (r"\bgpus\b|\bh100s?\b|\bh200s?\b|\ba100s?\b|\bcards?\b|\bdevices?\b", " gpu "),
-    (r"\btemps?\b|\btemperatures?\b|\bhot\b|\bwatts?\b|\bpower draw\b|\bclocks?\b", " gputemp "),
-    (r"\bstep\s*/\s*s\b|\bit/s\b|\bsteps? per sec(?:ond)?\b", " stepsrate "),
-    (r"\bhow long\b|\btime left\b|\btime remaining\b|\bwhen (?:will|does|is) (?:it|training|the run)"
+    (("oom", "memory"),
+     r"\bout[\s-]of[\s-]memory\b|\boom(?:ed|s|ing)?\b|\bcuda oom\b|\w*outofmemory\w*", " oom "),
+    (("mem",),
+     r"\bshared[\s-]mem(?:ory)?\b|\bsmem\b", " smem "),
+    (("acc_",),
+     r"\bacc_\d+\b", " acc "),
+    (("before",),
+     r"\b(?:seen|hit|had) (?:this|that|it) before\b|\bhappened before\b", " lesson "),
+    (("smi", "nvtop", "nvitop"),
+     r"\bnvidia[\s-]smi\b|\bnvitop\b|\bnvtop\b", " gpu "),
+    (("gpus", "h100", "h200", "a100", "card", "device"),
+     r"\bgpus\b|\bh100s?\b|\bh200s?\b|\ba100s?\b|\bcards?\b|\bdevices?\b", " gpu "),
+    (("temp", "hot", "watt", "power", "clock"),
+     r"\btemps?\b|\btemperatures?\b|\bhot\b|\bwatts?\b|\bpower draw\b|\bclocks?\b", " gputemp "),
+    (("/", "per sec"),
+     r"\bstep\s*/\s*s\b|\bit/s\b|\bsteps? per sec(?:ond)?\b", " stepsrate "),
+    (("how long", "time", "when"),
+     r"\bhow long\b|\btime left\b|\btime remaining\b|\bwhen (?:will|does|is) (?:it|training|the run)"
      r"(?: be)? (?:finish|done|end)\w*", " eta "),
-    (r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
+    (("how", "where are we", "status"),
+     r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
      " progress "),
-    (r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
+    (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
+     r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b", " flags "),
-    (r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
+    (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
+     r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
      r"|\bconverg\w*\b|\bgoing up\b|\brising\b|\btrend\w*\b|\blooking\b", " trend "),
-    (r"\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b|\bagainst\b|\brelative to\b|\bover\b",
+    (("vs", "versus", "compare", "against", "relative", "over"),
+     r"\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b|\bagainst\b|\brelative to\b|\bover\b",
      " vs "),
 )
-_CONCURRENCY = re.compile(
+# Patterns below are searched only when the question has a digit (re caches what it compiles).
+_CONCURRENCY = (
     r"\b(?:c|conc|concurrency|concurrent|max[- ]concurrency|streams?|users?|clients?)\s*[=:@]?\s*"
     r"(?:of\s*)?(\d+)\b|\b(\d+)\s*(?:concurrent|streams|users|clients|parallel)\b|@\s*c?(\d+)\b"
 )
-_BATCH = re.compile(r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b")
-_ACCEPT_TARGET = re.compile(
+_BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
+_ACCEPT_TARGET = (
     r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were)?\s*"
     r"(?:reach(?:es)?|hit(?:s)?|get(?:s)? to)?\s*(\d+(?:\.\d+)?)"
     r"|(\d+(?:\.\d+)?)\s*acceptlen"
 )
-_METRICS = (
-    ("prompt_tok_s", re.compile(r"\bprefill\b|\bprompt tok|\binput throughput")),
-    ("ttft_ms", re.compile(r"\bttft\b|\btime to first token\b")),
-    ("itl_ms", re.compile(r"\bitl\b|\binter[- ]token latency\b")),
-    ("tpot_ms", re.compile(r"\btpot\b|\btime per output token\b")),
+_METRICS = (  # (metric, words that name it)
+    ("prompt_tok_s", ("prefill", "prompt tok", "input throughput")),
+    ("ttft_ms", ("ttft", "time to first token")),
+    ("itl_ms", (" itl", "inter-token latency", "inter token latency")),
+    ("tpot_ms", ("tpot", "time per output token")),
 )
 
 # Intent signals: canonical token or word -> weight. A word may count for several intents.
@@ -166,7 +197,7 @@ _STOPWORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class AskedConditions:
     """What the question itself says about the comparison it wants."""
 
@@ -206,7 +237,7 @@ class Understanding:
         return self.confidence < UNSURE_BELOW and bool(self.alternatives)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Vocabulary:
     """Names the memory itself holds, each pointing to the intent it suggests."""
 
@@ -218,7 +249,8 @@ class Vocabulary:
     def of(cls, records: Iterable[Record]) -> Vocabulary:
         """Vocabulary from stored records: engines, models, lesson titles, run names."""
         words: dict[str, str] = {}
-        engines, models = set(ENGINES), {}
+        engines = set(ENGINES)
+        models: dict[str, str] = {}
         for record in records:
             if record.kind == "note":
                 for tag in record.tags:
@@ -269,11 +301,18 @@ def is_intent_word(word: str) -> bool:
     return word in _STOPWORDS or word in _KNOWN or word in _CANONICAL or word in _PLAIN
 
 
+def needs_vocabulary(question: str) -> bool:
+    """Whether the question has a word the lexicon does not know, which the memory might."""
+    words = _tokens(normalise(question))
+    return any(not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words)
+
+
 def normalise(question: str) -> str:
     """The question lower-cased, with abbreviations and jargon rewritten to canonical tokens."""
     text = " " + question.lower().replace("’", "'") + " "
-    for pattern, canonical in _PHRASES:
-        text = re.sub(pattern, canonical, text)
+    for needed, pattern, canonical in _PHRASES:
+        if any(word in text for word in needed):
+            text = re.sub(pattern, canonical, text)
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -296,22 +335,25 @@ def _fuzzy_words(words: Sequence[str], vocabulary: Vocabulary) -> list[str]:
 
 def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
     """The metric, concurrency, batch size, engine, model and feature negation a question names."""
-    metric = next((name for name, pattern in _METRICS if pattern.search(text)), DEFAULT_METRIC)
+    padded = f" {text} "
+    metric = next((name for name, words in _METRICS if any(w in padded for w in words)),
+                  DEFAULT_METRIC)
     concurrency = batch = None
+    digits = any(ch.isdigit() for ch in text)
     if "singlestream" in text.split():
         concurrency = 1
-    elif match := _CONCURRENCY.search(text):
+    elif digits and (match := re.search(_CONCURRENCY, text)):
         concurrency = int(next(g for g in match.groups() if g))
-    if (found := _BATCH.search(text)) and int(found.group(1)) > 0:
+    if digits and (found := re.search(_BATCH, text)) and int(found.group(1)) > 0:
         batch = int(found.group(1))
     words = set(text.split())
     engine = next((e for e in sorted(vocabulary.engines) if e in words or e.replace(".", "") in words),
                   None)
     model = next((vocabulary.models[w] for w in _tokens(text) if w in vocabulary.models), None)
-    no_feature = "nospec" in words or bool(re.search(
+    no_feature = "nospec" in words or (("without" in words or "before" in words) and bool(re.search(
         r"\b(?:without|before)(?: we (?:added|used|enabled|turned on|tried))? (?:the |any |a )?"
-        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)", text))
-    target = _ACCEPT_TARGET.search(text)
+        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)", text)))
+    target = re.search(_ACCEPT_TARGET, text) if digits else None
     accept = None
     if target:
         value = float(next(g for g in target.groups() if g))
