@@ -180,9 +180,8 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
         measured.figures["accept_length_trend"] = report.accept_length - previous["accept_length"]
     same_point = report.calibration_id and report.calibration_id == measured.figures.get("measured_id")
     if same_point:
-        lines = [line for line in lines if not line.startswith("Measured:")]
-    live = report.step is not None or report.acceptance_source is not None
-    if live or asked.accept_length is not None or breakeven:
+        lines = [line for line in lines if not line.startswith("Measured")]
+    if lead:
         older = f" (older drafter {report.calibration_label})" if report.calibration_label else ""
         measured.text = "\n".join([*lines, f"Last measured{older}:", *measured.text.splitlines()])
     else:
@@ -205,9 +204,10 @@ def answer_lessons(store: Store, question: str) -> Answer:
             words += " " + expansion
     lessons = store.search(words, kind="lesson", limit=5)
     heading = []
-    if not lessons and not _content_words(question):  # "any gotchas?": the latest lessons
+    if not lessons:  # "any gotchas?", or no word matches: the latest lessons, said so
         lessons = store.list("lesson", limit=5)
-        heading = ["The latest lessons:"]
+        heading = ["The latest lessons:" if not _content_words(question) else
+                   "No lesson matches those words; the latest lessons:"]
     if not lessons:
         related = answer_search(store, words)
         text = "No recorded lesson matches that."
@@ -227,8 +227,10 @@ def _content_words(question: str) -> set[str]:
 
 def answer_search(store: Store, question: str) -> Answer:
     """Full-text matches over every record; a question about notes lists notes first."""
-    about_notes = re.search(r"\bnotes?\b", question.lower()) is not None
-    found = store.search(question, kind="note" if about_notes else None, limit=10)
+    about_notes = re.search(r"\b(?:notes?|goal|plan|decided|decision|idea|todo|recipe)\b",
+                            question.lower()) is not None
+    found = store.search(question, kind="note", limit=10) if about_notes else []
+    found = found or store.search(question, limit=10)
     if not found and about_notes:
         found = store.list("note", limit=10)
     if not found:

@@ -21,7 +21,8 @@ from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.understanding import Understanding, comparison_conditions
 
 _RECENT = 200
-_FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "error", "why"}
+_FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "error", "errored",
+           "why"}
 _BEST = {"best", "fastest", "highest", "top", "winner", "lowest"}
 _WORST = {"worst", "slowest"}
 _LATEST = {"latest", "last", "recent", "newest"}

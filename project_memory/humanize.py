@@ -29,4 +29,7 @@ def age(stamp: str | None, now: float | None = None) -> str:
     if then.tzinfo is None:
         then = then.replace(tzinfo=UTC)
     current = datetime.now(UTC).timestamp() if now is None else now
-    return f"{duration(max(0.0, current - then.timestamp()))} ago"
+    seconds = max(0.0, current - then.timestamp())
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:.1f} days ago"
+    return f"{duration(seconds)} ago"

@@ -13,6 +13,7 @@ from sessiontui.project_memory.humanize import age, duration
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
 from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -151,8 +152,9 @@ def lead_line(run: Record, words: set[str], history: dict[str, Sequence[tuple[in
     """The one figure the question asked for, first: accept length, loss or accuracy trend, ETA."""
     where = f"step {run.step:,}" if run.step is not None else "no step yet"
     when = "live" if live else f"run record updated {age(run.last_update or run.updated_at)}"
-    if "acceptlen" in words and run.accept_length is not None:
-        return f"Accept length now ≈ {run.accept_length:.2f} at {where} ({when})"
+    tau = run.accept_length if run.accept_length is not None else accept_length(run.acc)
+    if "acceptlen" in words and tau is not None:
+        return f"Accept length now ≈ {tau:.2f} at {where} ({when})"
     if "loss" in words and (trend := _trend(history.get("loss", ()))):
         return f"Loss {trend} ({when})"
     if words & {"acc", "accuracy", "accuracies"} and run.acc:

@@ -52,6 +52,7 @@ class SpeedupReport:
     acc: list[float] = field(default_factory=list)  # conditional rates behind accept_length
     depth: int | None = None
     acceptance_source: str | None = None
+    live: bool = False  # the accept length comes from a run that is training now
     step: int | None = None
     conditions: str = ""
     baseline_value: float | None = None
@@ -394,7 +395,7 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
     except ValueError as exc:
         report.assumptions.append(f"acceptance metrics of {source} not usable: {exc}")
         return
-    report.step = step
+    report.step, report.live = step, True
     if step is not None:
         report.acceptance_source += f" at step {step}"
 
@@ -411,7 +412,7 @@ def _from_last_run(
     except ValueError as exc:
         report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
         return
-    report.step = run.step
+    report.step, report.live = run.step, run.status == "running"
     report.acceptance_source = (
         f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
         f"{(run.last_update or run.updated_at)[:16]}"
@@ -544,7 +545,8 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
         lines.append("Measured: no speculative benchmark to compare")
     if report.accept_length is not None:
         rates = f" from rates {', '.join(f'{a:.3f}' for a in report.acc)}" if report.acc else ""
-        lines.append(f"Live: accept length {report.accept_length:.2f}{rates} "
+        label = "Live" if report.live else "Acceptance"  # a finished run's rates are not live
+        lines.append(f"{label}: accept length {report.accept_length:.2f}{rates} "
                      f"({report.acceptance_source})")
     else:
         lines.append("Live: no acceptance metrics")
@@ -602,7 +604,7 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
                      f"speculation is slower than the baseline{against}; "
                      f"from {report.calibration_id or 'the calibration point'})")
         return lines
-    if report.accept_length is None:
+    if report.accept_length is None or not report.live:
         return lines
     from_where = f" ({report.acceptance_source})" if report.acceptance_source else ""
     if report.calibrated_speedup is not None:

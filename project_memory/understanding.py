@@ -29,12 +29,16 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bw/o\b|\bwithout\b|\bw/out\b|\bsans\b|\bminus\b", " without "),
     (("w/",),
      r"\bw/(?=\s|\w)", " with "),
-    (("no", "spec", "vanilla", "plain", "target", "stock", "bare"),
+    (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable"),
      r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
      r"|\bno[- ]?draft(?:er)?\b|\bno[- ]?eagle\d?\b|\bno[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
-     r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b", " nospec "),
+     r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
+     r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
+     r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b",
+     " nospec "),
     (("spe", "spp"),
-     r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b", " speedup "),
+     r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b"
+     r"|\bspeeds? (?:things|it|us|decoding|generation|inference|serving) up\b", " speedup "),
     (("even",),
      r"\bbreak[\s-]?even\b", " breakeven "),
     (("beat",),
@@ -69,6 +73,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bshared[\s-]mem(?:ory)?\b|\bsmem\b", " smem "),
     (("acc_",),
      r"\bacc_\d+\b", " acc "),
+    (("why",),
+     r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
     (("before",),
      r"\b(?:seen|hit|had) (?:this|that|it) before\b|\bhappened before\b", " lesson "),
     (("smi", "nvtop", "nvitop"),
@@ -159,7 +165,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "failures": 1.5, "fail": 1.2, "failed": 1.0, "failing": 1.2, "traceback": 2.5,
         "exception": 2.5, "cause": 1.5, "deadlock": 2.5, "allreduce": 2.0, "cuda": 0.8,
         "avoid": 1.0, "pitfall": 3.0, "pitfalls": 3.0, "mistake": 2.0, "hit": 0.6, "before": 0.6,
-        "again": 0.5, "happened": 1.0, "resolve": 1.5, "solved": 1.5, "solve": 1.5,
+        "again": 0.5, "happened": 1.0, "resolve": 1.5, "solved": 1.5, "solve": 1.5, "whydid": 1.5,
         "required": 1.0, "limit": 0.8, "tried": 0.8, "allocate": 1.5, "exceeded": 1.0,
     },
     "benchmarks": {
@@ -180,6 +186,8 @@ _LEXICON: dict[str, dict[str, float]] = {
     },
 }
 _PRIOR = {"search": 0.6}
+_FAILED = frozenset(
+    "fail failed failing broke died crashed crash errored error errors erroring".split())
 _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
 _PLAIN = frozenset(
@@ -193,7 +201,8 @@ _STOPWORDS = frozenset(
     "what's whats when where which while who whom whose will with would you your yet any some "
     "again ok okay hey hi quick quickly q question pls plz thanks kinda sorta really like also "
     "one ones currently use used using give gave much many more most about over under vs x "
-    "there's here's thing things stuff today yesterday week day should know need want".split()
+    "there's here's thing things stuff today yesterday week day should know need want known "
+    "again last time".split()
 )
 
 
@@ -253,8 +262,9 @@ class Vocabulary:
         models: dict[str, str] = {}
         for record in records:
             if record.kind == "note":
-                for tag in record.tags:
-                    words.setdefault(tag.lower(), "search")
+                for word in _tokens(f"{record.text or ''} {' '.join(record.tags)}"):
+                    if len(word) >= 5:
+                        words.setdefault(word, "search")
             elif record.kind == "lesson":
                 for word in _tokens(f"{record.title or ''} {' '.join(record.tags)}"):
                     words.setdefault(word, "lessons")
@@ -292,7 +302,7 @@ def _lexicon_weight(word: str) -> float:
 _KNOWN = frozenset(w for weights in _LEXICON.values() for w in weights)
 _CANONICAL = frozenset(
     "without with nospec speedup breakeven baseline acceptlen spec throughput perf now "
-    "singlestream util gpumem oom smem gpu gputemp stepsrate eta progress flags trend vs".split()
+    "singlestream util gpumem oom smem whydid gpu gputemp stepsrate eta progress flags trend vs".split()
 )
 
 
@@ -328,7 +338,8 @@ def _fuzzy_words(words: Sequence[str], vocabulary: Vocabulary) -> list[str]:
     fixed = {}
     for word in unknown:
         match = process.extractOne(word, targets, scorer=fuzz.ratio, score_cutoff=_TYPO_SIMILARITY)
-        if match is not None and abs(len(match[0]) - len(word)) <= 2:
+        if match is not None and abs(len(match[0]) - len(word)) <= 2 and not (
+                match[0].startswith(word) or word.startswith(match[0])):  # a form, not a typo
             fixed[word] = normalise(match[0])
     return [fixed.get(w, w) for w in words]
 
@@ -400,7 +411,7 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             scores["benchmarks"] += 0.8
     if asked.accept_length is not None and present & {"throughput", "speedup", "perf", "if", "what"}:
         scores["speedup"] += 2.0
-    if present & {"fail", "failed", "failing", "broke", "died", "crashed", "crash"} and present & {
+    if present & _FAILED and present & {
             "bench", "benchmark", "benches", "benchmarks", "result", "measurement", "config",
             "one", "which"}:
         scores["benchmarks"] += 3.0
@@ -416,6 +427,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"memory", "mem"} and present & {"used", "free", "usage", "much", "full", "left"} \
             and "oom" not in present:
         scores["gpu"] += 2.0
+    if present & {"goal", "plan", "aim", "objective", "decided", "decision"}:
+        scores["search"] += 2.0
     if present & {"loss", "acc", "accuracy", "lr"} and present & {"trend", "now", "current"}:
         scores["run"] += 1.5
     if "baseline" in present and present & {"speedup", "faster", "slower", "x", "beating", "vs"}:
@@ -430,11 +443,11 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
     """Score every intent for a question and return the best, with confidence and conditions."""
     vocabulary = vocabulary or Vocabulary()
-    text = normalise(question)
-    words = _fuzzy_words(_tokens(text), vocabulary)
+    typed = normalise(question)
+    words = _fuzzy_words(_tokens(typed), vocabulary)
     text = normalise(" ".join(words))
     words = _tokens(text)
-    asked = conditions_of(text, vocabulary)
+    asked = conditions_of(f"{typed} {text}", vocabulary)
     scores = _score(words, text, asked, vocabulary)
     ranked = sorted(INTENTS, key=lambda name: (-scores[name], INTENTS.index(name)))
     top, second = scores[ranked[0]], max(scores[ranked[1]], 0.0)

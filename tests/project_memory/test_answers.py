@@ -96,7 +96,6 @@ def test_speedup_adds_live_projection_calibration_and_trend(store: Store) -> Non
     assert figures["accept_length_trend"] == pytest.approx(tau - 2.4)
     assert isinstance(figures["assumptions"], list) and figures["sources"]
     text = answer.text.splitlines()
-    assert text[0].startswith(f"Calibrated projection: {tau / 2.25:.2f}x")  # the live run leads
-    assert any(line.startswith("Measured speedup: 0.80x") for line in text)
+    assert text[0].startswith("Measured speedup: 0.80x")  # a run not training now does not lead
     assert any(line.startswith("Trend: +0.072") for line in text)
     assert "above break-even" in figures["verdict"]
