@@ -9,9 +9,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
     finite_float,
+    open_reader,
     open_store,
     positive_int,
     print_json,
@@ -103,8 +105,11 @@ def cmd_note_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    store = open_store(create=False)
-    records = store.list(args.kind, deleted=args.trash, limit=args.limit) if store else []
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = store.list(args.kind, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
@@ -116,7 +121,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    with open_store() as store:
+    from sessiontui.project_memory.store import StoreError
+
+    store = open_reader()
+    if store is None:
+        raise StoreError(f"no record with id {args.id}")
+    with store:
         record = store.get(args.id, include_deleted=True)
     if args.json:
         print_json(record.to_dict())
@@ -196,12 +206,23 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import export_toml
+    from sessiontui.project_memory.exchange import (
+        export_records,
+        export_target,
+        records_toml,
+        write_atomic,
+    )
 
-    with open_store() as store:
-        text = export_toml(store, Path(args.path) if args.path else None)
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = export_records(store)
+    text = records_toml(records)
     if args.path:
-        print(f"exported {text.count('[[record]]')} records to {args.path}")
+        path = export_target(Path(args.path))
+        write_atomic(path, text)
+        print(f"exported {len(records)} records to {path}")
     else:
         sys.stdout.write(text)
     return 0
@@ -271,7 +292,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         print(f"sessiontui: {problem}", file=sys.stderr)
     first = understand(question)
     intents = {first.intent, *(name for name, _ in first.alternatives[:1])}
-    store = open_store(create=False)
+    store = open_reader()
     previous = _previous_answer() if store and "speedup" in intents else None
     try:
         answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
@@ -344,7 +365,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_restore)
 
     p = sub.add_parser("export", help="write all records as TOML (stdout without PATH)")
-    p.add_argument("path", nargs="?")
+    p.add_argument("path", nargs="?", help=f"a file, or a folder to write {EXPORT_NAME} in")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("import", help="merge a TOML export by id (idempotent)")
