@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, describe, fmt, lesson_lines, verdict_word
@@ -19,6 +18,7 @@ from sessiontui.project_memory.reference import (
 )
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.understanding import (
+    EMPTY_VOCABULARY,
     AskedConditions,
     Understanding,
     Vocabulary,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 _MAX_LINES = 6
 _SYNONYMS = {"oom": "out of memory OutOfMemoryError", "smem": "shared memory", "hang": "timeout stall",
              "nan": "nan diverged", "watchdog": "NCCL watchdog timeout"}
-_RECENT = 12
+_RECENT = 6
 """How many of the newest results an answer compares (each costs a record decode at start-up)."""
 _VOCABULARY_RECORDS = 50
 
@@ -87,7 +87,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
         lines.append(f"Baselines at {group_conditions.text()}:")
         lines += [_baseline_row(r, r is beat) for r in records[:_MAX_LINES]]
         shown += records[:_MAX_LINES]
-    compared = [r for r in results if matches(r, replace(conditions, engine=None))][:3]
+    compared = [r for r in results if matches(r, conditions._replace(engine=None))][:3]
     for result in compared:
         reference = reference_of(result, baselines, asked.engine)
         if reference is None:
@@ -113,7 +113,7 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str) -> Answe
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, why = comparison_conditions(asked, metric, results)
     figures: dict[str, Any] = {"metric": metric}
-    candidates = [r for r in results if matches(r, replace(conditions, engine=None))]
+    candidates = [r for r in results if matches(r, conditions._replace(engine=None))]
     if asked.engine:  # a named engine: its own results first, else compare with its baseline
         candidates.sort(key=lambda r: (r.engine or "").lower() != asked.engine)
     if not candidates:
@@ -245,7 +245,7 @@ def answer_search(store: Store, question: str) -> Answer:
 def vocabulary_of(store: Store | None, metric: str) -> Vocabulary:
     """The memory's own names (a bounded read: the newest records of each kind)."""
     if store is None:
-        return Vocabulary()
+        return EMPTY_VOCABULARY
     records = (store.list("lesson", limit=_VOCABULARY_RECORDS) + store.list("run", limit=20)
                + store.list("note", limit=_VOCABULARY_RECORDS)
                + store.benchmarks(metric, limit=_VOCABULARY_RECORDS))
@@ -262,7 +262,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
     if intent == "gpu":
         from sessiontui.project_memory.gpu_answers import answer_gpu
 
-        return answer_gpu(context["gpu"])
+        gpu = context["gpu"] or (context["read_gpu"]() if context["read_gpu"] else None)
+        return answer_gpu(gpu)
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
     metric = context["metric"]
@@ -281,17 +282,19 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),
-        gpu: GpuReadings | None = None, previous: dict[str, Any] | None = None,
-        metric: str = DEFAULT_METRIC, draft_overhead: float | None = None) -> Answer:
+        gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
+        previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
+        draft_overhead: float | None = None) -> Answer:
     """Answer a question from the memory, live training snapshots and GPU readings.
 
+    `read_gpu` samples the GPUs when a GPU answer needs them and `gpu` holds no readings.
     `previous` holds the figures of the last speedup answer, so the live trend can be shown.
     When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
     """
     vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
     understanding = understand(question, vocabulary)
-    context = {"snapshots": snapshots, "gpu": gpu, "previous": previous, "metric": metric,
-               "draft_overhead": draft_overhead}
+    context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,
+               "metric": metric, "draft_overhead": draft_overhead}
     answer = _answer(understanding.intent, store, question, understanding, context)
     if understanding.unsure:
         runner_up = understanding.alternatives[0][0]

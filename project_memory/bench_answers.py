@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from sessiontui.project_memory.answer import Answer, describe, lesson_lines, verdict_word
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
@@ -124,7 +123,7 @@ def answer_benchmarks(store: Store, understanding: Understanding, metric: str = 
     records = store.benchmarks(metric, limit=_RECENT)
     baselines = [r for r in records if r.baseline]
     conditions, why = comparison_conditions(understanding.conditions, metric, records)
-    at = [r for r in records if matches(r, replace(conditions, engine=conditions.engine))]
+    at = [r for r in records if matches(r, conditions)]
     if not at:
         return Answer("benchmarks", f"No {metric} result at {conditions.text()} yet.", [],
                       {"metric": metric})

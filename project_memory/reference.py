@@ -9,8 +9,7 @@ memory pane all ask this module, so one speedup is never printed as two numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 
@@ -20,8 +19,7 @@ if TYPE_CHECKING:  # only annotations: the app's memory pane imports this module
 SINGLE_STREAM = 1
 
 
-@dataclass
-class Conditions:
+class Conditions(NamedTuple):
     """What a benchmark ran under, as far as comparing it with a baseline goes."""
 
     metric: str = DEFAULT_METRIC
@@ -35,10 +33,6 @@ class Conditions:
         """A benchmark's conditions (its engine only when `engine`: the comparison names it)."""
         return cls(record.metric or DEFAULT_METRIC, record.concurrency, record.batch_size,
                    record.model, record.engine if engine else None)
-
-    def without_engine(self) -> Conditions:
-        """The same conditions with any engine."""
-        return replace(self, engine=None)
 
     def text(self) -> str:
         """For people: `single stream, sglang` or `c=32, bs=8`."""
@@ -101,7 +95,7 @@ def reference_of(result: Record, baselines: Sequence[Record], engine: str | None
     """The baseline a result is compared with: its conditions, the named engine else its own."""
     conditions = Conditions.of(result)
     if engine:
-        conditions = replace(conditions, engine=engine)
+        conditions = conditions._replace(engine=engine)
     return number_to_beat(baselines, conditions)
 
 
@@ -110,7 +104,7 @@ def default_conditions(results: Sequence[Record], metric: str) -> tuple[Conditio
     stream; with the sentence that says which."""
     latest = next((r for r in results if r.status != "failed" and not r.baseline), None)
     if latest is not None and (latest.concurrency is not None or latest.batch_size is not None):
-        conditions = replace(Conditions.of(latest, engine=False), metric=metric)
+        conditions = Conditions.of(latest, engine=False)._replace(metric=metric)
         return conditions, f"conditions of the latest result {latest.id} ({conditions.text()})"
     return Conditions(metric, SINGLE_STREAM), "no conditions named: single stream assumed"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import Conditions, default_conditions
@@ -206,8 +206,7 @@ _STOPWORDS = frozenset(
 )
 
 
-@dataclass
-class AskedConditions:
+class AskedConditions(NamedTuple):
     """What the question itself says about the comparison it wants."""
 
     metric: str = DEFAULT_METRIC
@@ -224,15 +223,14 @@ class AskedConditions:
         return any(v is not None for v in (self.concurrency, self.batch_size, self.engine, self.model))
 
 
-@dataclass
-class Understanding:
+class Understanding(NamedTuple):
     """The intent of a question, how sure we are, the runner-ups and the conditions it names."""
 
     intent: str
     confidence: float
     scores: dict[str, float]
     conditions: AskedConditions
-    words: list[str] = field(default_factory=list)
+    words: list[str]
 
     @property
     def alternatives(self) -> list[tuple[str, float]]:
@@ -246,13 +244,12 @@ class Understanding:
         return self.confidence < UNSURE_BELOW and bool(self.alternatives)
 
 
-@dataclass
-class Vocabulary:
+class Vocabulary(NamedTuple):
     """Names the memory itself holds, each pointing to the intent it suggests."""
 
-    words: dict[str, str] = field(default_factory=dict)
-    engines: frozenset[str] = frozenset(ENGINES)
-    models: dict[str, str] = field(default_factory=dict)  # a word of a model -> the model
+    words: dict[str, str]
+    engines: frozenset[str]
+    models: dict[str, str]  # a word of a model -> the model
 
     @classmethod
     def of(cls, records: Iterable[Record]) -> Vocabulary:
@@ -281,6 +278,9 @@ class Vocabulary:
             if word in _STOPWORDS or len(word) < 3 or word.isdigit() or _lexicon_weight(word):
                 del words[word]
         return cls(words, frozenset(engines), models)
+
+
+EMPTY_VOCABULARY = Vocabulary({}, frozenset(ENGINES), {})
 
 
 def _tokens(text: str) -> list[str]:
@@ -314,7 +314,7 @@ def is_intent_word(word: str) -> bool:
 def needs_vocabulary(question: str) -> bool:
     """Whether the question has a word the lexicon does not know, which the memory might."""
     words = _tokens(normalise(question))
-    return any(not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words)
+    return any(len(w) > 2 and not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words)
 
 
 def normalise(question: str) -> str:
@@ -442,7 +442,7 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
     """Score every intent for a question and return the best, with confidence and conditions."""
-    vocabulary = vocabulary or Vocabulary()
+    vocabulary = vocabulary or EMPTY_VOCABULARY
     typed = normalise(question)
     words = _fuzzy_words(_tokens(typed), vocabulary)
     text = normalise(" ".join(words))
@@ -464,7 +464,7 @@ def comparison_conditions(asked: AskedConditions, metric: str, results: Sequence
         conditions = Conditions(metric, asked.concurrency, asked.batch_size, asked.model, asked.engine)
         return conditions, f"conditions asked: {conditions.text()}"
     conditions, why = default_conditions(results, metric)
-    conditions = replace(conditions, engine=asked.engine, model=asked.model or conditions.model)
+    conditions = conditions._replace(engine=asked.engine, model=asked.model or conditions.model)
     return conditions, why
 
 

@@ -269,10 +269,8 @@ def _ask_settings() -> tuple[str, float | None, list[str]]:
     return config.default_metric, config.draft_overhead, config.problems
 
 
-def _gpu_readings(intents: set[str]) -> GpuReadings | None:
-    """One GPU sample when the question may be about the GPUs (NVML loads only then)."""
-    if "gpu" not in intents:
-        return None
+def _gpu_readings() -> GpuReadings:
+    """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
     from sessiontui.collectors.gpu import GpuCollector
 
     collector = GpuCollector()
@@ -284,19 +282,16 @@ def _gpu_readings(intents: set[str]) -> GpuReadings | None:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.answers import ask
-    from sessiontui.project_memory.understanding import understand
 
     question = " ".join(args.question)
     metric, overhead, problems = _ask_settings()
     for problem in problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
-    first = understand(question)
-    intents = {first.intent, *(name for name, _ in first.alternatives[:1])}
     store = open_reader()
-    previous = _previous_answer() if store and "speedup" in intents else None
+    previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
     try:
         answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
-                     gpu=_gpu_readings(intents))
+                     read_gpu=_gpu_readings)
     finally:
         if store:
             store.close()
