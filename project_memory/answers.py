@@ -181,7 +181,9 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
     same_point = report.calibration_id and report.calibration_id == measured.figures.get("measured_id")
     if same_point:
         lines = [line for line in lines if not line.startswith("Measured")]
-    if lead:
+    if "measured_id" not in measured.figures:  # nothing measured there: say so first
+        measured.text = "\n".join([measured.text, *lines])
+    elif lead:
         older = f" (older drafter {report.calibration_label})" if report.calibration_label else ""
         measured.text = "\n".join([*lines, f"Last measured{older}:", *measured.text.splitlines()])
     else:

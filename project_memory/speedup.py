@@ -98,12 +98,11 @@ class SpeedupReport:
 
 @dataclass(frozen=True)
 class _Point:
-    """A speculative benchmark paired with the baseline value it is measured against."""
+    """A speculative benchmark and the baseline of its own engine and conditions (None when the
+    baseline value is given on the command line)."""
 
     record: Record
-    baseline_value: float
     baseline: Record | None
-    k: float
 
 
 def build_speedup_report(
@@ -139,9 +138,9 @@ def build_speedup_report(
         conditions, why = default_conditions(results, metric)
         report.assumptions.append(why)
     report.conditions = conditions.text()
-    _fill_baseline(report, baselines, baseline_value, conditions)
-    point = _fill_calibration(report, results, baselines, conditions, calibrate_accept,
-                              calibrate_value)
+    points = _points(report, results, baselines, conditions, explicit=baseline_value is not None)
+    _fill_baseline(report, baselines, baseline_value, conditions, points)
+    point = _fill_calibration(report, points, bool(results), calibrate_accept, calibrate_value)
     _fill_acceptance(report, store, acc, acc_kind, simulated_acc_len, snapshot, depth, point)
     _fill_overhead(report, draft_overhead, point, draft_overhead_source or "the command line")
     _fill_projections(report)
@@ -172,14 +171,21 @@ def _check_explicit(
 
 # -- the number to beat ----------------------------------------------------------------------
 def _fill_baseline(
-    report: SpeedupReport, baselines: list[Record], explicit: float | None, conditions: Conditions
+    report: SpeedupReport,
+    baselines: list[Record],
+    explicit: float | None,
+    conditions: Conditions,
+    points: list[_Point],
 ) -> Record | None:
-    """Set the baseline value: explicit, else the number to beat under the conditions."""
+    """Set the baseline value: explicit; else, unless the question names an engine, the baseline
+    the latest speculative result is compared with (the reference rule); else the number to beat
+    under the conditions."""
     if explicit is not None:
         report.baseline_value = specdec.require_positive("baseline value", explicit)
         report.sources.append(f"baseline {explicit:g} from the command line")
         return None
-    top = number_to_beat(baselines, conditions)
+    top = points[0].baseline if points and conditions.engine is None else None
+    top = top or number_to_beat(baselines, conditions)
     if top is None:
         where = f" at {conditions.text()}" if baselines else " in the memory"
         report.assumptions.append(
@@ -201,24 +207,24 @@ def _conditions(record: Record) -> str:
 
 
 def _points(
-    report: SpeedupReport, results: list[Record], baselines: list[Record], conditions: Conditions
+    report: SpeedupReport,
+    results: list[Record],
+    baselines: list[Record],
+    conditions: Conditions,
+    *,
+    explicit: bool,
 ) -> list[_Point]:
-    """Speculative results under the conditions, newest first, each with a cost factor against
-    the baseline the reference rule gives it."""
+    """Speculative results under the conditions (any engine), newest first, each with the
+    baseline the reference rule gives it; results without one are left out, and said so."""
     points, unmatched = [], []
     for record in results:
-        if record.accept_length is None or not matches(record, conditions):
+        if record.accept_length is None or not matches(record, conditions._replace(engine=None)):
             continue
-        reference = reference_of(record, baselines, conditions.engine)
-        if reference is None:
+        reference = None if explicit else reference_of(record, baselines)
+        if reference is None and not explicit:
             unmatched.append(f"{record.id} ({_conditions(record)})")
             continue
-        try:
-            k = specdec.cost_factor(record.accept_length, reference.value, record.value)
-        except ValueError as exc:
-            report.assumptions.append(f"{record.id} not used for calibration: {exc}")
-            continue
-        points.append(_Point(record, reference.value, reference, k))
+        points.append(_Point(record, reference))
     if unmatched:
         more = f" and {len(unmatched) - 3} more" if len(unmatched) > 3 else ""
         report.assumptions.append(
@@ -230,58 +236,57 @@ def _points(
 
 def _fill_calibration(
     report: SpeedupReport,
-    results: list[Record],
-    baselines: list[Record],
-    conditions: Conditions,
+    points: list[_Point],
+    any_results: bool,
     explicit_accept: float | None,
     explicit_value: float | None,
 ) -> _Point | None:
-    """Set the cost factor k from an explicit point, else from the stored speculative results
-    under the conditions."""
-    if report.baseline_value is None:
+    """Set the cost factor k against the report's baseline, from an explicit point, else from the
+    newest speculative result under the conditions (with the spread over all of them)."""
+    base = report.baseline_value
+    if base is None:
         report.assumptions.append("no calibration: it needs a baseline value")
         return None
     if explicit_accept is not None and explicit_value is not None:
-        k = specdec.cost_factor(explicit_accept, report.baseline_value, explicit_value)
-        _set_calibration(report, k, [k], explicit_accept, explicit_value, report.baseline_value)
+        k = specdec.cost_factor(explicit_accept, base, explicit_value)
+        _set_calibration(report, k, [k], explicit_accept, explicit_value, base)
         report.sources.append(
             f"calibration point accept length {explicit_accept:g} at {explicit_value:g} from the "
             "command line"
         )
         return None
-    points = _points(report, results, baselines, conditions)
-    if not points:
-        elsewhere = any(r.accept_length is not None for r in results)
+    usable: list[tuple[_Point, float]] = []
+    for point in points:
+        try:
+            usable.append((point, specdec.cost_factor(point.record.accept_length, base,
+                                                      point.record.value)))
+        except ValueError as exc:
+            report.assumptions.append(f"{point.record.id} not used for calibration: {exc}")
+    if not usable:
+        elsewhere = any_results and not points
         report.assumptions.append(
-            f"no calibration: no speculative result at {conditions.text()} (record one there)"
+            f"no calibration: no speculative result at {report.conditions} (record one there)"
             if elsewhere else
             f"no calibration: no speculative benchmark with an accept length among the {RECENT} "
             "newest results in the memory "
             "(record one, or give --calibrate-accept/--calibrate-value)"
         )
         return None
-    chosen = points[0]
+    chosen, k = usable[0]
     record = chosen.record
-    _set_calibration(report, chosen.k, [p.k for p in points], record.accept_length,
-                     record.value, chosen.baseline_value)
+    _set_calibration(report, k, [k for _, k in usable], record.accept_length, record.value, base)
     report.calibration_id, report.calibration_date = record.id, record.created_at[:10]
     report.calibration_label = record.label
-    against = f"baseline {chosen.baseline.id}" if chosen.baseline else "the command-line baseline"
     report.sources.append(
         f"calibration {record.id} ({record.label}, accept length {record.accept_length:g}, "
-        f"{record.value:g} {report.unit}, {record.created_at[:10]}) against {against}"
+        f"{record.value:g} {report.unit}, {record.created_at[:10]}) against baseline "
+        f"{report.baseline_id or f'{base:g}'}"
     )
-    if len(points) > 1:
+    if len(usable) > 1:
         report.assumptions.append(
-            f"calibrated with the most recent of {len(points)} comparable speculative "
+            f"calibrated with the most recent of {len(usable)} comparable speculative "
             f"benchmarks; their cost factors range {report.cost_factor_min:.2f}"
             f"-{report.cost_factor_max:.2f}"
-        )
-    if chosen.baseline is not None and report.baseline_id != chosen.baseline.id:
-        report.assumptions.append(
-            f"{record.id} is measured against its own engine's baseline {chosen.baseline.id} "
-            f"({chosen.baseline_value:g}); projections use the number to beat "
-            f"{report.baseline_value:g}"
         )
     return chosen
 

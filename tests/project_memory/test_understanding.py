@@ -106,3 +106,21 @@ def test_unsure_questions_show_two_labelled_candidates(store: Store) -> None:
 def test_conditions_are_read(question: str, concurrency, batch, engine) -> None:
     asked = understand(question).conditions
     assert (asked.concurrency, asked.batch_size, asked.engine) == (concurrency, batch, engine)
+
+
+def test_a_named_engine_moves_every_figure_to_its_baseline(store: Store) -> None:
+    seed(store)
+    answer = ask(store, "speedup vs the vllm baseline?", snapshots=(LiveSnapshot(),))
+    figures = answer.figures
+    assert figures["reference_value"] == figures["baseline_value"] == 82.5
+    assert figures["measured_speedup"] == pytest.approx(82.3 / 82.5, abs=1e-3)
+    assert figures["calibrated_value"] == pytest.approx(107.73, abs=0.05)  # the system's tok/s
+    assert figures["calibrated_speedup"] == pytest.approx(107.73 / 82.5, abs=1e-3)
+    assert "0.91x" not in answer.text  # never the SGLang ratio beside the vLLM one
+
+
+def test_no_feature_result_at_the_asked_conditions_is_said_first(store: Store) -> None:
+    seed(store)
+    answer = ask(store, "speedup at c=32", snapshots=(LiveSnapshot(),))
+    assert answer.text.startswith("No feature result at c=32")
+    assert answer.figures["reference_value"] == 1450.0 and answer.figures["calibrated_value"] is None
