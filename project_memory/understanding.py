@@ -34,7 +34,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\bno[- ]?draft(?:er)?\b|\bno[- ]?eagle\d?\b|\bno[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
      r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
-     r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b",
+     r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b"
+     r"|\b(?:just )?(?:the )?target(?: model)? (?:alone|only|by itself|on its own)\b",
      " nospec "),
     (("spe", "spp"),
      r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b"
@@ -75,6 +76,10 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bacc_\d+\b", " acc "),
     (("why",),
      r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
+    (("blew", "blown", "explod"),
+     r"\bblew up\b|\bblown up\b|\bexploded\b", " failed "),
+    (("%",),
+     r"\b\d+\s*%(?! util)", " progress "),
     (("before",),
      r"\b(?:seen|hit|had) (?:this|that|it) before\b|\bhappened before\b", " lesson "),
     (("smi", "nvtop", "nvitop"),
@@ -133,7 +138,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
-        "help": 0.8, "helps": 1.0, "benefit": 1.5,
+        "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
     },
     "run": {
         "training": 2.0, "train": 1.5, "trainer": 1.5, "progress": 3.0, "eta": 3.5, "step": 2.0,
@@ -400,12 +405,13 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"expect", "expected", "would", "projected"} and present & {
             "throughput", "perf", "speedup", "faster"}:
         scores["speedup"] += 2.0
+    if present & {"acceptlen", "acc", "accuracy"} and present & {"throughput", "speedup"}:
+        scores["speedup"] += 2.5  # what an accept length (or accuracy) means in tok/s
     if "acceptlen" in present:
-        if present & {"now", "current", "live", "trend", "training", "drafter", "step", "run"} \
-                and asked.accept_length is None:
-            scores["run"] += 2.5
-        elif asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"}:
+        if asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"}:
             scores["speedup"] += 3.0
+        elif present & {"now", "current", "live", "trend", "training", "drafter", "step", "run"}:
+            scores["run"] += 2.5
         else:
             scores["run"] += 1.0
             scores["benchmarks"] += 0.8
