@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_speedup)
 
 
-def _settings() -> tuple[str | None, Config]:
+def settings() -> tuple[str | None, Config]:
     """The first followed log and the settings of sessiontui.toml (with any problems reading it)."""
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.config import config_path, load_config
@@ -62,7 +62,7 @@ def _settings() -> tuple[str | None, Config]:
     return (str(logs[0]) if logs else None), config
 
 
-def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
+def read_snapshot(log: str) -> tuple[object | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
     from sessiontui.collectors.trainlog import read_log
 
@@ -80,7 +80,7 @@ def run_speedup(args: argparse.Namespace) -> int:
         speedup_answer_lines,
     )
 
-    log, config = _settings()
+    log, config = settings()
     problems = list(config.problems)
     overhead, overhead_source = args.draft_overhead, None
     if overhead is None and config.draft_overhead is not None:
@@ -90,7 +90,7 @@ def run_speedup(args: argparse.Namespace) -> int:
     log = args.log or (None if explicit else log)
     snapshot = None
     if log and not explicit:
-        snapshot, unread = _read_snapshot(log)
+        snapshot, unread = read_snapshot(log)
         problems = problems + unread
     store = open_store(create=False)
     try:
