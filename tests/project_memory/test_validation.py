@@ -132,3 +132,10 @@ def test_ratios_guard_their_denominator() -> None:
     assert math.isnan(ratio(60.0, -2e307, "output_tok_s"))
     assert math.isnan(ratio(0.0, 20.0, "ttft_ms"))
     assert ratio(60.0, 50.0, "output_tok_s") == pytest.approx(1.2)
+
+
+def test_a_run_keeps_odd_figures_its_log_printed() -> None:
+    run = Record(kind="run", name="r", step=-1, lr=-0.1, eta_s=-5.0, accept_length=0.4)
+    assert record_problems(run) == []  # refusing them would stop the run being followed
+    run.loss = math.nan
+    assert {p.field for p in record_problems(run)} == {"loss"}  # JSON cannot keep nan
