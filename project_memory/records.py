@@ -332,9 +332,13 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
     for name, value in list(values.items()):
         if _FIELD_TYPES.get(name, "").startswith("float") and _is_number(value):
             values[name] = float(value)  # TOML writes 50.0 as 50 when edited by hand
+    if kind in KINDS:  # the well-typed fields' ranges and times, so one message tells all
+        wrong = {problem.field for problem in problems}
+        typed = Record.from_dict({k: v for k, v in values.items() if k not in wrong})
+        problems += [p for p in _range_problems(typed, now) if p.field not in wrong]
     if problems:
         raise RecordError(problems)
-    return validate(Record.from_dict(values), now=now)
+    return Record.from_dict(values)
 
 
 def record_from_row(data: object) -> Record:

@@ -80,6 +80,10 @@ def test_future_timestamps_are_rejected_when_checked_against_now() -> None:
     with pytest.raises(RecordError, match="created_at: lies in the future"):
         record_from_data({"kind": "note", "text": "t", "created_at": "2099-01-01T00:00:00+00:00"},
                          now=now)
+    with pytest.raises(RecordError) as err:  # with a wrong type beside it: both are named
+        record_from_data({"kind": "note", "text": 5, "created_at": "2099-01-01T00:00:00+00:00"},
+                         now=now)
+    assert [p.field for p in err.value.problems] == ["text", "created_at"]
 
 
 def test_the_store_refuses_implausible_records_and_keeps_nothing(store: Store) -> None:
