@@ -7,17 +7,21 @@ import contextlib
 import sys
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
+    add_stamped,
     finite_float,
     open_store,
     positive_int,
     print_json,
     print_record,
     record_line,
-    stamped,
 )
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.answers import Answer
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -59,8 +63,7 @@ def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required:
 
 
 def _store_and_print(record: Record, as_json: bool) -> int:
-    with open_store() as store:
-        store.add(stamped(record))
+    add_stamped(record)
     if as_json:
         print_json(record.to_dict())
     else:
@@ -98,13 +101,30 @@ def cmd_note_add(args: argparse.Namespace) -> int:
     return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args.json)
 
 
-def cmd_list(args: argparse.Namespace) -> int:
+def list_records(
+    kind: str | None = None, *, tag: str | None = None, query: str | None = None,
+    deleted: bool = False, limit: int | None = None,
+) -> list[Record]:
+    """Records newest first (or by relevance to `query`), of a kind and carrying a tag when given."""
     store = open_store(create=False)
-    records = store.list(args.kind, deleted=args.trash, limit=args.limit) if store else []
+    if store is None:
+        return []
+    with store:
+        if query:
+            records = store.search(query, kind=kind, limit=limit or 20)
+        else:
+            records = store.list(kind, deleted=deleted, limit=None if tag else limit)
+    if tag:
+        records = [r for r in records if tag in r.tags]
+    return records[:limit] if limit else records
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    records = list_records(args.kind, tag=args.tag, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
-        print("no records" + (" in the trash" if args.trash else ""))
+        print("no records" + (" in the trash" if args.trash else "") + (f" tagged {args.tag}" if args.tag else ""))
     else:
         for record in records:
             print(record_line(record))
@@ -235,10 +255,11 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
-def cmd_ask(args: argparse.Namespace) -> int:
+def answer_question(question: str) -> Answer:
+    """Answer from the project's memory, keeping the live figures of a speedup answer for the
+    next one's trend line (`ask` and the mcp tool give the same answer)."""
     from sessiontui.project_memory.answers import ask, classify
 
-    question = " ".join(args.question)
     store = open_store(create=False)
     previous = _previous_answer() if store and classify(question) == "speedup" else None
     try:
@@ -248,6 +269,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
             store.close()
     if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
+    return answer
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    answer = answer_question(" ".join(args.question))
     if args.json:
         print_json(answer.to_dict())
     else:
@@ -282,6 +308,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("list", help="list records, newest first")
     p.add_argument("--kind", choices=KINDS)
+    p.add_argument("--tag", help="only records carrying this tag (e.g. via:mcp)")
     p.add_argument("--trash", action="store_true", help="list deleted records instead")
     p.add_argument("--limit", type=positive_int)
     p.add_argument("--json", action="store_true")

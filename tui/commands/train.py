@@ -22,25 +22,38 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
+    try:
+        snapshot, lessons = read_status(args.log)
+    except OSError as exc:
+        print(f"sessiontui: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        from sessiontui.tui.commands.common import print_json
+
+        print_json(status_dict(snapshot, lessons))
+    else:
+        print(render_summary(snapshot, lessons))
+    return 0
+
+
+def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
+    """The log's snapshot and, per event, the matching lessons; OSError naming the log if unreadable."""
     import os
 
     from sessiontui.collectors.trainlog import read_log
 
-    if not os.path.isfile(args.log) or not os.access(args.log, os.R_OK):
-        print(f"sessiontui: cannot read training log {args.log!r}", file=sys.stderr)
-        return 1
-    snapshot = read_log(args.log)
-    lessons = _lessons_by_event(snapshot)
-    if args.json:
-        from sessiontui.tui.commands.common import print_json
+    if not os.path.isfile(log) or not os.access(log, os.R_OK):
+        raise OSError(f"cannot read training log {log!r}")
+    snapshot = read_log(log)
+    return snapshot, _lessons_by_event(snapshot)
 
-        data = snapshot.to_dict()
-        for event, ids in zip(data["events"], lessons, strict=True):
-            event["lessons"] = [lesson.id for lesson in ids]
-        print_json(data)
-    else:
-        print(render_summary(snapshot, lessons))
-    return 0
+
+def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
+    """The `train status --json` object: the snapshot, each event with its lessons' ids."""
+    data = snapshot.to_dict()
+    for event, matched in zip(data["events"], lessons, strict=True):
+        event["lessons"] = [lesson.id for lesson in matched]
+    return data
 
 
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
