@@ -79,7 +79,10 @@ def list_records(
 
 
 def show_record(id: Annotated[str, Field(min_length=1, description="record id or unique prefix")]) -> CallToolResult:
-    with _as_tool_error(), open_store() as store:
+    store = open_store(create=False)
+    if store is None:
+        raise ToolError(f"no record with id {id}: nothing is recorded in this project yet")
+    with _as_tool_error(), store:
         return _result(store.get(id, include_deleted=True).to_dict())
 
 

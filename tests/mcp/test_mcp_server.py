@@ -133,9 +133,11 @@ async def test_read_only_exposes_only_reading_tools_and_refuses_writes(server, m
         names = {tool.name for tool in (await session.list_tools()).tools}
         refused = await session.call_tool("add_note", {"text": "should not be stored"})
         asked = await session.call_tool("ask", {"question": "what's the baseline?"})
+        shown = await session.call_tool("show_record", {"id": "n-1"})
+        listed = await session.call_tool("list_records", {})
     assert names == READING
     assert refused.is_error and "--read-only" in text_of(refused)
-    assert not asked.is_error
+    assert not asked.is_error and not listed.is_error and shown.is_error
     assert not (memory_dir / "memory.db").exists()
 
 
