@@ -18,12 +18,11 @@ def _compact(record: Record) -> dict[str, Any]:
     return {name: data[name] for name in FIELD_NAMES if data[name] not in _EMPTY}
 
 
-def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool = True) -> str:
-    """All records as TOML, oldest first; written to `path` when given, returned either way."""
-    import tomlkit  # only the export and import pay for it
+def records_toml(records: list[Record]) -> str:
+    """Records as the export's TOML text, oldest first."""
+    import tomlkit  # only export, import and sync pay for it
 
-    records = store.list() + (store.list(deleted=True) if include_deleted else [])
-    records.sort(key=lambda r: (r.created_at, r.id))
+    records = sorted(records, key=lambda r: (r.created_at, r.id))
     doc = tomlkit.document()
     doc.add(tomlkit.comment("sessiontui project memory; `sessiontui import` merges it by id"))
     doc["format_version"] = FORMAT_VERSION
@@ -31,7 +30,12 @@ def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool
     for record in records:
         table.append(tomlkit.item(_compact(record)))
     doc["record"] = table
-    text = tomlkit.dumps(doc)
+    return tomlkit.dumps(doc)
+
+
+def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool = True) -> str:
+    """All records as TOML, oldest first; written to `path` when given, returned either way."""
+    text = records_toml(store.list() + (store.list(deleted=True) if include_deleted else []))
     if path is not None:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
@@ -41,22 +45,29 @@ def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool
 
 def read_toml(path: Path) -> list[Record]:
     """Records from an export file, with a one-line StoreError on anything unreadable."""
-    import tomlkit
-
     try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8")).unwrap()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StoreError(f"{path}: cannot read: {exc.strerror}") from None
-    except Exception as exc:  # tomlkit raises several parse error types
-        raise StoreError(f"{path}: not valid TOML: {exc}") from None
+    return parse_toml(text, str(path))
+
+
+def parse_toml(text: str, where: str) -> list[Record]:
+    """Records from an export's text (`where` names it in the one-line StoreError)."""
+    import tomllib  # the standard library's reader: ~10x faster than tomlkit for large files
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StoreError(f"{where}: not valid TOML: {exc}") from None
     records = []
     for i, item in enumerate(doc.get("record", []), 1):
         try:
             record = Record.from_dict(item)
         except (TypeError, ValueError) as exc:
-            raise StoreError(f"{path}: record {i} is invalid: {exc}") from None
+            raise StoreError(f"{where}: record {i} is invalid: {exc}") from None
         if not record.id or not record.created_at:
-            raise StoreError(f"{path}: record {i} has no id or created_at")
+            raise StoreError(f"{where}: record {i} has no id or created_at")
         record.updated_at = record.updated_at or record.created_at
         records.append(record)
     return records

@@ -89,6 +89,8 @@ class Record:
     milestones: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     deleted_at: str | None = None
+    # Versions that lost a concurrent edit in `sessiontui sync` (set fields, oldest first).
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -194,6 +194,13 @@ class Store:
         record.deleted_at = None
         return self.update(record)
 
+    def put_all(self, records: Sequence[Record]) -> None:
+        """Store these exact versions, added or replaced by id, in one transaction; their
+        timestamps are kept (the result of `sessiontui sync`'s merge)."""
+        with self._guard(), self._write() as db:
+            for record in records:
+                self._put(db, record)
+
     def merge(self, records: list[Record]) -> tuple[int, int]:
         """Import records by id: add unknown ones, take newer versions; returns (added, updated)."""
         added = updated = 0

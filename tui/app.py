@@ -369,18 +369,22 @@ class SessionApp(App[None]):
         """Read benchmarks, lessons and notes when something changed, and post them."""
         from sessiontui.project_memory.reference import reference_for
         from sessiontui.project_memory.store import Store
+        from sessiontui.project_memory.sync_state import state_version, sync_pending
 
         with Store(self.store_path) as store:
-            fingerprint = store.fingerprint(SHOWN_KINDS)  # re-read a large memory only on change
-            if fingerprint == self._memory_signature:
+            # Re-read a large memory only when it changed (or a sync finished).
+            signature = (store.fingerprint(SHOWN_KINDS), state_version(self.store_path.parent))
+            if signature == self._memory_signature:
                 return
             records = [r for kind in SHOWN_KINDS for r in store.list(kind)]
             reference = reference_for(store, self.metric)
-        self._memory_signature = fingerprint
-        self.post_message(MemoryLoaded(records, reference))
+            unsynced = sync_pending(store, self.project_dir)
+        self._memory_signature = signature
+        self.post_message(MemoryLoaded(records, reference, unsynced))
 
     def on_memory_loaded(self, message: MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)
+        self.memory_pane.border_subtitle = "unsynced: sessiontui sync --push" if message.unsynced else ""
 
     def action_add(self, kind: str) -> None:
         self._edit(Record(kind=kind))
