@@ -22,7 +22,7 @@ from sessiontui.project_memory.records import FIELD_NAMES, Record
 
 SYNC_FILE = "sessiontui-memory.toml"  # at the repository root, tracked by git
 SYNCED_KINDS = ("benchmark", "lesson", "note")  # runs are this host's live state: not shared
-_EMPTY = (None, "", [], {})
+_EMPTY: tuple[object, ...] = (None, "", [], {})
 _MARKER = re.compile(r"^(<{7}|={7}|>{7})( |$)", re.MULTILINE)
 
 
