@@ -19,18 +19,13 @@ def _compact(record: Record) -> dict[str, Any]:
 
 
 def records_toml(records: list[Record]) -> str:
-    """Records as the export's TOML text, oldest first."""
-    import tomlkit  # only export, import and sync pay for it
+    """Records as the export's TOML text, oldest first (tomli-w: ~40x faster than tomlkit on a
+    large memory, which export and every sync write whole)."""
+    import tomli_w
 
     records = sorted(records, key=lambda r: (r.created_at, r.id))
-    doc = tomlkit.document()
-    doc.add(tomlkit.comment("sessiontui project memory; `sessiontui import` merges it by id"))
-    doc["format_version"] = FORMAT_VERSION
-    table = tomlkit.aot()
-    for record in records:
-        table.append(tomlkit.item(_compact(record)))
-    doc["record"] = table
-    return tomlkit.dumps(doc)
+    doc = {"format_version": FORMAT_VERSION, "record": [_compact(record) for record in records]}
+    return "# sessiontui project memory; `sessiontui import` merges it by id\n" + tomli_w.dumps(doc)
 
 
 def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool = True) -> str:

@@ -11,6 +11,7 @@ on the order of the sides, so clones that sync in any order end identical.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sessiontui.project_memory.records import FIELD_NAMES, Record
+from sessiontui.project_memory.records import Record
 
 SYNC_FILE = "sessiontui-memory.toml"  # at the repository root, tracked by git
 SYNCED_KINDS = ("benchmark", "lesson", "note")  # runs are this host's live state: not shared
@@ -37,9 +38,10 @@ class ConflictSides:
 
 
 def snapshot(record: Record) -> dict[str, Any]:
-    """The record's set fields without its history: what a version is compared and kept as."""
-    data = record.to_dict()
-    return {name: data[name] for name in FIELD_NAMES if name != "history" and data[name] not in _EMPTY}
+    """The record's set fields without its history: what a version is compared and kept as
+    (values shared with the record: copy before changing them)."""
+    return {name: value for name, value in vars(record).items()
+            if name != "history" and value not in _EMPTY}
 
 
 def version_hash(record: Record) -> str:
@@ -60,12 +62,13 @@ def _key(version: dict[str, Any]) -> str:
 def resolve(a: Record, b: Record, base: str | None) -> Record:
     """One record from two versions of it: the changed one, or the later edit with the other
     kept in its history."""
-    if version_hash(a) == version_hash(b) or version_hash(b) == base:
+    hash_a, hash_b = version_hash(a), version_hash(b)
+    if hash_a == hash_b or hash_b == base:
         return a
-    if version_hash(a) == base:
+    if hash_a == base:
         return b
     winner, loser = (a, b) if _order(a) >= _order(b) else (b, a)
-    kept = {_key(v): v for v in [*a.history, *b.history, snapshot(loser)]}
+    kept = {_key(v): v for v in [*a.history, *b.history, copy.deepcopy(snapshot(loser))]}
     kept.pop(_key(snapshot(winner)), None)
     history = sorted(kept.values(), key=lambda v: (v.get("updated_at", ""), _key(v)))
     return replace(winner, history=history)
