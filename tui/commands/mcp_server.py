@@ -7,7 +7,6 @@ Each tool calls the code its CLI command runs and returns the JSON that command 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
@@ -19,7 +18,7 @@ from pydantic import Field, ValidationError
 
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import StoreError
-from sessiontui.tui.commands.common import add_stamped, json_text, open_store
+from sessiontui.tui.commands.common import add_stamped, json_text, open_reader, open_store
 
 VIA_MCP = "via:mcp"
 INSTRUCTIONS = (
@@ -79,7 +78,7 @@ def list_records(
 
 
 def show_record(id: Annotated[str, Field(min_length=1, description="record id or unique prefix")]) -> CallToolResult:
-    store = open_store(create=False)
+    store = open_reader()
     if store is None:
         raise ToolError(f"no record with id {id}: nothing is recorded in this project yet")
     with _as_tool_error(), store:
@@ -166,20 +165,13 @@ def record_output(
     config: Annotated[str | None, Field(description="configuration name (default: derived)")] = None,
     baseline: Annotated[bool, Field(description="mark the results as the baseline")] = False,
 ) -> CallToolResult:
-    from sessiontui.collectors.bench_output import KNOWN_FORMATS, parse_benchmark_output
-    from sessiontui.tui.commands.record import _finish, _output_path
+    from sessiontui.collectors.recording import record_text
 
-    data = text.encode()
-    records = parse_benchmark_output(data)
-    if not records:
-        raise ToolError(f"no benchmark result found in the text (known formats: {', '.join(KNOWN_FORMATS)})")
-    with _as_tool_error():
-        path = _output_path(["mcp"])
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-        options = argparse.Namespace(config=config, baseline=baseline, tag=[VIA_MCP])
-        _finish(records, options, path.name, output_path=str(path))
-    return _result({"records": [record.to_dict() for record in records]})
+    with _as_tool_error(), open_store() as store:
+        outcome = record_text(store, text, config=config, baseline=baseline, tags=[VIA_MCP])
+    if not outcome.stored:
+        raise ToolError(outcome.problem)
+    return _result({"records": [record.to_dict() for record in outcome.records]})
 
 
 READING = {
