@@ -88,10 +88,10 @@ def show_record(id: Annotated[str, Field(min_length=1, description="record id or
 def train_status(
     log: Annotated[str | None, Field(description="log file; default: the first followed log")] = None,
 ) -> CallToolResult:
-    from sessiontui.tui.commands.speedup import followed_log
+    from sessiontui.tui.commands.speedup import settings
     from sessiontui.tui.commands.train import read_status, status_dict
 
-    log = log or followed_log()
+    log = log or settings()[0]  # the first log sessiontui.toml follows
     if not log:
         raise ToolError("no log given and sessiontui.toml follows none: pass log")
     with _as_tool_error():

@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_speedup)
 
 
-def _settings() -> tuple[str | None, str, list[str]]:
+def settings() -> tuple[str | None, str, list[str]]:
     """The first followed log, the default metric, and any problems reading sessiontui.toml."""
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.config import config_path, load_config
@@ -62,12 +62,7 @@ def _settings() -> tuple[str | None, str, list[str]]:
     return (str(logs[0]) if logs else None), config.default_metric, config.problems
 
 
-def followed_log() -> str | None:
-    """The first log `sessiontui.toml` follows, if any (the default of `speedup` and `train_status`)."""
-    return _settings()[0]
-
-
-def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
+def read_snapshot(log: str) -> tuple[object | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
     from sessiontui.collectors.trainlog import read_log
 
@@ -85,12 +80,12 @@ def speedup_report(
     followed log's; the memory for the baseline and calibration. Bad explicit input: ValueError."""
     from sessiontui.project_memory.speedup import build_speedup_report
 
-    followed, default_metric, problems = _settings()
+    followed, default_metric, problems = settings()
     explicit = acc is not None or simulated_acc_len is not None
     log = log or (None if explicit else followed)
     snapshot = None
     if log and not explicit:
-        snapshot, unread = _read_snapshot(log)
+        snapshot, unread = read_snapshot(log)
         problems = problems + unread
     store = open_store(create=False)
     try:
