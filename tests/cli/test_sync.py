@@ -151,6 +151,14 @@ def test_cli_sync_shares_records_and_says_what_it_did(remote: Path, tmp_path: Pa
     assert "from the command line" in (work / SYNC_FILE).read_text()
     assert not unsynced_via_state(run_cli, work)
 
+    teammate = tmp_path / "teammate"
+    git.Repo.clone_from(remote, teammate).close()
+    theirs = {"SESSIONTUI_DIR": str(tmp_path / "teammate-memory")}
+    received = json.loads(run_cli("sync", "--push", "--json", check=True, cwd=teammate, env=theirs).stdout)
+    assert received["received"] == 1 and received["total"] == 1
+    listed = run_cli("list", check=True, cwd=teammate, env=theirs).stdout
+    assert "from the command line" in listed
+
 
 def unsynced_via_state(run_cli, work: Path) -> bool:
     """Whether the memory has changes the last sync did not share (as the app would tell)."""

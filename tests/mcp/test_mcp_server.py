@@ -115,17 +115,19 @@ async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_servi
         unknown = await session.call_tool("show_record", {"id": "b-0000000000"})
         not_a_number = await session.call_tool("add_benchmark", {"config": "x", "value": "abc"})
         negative = await session.call_tool("add_benchmark", {"config": "x", "value": 1, "concurrency": -4})
+        implausible = await session.call_tool("add_benchmark", {"config": "x", "value": 0})
         no_text = await session.call_tool("record_output", {"text": "loss went down, nothing to parse"})
         no_log = await session.call_tool("train_status", {"log": "/nonexistent/train.log"})
         bad_rate = await session.call_tool("speedup", {"acc": [1.7, 0.5]})
         still = await session.call_tool("add_note", {"text": "still serving"})
-    for result in (unknown, not_a_number, negative, no_text, no_log, bad_rate):
+    for result in (unknown, not_a_number, negative, implausible, no_text, no_log, bad_rate):
         assert result.is_error
         message = text_of(result)
         assert "\n" not in message and "Traceback" not in message and "Error executing" not in message
     assert text_of(unknown).startswith("no record with id b-0000000000")
     assert "value" in text_of(not_a_number) and "'abc'" in text_of(not_a_number)
     assert "concurrency" in text_of(negative)
+    assert text_of(implausible).startswith("value:")  # the record module's rule, as the CLI says it
     assert text_of(no_text).startswith("no benchmark result found")
     assert "/nonexistent/train.log" in text_of(no_log)
     assert "1.7" in text_of(bad_rate)

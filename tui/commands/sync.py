@@ -39,10 +39,13 @@ class SyncReport:
     total: int = 0
     pushed: str | None = None  # the remote branch pushed to
 
-    def add(self, other: SyncReport) -> None:
-        self.received += other.received
-        self.sent += other.sent
-        self.total = other.total
+    def add(self, other: SyncReport | None, *, conflict: bool = False) -> None:
+        """Count another merge of the same sync (one that resolved a git conflict, maybe)."""
+        if other is not None:
+            self.received += other.received
+            self.sent += other.sent
+            self.total = other.total
+            self.conflicts += int(conflict)
 
 
 def _conflict_records(conflict: ConflictSides, where: str) -> list[Record]:
@@ -116,15 +119,15 @@ def conflict_sides(repo: git.Repo) -> ConflictSides | None:
     return ConflictSides(repo.git.show(f":2:{SYNC_FILE}"), repo.git.show(f":3:{SYNC_FILE}"), base)
 
 
-def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> bool:
-    """Resolve a stopped rebase or merge whose only conflict is the shared file; False if none."""
+def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> SyncReport | None:
+    """Resolve a stopped rebase or merge whose only conflict is the shared file (None if none)."""
     unmerged = _unmerged(repo)
     if not unmerged:
-        return False
+        return None
     if unmerged != {SYNC_FILE}:
         others = ", ".join(sorted(unmerged - {SYNC_FILE}))
         raise SyncError(f"git has conflicts in {others}: resolve them, then run sync again")
-    merge_file(store, path, conflict_sides(repo))
+    report = merge_file(store, path, conflict_sides(repo))
     repo.git.add(SYNC_FILE)
     git_dir = Path(repo.git_dir)
     editor = {"GIT_EDITOR": "true"}
@@ -133,7 +136,7 @@ def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> bool:
         _git_step(repo, "rebase", "--skip" if nothing_left else "--continue", env=editor)
     else:
         repo.git.commit("--no-edit", env=editor)
-    return True
+    return report
 
 
 def _git_step(repo: git.Repo, *args: str, env: dict[str, str] | None = None) -> None:
@@ -174,15 +177,15 @@ def _upstream(repo: git.Repo) -> tuple[str, str]:
     return remote, branch.name
 
 
-def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) -> int:
-    """`git pull --rebase` (skipped while the remote branch does not exist yet); returns how
-    many conflicts in the shared file were resolved on the way."""
+def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) -> list[SyncReport]:
+    """`git pull --rebase` (skipped while the remote branch does not exist yet); returns the
+    merges that resolved conflicts in the shared file on the way (one per replayed commit)."""
     if not repo.git.ls_remote("--heads", remote, branch):
-        return 0
+        return []
     _git_step(repo, "pull", "--rebase", "--autostash", remote, branch)
-    resolved = 0
-    while _resolve_conflict(repo, store, path):
-        resolved += 1
+    resolved = []
+    while (report := _resolve_conflict(repo, store, path)) is not None:
+        resolved.append(report)
     return resolved
 
 
@@ -205,11 +208,12 @@ def sync_with_remote(store: Store, repo: git.Repo) -> SyncReport:
     path = Path(str(repo.working_tree_dir)) / SYNC_FILE
     remote, branch = _upstream(repo)
     report = SyncReport(str(path))
-    report.conflicts += int(_resolve_conflict(repo, store, path))  # left by an earlier manual pull
+    report.add(_resolve_conflict(repo, store, path), conflict=True)  # left by a manual pull
     report.add(merge_file(store, path))
     for _ in range(PUSH_ROUNDS):
         _commit(repo)
-        report.conflicts += _pull(repo, store, path, remote, branch)
+        for resolved in _pull(repo, store, path, remote, branch):
+            report.add(resolved, conflict=True)
         report.add(merge_file(store, path))
         _commit(repo)
         if _push(repo, remote, branch):
