@@ -66,7 +66,7 @@ def _conflict_records(conflict: ConflictSides, where: str) -> list[Record]:
 def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) -> SyncReport:
     """Merge the shared file (or, while git has it conflicted, both its sides) into the store
     and the store into the file; remembers the result as the next merge's base."""
-    from sessiontui.project_memory.exchange import parse_toml, records_toml
+    from sessiontui.project_memory.exchange import parse_toml, records_toml, write_atomic
     from sessiontui.project_memory.sync import SYNCED_KINDS, changed, has_conflict_markers, merge
     from sessiontui.project_memory.sync_state import SyncState, load_state, save_state
 
@@ -82,13 +82,11 @@ def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) 
     merged = merge([local, shared], load_state(store.path.parent).versions)
     incoming = changed(merged, local)
     store.put_all(incoming)
-    merged_text = records_toml(merged)
-    if merged_text != text:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(merged_text, encoding="utf-8")
-        tmp.replace(path)
+    outgoing = changed(merged, shared)
+    if outgoing or len(merged) != len(shared) or conflict is not None:
+        write_atomic(path, records_toml(merged))
     save_state(SyncState.after(store, merged), store.path.parent)
-    return SyncReport(str(path), len(incoming), len(changed(merged, shared)), 0, len(merged))
+    return SyncReport(str(path), len(incoming), len(outgoing), 0, len(merged))
 
 
 # -- git ------------------------------------------------------------------------------------------
