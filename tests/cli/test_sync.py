@@ -170,3 +170,13 @@ def test_sync_outside_git_is_one_line(run_cli, tmp_path: Path) -> None:
     done = run_cli("sync", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == "sessiontui sync: not inside a git repository: sync shares the memory through one\n"
+
+
+def test_a_row_this_version_cannot_read_stays_local_and_sync_goes_on(clones) -> None:
+    a, b, _ = clones
+    a.store.add_all([note("fine", "n-ok"), note("will break", "n-bad")])
+    a.store._db.execute("UPDATE records SET body = 'not json' WHERE id = 'n-bad'")  # a damaged row
+    a.sync()
+    b.sync()
+    assert [r["id"] for r in b.everything()] == ["n-ok"]
+    assert "n-bad" not in (Path(a.repo.working_tree_dir) / SYNC_FILE).read_text()

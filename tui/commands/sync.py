@@ -67,10 +67,13 @@ def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) 
     """Merge the shared file (or, while git has it conflicted, both its sides) into the store
     and the store into the file; remembers the result as the next merge's base."""
     from sessiontui.project_memory.exchange import parse_toml, records_toml, write_atomic
+    from sessiontui.project_memory.records import is_invalid
     from sessiontui.project_memory.sync import SYNCED_KINDS, changed, has_conflict_markers, merge
     from sessiontui.project_memory.sync_state import SyncState, load_state, save_state
 
-    local = [r for r in store.list() + store.list(deleted=True) if r.kind in SYNCED_KINDS]
+    local = [  # a stored row this version cannot read stays here, to be repaired or salvaged
+        r for r in store.list() + store.list(deleted=True) if r.kind in SYNCED_KINDS and not is_invalid(r)
+    ]
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if conflict is not None:
         shared = _conflict_records(conflict, str(path))
