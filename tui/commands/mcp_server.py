@@ -61,7 +61,8 @@ def ask(question: Annotated[str, Field(min_length=1, description="a plain-langua
     from sessiontui.tui.commands.memory import answer_question
 
     with _as_tool_error():
-        return _result(answer_question(question).to_dict())
+        answer, _ = answer_question(question)  # (problems reading sessiontui.toml: CLI stderr)
+        return _result(answer.to_dict())
 
 
 def list_records(

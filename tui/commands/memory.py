@@ -24,6 +24,7 @@ from sessiontui.tui.commands.common import (
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.answer import Answer
+    from sessiontui.project_memory.live import GpuReadings
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -277,25 +278,50 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
-def answer_question(question: str) -> Answer:
-    """Answer from the project's memory, keeping the live figures of a speedup answer for the
-    next one's trend line (`ask` and the mcp tool give the same answer)."""
-    from sessiontui.project_memory.answers import ask, classify
+def _ask_settings() -> tuple[str, float | None, list[str]]:
+    """`default_metric` and `draft_overhead` from sessiontui.toml, and any problems reading it."""
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
 
-    store = open_reader()
-    previous = _previous_answer() if store and classify(question) == "speedup" else None
+    config = load_config(config_path(project_root()))
+    return config.default_metric, config.draft_overhead, config.problems
+
+
+def _gpu_readings() -> GpuReadings:
+    """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
+    from sessiontui.collectors.gpu import GpuCollector
+
+    collector = GpuCollector()
     try:
-        answer = ask(store, question, previous=previous)
+        return collector.sample()
+    finally:
+        collector.close()
+
+
+def answer_question(question: str) -> tuple[Answer, list[str]]:
+    """Answer from the project's memory (`ask` and the mcp tool give the same answer), keeping a
+    speedup answer's live figures for the next one's trend line; also the problems, if any,
+    of reading sessiontui.toml."""
+    from sessiontui.project_memory.answers import ask
+
+    metric, overhead, problems = _ask_settings()
+    store = open_reader()
+    previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
+    try:
+        answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
+                     read_gpu=_gpu_readings)
     finally:
         if store:
             store.close()
     if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
-    return answer
+    return answer, problems
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    answer = answer_question(" ".join(args.question))
+    answer, problems = answer_question(" ".join(args.question))
+    for problem in problems:
+        print(f"sessiontui: {problem}", file=sys.stderr)
     if args.json:
         print_json(answer.to_dict())
     else:

@@ -11,6 +11,7 @@ from sessiontui.tui.commands.common import finite_float, open_store, positive_in
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.speedup import SpeedupReport
+    from sessiontui.tui.config import Config
 
 
 def rate_list(text: str) -> list[float]:
@@ -51,15 +52,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_speedup)
 
 
-def settings() -> tuple[str | None, str, list[str]]:
-    """The first followed log, the default metric, and any problems reading sessiontui.toml."""
+def settings() -> tuple[str | None, Config]:
+    """The first followed log and the settings of sessiontui.toml (with any problems reading it)."""
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.config import config_path, load_config
 
     root = project_root()
     config = load_config(config_path(root))
     logs = config.log_paths(root)
-    return (str(logs[0]) if logs else None), config.default_metric, config.problems
+    return (str(logs[0]) if logs else None), config
 
 
 def read_snapshot(log: str) -> tuple[object | None, list[str]]:
@@ -74,13 +75,18 @@ def read_snapshot(log: str) -> tuple[object | None, list[str]]:
 
 def speedup_report(
     *, log: str | None = None, metric: str | None = None, acc: list[float] | None = None,
-    simulated_acc_len: float | None = None, **inputs: Any,
+    simulated_acc_len: float | None = None, draft_overhead: float | None = None, **inputs: Any,
 ) -> SpeedupReport:
     """The report `sessiontui speedup` prints (the mcp tool too): explicit acceptance, else the
     followed log's; the memory for the baseline and calibration. Bad explicit input: ValueError."""
     from sessiontui.project_memory.speedup import build_speedup_report
 
-    followed, default_metric, problems = settings()
+    followed, config = settings()
+    problems = list(config.problems)
+    overhead_source = None
+    if draft_overhead is None and config.draft_overhead is not None:
+        draft_overhead = config.draft_overhead
+        overhead_source = "your draft_overhead setting in sessiontui.toml"
     explicit = acc is not None or simulated_acc_len is not None
     log = log or (None if explicit else followed)
     snapshot = None
@@ -90,8 +96,9 @@ def speedup_report(
     store = open_store(create=False)
     try:
         report = build_speedup_report(
-            store, acc=acc, simulated_acc_len=simulated_acc_len, snapshot=snapshot,
-            metric=metric or default_metric, **inputs,
+            store, acc=acc, simulated_acc_len=simulated_acc_len, draft_overhead=draft_overhead,
+            draft_overhead_source=overhead_source, snapshot=snapshot,
+            metric=metric or config.default_metric, **inputs,
         )
     finally:
         if store is not None:
@@ -102,7 +109,7 @@ def speedup_report(
 
 def run_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
-    from sessiontui.project_memory.speedup import speedup_answer_lines
+    from sessiontui.project_memory.speedup import lead_lines, speedup_answer_lines
 
     try:
         report = speedup_report(
@@ -117,7 +124,8 @@ def run_speedup(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_dict())
         return 0
-    print("\n".join(speedup_answer_lines(report)))
+    lead = lead_lines(report)
+    print("\n".join(lead + [line for line in speedup_answer_lines(report) if line not in lead]))
     for title, items in (("Assumptions", report.assumptions), ("Sources", report.sources)):
         if items:
             print(f"{title}:")

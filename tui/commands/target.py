@@ -44,14 +44,15 @@ def cmd_target_list(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.targets import all_statuses
     from sessiontui.tui.commands.speedup import read_snapshot, settings
 
-    log, _, problems = settings()
+    log, config = settings()
+    problems = config.problems
     log = args.log or log
     snapshot, reasons = read_snapshot(log) if log else (None, [])
     store = open_store(create=False)
     statuses = []
     if store is not None:
         with store:
-            statuses = all_statuses(store, snapshot)
+            statuses = all_statuses(store, snapshot, config.draft_overhead)
     if args.json:
         print_json([{"target": s.target.to_dict(), "current": s.current,
                      "current_source": s.current_source, "met": s.met, "projected": s.projected,
