@@ -14,7 +14,7 @@ import pytest
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.sync_state import load_state, unsynced
-from sessiontui.tui.commands.sync import SYNC_FILE, merge_file, sync_with_remote
+from sessiontui.tui.commands.sync import SYNC_FILE, SyncError, merge_file, sync_with_remote
 
 DAY1, DAY2, DAY3 = (f"2026-03-0{d}T10:00:00+00:00" for d in (1, 2, 3))
 
@@ -180,3 +180,19 @@ def test_a_row_this_version_cannot_read_stays_local_and_sync_goes_on(clones) -> 
     b.sync()
     assert [r["id"] for r in b.everything()] == ["n-ok"]
     assert "n-bad" not in (Path(a.repo.working_tree_dir) / SYNC_FILE).read_text()
+
+
+def test_conflicts_in_the_users_own_files_undo_the_pull_and_say_so(clones) -> None:
+    a, b, _ = clones
+    for clone, text in ((a, "a's readme\n"), (b, "b's readme\n")):
+        (Path(clone.repo.working_tree_dir) / "README").write_text(text)
+        clone.repo.git.commit("-am", "readme")
+    a.store.add(note("a's note", "n-a"))
+    a.sync()
+    b.store.add(note("b's note", "n-b"))
+    with pytest.raises(SyncError, match="conflicts in README and was undone"):
+        b.sync()
+    git_dir = Path(b.repo.git_dir)
+    assert not (git_dir / "rebase-merge").exists() and not (git_dir / "rebase-apply").exists()
+    assert (Path(b.repo.working_tree_dir) / "README").read_text() == "b's readme\n"
+    assert [r["id"] for r in b.everything()] == ["n-b"]  # nothing stored is lost

@@ -185,9 +185,14 @@ def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) ->
         return []
     _git_step(repo, "pull", "--rebase", "--autostash", remote, branch)
     resolved = []
-    while (report := _resolve_conflict(repo, store, path)) is not None:
-        resolved.append(report)
-    return resolved
+    while unmerged := _unmerged(repo):
+        if unmerged != {SYNC_FILE}:  # the user's own commits conflict: leave the branch as it was
+            repo.git.rebase("--abort")
+            others = ", ".join(sorted(unmerged - {SYNC_FILE}))
+            raise SyncError(f"git pull --rebase stopped on conflicts in {others} and was undone "
+                            "(the memory is merged locally): pull and resolve them, then sync again")
+        resolved.append(_resolve_conflict(repo, store, path))
+    return [report for report in resolved if report is not None]
 
 
 def _push(repo: git.Repo, remote: str, branch: str) -> bool:
