@@ -101,10 +101,13 @@ async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_
         assert not result.is_error, text_of(result)
         [stored] = json.loads(text_of(result))["records"]
         shown = await session.call_tool("show_record", {"id": stored["id"]})
+        await session.call_tool("add_note", {"text": "a second record"})
+        listed = await session.call_tool("list_records", {})
     assert stored["value"] == pytest.approx(681.30) and stored["accept_length"] == pytest.approx(3.21)
     assert stored["config"] == "sglang eagle3 c=1" and "via:mcp" in stored["tags"]
     assert stored["host"] and Path(stored["output_path"]).read_text() == output
     assert json.loads(text_of(shown)) == stored
+    assert json.loads(text_of(listed)) == json.loads(run_cli("list", "--json", check=True).stdout)
     listed = run_cli("list", "--tag", "via:mcp", check=True).stdout
     assert stored["id"] in listed and "sglang eagle3 c=1" in listed
     assert json.loads(run_cli("show", stored["id"], "--json", check=True).stdout) == stored

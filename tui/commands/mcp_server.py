@@ -69,7 +69,8 @@ def list_records(
     kind: Annotated[Kind | None, Field(description="only this kind")] = None,
     query: Annotated[str | None, Field(description="full-text search, best match first")] = None,
     tag: Annotated[str | None, Field(description="only records carrying this tag")] = None,
-    limit: Annotated[int, Field(ge=1, le=1000, description="at most this many")] = 20,
+    limit: Annotated[int | None, Field(ge=1, description="at most this many (default: all, as the "
+                                         "CLI; a search gives 20)")] = None,
 ) -> CallToolResult:
     from sessiontui.tui.commands.memory import list_records as find
 
