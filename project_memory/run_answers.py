@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from sessiontui.project_memory.answers import Answer, fmt
+from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
-from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.store import Store, StoreError
 
 RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them
+SYMPTOM_LINES = 15  # a lesson's symptom is the failure, not the log
 _QUESTION_WORDS = frozenset(
     "a about accuracy acc an and are at be did does done eta far finish finished for from how in "
     "is it its last latest loss many me of on progress reach reached run runs show status step "
@@ -61,6 +62,15 @@ def duration(seconds: float) -> str:
     return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
 
 
+def stall_text(step: int | None, last_update: float | None, now: float) -> str:
+    """A stall told plainly: `stalled for 14 min (last step 100 at 10:32)`."""
+    if last_update is None:
+        return "stalled"
+    when = time.strftime("%H:%M", time.localtime(last_update))
+    last = f"last step {step:,} at {when}" if step is not None else f"last progress at {when}"
+    return f"stalled for {duration(max(0.0, now - last_update))} ({last})"
+
+
 def _acc_text(acc: Sequence[float]) -> str:
     return " ".join(f"{a:.3f}" for a in acc)
 
@@ -77,14 +87,14 @@ def _milestone_line(milestone: dict[str, Any]) -> str:
     return f"    {milestone['pct']:3d}% at step {milestone['step']:,}: {', '.join(parts)}"
 
 
-def event_lines(store: Store | None, event: dict[str, Any], run_id: str = "") -> list[str]:
+def event_lines(store: Store | None, event: TrainEvent, run_id: str = "") -> list[str]:
     """A run event and the best matching lesson's fix (or that none matches), for people."""
-    lines = [f"  {event['kind']}: {event.get('message') or event.get('line') or ''}"]
-    lessons = _alive(store, event.get("lessons", [])) if store is not None else []
+    lines = [f"  {event.kind}: {event.message or event.line}"]
+    lessons = _alive(store, event.lessons) if store is not None else []
     if lessons:
         best = lessons[0]
         lines.append(f"    seen before: {best.title} [{best.id}] — fix: {best.fix or 'n/a'}")
-    elif event["kind"] in FAILURES:
+    elif event.is_failure:
         offer = f": record one with `sessiontui lesson add --from-run {run_id}`" if run_id else ""
         lines.append(f"    no lesson matches yet{offer}")
     return lines
@@ -120,7 +130,7 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
     elif run.last_update:
         lines.append(f"  last progress {run.last_update}")
     for event in run.events[-3:]:
-        lines += event_lines(store, event, run.id)
+        lines += event_lines(store, TrainEvent.from_dict(event), run.id)
     milestones = run.milestones[-RUNNING_MILESTONES:] if run.status == "running" else run.milestones
     if milestones:
         lines.append("  milestones:")
@@ -144,21 +154,22 @@ def answer_run(store: Store | None, question: str, snapshots: Sequence[Any] = ()
 
 
 def lesson_draft_from_run(store: Store, run_id: str) -> Record:
-    """An unsaved lesson pre-filled from a run's latest failure: its signature and log lines."""
+    """An unsaved lesson pre-filled from a run's latest failure: the failure itself (its exception
+    line and last frames, as the collector cut them from the log) and its signature."""
     run = store.get(run_id)
     if run.kind != "run":
         raise StoreError(f"{run.id} is a {run.kind}, not a run")
-    failures = [event for event in run.events if event["kind"] in FAILURES]
+    failures = [TrainEvent.from_dict(event) for event in run.events if event.get("kind") in FAILURES]
     if not failures:
         raise StoreError(f"run {run.id} has no crash, stall or divergence to learn from")
     event = failures[-1]
-    lines = event.get("context") or [event.get("line") or event.get("message") or ""]
-    where = f" at step {event['step']}" if event.get("step") is not None else ""
+    lines = list(event.context[-SYMPTOM_LINES:]) or [event.line or event.message]
+    where = f" at step {event.step}" if event.step is not None else ""
     return Record(
         "lesson",
-        title=f"{run.label}: {event.get('message') or event['kind']}",
+        title=f"{run.label}: {event.message or event.kind}",
         symptom="\n".join(lines),
-        signature=event.get("signature") or failure_signature("\n".join(lines)),
-        notes=f"From run {run.id} ({run.log_path}){where}, {event['kind']}.",
+        signature=event.signature,
+        notes=f"From run {run.id} ({run.log_path}){where}, {event.kind}.",
         tags=["from-run"],
     )

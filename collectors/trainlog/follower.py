@@ -95,6 +95,19 @@ class LogFollower:
         self._file.close()
         self._file = None
 
+    def _date_from_file(self) -> None:
+        """Date a caught-up log's run by the file's creation time (or, where the system keeps
+        none, its modification time) when the log prints no timestamps of its own."""
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return
+        born = getattr(stat, "st_birthtime", None)
+        if born:
+            self._state.date_from_file(born, "file creation time")
+        else:
+            self._state.date_from_file(stat.st_mtime, "file modification time")
+
     def _reload_whole(self) -> None:
         """Re-read a whole-file JSON state (trainer_state.json) when it changed."""
         try:
@@ -128,6 +141,8 @@ class LogFollower:
                 self._read_available(UNLIMITED, min(mtime, self._clock()), report)
                 if final:
                     self._state.feed(self._buffer.flush(), mtime)
+                if self._read:
+                    self._date_from_file()
             self._caught_up = True
             snapshot = self._publish()
             if on_progress:
