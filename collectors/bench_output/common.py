@@ -9,10 +9,9 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sessiontui.collectors.logtext import ANSI, strip_ranks
 from sessiontui.project_memory.records import Record
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
@@ -23,7 +22,7 @@ def to_text(data: str | bytes) -> str:
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     data = data.replace("\r\n", "\n").replace("\r", "\n")
-    return _RANK_PREFIX.sub("", _ANSI.sub("", data))
+    return strip_ranks(ANSI.sub("", data))
 
 
 def number(text: object) -> float | None:
