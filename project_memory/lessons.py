@@ -20,6 +20,8 @@ from sessiontui.project_memory.store import Store
 
 MIN_COVERAGE = 0.5  # share of a failure's term weight a lesson must mention without a shared kind
 MIN_TYPED_COVERAGE = 0.3  # ... when the lesson names the failure's own (not generic) exception type
+MIN_NAME_CHARS = 8  # a code name shorter than this (input_ids) may name many failures
+MIN_LESSON_COVERAGE = 0.6  # ... or share of a lesson's own word weight found in the failure
 DETAIL_FACTOR = 0.3  # weight of the words of a failure's detail against those that name it
 MIN_SHARED = 4.0  # and the summed weight of the shared terms (a couple of rare words)
 KEEP_WITHIN = 0.6  # lessons scoring below this share of the best one are left out
@@ -37,30 +39,32 @@ _KINDS: tuple[tuple[str, str], ...] = (
                      r"|system (?:ram|memory)|\bram\b"),
     ("cuda-oom", r"cuda out of memory|outofmemoryerror|cuda oom|gpu oom|gpu memory|vram"
                          r"|hip out of memory|(?<!host )(?<!cpu )out of memory|\boom\b"),
-    ("segfault", r"segmentation fault|segfault|sigsegv|signal 11\b|exit ?code\W{0,3}-11\b"
+    ("segfault", r"segmentation fault|seg.?fault|sigsegv|signal 11\b|exit ?code\W{0,3}-11\b"
                      r"|exit code 139|\bsegv\b"),
-    ("illegal-access", r"illegal memory access|illegal address|\bima\b"),
+    ("illegal-access", r"illegal memory access|illegal ?address|\bima\b"),
     ("device-assert", r"device.side assert"),
     ("no-kernel-image", r"no kernel image"),
     ("cublas", r"cublas"),
     ("cudnn", r"cudnn"),
     ("nccl-timeout", r"watchdog caught|nccl watchdog|watchdog time|collective operation time"
-                             r"|(?:nccl|collective|allreduce|all.reduce|barrier)\w*\s+(?:\w+\s+){0,3}?"
-                             r"(?:time.?out|timed out)|(?:time.?out|timed out)\s+(?:\w+\s+){0,3}?"
-                             r"(?:nccl|collective|allreduce|all.reduce|barrier)"),
-    ("nccl-system", r"unhandled system error|ncclsystemerror|socketstartconnect"
-                            r"|no route to host"),
+                     r"|(?:nccl|collective|allreduce|all.reduce|barrier)\w*\s+(?:\w+\s+){0,3}?"
+                     r"(?:time.?out|timed out|hang|hung|stuck)|(?:time.?out|timed out|hang|hung"
+                     r"|stuck)\s+(?:\w+\s+){0,3}?(?:nccl|collective|allreduce|all.reduce|barrier)"),
+    ("nccl-system", r"unhandled system error|ncclsystemerror|socketstartconnect|no route to host"
+                    r"|nccl.{0,60}system error|system error.{0,60}nccl"),
     ("nccl-cuda", r"unhandled cuda error|ncclunhandledcudaerror"),
     ("nccl-internal", r"ncclinternalerror|internal check failed"),
     ("nccl-remote", r"remote process exited"),
-    ("no-space", r"no space left|disk full|errno 28|storagefull|disk quota"),
+    ("no-space", r"no space left|disk (?:is )?full|errno 28|storagefull|disk quota|out of disk"
+                 r"|(?:no|enough|free) (?:disk )?space|disk space"),
     ("undefined-symbol", r"undefined symbol"),
     ("pad-token", r"pad(?:ding)?.token|pad_token"),
     ("same-device", r"same device|two devices|different devices|device mismatch"),
     ("state-dict", r"state.dict|size mismatch for|missing key|unexpected key"),
     ("unused-parameters", r"unused param|find_unused_parameters|finished reduction"
                               r"|did not receive grad"),
-    ("address-in-use", r"address already in use|eaddrinuse|port.{0,20}in use"),
+    ("address-in-use", r"address already in use|eaddrinuse|port.{0,20}(?:in use|busy|taken"
+                       r"|occupied|conflict)"),
     ("meta-tensor", r"meta tensor"),
     ("diverged", r"\bnan\b|diverg|loss.{0,20}\binf\b|inf(?:inite)? loss"),
     ("stalled", r"stall|\bhang|\bhung\b|stuck|freez|no progress"),
@@ -91,6 +95,7 @@ time url fix fixed issue problem bug crash crashed crashes happen happens happen
 steps fails failed failure fail occurred occurs occur encountered because caused cause due again
 torch nn functional modules forward backward wrapper wrapped impl inner outer args kwargs
 runtime runtimeerror valueerror typeerror oserror assertionerror notimplementederror systemexit
+break breaks broke broken work works working wrong bad weird random sometimes always never
 """.split())
 _IDENTIFIER_PARTS = re.compile(r"[._]")
 
@@ -101,6 +106,7 @@ class Terms:
 
     kinds: frozenset[str]  # failure kinds named (cuda-oom, nccl-timeout, ...)
     words: Mapping[str, float]  # word -> factor (1 for what names the failure, less for detail)
+    names: frozenset[str] = frozenset()  # code names (HeaderTooLarge, find_unused_parameters)
 
 
 def _stem(word: str) -> str:
@@ -127,6 +133,14 @@ def words_of(text: str) -> set[str]:
     return found
 
 
+def names_of(text: str) -> frozenset[str]:
+    """The code names in a text, which people copy from an error: CamelCase or snake_case words."""
+    return frozenset(token.lower() for token in _TOKEN.findall(_PATH.sub(" ", text))
+                     if len(token) >= MIN_NAME_CHARS and ("_" in token.strip("_")
+                                                          or _CAMEL_CASE.search(token))
+                     and token.lower() not in _STOPWORDS)
+
+
 def kinds_of(text: str) -> frozenset[str]:
     """The failure kinds a text names, in a log's words or a person's."""
     lowered = text.lower()
@@ -143,7 +157,7 @@ def _terms(primary: str, detail: str, kinds: frozenset[str]) -> Terms:
     """Terms with the primary text's words at full weight and the detail's at DETAIL_FACTOR."""
     words = dict.fromkeys(words_of(detail), DETAIL_FACTOR)
     words.update(dict.fromkeys(words_of(primary) | {f"kind:{kind}" for kind in kinds}, 1.0))
-    return Terms(kinds, words)
+    return Terms(kinds, words, names_of(primary))
 
 
 def _first_sentence(text: str) -> str:
@@ -223,6 +237,14 @@ def score(failure: Terms, lesson: Terms, weight: Weights, exception: str = "") -
     coverage = min(1.0, shared / total)
     if lesson.kinds:
         return 1.0 + coverage
+    if failure.names & lesson.names - {exception}:  # the lesson quotes the error's own code name
+        return max(coverage, MIN_COVERAGE)
+    # A short lesson whose rare words all appear in the failure names it too ("reentrant grad
+    # checkpoint breaks DDP" for DDP's "reentrant backward passes" error).
+    told = sum(weight(word) for word in lesson.words)
+    recognised = sum(weight(word) for word in lesson.words if word in failure.words)
+    if told and recognised / told >= MIN_LESSON_COVERAGE and recognised >= MIN_SHARED:
+        return max(coverage, MIN_COVERAGE)
     needed = MIN_TYPED_COVERAGE if exception and exception in lesson.words else MIN_COVERAGE
     return coverage if coverage >= needed and shared >= MIN_SHARED else 0.0
 
