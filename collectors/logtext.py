@@ -44,13 +44,15 @@ _EXCEPTION = re.compile(
 _NAMED = (
     ("ProcessGroupNCCL", re.compile(r"Watchdog caught collective operation timeout.*", re.IGNORECASE)),
     ("SegmentationFault", re.compile(
-        r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit(?:code| code|ed with code)\W{0,3}"
-        r"(?:-11|139)\b|signal: Segmentation fault", re.IGNORECASE)),
+        r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b"
+        r"|signal: Segmentation fault", re.IGNORECASE)),
     ("BusError", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|signal: Bus error", re.IGNORECASE)),
     ("Killed", re.compile(
-        r"(?:^|\s)Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exitcode\W{0,3}-9\b"
+        r"(?:^|\s)Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
+        r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
-    ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exitcode\W{0,3}-6\b")),
+    ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b")),
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
 )
@@ -60,12 +62,12 @@ CRASH_LINE = re.compile(
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
     r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS|Aborted \(core dumped\)"
-    r"|exitcode\W{0,3}-(?:9|11|6|7)\b|exit code 139\b|ChildFailedError",
+    r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError",
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
-         "exitcode", "illegal", "assert", "core dumped", "error")
+         "exitcode", "exit ", "illegal", "assert", "core dumped", "error")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -161,11 +163,12 @@ def failure_signature(text: str) -> str:
     last exception that is not a launcher's wrapper, else the signal or launcher line."""
     lines = clean_lines(text or "")
     for line in reversed(lines):
-        if _ROOT_CAUSES.search(line):
+        if cause := _ROOT_CAUSES.search(line):
             found = _EXCEPTION.search(line)
             if found and _short(found.group(1)) not in _WRAPPERS:
                 return _join(found.group(1), found.group(2))
-            return _named(line) or _join("RuntimeError", line)
+            start = line.rfind("CUDA error", 0, cause.start())  # past a C++ wrapper's preamble
+            return _named(line) or _join("RuntimeError", line[start if start >= 0 else cause.start():])
     exceptions = [found for found in map(_EXCEPTION.search, lines) if found]
     causes = [found for found in exceptions if _short(found.group(1)) not in _WRAPPERS]
     named = [found for found in map(_named, reversed(lines)) if found]

@@ -35,8 +35,8 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("shared-memory", r"shared mem"),
     ("shm", r"/dev/shm|\bshm\b|shm.size|ipc.host|bus error|sigbus|signal 7\b"),
     ("host-oom", r"oom.?kill|killed process|signal: killed|(?<!is )\bkilled\b(?! by)|sigkill"
-                     r"|signal 9\b|exit ?code\W{0,3}-9\b|host (?:ram|memory)|cpu (?:ram|memory)"
-                     r"|system (?:ram|memory)|\bram\b"),
+                 r"|signal 9\b|exit ?(?:code|status)\W{0,3}(?:-9|137)\b|host (?:ram|memory)"
+                 r"|cpu (?:ram|memory)|system (?:ram|memory)|\bram\b"),
     ("cuda-oom", r"cuda out of memory|outofmemoryerror|cuda oom|gpu oom|gpu memory|vram"
                          r"|hip out of memory|(?<!host )(?<!cpu )out of memory|\boom\b"),
     ("segfault", r"segmentation fault|seg.?fault|sigsegv|signal 11\b|exit ?code\W{0,3}-11\b"

@@ -119,6 +119,10 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
     if run.epoch is not None:
         progress += f", epoch {run.epoch:g}"
     lines = [f"Run {run.label} [{run.id or 'live'}]: {run.status or 'unknown'}, {progress}"]
+    if run.started_at:
+        how = f" (from {run.started_from})" if run.started_from else ""
+        after = f", after run {run.previous_run} in the same log" if run.previous_run else ""
+        lines.append(f"  started {run.started_at}{how}{after}")
     lines.append(f"  loss {fmt(run.loss, 4)}, lr {run.lr if run.lr is not None else 'n/a'}")
     if run.acc:
         tau = f" → accept length ≈ {run.accept_length:.2f} (1 + a0 + a0·a1 + …)" \
