@@ -8,9 +8,11 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
+from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
     finite_float,
+    open_reader,
     open_store,
     positive_int,
     print_json,
@@ -99,8 +101,11 @@ def cmd_note_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    store = open_store(create=False)
-    records = store.list(args.kind, deleted=args.trash, limit=args.limit) if store else []
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = store.list(args.kind, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
@@ -112,7 +117,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    with open_store() as store:
+    from sessiontui.project_memory.store import StoreError
+
+    store = open_reader()
+    if store is None:
+        raise StoreError(f"no record with id {args.id}")
+    with store:
         record = store.get(args.id, include_deleted=True)
     if args.json:
         print_json(record.to_dict())
@@ -192,12 +202,23 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import export_toml
+    from sessiontui.project_memory.exchange import (
+        export_records,
+        export_target,
+        records_toml,
+        write_atomic,
+    )
 
-    with open_store() as store:
-        text = export_toml(store, Path(args.path) if args.path else None)
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = export_records(store)
+    text = records_toml(records)
     if args.path:
-        print(f"exported {text.count('[[record]]')} records to {args.path}")
+        path = export_target(Path(args.path))
+        write_atomic(path, text)
+        print(f"exported {len(records)} records to {path}")
     else:
         sys.stdout.write(text)
     return 0
@@ -239,7 +260,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.answers import ask, classify
 
     question = " ".join(args.question)
-    store = open_store(create=False)
+    store = open_reader()
     previous = _previous_answer() if store and classify(question) == "speedup" else None
     try:
         answer = ask(store, question, previous=previous)
@@ -311,7 +332,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_restore)
 
     p = sub.add_parser("export", help="write all records as TOML (stdout without PATH)")
-    p.add_argument("path", nargs="?")
+    p.add_argument("path", nargs="?", help=f"a file, or a folder to write {EXPORT_NAME} in")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("import", help="merge a TOML export by id (idempotent)")
