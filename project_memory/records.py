@@ -9,10 +9,10 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NamedTuple
 
-KINDS = ("benchmark", "lesson", "note", "run")
+KINDS = ("benchmark", "lesson", "note", "run", "target")
 DEFAULT_METRIC = "output_tok_s"
 DEFAULT_UNIT = "tok/s"
-_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r"}
+_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r", "target": "t"}
 INVALID = "invalid"  # a stored row that is not a valid record: status "invalid: <why>" (shown, never used)
 TIMESTAMPS = ("created_at", "updated_at", "deleted_at", "started_at", "last_update")
 CLOCK_SKEW = timedelta(minutes=10)  # how far in the future an imported timestamp may lie
@@ -45,7 +45,7 @@ class Record:
     tags: list[str] = field(default_factory=list)
     notes: str = ""
     status: str | None = None  # benchmark: ok/failed; run: running/finished/crashed/stalled/diverged
-    # benchmark
+    # benchmark (a target uses metric, value and the conditions: the threshold to reach)
     config: str | None = None
     metric: str | None = None
     value: float | None = None
@@ -66,6 +66,9 @@ class Record:
     engine_version: str | None = None
     model: str | None = None
     command: str | None = None
+    flags: dict[str, str] = field(default_factory=dict)  # the command's flags and engine env settings
+    driver_version: str | None = None  # NVIDIA driver and CUDA the measurement ran on
+    cuda_version: str | None = None
     exit_code: int | None = None
     duration_s: float | None = None
     output_path: str | None = None
@@ -205,6 +208,10 @@ def _type_problem(name: str, value: object) -> str | None:
     if base == "list[float]":
         ok = isinstance(value, list) and all(_is_number(v) and math.isfinite(v) for v in value)
         return None if ok else "must be a list of finite numbers"
+    if base == "dict[str, str]":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+        return None if ok else "must be a table of text"
     if base == "dict[str, float]":
         ok = isinstance(value, dict) and all(
             isinstance(k, str) and _is_number(v) and math.isfinite(v) for k, v in value.items())
@@ -233,7 +240,8 @@ _AT_LEAST = (
     ("step", 0, True), ("total_steps", 0, True), ("epoch", 0, True), ("eta_s", 0, True),
     ("revision", 0, True), ("lr", 0, True),
 )
-_REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",)}
+_REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),
+                  "target": ("metric",)}
 
 
 def _range_problems(record: Record, now: datetime | None) -> list[Problem]:

@@ -98,8 +98,8 @@ def _bodies(db: sqlite3.Connection, known: dict[str, int]) -> Iterator[str]:
         walked.add(rowid)
         yield body
     for rowid in sorted(set(known.values()) - walked - {0}):
-        if (body := _body_at(db, rowid)) is not None:
-            yield body
+        if (found := _body_at(db, rowid)) is not None:
+            yield found
 
 
 def salvage(path: Path) -> Salvage:

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.train": ("train",),
     "sessiontui.tui.commands.watch": ("watch",),
     "sessiontui.tui.commands.salvage": ("salvage",),
+    "sessiontui.tui.commands.target": ("target",),
 }
 
 

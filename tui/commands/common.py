@@ -52,12 +52,13 @@ class EscapedOutput:
 
 
 def stamped(*records: Record) -> Record:
-    """Stamp new records with host, GPU models and git state, each looked up once for all of
-    them (GitPython and NVML are imported only here); returns the first."""
-    from sessiontui.collectors.gpu import gpu_names
+    """Stamp new records with host, GPU models, driver, CUDA and git state, each looked up once
+    for all of them (GitPython and NVML are imported only here); returns the first."""
+    from sessiontui.collectors.gpu_env import gpu_environment
     from sessiontui.project_memory.stamp import stamp_all
 
-    stamp_all(records, gpus=gpu_names())
+    env = gpu_environment()
+    stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
     return records[0]
 
 

@@ -40,6 +40,8 @@ _BENCH_FLAGS = (
     ("--draft-model", "draft_model", str),
     ("--engine", "engine", str),
     ("--engine-version", "engine_version", str),
+    ("--driver", "driver_version", str),
+    ("--cuda", "cuda_version", str),
     ("--model", "model", str),
     ("--command", "command", str),
     ("--notes", "notes", str),
@@ -74,6 +76,8 @@ def cmd_bench_add(args: argparse.Namespace) -> int:
     values = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
+    if args.gpu_model:  # what it ran on, when not this host's GPUs
+        record.gpus = [args.gpu_model] * (args.gpu_count or 1)
     return _store_and_print(record, args.json)
 
 
@@ -282,6 +286,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = bench.add_parser("add", help="record a measured result")
     _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
+    p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
+    p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
     p.add_argument("--tag", action="append", default=[], help="repeatable")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench_add)
