@@ -38,6 +38,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
                  r"|signal 9\b|exit ?(?:code|status)\W{0,3}(?:-9|137)\b|host (?:ram|memory)"
                  r"|cpu (?:ram|memory)|system (?:ram|memory)|\bram\b"),
     ("cuda-oom", r"cuda out of memory|outofmemoryerror|cuda oom|gpu oom|gpu memory|vram"
+                 r"|cublas_status_alloc_failed"
                          r"|hip out of memory|(?<!host )(?<!cpu )out of memory|\boom\b"),
     ("segfault", r"segmentation fault|seg.?fault|sigsegv|signal 11\b|exit ?code\W{0,3}-11\b"
                      r"|exit code 139|\bsegv\b"),
@@ -46,7 +47,8 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("no-kernel-image", r"no kernel image"),
     ("cublas", r"cublas"),
     ("cudnn", r"cudnn"),
-    ("nccl-timeout", r"watchdog caught|nccl watchdog|watchdog time|collective operation time"
+    ("nccl-timeout", r"watchdog caught|nccl watchdog|watchdog time|watchdog got stuck"
+                     r"|heartbeat monitor|collective operation time"
                      r"|(?:nccl|collective|allreduce|all.reduce|barrier)\w*\s+(?:\w+\s+){0,3}?"
                      r"(?:time.?out|timed out|hang|hung|stuck)|(?:time.?out|timed out|hang|hung"
                      r"|stuck)\s+(?:\w+\s+){0,3}?(?:nccl|collective|allreduce|all.reduce|barrier)"),
@@ -66,6 +68,16 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("address-in-use", r"address already in use|eaddrinuse|port.{0,20}(?:in use|busy|taken"
                        r"|occupied|conflict)"),
     ("meta-tensor", r"meta tensor"),
+    ("gpu-lost", r"fallen off the bus|gpu is lost|\bxid\b|uncorrectable ecc|ecc error"),
+    ("launch-failure", r"unspecified launch failure|cudaerrorlaunchfailure"),
+    ("misaligned-address", r"misaligned address"),
+    ("missing-file", r"no such file|filenotfounderror|file not found|missing (?:file|checkpoint"
+                     r"|config)"),
+    ("shape-mismatch", r"mat1 and mat2|shapes cannot be multiplied|shape mismatch|must match the"
+                       r" size of tensor|size of tensor \w+ \(\d+\) must match"),
+    ("rendezvous", r"rendezvous|connection refused|distnetworkerror|connectfullmesh|tcpstore"),
+    ("hub-access", r"couldn't connect to .{0,40}huggingface|hf_hub_offline|gated repo"
+                   r"|repository not found|401 client error"),
     ("diverged", r"\bnan\b|diverg|loss.{0,20}\binf\b|inf(?:inite)? loss"),
     ("stalled", r"stall|\bhang|\bhung\b|stuck|freez|no progress"),
 )
