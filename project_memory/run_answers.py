@@ -166,14 +166,17 @@ def lesson_draft_from_run(store: Store, run_id: str) -> Record:
     failures = [TrainEvent.from_dict(event) for event in run.events if event.get("kind") in FAILURES]
     if not failures:
         raise StoreError(f"run {run.id} has no crash, stall or divergence to learn from")
-    event = failures[-1]
+    where = f" at step {failures[-1].step}" if failures[-1].step is not None else ""
+    draft = lesson_draft(failures[-1], run.label)
+    draft.notes = f"From run {run.id} ({run.log_path}){where}, {failures[-1].kind}."
+    draft.tags = ["from-run"]
+    return draft
+
+
+def lesson_draft(event: TrainEvent, source: str) -> Record:
+    """An unsaved lesson whose symptom is the failure itself (the exception line and the last
+    frames the collector cut from the log, never the progress bars) and whose signature is the
+    failure's, so that the next occurrence is matched to it."""
     lines = list(event.context[-SYMPTOM_LINES:]) or [event.line or event.message]
-    where = f" at step {event.step}" if event.step is not None else ""
-    return Record(
-        "lesson",
-        title=f"{run.label}: {event.message or event.kind}",
-        symptom="\n".join(lines),
-        signature=event.signature,
-        notes=f"From run {run.id} ({run.log_path}){where}, {event.kind}.",
-        tags=["from-run"],
-    )
+    return Record("lesson", title=f"{source}: {event.message or event.kind}"[:120],
+                  symptom="\n".join(lines), signature=event.signature)

@@ -387,10 +387,11 @@ class SessionApp(App[None]):
         if self._last_failure is None:
             self.notify("No unmatched failure seen in this session.")
             return
+        from sessiontui.project_memory.run_answers import lesson_draft
+
         path, event = self._last_failure
-        context = "\n".join([*(event.context or ()), event.line or ""]).strip()
-        lesson = Record(kind="lesson", title=f"{event.kind}: {event.message}"[:120],
-                        signature=event.signature, symptom=context, notes=f"log: {path}")
+        lesson = lesson_draft(event, path.name)
+        lesson.notes = f"log: {path}"
         self._edit(lesson)
 
     def _save(self, record: Record | None) -> None:

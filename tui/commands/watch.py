@@ -117,6 +117,9 @@ def _follow(path: Path, args: argparse.Namespace) -> int:
                 time.sleep(POLL_S)
                 snapshot = watcher.read()
         except KeyboardInterrupt:
+            watcher.close()
+            print("sessiontui watch: interrupted: progress saved, stopping", file=sys.stderr,
+                  flush=True)
             return 0
         except Stopped as stop:
             watcher.close()
