@@ -22,7 +22,8 @@ from sessiontui.project_memory.store import Store
 
 __all__ = ["FAILURES", "RunTracker", "apply_snapshot", "iso_time", "run_name"]
 
-RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged")
+RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
+ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
 MILESTONE_PCT = 5
 MAX_EVENTS = 100  # a run that stalls and recovers for days keeps its latest events only
 MAX_CONTEXT_LINES = 20
@@ -136,8 +137,9 @@ def apply_snapshot(record: Record, snapshot: LiveRun) -> None:
 
 
 def _apply_ended(record: Record, ended: EndedRun) -> None:
-    """Give a run record the final state its run ended in."""
-    record.status = ended.status if ended.status in RUN_STATUSES else record.status
+    """Give a run record the final state its run ended in; a run the job was started again over
+    while it still ran (or stalled) was abandoned."""
+    record.status = ended.status if ended.status in ENDINGS else "abandoned"
     record.step = ended.step if ended.step is not None else record.step
     record.total_steps = ended.total_steps or record.total_steps
     record.eta_s = None

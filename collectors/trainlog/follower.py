@@ -65,6 +65,7 @@ class LogFollower:
         if self._replaced():
             self._drain(at)
             self._open()
+            self._state.truncated()
             if self._file is None:
                 return
         size = os.fstat(self._file.fileno()).st_size
@@ -72,6 +73,7 @@ class LogFollower:
             self._file.seek(0)
             self._read = 0
             self._buffer.reset()
+            self._state.truncated()
         self._size = size
         self._read_chunks(limit, at, on_chunk)
 

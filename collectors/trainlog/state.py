@@ -78,6 +78,7 @@ class TrainState:
         self._watcher = FailureWatcher()
         self._open: set[str] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
+        self._truncated = False  # the file was cut or replaced since the last progress
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
@@ -177,6 +178,8 @@ class TrainState:
         self._run_wide(reading)
         if self._restarted(reading):
             self._restart(at)
+        if reading.step is not None:
+            self._truncated = False
         progressed = False
         if reading.step is not None and reading.step != self.step:
             self._progress(reading.step, at, reading.logged_at)
@@ -221,9 +224,13 @@ class TrainState:
         to the first half of where it was."""
         if reading.step is None or self.step is None or reading.step >= self.step:
             return False
-        if self._open & {"crashed", "finished"}:
+        if self._open & {"crashed", "finished"} or self._truncated:
             return not (reading.total and self.total and reading.total != self.total)
         return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
+
+    def truncated(self) -> None:
+        """The file was truncated or replaced: a step counter going back now is a new run."""
+        self._truncated = True
 
     def _restart(self, at: float) -> None:
         """Close the current run as it ended and begin the next one."""

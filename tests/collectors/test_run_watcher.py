@@ -79,6 +79,27 @@ def test_catching_up_a_restarted_log_records_both_runs(store: Store, tmp_path: P
     assert (restarted.status, restarted.step, restarted.previous_run) == ("running", 27, crashed.id)
 
 
+def test_a_run_started_over_while_running_was_abandoned(store: Store, tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(steps(900, 1000) + steps(1, 20))  # relaunched by hand, no crash in between
+    follow(store, log)
+    first, second = runs(store)
+    assert (first.status, first.step) == ("abandoned", 1000)
+    assert (second.status, second.step, second.previous_run) == ("running", 20, first.id)
+
+
+def test_a_log_truncated_by_a_relaunch_starts_a_new_run(store: Store, tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    bar = "Training:  {p}%|####      | {s}/5000 [00:10<01:00,  2.50it/s, loss=2.0]\n"
+    log.write_text("".join(bar.format(p=s // 50, s=s) for s in range(3000, 3100)))
+    watcher, _ = follow(store, log)
+    log.write_text(bar.format(p=0, s=5))  # `python train.py > train.log` again
+    poll(watcher)
+    first, second = runs(store)
+    assert (first.status, first.step) == ("abandoned", 3099)
+    assert (second.step, second.previous_run) == (5, first.id)
+
+
 def test_a_relaunched_follower_announces_nothing_again(store: Store, tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text(steps(4200, 4229) + OOM)
