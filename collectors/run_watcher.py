@@ -15,11 +15,15 @@ from sessiontui.project_memory.store import Store
 __all__ = ["Announcement", "RunWatcher", "snapshot_key"]
 
 
-def snapshot_key(snapshot: TrainSnapshot) -> tuple:
-    """What must differ for a training snapshot to be worth showing again."""
+def snapshot_key(snapshot: TrainSnapshot, now: float | None = None) -> tuple:
+    """What must differ for a training snapshot to be worth showing again (a stalled run's
+    minutes too: "stalled for 14 min" must not stay at 10)."""
+    stalled_min = None
+    if snapshot.status == "stalled" and snapshot.last_update is not None:
+        stalled_min = int(((time.time() if now is None else now) - snapshot.last_update) // 60)
     return (
         snapshot.step, snapshot.status, snapshot.loss, snapshot.last_update, snapshot.caught_up,
-        len(snapshot.events), snapshot.eta_s, snapshot.run_index,
+        len(snapshot.events), snapshot.eta_s, snapshot.run_index, stalled_min,
     )
 
 

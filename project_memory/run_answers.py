@@ -33,7 +33,7 @@ def _words(text: str) -> set[str]:
 def _candidates(store: Store | None, snapshots: Sequence[Any]) -> list[Record]:
     """Stored runs, with live snapshots folded into the run of their log (or a new unsaved one)."""
     runs = store.list("run") if store is not None else []
-    by_log = {run.log_path: run for run in runs}
+    by_log = {run.log_path: run for run in reversed(runs)}  # a log's latest run (restarts)
     for snapshot in snapshots:
         path = str(Path(snapshot.source).absolute())
         if path not in by_log:

@@ -192,3 +192,24 @@ def test_binary_file_is_not_a_run(store: Store, tmp_path: Path) -> None:
     log.write_bytes(bytes(range(256)) * 64 + b"\nstep 5 loss 2.0\n")
     follow(store, log)
     assert store.list("run") == []
+
+
+def test_a_stalled_run_is_shown_again_as_its_minutes_pass(tmp_path: Path) -> None:
+    from sessiontui.collectors.run_watcher import snapshot_key
+
+    log = tmp_path / "train.log"
+    log.write_text(steps(1, 100))
+    snap = read_log(log)
+    stalled = type(snap)(**{**snap.__dict__, "status": "stalled", "last_update": 1000.0})
+    assert snapshot_key(stalled, now=1000.0 + 14 * 60) != snapshot_key(stalled, now=1000.0 + 15 * 60)
+    assert snapshot_key(stalled, now=1000.0 + 14 * 60) == snapshot_key(stalled, now=1000.0 + 14 * 60 + 30)
+
+
+def test_answers_read_the_latest_run_of_a_restarted_log(store: Store, tmp_path: Path) -> None:
+    from sessiontui.project_memory.run_answers import answer_run
+
+    log = tmp_path / "train.log"
+    log.write_text(steps(4200, 4229) + OOM + steps(1, 27))
+    watcher, _ = follow(store, log)
+    answer = answer_run(store, "how far is training?", [watcher.follower.snapshot()])
+    assert answer.figures["status"] == "running" and answer.figures["step"] == 27
