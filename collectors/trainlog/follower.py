@@ -106,11 +106,7 @@ class LogFollower:
             stat = os.stat(self.path)
         except OSError:
             return
-        born = getattr(stat, "st_birthtime", None)
-        if born:
-            self._state.date_from_file(born, "file creation time")
-        else:
-            self._state.date_from_file(stat.st_mtime, "file modification time")
+        self._state.date_from_file(getattr(stat, "st_birthtime", None), stat.st_mtime)
 
     def _reload_whole(self) -> None:
         """Re-read a whole-file JSON state (trainer_state.json) when it changed."""

@@ -123,10 +123,15 @@ class TrainState:
         if found is not None:
             self.started_at, self.started_from = found, "log timestamps"
 
-    def date_from_file(self, when: float, how: str) -> None:
-        """Date the current run by the file's times when its log prints no timestamps."""
-        if self.started_from is None and self.run_index == 0:
-            self.started_at, self.started_from = when, how
+    def date_from_file(self, born: float | None, modified: float) -> None:
+        """Date a caught-up log's current run by the file's times when its log prints none: the
+        file's creation for its first run, else (a restart read in the catch-up) its last write."""
+        if self.started_from is not None:
+            return
+        if born and self.run_index == 0:
+            self.started_at, self.started_from = born, "file creation time"
+        else:
+            self.started_at, self.started_from = modified, "file modification time"
 
     def _feed_fast(self, text: str, stride: int, samples: int, at: float) -> None:
         """A block without failure hints: SpecForge position runs found in bulk (and, like bar
