@@ -56,7 +56,7 @@ def stats_line(snapshot: Any, now: float | None = None) -> str:
     step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
     epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
     if snapshot.status == "stalled":
-        from sessiontui.project_memory.run_answers import stall_text
+        from sessiontui.project_memory.humanize import stall_text
 
         stalled = stall_text(snapshot.step, snapshot.last_update, time.time() if now is None else now)
         return f"step {step}{epoch}  {stalled}"
