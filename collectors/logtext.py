@@ -66,7 +66,7 @@ CRASH_LINE = re.compile(
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
-HINTS = ("Traceback", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
+HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
          "exitcode", "exit ", "illegal", "assert", "core dumped", "error")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
@@ -114,6 +114,12 @@ def is_exception_line(text: str) -> bool:
     bracketed tag that the prefix rules do not know."""
     return bool(EXCEPTION_LINE.match(text) or (
         text[:1] == "[" and EXCEPTION_LINE.match(_BRACKET_HEAD.sub("", text, count=1))))
+
+
+def is_frame_line(text: str) -> bool:
+    """Whether a cleaned line is a Python traceback frame (`File "x.py", line 3, in f`): a tail
+    cut inside a traceback still shows it is one."""
+    return bool(_FRAME.match(text))
 
 
 def has_hint(text: str) -> bool:

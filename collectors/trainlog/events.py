@@ -13,6 +13,7 @@ from sessiontui.collectors.logtext import (
     failure_signature,
     has_hint,
     is_exception_line,
+    is_frame_line,
 )
 from sessiontui.project_memory.events import TrainEvent
 
@@ -60,7 +61,7 @@ class FailureWatcher:
                 self._traceback_lines = 0
                 return self._event(text, raw, at, step)
             return None
-        if TRACEBACK in text:
+        if TRACEBACK in text or is_frame_line(text):  # a tail may start inside a traceback
             self._traceback_lines = 1
             return None
         if any(text.startswith(chained) for chained in CHAINED):

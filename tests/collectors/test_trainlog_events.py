@@ -150,3 +150,16 @@ def test_events_serialise_with_lessons_for_the_memory_matcher() -> None:
     data = event.to_dict()
     assert {"kind", "message", "line", "step", "signature", "lessons", "context"} <= set(data)
     assert data["lessons"] == []
+
+
+def test_a_tail_cut_inside_a_traceback_is_still_a_crash(tmp_path: Path) -> None:
+    log = tmp_path / "tail.log"
+    log.write_text(
+        "step 120: {'loss': 2.1, 'lr': 0.0001}\n"
+        '  File "/usr/lib/python3/site-packages/transformers/tokenization_utils_base.py", line 2936, '
+        "in _get_padding_truncation_strategies\n    raise ValueError(\n"
+        "ValueError: Asking to pad but the tokenizer does not have a padding token.\n")
+    snap = read_log(log)
+    assert snap.status == "crashed"
+    [event] = snap.events
+    assert event.step == 120 and event.signature.startswith("ValueError: Asking to pad")
