@@ -58,7 +58,7 @@ def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
 
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
     """For each event, the stored lessons that match it, best first (none without a memory)."""
-    from sessiontui.project_memory.signatures import lessons_for_event
+    from sessiontui.project_memory.lessons import lessons_for_event
     from sessiontui.project_memory.store import StoreError
     from sessiontui.tui.commands.common import open_reader
 
@@ -77,7 +77,7 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     """A compact human summary: status line, figures, per-position accuracy, recent events."""
     import time
 
-    from sessiontui.project_memory.humanize import duration
+    from sessiontui.project_memory.humanize import duration, stall_text
 
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""
@@ -88,10 +88,13 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
         (("loss", snap.loss), ("lr", snap.lr), ("grad_norm", snap.grad_norm), ("epoch", snap.epoch))
         if value is not None
     ]
-    if snap.steps_per_s:
-        figures.append(f"{snap.steps_per_s:.3g} steps/s")
-    if snap.eta_s is not None:
-        figures.append(f"ETA {duration(snap.eta_s)}")
+    if snap.status == "stalled":  # a rate and ETA would be stale: say how long it is stuck
+        figures.append(stall_text(snap.step, snap.last_update, time.time()))
+    else:
+        if snap.steps_per_s:
+            figures.append(f"{snap.steps_per_s:.3g} steps/s")
+        if snap.eta_s is not None:
+            figures.append(f"ETA {duration(snap.eta_s)}")
     if figures:
         lines.append("  ".join(figures))
     if snap.acc:
