@@ -278,9 +278,12 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         from sessiontui.project_memory.bench_answers import answer_benchmarks
 
         return answer_benchmarks(store, understanding, metric)
+    lowered = question.lower()
+    corrected = [w for w in understanding.words if w not in lowered]  # typos fixed, jargon named
+    text = " ".join([question, *corrected])
     if intent == "lessons":
-        return answer_lessons(store, question)
-    return answer_search(store, question)
+        return answer_lessons(store, text)
+    return answer_search(store, text)
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),

@@ -19,7 +19,10 @@ INTENTS = ("baseline", "speedup", "run", "gpu", "lessons", "benchmarks", "search
 ENGINES = ("sglang", "vllm", "trtllm", "tensorrt-llm", "llama.cpp", "tgi", "lmdeploy", "exllama")
 UNSURE_BELOW = 0.5
 """Below this confidence an answer also shows the runner-up intent's best candidates."""
-_TYPO_SIMILARITY = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a lexicon word
+_TYPO_TARGETS = frozenset(
+    "baseline speedup accept acceptance throughput command memory utilization utilisation "
+    "progress training benchmark benchmarks sglang vllm concurrency".split())
+"""Words that typos are matched to besides the lexicon: the long words phrases are built from."""
 
 # Phrases rewritten to one canonical token before scoring: abbreviations, jargon, spellings. Each
 # is (words one of which must appear, pattern, token): a question compiles only the patterns it
@@ -331,21 +334,31 @@ def normalise(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _typo_of(word: str, targets: Sequence[str]) -> str | None:
+    """The lexicon word `word` is a typo of: same first letter, at most one edit (a swap counts
+    as one) for short words and two for long ones; None when nothing is that close."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    limit = 1 if len(word) <= 6 else 2
+    same_start = [t for t in targets if t[0] == word[0] and abs(len(t) - len(word)) <= limit]
+    match = process.extractOne(word, same_start, scorer=OSA.distance, score_cutoff=limit)
+    if match is None:
+        return None
+    target = match[0]
+    if target.startswith(word) and len(target) - len(word) >= 2:
+        return None  # a shorter form (`speed`, `eagle`), not a typo of the longer word
+    return target
+
+
 def _fuzzy_words(words: Sequence[str], vocabulary: Vocabulary) -> list[str]:
     """Unknown words replaced by the lexicon word they are a typo of (rapidfuzz, loaded lazily)."""
     known = _KNOWN | _CANONICAL | _STOPWORDS | _PLAIN | set(vocabulary.words) | vocabulary.engines
     unknown = [w for w in words if w not in known and len(w) >= 4 and w.isalpha()]
     if not unknown:
         return list(words)
-    from rapidfuzz import fuzz, process
-
-    targets = sorted(_KNOWN | set(vocabulary.words) | {"baseline", "speedup", "accept"})
-    fixed = {}
-    for word in unknown:
-        match = process.extractOne(word, targets, scorer=fuzz.ratio, score_cutoff=_TYPO_SIMILARITY)
-        if match is not None and abs(len(match[0]) - len(word)) <= 2 and not (
-                match[0].startswith(word) or word.startswith(match[0])):  # a form, not a typo
-            fixed[word] = normalise(match[0])
+    targets = sorted(_KNOWN | _TYPO_TARGETS | set(vocabulary.words))
+    fixed = {word: normalise(typo) for word in unknown if (typo := _typo_of(word, targets))}
     return [fixed.get(w, w) for w in words]
 
 
