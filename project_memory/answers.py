@@ -288,16 +288,21 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),
         gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
+        read_runs: Callable[[], Sequence[LiveRun]] | None = None,
         previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
         draft_overhead: float | None = None) -> Answer:
     """Answer a question from the memory, live training snapshots and GPU readings.
 
-    `read_gpu` samples the GPUs when a GPU answer needs them and `gpu` holds no readings.
+    `read_gpu` samples the GPUs and `read_runs` reads the followed logs, when an answer needs
+    them and `gpu` or `snapshots` hold nothing (the CLI reads nothing it does not need).
     `previous` holds the figures of the last speedup answer, so the live trend can be shown.
     When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
     """
     vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
     understanding = understand(question, vocabulary)
+    intents = {understanding.intent, *(name for name, _ in understanding.alternatives[:1])}
+    if not snapshots and read_runs is not None and intents & {"run", "speedup"}:
+        snapshots = read_runs()
     context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,
                "metric": metric, "draft_overhead": draft_overhead}
     answer = _answer(understanding.intent, store, question, understanding, context)
