@@ -34,7 +34,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bw/(?=\s|\w)", " with "),
     (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable"),
      r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
-     r"|\bno[- ]?draft(?:er)?\b|\bno[- ]?eagle\d?\b|\bno[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
+     r"|\bnon?[- ]?draft(?:er)?\b|\bnon?[- ]?eagle\d?\b|\bnon?[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
      r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
      r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b"
@@ -79,6 +79,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bacc_\d+\b", " acc "),
     (("why",),
      r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
+    (("min", "lowest", "requir", "need"),
+     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b",
+     " breakeven acceptlen "),
     (("blew", "blown", "explod"),
      r"\bblew up\b|\bblown up\b|\bexploded\b", " failed "),
     (("%",),
@@ -112,7 +115,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
 # Patterns below are searched only when the question has a digit (re caches what it compiles).
 _CONCURRENCY = (
     r"\b(?:c|conc|concurrency|concurrent|max[- ]concurrency|streams?|users?|clients?)\s*[=:@]?\s*"
-    r"(?:of\s*)?(\d+)\b|\b(\d+)\s*(?:concurrent|streams|users|clients|parallel)\b|@\s*c?(\d+)\b"
+    r"(?:of\s*)?(\d+)\b|\b(\d+)[\s-]*(?:concurrent|concurrency|streams?|users|clients|parallel)\b"
+    r"|@\s*c?(\d+)\b"
 )
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
@@ -159,7 +163,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "busy": 1.5, "idle": 1.5, "mib": 2.0, "gib": 1.5, "occupancy": 1.5, "throttling": 2.5,
         "throttle": 2.5, "fan": 2.0, "pcie": 2.0, "nvlink": 1.5, "hardware": 1.0, "usage": 1.2,
         "saturated": 1.5, "memory": 0.8, "processes": 1.0, "free": 0.6, "maxed": 1.5,
-        "loaded": 0.8, "headroom": 1.2,
+        "loaded": 0.8, "headroom": 1.2, "power": 2.0,
     },
     "lessons": {
         "lesson": 3.5, "lessons": 3.5, "error": 2.5, "errors": 2.5, "bug": 2.5, "bugs": 2.5,
@@ -446,8 +450,10 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"memory", "mem"} and present & {"used", "free", "usage", "much", "full", "left"} \
             and "oom" not in present:
         scores["gpu"] += 2.0
-    if present & {"goal", "plan", "aim", "objective", "decided", "decision"}:
+    if present & {"goal", "plan", "aim", "objective", "purpose", "achieve", "decided", "decision"}:
         scores["search"] += 2.0
+    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem"}:
+        scores["lessons"] += 1.5
     if present & {"loss", "acc", "accuracy", "lr"} and present & {"trend", "now", "current"}:
         scores["run"] += 1.5
     if "baseline" in present and present & {"speedup", "faster", "slower", "x", "beating", "vs"}:
