@@ -104,7 +104,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      " progress "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
-     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b", " flags "),
+     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b|\blaunched\b|\binvoked\b",
+     " flags "),
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
      r"|\bconverg\w*\b|\bgoing up\b|\brising\b|\btrend\w*\b|\blooking\b", " trend "),
@@ -140,7 +141,7 @@ _LEXICON: dict[str, dict[str, float]] = {
     },
     "speedup": {
         "speedup": 3.5, "faster": 2.5, "slower": 2.0, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
-        "ratio": 1.5, "breakeven": 3.5, "project": 1.5, "projected": 2.0, "projection": 2.5,
+        "ratio": 1.5, "breakeven": 3.5, "projected": 2.0, "projection": 2.5,
         "theoretical": 2.5, "calibrated": 2.5, "worth": 1.5, "win": 1.5, "better": 1.0,
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
@@ -194,7 +195,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "note": 3.0, "notes": 3.0, "remind": 0.5, "plan": 2.0, "goal": 2.0, "idea": 2.0,
         "ideas": 2.0, "todo": 2.5, "wrote": 1.5, "decided": 2.0, "decision": 2.0, "why": 0.3,
         "recipe": 1.5, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
-        "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8,
+        "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8, "project": 1.5,
     },
 }
 _PRIOR = {"search": 0.6}
@@ -275,8 +276,10 @@ class Vocabulary(NamedTuple):
                     if len(word) >= 5:
                         words.setdefault(word, "search")
             elif record.kind == "lesson":
-                for word in _tokens(f"{record.title or ''} {' '.join(record.tags)}"):
-                    words.setdefault(word, "lessons")
+                text = f"{record.title or ''} {record.cause or ''} {record.fix or ''}"
+                for word in _tokens(f"{text} {' '.join(record.tags)}"):
+                    if len(word) >= 4:
+                        words.setdefault(word, "lessons")
             elif record.kind == "run":
                 for word in _tokens(record.name or ""):
                     words.setdefault(word, "run")
@@ -445,8 +448,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             "config", "configs", "result", "results", "bench", "benchmark", "so", "setup",
             "throughput", "run", "number", "numbers", "far", "yet", "ever"}:
         scores["benchmarks"] += 2.5
-    if "gpu" in present and present & {"oom", "error", "crash", "lesson"}:
-        scores["gpu"] -= 2.0
+    if "gpu" in present:  # the GPUs named: their state, unless a failure is asked about
+        scores["gpu"] += -2.0 if present & {"oom", "error", "crash", "lesson"} else 1.0
     if present & {"memory", "mem"} and present & {"used", "free", "usage", "much", "full", "left"} \
             and "oom" not in present:
         scores["gpu"] += 2.0
