@@ -23,8 +23,10 @@ from sessiontui.tui.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sessiontui.project_memory.answer import Answer
-    from sessiontui.project_memory.live import GpuReadings
+    from sessiontui.project_memory.live import GpuReadings, LiveRun
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -278,15 +280,6 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
-def _ask_settings() -> tuple[str, float | None, list[str]]:
-    """`default_metric` and `draft_overhead` from sessiontui.toml, and any problems reading it."""
-    from sessiontui.project_memory.paths import project_root
-    from sessiontui.tui.config import config_path, load_config
-
-    config = load_config(config_path(project_root()))
-    return config.default_metric, config.draft_overhead, config.problems
-
-
 def _gpu_readings() -> GpuReadings:
     """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
     from sessiontui.collectors.gpu import GpuCollector
@@ -298,24 +291,42 @@ def _gpu_readings() -> GpuReadings:
         collector.close()
 
 
-def answer_question(question: str) -> tuple[Answer, list[str]]:
-    """Answer from the project's memory (`ask` and the mcp tool give the same answer), keeping a
-    speedup answer's live figures for the next one's trend line; also the problems, if any,
-    of reading sessiontui.toml."""
-    from sessiontui.project_memory.answers import ask
+def _followed_run(log: str | None) -> Callable[[], list[LiveRun]] | None:
+    """A reader of the first followed log's snapshot (read only for run and speedup answers)."""
+    if log is None:
+        return None
 
-    metric, overhead, problems = _ask_settings()
+    def read() -> list[LiveRun]:
+        from sessiontui.tui.commands.speedup import read_snapshot
+
+        snapshot, problems = read_snapshot(log)
+        for problem in problems:
+            print(f"sessiontui: {problem}", file=sys.stderr)
+        return [snapshot] if snapshot is not None else []
+
+    return read
+
+
+def answer_question(question: str) -> tuple[Answer, list[str]]:
+    """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
+    same answer), keeping a speedup answer's live figures for the next one's trend line; also
+    the problems, if any, of reading sessiontui.toml."""
+    from sessiontui.project_memory.answers import ask
+    from sessiontui.tui.commands.speedup import settings
+
+    log, config = settings()
     store = open_reader()
     previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
     try:
-        answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
-                     read_gpu=_gpu_readings)
+        answer = ask(store, question, previous=previous, metric=config.default_metric,
+                     draft_overhead=config.draft_overhead, read_gpu=_gpu_readings,
+                     read_runs=_followed_run(log))
     finally:
         if store:
             store.close()
     if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
-    return answer, problems
+    return answer, config.problems
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
