@@ -26,7 +26,7 @@ BACKLOG = 256  # pending connections the listener holds: a burst of scrapes is q
 
 
 class Watch(Protocol):
-    """What serve needs from a followed log (the shared headless watcher's interface)."""
+    """What serve needs from a followed log: the shared RunWatcher's interface."""
 
     def catch_up(self) -> TrainSnapshot: ...
 

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.serve": ("serve",),
     "sessiontui.tui.commands.salvage": ("salvage",),
     "sessiontui.tui.commands.target": ("target",),
+    "sessiontui.tui.commands.mcp": ("mcp",),
+    "sessiontui.tui.commands.sync": ("sync",),
 }
 
 

@@ -6,11 +6,6 @@ import argparse
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
-    from sessiontui.project_memory.store import Store
 
 DEFAULT_LISTEN = "127.0.0.1:9464"
 
@@ -44,34 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_serve)
 
 
-class _LogWatch:
-    """One followed log and its run record, until the shared RunWatcher replaces it."""
-
-    def __init__(self, store: Store, path: Path, stall_after_s: float | None) -> None:
-        from sessiontui.collectors.trainlog import LogFollower
-        from sessiontui.project_memory.runs import RunTracker
-
-        self.follower = LogFollower(path, stall_after_s=stall_after_s)
-        self.tracker = RunTracker(store, path)
-
-    def catch_up(self) -> TrainSnapshot:
-        return self.follower.catch_up()
-
-    def read(self) -> TrainSnapshot | None:
-        return self.follower.poll()  # the tracker writes only what changed
-
-    def record(self, snapshot: TrainSnapshot) -> object:
-        return self.tracker.update(snapshot)
-
-    def close(self) -> None:
-        self.tracker.flush()
-        self.follower.close()
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C, SIGTERM or SIGHUP; the run records' last progress is saved on the way
     out."""
     from sessiontui.collectors.exporter import Exporter
+    from sessiontui.collectors.run_watcher import RunWatcher
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.commands.common import open_store
     from sessiontui.tui.config import config_path, load_config
@@ -98,6 +70,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"sessiontui: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     sample, close_gpu = gpu_sampler() if not args.no_gpu else (None, lambda: None)
+    gpus = [gpu.name for gpu in sample().gpus] if sample else []  # stamps the run records
     settings = Settings(refresh_s=args.interval or config.refresh_s,
                         gpu_refresh_s=args.interval or config.gpu_refresh_s,
                         stall_after_s=config.stall_after_s)
@@ -106,7 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"serving http://{bound_host}:{bound_port}/metrics ({following}; Ctrl-C stops)",
           flush=True)
     with open_store() as store:
-        watches = [(name, _LogWatch(store, log, settings.stall_after_s))
+        watches = [(name, RunWatcher(store, log, gpus=gpus, stall_after_s=settings.stall_after_s))
                    for name, log in zip(run_names(logs), logs, strict=True)]
         serve = Serve(exporter, watches, settings, sample)
         for signum in (signal.SIGTERM, signal.SIGHUP):  # a closed window saves progress too
