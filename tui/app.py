@@ -227,17 +227,24 @@ class SessionApp(App[None]):
     # -- telemetry ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)
     def _telemetry(self) -> None:
-        """Sample the GPUs every gpu_refresh_s and the host every refresh_s until the app exits."""
+        """Sample the GPUs every gpu_refresh_s and the host (with the GPU processes) every
+        refresh_s until the app exits. The host goes first: the GPU pane repaints once a tick."""
         worker = get_current_worker()
-        gpu = self._gpu_collector or default_gpu_collector()
-        host = self._host_collector or default_host_collector(self._watched_dirs())
+        gpu = self._gpu_collector or default_gpu_collector(
+            bool(self.config and self.config.gpu_interconnect)
+        )
+        host = self._host_collector or default_host_collector(
+            self._watched_dirs(), lambda: tuple(self.log_paths)
+        )
         next_host = 0.0
         while not (worker.is_cancelled or self._stopping.is_set()):
-            self.post_message(GpuSampled(gpu.sample()))
+            snapshot = gpu.sample()
             if time.monotonic() >= next_host:
                 next_host = time.monotonic() + self.refresh_s
-                self.post_message(HostSampled(host.sample()))
-            self._stopping.wait(self.gpu_refresh_s)
+                pids = {p.pid for sample in snapshot.gpus for p in sample.processes}
+                self.post_message(HostSampled(host.sample(pids)))
+            self.post_message(GpuSampled(snapshot))
+            self._stopping.wait(until_tick(self.gpu_refresh_s))
 
     def _watched_dirs(self) -> list[Path]:
         return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
@@ -279,7 +286,7 @@ class SessionApp(App[None]):
                             followed[path] = self._start_following(path)
                     for path, entry in followed.items():
                         self._poll(path, entry, store)
-                    self._stopping.wait(self.refresh_s)
+                    self._stopping.wait(until_tick(self.refresh_s))
                 for entry in followed.values():  # closing the app loses no progress
                     if entry.tracker is not None:
                         entry.tracker.flush()
@@ -558,15 +565,23 @@ class SessionApp(App[None]):
                         severity="error", timeout=30, markup=False)
 
 
-def default_gpu_collector() -> Any:
-    """The NVML collector (imported in the worker: pynvml loads a shared library)."""
+def default_gpu_collector(interconnect: bool = False) -> Any:
+    """The NVML collector (imported in the worker: pynvml loads a shared library), reading
+    PCIe and NVLink throughput only when asked (slow calls)."""
     from sessiontui.collectors.gpu import GpuCollector
 
-    return GpuCollector()
+    return GpuCollector(pcie=interconnect, nvlink=interconnect)
 
 
-def default_host_collector(paths: Sequence[Path]) -> Any:
-    """The psutil host collector watching the disks that hold the project and the logs."""
+def default_host_collector(paths: Sequence[Path], logs: Callable[[], Sequence[Path]]) -> Any:
+    """The psutil host collector watching the disks that hold the project and the logs, and
+    marking the processes that write the followed `logs`."""
     from sessiontui.collectors.host import HostCollector
 
-    return HostCollector(list(paths))
+    return HostCollector(list(paths), logs=logs)
+
+
+def until_tick(period_s: float) -> float:
+    """Seconds to the next multiple of `period_s` on the monotonic clock: workers that wait
+    this way wake together, so their updates are drawn in one frame instead of several."""
+    return period_s - time.monotonic() % period_s
