@@ -268,6 +268,24 @@ class SessionApp(App[None]):
             self.notify(event, severity="warning", timeout=30, markup=False)
         self._host_events = set(message.snapshot.events)
 
+    def on_gpu_pane_signal_requested(self, message: GpuPane.SignalRequested) -> None:
+        """Send a signal to a GPU process only after a confirmation that names it."""
+        from sessiontui.tui.screens.signal_confirm import SignalConfirm
+
+        name, row = message.signal_name, message.row
+        self.push_screen(SignalConfirm(name, row), lambda yes: self._signal(yes, name, row))
+
+    def _signal(self, confirmed: bool | None, name: str, row: Any) -> None:
+        from sessiontui.collectors.processes import signal_process
+
+        if not confirmed:
+            return
+        why_not = signal_process(row.process.pid, row.info.started_at, name)
+        if why_not is None:
+            self.notify(f"Sent {name} to process {row.process.pid}", markup=False)
+        else:
+            self.notify(f"{name} not sent: {why_not}", severity="error", markup=False)
+
     # -- training logs ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="training", exit_on_error=False)
     def _follow_logs(self) -> None:

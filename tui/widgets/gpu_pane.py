@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import var
 
 from sessiontui.tui.widgets.gpu_view import (
@@ -129,30 +130,24 @@ class GpuPane(PartStyles, can_focus=True):
         self.selected = None
         self.refresh()
 
-    def action_signal(self, name: str) -> None:
-        """Ask to confirm sending `name` to the selected process; send it only on yes."""
-        from sessiontui.tui.screens.signal_confirm import SignalConfirm
+    class SignalRequested(Message):
+        """The user asked to signal a process; the app confirms before anything is sent."""
 
+        def __init__(self, signal_name: str, row: ProcessRow) -> None:
+            super().__init__()
+            self.signal_name = signal_name
+            self.row = row
+
+    def action_signal(self, name: str) -> None:
+        """Ask the app to confirm sending `name` to the selected process."""
         row = self.selected_row()
         if row is None:
             self.notify("Select a process first (up/down in the GPU pane).", severity="warning")
-            return
-        if row.info is None:
+        elif row.info is None:
             self.notify(f"Process {row.process.pid} is not visible from here (another PID "
                         "namespace?): it cannot be signalled.", severity="warning", markup=False)
-            return
-        self.app.push_screen(SignalConfirm(name, row), lambda yes: self._send(yes, name, row))
-
-    def _send(self, confirmed: bool | None, name: str, row: ProcessRow) -> None:
-        from sessiontui.collectors.processes import signal_process
-
-        if not confirmed:
-            return
-        why_not = signal_process(row.process.pid, row.info.started_at, name)
-        if why_not is None:
-            self.notify(f"Sent {name} to process {row.process.pid}", markup=False)
         else:
-            self.notify(f"{name} not sent: {why_not}", severity="error", markup=False)
+            self.post_message(self.SignalRequested(name, row))
 
     # -- drawing --------------------------------------------------------------------------------
     def render(self) -> Text:
