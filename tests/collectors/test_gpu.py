@@ -373,8 +373,21 @@ def test_process_utilization_without_samples_is_no_error(nvml: FakeNvml, monkeyp
 
     monkeypatch.setattr(pynvml, "nvmlDeviceGetProcessUtilization", none_yet)
     gpu = GpuCollector().sample().gpus[0]
-    assert gpu.processes[0].sm_pct is None
+    assert gpu.processes[0].sm_pct == 0.0  # no samples: the process did not run kernels
     assert gpu.unavailable == {}
+
+
+def test_process_sm_is_read_on_its_own_cadence(nvml: FakeNvml, clock: Clock) -> None:
+    collector = GpuCollector(process_sm_every_s=5.0, monotonic=clock)
+    assert collector.sample().gpus[0].processes[0].sm_pct == 88.0
+    nvml.processes[0].append((4_000_001, 512 * MIB))  # a process that appears in between
+    second = collector.sample().gpus[0]
+    assert nvml.calls["nvmlDeviceGetProcessUtilization"] == 1  # the slow call waits its turn
+    assert [p.sm_pct for p in second.processes] == [88.0, None]  # not read yet: not known
+    clock.now += 5
+    third = collector.sample().gpus[0]
+    assert nvml.calls["nvmlDeviceGetProcessUtilization"] == 2
+    assert [p.sm_pct for p in third.processes] == [88.0, 88.0]
 
 
 def test_ecc_off_and_unknown_perf_state_read_as_missing(nvml: FakeNvml) -> None:

@@ -16,7 +16,7 @@ from sessiontui.tui.app import SessionApp
 from sessiontui.tui.messages import GpuSampled, HostSampled, TrainSampled
 from sessiontui.tui.screens.signal_confirm import SignalConfirm
 from sessiontui.tui.widgets.gauges import chart, hbar, time_axis
-from sessiontui.tui.widgets.gpu_view import Form, choose_form
+from sessiontui.tui.widgets.gpu_view import Form, choose_form, short_command, wrapped
 from sessiontui.tui.widgets.spark import BARS, spark
 from tests.tui.app_fakes import (
     HOST,
@@ -81,6 +81,17 @@ def test_chart_bar_and_axis_are_on_absolute_scales() -> None:
     assert hbar(None, 3) == ("", "···")
     axis = time_axis(30, 60.0)
     assert axis.startswith("-60s") and axis.endswith("now") and "-30s" in axis and len(axis) == 30
+
+
+def test_commands_fit_the_table_and_show_whole_when_selected() -> None:
+    script = "/opt/torch/.venv/bin/python3 -c \nimport torch\nx = torch.ones(8)\n"
+    assert short_command(script) == "python3 -c import torch x = torch.ones(8)"
+    assert wrapped(script, 26) == [
+        "      /opt/torch/.venv/bin",
+        "      /python3 -c ",
+        "      import torch",
+        "      x = torch.ones(8)",
+    ]
 
 
 def test_forms_fit_the_pane() -> None:

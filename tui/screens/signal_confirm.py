@@ -13,12 +13,14 @@ from textual.widgets import Button, Label
 
 from sessiontui.tui.widgets.literal import clean
 
+MAX_COMMAND = 600  # characters of the command line shown (a `python -c` script can be long)
+
 
 def describe(row: Any) -> str:
     """Who the signal would reach: PID, user, GPU and the full command line."""
     info = row.info
-    return (f"process {row.process.pid} of user {info.user} on GPU {row.gpu}:\n"
-            f"{clean(info.command)}")
+    command = info.command if len(info.command) <= MAX_COMMAND else info.command[:MAX_COMMAND] + "…"
+    return f"process {row.process.pid} of user {info.user} on GPU {row.gpu}:\n{clean(command)}"
 
 
 class SignalConfirm(ModalScreen[bool]):

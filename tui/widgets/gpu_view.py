@@ -246,14 +246,18 @@ def process_line(row: ProcessRow, width: int, now: float) -> str:
 def short_command(command: str) -> str:
     """The command line with its program's folder left out (`/opt/conda/bin/python` -> `python`);
     the full line shows when the process is selected."""
-    program, _, rest = command.partition(" ")
+    program, _, rest = " ".join(command.split()).partition(" ")  # `python -c` scripts: one line
     return f"{program.rsplit('/', 1)[-1]} {rest}".rstrip()
 
 
 def wrapped(text: str, width: int, indent: int = 6) -> list[str]:
-    """`text` in lines of at most `width` cells, each after `indent` spaces."""
+    """`text` (its own line breaks kept) in lines of at most `width` cells after `indent` spaces."""
     room = max(10, width - indent)
-    return [" " * indent + text[start : start + room] for start in range(0, len(text), room)]
+    return [
+        " " * indent + line[start : start + room]
+        for line in text.splitlines() or [""]
+        for start in range(0, max(1, len(line)), room)
+    ]
 
 
 def host_lines(host: Any, width: int, style: StyleOf) -> list[Text]:
