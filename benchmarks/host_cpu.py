@@ -8,7 +8,8 @@ matmul load on the GPU when PyTorch sees one. Compared, interleaved in each roun
 - `minimal`: one Static and one 200-point Sparkline updated at 1 Hz (benchmarks/minimal_app.py);
 - `nvitop`: nvitop's default view, when nvitop is importable and NVML works;
 - `sessiontui`: the app in that project;
-- `idle`: the app in a git project with the same memory but no followed log.
+- `idle`: the app in a git project with the same memory but no followed log, the GPU at rest
+  (the load is stopped while it is measured, and started again for nvitop and sessiontui).
 
 CPU is the user+system time of the pane's process tree over the window, as % of one core.
 Targets: sessiontui <= 1.0x nvitop and <= 1.3x minimal; idle <= 1.0x minimal.
@@ -47,6 +48,7 @@ class Contender:
     command: list[str]
     ready: Callable[[str], bool]
     cwd: Path | None = None
+    gpu_load: bool | None = None  # the GPU load running (True), stopped (False), either (None)
 
 
 def sessiontui_shown(screen: str) -> bool:
@@ -116,15 +118,39 @@ def start_gpu_load() -> subprocess.Popen | None:
 
 
 def contenders(root: Path, *, with_nvitop: bool) -> list[Contender]:
-    minimal = Contender("minimal", [sys.executable, str(HERE / "minimal_app.py"), "sparkline"],
-                        lambda screen: READY_TEXT in screen)
-    apps = [minimal]
+    """In measuring order: the GPU load is stopped for `idle` and started again after `minimal`."""
+    apps = [
+        Contender("idle", [str(SESSIONTUI)], sessiontui_shown, idle_project(root), gpu_load=False),
+        Contender("minimal", [sys.executable, str(HERE / "minimal_app.py"), "sparkline"],
+                  lambda screen: READY_TEXT in screen),
+    ]
     if with_nvitop:
         apps.append(Contender("nvitop", [sys.executable, "-m", "nvitop"],
-                              lambda screen: "NVITOP" in screen))
-    apps.append(Contender("sessiontui", [str(SESSIONTUI)], sessiontui_shown, followed_project(root)))
-    apps.append(Contender("idle", [str(SESSIONTUI)], sessiontui_shown, idle_project(root)))
+                              lambda screen: "NVITOP" in screen, gpu_load=True))
+    apps.append(Contender("sessiontui", [str(SESSIONTUI)], sessiontui_shown,
+                          followed_project(root), gpu_load=True))
     return apps
+
+
+class GpuLoad:
+    """The PyTorch matmul load, started and stopped as each contender needs it."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.ever = False
+
+    def want(self, running: bool | None) -> None:
+        if running and self.process is None:
+            self.process = start_gpu_load()
+            self.ever = self.ever or self.process is not None
+        elif running is False and self.process is not None:
+            self.stop()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
 
 
 def main() -> None:
@@ -140,7 +166,7 @@ def main() -> None:
     if shutil.which("tmux") is None:
         raise SystemExit("host_cpu needs tmux on PATH")
     with_nvitop = importlib.util.find_spec("nvitop") is not None and nvml_works()
-    load = start_gpu_load()
+    load = GpuLoad()
     root = Path(tempfile.mkdtemp(prefix="host-cpu-"))
     try:
         apps = contenders(root, with_nvitop=with_nvitop)
@@ -151,6 +177,7 @@ def main() -> None:
             args.capture.mkdir(parents=True, exist_ok=True)
         for number in range(1, args.rounds + 1):
             for app in apps:
+                load.want(app.gpu_load)
                 capture = args.capture / f"{app.name}.txt" if args.capture and number == 1 else None
                 runs[app.name].append(average_cpu_pct(
                     app.command, app.ready, seconds=args.seconds, warmup_s=args.warmup,
@@ -158,11 +185,9 @@ def main() -> None:
                 ))
             print(f"round {number}: " + ", ".join(f"{n} {r[-1]:.2f}%" for n, r in runs.items()),
                   flush=True)
-        report(runs, args, load is not None, with_nvitop)
+        report(runs, args, load.ever, with_nvitop)
     finally:
-        if load is not None:
-            load.kill()
-            load.wait()
+        load.stop()
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -171,7 +196,7 @@ def report(runs: dict[str, list[float]], args: argparse.Namespace, loaded: bool,
     """Medians, per-round ratios and the targets."""
     print(f"pane {args.size}, {args.seconds:.0f} s per app after {args.warmup:.0f} s warm-up, "
           f"{args.rounds} interleaved round(s), {psutil.cpu_count()} cores, "
-          f"GPU load {'on' if loaded else 'off'}, nvitop {'measured' if with_nvitop else 'absent'}")
+          f"GPU load {'on (off for idle)' if loaded else 'off'}, nvitop {'measured' if with_nvitop else 'absent'}")
     medians = {name: statistics.median(values) for name, values in runs.items()}
     for name, value in medians.items():
         rounds = " ".join(f"{v:.2f}" for v in runs[name])

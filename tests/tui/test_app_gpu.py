@@ -71,9 +71,24 @@ async def test_charts_use_absolute_scales(tmp_path: Path) -> None:
         assert util_rows == ["█████"] * 6  # a steady 100% fills the chart to its top
 
 
+async def test_a_gpu_at_rest_is_not_redrawn(tmp_path: Path) -> None:
+    app = make_app(tmp_path, TWO_GPUS)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host)
+        pane, refreshes = app.gpu_pane, []
+        for _ in range(130):  # fill the charts' width: from then on the picture stands still
+            pane.snapshot = TWO_GPUS
+        original = pane.refresh
+        pane.refresh = lambda *a, **k: refreshes.append(1) or original(*a, **k)
+        pane.snapshot = TWO_GPUS
+        assert refreshes == []
+        pane.snapshot = gpu_snapshot(gpu(0, 50.0), gpu(1, 12.0))
+        assert refreshes == [1]
+
+
 def test_chart_bar_and_axis_are_on_absolute_scales() -> None:
     assert chart([100.0, 100.0, 100.0], 100.0, 5, 2) == ["  ███", "  ███"]
-    assert chart([0.0, 50.0], 100.0, 2, 2) == ["  ", " █"]
+    assert chart([0.0, 50.0], 100.0, 2, 2) == ["  ", "▁█"]  # zero is data: a floor
     assert chart([25.0], 100.0, 1, 1) == ["▂"]
     assert chart([None, 80.0], None, 2, 1) == ["  "]  # no scale known: nothing drawn
     assert chart([700.0, 79.0], 700.0, 2, 1)[0][0] == "█" and chart([79.0], 700.0, 1, 1) == ["▁"]

@@ -33,12 +33,14 @@ def hbar(share: float | None, width: int) -> tuple[str, str]:
 
 def chart(values: Sequence[float | None], top: float | None, width: int, height: int) -> list[str]:
     """The last `width` values as `height` rows of block cells (top row first), newest on the
-    right; missing values and an unknown scale draw empty columns."""
+    right; a known value draws at least a floor (`▁`: zero is data), missing values and an
+    unknown scale draw empty columns."""
     shown = list(values[-width:]) if width > 0 else []
     columns = [" " * height] * (width - len(shown))
     for value in shown:
         share = fraction(value, top)
-        columns.append(_column(0 if share is None else round(share * height * 8), height))
+        eighths = 0 if share is None else max(1, round(share * height * 8))
+        columns.append(_column(eighths, height))
     return ["".join(column[row] for column in columns) for row in range(height)]
 
 

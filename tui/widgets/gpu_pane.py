@@ -53,6 +53,11 @@ class GpuHistory:
         return Series(_tail(self.util, count), _tail(self.mem, count), _tail(self.power, count))
 
 
+def _same(a: Text, b: Text) -> bool:
+    """Whether two texts would draw the same cells (characters and styles)."""
+    return a.plain == b.plain and a.spans == b.spans
+
+
 def _tail(values: deque, count: int) -> list:
     return list(islice(values, max(0, len(values) - count), None))
 
@@ -84,6 +89,7 @@ class GpuPane(PartStyles, can_focus=True):
         self.history: dict[int, GpuHistory] = {}
         self.times: deque[float] = deque(maxlen=HISTORY)
         self.selected: tuple[int, int] | None = None  # (GPU index, PID)
+        self._drawn: tuple[Any, Text] | None = None  # (size, text) last handed to Textual
 
     def watch_snapshot(self, snapshot: Any) -> None:
         if snapshot is None:
@@ -94,9 +100,19 @@ class GpuPane(PartStyles, can_focus=True):
         self._repaint()
 
     def _repaint(self) -> None:
-        """Repaint (coalesced to one render per frame) unless hidden behind another tab."""
-        if self.display:  # a hidden tab: render() catches up when it is shown
+        """Repaint only when what the pane shows changed (a GPU at rest draws the same picture
+        second after second), and not while hidden behind another tab (render() catches up)."""
+        if not self.display:
+            self._drawn = None  # drawn afresh when shown
+            return
+        text = self._compose_text()
+        if self._drawn is None or not _same(text, self._drawn[1]):
+            self._drawn = (self.size, text)
             self.refresh()
+
+    def notify_style_update(self) -> None:
+        self._drawn = None  # new colours: draw afresh
+        super().notify_style_update()
 
     # -- processes ------------------------------------------------------------------------------
     def rows(self) -> list[ProcessRow]:
@@ -117,7 +133,7 @@ class GpuPane(PartStyles, can_focus=True):
             self.selected = keys[0 if step > 0 else -1]
         else:
             self.selected = keys[(keys.index(self.selected) + step) % len(keys)]
-        self.refresh()
+        self._repaint()
 
     def action_zoom(self) -> None:
         """Give the pane the whole screen (room for charts of every GPU), or hand it back."""
@@ -128,7 +144,7 @@ class GpuPane(PartStyles, can_focus=True):
 
     def action_deselect(self) -> None:
         self.selected = None
-        self.refresh()
+        self._repaint()
 
     class SignalRequested(Message):
         """The user asked to signal a process; the app confirms before anything is sent."""
@@ -151,6 +167,12 @@ class GpuPane(PartStyles, can_focus=True):
 
     # -- drawing --------------------------------------------------------------------------------
     def render(self) -> Text:
+        if self._drawn is None or self._drawn[0] != self.size:  # resized, or shown again
+            self._drawn = (self.size, self._compose_text())
+        return self._drawn[1]
+
+    def _compose_text(self) -> Text:
+        """Everything the pane shows, laid out for its current size."""
         width, height = self.size.width or 80, self.size.height or 24
         host = self._host_text(width)
         snapshot = self.snapshot
