@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +52,15 @@ MEMORY_REFRESH_S = 15.0  # re-read the memory for records written by other proce
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
 SHOWN_KINDS = ("benchmark", "lesson", "note")  # the memory pane's; runs live in the training pane
 VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
+_WORKER_WORDS = {  # what each background task does, for a user-facing failure notice
+    "_telemetry": "Sampling the GPUs and host",
+    "_follow_logs": "Following the training logs",
+    "_save_followed_log": "Saving the followed log",
+    "_load_memory": "Reading the memory",
+    "_write": "Saving to the memory",
+    "_export_to": "Exporting the memory",
+    "_ask": "Answering",
+}
 _SEVERITY = {"crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
 
 
@@ -395,7 +404,7 @@ class SessionApp(App[None]):
         from sessiontui.project_memory.reference import reference_for
         from sessiontui.project_memory.store import Store
 
-        with Store(self.store_path) as store:
+        with Store(self.store_path, readonly=self.store_path.exists()) as store:
             fingerprint = store.fingerprint(SHOWN_KINDS)  # re-read a large memory only on change
             if fingerprint == self._memory_signature:
                 return
@@ -410,11 +419,12 @@ class SessionApp(App[None]):
     def action_add(self, kind: str) -> None:
         self._edit(Record(kind=kind))
 
-    def _edit(self, record: Record) -> None:
-        """Open the record form (imported on first use: start-up does not pay for it)."""
+    def _edit(self, record: Record, error: str = "") -> None:
+        """Open the record form (imported on first use: start-up does not pay for it); `error`
+        reopens it after a failed save, with what was typed."""
         from sessiontui.tui.screens.record_form import RecordForm
 
-        self.push_screen(RecordForm(record), self._save)
+        self.push_screen(RecordForm(record, error), self._save)
 
     def on_memory_pane_edit_record(self, message: MemoryPane.EditRecord) -> None:
         self._edit(message.record)
@@ -453,7 +463,8 @@ class SessionApp(App[None]):
         try:
             with Store(self.store_path) as store:
                 if operation == "add":
-                    record = store.add(stamp(target, gpus=self._gpu_names, path=self.project_dir))
+                    fresh = replace(target)  # `target` stays as typed, for a retry
+                    record = store.add(stamp(fresh, gpus=self._gpu_names, path=self.project_dir))
                     text = f"Added {record.kind} {record.id}: {record.label}"
                 elif operation == "update":
                     record = store.update(target)
@@ -464,8 +475,11 @@ class SessionApp(App[None]):
                 else:
                     record = store.restore(target)
                     text = f"Restored {record.kind} {record.id}"
-        except StoreError as exc:
-            self.post_message(Notice(str(exc), "error"))
+        except (StoreError, ValueError) as exc:  # ValueError: RecordError, a record not stored
+            if operation in ("add", "update"):  # nothing typed is lost: the form comes back
+                self.call_from_thread(self._edit, target, f"Not saved: {exc}")
+            else:
+                self.post_message(Notice(str(exc), "error"))
             return
         self.post_message(Notice(text, reload=True))
 
@@ -516,16 +530,18 @@ class SessionApp(App[None]):
         bar.value = ""
         self.action_view("answer")
         bar.focus()
-        self._ask(question, tuple(self._train_snapshots.values()))
+        self._ask(question, tuple(self._train_snapshots.values()), self.gpu_pane.snapshot)
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
-    def _ask(self, question: str, snapshots: tuple) -> None:
+    def _ask(self, question: str, snapshots: tuple, gpu: Any) -> None:
         from sessiontui.project_memory.answers import ask
         from sessiontui.project_memory.store import Store, StoreError
 
+        overhead = self.config.draft_overhead if self.config else None
         try:
             with Store(self.store_path) as store:
-                answer = ask(store, question, snapshots=snapshots)
+                answer = ask(store, question, snapshots=snapshots, gpu=gpu, metric=self.metric,
+                             draft_overhead=overhead)
         except StoreError as exc:
             self.post_message(AnswerReady(question, None, error=str(exc)))
             return
@@ -578,8 +594,8 @@ class SessionApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that failed says so instead of taking the app down."""
         if event.state == WorkerState.ERROR:
-            error = event.worker.error
-            self.notify(f"{event.worker.name} failed: {type(error).__name__}: {error}",
+            doing = _WORKER_WORDS.get(event.worker.name, "A background task")
+            self.notify(f"{doing} failed: {event.worker.error}",
                         severity="error", timeout=30, markup=False)
 
 

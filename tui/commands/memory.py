@@ -7,10 +7,13 @@ import contextlib
 import sys
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
     finite_float,
+    open_reader,
     open_store,
     positive_int,
     print_json,
@@ -18,6 +21,9 @@ from sessiontui.tui.commands.common import (
     record_line,
     stamped,
 )
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import GpuReadings
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -38,6 +44,8 @@ _BENCH_FLAGS = (
     ("--draft-model", "draft_model", str),
     ("--engine", "engine", str),
     ("--engine-version", "engine_version", str),
+    ("--driver", "driver_version", str),
+    ("--cuda", "cuda_version", str),
     ("--model", "model", str),
     ("--command", "command", str),
     ("--notes", "notes", str),
@@ -72,6 +80,8 @@ def cmd_bench_add(args: argparse.Namespace) -> int:
     values = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
+    if args.gpu_model:  # what it ran on, when not this host's GPUs
+        record.gpus = [args.gpu_model] * (args.gpu_count or 1)
     return _store_and_print(record, args.json)
 
 
@@ -99,8 +109,11 @@ def cmd_note_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    store = open_store(create=False)
-    records = store.list(args.kind, deleted=args.trash, limit=args.limit) if store else []
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = store.list(args.kind, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
@@ -112,7 +125,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    with open_store() as store:
+    from sessiontui.project_memory.store import StoreError
+
+    store = open_reader()
+    if store is None:
+        raise StoreError(f"no record with id {args.id}")
+    with store:
         record = store.get(args.id, include_deleted=True)
     if args.json:
         print_json(record.to_dict())
@@ -192,12 +210,23 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import export_toml
+    from sessiontui.project_memory.exchange import (
+        export_records,
+        export_target,
+        records_toml,
+        write_atomic,
+    )
 
-    with open_store() as store:
-        text = export_toml(store, Path(args.path) if args.path else None)
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = export_records(store)
+    text = records_toml(records)
     if args.path:
-        print(f"exported {text.count('[[record]]')} records to {args.path}")
+        path = export_target(Path(args.path))
+        write_atomic(path, text)
+        print(f"exported {len(records)} records to {path}")
     else:
         sys.stdout.write(text)
     return 0
@@ -235,14 +264,38 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
+def _ask_settings() -> tuple[str, float | None, list[str]]:
+    """`default_metric` and `draft_overhead` from sessiontui.toml, and any problems reading it."""
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
+
+    config = load_config(config_path(project_root()))
+    return config.default_metric, config.draft_overhead, config.problems
+
+
+def _gpu_readings() -> GpuReadings:
+    """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
+    from sessiontui.collectors.gpu import GpuCollector
+
+    collector = GpuCollector()
+    try:
+        return collector.sample()
+    finally:
+        collector.close()
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.answers import ask, classify
+    from sessiontui.project_memory.answers import ask
 
     question = " ".join(args.question)
-    store = open_store(create=False)
-    previous = _previous_answer() if store and classify(question) == "speedup" else None
+    metric, overhead, problems = _ask_settings()
+    for problem in problems:
+        print(f"sessiontui: {problem}", file=sys.stderr)
+    store = open_reader()
+    previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
     try:
-        answer = ask(store, question, previous=previous)
+        answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
+                     read_gpu=_gpu_readings)
     finally:
         if store:
             store.close()
@@ -261,6 +314,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = bench.add_parser("add", help="record a measured result")
     _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
+    p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
+    p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
     p.add_argument("--tag", action="append", default=[], help="repeatable")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench_add)
@@ -311,7 +366,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_restore)
 
     p = sub.add_parser("export", help="write all records as TOML (stdout without PATH)")
-    p.add_argument("path", nargs="?")
+    p.add_argument("path", nargs="?", help=f"a file, or a folder to write {EXPORT_NAME} in")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("import", help="merge a TOML export by id (idempotent)")

@@ -46,20 +46,25 @@ def run_status(args: argparse.Namespace) -> int:
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
     """For each event, the stored lessons that match it, best first (none without a memory)."""
     from sessiontui.project_memory.signatures import lessons_for_event
-    from sessiontui.tui.commands.common import open_store
+    from sessiontui.project_memory.store import StoreError
+    from sessiontui.tui.commands.common import open_reader
 
-    store = open_store(create=False)
-    if store is None:
+    try:
+        store = open_reader()
+        if store is None:
+            return [[] for _ in snapshot.events]
+        with store:
+            return [lessons_for_event(store, event) for event in snapshot.events]
+    except StoreError as exc:  # the status needs no memory: say what was skipped, go on
+        print(f"sessiontui: lessons were not matched: {exc}", file=sys.stderr)
         return [[] for _ in snapshot.events]
-    with store:
-        return [lessons_for_event(store, event) for event in snapshot.events]
 
 
 def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> str:
     """A compact human summary: status line, figures, per-position accuracy, recent events."""
     import time
 
-    from sessiontui.project_memory.run_answers import duration
+    from sessiontui.project_memory.humanize import duration
 
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""

@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import Record, record_problems
 
 
 @dataclass(frozen=True)
@@ -49,13 +49,19 @@ def shown_value(record: Record, field: FormField) -> str:
     return "" if value is None else str(value)
 
 
+def _empty(name: str) -> Any:
+    """What an emptied field holds: the record field's default (None, "" or [])."""
+    default = Record.__dataclass_fields__[name]
+    return default.default_factory() if callable(default.default_factory) else default.default
+
+
 def parse_value(field: FormField, raw: str) -> Any:
     """Text typed into a field as the record's value; raises ValueError with a message to show."""
     raw = raw.strip()
     if not raw:
         if field.required:
             raise ValueError(f"{field.name} is required")
-        return [] if field.parse == "tags" else None
+        return _empty(field.name)
     if field.parse == "float":
         try:
             return float(raw)
@@ -80,10 +86,11 @@ class RecordForm(ModalScreen[Record | None]):
         Binding("ctrl+s", "save", "Save"),
     ]
 
-    def __init__(self, record: Record) -> None:
+    def __init__(self, record: Record, error: str = "") -> None:
         super().__init__()
         self.record = record
         self.fields = FORMS[record.kind]
+        self.error = error  # why the last save failed: the form reopens with what was typed
 
     def compose(self) -> ComposeResult:
         verb = f"Edit {self.record.kind} {self.record.id}" if self.record.id else f"New {self.record.kind}"
@@ -98,7 +105,7 @@ class RecordForm(ModalScreen[Record | None]):
                     else:
                         yield Input(shown_value(self.record, field), id=f"field-{field.name}",
                                     compact=True, select_on_focus=False)
-            yield Static(id="form-error")
+            yield Static(self.error, id="form-error", markup=False)
             with Horizontal(id="form-buttons"):
                 yield Button("Save", id="save", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
@@ -114,15 +121,26 @@ class RecordForm(ModalScreen[Record | None]):
                 values[field.name] = parse_value(field, widget.value)
         return values
 
+    def _show_problem(self, message: str, field_names: set[str]) -> None:
+        """The message under the form; the fields it is about marked `-invalid`."""
+        self.query_one("#form-error", Static).update(message)
+        for field in self.fields:
+            self.query_one(f"#field-{field.name}").set_class(field.name in field_names, "-invalid")
+
     @on(Button.Pressed, "#save")
     @on(Input.Submitted)
     def action_save(self) -> None:
         try:
-            values = self.values()
+            record = dataclasses.replace(self.record, **self.values())
         except ValueError as exc:
-            self.query_one("#form-error", Static).update(str(exc))
+            named = {f.name for f in self.fields if str(exc).startswith(f.name)}
+            self._show_problem(str(exc), named)
             return
-        self.dismiss(dataclasses.replace(self.record, **values))
+        problems = record_problems(record)  # the same rules as the CLI, import and the store
+        if problems:
+            self._show_problem("; ".join(str(p) for p in problems), {p.field for p in problems})
+            return
+        self.dismiss(record)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sessiontui.project_memory.humanize import duration
+
 EIGHTHS = " ▁▂▃▄▅▆▇█"  # vertical fill of one chart cell, in eighths
 PARTIAL = " ▏▎▍▌▋▊▉"  # horizontal fill of one bar cell, in eighths
 
@@ -53,11 +55,11 @@ def _column(eighths: int, height: int) -> str:
 
 
 def time_axis(width: int, span_s: float | None) -> str:
-    """A label row under a chart `width` cells wide covering `span_s` seconds: `-2m … now`."""
+    """A label row under a chart `width` cells wide covering `span_s` seconds: `-2 min … now`."""
     if width < 8:
         return " " * width
-    left = "" if span_s is None else f"-{age(span_s)}"
-    middle = "" if span_s is None or width < 24 else f"-{age(span_s / 2)}"
+    left = "" if span_s is None else f"-{duration(span_s)}"
+    middle = "" if span_s is None or width < 24 else f"-{duration(span_s / 2)}"
     line = [" "] * width
     line[: len(left)] = left
     if middle:
@@ -66,12 +68,3 @@ def time_axis(width: int, span_s: float | None) -> str:
     line[width - 3 :] = "now"
     return "".join(line)
 
-
-def age(seconds: float) -> str:
-    """A short age: 45s, 12m, 3h."""
-    seconds = max(0, round(seconds))
-    if seconds < 120:
-        return f"{seconds}s"
-    if seconds < 7200:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}h"

@@ -217,8 +217,8 @@ def process_rows(snapshot: Any, host: Any) -> list[ProcessRow]:
 
 def process_header(width: int) -> str:
     if width >= WIDE_TABLE:
-        return " GPU     PID USER      GPU-MEM  %SM  %CPU    RSS     TIME  COMMAND"
-    return " GPU     PID  GPU-MEM  %SM  %CPU     TIME  COMMAND"
+        return " GPU     PID USER      GPU-MEM  %SM  %CPU    RSS        TIME  COMMAND"
+    return " GPU     PID  GPU-MEM  %SM  %CPU        TIME  COMMAND"
 
 
 def process_line(row: ProcessRow, width: int, now: float) -> str:
@@ -233,10 +233,10 @@ def process_line(row: ProcessRow, width: int, now: float) -> str:
         user = DASH if info is None else info.user
         rss = DASH if info is None or info.rss_mib is None else f"{info.rss_mib / 1024:.1f}G"
         head = (f"{mark}{row.gpu:>3} {process.pid:>7} {user[:8]:<8} {memory:>8} "
-                f"{whole(process.sm_pct):>4} {cpu:>5} {rss:>6} {running:>8}  ")
+                f"{whole(process.sm_pct):>4} {cpu:>5} {rss:>6} {running:>11}  ")
     else:
         head = (f"{mark}{row.gpu:>3} {process.pid:>7} {memory:>8} {whole(process.sm_pct):>4} "
-                f"{cpu:>5} {running:>8}  ")
+                f"{cpu:>5} {running:>11}  ")
     room = width - len(head)
     if len(command) > room:
         command = command[: max(0, room - 1)] + "…"

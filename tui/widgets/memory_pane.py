@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input
 
-from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.reference import ratio
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
 from sessiontui.tui.widgets.fmt import compact
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
@@ -60,18 +60,16 @@ def value_text(record: Record) -> str:
     return f"{compact(record.value)} {record.unit or record.metric}"
 
 
-def vs_text(record: Record, reference: Record | None) -> str:
-    """How a benchmark compares with the number to beat, as a ratio (>1 is better)."""
-    if (
-        reference is None
-        or record.kind != "benchmark"
-        or record.value is None
-        or record.metric != reference.metric
-        or not reference.value
-        or not record.value
-    ):
+def vs_text(record: Record, baselines: Sequence[Record]) -> str:
+    """How a benchmark compares with its number to beat (the reference rule), as a ratio (>1 is
+    better): a baseline against the best baseline at its conditions, a result against its own."""
+    if record.kind != "benchmark" or not record.value:
         return ""
-    return f"{ratio(record.value, reference.value, record.metric):.2f}x"
+    reference = (number_to_beat(baselines, Conditions.of(record, engine=False)) if record.baseline
+                 else reference_of(record, baselines))
+    if reference is None or not reference.value:
+        return ""
+    return f"{ratio(record.value, reference.value, record.metric or DEFAULT_METRIC):.2f}x"
 
 
 class MemoryPane(Vertical):
@@ -102,6 +100,7 @@ class MemoryPane(Vertical):
         super().__init__(**kwargs)
         self.records: list[Record] = []
         self.reference: Record | None = None
+        self.baselines: list[Record] = []
         self.filter = Input(placeholder="filter the memory…", id="memory-filter", compact=True)
         self.table: DataTable = DataTable(id="memory-table", cursor_type="row", zebra_stripes=True)
 
@@ -114,6 +113,7 @@ class MemoryPane(Vertical):
         """Show a fresh read of the memory, keeping the cursor on the same record."""
         self.records = ordered(records, reference)
         self.reference = reference
+        self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
         self._fill()
 
     @on(Input.Changed, "#memory-filter")
@@ -130,7 +130,7 @@ class MemoryPane(Vertical):
         for record in shown[:MAX_ROWS]:
             is_beat = self.reference is not None and record.id == self.reference.id
             marker = "★" if is_beat else ("b" if record.baseline else "")
-            row = [marker, record.kind, value_text(record), vs_text(record, self.reference),
+            row = [marker, record.kind, value_text(record), vs_text(record, self.baselines),
                    record.created_at[:10], what(record)]
             cells = [literal(cell, beat if is_beat else "") for cell in row]
             table.add_row(*cells, key=record.id)
