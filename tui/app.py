@@ -560,9 +560,9 @@ class SessionApp(App[None]):
         self.push_screen(HelpScreen(self.key_help()))
 
     def key_help(self) -> list[tuple[str, str]]:
-        """Every binding of the app, the memory pane and the ask bar, for the help screen."""
+        """Every binding of the app, the GPU and memory panes and the ask bar, for the help screen."""
         rows = []
-        for owner in (self, MemoryPane, AskBar):
+        for owner in (self, GpuPane, MemoryPane, AskBar):
             for binding in owner.BINDINGS:
                 if isinstance(binding, Binding):
                     rows.append((binding.key.replace("slash", "/").replace("question_mark", "?"),
