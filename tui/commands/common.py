@@ -19,11 +19,8 @@ _VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
 
 
 def open_store(*, create: bool = True) -> Store | None:
-    """The project's store for writing; None when `create` is False and nothing was recorded yet."""
-    path = database_path()
-    if not create and not path.exists():
-        return None
-    return Store(path)
+    """The project's store for writing; with `create=False`, for reading only (see open_reader)."""
+    return Store(database_path()) if create else open_reader()
 
 
 def open_reader() -> Store | None:
