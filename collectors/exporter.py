@@ -40,6 +40,7 @@ GPU_METRICS: dict[str, tuple[str, str, float]] = {
     "power_limit_w": ("gpu_power_limit_watts", "Enforced power limit.", 1.0),
     "temp_c": ("gpu_temperature_celsius", "GPU core temperature.", 1.0),
     "sm_clock_mhz": ("gpu_sm_clock_hertz", "SM clock frequency.", 1e6),
+    "mem_clock_mhz": ("gpu_memory_clock_hertz", "Memory clock frequency.", 1e6),
 }
 
 # TrainSnapshot field -> (metric name, help).

@@ -41,10 +41,12 @@ DCGM_FIELDS: dict[str, tuple[str, float]] = {
     "DCGM_FI_DEV_POWER_MGMT_LIMIT": ("power_limit_w", 1.0),
     "DCGM_FI_DEV_GPU_TEMP": ("temp_c", 1.0),
     "DCGM_FI_DEV_SM_CLOCK": ("sm_clock_mhz", 1.0),
+    "DCGM_FI_DEV_MEM_CLOCK": ("mem_clock_mhz", 1.0),
 }
 DCGM_FB_PARTS = ("DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_RESERVED")
 DCGM_PREFIX = "DCGM_FI_DEV_"
-SHOWN_FIELDS = ("util_pct", "mem_used_mib", "mem_total_mib", "power_w", "temp_c", "sm_clock_mhz")
+SHOWN_FIELDS = ("util_pct", "mem_used_mib", "mem_total_mib", "power_w", "temp_c", "sm_clock_mhz",
+                "mem_clock_mhz")
 HOST_LABELS = ("Hostname", "hostname", "host")
 
 
@@ -230,6 +232,7 @@ def _sample(key: tuple[str, str, str], labels: Mapping[str, str], row: dict[str,
         mem_used_mib=row.get("mem_used_mib"), mem_total_mib=row.get("mem_total_mib"),
         power_w=row.get("power_w"), power_limit_w=row.get("power_limit_w"),
         temp_c=row.get("temp_c"), sm_clock_mhz=row.get("sm_clock_mhz"),
+        mem_clock_mhz=row.get("mem_clock_mhz"),
         throttle=(), processes=(), unavailable=unavailable,
     )
 

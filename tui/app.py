@@ -220,17 +220,24 @@ class SessionApp(App[None]):
     # -- telemetry ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)
     def _telemetry(self) -> None:
-        """Sample the GPUs every gpu_refresh_s and the host every refresh_s until the app exits."""
+        """Sample the GPUs every gpu_refresh_s and the host (with the GPU processes) every
+        refresh_s until the app exits. The host goes first: the GPU pane repaints once a tick."""
         worker = get_current_worker()
-        gpu = self._gpu_collector or default_gpu_collector()
-        host = self._host_collector or default_host_collector(self._watched_dirs())
+        gpu = self._gpu_collector or default_gpu_collector(
+            bool(self.config and self.config.gpu_interconnect)
+        )
+        host = self._host_collector or default_host_collector(
+            self._watched_dirs(), lambda: tuple(self.log_paths)
+        )
         next_host = 0.0
         while not (worker.is_cancelled or self._stopping.is_set()):
-            self.post_message(GpuSampled(gpu.sample()))
+            snapshot = gpu.sample()
             if time.monotonic() >= next_host:
                 next_host = time.monotonic() + self.refresh_s
-                self.post_message(HostSampled(host.sample()))
-            self._stopping.wait(self.gpu_refresh_s)
+                pids = {p.pid for sample in snapshot.gpus for p in sample.processes}
+                self.post_message(HostSampled(host.sample(pids)))
+            self.post_message(GpuSampled(snapshot))
+            self._stopping.wait(until_tick(self.gpu_refresh_s))
 
     def _watched_dirs(self) -> list[Path]:
         return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
@@ -282,6 +289,24 @@ class SessionApp(App[None]):
                 self._hosts_down.discard(name)
                 self.notify(f"{name} answers again", markup=False)
 
+    def on_gpu_pane_signal_requested(self, message: GpuPane.SignalRequested) -> None:
+        """Send a signal to a GPU process only after a confirmation that names it."""
+        from sessiontui.tui.screens.signal_confirm import SignalConfirm
+
+        name, row = message.signal_name, message.row
+        self.push_screen(SignalConfirm(name, row), lambda yes: self._signal(yes, name, row))
+
+    def _signal(self, confirmed: bool | None, name: str, row: Any) -> None:
+        from sessiontui.collectors.processes import signal_process
+
+        if not confirmed:
+            return
+        why_not = signal_process(row.process.pid, row.info.started_at, name)
+        if why_not is None:
+            self.notify(f"Sent {name} to process {row.process.pid}", markup=False)
+        else:
+            self.notify(f"{name} not sent: {why_not}", severity="error", markup=False)
+
     # -- training logs ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="training", exit_on_error=False)
     def _follow_logs(self) -> None:
@@ -300,7 +325,7 @@ class SessionApp(App[None]):
                             watchers[path] = self._start_following(store, path)
                     for path, watcher in watchers.items():
                         self._poll(path, watcher)
-                    self._stopping.wait(self.refresh_s)
+                    self._stopping.wait(until_tick(self.refresh_s))
                 for watcher in watchers.values():  # closing the app loses no progress
                     watcher.flush()
         finally:
@@ -542,9 +567,9 @@ class SessionApp(App[None]):
         self.push_screen(HelpScreen(self.key_help()))
 
     def key_help(self) -> list[tuple[str, str]]:
-        """Every binding of the app, the memory pane and the ask bar, for the help screen."""
+        """Every binding of the app, the GPU and memory panes and the ask bar, for the help screen."""
         rows = []
-        for owner in (self, MemoryPane, AskBar):
+        for owner in (self, GpuPane, MemoryPane, AskBar):
             for binding in owner.BINDINGS:
                 if isinstance(binding, Binding):
                     rows.append((binding.key.replace("slash", "/").replace("question_mark", "?"),
@@ -581,15 +606,23 @@ class SessionApp(App[None]):
                         severity="error", timeout=30, markup=False)
 
 
-def default_gpu_collector() -> Any:
-    """The NVML collector (imported in the worker: pynvml loads a shared library)."""
+def default_gpu_collector(interconnect: bool = False) -> Any:
+    """The NVML collector (imported in the worker: pynvml loads a shared library), reading
+    PCIe and NVLink throughput only when asked (slow calls)."""
     from sessiontui.collectors.gpu import GpuCollector
 
-    return GpuCollector()
+    return GpuCollector(pcie=interconnect, nvlink=interconnect)
 
 
-def default_host_collector(paths: Sequence[Path]) -> Any:
-    """The psutil host collector watching the disks that hold the project and the logs."""
+def default_host_collector(paths: Sequence[Path], logs: Callable[[], Sequence[Path]]) -> Any:
+    """The psutil host collector watching the disks that hold the project and the logs, and
+    marking the processes that write the followed `logs`."""
     from sessiontui.collectors.host import HostCollector
 
-    return HostCollector(list(paths))
+    return HostCollector(list(paths), logs=logs)
+
+
+def until_tick(period_s: float) -> float:
+    """Seconds to the next multiple of `period_s` on the monotonic clock: workers that wait
+    this way wake together, so their updates are drawn in one frame instead of several."""
+    return period_s - time.monotonic() % period_s

@@ -52,9 +52,11 @@ async def test_remote_hosts_in_the_gpu_and_training_panes(tmp_path: Path) -> Non
         server.shutdown()
     lines = shown.splitlines()
     eks = lines.index("eks (dcgm-exporter, ip-100-64-171-120.ec2.internal)")
-    assert lines[eks + 1].startswith(" 0 NVIDIA H100 80") and "  0% " in lines[eks + 1]
-    assert "67/—W" in lines[eks + 1]  # power as reported; no limit in this payload
-    assert "29C" in lines[eks + 4] and len([ln for ln in lines if "H100" in ln]) == 8
+    first, details = lines[eks + 1], lines[eks + 2]  # each GPU: figures, then clocks
+    assert first.startswith(" 0 H100 80GB") and "  0% " in first
+    assert "67/—W" in first and "26°C" in first  # power as reported; no limit in this payload
+    assert details.strip().startswith("SM — MHz")  # this payload has no clocks
+    assert "29°C" in lines[eks + 7] and len([ln for ln in lines if " H100 " in ln]) == 8
     gone = lines.index("gone (sessiontui)")
     assert re.fullmatch(r"unreachable since \d\d:\d\d: connection refused", lines[gone + 1])
     assert lines[lines.index("node-2 (sessiontui)") + 1] == (

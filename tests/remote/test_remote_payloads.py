@@ -47,7 +47,7 @@ def test_dcgm_blank_value_means_not_supported() -> None:
     with serving(lambda path: (200, body("dcgm_readme_blank.prom"))) as (url, _):
         snapshot = scrape(RemoteHost("readme", url, "dcgm-exporter"))
     (gpu,) = snapshot.gpu.gpus
-    assert gpu.sm_clock_mhz == 139.0
+    assert (gpu.sm_clock_mhz, gpu.mem_clock_mhz) == (139.0, 405.0)
     assert gpu.unavailable["memory_temp"] == "not supported (blank value)"
 
 
@@ -64,7 +64,7 @@ def test_dcgm_2026_lowercase_hostname_and_mig_instance() -> None:
 def test_dcgm_pod_labelled_payload_keeps_clocks() -> None:
     with serving(lambda path: (200, body("dcgm_l40s_vllm.prom"))) as (url, _):
         (gpu,) = scrape(RemoteHost("l40s", url, "dcgm-exporter")).gpu.gpus
-    assert (gpu.name, gpu.sm_clock_mhz) == ("NVIDIA L40S", 2520.0)
+    assert (gpu.name, gpu.sm_clock_mhz, gpu.mem_clock_mhz) == ("NVIDIA L40S", 2520.0, 9001.0)
 
 
 def prometheus_answer(path: str) -> tuple[int, bytes]:

@@ -1,23 +1,26 @@
 """Other hosts in the panes: a group of GPU lines per host, and a run card per remote run.
 
-The GPU pane appends `hosts_text` under this host's GPUs (with its own line format, so local and
-remote GPUs read alike); the training pane gets a card per run of a remote `sessiontui serve`.
+The GPU pane appends `hosts_lines` under this host (drawn like its own GPUs, without history
+charts: a scrape every few seconds is no history); the training pane gets a card per run of a
+remote `sessiontui serve`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.style import Style
 from rich.text import Text
 
+from sessiontui.tui.widgets.gpu_view import Form, Series, StyleOf, gpu_block
 from sessiontui.tui.widgets.literal import literal
 
+DETAIL = Form("detail")
+NO_HISTORY = Series([], [], [])
+
 if TYPE_CHECKING:
-    from sessiontui.collectors.gpu import GpuSample
     from sessiontui.collectors.remote import RemoteSnapshot
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.tui.widgets.training_pane import TrainingPane
@@ -30,31 +33,22 @@ def host_title(snapshot: RemoteSnapshot) -> str:
     return f"{snapshot.host.name} ({snapshot.host.kind}{'' if same else ', ' + reported})"
 
 
-def hosts_line_count(snapshots: Sequence[RemoteSnapshot]) -> int:
-    """Lines `hosts_text` takes (the pane lays out again only when this changes)."""
-    return sum(2 + max(1, len(s.gpu.gpus)) + (1 if s.warning else 0) for s in snapshots)
-
-
-def hosts_text(snapshots: Sequence[RemoteSnapshot], gpu_line: Callable[[GpuSample], str],
-               style: Callable[[str], Style]) -> Text:
-    """Every remote host as its own group: a title, then its GPUs or why there are none."""
-    text = Text()
+def hosts_lines(snapshots: Sequence[RemoteSnapshot], width: int, style: StyleOf) -> list[Text]:
+    """Every remote host as its own group: a title, then each GPU in the pane's detail form
+    (figures, then clocks) or why there are none."""
+    lines: list[Text] = []
     for snapshot in snapshots:
-        text.append("\n\n")
-        text.append_text(literal(host_title(snapshot), style("gpu-pane--muted")))
+        lines.extend((Text(), literal(host_title(snapshot), style("gpu-pane--header"))))
         problem = snapshot.problem()
         if not snapshot.reachable or not snapshot.gpu.gpus:
-            text.append("\n")
-            text.append_text(literal(problem or snapshot.gpu.reason or "no GPUs reported",
-                                     style("gpu-pane--lost" if problem else "gpu-pane--muted")))
+            reason = problem or snapshot.gpu.reason or "no GPUs reported"
+            lines.append(literal(reason, style("gpu-pane--lost" if problem else "gpu-pane--muted")))
             continue
         for sample in snapshot.gpu.gpus:
-            text.append("\n")
-            text.append_text(literal(gpu_line(sample)))
+            lines.extend(gpu_block(sample, DETAIL, width, NO_HISTORY, None, style))
         if problem:
-            text.append("\n")
-            text.append_text(literal(problem, style("gpu-pane--throttle")))
-    return text
+            lines.append(literal(problem, style("gpu-pane--warning")))
+    return lines
 
 
 def card_key(snapshot: RemoteSnapshot, run: str) -> Path:
