@@ -319,6 +319,27 @@ def _simulated_acc_len(metrics: dict[str, Any]) -> float | None:
     return None
 
 
+_FULL_RATE_NAMES = ("eval_per_position_acc", "per_position_acc", "eval_acceptance_rate",
+                    "acceptance_rate")
+"""Per-position rates that logs print as unconditional ("full": all drafted tokens up to i
+accepted), as opposed to SpecForge's conditional acc_i; preferred first."""
+
+
+def _full_rates(metrics: dict[str, Any], conditional: list[float]) -> tuple[str, list[float]] | None:
+    """The first family of full per-position rates in a log's metrics, with its name: only when
+    they read as full rates (each within 0..1, never rising) and are not the conditional acc_i
+    printed again under another name."""
+    for name in _FULL_RATE_NAMES:
+        values: list[float] = []
+        while isinstance(value := metrics.get(f"{name}_{len(values)}"), int | float):
+            values.append(float(value))
+        never_rising = all(b <= a for a, b in zip(values, values[1:], strict=False))
+        if values and never_rising and all(0.0 <= v <= 1.0 for v in values) \
+                and values != conditional[: len(values)]:
+            return name, values
+    return None
+
+
 def _default_depth(point: _Point | None) -> tuple[int | None, str]:
     """The serving depth to project at: the calibration benchmark's draft steps, when recorded."""
     if not (point and point.record.num_steps):
@@ -387,9 +408,15 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
     source = f"training log {getattr(snapshot, 'source', '?')}"
     step = getattr(snapshot, "step", None)
     rates = list(getattr(snapshot, "acc", ()) or ())
-    simulated = _simulated_acc_len(getattr(snapshot, "metrics", {}) or {})
+    metrics = getattr(snapshot, "metrics", {}) or {}
+    simulated = _simulated_acc_len(metrics)
+    full = _full_rates(metrics, rates)
     try:
-        if rates:
+        if full:
+            name, values = full
+            _set_rates(report, values, "full", depth, point)
+            report.acceptance_source = f"full per-position rates {name}_i of {source}"
+        elif rates:
             _set_rates(report, rates, "conditional", depth, point)
             report.acceptance_source = f"conditional acc_i of {source}"
         elif simulated is not None:
