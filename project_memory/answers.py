@@ -137,7 +137,7 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str,
                       [top] if top else [], figures)
     result = candidates[0]
     reference = reference_of(result, baselines, asked.engine)
-    if reference is None:
+    if reference is None or result.value is None or reference.value is None:
         text = f"Latest result {describe(result)}, but no baseline under its conditions to compare."
         return Answer("speedup", text, [result], figures | {"measured_value": result.value})
     speedup = ratio(result.value, reference.value, metric)
