@@ -33,9 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # the app: no parser to build, no command modules to import
-        from sessiontui.tui.commands.app import run_app
+        from sessiontui.tui.commands.app import cmd_app
 
-        return run_app()
+        return cmd_app()
     from sessiontui.project_memory.store import (
         StoreError,  # after the app's branch: it needs none of this
     )

@@ -29,10 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--steps-per-s", type=positive_float, default=1.5, metavar="N",
         help="training steps appended to the demo log per second (default 1.5)",
     )
-    parser.set_defaults(func=run_demo)
+    parser.set_defaults(func=cmd_demo)
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     """Build the demo (in its job process, while the app loads), isolate it, run the app, clean up."""
     import shutil
     import tempfile

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.set_defaults(func=run_speedup)
+    parser.set_defaults(func=cmd_speedup)
 
 
 def _settings() -> tuple[str | None, str, list[str]]:
@@ -68,7 +68,7 @@ def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
         return None, [f"cannot read {log}: {exc.strerror or exc}"]
 
 
-def run_speedup(args: argparse.Namespace) -> int:
+def cmd_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
     from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
 
