@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -41,9 +42,16 @@ def card_text(card: RunCard) -> str:
 
 def chart(card: RunCard, label: str) -> str:
     """The sparkline drawn after a chart label."""
-    charts = [line[len(label):].strip() for line in card_text(card).splitlines()
+    charts = [line[len(label):].split()[:1] for line in card_text(card).splitlines()
               if line.startswith(label + " ")]
-    return next(drawn for drawn in charts if drawn and set(drawn) <= set(BARS))
+    return next(drawn[0] for drawn in charts if drawn and set(drawn[0]) <= set(BARS))
+
+
+def chart_range(card: RunCard, label: str) -> str:
+    """The `low–high` label printed after a chart."""
+    line = next(line for line in card_text(card).splitlines()
+                if line.startswith(label + " ") and chart(card, label) in line)
+    return line.split()[-1]
 
 
 async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -> None:
@@ -63,6 +71,25 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -
         loss, tau = chart(card, "loss"), chart(card, "τ")
         assert loss[0] == BARS[-1] and loss[-1] == BARS[0]
         assert tau and tau[0] == BARS[0] and tau[-1] == BARS[-1]  # accuracy rises over the run
+        losses = [value for _, value in run.history["loss"]]
+        assert chart_range(card, "loss") == f"{min(losses):.4g}–{max(losses):.4g}"
+
+
+async def test_charts_keep_noise_flat_and_show_their_range(tmp_path: Path) -> None:
+    """A loss between 2.30 and 2.31 is a flat line, not full-height bars; its range is printed."""
+    log = tmp_path / "train.log"
+    run = specforge_run(str(log), step=1200)
+    noisy = tuple((step, 2.30 + 0.01 * (i % 2)) for i, (step, _) in enumerate(run.history["loss"]))
+    run = dataclasses.replace(run, history={**run.history, "loss": noisy}, loss=noisy[-1][1])
+    app = make_app(tmp_path, followers(**{"train.log": [run]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "step 1200" in card_text(app.training_pane.cards[log]))
+        card = app.training_pane.cards[log]
+        drawn = chart(card, "loss")
+        assert len(set(drawn)) == 2 and BARS[0] not in drawn and BARS[-1] not in drawn
+        assert abs(BARS.index(drawn[0]) - BARS.index(drawn[1])) <= 1
+        assert chart_range(card, "loss") == "2.3–2.31"
 
 
 async def test_each_followed_log_gets_its_own_card(tmp_path: Path) -> None:
@@ -169,6 +196,7 @@ async def test_log_text_is_shown_literally(tmp_path: Path) -> None:
         shown = card_text(app.training_pane.cards[log]).splitlines()[-1]
         assert "[bold red]RuntimeError[/]" in shown
         assert "\x1b" not in shown and "\\x1b[2J" in shown
+        await until(pilot, lambda: any("crashed" in n.message for n in app._notifications))
         alert = next(n for n in app._notifications if "crashed" in n.message)
         assert "[bold red]RuntimeError[/]" in alert.message and not alert.markup
 

@@ -59,6 +59,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             gpu_collector=demo.gpu_collector(),
             config_path=demo.config_path,
             config=load_config(demo.config_path),  # follows the demo log listed there
+            keep_dir=Path.cwd(),  # exports and screenshots outlive the demo's temporary folder
         )
 
         def clean_up() -> None:

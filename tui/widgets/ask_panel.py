@@ -10,10 +10,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
+from sessiontui.tui.session_files import HISTORY_SIZE
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
-
-HISTORY_SIZE = 100
 
 
 class AskBar(Input):
@@ -35,6 +34,12 @@ class AskBar(Input):
         if question in self.history:
             self.history.remove(question)
         self.history.append(question)
+        del self.history[:-HISTORY_SIZE]
+        self._position = len(self.history)
+
+    def load_history(self, questions: list[str]) -> None:
+        """Questions asked in earlier sessions, oldest first, before this session's."""
+        self.history = [*questions, *(q for q in self.history if q not in questions)]
         del self.history[:-HISTORY_SIZE]
         self._position = len(self.history)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow co
 ALERT_KINDS = ("crashed", "diverged", "stalled")
 EVENT_KINDS = (*ALERT_KINDS, "finished")
 CHART_LABEL = 5  # cells before a chart: its name
+RANGE_LABEL = 16  # cells after a chart: the lowest and highest value drawn
+MIN_SPAN = 0.02  # a chart's scale spans at least this fraction of its values: noise stays flat
 
 
 def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
@@ -135,16 +138,28 @@ class RunCard(PartStyles):
             text.append_text(literal(line))
         from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
-        charts = width - CHART_LABEL
+        charts = max(1, width - CHART_LABEL - RANGE_LABEL)
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)
         for label, values in (("loss", loss), ("τ", accept_length_series(snapshot.history))):
-            text.append(f"\n{label:<{CHART_LABEL}}")
-            text.append(spark(values[-charts:], charts), style=style("run-card--chart"))
+            text.append("\n")
+            text.append_text(chart_line(label, values[-charts:], charts, style("run-card--chart")))
         text.append("\n")
         text.append_text(events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
         }))
         return text
+
+
+def chart_line(label: str, values: Sequence[float], width: int, style: Any) -> Text:
+    """`label chart low–high`: the chart scaled to at least MIN_SPAN of its values' size."""
+    text = Text(f"{label:<{CHART_LABEL}}")
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return text
+    min_span = MIN_SPAN * max(abs(v) for v in finite)
+    text.append(spark(finite, width, min_span=min_span).ljust(width), style=style)
+    text.append(f" {compact(min(finite))}–{compact(max(finite))}")
+    return text
 
 
 def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
@@ -187,3 +202,10 @@ class TrainingPane(VerticalScroll):
             if self.is_attached:
                 await self.mount(self.cards[path])
         return self.cards[path]
+
+    def drop_card(self, path: Path) -> None:
+        """Remove the card of a log no longer followed."""
+        card = self.cards.pop(path, None)
+        if card is not None:
+            card.remove()
+        self._empty.display = not self.cards
