@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+TYPECHECK := build/typecheck
 
 $(BIN)/sessiontui: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -9,14 +10,21 @@ $(BIN)/sessiontui: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-.PHONY: demo test lint
+.PHONY: demo test lint typecheck
 demo: $(BIN)/sessiontui
 	$(BIN)/python -m compileall -q project_memory collectors tui  # bytecode, as a wheel has
 	$(BIN)/sessiontui demo
 
-test: $(BIN)/sessiontui
-	$(BIN)/ruff check .
+test: lint typecheck
 	$(BIN)/python -m pytest -q
 
 lint: $(BIN)/sessiontui
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+
+# mypy cannot follow setuptools' package-dir mapping: check the lower layers through a link tree
+# that spells their installed names (sessiontui.project_memory, sessiontui.collectors).
+typecheck: $(BIN)/sessiontui
+	mkdir -p $(TYPECHECK)/sessiontui
+	for package in project_memory collectors tui; do ln -sfn $(CURDIR)/$$package $(TYPECHECK)/sessiontui/$$package; done
+	MYPYPATH=$(TYPECHECK) $(BIN)/mypy -p sessiontui.project_memory -p sessiontui.collectors

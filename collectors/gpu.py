@@ -7,7 +7,6 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from types import ModuleType
 from typing import Any
 
 from sessiontui.collectors import nvml_fields as nf
@@ -161,7 +160,7 @@ class GpuCollector:
         self._fields = {**nf.CHEAP, **(nf.PCIE if pcie else {})}
         self._clock = clock
         self._monotonic = monotonic
-        self._nvml: ModuleType | None = None
+        self._nvml: Any = None  # the pynvml module once NVML is up
         self._down_reason: str | None = None
         self._retry_at = float("-inf")
         self._slow_due = float("-inf")
@@ -381,7 +380,7 @@ class GpuCollector:
         return name
 
 
-def _name_of(pid: int, nvml: ModuleType | None) -> str:
+def _name_of(pid: int, nvml: Any) -> str:
     """psutil sees the process in our PID namespace; NVML's name is the fallback."""
     import psutil
 

@@ -130,4 +130,4 @@ def _total(times: tuple[float, ...]) -> float:
 
 def _idle(times: tuple[float, ...]) -> float:
     """Time the CPUs were not busy (idle plus waiting on I/O)."""
-    return times.idle + getattr(times, "iowait", 0.0)
+    return float(getattr(times, "idle", 0.0) + getattr(times, "iowait", 0.0))

@@ -9,7 +9,7 @@ from sessiontui.project_memory.records import FIELD_NAMES, Record
 from sessiontui.project_memory.store import Store, StoreError
 
 FORMAT_VERSION = 1
-_EMPTY = (None, "", [], {})
+_EMPTY: tuple[object, ...] = (None, "", [], {})
 
 
 def _compact(record: Record) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sessiontui.project_memory.answers import Answer, fmt
+from sessiontui.project_memory.answer import Answer, fmt
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
 from sessiontui.project_memory.signatures import failure_signature

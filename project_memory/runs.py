@@ -55,8 +55,9 @@ def apply_snapshot(record: Record, snapshot: Any) -> None:
     # A nan/inf loss is the news of a diverged run; the record keeps the last finite value.
     record.loss = _finite(snapshot.loss) if _finite(snapshot.loss) is not None else record.loss
     record.lr = _finite(snapshot.lr) if _finite(snapshot.lr) is not None else record.lr
-    acc = [_finite(a) for a in snapshot.acc]
-    if acc and None not in acc:  # the store keeps JSON: a nan position keeps the last good list
+    finite = [_finite(a) for a in snapshot.acc]
+    acc = [a for a in finite if a is not None]
+    if acc and len(acc) == len(finite):  # the store keeps JSON: a nan position keeps the last good list
         record.acc = acc
         record.accept_length = accept_length(acc)
     record.eta_s = _finite(snapshot.eta_s)
@@ -80,12 +81,13 @@ def _progress_milestone(
     record: Record, history: Mapping[str, Sequence[tuple[int, float]]], pct: int
 ) -> dict[str, Any]:
     """The milestone of reaching `pct`% of the steps, with the figures the history has there."""
+    assert record.total_steps is not None and record.step is not None  # only asked for with both
     target = math.ceil(pct * record.total_steps / 100)
     found = _value_at(history.get("loss", ()), target)
     if found is None or found[0] >= record.step:  # the history ends here: take the latest figures
         return _milestone(record, "progress", pct=pct)
     step, loss = found
-    acc = []
+    acc: list[float] = []
     while (point := _value_at(history.get(f"acc_{len(acc)}", ()), step)) and point[0] == step \
             and _finite(point[1]) is not None:
         acc.append(point[1])

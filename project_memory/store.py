@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import json
 import re
@@ -249,7 +250,7 @@ class Store:
 
     def benchmarks(
         self, metric: str, *, baseline: bool | None = None, limit: int | None = None
-    ) -> list[Record]:
+    ) -> builtins.list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed)."""
         sql = (
             "SELECT body FROM records WHERE metric = ? AND kind = 'benchmark' "
@@ -273,7 +274,7 @@ class Store:
         )
         return found[0] if found else None
 
-    def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> list[Record]:
+    def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> builtins.list[Record]:
         """Records ranked by BM25 relevance to the words of `text`."""
         query = _fts_query(text)
         if not query:

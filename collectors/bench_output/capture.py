@@ -9,7 +9,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 CHUNK_BYTES = 65536
 # What each further Ctrl-C sends to the command's process group: ask, insist, force.
@@ -32,7 +32,7 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _trap_stop_signals() -> dict[int, object]:
+def _trap_stop_signals() -> dict[int, Any]:
     """Route SIGTERM/SIGHUP to the Ctrl-C path; returns the old handlers (none off the main thread)."""
     try:
         return {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGTERM, signal.SIGHUP)}
@@ -95,6 +95,7 @@ def run_and_capture(command: list[str], sink: BinaryIO, path: Path) -> Capture:
             except OSError as exc:
                 tee.write(f"sessiontui record: cannot run {command[0]}: {exc.strerror}\n".encode())
                 return Capture(b"".join(tee.chunks), 127, time.monotonic() - started, False, path)
+            assert child.stdout is not None  # stdout=PIPE
             fd = child.stdout.fileno()
             while True:
                 try:

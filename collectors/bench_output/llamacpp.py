@@ -70,10 +70,10 @@ def _table_records(text: str) -> list[Record]:
         if "test" in lowered and "t/s" in lowered:
             header = lowered
         elif header and len(cells) == len(header) and not set(line.strip()) <= set("|-: "):
-            record = _row_record(dict(zip(header, cells, strict=True)))
-            if record is not None:
-                records.append(record)
-                unversioned.append(record)
+            row = _row_record(dict(zip(header, cells, strict=True)))
+            if row is not None:
+                records.append(row)
+                unversioned.append(row)
     return records
 
 

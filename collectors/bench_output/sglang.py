@@ -110,7 +110,8 @@ def _jsonl_record(result: dict[str, Any]) -> Record | None:
     value = number(result.get("output_throughput"))
     if value is None:
         return None
-    server = result.get("server_info") if isinstance(result.get("server_info"), dict) else {}
+    info = result.get("server_info")
+    server: dict[str, Any] = info if isinstance(info, dict) else {}
     fields = _spec_fields(server)
     dataset = present(str(result.get("dataset_name")))
     if dataset and dataset.startswith("random"):

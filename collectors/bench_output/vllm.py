@@ -161,8 +161,9 @@ def _weighted(lines: list[dict[str, Any]], pick: Any) -> float | None:
     pairs = [(v, w) for v, w in pairs if v is not None]
     if not pairs:
         return None
-    if all(w for _, w in pairs):
-        return sum(v * w for v, w in pairs) / sum(w for _, w in pairs)
+    weights = [w or 0 for _, w in pairs]
+    if all(weights):
+        return sum(v * w for (v, _), w in zip(pairs, weights, strict=True)) / sum(weights)
     return sum(v for v, _ in pairs) / len(pairs)
 
 
@@ -173,6 +174,8 @@ def _server_log_records(text: str) -> list[Record]:
     if not lines:
         return []
     tau = _weighted(lines, lambda f: f["mean_acceptance_length"])
+    if tau is None:
+        return []
     depth = max(len(f["positions"]) for f in lines)
     rates = [
         _weighted(lines, lambda f, k=k: f["positions"][k] if len(f["positions"]) > k else None)

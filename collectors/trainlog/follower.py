@@ -49,6 +49,7 @@ class LogFollower:
     def _replaced(self) -> bool:
         """Whether the path now names another file than the one we hold (rotated or recreated)."""
         try:
+            assert self._file is not None  # only asked while a file is held
             held, named = os.fstat(self._file.fileno()), os.stat(self.path)
         except OSError:
             return False  # gone for now: keep the old file until a new one appears
@@ -92,7 +93,8 @@ class LogFollower:
         """Read what the old file still holds after it was rotated away, then let it go."""
         self._read_chunks(UNLIMITED, at)
         self._state.feed(self._buffer.flush(), self._clock() if at is None else at)
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
         self._file = None
 
     def _reload_whole(self) -> None:

@@ -56,7 +56,7 @@ def specforge_epoch(text: str) -> Reading | None:
     """Per-epoch, per-position SpecForge/EAGLE-3 lines."""
     match = _SF_EPOCH.search(text)
     value = to_float(match["value"]) if match else None
-    if value is None:
+    if match is None or value is None:
         return None
     name = _position_metric(match["name"], match["pos"], match["phase"] == "Eval")
     return Reading("specforge-v1", {name: value, "total_epochs": float(match["E"])},
@@ -67,7 +67,7 @@ def specforge_step(text: str) -> Reading | None:
     """`Eval - Step N [...]` position lines (printed as "Eval" during training too)."""
     match = _SF_STEP.search(text)
     value = to_float(match[4]) if match else None
-    if value is None:
+    if match is None or value is None:
         return None
     return Reading("specforge-v2", {_position_metric(match[3], match[2], False): value},
                    step=int(match[1]))
@@ -97,7 +97,7 @@ def specforge_step_run(text: str, start: int, end: int, step: int) -> Reading:
 
 def dict_pairs(text: str) -> list[tuple[str, str]]:
     """Key/value texts of a printed Python dict; lists become `key_0, key_1, ...`."""
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for key, raw in _DICT_ITEM.findall(text):
         if raw.startswith("["):
             pairs.extend((f"{key}_{i}", item) for i, item in enumerate(raw[1:-1].split(",")))
@@ -113,7 +113,7 @@ def specforge_dict(text: str) -> Reading | None:
         return None
     reading = from_pairs("specforge-v3", dict_pairs(match["dict"]), step=int(match["step"]))
     per_hour = reading.metrics.get("perf/optimizer_steps_per_hour") if reading else None
-    if per_hour and per_hour > 0:
+    if reading is not None and per_hour and per_hour > 0:
         reading.steps_per_s = per_hour / 3600
     return reading
 

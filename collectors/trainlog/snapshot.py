@@ -52,7 +52,7 @@ def _json_number(value: float | None) -> float | str | None:
 
 def acc_positions(metrics: Mapping[str, float]) -> tuple[float, ...]:
     """acc_0, acc_1, ... while consecutive: the per-position conditional accuracies."""
-    acc = []
+    acc: list[float] = []
     while (value := metrics.get(f"acc_{len(acc)}")) is not None:
         acc.append(value)
     return tuple(acc)

@@ -8,7 +8,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from sessiontui.project_memory.answers import ask, fmt
+from sessiontui.project_memory.answer import fmt
+from sessiontui.project_memory.answers import ask
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.demo import seed_memory
 

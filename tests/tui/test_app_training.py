@@ -192,7 +192,8 @@ async def test_log_text_is_shown_literally(tmp_path: Path) -> None:
     app = make_app(tmp_path, followers(**{"train.log": [specforge_run(str(log), events=(event,))]}))
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: log in app.training_pane.cards
-                    and "NCCL" in card_text(app.training_pane.cards[log]))
+                    and "NCCL" in card_text(app.training_pane.cards[log])
+                    and any("crashed" in n.message for n in app._notifications))
         shown = card_text(app.training_pane.cards[log]).splitlines()[-1]
         assert "[bold red]RuntimeError[/]" in shown
         assert "\x1b" not in shown and "\\x1b[2J" in shown
