@@ -249,3 +249,17 @@ async def test_undo_after_undo_says_there_is_nothing_left(tmp_path: Path, seeded
         await pilot.press("u")
         await until(pilot, lambda: any("Nothing left to undo" in n.message
                                        for n in app._notifications))
+
+
+async def test_keys_typed_right_after_ctrl_f_go_into_the_filter(tmp_path: Path, seeded: Path) -> None:
+    from textual import events
+
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        app.memory_pane.table.focus()
+        await pilot.pause()
+        for key, char in (("ctrl+f", None), ("e", "e"), ("a", "a")):
+            app.post_message(events.Key(key, char))  # one burst: no edit form opens on `e`
+        await until(pilot, lambda: app.memory_pane.filter.value == "ea")
+        assert not isinstance(app.screen, RecordForm)

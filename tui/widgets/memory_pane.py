@@ -174,7 +174,8 @@ class MemoryPane(Vertical):
     BINDINGS = [
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
-        Binding("ctrl+f", "app.filter_memory", "Filter"),
+        # Priority: the filter has focus before the next key of a burst is routed.
+        Binding("ctrl+f", "app.filter_memory", "Filter", priority=True),
     ]
 
     class RecordMessage(Message):
