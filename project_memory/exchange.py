@@ -1,29 +1,89 @@
-"""TOML export and import of the whole memory: stable, diff-friendly, idempotent to merge."""
+"""TOML export and import of the whole memory: stable, diff-friendly, idempotent to merge.
+
+Import is all or nothing: every record is checked against the record schema first, and one
+message lists every problem (record number and field) when any is found."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sessiontui.project_memory.records import FIELD_NAMES, Record
+from sessiontui.project_memory.records import FIELD_NAMES, Record, RecordError, record_from_data
 from sessiontui.project_memory.store import Store, StoreError
 
 FORMAT_VERSION = 1
+EXPORT_NAME = "sessiontui-memory.toml"  # the file written when the target is a folder
+MAX_LISTED = 20  # problems named in the one-line import error; the rest are counted
+_TOP_KEYS = frozenset({"format_version", "record"})
 _EMPTY: tuple[object, ...] = (None, "", [], {})
+# DEL and the C1 controls, which JSON and TOML writers leave raw, as \u escapes both formats read.
+_UNICODE_ESCAPES = {c: f"\\u{c:04x}" for c in (0x7F, *range(0x80, 0xA0))}
+
+
+def unicode_escaped(text: str) -> str:
+    """JSON or TOML text with no raw control character left (its values unchanged)."""
+    return text.translate(_UNICODE_ESCAPES)
+
+
+def _without_none(value: Any) -> Any:
+    """TOML has no null: drop None from tables and lists inside a record (milestones, events)."""
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(v) for v in value if v is not None]
+    return value
 
 
 def _compact(record: Record) -> dict[str, Any]:
     """The record's set fields in declaration order, so diffs stay small and stable."""
     data = record.to_dict()
-    return {name: data[name] for name in FIELD_NAMES if data[name] not in _EMPTY}
+    return {
+        name: _without_none(data[name]) for name in FIELD_NAMES
+        if data[name] not in _EMPTY and not (name == "revision" and data[name] == 0)
+    }
 
 
-def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool = True) -> str:
-    """All records as TOML, oldest first; written to `path` when given, returned either way."""
-    import tomlkit  # only the export and import pay for it
+def export_target(path: Path) -> Path:
+    """Where an export to `path` goes: a folder means a file named EXPORT_NAME inside it."""
+    return path / EXPORT_NAME if path.is_dir() else path
 
-    records = store.list() + (store.list(deleted=True) if include_deleted else [])
-    records.sort(key=lambda r: (r.created_at, r.id))
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder, removed on any failure,
+    so a reader never sees half a file; a one-line StoreError says what went wrong."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise StoreError(f"cannot write {path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would keep a shared export private
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise
+
+
+def records_toml(records: list[Record]) -> str:
+    """Records as the export's TOML text, oldest first."""
+    import tomlkit  # only export, import and salvage pay for it
+
+    records = sorted(records, key=lambda r: (r.created_at, r.id))
     doc = tomlkit.document()
     doc.add(tomlkit.comment("sessiontui project memory; `sessiontui import` merges it by id"))
     doc["format_version"] = FORMAT_VERSION
@@ -31,34 +91,85 @@ def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool
     for record in records:
         table.append(tomlkit.item(_compact(record)))
     doc["record"] = table
-    text = tomlkit.dumps(doc)
+    return unicode_escaped(tomlkit.dumps(doc))
+
+
+def export_records(store: Store, *, include_deleted: bool = True) -> list[Record]:
+    """What an export holds: every record, the trash included unless told otherwise."""
+    return store.list() + (store.list(deleted=True) if include_deleted else [])
+
+
+def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool = True) -> str:
+    """All records as TOML, oldest first; written to `path` when given, returned either way."""
+    text = records_toml(export_records(store, include_deleted=include_deleted))
     if path is not None:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        write_atomic(export_target(path), text)
     return text
 
 
-def read_toml(path: Path) -> list[Record]:
-    """Records from an export file, with a one-line StoreError on anything unreadable."""
-    import tomlkit
+def _problem_line(path: Path, problems: list[str]) -> str:
+    listed = "; ".join(problems[:MAX_LISTED])
+    more = f"; and {len(problems) - MAX_LISTED} more" if len(problems) > MAX_LISTED else ""
+    return f"{path}: nothing imported, {len(problems)} problem(s): {listed}{more}"
+
+
+def _document(path: Path) -> dict[str, Any]:
+    """The parsed TOML file (the standard library's parser: several times faster than tomlkit's,
+    and nothing is written back), or a one-line StoreError."""
+    import tomllib
 
     try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8")).unwrap()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StoreError(f"{path}: cannot read: {exc.strerror}") from None
-    except Exception as exc:  # tomlkit raises several parse error types
+    except UnicodeDecodeError:
+        raise StoreError(f"{path}: not a TOML export (not UTF-8 text)") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise StoreError(f"{path}: not valid TOML: {exc}") from None
-    records = []
-    for i, item in enumerate(doc.get("record", []), 1):
+
+
+def read_toml(path: Path) -> list[Record]:
+    """Records from an export file, every one checked; any problem is a one-line StoreError."""
+    doc = _document(path)
+    version = doc.get("format_version", FORMAT_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise StoreError(f"{path}: format_version must be a whole number >= 1, not {version!r}")
+    if version > FORMAT_VERSION:
+        raise StoreError(
+            f"{path}: written by a newer sessiontui (format_version {version}, this one reads "
+            f"{FORMAT_VERSION}); upgrade sessiontui to import it"
+        )
+    problems = [f"{key}: not a key of a sessiontui export" for key in doc if key not in _TOP_KEYS]
+    items = doc.get("record", [])
+    if not isinstance(items, list):
+        raise StoreError(f"{path}: nothing imported: `record` must be an array of tables")
+    now = datetime.now(UTC)
+    records: list[Record] = []
+    first_of: dict[str, tuple[int, Record]] = {}
+    for number, item in enumerate(items, 1):
         try:
-            record = Record.from_dict(item)
-        except (TypeError, ValueError) as exc:
-            raise StoreError(f"{path}: record {i} is invalid: {exc}") from None
-        if not record.id or not record.created_at:
-            raise StoreError(f"{path}: record {i} has no id or created_at")
+            record = record_from_data(item, now=now)
+        except RecordError as exc:
+            problems.extend(f"record {number} {problem}" for problem in exc.problems)
+            continue
+        missing = [name for name in ("id", "created_at") if not getattr(record, name)]
+        problems.extend(f"record {number} {name}: must be set" for name in missing)
+        if missing:
+            continue
         record.updated_at = record.updated_at or record.created_at
+        if record.id in first_of:
+            earlier, kept = first_of[record.id]
+            if kept != record:
+                problems.append(
+                    f"record {number} id: {record.id} is also record {earlier}, with other content"
+                )
+            continue
+        first_of[record.id] = (number, record)
         records.append(record)
+    if problems:
+        raise StoreError(_problem_line(path, problems))
     return records
 
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from datetime import UTC, datetime
-from typing import Any
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, NamedTuple
 
-KINDS = ("benchmark", "lesson", "note", "run")
+KINDS = ("benchmark", "lesson", "note", "run", "target")
 DEFAULT_METRIC = "output_tok_s"
 DEFAULT_UNIT = "tok/s"
-_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r"}
+_ID_PREFIX = {"benchmark": "b", "lesson": "l", "note": "n", "run": "r", "target": "t"}
+INVALID = "invalid"  # a stored row that is not a valid record: status "invalid: <why>" (shown, never used)
+TIMESTAMPS = ("created_at", "updated_at", "deleted_at", "started_at", "last_update")
+CLOCK_SKEW = timedelta(minutes=10)  # how far in the future an imported timestamp may lie
 
 
 def now_iso() -> str:
@@ -40,7 +45,7 @@ class Record:
     tags: list[str] = field(default_factory=list)
     notes: str = ""
     status: str | None = None  # benchmark: ok/failed; run: running/finished/crashed/stalled/diverged
-    # benchmark
+    # benchmark (a target uses metric, value and the conditions: the threshold to reach)
     config: str | None = None
     metric: str | None = None
     value: float | None = None
@@ -61,6 +66,9 @@ class Record:
     engine_version: str | None = None
     model: str | None = None
     command: str | None = None
+    flags: dict[str, str] = field(default_factory=dict)  # the command's flags and engine env settings
+    driver_version: str | None = None  # NVIDIA driver and CUDA the measurement ran on
+    cuda_version: str | None = None
     exit_code: int | None = None
     duration_s: float | None = None
     output_path: str | None = None
@@ -89,6 +97,7 @@ class Record:
     milestones: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     deleted_at: str | None = None
+    revision: int = 0  # advanced by every local edit; import takes a version only when it is newer
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -104,7 +113,7 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
-        """Build a record from a dict, ignoring keys this version does not know."""
+        """Build a record from a dict, ignoring keys this version does not know (no checks)."""
         return cls(**{k: v for k, v in data.items() if k in _FIELD_SET})
 
     @property
@@ -127,3 +136,218 @@ class Record:
 
 FIELD_NAMES = tuple(f.name for f in fields(Record))
 _FIELD_SET = frozenset(FIELD_NAMES)
+_FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
+_TABLE_LISTS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("list[dict"))
+
+
+# -- validation: the one set of rules for forms, CLI, import, parsers and the store -------------
+class Problem(NamedTuple):
+    """One thing wrong with a record: the field and what is wrong with it."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}"
+
+
+class RecordError(ValueError):
+    """A record that may not be stored; carries every problem found."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = list(problems)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _nested_problem(value: object) -> str | None:
+    """Why a table inside a record (milestones, events) cannot be stored as JSON, if it can't."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"holds {value}, not a finite number"
+    if isinstance(value, Mapping):
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            return f"has a key that is not text: {bad[0]!r}"
+        return next((p for p in map(_nested_problem, value.values()) if p), None)
+    if isinstance(value, list):
+        return next((p for p in map(_nested_problem, value) if p), None)
+    if value is None or isinstance(value, str | int | float | bool):
+        return None
+    return f"holds a {type(value).__name__}, which a record cannot keep"
+
+
+def _type_problem(name: str, value: object) -> str | None:
+    """Why `value` does not fit the declared type of field `name`, or None when it does."""
+    declared = _FIELD_TYPES[name]
+    if value is None:
+        return None if "None" in declared else "must be set"
+    base = declared.split(" |")[0]
+    if base == "str":
+        return None if isinstance(value, str) else f"must be text, not {value!r}"
+    if base == "bool":
+        return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+    if base == "int":
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"must be a whole number, not {value!r}"
+        return None if abs(value) < 2**63 else f"is out of range: {value}"
+    if base == "float":
+        if not _is_number(value):
+            return f"must be a number, not {value!r}"
+        return None if math.isfinite(value) else f"must be a finite number, not {value}"  # type: ignore[arg-type]
+    if not isinstance(value, list | dict):
+        return f"must be a {'table' if base.startswith('dict') else 'list'}, not {value!r}"
+    if base == "list[str]":
+        return None if isinstance(value, list) and all(isinstance(v, str) for v in value) else (
+            "must be a list of text")
+    if base == "list[float]":
+        ok = isinstance(value, list) and all(_is_number(v) and math.isfinite(v) for v in value)
+        return None if ok else "must be a list of finite numbers"
+    if base == "dict[str, str]":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+        return None if ok else "must be a table of text"
+    if base == "dict[str, float]":
+        ok = isinstance(value, dict) and all(
+            isinstance(k, str) and _is_number(v) and math.isfinite(v) for k, v in value.items())
+        return None if ok else "must be a table of finite numbers"
+    if not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
+        return "must be a list of tables"
+    if not all(isinstance(v.get("kind"), str) for v in value):
+        return "each table must have a text `kind`"
+    return _nested_problem(value)
+
+
+def parse_time(text: str) -> datetime | None:
+    """An ISO 8601 timestamp as an aware datetime (UTC when it names no zone), or None."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# Lower bounds: (field, smallest allowed, whether the bound itself is allowed).
+_AT_LEAST = (
+    ("accept_length", 1, True), ("concurrency", 1, True), ("batch_size", 1, True),
+    ("num_draft_tokens", 1, True), ("num_steps", 1, True), ("topk", 1, True),
+    ("input_len", 0, True), ("output_len", 0, True), ("duration_s", 0, True),
+    ("step", 0, True), ("total_steps", 0, True), ("epoch", 0, True), ("eta_s", 0, True),
+    ("revision", 0, True), ("lr", 0, True),
+)
+_REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),
+                  "target": ("metric",)}
+
+
+def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
+    """Values of the right type that are still implausible (see issue 16's bounds)."""
+    problems = []
+    for name, low, inclusive in _AT_LEAST:
+        value = getattr(record, name)
+        if value is not None and (value < low or (value == low and not inclusive)):
+            problems.append(Problem(name, f"must be {'>=' if inclusive else '>'} {low}, not {value:g}"))
+    for name in _REQUIRED_TEXT.get(record.kind, ()):
+        if not (getattr(record, name) or "").strip():
+            problems.append(Problem(name, "must not be empty"))
+    if record.value is not None and record.value <= 0:  # throughputs, rates and times alike
+        problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
+    elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
+        problems.append(Problem("value", "must be set for a result that did not fail"))
+    negative = {k: v for k, v in record.figures.items() if v < 0}
+    if negative:
+        problems.append(Problem("figures", f"must not be negative: {negative}"))
+    for name in TIMESTAMPS:
+        text = getattr(record, name)
+        if text is None or (text == "" and name in ("created_at", "updated_at")):
+            continue
+        moment = parse_time(text)
+        if moment is None:
+            problems.append(Problem(name, f"not a date and time: {text!r}"))
+        elif now is not None and name in ("created_at", "updated_at") and moment > now + CLOCK_SKEW:
+            problems.append(Problem(name, f"lies in the future: {text}"))
+    return problems
+
+
+def record_problems(record: Record, *, now: datetime | None = None) -> list[Problem]:
+    """Everything wrong with a record; timestamps later than `now` count when it is given."""
+    data = record.__dict__
+    problems = [Problem(n, p) for n in FIELD_NAMES if (p := _type_problem(n, data[n]))]
+    if record.kind not in KINDS:
+        problems.append(Problem("kind", f"must be one of {', '.join(KINDS)}, not {record.kind!r}"))
+    if problems:  # ranges compare values, which needs the right types first
+        return problems
+    return _range_problems(record, now)
+
+
+def validate(record: Record, *, now: datetime | None = None) -> Record:
+    """The record itself when it may be stored; raises RecordError listing every problem."""
+    problems = record_problems(record, now=now)
+    if problems:
+        raise RecordError(problems)
+    return record
+
+
+def _normalised(value: Any) -> Any:
+    """TOML's native dates and times as the ISO text records keep; containers walked through."""
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return moment.astimezone(UTC).isoformat(timespec="seconds")
+    if isinstance(value, date | time):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {k: _normalised(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalised(v) for v in value]
+    return value
+
+
+def record_from_data(data: object, *, now: datetime | None = None) -> Record:
+    """A checked record from outside data (an import): unknown keys, wrong types, implausible
+    values and unparseable or future timestamps are all reported in one RecordError."""
+    if not isinstance(data, Mapping):
+        raise RecordError([Problem("record", f"must be a table, not {data!r}")])
+    values = {  # TOML dates where records keep ISO text: timestamps, and inside run tables
+        name: _normalised(value) if name in TIMESTAMPS or name in _TABLE_LISTS else value
+        for name, value in data.items()
+    }
+    problems = [Problem(str(k), "is not a record field") for k in values if k not in _FIELD_SET]
+    kind = values.get("kind")
+    if kind not in KINDS:
+        problems.append(Problem("kind", f"must be one of {', '.join(KINDS)}, not {kind!r}"))
+    for name, value in values.items():
+        if name in _FIELD_SET and name != "kind" and (problem := _type_problem(name, value)):
+            problems.append(Problem(name, problem))
+    for name in TIMESTAMPS:
+        if isinstance(values.get(name), str) and (moment := parse_time(values[name])):
+            values[name] = moment.astimezone(UTC).isoformat(timespec="seconds")
+    for name, value in list(values.items()):
+        if _FIELD_TYPES.get(name, "").startswith("float") and _is_number(value):
+            values[name] = float(value)  # TOML writes 50.0 as 50 when edited by hand
+    if problems:
+        raise RecordError(problems)
+    return validate(Record.from_dict(values), now=now)
+
+
+def record_from_row(data: object) -> Record:
+    """A stored row as a record; one this version cannot use is shown as invalid, never raised."""
+    values = dict(data) if isinstance(data, Mapping) else {}
+    if values.get("kind") in KINDS:
+        record = Record.from_dict(values)
+        problems = record_problems(record)
+        if not problems:
+            return record
+    else:
+        problems = [Problem("kind", f"must be one of {', '.join(KINDS)}, not {values.get('kind')!r}")]
+    record = Record(kind=values["kind"] if values.get("kind") in KINDS else "note")
+    for name in FIELD_NAMES:
+        if name != "kind" and name in values and _type_problem(name, values[name]) is None:
+            setattr(record, name, values[name])
+    record.status = f"{INVALID}: " + "; ".join(str(p) for p in problems)
+    return record
+
+
+def is_invalid(record: Record) -> bool:
+    """Whether the record is a stored row this version could not use (see record_from_row)."""
+    return (record.status or "").startswith(INVALID)

@@ -32,5 +32,8 @@ def reference_for(store: Store, metric: str, concurrency: int | None = None) -> 
 
 
 def ratio(value: float, reference: float, metric: str) -> float:
-    """How many times better `value` is than `reference` (>1 is better, for any direction)."""
+    """How many times better `value` is than `reference` (>1 is better, for any direction);
+    nan when either is not > 0 (stored values are, but a ratio never divides by zero)."""
+    if not (value > 0 and reference > 0):
+        return float("nan")
     return reference / value if lower_is_better(metric) else value / reference

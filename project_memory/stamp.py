@@ -46,15 +46,18 @@ def git_state(path: Path | None = None) -> GitState:
 
 
 def stamp_all(
-    records: Iterable[Record], gpus: list[str] | None = None, path: Path | None = None
+    records: Iterable[Record], gpus: list[str] | None = None, path: Path | None = None, *,
+    driver: str | None = None, cuda: str | None = None,
 ) -> None:
-    """Fill host, GPU names and git state on new records (keeps values already set); git is
-    read once for the whole batch, since it costs a repository open and a `git diff`."""
+    """Fill host, GPU names, driver, CUDA and git state on new records (keeps values already set);
+    git is read once for the whole batch, since it costs a repository open and a `git diff`."""
     host, state = socket.gethostname(), None
     for record in records:
         record.host = record.host or host
         if gpus and not record.gpus:
             record.gpus = list(gpus)
+        record.driver_version = record.driver_version or driver
+        record.cuda_version = record.cuda_version or cuda
         if record.git_commit is None and record.git_branch is None:
             state = state or git_state(path)
             record.git_commit, record.git_branch, record.git_dirty = (

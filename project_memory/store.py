@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import json
+import os
 import re
 import sqlite3
 import time
@@ -12,9 +13,19 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from sessiontui.project_memory.paths import database_path
-from sessiontui.project_memory.records import KINDS, Record, new_id, now_iso
+from sessiontui.project_memory.records import (
+    KINDS,
+    Record,
+    is_invalid,
+    new_id,
+    now_iso,
+    record_from_row,
+    validate,
+)
 
 BUSY_TIMEOUT_S = 30.0
+GITIGNORE = "# sessiontui's memory: shared with `sessiontui export`, not by committing it\n*\n"
+SALVAGE_HINT = "recover what is readable with `sessiontui salvage OUT.toml`"
 _STOPWORDS = frozenset(
     "a an and are as at be did do does for from get got had has have how i in is it last me my "
     "of on or remind show tell that the then there this time to was we went were what when where "
@@ -59,6 +70,17 @@ def _schema_v2(db: sqlite3.Connection) -> None:
 MIGRATIONS = [_schema_v1, _schema_v2]  # index i upgrades user_version i -> i + 1
 
 
+def _record(body: object, record_id: str) -> Record:
+    """A stored row as a record; a body that is not JSON is shown as an invalid record."""
+    try:
+        data = json.loads(body)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        data = None
+    record = record_from_row(data)
+    record.id = record.id or record_id
+    return record
+
+
 def _fts_query(text: str) -> str:
     """Turn free text into an FTS5 OR-query of its meaningful words (quoted, so never a syntax error)."""
     words = [w for w in re.findall(r"\w+", text.lower()) if w not in _STOPWORDS]
@@ -66,35 +88,77 @@ def _fts_query(text: str) -> str:
 
 
 class Store:
-    """One project's memory; safe to use from several processes at once."""
+    """One project's memory; safe to use from several processes at once.
 
-    def __init__(self, path: Path | str | None = None, *, create: bool = True) -> None:
+    `readonly=True` opens for reading only (a read-only folder still answers); the first write of
+    a connection checks the file's integrity first and refuses to write into a damaged file."""
+
+    def __init__(
+        self, path: Path | str | None = None, *, create: bool = True, readonly: bool = False
+    ) -> None:
         self.path = Path(path) if path else database_path()
+        self.readonly = readonly
+        self._checked = False
         self._db = self._connect(create)
 
     # -- connection and schema ------------------------------------------------------------
     def _connect(self, create: bool) -> sqlite3.Connection:
         if not self.path.exists():
-            if not create:
+            if not create or self.readonly:
                 raise StoreError(f"{self.path}: no project memory here yet")
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"{self.path.parent}: cannot create folder: {exc.strerror}") from None
-        try:
+            self._make_folder()
+        with self._guard("cannot open project memory: "):
+            if self.readonly:
+                db = self._open_readonly()
+                if db is not None:
+                    return db
             db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version < len(MIGRATIONS):
-                self._migrate(db)
-            elif version > len(MIGRATIONS):
-                raise StoreError(
-                    f"{self.path}: written by a newer sessiontui (schema {version}); upgrade to read it"
-                )
+            self._check_version(db)
             db.execute("PRAGMA synchronous = FULL")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot open project memory: {exc}") from None
         return db
+
+    def _make_folder(self) -> None:
+        """Create the memory folder, with a .gitignore: the memory is shared by export, not git."""
+        folder = self.path.parent
+        try:
+            if not folder.exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot create folder: {exc.strerror}") from None
+
+    def _open_readonly(self) -> sqlite3.Connection | None:
+        """A read-only connection, or None when the file needs a migration (opened for writing)."""
+        from urllib.parse import quote
+
+        uri = f"file:{quote(str(self.path.resolve()))}?mode=ro"
+        db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.OperationalError:
+            # WAL needs a -shm file beside the database; in a read-only folder without one (no
+            # writer is active, so no -wal either) the file is read as it stands.
+            if Path(f"{self.path}-wal").exists():
+                raise
+            db.close()
+            db = sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version >= len(MIGRATIONS):
+            self._check_version(db)
+            return db
+        db.close()
+        return None
+
+    def _check_version(self, db: sqlite3.Connection) -> None:
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version < len(MIGRATIONS):
+            self._migrate(db)
+        elif version > len(MIGRATIONS):
+            raise StoreError(
+                f"{self.path}: written by a newer sessiontui (schema {version}); upgrade to read it"
+            )
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         for _ in range(100):  # the first write may race with another process creating the file
@@ -112,25 +176,63 @@ class Store:
                 step(db)
             db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
+    def _check_integrity(self, db: sqlite3.Connection) -> None:
+        """Refuse to write into a damaged file (once per connection: quick_check reads every page)."""
+        if self._checked:
+            return
+        try:
+            result = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+        except sqlite3.DatabaseError as exc:
+            result = [str(exc)]
+        if result != ["ok"]:
+            found = " ".join(" ".join(result).split())  # one line, however SQLite words it
+            raise StoreError(f"{self.path} is damaged ({found}); nothing was written: {SALVAGE_HINT}")
+        self._checked = True
+
     @contextlib.contextmanager
     def _write(self, db: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
         """A short IMMEDIATE transaction: takes the write lock up front, commits or rolls back."""
         db = db or self._db
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened for reading only")
+        self._check_integrity(db)
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
+            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
 
     @contextlib.contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Turn SQLite errors into one-line StoreErrors naming the file."""
+    def _guard(self, prefix: str = "") -> Iterator[None]:
+        """Turn SQLite errors into one-line StoreErrors in words a user can act on."""
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: {exc}") from None
+            raise StoreError(self._explain(exc, prefix)) from None
+
+    def _explain(self, exc: sqlite3.DatabaseError, prefix: str) -> str:
+        """`prefix` and the error in words a user acts on (read-only folder, full disk, damage)."""
+        folder = self.path.parent
+        name = getattr(exc, "sqlite_errorname", "")
+        if name.startswith("SQLITE_READONLY") or (
+            name.startswith("SQLITE_CANTOPEN") and not os.access(folder, os.W_OK)
+        ):
+            said = f"the memory folder {folder} is read-only; nothing was written"
+        elif name.startswith("SQLITE_FULL"):
+            said = f"the disk holding {folder} is full; nothing was written"
+        elif name.startswith("SQLITE_IOERR"):
+            said = f"cannot write {self.path} ({exc}: is the disk full or failing?); nothing was written"
+        elif name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            said = f"{self.path} is damaged ({exc}): {SALVAGE_HINT}"
+        elif name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            said = f"{self.path} stayed locked by another process for {BUSY_TIMEOUT_S:g} s; try again"
+        else:
+            said = f"{self.path}: {exc}"
+        return f"{prefix}{said}"
 
     def close(self) -> None:
         self._db.close()
@@ -151,6 +253,7 @@ class Store:
         )
 
     def _put(self, db: sqlite3.Connection, record: Record) -> None:
+        validate(record)  # nothing implausible is stored, whichever front end wrote it
         db.execute("INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._row(record))
         db.execute("DELETE FROM records_fts WHERE id = ?", (record.id,))
         db.execute("INSERT INTO records_fts(id, text) VALUES (?, ?)", (record.id, record.search_text()))
@@ -164,7 +267,8 @@ class Store:
         return self.add_all([record])[0]
 
     def add_all(self, records: Sequence[Record]) -> list[Record]:
-        """Store new records in one transaction (one sync to disk), all or none."""
+        """Store new records in one transaction (one sync to disk), all or none; a record that
+        fails validation raises RecordError and none is stored."""
         for record in records:
             record.id = record.id or new_id(record.kind)
             record.created_at = record.created_at or now_iso()
@@ -175,11 +279,16 @@ class Store:
         return list(records)
 
     def update(self, record: Record) -> Record:
-        """Replace a stored record with this version, stamping updated_at."""
-        record.updated_at = now_iso()
+        """Replace a stored record with this version, advancing its revision and updated_at."""
         with self._guard(), self._write() as db:
-            if not db.execute("SELECT 1 FROM records WHERE id = ?", (record.id,)).fetchone():
+            row = db.execute("SELECT body FROM records WHERE id = ?", (record.id,)).fetchone()
+            if not row:
                 raise StoreError(f"no record with id {record.id}")
+            stored = _record(row[0], record.id)
+            if is_invalid(record):  # an edit of a row shown as invalid is its repair
+                record.status = None
+            record.revision = max(record.revision, stored.revision) + 1
+            record.updated_at = max(now_iso(), stored.updated_at)
             self._put(db, record)
         return record
 
@@ -196,16 +305,18 @@ class Store:
         return self.update(record)
 
     def merge(self, records: list[Record]) -> tuple[int, int]:
-        """Import records by id: add unknown ones, take newer versions; returns (added, updated)."""
+        """Import records by id: add unknown ones, take newer versions (a higher revision, then a
+        later update time), all in one transaction; returns (added, updated)."""
         added = updated = 0
         with self._guard(), self._write() as db:
             for record in records:
                 row = db.execute(
-                    "SELECT updated_at FROM records WHERE id = ?", (record.id,)
+                    "SELECT coalesce(json_extract(body, '$.revision'), 0), updated_at FROM records "
+                    "WHERE id = ?", (record.id,)
                 ).fetchone()
                 if row is None:
                     added += 1
-                elif record.updated_at > row[0]:
+                elif (record.revision, record.updated_at) > tuple(row):
                     updated += 1
                 else:
                     continue
@@ -216,13 +327,13 @@ class Store:
     def _records(self, sql: str, params: tuple = ()) -> list[Record]:
         with self._guard():
             rows = self._db.execute(sql, params).fetchall()
-        return [Record.from_dict(json.loads(row[0])) for row in rows]
+        return [_record(body, record_id) for body, record_id in rows]
 
     def get(self, record_id: str, *, include_deleted: bool = False) -> Record:
         """A record by id or by an unambiguous id prefix."""
         alive = "" if include_deleted else " AND deleted_at IS NULL"
         found = self._records(
-            f"SELECT body FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
+            f"SELECT body, id FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
             (record_id, record_id.replace("_", "\\_").replace("%", "\\%") + "%"),
         )
         exact = [r for r in found if r.id == record_id]
@@ -243,7 +354,7 @@ class Store:
         if kind:
             where.append("kind = ?")
             params.append(kind)
-        sql = f"SELECT body FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
+        sql = f"SELECT body, id FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
         return self._records(sql, tuple(params))
@@ -253,7 +364,7 @@ class Store:
     ) -> builtins.list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed)."""
         sql = (
-            "SELECT body FROM records WHERE metric = ? AND kind = 'benchmark' "
+            "SELECT body, id FROM records WHERE metric = ? AND kind = 'benchmark' "
             "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
         )
         params: list = [metric]
@@ -263,12 +374,12 @@ class Store:
         sql += " ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return self._records(sql, tuple(params))
+        return [r for r in self._records(sql, tuple(params)) if not is_invalid(r)]
 
     def run_for_log(self, log_path: str) -> Record | None:
         """The run record following this log file, if any."""
         found = self._records(
-            "SELECT body FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
+            "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
             "ORDER BY created_at DESC, rowid DESC LIMIT 1",
             (log_path,),
         )
@@ -280,7 +391,7 @@ class Store:
         if not query:
             return []
         sql = (
-            "SELECT r.body FROM records_fts f JOIN records r ON r.id = f.id "
+            "SELECT r.body, r.id FROM records_fts f JOIN records r ON r.id = f.id "
             "WHERE records_fts MATCH ? AND r.deleted_at IS NULL"
         )
         params: list = [query]
@@ -301,5 +412,6 @@ class Store:
             return self._db.execute("SELECT count(*) FROM records").fetchone()[0]
 
     def integrity_check(self) -> str:
+        """SQLite's full check: "ok", or its first finding."""
         with self._guard():
             return self._db.execute("PRAGMA integrity_check").fetchone()[0]

@@ -477,7 +477,7 @@ class SessionApp(App[None]):
         from sessiontui.project_memory.reference import reference_for
         from sessiontui.project_memory.store import Store
 
-        with Store(self.store_path) as store:
+        with Store(self.store_path, readonly=self.store_path.exists()) as store:
             counts = dict(zip(SHOWN_KINDS, store.fingerprint(SHOWN_KINDS), strict=True))
             changed = [kind for kind in SHOWN_KINDS if counts[kind] != self._memory_counts.get(kind)]
             if not changed:
@@ -496,8 +496,9 @@ class SessionApp(App[None]):
     def action_add(self, kind: str) -> None:
         self._edit(Record(kind=kind))
 
-    def _edit(self, record: Record) -> None:
-        """Open the record form (imported on first use: start-up does not pay for it)."""
+    def _edit(self, record: Record, error: str = "") -> None:
+        """Open the record form (imported on first use: start-up does not pay for it); `error`
+        reopens it after a failed save, with what was typed."""
         from sessiontui.tui.screens.record_form import RecordForm
 
         operation = "update" if record.id else "add"
@@ -569,6 +570,7 @@ class SessionApp(App[None]):
 
         Raises UserError with what to do when the store refuses (read-only folder, full disk).
         """
+        from sessiontui.project_memory.records import RecordError
         from sessiontui.project_memory.stamp import stamp
         from sessiontui.project_memory.store import Store, StoreError
         from sessiontui.tui.user_errors import UserError, store_problem
@@ -584,6 +586,8 @@ class SessionApp(App[None]):
                     record, done = store.delete(target), "Deleted"
                 else:
                     record, done = store.restore(target), "Restored"
+        except RecordError as exc:  # a value the store's rules refuse
+            raise UserError(str(exc)) from None
         except (StoreError, OSError) as exc:
             raise UserError(store_problem(exc, self.store_path)) from None
         undo = " (u undoes)" if operation == "delete" else ""

@@ -36,9 +36,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sessiontui.tui.commands.app import cmd_app
 
         return cmd_app()
-    from sessiontui.project_memory.store import (
-        StoreError,  # after the app's branch: it needs none of this
-    )
+    from sessiontui.tui.commands.common import EscapedOutput  # after the app's branch
+
+    streams = sys.stdout, sys.stderr  # stored text may hold terminal controls: shown escaped
+    sys.stdout, sys.stderr = EscapedOutput(sys.stdout), EscapedOutput(sys.stderr)
+    try:
+        return _run(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _run(argv: list[str]) -> int:
+    """Parse and run one command, turning expected failures into one line and an exit code."""
+    from sessiontui.project_memory.records import RecordError
+    from sessiontui.project_memory.store import StoreError
 
     args = build_parser(argv[0]).parse_args(argv)
     if not getattr(args, "func", None):
@@ -49,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreError as exc:
         print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
+    except RecordError as exc:  # implausible values: nothing was stored
+        print(f"sessiontui: not stored: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("sessiontui: interrupted", file=sys.stderr)
         return 130

@@ -37,6 +37,15 @@ class Config:
             "example": 600,
         },
     )
+    stale_after_days: float = field(
+        default=30.0,
+        metadata={"doc": "Days after which a baseline counts as stale and answers say so."},
+    )
+    feature_flags: list[str] = field(
+        default_factory=list,
+        metadata={"doc": "Engine flags that are the feature under test (besides the engines' "
+                         "speculative flags): a speedup may differ in these and stay like-for-like."},
+    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
@@ -58,7 +67,7 @@ def _is_number(value: Any) -> bool:
 
 def _checked(name: str, value: Any) -> Any:
     """The plain value of one setting, or a ValueError that says what was expected."""
-    if name == "logs":
+    if name in ("logs", "feature_flags"):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return [str(v) for v in value]
         raise ValueError("expected a list of strings")
@@ -68,7 +77,7 @@ def _checked(name: str, value: Any) -> Any:
         raise ValueError("expected a metric name")
     if _is_number(value) and value > 0:
         return float(value)
-    raise ValueError("expected a number of seconds > 0")
+    raise ValueError(f"expected a number of {'days' if name.endswith('_days') else 'seconds'} > 0")
 
 
 def load_config(path: Path) -> Config:

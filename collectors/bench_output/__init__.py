@@ -2,31 +2,50 @@
 
 from __future__ import annotations
 
-from sessiontui.collectors.bench_output import llamacpp, sglang, vllm
-from sessiontui.collectors.bench_output.common import to_text
+from dataclasses import dataclass, field
+
+from sessiontui.collectors.bench_output import llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output.common import to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, llamacpp)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
 KNOWN_FORMATS: tuple[str, ...] = tuple(name for family in _FAMILIES for name in family.FORMATS)
 
 
-def parse_benchmark_output(data: str | bytes) -> list[Record]:
-    """One benchmark record per result found in a tool's output; [] for anything unrecognised.
+@dataclass(frozen=True)
+class ParseResult:
+    """The complete results found in an output, and one line per result left out as incomplete."""
 
-    Server-log summaries only stand in for a benchmark client: when the same output also holds
-    the client's own results (a script that starts the server and runs the benchmark), only
-    those are returned, since the client measured what was asked for.
+    records: list[Record] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def read_benchmark_output(data: str | bytes) -> ParseResult:
+    """Every complete result in a tool's output, and what was missing from the incomplete ones.
+
+    A result is complete when its block printed its closing line or every field its format
+    always prints; output cut mid-write (a last line without its line break that may end inside
+    a number) is read without that line. Server-log summaries only stand in for a benchmark
+    client: when the same output also holds the client's own results (a script that starts the
+    server and runs the benchmark), only those are returned, since the client measured what was
+    asked for.
     """
-    text = to_text(data)
+    text = trim_cut_tail(to_text(data))
     records: list[Record] = []
+    problems: list[str] = []
     for family in _FAMILIES:
         try:
-            records.extend(family.parse(text))
-        except Exception:  # a layout we did not foresee must not cost the other formats
-            continue
+            records.extend(family.parse(text, problems))
+        except Exception as exc:  # a layout we did not foresee must not cost the other formats
+            problems.append(f"{family.__name__.rsplit('.', 1)[-1]}: unreadable layout ({exc!r})")
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return client or records
+    return ParseResult(client or records, problems)
+
+
+def parse_benchmark_output(data: str | bytes) -> list[Record]:
+    """One benchmark record per complete result found in a tool's output; [] if none."""
+    return read_benchmark_output(data).records
 
 
 def derive_config_name(record: Record) -> str:

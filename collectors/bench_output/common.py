@@ -9,12 +9,13 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_DECIMALS = re.compile(r"\.(\d+)$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
@@ -22,8 +23,31 @@ def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours and rank prefixes made plain."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
-    data = data.replace("\r\n", "\n").replace("\r", "\n")
-    return _RANK_PREFIX.sub("", _ANSI.sub("", data))
+    if "\r" in data:
+        data = data.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in data:
+        data = _ANSI.sub("", data)
+    return _RANK_PREFIX.sub("", data) if "]:" in data else data
+
+
+def trim_cut_tail(text: str) -> str:
+    """The text without a last line that may have been cut inside a number.
+
+    Output cut mid-write ends without a line break; its last line then ends inside whatever was
+    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
+    at least two decimals and as many as the line before it ended with (formats print one
+    precision per block), since anything shorter may be a cut figure.
+    """
+    if not text or text.endswith("\n"):
+        return text
+    start = text.rfind("\n") + 1
+    last = text[start:].rstrip()
+    if not (last[-1:].isdigit() or last.endswith(".")):
+        return text
+    before = _DECIMALS.search(text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : start].rstrip())
+    shown = _DECIMALS.search(last)
+    wanted = max(2, len(before[1]) if before else 0)
+    return text if shown and len(shown[1]) >= wanted else text[:start]
 
 
 def number(text: object) -> float | None:
@@ -119,7 +143,7 @@ def figures_of(pairs: Iterable[tuple[str, object]]) -> dict[str, float]:
 
 
 def benchmark(value: float, source_format: str, **fields: Any) -> Record:
-    """A benchmark record of output tokens per second, unless `metric`/`unit` say otherwise."""
-    fields.setdefault("metric", "output_tok_s")
-    fields.setdefault("unit", "tok/s")
+    """A benchmark record of the default metric (output tokens per second) unless told otherwise."""
+    fields.setdefault("metric", DEFAULT_METRIC)
+    fields.setdefault("unit", DEFAULT_UNIT)
     return Record(kind="benchmark", value=value, source_format=source_format, status="ok", **fields)

@@ -1,22 +1,64 @@
-"""llama.cpp `llama-bench` outputs: the default markdown table and `-o json` / `-o jsonl`.
+"""llama.cpp outputs: `llama-bench` (markdown, `-o csv|json|jsonl`), `llama-batched-bench` tables,
+llama-server timing and draft-acceptance lines, and `llama-speculative` summaries.
 
-Layouts follow llama.cpp builds b4000-b9700 (tools/llama-bench/llama-bench.cpp).
+Layouts follow llama.cpp builds b1275-b9700 (tools/llama-bench/llama-bench.cpp,
+tools/batched-bench/batched-bench.cpp, tools/server/server.cpp, examples/speculative).
 """
 
 from __future__ import annotations
 
+import csv
 import re
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, json_objects, number, slug, whole
-from sessiontui.project_memory.records import Record
+from sessiontui.collectors.bench_output.common import (
+    benchmark,
+    figures_of,
+    json_objects,
+    median,
+    number,
+    slug,
+    whole,
+)
+from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 ENGINE = "llama.cpp"
-FORMATS = ("llama.cpp.llama-bench", "llama.cpp.llama-bench.json")
+FORMATS = (
+    "llama.cpp.llama-bench",
+    "llama.cpp.llama-bench.json",
+    "llama.cpp.llama-bench.csv",
+    "llama.cpp.batched-bench",
+    "llama.cpp.speculative",
+    "llama.cpp.server_log",
+)
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
 _JSON_FIGURES = ("n_gpu_layers", "n_batch", "n_ubatch", "n_threads", "flash_attn")
+_CSV_HEADER = re.compile(r"^build_commit,build_number,.*\bavg_ts\b", re.MULTILINE)
+# llama-batched-bench columns (S_* are tokens per second) -> figure names.
+_BATCHED_FIGURES = {
+    "n_kv": "n_kv",
+    "t_pp s": "prompt_s",
+    "s_pp t/s": "prompt_tok_s",
+    "t_tg s": "gen_s",
+    "t s": "total_s",
+    "s t/s": "total_tok_s",
+}
+# llama-server `print_timing` (eval and prompt eval, one per task) and its draft statistics.
+_EVAL = re.compile(
+    r"(prompt eval|\beval) time =\s*([\d.]+) ms /\s*(\d+) tokens\s*"
+    r"\(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)"
+)
+_DRAFT = re.compile(
+    r"draft acceptance(?: rate)? =\s*([\d.]+) \(\s*(\d+) accepted /\s*(\d+) generated\)"
+    r"(?:, mean acceptance length =\s*([\d.]+))?"
+    r"(?:, acceptance rate per position = \(([\d., ]+)\))?"
+)
+# llama-speculative / llama-speculative-simple end-of-run summary.
+_SPEC_DECODED = re.compile(r"decoded\s+(\d+) tokens in\s+([\d.]+) seconds, speed:\s+([\d.]+) t/s")
+_SPEC_COUNT = re.compile(r"^(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)\s*$", re.MULTILINE)
+_SPEC_ACCEPT = re.compile(r"^accept\s*=\s*([\d.]+)%", re.MULTILINE)
 
 
 def _version(commit: object, build: object) -> str | None:
@@ -31,14 +73,14 @@ def _version(commit: object, build: object) -> str | None:
 def _test_fields(prompt: int | None, gen: int | None, depth: int | None) -> dict[str, Any] | None:
     """Metric and lengths for a test: pp -> prompt tok/s, tg -> output tok/s, pp+tg -> total."""
     if gen and not prompt:
-        fields: dict[str, Any] = {"metric": "output_tok_s", "output_len": gen}
+        fields: dict[str, Any] = {"metric": DEFAULT_METRIC, "output_len": gen}
     elif prompt and not gen:
         fields = {"metric": "prompt_tok_s", "input_len": prompt}
     elif prompt and gen:
         fields = {"metric": "total_tok_s", "input_len": prompt, "output_len": gen}
     else:
         return None
-    fields["unit"] = "tok/s"
+    fields["unit"] = DEFAULT_UNIT
     if depth:
         fields["figures"] = {"n_depth": float(depth)}
     return fields
@@ -50,7 +92,8 @@ def _cells(line: str) -> list[str]:
 
 
 def _table_records(text: str) -> list[Record]:
-    """One record per row of every llama-bench markdown table, versioned by the `build:` after it."""
+    """One record per row of every llama-bench or llama-batched-bench markdown table; llama-bench
+    rows are versioned by the `build:` line after their table."""
     if "t/s" not in text:
         return []
     records: list[Record] = []
@@ -59,30 +102,43 @@ def _table_records(text: str) -> list[Record]:
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
-            for record in unversioned:
-                record.engine_version = _version(*build.groups())
+            for earlier in unversioned:
+                earlier.engine_version = _version(*build.groups())
             unversioned = []
         if not (line.lstrip().startswith("|") and line.rstrip().endswith("|")):  # whole rows only
             header = None
             continue
         cells = _cells(line)
         lowered = [cell.lower() for cell in cells]
-        if "test" in lowered and "t/s" in lowered:
+        if "t/s" in lowered or "s_tg t/s" in lowered:
             header = lowered
         elif header and len(cells) == len(header) and not set(line.strip()) <= set("|-: "):
-            row = _row_record(dict(zip(header, cells, strict=True)))
-            if row is not None:
-                records.append(row)
-                unversioned.append(row)
+            row = dict(zip(header, cells, strict=True))
+            record: Record | None
+            if "s_tg t/s" in row:
+                record = _batched_record(row)
+            else:
+                record = _row_record(row)
+                if record is not None:
+                    unversioned.append(record)
+            if record is not None:
+                records.append(record)
     return records
 
 
-def _row_record(row: dict[str, str]) -> Record | None:
-    """A record of one table row; the value is the mean of `mean ± std`."""
+def _row_test(row: dict[str, str]) -> dict[str, Any] | None:
+    """Metric and lengths of a llama-bench row: its `test` cell, or the early n_prompt/n_gen ones."""
+    if "test" not in row:
+        return _test_fields(whole(row.get("n_prompt")), whole(row.get("n_gen")), None)
     test = _TEST.match(row["test"].strip())
+    return _test_fields(*(whole(group) for group in test.groups())) if test else None
+
+
+def _row_record(row: dict[str, str]) -> Record | None:
+    """A record of one llama-bench table row; the value is the mean of `mean ± std`."""
     mean, _, std = row["t/s"].partition("±")
     value = number(mean)
-    fields = _test_fields(*(whole(group) for group in test.groups())) if test else None
+    fields = _row_test(row)
     if value is None or fields is None:
         return None
     figures = fields.pop("figures", {})
@@ -102,8 +158,28 @@ def _row_record(row: dict[str, str]) -> Record | None:
     )
 
 
-def _json_record(result: dict[str, Any]) -> Record | None:
-    """A record of one `-o json`/`-o jsonl` test result."""
+def _batched_record(row: dict[str, str]) -> Record | None:
+    """A record of one llama-batched-bench row: generation tok/s over B parallel sequences."""
+    value = number(row["s_tg t/s"])
+    if value is None:
+        return None
+    batch = whole(row.get("b")) or 1  # llama-sweep-bench style tables have no B column
+    return benchmark(
+        value,
+        "llama.cpp.batched-bench",
+        engine=ENGINE,
+        batch_size=batch,
+        concurrency=batch,
+        input_len=whole(row.get("pp")),
+        output_len=whole(row.get("tg")),
+        figures=figures_of((name, row.get(column)) for column, name in _BATCHED_FIGURES.items()),
+    )
+
+
+def _json_record(
+    result: dict[str, Any], source_format: str = "llama.cpp.llama-bench.json"
+) -> Record | None:
+    """A record of one `-o json`/`-o jsonl`/`-o csv` test result."""
     value = number(result.get("avg_ts"))
     fields = _test_fields(
         whole(result.get("n_prompt")), whole(result.get("n_gen")), whole(result.get("n_depth"))
@@ -120,7 +196,7 @@ def _json_record(result: dict[str, Any]) -> Record | None:
         figures["t_s_std"] = std
     return benchmark(
         value,
-        "llama.cpp.llama-bench.json",
+        source_format,
         engine=ENGINE,
         engine_version=_version(result.get("build_commit"), result.get("build_number")),
         model=str(result.get("model_type") or "") or None,
@@ -130,11 +206,106 @@ def _json_record(result: dict[str, Any]) -> Record | None:
     )
 
 
-def parse(text: str) -> list[Record]:
-    """Every llama-bench result in the text."""
+def _csv_records(text: str, problems: list[str]) -> list[Record]:
+    """One record per row of `llama-bench -o csv` (every value quoted in older builds)."""
+    header = _CSV_HEADER.search(text) if "build_commit," in text else None
+    if header is None:
+        return []
+    lines = text[header.start() :].splitlines()
+    names = lines[0].split(",")
+    records = []
+    for line in lines[1:]:
+        if not line.strip() or line.lstrip().startswith("|"):
+            break
+        cells = next(csv.reader([line]))
+        if len(cells) != len(names) or line.count('"') % 2:
+            problems.append(f"llama.cpp.llama-bench.csv: row cut short ({len(cells)} of "
+                            f"{len(names)} columns), not stored")
+            continue
+        record = _json_record(dict(zip(names, cells, strict=True)), "llama.cpp.llama-bench.csv")
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def _server_records(text: str) -> list[Record]:
+    """One summary record over llama-server's per-task timings: median generation tok/s."""
+    if "eval time" not in text:
+        return []
+    # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
+    server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
+    timings = _EVAL.findall(server)
+    generation = [number(m[3]) for m in timings if m[0] == "eval" and int(m[2]) > 1]
+    value = median(v for v in generation if v)
+    if value is None:
+        return []
+    drafts = _DRAFT.findall(server)
+    accepted = sum(int(d[1]) for d in drafts)
+    drafted = sum(int(d[2]) for d in drafts)
+    lengths = [v for d in drafts if (v := number(d[3])) is not None]
+    positions = [d[4] for d in drafts if d[4]]
+    figures = figures_of(
+        (
+            ("requests", len(generation)),
+            ("prompt_tok_s", median(v for m in timings if m[0] == "prompt eval"
+                                    and (v := number(m[3])))),
+            ("acceptance_rate", accepted / drafted if drafted else None),
+            ("draft_tokens", drafted or None),
+            ("accepted_tokens", accepted if drafted else None),
+        )
+    )
+    if positions:
+        rates = [number(rate) for rate in positions[-1].split(",")]
+        figures.update(figures_of((f"accept_pos_{i}", r) for i, r in enumerate(rates, start=1)))
+    return [
+        benchmark(
+            value,
+            "llama.cpp.server_log",
+            engine=ENGINE,
+            accept_length=median(lengths),
+            num_steps=len(positions[-1].split(",")) if positions else None,
+            figures=figures,
+        )
+    ]
+
+
+def _speculative_records(text: str) -> list[Record]:
+    """The llama-speculative summary: decoding speed, drafted and accepted tokens."""
+    if "n_accept" not in text:
+        return []
+    decoded = _SPEC_DECODED.search(text)
+    counts = dict(_SPEC_COUNT.findall(text))
+    if decoded is None or "n_accept" not in counts:
+        return []
+    accept = _SPEC_ACCEPT.search(text)
+    figures = figures_of((name, raw) for name, raw in counts.items())
+    figures.update(figures_of((("decode_s", decoded[2]),
+                               ("acceptance_rate", float(accept[1]) / 100 if accept else None))))
+    return [
+        benchmark(
+            float(decoded[3]),
+            "llama.cpp.speculative",
+            engine=ENGINE,
+            concurrency=1,
+            spec_algorithm="draft_model",
+            num_steps=whole(counts.get("n_draft")),
+            output_len=whole(decoded[1]),
+            figures=figures,
+        )
+    ]
+
+
+def parse(text: str, problems: list[str]) -> list[Record]:
+    """Every llama.cpp result in the text."""
     json_results = [
         record
         for result in json_objects(text)
         if "avg_ts" in result and (record := _json_record(result))
     ]
-    return [*_table_records(text), *json_results]
+    return [
+        *_table_records(text),
+        *json_results,
+        *_csv_records(text, problems),
+        *_speculative_records(text),
+        *_server_records(text),
+    ]

@@ -15,7 +15,7 @@ from typing import Any
 from sessiontui.collectors.bench_output.common import figures_of, number, present, slug, whole
 
 _BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
-_RULE = re.compile(r"^=+\s*$")
+_RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
 
@@ -26,6 +26,7 @@ class Block:
 
     start: int
     rows: list[tuple[str, str, str]] = field(default_factory=list)  # (section, label, raw value)
+    closed: bool = False  # its closing line of `=` was printed: the block is complete
 
     def get(self, *labels: str) -> str | None:
         """The raw value of the first of `labels` present (labels compared in lower case)."""
@@ -38,7 +39,7 @@ class Block:
 
 
 def result_blocks(text: str) -> Iterator[Block]:
-    """Every result block; a truncated last block ends at the end of the text."""
+    """Every result block; one cut before its closing line comes out with `closed` False."""
     if "Benchmark Result" not in text:
         return
     block: Block | None = None
@@ -51,6 +52,7 @@ def result_blocks(text: str) -> Iterator[Block]:
                 yield block
             block, section = Block(start=offset), ""
         elif block is not None and _RULE.match(stripped):
+            block.closed = True
             if block.rows:
                 yield block
             block = None
@@ -71,6 +73,7 @@ def result_blocks(text: str) -> Iterator[Block]:
 # Figure names shared by the SGLang and vLLM serving benchmarks, printed label -> figure.
 _BLOCK_FIGURES = {
     "total token throughput (tok/s)": "total_tok_s",
+    "total throughput (tok/s)": "total_tok_s",  # SGLang before 0.4
     "input token throughput (tok/s)": "input_tok_s",
     "request throughput (req/s)": "request_throughput",
     "request goodput (req/s)": "request_goodput",
@@ -128,6 +131,12 @@ _LATENCY_NAMES = {
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
 _POSITION = re.compile(r"^position\s+(\d+)$", re.I)
+
+
+def cut_block(block: Block, source_format: str) -> str:
+    """What to say about a block that ended before its closing line: nothing of it is stored."""
+    last = block.rows[-1][1] if block.rows else "its header"
+    return f"{source_format}: result block cut after `{last}` (no closing line), not stored"
 
 
 def _latency_name(stat: str, quantity: str) -> str:

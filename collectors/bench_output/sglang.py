@@ -22,6 +22,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
+    cut_block,
     is_vllm_json,
     json_figures,
     result_blocks,
@@ -60,9 +61,7 @@ _ONE_BATCH_SERVER = re.compile(
     r"^(batch size|input_len|output_len|latency|ttft|last_ttft|input throughput|output throughput"
     r"|last generation throughput|acc_length|cache hit rate):\s*(\S+)"
 )
-_DECODE_FIELD = re.compile(
-    r"(#running-req|accept len|accept rate|gen throughput \(token/s\)):\s*(\d+(?:\.\d+)?)"
-)
+_DECODE_NAMES = ("#running-req", "accept len", "accept rate", "gen throughput (token/s)")
 _DECODE_LINE = re.compile(r"Decode batch[.,]\s*(#running-req.*)$", re.MULTILINE)
 
 
@@ -182,8 +181,8 @@ def _json_records(text: str) -> list[Record]:
     return records
 
 
-def _one_batch_records(text: str) -> list[Record]:
-    """Measured runs of bench_one_batch; the warm-up run is left out."""
+def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
+    """Measured runs of bench_one_batch; the warm-up run and a run cut before `Total.` left out."""
     if "Prefill. latency" not in text:
         return []
     runs: list[dict[str, Any]] = []
@@ -205,6 +204,8 @@ def _one_batch_records(text: str) -> list[Record]:
             run["total_latency_s"], run["total_tok_s"] = match[1], match[2]
             runs.append(run)
             run = None
+    if run is not None and run["phase"] != "warmup":
+        problems.append("sglang.bench_one_batch: a run cut before its `Total.` line, not stored")
     if runs and not any(r["phase"] for r in runs) and len(runs) > 1:
         runs = runs[1:]  # no markers: the first run is the warm-up
     return [record for r in runs if r["phase"] != "warmup" and (record := _one_batch_record(r))]
@@ -238,8 +239,9 @@ def _one_batch_record(run: dict[str, Any]) -> Record | None:
     )
 
 
-def _one_batch_server_records(text: str) -> list[Record]:
-    """One record per `batch size:` group printed by bench_one_batch_server."""
+def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
+    """One record per `batch size:` group printed by bench_one_batch_server; a last group that
+    lacks lines the group before it printed was cut short and is reported instead."""
     if "batch size:" not in text:
         return []
     groups: list[dict[str, str]] = []
@@ -252,6 +254,11 @@ def _one_batch_server_records(text: str) -> list[Record]:
             groups.append({})
         if groups:
             groups[-1][key] = raw
+    if len(groups) > 1 and set(groups[-2]) - set(groups[-1]):
+        missing = ", ".join(sorted(set(groups[-2]) - set(groups[-1])))
+        problems.append(f"sglang.bench_one_batch_server: last group cut short ({missing} missing),"
+                        " not stored")
+        groups.pop()
     records = []
     for group in groups:
         value = number(group.get("output throughput"))
@@ -281,8 +288,19 @@ def _one_batch_server_records(text: str) -> list[Record]:
 
 
 def _decode_fields(rest: str) -> dict[str, float]:
-    """The fields of one `Decode batch` line that the summary uses, by name (fields come and go)."""
-    return {name: float(value) for name, value in _DECODE_FIELD.findall(rest)}
+    """The fields of one `Decode batch` line that the summary uses, by name (fields come and go;
+    a find per name is faster than one regex over the line)."""
+    fields = {}
+    for name in _DECODE_NAMES:
+        at = rest.find(name)
+        if at < 0 or rest[at + len(name) : at + len(name) + 1] != ":":
+            continue
+        end = rest.find(",", at)
+        try:
+            fields[name] = float(rest[at + len(name) + 1 : end if end > 0 else len(rest)])
+        except ValueError:
+            continue
+    return fields
 
 
 def _server_log_records(text: str) -> list[Record]:
@@ -319,17 +337,26 @@ def _server_log_records(text: str) -> list[Record]:
     ]
 
 
-def parse(text: str) -> list[Record]:
+def _block_records(text: str, problems: list[str]) -> list[Record]:
+    """Records of the complete bench_serving blocks; a cut one is reported instead."""
+    records = []
+    for block in result_blocks(text):
+        if not is_sglang_block(block):
+            continue
+        if not block.closed:
+            problems.append(cut_block(block, "sglang.bench_serving"))
+        elif record := _block_record(text, block):
+            records.append(record)
+    return records
+
+
+def parse(text: str, problems: list[str]) -> list[Record]:
     """Every SGLang result in the text, in the order the formats are tried."""
-    blocks = [
-        record
-        for block in result_blocks(text)
-        if is_sglang_block(block) and (record := _block_record(text, block))
-    ]
+    blocks = _block_records(text, problems)
     return [
         *blocks,
         *_json_records(text),
-        *_one_batch_records(text),
-        *_one_batch_server_records(text),
+        *_one_batch_records(text, problems),
+        *_one_batch_server_records(text, problems),
         *_server_log_records(text),
     ]

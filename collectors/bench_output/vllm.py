@@ -22,6 +22,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
+    cut_block,
     is_vllm_json,
     json_figures,
     position_figures,
@@ -32,9 +33,11 @@ from sessiontui.collectors.bench_output.sglang import is_sglang_block
 from sessiontui.project_memory.records import Record
 
 ENGINE = "vllm"
-FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.server_log")
+FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vllm.server_log")
 _NAMESPACE = re.compile(r"Namespace\(")
 _CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
+# Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).
+_RATE_LINE = re.compile(r"^Traffic request rate:\s*([\d.]+|inf)", re.MULTILINE)
 _VERSION = re.compile(
     r"(?:vLLM API server version|LLM engine \(v)\s*v?([0-9][\w.+-]*?)\)?\s*$", re.MULTILINE
 )
@@ -62,6 +65,21 @@ def _last(pattern: re.Pattern[str], text: str, end: int) -> str | None:
     for match in pattern.finditer(text, 0, end):
         found = match.group(1)
     return found
+
+
+# examples/offline_inference/spec_decode.py (and eagle.py before it): counts, then the mean
+# acceptance length (bonus token included), then `acceptance at token i:` for each position.
+_EXAMPLE_MEAN = re.compile(
+    r"^mean acceptance length(?: \(including bonus tokens\))?:\s*(\S+)", re.MULTILINE
+)
+_EXAMPLE_COUNT = re.compile(
+    r"^(total_num_output_tokens|num_drafts|num_draft_tokens|num_accepted_tokens):\s*(\d+)\s*$",
+    re.MULTILINE,
+)
+_EXAMPLE_POSITION = re.compile(r"^acceptance at token (\d+):\s*(\S+)", re.MULTILINE)
+_EXAMPLE_SPEED = re.compile(r"est\. speed input: [\d.]+ toks/s, output: ([\d.]+) toks/s")
+_EXAMPLE_METHOD = re.compile(r"--method[= ]+([\w-]+)")
+_EXAMPLE_MODEL = re.compile(r"--model(?:-dir|_dir)?[= ]+(\S+)")
 
 
 def _server_settings(text: str, end: int) -> dict[str, Any]:
@@ -94,6 +112,9 @@ def _block_record(text: str, block: Block) -> Record | None:
         or args.get("max_concurrency")
     )
     figures = block_figures(block)
+    rate = number(_last(_RATE_LINE, text, block.start)) if "Traffic" in text else None
+    if rate is not None and "request_rate" not in figures:
+        figures["request_rate"] = rate
     fields = _server_settings(text, block.start)
     if "acceptance length" in block.labels():
         fields = _with_depth(fields, sum(name.startswith("accept_pos_") for name in figures))
@@ -212,16 +233,83 @@ def _server_log_records(text: str) -> list[Record]:
     ]
 
 
-def parse(text: str) -> list[Record]:
+def _example_record(text: str, start: int, end: int, mean: re.Match[str]) -> Record | str:
+    """The record of one spec_decode example summary (text[start:end]), or why it is incomplete."""
+    counts = {name: float(raw) for name, raw in _EXAMPLE_COUNT.findall(text, start, mean.start())}
+    rates = [number(m[2]) for m in _EXAMPLE_POSITION.finditer(text, mean.end(), end)]
+    accept = number(mean[1])
+    drafts, draft_tokens = counts.get("num_drafts"), counts.get("num_draft_tokens")
+    if accept is None:
+        return "vllm.spec_decode: `mean acceptance length` has no number"
+    if drafts and draft_tokens and len(rates) < round(draft_tokens / drafts):
+        expected = round(draft_tokens / drafts)
+        return f"vllm.spec_decode: {len(rates)} of {expected} `acceptance at token` lines printed"
+    figures = position_figures(rates)
+    figures.update(figures_of((name, value) for name, value in counts.items()))
+    if drafts and draft_tokens:
+        figures["acceptance_rate"] = counts.get("num_accepted_tokens", 0.0) / draft_tokens
+    speeds = _EXAMPLE_SPEED.findall(text, start, mean.start())
+    speed = number(speeds[-1]) if speeds else None
+    metric = {} if speed is not None else {"metric": "accept_length", "unit": "tok/step"}
+    method = _last(_EXAMPLE_METHOD, text, mean.start())
+    model = _last(_EXAMPLE_MODEL, text, mean.start())
+    fields = _with_depth({"spec_algorithm": method} if method else {}, len(rates))
+    return benchmark(
+        speed if speed is not None else accept,
+        "vllm.spec_decode",
+        engine=ENGINE,
+        model=model,
+        accept_length=accept,
+        figures=figures,
+        **metric,
+        **fields,
+    )
+
+
+def _example_records(text: str, problems: list[str]) -> list[Record]:
+    """One record per spec_decode example summary (a paste may hold several runs)."""
+    if "acceptance length" not in text:
+        return []
+    means = list(_EXAMPLE_MEAN.finditer(text))
+    records = []
+    for i, mean in enumerate(means):
+        start = means[i - 1].end() if i else 0
+        end = means[i + 1].start() if i + 1 < len(means) else len(text)
+        found = _example_record(text, start, end, mean)
+        if isinstance(found, str):
+            problems.append(found)
+        else:
+            records.append(found)
+    return records
+
+
+def _block_records(text: str, problems: list[str]) -> list[Record]:
+    """Records of the complete result blocks; a cut one is reported instead."""
+    records = []
+    for block in result_blocks(text):
+        if is_sglang_block(block):
+            continue
+        if not block.closed:
+            problems.append(cut_block(block, "vllm.bench_serve"))
+        elif record := _block_record(text, block):
+            records.append(record)
+    return records
+
+
+def parse(text: str, problems: list[str]) -> list[Record]:
     """Every vLLM result in the text."""
-    blocks = [
-        record
-        for block in result_blocks(text)
-        if not is_sglang_block(block) and (record := _block_record(text, block))
-    ]
-    json_results = [
+    blocks = _block_records(text, problems)
+    printed = {round(record.value or 0.0, 2) for record in blocks}
+    json_results = [  # a `--save-result` JSON echoed after its own block is the same result
         record
         for result in json_objects(text)
-        if is_vllm_json(result) and (record := _json_record(result))
+        if is_vllm_json(result)
+        and (record := _json_record(result))
+        and round(record.value or 0.0, 2) not in printed
     ]
-    return [*blocks, *json_results, *_server_log_records(text)]
+    return [
+        *blocks,
+        *json_results,
+        *_example_records(text, problems),
+        *_server_log_records(text),
+    ]

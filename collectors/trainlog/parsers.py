@@ -5,11 +5,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from functools import lru_cache
 from itertools import repeat
 
-from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
-from sessiontui.collectors.trainlog.readings import Reading, from_pairs, metric_name, to_float
+from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar, seconds
+from sessiontui.collectors.trainlog.readings import (
+    Reading,
+    add_metric,
+    from_pairs,
+    metric_name,
+    to_float,
+)
 
 # SpecForge gen 1 (2025 scripts) and SafeAILab EAGLE-3: `Train Epoch [e/E], position i,  Acc: x`.
 _SF_EPOCH = re.compile(
@@ -35,11 +42,29 @@ _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,}
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
+# Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
+_MEGATRON_VALID = re.compile(r"validation loss at iteration (?P<step>\d+)[^|]*\|(?P<rest>.*)")
+# DeepSpeed pipeline engine (diffusion-pipe): `steps: 4 loss: 0.1193 iter time (s): 533.263 ...`.
+_DS_STEPS = re.compile(
+    r"\bsteps: (?P<step>\d+) loss: (?P<loss>\S+) iter time \(s\): (?P<iter>[\d.]+)"
+    r"(?: samples/sec: (?P<sps>[\d.]+))?"
+)
+# torchvision / DETR MetricLogger: `Epoch: [0]  [210/225]  eta: 0:00:04  lr: 0.001  loss: x (avg)`.
+_METRIC_LOGGER = re.compile(
+    r"^(?P<head>Epoch: \[(?P<e>\d+)\]|Test:|[A-Za-z][\w ]{0,30}:)?\s*\[\s*(?P<i>\d+)/(?P<n>\d+)\]"
+    r"\s+eta: (?:(?P<days>\d+) days?, )?(?P<eta>[\d:]+)\s+(?P<rest>.*)"
+)
+_LOGGER_ITEM = re.compile(r"([A-Za-z_][\w]*(?: mem)?): ([-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)")
+# ESPnet: `5epoch:train:3376-3750batch: iter_time=0.001, ..., loss=1.733, lr_0=0.100, ...`.
+_ESPNET = re.compile(r"(?P<e>\d+)epoch:(?P<phase>train|valid):(?P<a>\d+)-(?P<b>\d+)batch:(?P<rest>.*)")
+# A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
+_STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)")
+_VALIDATION = re.compile(r"^\W*(?:validation|valid|val)\b", re.IGNORECASE)
 _EPOCH_OF = re.compile(r"\bEpoch \[(?P<e>\d+)/(?P<E>\d+)\]")
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
-_KEY_COLON = re.compile(r"(?<![\w./-])([A-Za-z_][\w./ -]{0,40}?)\s*:\s+"
+_KEY_COLON = re.compile(r"(?<![\w./-])([A-Za-z_][\w./ -]{0,40}?(?: \(\w+\))?)\s*:\s+"
                         r"([-+]?(?:\d|\.\d|nan\b|inf)[^,\s|]{0,40}%?)",
                         re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
@@ -125,7 +150,10 @@ def hf_dict(text: str) -> Reading | None:
         return None
     pairs = dict_pairs(text[start:])
     done = any(key == "train_runtime" for key, _ in pairs)
-    return from_pairs("hf-trainer", pairs, done=done)
+    reading = from_pairs("hf-trainer", pairs, done=done)
+    if done and reading is not None and all(key != "loss" for key, _ in pairs):
+        reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
+    return reading
 
 
 def json_line(text: str) -> Reading | None:
@@ -151,8 +179,28 @@ def deepspeed_step(text: str) -> Reading | None:
 
 
 def megatron(text: str) -> Reading | None:
-    """Megatron-LM `iteration N/ M | name: value |` lines."""
+    """Megatron-LM `iteration N/ M | name: value |` lines (older builds print some names without
+    a colon: `learning rate 1.258E-04 | lm loss 4.799004E+00`) and validation lines."""
     match = _MEGATRON.search(text)
+    if not match:
+        return _megatron_validation(text)
+    metrics: dict[str, float] = {}
+    for part in match["rest"].split("|"):
+        key, sep, raw = part.rpartition(":")
+        if not sep:  # `name value` without a colon
+            key, _, raw = part.strip().rpartition(" ")
+        value = to_float(raw) if key.strip() else None
+        if value is not None:
+            add_metric(metrics, key, value)
+    ms = metrics.pop("elapsed_time_per_iteration_(ms)", None)
+    step, total = int(match["step"]), int(match["total"])
+    return Reading("megatron", metrics, step=step, total=total, done=step >= total > 0,
+                   steps_per_s=1000.0 / ms if ms and ms > 0 else None)
+
+
+def _megatron_validation(text: str) -> Reading | None:
+    """`validation loss at iteration N | lm loss value: x |`: kept as val_loss, never as loss."""
+    match = _MEGATRON_VALID.search(text)
     if not match:
         return None
     metrics = {}
@@ -160,18 +208,87 @@ def megatron(text: str) -> Reading | None:
         key, sep, raw = part.rpartition(":")
         value = to_float(raw) if sep else None
         if value is not None:
-            metrics[metric_name(key)] = value
-    ms = metrics.pop("elapsed_time_per_iteration_(ms)", None)
-    step, total = int(match["step"]), int(match["total"])
-    return Reading("megatron", metrics, step=step, total=total, done=step >= total > 0,
-                   steps_per_s=1000.0 / ms if ms and ms > 0 else None)
+            name = metric_name(key).removesuffix("_value")
+            metrics["val_" + ("loss" if name in ("lm_loss", "loss") else name)] = value
+    return Reading("megatron", metrics) if metrics else None
+
+
+def deepspeed_steps(text: str) -> Reading | None:
+    """DeepSpeed pipeline-engine progress (diffusion-pipe): steps/s from the iteration time."""
+    match = _DS_STEPS.search(text)
+    if match is None:
+        return None
+    loss, iteration = to_float(match["loss"]), float(match["iter"])
+    metrics = {"loss": loss} if loss is not None else {}
+    metrics["iter_time_s"] = iteration
+    if match["sps"]:
+        metrics["samples_per_s"] = float(match["sps"])
+    return Reading("deepspeed", metrics, step=int(match["step"]),
+                   steps_per_s=1.0 / iteration if iteration > 0 else None)
+
+
+def metric_logger(text: str) -> Reading | None:
+    """torchvision / DETR `MetricLogger.log_every` lines: step, total, ETA, and each meter's
+    current value (the value before the parenthesised global average)."""
+    match = _METRIC_LOGGER.match(text)
+    if match is None:
+        return None
+    metrics: dict[str, float] = {}
+    for key, raw in _LOGGER_ITEM.findall(match["rest"]):
+        value = to_float(raw)
+        if value is not None and key not in metrics:
+            add_metric(metrics, key, value)
+    per_step = metrics.pop("time", None)
+    metrics.pop("data", None)
+    if (match["head"] or "").startswith("Test"):
+        return Reading("metriclogger", {f"val_{k}": v for k, v in metrics.items()})
+    eta = seconds(match["eta"])
+    if eta is not None and match["days"]:
+        eta += int(match["days"]) * 86400
+    step, total = int(match["i"]), int(match["n"])
+    return Reading("metriclogger", metrics, step=step, total=total,
+                   epoch=float(match["e"]) if match["e"] else None,
+                   steps_per_s=1.0 / per_step if per_step and per_step > 0 else None,
+                   remaining_s=eta)
+
+
+def espnet(text: str) -> Reading | None:
+    """ESPnet `Nepoch:train:a-bbatch: key=value, ...` lines: epoch, loss and lr (`lr_0`)."""
+    match = _ESPNET.search(text)
+    if match is None:
+        return None
+    pairs = _KEY_EQ.findall(match["rest"])
+    if match["phase"] == "valid":
+        pairs = [(f"val_{key}", raw) for key, raw in pairs]
+    reading = from_pairs("espnet", pairs, epoch=float(match["e"]))
+    if reading is not None and reading.metrics.get("train_time"):
+        reading.steps_per_s = 1.0 / reading.metrics["train_time"]
+    return reading
+
+
+def logged_time(raw: str) -> float | None:
+    """The time stamped at the start of a raw log line, as a Unix time (None without one)."""
+    match = _STAMP.match(raw)
+    if match is None:
+        return None
+    try:
+        return datetime.fromisoformat(match[1].replace(",", ".")).timestamp()
+    except ValueError:
+        return None
 
 
 def key_values(text: str) -> Reading | None:
-    """Plain `key=value` / `key: value` lines (and EAGLE-1/2 `Epoch [e/E], Loss: x`)."""
+    """Plain `key=value` / `key: value` lines (and EAGLE-1/2 `Epoch [e/E], Loss: x`); a line that
+    starts by saying it is a validation gives `val_` figures, never the training loss."""
     pairs = _KEY_EQ.findall(text) or _KEY_COLON.findall(text)
+    if pairs and _VALIDATION.match(text):
+        pairs = [(key if key.lower().startswith("val") else f"val_{key}", raw) for key, raw in pairs]
     epoch = _EPOCH_OF.search(text)
-    return from_pairs("key-value", pairs, epoch=float(epoch["e"]) if epoch else None)
+    reading = from_pairs("key-value", pairs, epoch=float(epoch["e"]) if epoch else None)
+    updates = reading.metrics.get("ups") if reading is not None else None  # fairseq updates/s
+    if reading is not None and updates:
+        reading.steps_per_s = updates
+    return reading
 
 
 def lightning_stopped(text: str) -> Reading | None:
@@ -197,7 +314,10 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("{'", hf_dict),
     ('{"', json_line),
     ("skipped=", deepspeed_step),
+    ("iter time (s)", deepspeed_steps),
     ("iteration", megatron),
+    ("eta: ", metric_logger),
+    ("batch: ", espnet),
     ("", key_values),
 )
 

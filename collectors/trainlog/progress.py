@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from sessiontui.collectors.trainlog.readings import Reading, metric_name, to_float
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 
 # tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
 # or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or
@@ -19,6 +19,12 @@ _COUNT = r"\d+(?:\.\d+)?[kMG]?"
 _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES}")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
 _POSTFIX = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,63})=([^,\s]{1,40})")
+# Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
+_DESC_FIGURE = re.compile(
+    r"(?<![\w./-])([A-Za-z_][\w./-]{0,40}(?: \(\w+\))?)\s*[:=]\s*"
+    r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
+    re.IGNORECASE,
+)
 _EPOCH = re.compile(r"[Ee]poch\s+(\d+)")
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map", re.IGNORECASE)
 _SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
@@ -65,6 +71,14 @@ def _steps_per_s(rate: str, unit: str, per: str) -> float | None:
     return 1.0 / value if unit == "s" else None
 
 
+def _read_pairs(metrics: dict[str, float], pairs: list[tuple[str, str]]) -> None:
+    """Add the numeric (key, text) pairs of a bar to its metrics."""
+    for key, raw in pairs:
+        value = to_float(raw)
+        if value is not None:
+            add_metric(metrics, key, value)
+
+
 def parse_bar(text: str) -> tuple[Reading | None, str]:
     """The bar that starts a record as a reading (None if none), plus any text glued after it."""
     pct = text.find("%|")
@@ -81,11 +95,10 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     training, epoch, fmt = _describe(desc.strip())
     if not training:
         return None, rest
-    metrics = {}
-    for key, raw in _POSTFIX.findall(match["postfix"] or ""):
-        value = to_float(raw)
-        if value is not None:
-            metrics[metric_name(key)] = value
+    metrics: dict[str, float] = {}
+    if desc and (":" in desc or "=" in desc):
+        _read_pairs(metrics, _DESC_FIGURE.findall(desc))
+    _read_pairs(metrics, _POSTFIX.findall(match["postfix"] or ""))
     metrics.pop("v_num", None)
     n = _count(match["n"])
     total = _count(match["total"]) if pct != -1 else None

@@ -7,20 +7,37 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-# Names tools use for the same quantity, mapped to the snapshot's names.
+# The one alias table: spellings tools print (lower case, spaces as `_`) -> the snapshot's names.
+# A loss, lr or grad_norm alias keeps its original name in `metrics` too (the snapshot's `loss`
+# comes from it unless the record also printed `loss` itself); position aliases are renamed.
 ALIASES = {
-    "learning_rate": "lr",
+    # training loss: Lightning, DETR log.txt, ESPnet, Megatron, tqdm descriptions
     "lm_loss": "loss",
+    "train_loss": "loss",
     "train_loss_step": "loss",
     "loss_step": "loss",
+    "train_closs": "loss",
     "total_loss": "loss",
+    "loss_(batch)": "loss",
+    "training_loss": "loss",
+    # learning rate: HF Trainer, DETR, ESPnet (`lr_0`, `optim0_lr0`), Megatron without colons
+    "learning_rate": "lr",
+    "train_lr": "lr",
+    "lr_0": "lr",
+    "optim0_lr0": "lr",
+    # gradient norm: fairseq `gnorm`, Megatron `grad norm`
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
+    "gnorm": "grad_norm",
+    # position: lifted out of the metrics as the step
     "iteration": "step",
     "global_step": "step",
     "_step": "step",
     "trainer/global_step": "step",
+    "num_updates": "step",
+    "steps": "step",
 }
+_POSITION = frozenset({"step", "epoch"})
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
 
@@ -28,7 +45,8 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?
 @dataclass(slots=True)
 class Reading:
     """One record's figures (transient, so not frozen: frozen costs 2x to build per log line);
-    `metrics` uses the snapshot's names (loss, lr, acc_0, ...)."""
+    `metrics` uses the snapshot's names (loss, lr, acc_0, ...); `logged_at` is the time stamped
+    on the record itself, when it carries one (rates of logs read after the fact)."""
 
     format: str
     metrics: dict[str, float] = field(default_factory=dict)
@@ -38,6 +56,7 @@ class Reading:
     steps_per_s: float | None = None
     remaining_s: float | None = None
     done: bool = False  # the tool said training is over (100% bar, HF train_runtime)
+    logged_at: float | None = None
 
 
 def to_float(text: str) -> float | None:
@@ -57,14 +76,33 @@ def to_float(text: str) -> float | None:
     return value / 100 if percent and math.isfinite(value) else value
 
 
+def add_metric(metrics: dict[str, float], key: str, value: float) -> None:
+    """Store a figure under the snapshot's name; an aliased loss/lr/grad_norm keeps its own name
+    too, and never replaces the canonical figure the same record printed explicitly."""
+    name = metric_name(key)
+    original = _plain_name(key)
+    if original != name and name not in _POSITION:
+        metrics[original] = value
+        metrics.setdefault(name, value)
+    else:
+        metrics[name] = value
+
+
 @lru_cache(maxsize=4096)
-def metric_name(key: str) -> str:
-    """The snapshot's name for a tool's key: `train/` dropped, `eval/x` -> `eval_x`, aliases."""
+def _plain_name(key: str) -> str:
+    """A tool's key in the snapshot's spelling, without aliasing."""
     key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
     if key.startswith("train/"):
         key = key[6:]
     elif key.startswith("eval/"):
         key = "eval_" + key[5:]
+    return key
+
+
+@lru_cache(maxsize=4096)
+def metric_name(key: str) -> str:
+    """The snapshot's name for a tool's key: `train/` dropped, `eval/x` -> `eval_x`, aliases."""
+    key = _plain_name(key)
     if key.endswith("simulated_acc_len"):
         return "simulated_acc_len"
     return ALIASES.get(key, key)
@@ -77,9 +115,8 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
     metrics: dict[str, float] = {}
     for key, raw in pairs:
         value = to_float(raw)
-        if value is None:
-            continue
-        metrics[metric_name(key)] = value
+        if value is not None:
+            add_metric(metrics, key, value)
     paired_step = metrics.pop("step", None)
     paired_epoch = metrics.pop("epoch", None)
     total = metrics.pop("max_steps", None) or metrics.pop("total_steps", None)

@@ -10,6 +10,7 @@ from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, ha
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import clean, collapse_redraws, rank_of
 from sessiontui.collectors.trainlog.parsers import (
+    logged_time,
     parse_record,
     specforge_step_run,
     specforge_step_runs,
@@ -50,6 +51,7 @@ class TrainState:
         self._ema_rate: float | None = None
         self._tool_eta: float | None = None  # tqdm's `<remaining` of the latest progress line
         self._rate_mark: tuple[float, int] | None = None  # (time, step) where the rate window began
+        self._rate_logged = False  # the rate window runs on the log's own time stamps
         self._interval: float | None = None
         self._redraws = 0
         self._redraws_per_block = 0
@@ -115,6 +117,8 @@ class TrainState:
             if not line or (ranked and (rank_of(line) or 0) > 0):
                 continue
             for reading in parse_record(clean(line)):
+                if reading.step is not None and reading.steps_per_s is None:
+                    reading.logged_at = logged_time(line)
                 if pending is None or not merge(pending, reading):
                     if pending is not None:
                         self.apply(pending, at)
@@ -131,7 +135,7 @@ class TrainState:
         self._run_wide(reading)
         progressed = False
         if reading.step is not None and reading.step != self.step:
-            self._progress(reading.step, at)
+            self._progress(reading.step, at, reading.logged_at)
             self.step = reading.step
             progressed = True
         if reading.epoch is not None and reading.epoch != self.epoch:
@@ -205,20 +209,23 @@ class TrainState:
         if len(self._gates) < MAX_METRICS or shape in self._gates:
             self._gates[shape] = (x, x + stride)
 
-    def _progress(self, step: int, at: float) -> None:
-        """Update the smoothed steps/s and the usual interval between progress lines."""
+    def _progress(self, step: int, at: float, logged: float | None = None) -> None:
+        """Update the smoothed steps/s and the usual interval between progress lines; the rate
+        runs on the lines' own time stamps when they carry them (a log read after the fact)."""
         if self.last_update is not None and at > self.last_update:
             gap = at - self.last_update
             self._interval = gap if self._interval is None else 0.7 * self._interval + 0.3 * gap
-        if self._rate_mark is None or step < self._rate_mark[1]:
-            self._rate_mark = (at, step)
+        clock = logged if logged is not None else at
+        if (self._rate_mark is None or step < self._rate_mark[1]
+                or self._rate_logged != (logged is not None)):
+            self._rate_mark, self._rate_logged = (clock, step), logged is not None
             return
         since, first = self._rate_mark
-        if at - since >= MIN_RATE_WINDOW_S:
-            rate = (step - first) / (at - since)
+        if clock - since >= MIN_RATE_WINDOW_S:
+            rate = (step - first) / (clock - since)
             self._ema_rate = rate if self._ema_rate is None else (
                 RATE_SMOOTHING * rate + (1 - RATE_SMOOTHING) * self._ema_rate)
-            self._rate_mark = (at, step)
+            self._rate_mark = (clock, step)
 
     def _check_loss(self, loss: float, reading: Reading, at: float) -> None:
         """A nan/inf loss opens a divergence episode; a finite one closes it."""

@@ -27,6 +27,8 @@ def trainer_state_readings(data: bytes) -> list[Reading]:
                      if isinstance(v, int | float) and not isinstance(v, bool)]
             done = "train_runtime" in entry
             if reading := from_pairs("hf-trainer-state", pairs, done=done):
+                if done and "loss" not in entry:
+                    reading.metrics.pop("loss", None)  # the summary's `train_loss` is the mean
                 readings.append(reading)
     step, total = state.get("global_step"), state.get("max_steps")
     if isinstance(step, int):

@@ -15,7 +15,9 @@ from sessiontui.collectors.bench_output import (
     KNOWN_FORMATS,
     llamacpp,
     parse_benchmark_output,
+    read_benchmark_output,
     sglang,
+    trtllm,
     vllm,
 )
 from sessiontui.collectors.bench_output.common import to_text
@@ -33,7 +35,7 @@ TEXT_FIXTURES = [
     "vllm_server.log",
     "llama_bench.md",
 ]
-ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.suffix != ".md" or p.stem != "README")
+ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.name != "INDEX.md")
 # Where each serving block is cut: after its output throughput line, and before it.
 BLOCKS = {
     "sglang_bench_serving.txt": "Output token throughput (tok/s):",
@@ -65,16 +67,27 @@ def test_odd_spacing_and_crlf_parse_the_same(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKS))
-def test_block_cut_after_its_throughput_keeps_what_was_printed(name: str) -> None:
+def test_block_cut_before_its_closing_line_is_reported_not_stored(name: str) -> None:
     text = (FIXTURES / name).read_text()
     throughput = text.index(BLOCKS[name])
     cut = text[: text.index("\n", throughput) + 1]
+    assert len(parse_benchmark_output(text)) == 1
+    result = read_benchmark_output(cut)
+    assert result.records == []
+    [problem] = result.problems
+    assert "cut after `Output token throughput (tok/s)`" in problem and "not stored" in problem
+    assert read_benchmark_output(text[:throughput]).records == []
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_block_cut_mid_number_is_never_stored(name: str) -> None:
+    text = (FIXTURES / name).read_text()
+    line_end = text.index("\n", text.index(BLOCKS[name]))
     [whole] = parse_benchmark_output(text)
-    [partial] = parse_benchmark_output(cut)
-    assert partial.value == whole.value and partial.concurrency == whole.concurrency
-    assert set(partial.figures) < set(whole.figures)
-    assert all(whole.figures[k] == v for k, v in partial.figures.items())
-    assert parse_benchmark_output(text[:throughput]) == []
+    printed = f"{whole.value:.2f}"
+    for keep in range(1, len(printed)):  # `681.30` cut to `6`, `68`, ..., `681.3`
+        cut = text[: line_end - len(printed) + keep]
+        assert parse_benchmark_output(cut) == []
 
 
 def test_text_values_in_a_block_do_not_become_figures() -> None:
@@ -122,8 +135,8 @@ def test_garbage_gives_nothing() -> None:
 @given(st.binary(max_size=2000))
 def test_no_family_raises_on_arbitrary_bytes(data: bytes) -> None:
     text = to_text(data)
-    for family in (sglang, vllm, llamacpp):
-        assert isinstance(family.parse(text), list)
+    for family in (sglang, vllm, trtllm, llamacpp):
+        assert isinstance(family.parse(text, []), list)
 
 
 @settings(max_examples=200, deadline=None)
@@ -136,8 +149,8 @@ def test_no_family_raises_on_arbitrary_bytes(data: bytes) -> None:
 def test_no_family_raises_on_spliced_fixtures(name: str, start: int, stop: int, junk: str) -> None:
     text = (FIXTURES / name).read_text()
     spliced = text[:start] + junk + text[stop:]
-    for family in (sglang, vllm, llamacpp):
-        for record in family.parse(spliced):
+    for family in (sglang, vllm, trtllm, llamacpp):
+        for record in family.parse(spliced, []):
             assert record.value is not None and math.isfinite(record.value)
 
 

@@ -19,7 +19,7 @@ from sessiontui.project_memory.store import Store
 store = Store(sys.argv[1])
 i = 0
 while True:
-    record = store.add(Record(kind="benchmark", config=f"w{i}", value=float(i)))
+    record = store.add(Record(kind="benchmark", config=f"w{i}", value=float(i + 1)))
     print(record.id, flush=True)
     i += 1
 """
@@ -28,7 +28,7 @@ while True:
 def _add_many(path: str, worker: int, count: int) -> None:
     with Store(path) as store:
         for i in range(count):
-            store.add(Record(kind="benchmark", config=f"worker {worker} #{i}", value=float(i)))
+            store.add(Record(kind="benchmark", config=f"worker {worker} #{i}", value=float(i + 1)))
 
 
 def test_four_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:

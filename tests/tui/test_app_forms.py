@@ -122,3 +122,15 @@ async def test_a_long_note_is_saved_whole_and_announced_in_one_short_line(tmp_pa
         assert "\n" not in toast and len(toast) <= 70 and toast.endswith("…")
     with Store(tmp_path / "memory.db") as store:
         assert store.list("note")[0].text == note.strip()
+
+
+async def test_a_value_the_rules_refuse_is_marked_and_focused(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "b")
+        field(form, "config").value = "sglang c1"
+        field(form, "value").value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is form and "value" in text_of(form.query_one("#form-error"))
+        assert field(form, "value").has_class("-invalid") and app.focused is field(form, "value")

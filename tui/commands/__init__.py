@@ -18,6 +18,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.record": ("record",),
     "sessiontui.tui.commands.train": ("train",),
     "sessiontui.tui.commands.watch": ("watch",),
+    "sessiontui.tui.commands.salvage": ("salvage",),
+    "sessiontui.tui.commands.target": ("target",),
 }
 
 

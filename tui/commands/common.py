@@ -1,4 +1,5 @@
-"""Helpers every command shares: opening the store, printing JSON and records, parsing values."""
+"""Helpers every command shares: opening the store, printing JSON and records, parsing values,
+and keeping control characters from stored text off the user's terminal."""
 
 from __future__ import annotations
 
@@ -7,26 +8,57 @@ import math
 import sys
 from typing import Any
 
+from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import Record, is_invalid
 from sessiontui.project_memory.store import Store
+
+# C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
+_CONTROLS = [*(c for c in range(0x20) if chr(c) not in "\n\t"), 0x7F, *range(0x80, 0xA0)]
+_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
 
 
 def open_store(*, create: bool = True) -> Store | None:
-    """The project's store; None when `create` is False and nothing was recorded yet."""
+    """The project's store for writing; None when `create` is False and nothing was recorded yet."""
     path = database_path()
     if not create and not path.exists():
         return None
     return Store(path)
 
 
+def open_reader() -> Store | None:
+    """The project's store opened read-only (works in a read-only folder); None when empty."""
+    path = database_path()
+    return Store(path, readonly=True) if path.exists() else None
+
+
+def printable(text: str) -> str:
+    """Text with control characters shown as `\\x1b`-style escapes, safe to print on a terminal."""
+    return text.translate(_VISIBLE)
+
+
+class EscapedOutput:
+    """A text stream that shows control characters as escapes (installed on stdout and stderr:
+    a note holding a clear-screen or clipboard sequence is printed, never obeyed)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(printable(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def stamped(*records: Record) -> Record:
-    """Stamp new records with host, GPU models and git state, each looked up once for all of
-    them (GitPython and NVML are imported only here); returns the first."""
-    from sessiontui.collectors.gpu import gpu_names
+    """Stamp new records with host, GPU models, driver, CUDA and git state, each looked up once
+    for all of them (GitPython and NVML are imported only here); returns the first."""
+    from sessiontui.collectors.gpu_env import gpu_environment
     from sessiontui.project_memory.stamp import stamp_all
 
-    stamp_all(records, gpus=gpu_names())
+    env = gpu_environment()
+    stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
     return records[0]
 
 
@@ -34,8 +66,8 @@ def print_json(obj: Any) -> None:
     """JSON on stdout, the form scripts read."""
     import json
 
-    json.dump(obj, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
+    text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
+    sys.stdout.write(unicode_escaped(text) + "\n")  # no raw control character, value exact
 
 
 def finite_float(text: str) -> float:
@@ -71,8 +103,11 @@ def positive_int(text: str) -> int:
 def record_line(record: Record) -> str:
     """One line of the human list: id, kind, date, label and value."""
     value = ""
-    if record.kind == "benchmark":
-        value = "FAILED" if record.status == "failed" else f"{record.value:g} {record.unit or ''}"
+    if is_invalid(record):
+        value = "INVALID (see `show`)"
+    elif record.kind == "benchmark":
+        value = "FAILED" if record.status == "failed" or record.value is None else (
+            f"{record.value:g} {record.unit or ''}")
         value += "  baseline" if record.baseline else ""
     elif record.kind == "run":
         value = f"{record.status or ''} step {record.step or 0}/{record.total_steps or '?'}"
@@ -82,6 +117,8 @@ def record_line(record: Record) -> str:
 def print_record(record: Record) -> None:
     """Every set field of a record, one per line."""
     for name, value in record.to_dict().items():
-        if value in (None, "", [], {}) or (name == "baseline" and record.kind != "benchmark"):
+        if value in (None, "", [], {}) or (name == "baseline" and record.kind != "benchmark") or (
+            name == "revision" and value == 0
+        ):
             continue
         print(f"{name:16} {value}")

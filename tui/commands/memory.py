@@ -8,9 +8,11 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
+from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
     finite_float,
+    open_reader,
     open_store,
     positive_int,
     print_json,
@@ -38,6 +40,8 @@ _BENCH_FLAGS = (
     ("--draft-model", "draft_model", str),
     ("--engine", "engine", str),
     ("--engine-version", "engine_version", str),
+    ("--driver", "driver_version", str),
+    ("--cuda", "cuda_version", str),
     ("--model", "model", str),
     ("--command", "command", str),
     ("--notes", "notes", str),
@@ -72,6 +76,8 @@ def cmd_bench_add(args: argparse.Namespace) -> int:
     values = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
+    if args.gpu_model:  # what it ran on, when not this host's GPUs
+        record.gpus = [args.gpu_model] * (args.gpu_count or 1)
     return _store_and_print(record, args.json)
 
 
@@ -99,8 +105,11 @@ def cmd_note_add(args: argparse.Namespace) -> int:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    store = open_store(create=False)
-    records = store.list(args.kind, deleted=args.trash, limit=args.limit) if store else []
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = store.list(args.kind, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
@@ -112,7 +121,12 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    with open_store() as store:
+    from sessiontui.project_memory.store import StoreError
+
+    store = open_reader()
+    if store is None:
+        raise StoreError(f"no record with id {args.id}")
+    with store:
         record = store.get(args.id, include_deleted=True)
     if args.json:
         print_json(record.to_dict())
@@ -192,12 +206,23 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import export_toml
+    from sessiontui.project_memory.exchange import (
+        export_records,
+        export_target,
+        records_toml,
+        write_atomic,
+    )
 
-    with open_store() as store:
-        text = export_toml(store, Path(args.path) if args.path else None)
+    store = open_reader()
+    records = []
+    if store:
+        with store:
+            records = export_records(store)
+    text = records_toml(records)
     if args.path:
-        print(f"exported {text.count('[[record]]')} records to {args.path}")
+        path = export_target(Path(args.path))
+        write_atomic(path, text)
+        print(f"exported {len(records)} records to {path}")
     else:
         sys.stdout.write(text)
     return 0
@@ -239,7 +264,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.answers import ask, classify
 
     question = " ".join(args.question)
-    store = open_store(create=False)
+    store = open_reader()
     previous = _previous_answer() if store and classify(question) == "speedup" else None
     try:
         answer = ask(store, question, previous=previous)
@@ -261,6 +286,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = bench.add_parser("add", help="record a measured result")
     _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
+    p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
+    p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
     p.add_argument("--tag", action="append", default=[], help="repeatable")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench_add)
@@ -311,7 +338,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_restore)
 
     p = sub.add_parser("export", help="write all records as TOML (stdout without PATH)")
-    p.add_argument("path", nargs="?")
+    p.add_argument("path", nargs="?", help=f"a file, or a folder to write {EXPORT_NAME} in")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("import", help="merge a TOML export by id (idempotent)")

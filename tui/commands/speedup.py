@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=cmd_speedup)
 
 
-def _settings() -> tuple[str | None, str, list[str]]:
+def settings() -> tuple[str | None, str, list[str]]:
     """The first followed log, the default metric, and any problems reading sessiontui.toml."""
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.config import config_path, load_config
@@ -58,7 +58,7 @@ def _settings() -> tuple[str | None, str, list[str]]:
     return (str(logs[0]) if logs else None), config.default_metric, config.problems
 
 
-def _read_snapshot(log: str) -> tuple[object | None, list[str]]:
+def read_snapshot(log: str) -> tuple[object | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
     from sessiontui.collectors.trainlog import read_log
 
@@ -72,12 +72,12 @@ def cmd_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
     from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
 
-    log, metric, problems = _settings()
+    log, metric, problems = settings()
     explicit = args.acc is not None or args.simulated_acc_len is not None
     log = args.log or (None if explicit else log)
     snapshot = None
     if log and not explicit:
-        snapshot, unread = _read_snapshot(log)
+        snapshot, unread = read_snapshot(log)
         problems = problems + unread
     store = open_store(create=False)
     try:

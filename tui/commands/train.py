@@ -46,13 +46,18 @@ def cmd_train_status(args: argparse.Namespace) -> int:
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
     """For each event, the stored lessons that match it, best first (none without a memory)."""
     from sessiontui.project_memory.signatures import lessons_for_event
-    from sessiontui.tui.commands.common import open_store
+    from sessiontui.project_memory.store import StoreError
+    from sessiontui.tui.commands.common import open_reader
 
-    store = open_store(create=False)
-    if store is None:
+    try:
+        store = open_reader()
+        if store is None:
+            return [[] for _ in snapshot.events]
+        with store:
+            return [lessons_for_event(store, event) for event in snapshot.events]
+    except StoreError as exc:  # the status needs no memory: say what was skipped, go on
+        print(f"sessiontui: lessons were not matched: {exc}", file=sys.stderr)
         return [[] for _ in snapshot.events]
-    with store:
-        return [lessons_for_event(store, event) for event in snapshot.events]
 
 
 def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> str:

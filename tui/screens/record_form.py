@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import Record, record_problems
 from sessiontui.tui.screens.confirm import ConfirmScreen
 
 
@@ -65,6 +65,12 @@ def shown_value(record: Record, field: FormField) -> str:
     return "" if value is None else str(value)
 
 
+def _empty(name: str) -> Any:
+    """What an emptied field holds: the record field's default (None, "" or [])."""
+    default = Record.__dataclass_fields__[name]
+    return default.default_factory() if callable(default.default_factory) else default.default
+
+
 def parse_value(field: FormField, raw: str) -> Any:
     """Text typed into a field as the record's value; raises FieldError with a message to show."""
     raw = raw.strip()
@@ -72,7 +78,7 @@ def parse_value(field: FormField, raw: str) -> Any:
     if not raw:
         if field.required:
             raise FieldError(field.name, f"{label} is required")
-        return [] if field.parse == "tags" else None
+        return _empty(field.name)
     if field.parse == "float":
         try:
             return float(raw)
@@ -164,7 +170,16 @@ class RecordForm(ModalScreen[str | None]):
     def _typing(self) -> None:
         """A message about a value goes away as soon as the value changes."""
         if not self._saving:
-            self._error("")
+            self._show_problem("", set())
+
+    def _show_problem(self, message: str, field_names: set[str]) -> None:
+        """The message under the form; the fields it is about marked `-invalid`, focus on the first."""
+        self._error(message)
+        bad = [self.query_one(f"#field-{f.name}") for f in self.fields if f.name in field_names]
+        for field in self.fields:
+            self.query_one(f"#field-{field.name}").set_class(field.name in field_names, "-invalid")
+        if bad:
+            bad[0].focus()
 
     @on(Button.Pressed, "#save")
     @on(Input.Submitted)
@@ -172,14 +187,16 @@ class RecordForm(ModalScreen[str | None]):
         if self._saving:
             return
         try:
-            values = self.values()
+            record = dataclasses.replace(self.record, **self.values())
         except FieldError as exc:
-            self._error(str(exc))
-            self.query_one(f"#field-{exc.field}").focus()
+            self._show_problem(str(exc), {exc.field})
+            return
+        problems = record_problems(record)  # the same rules as the CLI, import and the store
+        if problems:
+            self._show_problem("; ".join(str(p) for p in problems), {p.field for p in problems})
             return
         self._saving = True
         self._error("saving…")
-        record = dataclasses.replace(self.record, **values)
         self.run_worker(lambda: self.save(record), thread=True, exit_on_error=False,
                         group="form-save")
 

@@ -1,0 +1,162 @@
+"""Recording a benchmark: parse its output, name the results, keep a failed attempt, flag the
+baseline, check, stamp and store. One flow for the CLI, the app and the MCP server."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shlex
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import BinaryIO
+
+from sessiontui.collectors.bench_output import (
+    KNOWN_FORMATS,
+    derive_config_name,
+    parse_benchmark_output,
+)
+from sessiontui.project_memory.records import Record, record_problems
+from sessiontui.project_memory.stamp import stamp_all
+from sessiontui.project_memory.store import Store
+
+OUTPUTS_DIR = "outputs"  # inside the memory folder: where captured outputs are kept
+INTERRUPTED = "interrupted with Ctrl-C; results are from the output captured until then"
+
+
+@dataclass
+class RecordOutcome:
+    """What recording did: the records stored, or why none was (`problem`, one line)."""
+
+    records: list[Record] = field(default_factory=list)
+    output_path: Path | None = None
+    exit_code: int = 0  # the benchmark command's own exit code (0 for saved output)
+    problem: str | None = None
+
+    @property
+    def stored(self) -> bool:
+        return self.problem is None
+
+
+def output_path(store: Store, command: Sequence[str] = ()) -> Path:
+    """A fresh file name for one capture: UTC time, program name and a short random suffix."""
+    program = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(command[0]).name if command else "stdin")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return store.path.parent / OUTPUTS_DIR / f"{stamp}-{program[:40]}-{secrets.token_hex(2)}.log"
+
+
+def nothing_found(where: str) -> str:
+    """The one line for output that holds no result of a known format."""
+    return f"no benchmark result found in {where} (known formats: {', '.join(KNOWN_FORMATS)})"
+
+
+def implausible(records: Sequence[Record]) -> str | None:
+    """Why some parsed result may not be stored (each result's problems), or None."""
+    found = [
+        f"result {number} ({record.config or record.source_format or 'unnamed'}): "
+        + "; ".join(str(problem) for problem in problems)
+        for number, record in enumerate(records, 1)
+        if (problems := record_problems(record))
+    ]
+    return f"implausible values, nothing stored: {' | '.join(found)}" if found else None
+
+
+def failed_attempt(parsed: Sequence[Record]) -> Record:
+    """The one record of a failed command: what it was running, with no value."""
+    if parsed:
+        return replace(parsed[0], value=None, figures={}, status="failed")
+    return Record(kind="benchmark", status="failed")
+
+
+def store_results(
+    store: Store,
+    records: list[Record],
+    *,
+    fallback_name: str,
+    config: str | None = None,
+    baseline: bool = False,
+    tags: Sequence[str] = (),
+    gpus: list[str] | None = None,
+    **common: object,
+) -> str | None:
+    """Name, flag, tag and annotate records, check them, then stamp and store them all (one
+    transaction); returns why nothing was stored, or None."""
+    for record in records:
+        for name, value in common.items():
+            setattr(record, name, value)
+        record.config = config or derive_config_name(record) or fallback_name
+        record.baseline = baseline
+        record.tags = [*record.tags, *tags]
+    problem = implausible(records)
+    if problem:
+        return problem
+    if gpus is None:
+        from sessiontui.collectors.gpu import gpu_names  # NVML: only when something is stored
+
+        gpus = gpu_names()
+    stamp_all(records, gpus=gpus)  # git state of the current directory's project
+    store.add_all(records)
+    return None
+
+
+def record_text(
+    store: Store,
+    data: str | bytes,
+    *,
+    source: Path | None = None,
+    pasted_from: str = "the given text",
+    config: str | None = None,
+    baseline: bool = False,
+    tags: Sequence[str] = (),
+    gpus: list[str] | None = None,
+) -> RecordOutcome:
+    """Store the results in saved benchmark output: from the file `source`, or pasted text (kept
+    under the memory's outputs folder; `pasted_from` names it in messages). Nothing is stored
+    when a result is implausible."""
+    records = parse_benchmark_output(data)
+    where = str(source) if source else pasted_from
+    if not records:
+        return RecordOutcome(problem=nothing_found(where))
+    if source is None:
+        source = output_path(store)
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_bytes(data.encode() if isinstance(data, str) else data)
+    path = source.resolve()
+    problem = store_results(
+        store, records, fallback_name=path.name, config=config, baseline=baseline, tags=tags,
+        gpus=gpus, output_path=str(path),
+    )
+    return RecordOutcome(records if problem is None else [], path, problem=problem)
+
+
+def record_command(
+    store: Store,
+    command: Sequence[str],
+    sink: BinaryIO,
+    *,
+    config: str | None = None,
+    baseline: bool = False,
+    tags: Sequence[str] = (),
+    gpus: list[str] | None = None,
+) -> RecordOutcome:
+    """Run `command` (no shell), stream its output to `sink`, save it, and store its results, or
+    one failed attempt when it failed; the outcome carries the command's exit code."""
+    from sessiontui.collectors.bench_output.capture import run_and_capture
+
+    capture = run_and_capture(list(command), sink, output_path(store, command))
+    parsed = parse_benchmark_output(capture.output)
+    failed = capture.exit_code != 0 and not (capture.interrupted and parsed)
+    outcome = RecordOutcome(output_path=capture.path, exit_code=capture.exit_code)
+    if not failed and not parsed:
+        outcome.problem = nothing_found(f"the output of {command[0]} (saved at {capture.path})")
+        return outcome
+    records = [failed_attempt(parsed)] if failed else parsed
+    outcome.problem = store_results(
+        store, records, fallback_name=" ".join(command)[:60], config=config, baseline=baseline,
+        tags=tags, gpus=gpus, command=shlex.join(command), exit_code=capture.exit_code,
+        duration_s=round(capture.duration_s, 3), output_path=str(capture.path),
+        notes=INTERRUPTED if capture.interrupted else "",
+    )
+    outcome.records = records if outcome.problem is None else []
+    return outcome

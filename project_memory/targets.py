@@ -1,0 +1,220 @@
+"""Project targets ("beat 90 tok/s single stream", "accept length >= 3.0") and where each stands.
+
+A target is a record of kind `target`: a metric, a threshold (`value`) and the conditions it holds
+at. Its status compares the threshold with the best measured result at those conditions, with the
+projection from the live drafter, and, for a running drafter, with the projection at the end of
+training (`forecast`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from sessiontui.project_memory import specdec
+from sessiontui.project_memory.forecast import Forecast, forecast, reach_verdict, tau_history
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import lower_is_better
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.speedup import SpeedupReport
+    from sessiontui.project_memory.store import Store
+
+ACCEPT_LENGTH = "accept_length"
+SPEEDUP = "speedup"
+_NUMBER = r"(\d+(?:\.\d+)?)"
+_METRICS = (  # (pattern naming the metric, metric, unit)
+    (r"accept(?:ance)?[\s_-]*len(?:gth)?|\bacc[\s_-]*len\b|\btau\b|\bAL\b|τ", ACCEPT_LENGTH, "tok/step"),
+    (r"\d\s*x\b|speed[\s-]*up|×", SPEEDUP, "x"),
+    (r"total[\s_-]*(?:token[\s_-]*)?throughput|total[\s_-]*tok", "total_tok_s", "tok/s"),
+    (r"tok(?:en)?s?\s*/\s*s|tok/s|tps|throughput", DEFAULT_METRIC, "tok/s"),
+    (r"\bttft\b", "ttft_ms_median", "ms"),
+    (r"\btpot\b", "tpot_ms_median", "ms"),
+    (r"\bitl\b", "itl_ms_median", "ms"),
+)
+_SINGLE_STREAM = re.compile(r"single[\s-]*stream|\bbs\s*=?\s*1\b|\bc\s*=\s*1\b", re.I)
+_CONCURRENCY = re.compile(r"\b(?:c|concurrency)\s*=?\s*(\d+)\b|\bat\s+(\d+)\s+concurren", re.I)
+
+
+def parse_target(text: str) -> Record:
+    """A target record from a phrase; ValueError says what the phrase lacks."""
+    metric = unit = None
+    for pattern, name, name_unit in _METRICS:
+        if re.search(pattern, text, re.I):
+            metric, unit = name, name_unit
+            break
+    numbers = [float(n) for n in re.findall(_NUMBER, _CONCURRENCY.sub(" ", text))]
+    if metric is None:
+        raise ValueError(f"no metric in {text!r}: name one (tok/s, speedup 1.3x, accept length, ttft ms)")
+    if not numbers:
+        raise ValueError(f"no threshold in {text!r}: give the number to reach")
+    concurrency = 1 if _SINGLE_STREAM.search(text) else None
+    if found := _CONCURRENCY.search(text):
+        concurrency = int(found.group(1) or found.group(2))
+    return Record("target", title=text.strip(), metric=metric, value=numbers[0], unit=unit,
+                  concurrency=concurrency if metric != ACCEPT_LENGTH else None)
+
+
+def is_met(metric: str, value: float, threshold: float) -> bool:
+    """Whether `value` reaches the threshold, in the metric's own direction."""
+    return value <= threshold if lower_is_better(metric) else value >= threshold
+
+
+def shown(metric: str, value: float) -> str:
+    """A figure in the metric's own form: 1.30x, accept length 2.95, 82.3 tok/s, 180.0 ms."""
+    if metric == SPEEDUP:
+        return f"{value:.2f}x"
+    if metric == ACCEPT_LENGTH:
+        return f"{value:.2f}"
+    return f"{value:.1f} {'ms' if metric.endswith('_ms_median') else 'tok/s'}"
+
+
+def _gap(metric: str, value: float, threshold: float) -> str:
+    if is_met(metric, value, threshold):
+        return "met"
+    return f"{shown(metric, abs(threshold - value))} to go"
+
+
+@dataclass
+class TargetStatus:
+    """Where one target stands: measured, projected now, projected at the end of training."""
+
+    target: Record
+    current: float | None = None
+    current_source: str = ""
+    projected: float | None = None  # from the live drafter now
+    projected_end: float | None = None  # at the end of training, from the forecast
+    projected_band: tuple[float, float] | None = None
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def met(self) -> bool:
+        threshold = self.target.value
+        return (self.current is not None and threshold is not None
+                and is_met(self.target.metric or DEFAULT_METRIC, self.current, threshold))
+
+    def summary(self) -> str:
+        """One line: the target, its distance, and whether the projection clears it."""
+        target = self.target
+        metric, threshold = target.metric or DEFAULT_METRIC, target.value or 0.0
+        now = (f"{shown(metric, self.current)} ({_gap(metric, self.current, threshold)})"
+               if self.current is not None else "not measured yet")
+        text = f"{target.title or target.id}: now {now}"
+        if self.projected is not None:
+            clears = "clears it" if is_met(metric, self.projected, threshold) else "falls short"
+            text += f"; the live drafter projects {shown(metric, self.projected)}, which {clears}"
+        if self.projected_end is not None and self.projected_band is not None:
+            lo, hi = self.projected_band
+            text += (f"; at the end of training {shown(metric, self.projected_end)} "
+                     f"({shown(metric, lo)} to {shown(metric, hi)})")
+        return text
+
+
+def _conditions_match(target: Record, record: Record) -> bool:
+    return all(getattr(target, name) is None or getattr(target, name) == getattr(record, name)
+               for name in ("concurrency", "batch_size", "model", "engine"))
+
+
+def _best_result(target: Record, results: Sequence[Record]) -> Record | None:
+    metric = target.metric or DEFAULT_METRIC
+    matching = [r for r in results if r.value is not None and _conditions_match(target, r)]
+    if not matching:
+        return None
+    pick = min if lower_is_better(metric) else max
+    return pick(matching, key=lambda r: r.value or 0.0)
+
+
+def target_status(target: Record, store: Store | None, report: SpeedupReport | None = None,
+                  forecast: Forecast | None = None, live_accept_length: float | None = None
+                  ) -> TargetStatus:
+    """The status of one target from the memory, the live speedup report and the forecast."""
+    status = TargetStatus(target)
+    metric, threshold = target.metric or DEFAULT_METRIC, target.value
+    if threshold is None:
+        return status
+    if metric == ACCEPT_LENGTH:
+        status.current, status.current_source = live_accept_length, "the followed run now"
+        if forecast is not None:
+            status.lines.append(reach_verdict(forecast, threshold))
+            if forecast.ok and forecast.at_end is not None and forecast.low is not None \
+                    and forecast.high is not None:
+                status.projected_end = forecast.at_end
+                status.projected_band = (forecast.low, forecast.high)
+        return status
+    results = store.benchmarks(DEFAULT_METRIC if metric == SPEEDUP else metric, baseline=False) \
+        if store is not None else []
+    best = _best_result(target, results)
+    if metric != SPEEDUP and best is not None and best.value is not None:
+        status.current, status.current_source = best.value, f"{best.config or best.id} ({best.id})"
+    if report is None:
+        return status
+    if metric == SPEEDUP:
+        status.current = report.measured_speedup
+        status.current_source = "the last measured speedup"
+    projected_now, factor = _projection(report, metric)
+    status.projected = projected_now
+    if forecast is not None and forecast.ok and factor is not None and forecast.at_end is not None \
+            and forecast.low is not None and forecast.high is not None:
+        status.projected_end = factor * forecast.at_end
+        status.projected_band = (factor * forecast.low, factor * forecast.high)
+    return status
+
+
+def _projection(report: SpeedupReport, metric: str) -> tuple[float | None, float | None]:
+    """The live projection for a speedup or throughput target, and what one unit of accept length
+    is worth in that metric (so an accept length at the end of training converts alike)."""
+    if report.cost_factor is None or report.accept_length is None:
+        return None, None
+    per_tau = 1.0 / report.cost_factor
+    if metric == SPEEDUP:
+        return report.calibrated_speedup, per_tau
+    if metric == report.metric and report.baseline_value is not None:
+        return report.calibrated_value, report.baseline_value * per_tau
+    return None, None
+
+
+def decision_line(report: SpeedupReport, forecast: Forecast, hours_left: float | None) -> str:
+    """Decision help: for which targets the rest of the training run is worth its time."""
+    k, tau = report.cost_factor, report.accept_length
+    if k is None or tau is None or not forecast.ok or forecast.high is None or forecast.at_end is None:
+        return ""
+    now, end, best = (specdec.calibrated_speedup(t, k) for t in (tau, forecast.at_end, forecast.high))
+    left = f"the remaining {hours_left:.1f} h of training" if hours_left else "the rest of training"
+    if end <= now * 1.01:
+        return (f"The drafter has levelled off (≈{now:.2f}x now, ≈{end:.2f}x projected at the end): "
+                f"{left} is unlikely to change the verdict.")
+    return (f"≈{now:.2f}x now, ≈{end:.2f}x projected at the end (at best ≈{best:.2f}x): {left} is "
+            f"worth it if your target is above ~{now:.2f}x; a target above ~{best:.2f}x needs more "
+            f"than this run.")
+
+
+class RunHistory(Protocol):
+    """What a forecast needs of a followed run: its metric histories and planned length."""
+
+    @property
+    def history(self) -> Mapping[str, Sequence[tuple[int, float]]]: ...
+
+    @property
+    def total_steps(self) -> int | None: ...
+
+
+def live_forecast(snapshot: RunHistory | None) -> Forecast | None:
+    """The accept-length forecast of a followed run's snapshot (None without a run)."""
+    if snapshot is None:
+        return None
+    return forecast(tau_history(snapshot.history), snapshot.total_steps)
+
+
+def all_statuses(store: Store, snapshot: RunHistory | None = None,
+                 draft_overhead: float | None = None) -> list[TargetStatus]:
+    """Every stored target's status, against the memory and the followed run (if any)."""
+    from sessiontui.project_memory.speedup import build_speedup_report
+
+    targets = store.list(kind="target")
+    if not targets:
+        return []
+    report = build_speedup_report(store, snapshot=snapshot, draft_overhead=draft_overhead)
+    ahead = live_forecast(snapshot)
+    return [target_status(t, store, report, ahead, report.accept_length) for t in targets]

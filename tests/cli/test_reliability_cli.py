@@ -1,0 +1,313 @@
+"""Issue 16 through the real binary: nothing lost, nothing wrong stored, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import sessiontui_command
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+NOBODY = 65534
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert "Traceback" not in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    return result.stderr
+
+
+def listed(run_cli) -> list[dict]:
+    return json.loads(run_cli("list", "--json", check=True).stdout)
+
+
+# -- 1. export with run records ---------------------------------------------------------------
+def test_export_of_a_project_with_a_run_record_round_trips(run_cli, tmp_path: Path) -> None:
+    log = tmp_path / "t.log"
+    shutil.copy(FIXTURES / "trainlog" / "megatron.log", log)
+    run_cli("watch", "--once", "--log", str(log), check=True)
+    out = tmp_path / "memory.toml"
+    one = run_cli("export", str(out))
+    assert one.returncode == 0, one.stderr
+    [run] = [r for r in tomllib.loads(out.read_text())["record"] if r["kind"] == "run"]
+    assert run["milestones"] and run["log_path"] == str(log)
+    fresh = run_cli("import", str(out), env={"SESSIONTUI_DIR": str(tmp_path / "other")})
+    assert fresh.returncode == 0 and "1 added" in fresh.stdout, fresh.stderr
+
+
+# -- 2. bench add and edit keep to the bounds -------------------------------------------------
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (("--value", "-5"), "value"),
+        (("--value", "0"), "value"),
+        (("--value", "1e308", "--concurrency", "0"), "concurrency"),
+        (("--value", "5", "--concurrency", "-1"), "concurrency"),
+        (("--value", "5", "--accept-length", "-2"), "accept_length"),
+        (("--value", "5", "--accept-length", "0.5"), "accept_length"),
+    ],
+)
+def test_bench_add_refuses_implausible_values(run_cli, flags: tuple, named: str) -> None:
+    result = run_cli("bench", "add", "--config", "x", *flags)
+    assert result.returncode == 2 and named in one_line_error(result)
+    assert listed(run_cli) == []
+
+
+def test_bench_add_refuses_an_empty_config_and_edit_keeps_the_bounds(run_cli) -> None:
+    result = run_cli("bench", "add", "--config", " ", "--value", "5")
+    assert result.returncode == 2 and "config" in one_line_error(result)
+    added = json.loads(run_cli("bench", "add", "--config", "x", "--value", "5", "--json",
+                               check=True).stdout)
+    for flags in (("--value", "-1"), ("--set", "accept_length=0"), ("--set", "concurrency=0")):
+        result = run_cli("edit", added["id"], *flags)
+        assert result.returncode == 2, result.stderr
+        one_line_error(result)
+    assert listed(run_cli)[0]["value"] == 5.0
+
+
+def test_record_from_refuses_implausible_parsed_values(run_cli, tmp_path: Path) -> None:
+    text = (FIXTURES / "bench" / "sglang_bench_serving.txt").read_text()
+    negative = tmp_path / "negative.txt"
+    negative.write_text(text.replace("681.30", "-681.30"))
+    result = run_cli("record", "--from", str(negative))
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "implausible" in one_line_error(result) and "value" in result.stderr
+    assert listed(run_cli) == []
+
+
+# -- 3. and 12. import: all or nothing, every problem named -----------------------------------
+def write(tmp_path: Path, text: str, name: str = "in.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GOOD = '[[record]]\nkind = "note"\nid = "n-1"\ncreated_at = "2026-01-01T00:00:00+00:00"\ntext = "ok"\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        ('value = "abc"', "record 2 value"),
+        ("value = nan", "record 2 value"),
+        ('baseline = "yes"', "record 2 baseline"),
+        ("events = [1, 2]", "record 2 events"),
+        ('created_at = "yesterday"', "record 2 created_at"),
+        ('created_at = "2099-01-01T00:00:00+00:00"', "record 2 created_at: lies in the future"),
+        ("concurrency = 0", "record 2 concurrency"),
+        ('colour = "red"', "record 2 colour: is not a record field"),
+    ],
+)
+def test_import_names_the_record_and_field_and_imports_nothing(
+    run_cli, tmp_path: Path, body: str, named: str
+) -> None:
+    bench = '[[record]]\nkind = "benchmark"\nid = "b-2"\nconfig = "c"\nvalue = 50.0\n'
+    bench += 'created_at = "2026-01-01T00:00:00+00:00"\n'
+    lines = [line for line in bench.splitlines() if line.split(" =")[0] != body.split(" =")[0]]
+    path = write(tmp_path, GOOD + "\n".join([*lines, body]) + "\n")
+    result = run_cli("import", str(path))
+    assert result.returncode == 1 and named in one_line_error(result)
+    assert listed(run_cli) == []  # the good first record was not imported either
+
+
+def test_import_lists_every_problem_in_one_line(run_cli, tmp_path: Path) -> None:
+    path = write(tmp_path, 'record = "x"\n')
+    assert run_cli("import", str(path)).returncode == 1
+    text = GOOD + GOOD.replace('"n-1"', '"n-2"').replace('text = "ok"', "text = 5")
+    text += GOOD.replace('"n-1"', '"n-3"').replace('"2026', '"20x6')
+    result = run_cli("import", str(write(tmp_path, text)))
+    message = one_line_error(result)
+    assert "2 problem(s)" in message and "record 2 text" in message and "record 3 created_at" in message
+
+
+def test_native_toml_datetimes_are_accepted_and_normalised(run_cli, tmp_path: Path) -> None:
+    text = GOOD.replace('"2026-01-01T00:00:00+00:00"', "2026-01-01T02:00:00+02:00")
+    result = run_cli("import", str(write(tmp_path, text)))
+    assert result.returncode == 0, result.stderr
+    assert listed(run_cli)[0]["created_at"] == "2026-01-01T00:00:00+00:00"
+
+
+def test_import_refuses_a_newer_format_and_unknown_top_level_keys(run_cli, tmp_path: Path) -> None:
+    newer = run_cli("import", str(write(tmp_path, "format_version = 2\n" + GOOD)))
+    assert newer.returncode == 1 and "newer sessiontui" in one_line_error(newer)
+    unknown = run_cli("import", str(write(tmp_path, 'format_version = 1\nowner = "me"\n' + GOOD)))
+    assert unknown.returncode == 1 and "owner" in one_line_error(unknown)
+    assert listed(run_cli) == []
+
+
+def test_duplicate_ids_with_different_content_are_reported(run_cli, tmp_path: Path) -> None:
+    same = run_cli("import", str(write(tmp_path, GOOD + GOOD)))
+    assert same.returncode == 0 and "1 added" in same.stdout
+    other = GOOD + GOOD.replace('text = "ok"', 'text = "changed"')
+    result = run_cli("import", str(write(tmp_path, other, "other.toml")))
+    assert result.returncode == 1 and "record 2 id: n-1 is also record 1" in one_line_error(result)
+
+
+# -- 7. a future-dated import never reverts a later local edit ---------------------------------
+def test_reimporting_an_export_after_a_local_edit_keeps_the_edit(run_cli, tmp_path: Path) -> None:
+    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
+                               "--json", check=True).stdout)
+    export = tmp_path / "e.toml"
+    run_cli("export", str(export), check=True)
+    run_cli("edit", added["id"], "--value", "77", check=True)
+    run_cli("import", str(export), check=True)
+    assert listed(run_cli)[0]["value"] == 77.0
+
+
+# -- 8. damaged file: no write, salvage ---------------------------------------------------------
+def test_a_damaged_memory_refuses_writes_and_salvage_recovers_it(
+    run_cli, memory_dir: Path, tmp_path: Path
+) -> None:
+    from tests.project_memory.test_store_reliability import damaged_memory
+
+    memory_dir.mkdir()
+    db = memory_dir / "memory.db"
+    damaged_memory(db)  # 2,000 notes, three pages of the table overwritten
+    before = db.read_bytes()
+    refused = run_cli("bench", "add", "--config", "c", "--value", "5")
+    assert refused.returncode == 1 and "damaged" in one_line_error(refused)
+    assert "salvage" in refused.stderr and db.read_bytes() == before
+    out = tmp_path / "salvaged.toml"
+    result = run_cli("salvage", str(out))
+    assert result.returncode == 3 and "could not be read (lost)" in one_line_error(result)
+    saved = tomllib.loads(out.read_text())["record"]
+    lost = int(result.stderr.split("; ")[1].split()[0])
+    assert len(saved) + lost == 2000 and len(saved) > 1900
+    db.rename(memory_dir / "damaged.db")
+    restored = run_cli("import", str(out))
+    assert restored.returncode == 0 and f"{len(saved)} added" in restored.stdout
+
+
+# -- 9. export PATH ---------------------------------------------------------------------------
+def test_export_to_a_missing_folder_or_a_folder(run_cli, tmp_path: Path) -> None:
+    run_cli("note", "add", "n", check=True)
+    missing = run_cli("export", str(tmp_path / "nope" / "m.toml"))
+    assert missing.returncode == 1 and "does not exist" in one_line_error(missing)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    done = run_cli("export", str(folder), check=True)
+    assert (folder / "sessiontui-memory.toml").is_file() and "sessiontui-memory.toml" in done.stdout
+    assert not (tmp_path / "out.tmp").exists()
+
+
+def limited_file_size(limit: int):
+    """A preexec_fn: files may grow to `limit` bytes, past which writes fail (EFBIG), as on a
+    full disk; SIGXFSZ ignored so the write returns an error instead of killing the process."""
+
+    def apply() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def run_limited(memory_dir: Path, cwd: Path, limit: int, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir)}
+    return subprocess.run([*sessiontui_command(), *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, preexec_fn=limited_file_size(limit), timeout=120)
+
+
+def test_export_to_a_full_disk_leaves_no_partial_file(run_cli, memory_dir: Path, tmp_path: Path) -> None:
+    for letter in "xyz":
+        run_cli("note", "add", letter * 100_000, check=True)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    result = run_limited(memory_dir, tmp_path, 64 * 1024, "export", str(folder / "m.toml"))
+    assert result.returncode == 1 and "File too large" in one_line_error(result)
+    assert list(folder.iterdir()) == []
+
+
+def test_a_full_disk_during_import_names_the_cause(run_cli, memory_dir: Path, tmp_path: Path) -> None:
+    run_cli("note", "add", "first", check=True)
+    notes = "".join(GOOD.replace('"n-1"', f'"n-{i}"').replace('"ok"', f'"{"x" * 500}"')
+                    for i in range(2000))
+    size = (memory_dir / "memory.db").stat().st_size
+    result = run_limited(memory_dir, tmp_path, size + 64 * 1024, "import", str(write(tmp_path, notes)))
+    message = one_line_error(result)
+    assert result.returncode == 1 and "rollback" not in message and "nothing was written" in message
+    assert len(listed(run_cli)) == 1
+
+
+# -- 11. control characters -------------------------------------------------------------------
+def test_control_sequences_from_stored_text_are_escaped_but_json_is_exact(run_cli) -> None:
+    hostile = "clear\x1b[2J title\x1b]0;pwned\x07 clip\x1b]52;c;aGk=\x07 csi\x9b31m end"
+    added = json.loads(run_cli("note", "add", hostile, "--json", check=True).stdout)
+    assert added["text"] == hostile  # JSON: the exact value
+    for args in (("list",), ("show", added["id"]), ("note", "add", hostile)):
+        out = run_cli(*args, check=True).stdout
+        assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
+        assert "\\x1b[2J" in out or args == ("list",)
+    assert "\\x1b" in run_cli("list", check=True).stdout
+    exported = run_cli("export", check=True).stdout
+    assert "\x9b" not in exported and tomllib.loads(exported)["record"][0]["text"] == hostile
+
+
+# -- 13. read-only folder ---------------------------------------------------------------------
+@pytest.fixture
+def read_only_memory() -> Iterator[Path]:
+    """A memory folder the `nobody` user can read but not write (root can always write)."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run a command as a user without write access")
+    top = Path(tempfile.mkdtemp(prefix="sessiontui-ro-"))
+    top.chmod(0o755)
+    try:
+        yield top / "memory"
+    finally:
+        shutil.rmtree(top)
+
+
+def as_nobody(memory: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "SESSIONTUI_DIR": str(memory), "HOME": str(memory.parent)}
+    command = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+               *sessiontui_command(), *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=memory.parent,
+                          timeout=120)
+
+
+def test_read_commands_work_in_a_read_only_folder(run_cli, read_only_memory: Path) -> None:
+    env = {"SESSIONTUI_DIR": str(read_only_memory)}
+    run_cli("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
+    log = read_only_memory.parent / "t.log"
+    shutil.copy(FIXTURES / "trainlog" / "megatron.log", log)
+    log.chmod(0o644)
+    for args in (("list",), ("export",), ("ask", "what's the baseline?"),
+                 ("train", "status", "--log", str(log))):
+        result = as_nobody(read_only_memory, *args)
+        assert result.returncode == 0, (args, result.stderr)
+    assert "50" in as_nobody(read_only_memory, "ask", "what's the baseline?").stdout
+    refused = as_nobody(read_only_memory, "note", "add", "x")
+    assert refused.returncode == 1
+    assert f"the memory folder {read_only_memory} is read-only" in one_line_error(refused)
+
+
+def test_train_status_degrades_without_a_store(run_cli, memory_dir: Path, tmp_path: Path) -> None:
+    memory_dir.mkdir()
+    (memory_dir / "memory.db").write_bytes(b"\x00garbage" * 1000)
+    log = FIXTURES / "trainlog" / "megatron.log"
+    result = run_cli("train", "status", "--log", str(log))
+    assert result.returncode == 0 and "step" in result.stdout
+    assert "lessons were not matched" in one_line_error(result)
+
+
+def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Path) -> None:
+    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
+                               "--json", check=True).stdout)
+    db = sqlite3.connect(memory_dir / "memory.db")
+    with db:
+        db.execute("UPDATE records SET body = json_set(body, '$.value', 'abc')")
+    db.close()
+    for args in (("list",), ("show", added["id"]), ("ask", "what's the baseline?"), ("export",)):
+        result = run_cli(*args)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
+    assert "INVALID" in run_cli("list").stdout

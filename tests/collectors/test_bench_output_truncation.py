@@ -1,0 +1,78 @@
+"""Output cut anywhere (a crashed benchmark, a paste cut short) never yields a wrong stored value:
+every record read from a cut fixture is one the whole fixture gives, with the same figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sessiontui.collectors.bench_output import parse_benchmark_output, read_benchmark_output
+from sessiontui.project_memory.records import Record
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
+ALL_FIXTURES = sorted(p.name for p in FIXTURES.iterdir() if p.name != "INDEX.md")
+FIELDS = ("metric", "concurrency", "batch_size", "input_len", "output_len", "accept_length",
+          "spec_algorithm", "model")
+
+
+def whole_output(name: str) -> list[Record]:
+    return parse_benchmark_output((FIXTURES / name).read_bytes())
+
+
+def is_summary(record: Record | dict) -> bool:
+    """Server-log summaries are medians of the lines seen so far: fewer lines, another median."""
+    source = record.source_format if isinstance(record, Record) else record["source_format"]
+    return source.endswith("server_log")
+
+
+def assert_one_of(cut: dict, whole: list[Record], name: str) -> None:
+    """`cut` (a record's dict) equals a record of the whole output on every field it holds (a
+    field left empty was not printed before the cut: missing, not wrong)."""
+    same = [r for r in whole if r.source_format == cut["source_format"] and r.value == cut["value"]]
+    assert same, f"{name}: {cut['source_format']} value {cut['value']} is not in the whole output"
+    full = same[0]
+    for field in FIELDS:
+        assert cut[field] in (None, getattr(full, field)), (name, field)
+    for figure, value in cut["figures"].items():
+        assert full.figures.get(figure) == value, (name, figure)
+
+
+def test_every_fixture_is_whole() -> None:
+    for name in ALL_FIXTURES:
+        result = read_benchmark_output((FIXTURES / name).read_bytes())
+        assert result.records and not result.problems, name
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(ALL_FIXTURES), st.floats(0.0, 1.0))
+def test_a_cut_output_never_stores_a_wrong_value(name: str, where: float) -> None:
+    data = (FIXTURES / name).read_bytes()
+    whole = whole_output(name)
+    for record in parse_benchmark_output(data[: int(len(data) * where)]):
+        if not is_summary(record):
+            assert_one_of(record.to_dict(), whole, name)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(ALL_FIXTURES), st.floats(0.05, 0.999))
+def test_record_from_a_cut_output_stores_only_whole_results(run_cli, name, where) -> None:
+    data = (FIXTURES / name).read_bytes()
+    done = run_cli("record", "--json", "--from", "-", input=data[: int(len(data) * where)])
+    assert b"Traceback" not in done.stderr
+    if done.returncode != 0:
+        return
+    whole = whole_output(name)
+    for stored in json.loads(done.stdout)["records"]:
+        if not is_summary(stored):
+            assert_one_of(stored, whole, name)
+
+
+def test_record_from_a_block_cut_mid_number_stores_nothing(run_cli) -> None:
+    text = (FIXTURES / "sglang_bench_serving.txt").read_text()
+    cut = text[: text.index("681.30") + 2]  # `681.30` cut to `68`
+    done = run_cli("record", "--from", "-", input=cut)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert json.loads(run_cli("list", "--json", check=True).stdout) == []
