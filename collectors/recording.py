@@ -16,6 +16,7 @@ from sessiontui.collectors.bench_output import (
     KNOWN_FORMATS,
     derive_config_name,
     parse_benchmark_output,
+    read_benchmark_output,
 )
 from sessiontui.project_memory.records import Record, record_problems
 from sessiontui.project_memory.stamp import stamp_all
@@ -114,8 +115,12 @@ def record_text(
     """Store the results in saved benchmark output: from the file `source`, or pasted text (kept
     under the memory's outputs folder; `pasted_from` names it in messages). Nothing is stored
     when a result is implausible."""
-    records = parse_benchmark_output(data)
+    parsed = read_benchmark_output(data)
+    records = parsed.records
     where = str(source) if source else pasted_from
+    if parsed.problems:  # a result cut short: store nothing rather than part of the output
+        return RecordOutcome(problem=f"incomplete output in {where}, nothing stored: "
+                             + "; ".join(parsed.problems))
     if not records:
         return RecordOutcome(problem=nothing_found(where))
     if source is None:

@@ -3,114 +3,144 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from sessiontui.project_memory.answer import Answer, describe, fmt
-from sessiontui.project_memory.records import DEFAULT_METRIC
-from sessiontui.project_memory.reference import best, lower_is_better, ratio, reference_for
-from sessiontui.project_memory.store import Store
-
-_INTENTS = (
-    ("speedup", r"speed[\s-]?up|faster|slower|how much better|\bvs\.? baseline"),
-    ("baseline", r"baseline|without (?:eagle|spec|specul|draft|mtp)|no spec|number to beat|"
-                 r"reference|vanilla|non[- ]spec"),
-    ("run", r"training|how far|\beta\b|finish|\bsteps?\b|\brun\b|progress|accuracy did|reach"),
-    ("lessons", r"wrong|error|fail|bug|crash|\boom\b|out of memory|\bfix|broke|nccl|triton|lesson|"
-                r"shared memory|timeout|killed|hang|nan\b|diverg"),
+from sessiontui.project_memory.answer import Answer, describe, fmt, lesson_lines, verdict_word
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import (
+    Conditions,
+    lower_is_better,
+    matches,
+    number_to_beat,
+    ratio,
+    reference_of,
 )
+from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.understanding import (
+    EMPTY_VOCABULARY,
+    AskedConditions,
+    Understanding,
+    Vocabulary,
+    comparison_conditions,
+    needs_vocabulary,
+    understand,
+)
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import GpuReadings, LiveRun
+
 _MAX_LINES = 6
-_SYNONYMS = {"oom": "out of memory OutOfMemoryError", "smem": "shared memory", "hang": "timeout stall"}
-_SINGLE_STREAM = re.compile(r"single[- ]stream|\bc\s*=\s*1\b|concurrency\s*(?:of\s*)?1\b|\bbs\s*=?\s*1\b")
+_SYNONYMS = {"oom": "out of memory OutOfMemoryError", "smem": "shared memory", "hang": "timeout stall",
+             "nan": "nan diverged", "watchdog": "NCCL watchdog timeout"}
+_RECENT = 6
+"""How many of the newest results an answer compares (each costs a record decode at start-up)."""
+_VOCABULARY_RECORDS = 50
 
 
-def classify(question: str) -> str:
-    """The intent of a question, by the first matching keyword family."""
-    lowered = question.lower()
-    for intent, pattern in _INTENTS:
-        if re.search(pattern, lowered):
-            return intent
-    return "search"
+def _arithmetic(value: float, reference: float, metric: str) -> str:
+    return (f"{fmt(reference)} / {fmt(value)}" if lower_is_better(metric)
+            else f"{fmt(value)} / {fmt(reference)}")
 
 
-def _metric_of(question: str) -> str:
-    lowered = question.lower()
-    if "prefill" in lowered or "prompt tok" in lowered:
-        return "prompt_tok_s"
-    return DEFAULT_METRIC
+# -- baseline ---------------------------------------------------------------------------------
+def _group_key(record: Record) -> tuple:
+    return record.concurrency, record.batch_size, (record.model or "").lower()
 
 
-def _concurrency_of(question: str) -> int | None:
-    return 1 if _SINGLE_STREAM.search(question.lower()) else None
+def _baseline_row(record: Record, beat: bool) -> str:
+    notes = f" — {record.notes}" if record.notes else ""
+    commit = f" @{record.git_commit[:8]}" if record.git_commit else ""
+    star = "★" if beat else " "
+    return (f"  {star} {record.config or record.label}: {fmt(record.value)} {record.unit or ''}"
+            f" [{record.id}, {record.created_at[:10]}{commit}]{notes}")
 
 
-def answer_baseline(store: Store, question: str) -> Answer:
-    """Baseline records for the metric, the number to beat, and recent results against it."""
-    metric, concurrency = _metric_of(question), _concurrency_of(question)
+def answer_baseline(store: Store, understanding: Understanding, metric: str = DEFAULT_METRIC
+                    ) -> Answer:
+    """The number to beat at the asked conditions, the baselines grouped by conditions, and the
+    latest feature results at those conditions with their ratio."""
+    asked = understanding.conditions
+    metric = asked.metric if asked.metric != DEFAULT_METRIC else metric
     baselines = store.benchmarks(metric, baseline=True)
-    if concurrency is not None:
-        baselines = [r for r in baselines if r.concurrency == concurrency] or baselines
+    results = store.benchmarks(metric, baseline=False, limit=_RECENT)
+    conditions, why = comparison_conditions(asked, metric, results)
     if not baselines:
         return Answer("baseline", f"No baseline recorded for {metric} yet. Add one with "
-                      "`sessiontui bench add --baseline ...` or `sessiontui record --baseline -- CMD`.")
-    top = best(baselines, metric)
-    lines = [f"Number to beat ({metric}): {describe(top)}"]
-    if top.notes:
+                      "`sessiontui bench add --baseline ...` or `sessiontui record --baseline -- CMD`.",
+                      figures={"metric": metric})
+    top = number_to_beat(baselines, conditions)
+    lines = ([f"Number to beat ({metric}, {conditions.text()}): {describe(top)}"] if top else
+             [f"No baseline at {conditions.text()} for {metric}; baselines exist at other conditions."])
+    if top is not None and top.notes:
         lines.append(f"  notes: {top.notes}")
-    others = [r for r in baselines if r is not top]
-    lines += [f"  also baseline: {describe(r)}" for r in others[:_MAX_LINES]]
-    if len(others) > _MAX_LINES:
-        lines.append(f"  (+{len(others) - _MAX_LINES} older baselines; `sessiontui list --kind benchmark`)")
-    latest = store.benchmarks(metric, baseline=False, limit=3)
-    for r in latest:
-        lines.append(f"  vs result: {describe(r)} → {ratio(r.value, top.value, metric):.2f}x")
+    lines.append(f"  ({why})")
+    groups: dict[tuple, list[Record]] = {}
+    for record in baselines:
+        groups.setdefault(_group_key(record), []).append(record)
+    shown: list[Record] = []
+    asked_first = sorted(groups.values(), key=lambda rs: not matches(rs[0], conditions))
+    for records in asked_first:
+        sample = records[0]
+        group_conditions = Conditions(metric, sample.concurrency, sample.batch_size, sample.model)
+        beat = number_to_beat(records, group_conditions)
+        lines.append(f"Baselines at {group_conditions.text()}:")
+        lines += [_baseline_row(r, r is beat) for r in records[:_MAX_LINES]]
+        shown += records[:_MAX_LINES]
+    compared = [r for r in results if matches(r, conditions._replace(engine=None))][:3]
+    for result in compared:
+        reference = reference_of(result, baselines, asked.engine)
+        if reference is None:
+            lines.append(f"  result {describe(result)}: no baseline under its conditions")
+            continue
+        speedup = ratio(result.value, reference.value, metric)
+        lines.append(f"  result {describe(result)} → {speedup:.2f}x {reference.config or reference.id}"
+                     f" ({verdict_word(speedup)})")
     figures = {
-        "reference_value": top.value,
-        "reference_id": top.id,
+        "reference_value": top.value if top else None,
+        "reference_id": top.id if top else None,
         "baseline_count": len(baselines),
         "metric": metric,
     }
-    return Answer("baseline", "\n".join(lines), baselines + latest, figures)
+    ordered = ([top] if top else []) + [r for r in shown if r is not top]
+    return Answer("baseline", "\n".join(lines), ordered + compared, figures)
 
 
-def answer_measured_speedup(store: Store, question: str) -> Answer:
-    """The latest non-baseline result divided by the number to beat at its conditions."""
-    metric = _metric_of(question)
-    latest = store.benchmarks(metric, baseline=False, limit=1)
+# -- speedup ----------------------------------------------------------------------------------
+def measured_speedup(store: Store, asked: AskedConditions, metric: str) -> Answer:
+    """The latest feature result at the asked conditions divided by its number to beat."""
+    baselines = store.benchmarks(metric, baseline=True)
+    results = store.benchmarks(metric, baseline=False, limit=_RECENT)
+    conditions, why = comparison_conditions(asked, metric, results)
     figures: dict[str, Any] = {"metric": metric}
-    if not latest:
-        return Answer("speedup", f"No non-baseline {metric} result recorded yet.", [], figures)
-    result = latest[0]
-    reference = reference_for(store, metric, result.concurrency)
+    candidates = [r for r in results if matches(r, conditions._replace(engine=None))]
+    if asked.engine:  # a named engine: its own results first, else compare with its baseline
+        candidates.sort(key=lambda r: (r.engine or "").lower() != asked.engine)
+    if not candidates:
+        top = number_to_beat(baselines, conditions)
+        figures |= {"reference_value": top.value if top else None,
+                    "reference_id": top.id if top else None}
+        beat = f"; the number to beat there is {describe(top)}" if top else ""
+        return Answer("speedup", f"No feature result at {conditions.text()} for {metric} yet{beat}.",
+                      [top] if top else [], figures)
+    result = candidates[0]
+    reference = reference_of(result, baselines, asked.engine)
     if reference is None:
-        text = f"Latest result {describe(result)}, but no baseline to compare it with."
+        text = f"Latest result {describe(result)}, but no baseline under its conditions to compare."
         return Answer("speedup", text, [result], figures | {"measured_value": result.value})
     speedup = ratio(result.value, reference.value, metric)
-    verdict = "faster than" if speedup > 1 else "SLOWER than" if speedup < 1 else "level with"
-    arithmetic = (
-        f"{fmt(reference.value)} / {fmt(result.value)}" if lower_is_better(metric)
-        else f"{fmt(result.value)} / {fmt(reference.value)}"
-    )
     text = "\n".join([
-        f"Measured speedup: {speedup:.2f}x ({arithmetic}) — {verdict} the baseline.",
+        f"Measured speedup: {speedup:.2f}x ({_arithmetic(result.value, reference.value, metric)})"
+        f" — {verdict_word(speedup).replace('slower', 'SLOWER')}.",
         f"  latest:   {describe(result)}",
         f"  baseline: {describe(reference)}",
+        f"  ({why})",
     ])
     figures |= {
-        "measured_speedup": round(speedup, 4),
-        "measured_value": result.value,
-        "measured_id": result.id,
-        "reference_value": reference.value,
-        "reference_id": reference.id,
+        "measured_speedup": round(speedup, 4), "measured_value": result.value,
+        "measured_id": result.id, "reference_value": reference.value, "reference_id": reference.id,
     }
     return Answer("speedup", text, [result, reference], figures)
-
-
-PROJECTION_FIELDS = (
-    "accept_length", "theoretical_speedup", "theoretical_value", "calibrated_speedup",
-    "calibrated_value", "breakeven_accept_length", "cost_factor", "baseline_value",
-    "assumptions", "sources",
-)
 
 
 def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
@@ -120,27 +150,54 @@ def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
     return f"Trend: {delta:+.3f} accept length since the last answer ({previous.get('at', '?')[:16]}{steps})"
 
 
-def answer_speedup(store: Store, question: str, snapshots: Sequence[Any] = (),
-                   previous: dict[str, Any] | None = None) -> Answer:
-    """Measured speedup first, then live acceptance (and its trend), projections and a verdict."""
-    from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
+def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequence[LiveRun] = (),
+                   previous: dict[str, Any] | None = None, *, metric: str = DEFAULT_METRIC,
+                   draft_overhead: float | None = None) -> Answer:
+    """What was asked first (a live projection, a what-if, break-even, or the last measured
+    speedup), then the rest of the report with its sources."""
+    from sessiontui.project_memory.speedup import (
+        build_speedup_report,
+        lead_lines,
+        speedup_answer_lines,
+    )
 
-    answer = answer_measured_speedup(store, question)
-    report = build_speedup_report(store, snapshot=snapshots[0] if snapshots else None,
-                                  metric=answer.figures["metric"])
-    lines = speedup_answer_lines(report)
-    if report.calibration_id and report.calibration_id == answer.figures.get("measured_id"):
-        lines = lines[1:]  # its "Measured:" line repeats the measured speedup above
-    projection = report.to_dict()
-    answer.figures |= {name: projection[name] for name in PROJECTION_FIELDS}
-    answer.figures |= {"verdict": report.verdict, "step": report.step}
+    asked = understanding.conditions
+    measured = measured_speedup(store, asked, metric)
+    conditions = None
+    if asked.concurrency is not None or asked.batch_size is not None or asked.engine:
+        conditions, _ = comparison_conditions(asked, metric, ())
+    report = build_speedup_report(
+        store, snapshot=snapshots[0] if snapshots else None, metric=metric,
+        draft_overhead=draft_overhead, draft_overhead_source="your draft_overhead setting in sessiontui.toml"
+        if draft_overhead is not None else None,
+        conditions=conditions, accept_target=asked.accept_length,
+    )
+    breakeven = "breakeven" in understanding.words
+    lead = lead_lines(report, breakeven=breakeven)
+    lines = lead + [line for line in speedup_answer_lines(report) if line not in lead]
     if report.accept_length is not None and previous and previous.get("accept_length") is not None:
         lines.insert(-1, _trend_line(report.accept_length, report.step, previous))
-        answer.figures["accept_length_trend"] = report.accept_length - previous["accept_length"]
-    answer.text = "\n".join([answer.text, *lines])
-    return answer
+        measured.figures["accept_length_trend"] = report.accept_length - previous["accept_length"]
+    same_point = report.calibration_id and report.calibration_id == measured.figures.get("measured_id")
+    if same_point:
+        lines = [line for line in lines if not line.startswith("Measured")]
+    if "measured_id" not in measured.figures:  # nothing measured there: say so first
+        measured.text = "\n".join([measured.text, *lines])
+    elif lead:
+        older = f" (older drafter {report.calibration_label})" if report.calibration_label else ""
+        measured.text = "\n".join([*lines, f"Last measured{older}:", *measured.text.splitlines()])
+    else:
+        measured.text = "\n".join([measured.text, *lines])
+    measured.figures = report.projection_figures() | measured.figures
+    measured.figures |= {"verdict": report.verdict, "step": report.step}
+    if report.target_value is not None:
+        measured.figures |= {"target_accept_length": asked.accept_length,
+                             "target_value": report.target_value,
+                             "target_speedup": report.target_speedup}
+    return measured
 
 
+# -- lessons and search -----------------------------------------------------------------------
 def answer_lessons(store: Store, question: str) -> Answer:
     """Lessons ranked by full-text relevance to the question."""
     words = question
@@ -148,47 +205,124 @@ def answer_lessons(store: Store, question: str) -> Answer:
         if re.search(rf"\b{short}\b", question.lower()):
             words += " " + expansion
     lessons = store.search(words, kind="lesson", limit=5)
+    heading = []
+    if not lessons:  # "any gotchas?", or no word matches: the latest lessons, said so
+        lessons = store.list("lesson", limit=5)
+        heading = ["The latest lessons:" if not _content_words(question) else
+                   "No lesson matches those words; the latest lessons:"]
     if not lessons:
         related = answer_search(store, words)
         text = "No recorded lesson matches that."
         if related.records:
             text += " Related records:\n" + related.text
         return Answer("lessons", text, related.records, {"count": 0})
-    lines = []
-    for r in lessons:
-        lines.append(f"{r.title} [{r.id}, {r.created_at[:10]}]")
-        for label, value in (("symptom", r.symptom), ("cause", r.cause), ("fix", r.fix)):
-            if value:
-                lines.append(f"  {label}: {value}")
-    return Answer("lessons", "\n".join(lines), lessons, {"count": len(lessons)})
+    return Answer("lessons", "\n".join(heading + lesson_lines(lessons)), lessons,
+                  {"count": len(lessons), "lesson_id": lessons[0].id, "title": lessons[0].title})
+
+
+def _content_words(question: str) -> set[str]:
+    """The words of a question that are neither question words nor the domain's intent words."""
+    from sessiontui.project_memory.understanding import is_intent_word
+
+    return {w for w in re.findall(r"[a-z0-9_]+", question.lower()) if not is_intent_word(w)}
 
 
 def answer_search(store: Store, question: str) -> Answer:
-    """Full-text matches over every record."""
-    found = store.search(question, limit=10)
+    """Full-text matches over every record; a question about notes lists notes first."""
+    about_notes = re.search(r"\b(?:notes?|goal|plan|decided|decision|idea|todo|recipe)\b",
+                            question.lower()) is not None
+    found = store.search(question, kind="note", limit=10) if about_notes else []
+    found = found or store.search(question, limit=10)
+    if not found and about_notes:
+        found = store.list("note", limit=10)
     if not found:
         return Answer("search", "Nothing in the memory matches that.", [], {"count": 0})
     lines = [f"{r.kind:9} {r.label} [{r.id}, {r.created_at[:10]}]" for r in found]
-    return Answer("search", "\n".join(lines), found, {"count": len(found)})
+    if found[0].kind == "note":
+        lines[0] += f"\n          {found[0].text}"
+    return Answer("search", "\n".join(lines), found, {"count": len(found), "top_id": found[0].id})
 
 
-def ask(store: Store | None, question: str, *, snapshots: Sequence[Any] = (),
-        previous: dict[str, Any] | None = None) -> Answer:
-    """Answer a question from the memory (and live training snapshots when the caller has them).
+# -- dispatch ---------------------------------------------------------------------------------
+def vocabulary_of(store: Store | None, metric: str) -> Vocabulary:
+    """The memory's own names (a bounded read: the newest records of each kind)."""
+    if store is None:
+        return EMPTY_VOCABULARY
+    records = (store.list("lesson", limit=_VOCABULARY_RECORDS) + store.list("run", limit=20)
+               + store.list("note", limit=_VOCABULARY_RECORDS)
+               + store.benchmarks(metric, limit=_VOCABULARY_RECORDS))
+    return Vocabulary.of(records)
 
-    `previous` holds the figures of the last speedup answer, so the live trend can be shown.
-    """
-    intent = classify(question)
+
+def _answer(intent: str, store: Store | None, question: str, understanding: Understanding,
+            context: dict[str, Any]) -> Answer:
+    """One intent's answer."""
     if intent == "run":
         from sessiontui.project_memory.run_answers import answer_run
 
-        return answer_run(store, question, snapshots)
+        return answer_run(store, question, context["snapshots"], understanding)
+    if intent == "gpu":
+        from sessiontui.project_memory.gpu_answers import answer_gpu
+
+        gpu = context["gpu"] or (context["read_gpu"]() if context["read_gpu"] else None)
+        return answer_gpu(gpu)
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
+    metric = context["metric"]
     if intent == "baseline":
-        return answer_baseline(store, question)
+        return answer_baseline(store, understanding, metric)
     if intent == "speedup":
-        return answer_speedup(store, question, snapshots, previous)
+        return answer_speedup(store, understanding, context["snapshots"], context["previous"],
+                              metric=metric, draft_overhead=context["draft_overhead"])
+    if intent == "benchmarks":
+        from sessiontui.project_memory.bench_answers import answer_benchmarks
+
+        return answer_benchmarks(store, understanding, metric)
     if intent == "lessons":
         return answer_lessons(store, question)
     return answer_search(store, question)
+
+
+def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),
+        gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
+        previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
+        draft_overhead: float | None = None) -> Answer:
+    """Answer a question from the memory, live training snapshots and GPU readings.
+
+    `read_gpu` samples the GPUs when a GPU answer needs them and `gpu` holds no readings.
+    `previous` holds the figures of the last speedup answer, so the live trend can be shown.
+    When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
+    """
+    vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
+    understanding = understand(question, vocabulary)
+    context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,
+               "metric": metric, "draft_overhead": draft_overhead}
+    answer = _answer(understanding.intent, store, question, understanding, context)
+    if understanding.unsure:
+        runner_up = understanding.alternatives[0][0]
+        other = _answer(runner_up, store, question, understanding, context)
+        answer.text = (f"Best guess ({understanding.intent}):\n{answer.text}\n\n"
+                       f"Or, if you meant {runner_up}:\n{other.text}")
+        answer.records += [r for r in other.records if r not in answer.records]
+    answer.confidence = understanding.confidence
+    answer.conditions = _conditions_figures(understanding, metric)
+    answer.alternatives = [{"intent": name, "score": score}
+                           for name, score in understanding.alternatives[:3]]
+    return answer
+
+
+def _conditions_figures(understanding: Understanding, metric: str) -> dict[str, Any]:
+    """What the answer assumed: the metric and the conditions the question named."""
+    asked = understanding.conditions
+    conditions: dict[str, Any] = {"metric": asked.metric if asked.metric != DEFAULT_METRIC else metric}
+    for name in ("concurrency", "batch_size", "engine", "model", "accept_length"):
+        if getattr(asked, name) is not None:
+            conditions[name] = getattr(asked, name)
+    if asked.no_feature:
+        conditions["without_feature"] = True
+    return conditions
+
+
+def classify(question: str) -> str:
+    """The intent of a question (kept for callers that only need the intent)."""
+    return understand(question).intent

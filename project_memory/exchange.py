@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,8 @@ def export_target(path: Path) -> Path:
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder, removed on any failure,
     so a reader never sees half a file; a one-line StoreError says what went wrong."""
+    import tempfile  # not at the top: `ask` imports this module for its output helper
+
     folder = path.parent
     if not folder.is_dir():
         raise StoreError(f"cannot write {path}: the folder {folder} does not exist")

@@ -229,13 +229,15 @@ def parse_time(text: str) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-# Lower bounds: (field, smallest allowed, whether the bound itself is allowed).
-_AT_LEAST = (
-    ("accept_length", 1, True), ("concurrency", 1, True), ("batch_size", 1, True),
-    ("num_draft_tokens", 1, True), ("num_steps", 1, True), ("topk", 1, True),
-    ("input_len", 0, True), ("output_len", 0, True), ("duration_s", 0, True),
-    ("step", 0, True), ("total_steps", 0, True), ("epoch", 0, True), ("eta_s", 0, True),
-    ("revision", 0, True), ("lr", 0, True),
+# Plausible ranges: (field, smallest, largest) allowed. Above LARGEST nothing is measured: a
+# throughput of 1e308 tok/s or an accept length of 5,000 is a parse or typing error.
+LARGEST = 1e12
+_RANGES = (
+    ("accept_length", 1, 1000), ("concurrency", 1, 10**9), ("batch_size", 1, 10**9),
+    ("num_draft_tokens", 1, 10**6), ("num_steps", 1, 10**6), ("topk", 1, 10**6),
+    ("input_len", 0, 10**12), ("output_len", 0, 10**12), ("duration_s", 0, LARGEST),
+    ("step", 0, 10**15), ("total_steps", 0, 10**15), ("epoch", 0, LARGEST), ("eta_s", 0, LARGEST),
+    ("revision", 0, 2**62), ("lr", 0, LARGEST),
 )
 _REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),
                   "target": ("metric",)}
@@ -244,20 +246,24 @@ _REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note
 def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
     """Values of the right type that are still implausible (see issue 16's bounds)."""
     problems = []
-    for name, low, inclusive in _AT_LEAST:
+    for name, low, high in _RANGES:
         value = getattr(record, name)
-        if value is not None and (value < low or (value == low and not inclusive)):
-            problems.append(Problem(name, f"must be {'>=' if inclusive else '>'} {low}, not {value:g}"))
+        if value is not None and value < low:
+            problems.append(Problem(name, f"must be >= {low}, not {value:g}"))
+        elif value is not None and value > high:
+            problems.append(Problem(name, f"is implausibly large: {value:g} (at most {high:g})"))
     for name in _REQUIRED_TEXT.get(record.kind, ()):
         if not (getattr(record, name) or "").strip():
             problems.append(Problem(name, "must not be empty"))
     if record.value is not None and record.value <= 0:  # throughputs, rates and times alike
         problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
+    elif record.value is not None and record.value > LARGEST:
+        problems.append(Problem("value", f"is implausibly large: {record.value:g}"))
     elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
         problems.append(Problem("value", "must be set for a result that did not fail"))
-    negative = {k: v for k, v in record.figures.items() if v < 0}
-    if negative:
-        problems.append(Problem("figures", f"must not be negative: {negative}"))
+    implausible = {k: v for k, v in record.figures.items() if not 0 <= v <= LARGEST}
+    if implausible:
+        problems.append(Problem("figures", f"must lie in 0..{LARGEST:g}: {implausible}"))
     for name in TIMESTAMPS:
         text = getattr(record, name)
         if text is None or (text == "" and name in ("created_at", "updated_at")):

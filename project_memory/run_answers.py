@@ -6,13 +6,19 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, fmt
+from sessiontui.project_memory.humanize import age, duration
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
 from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import LiveRun
+    from sessiontui.project_memory.understanding import Understanding
 
 RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them
 _QUESTION_WORDS = frozenset(
@@ -29,7 +35,7 @@ def _words(text: str) -> set[str]:
                                                                    lowered))
 
 
-def _candidates(store: Store | None, snapshots: Sequence[Any]) -> list[Record]:
+def _candidates(store: Store | None, snapshots: Sequence[LiveRun]) -> list[Record]:
     """Stored runs, with live snapshots folded into the run of their log (or a new unsaved one)."""
     runs = store.list("run") if store is not None else []
     by_log = {run.log_path: run for run in runs}
@@ -51,14 +57,6 @@ def find_run(runs: Sequence[Record], question: str) -> Record | None:
         return len(named), run.last_update or "", run.updated_at
 
     return max(runs, key=rank, default=None)
-
-
-def duration(seconds: float) -> str:
-    """A span for people: `2 h 05 min`, `12 min`, `40 s`."""
-    seconds = int(round(seconds))
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
-    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
 
 
 def _acc_text(acc: Sequence[float]) -> str:
@@ -128,19 +126,71 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
     return lines
 
 
-def answer_run(store: Store | None, question: str, snapshots: Sequence[Any] = ()) -> Answer:
-    """The named or latest run's status, step, ETA and metrics (and milestones of a past run)."""
+def _trend(points: Sequence[tuple[int, float]]) -> str | None:
+    """`falling`, `rising` or `flat` over the last points of a history, with the figures."""
+    if len(points) < 2:
+        return None
+    recent = points[-min(len(points), 20):]
+    (first_step, first), (last_step, last) = recent[0], recent[-1]
+    change = last - first
+    word = "flat" if abs(change) <= 0.01 * max(abs(first), 1e-9) else (
+        "falling" if change < 0 else "rising")
+    return f"{word}: {first:.4g} at step {first_step:,} → {last:.4g} at step {last_step:,}"
+
+
+def _history(snapshots: Sequence[LiveRun], run: Record) -> dict[str, Sequence[tuple[int, float]]]:
+    """The live history of the run's log, or one built from its milestones."""
+    for snapshot in snapshots:
+        if str(Path(snapshot.source).absolute()) == run.log_path and snapshot.history:
+            return dict(snapshot.history)
+    loss = [(m["step"], m["loss"]) for m in run.milestones if m.get("loss") is not None]
+    return {"loss": loss} if loss else {}
+
+
+def lead_line(run: Record, words: set[str], history: dict[str, Sequence[tuple[int, float]]],
+              live: bool) -> str | None:
+    """The one figure the question asked for, first: accept length, loss or accuracy trend, ETA."""
+    where = f"step {run.step:,}" if run.step is not None else "no step yet"
+    when = "live" if live else f"run record updated {age(run.last_update or run.updated_at)}"
+    tau = run.accept_length if run.accept_length is not None else accept_length(run.acc)
+    if "acceptlen" in words and tau is not None:
+        return f"Accept length now ≈ {tau:.2f} at {where} ({when})"
+    if "loss" in words and (trend := _trend(history.get("loss", ()))):
+        return f"Loss {trend} ({when})"
+    if words & {"acc", "accuracy", "accuracies"} and run.acc:
+        trend = _trend(history.get("acc_0", ()))
+        return (f"Accuracy per position now {' '.join(f'{a:.3f}' for a in run.acc)} at {where}"
+                + (f"; acc_0 {trend}" if trend else "") + f" ({when})")
+    if words & {"eta", "finish", "left", "remaining", "done"} and run.eta_s is not None:
+        return f"ETA {duration(run.eta_s)} at {where} ({when})"
+    if words & {"stalled", "stall", "stuck", "alive", "hang", "hanging", "moving"}:
+        return f"Status {run.status or 'unknown'}, {where}, last progress {age(run.last_update)}"
+    return None
+
+
+def answer_run(store: Store | None, question: str, snapshots: Sequence[LiveRun] = (),
+               understanding: Understanding | None = None) -> Answer:
+    """The named or latest run's status, step, ETA and metrics, the asked figure first."""
     run = find_run(_candidates(store, snapshots), question)
     if run is None:
         return Answer("run", "No training run recorded yet. Follow one with "
                       "`sessiontui watch --log FILE` (or in the app).")
+    live = any(str(Path(s.source).absolute()) == run.log_path for s in snapshots)
     figures = {
         "run_id": run.id, "name": run.name, "status": run.status, "step": run.step,
         "total_steps": run.total_steps, "eta_s": run.eta_s, "accept_length": run.accept_length,
         "acc": list(run.acc), "loss": run.loss, "lr": run.lr, "epoch": run.epoch,
         "progress": run.step / run.total_steps if run.step is not None and run.total_steps else None,
+        "live": live, "updated": run.last_update or run.updated_at,
     }
-    return Answer("run", "\n".join(describe_run(run, store)), [run], figures)
+    lines = describe_run(run, store)
+    words = set(understanding.words) if understanding else set(_words(question))
+    lead = lead_line(run, words, _history(snapshots, run), live)
+    if lead:
+        lines.insert(0, lead)
+    elif not live and run.status == "running":
+        lines.insert(0, f"From the run record, updated {age(run.last_update or run.updated_at)}:")
+    return Answer("run", "\n".join(lines), [run], figures)
 
 
 def lesson_draft_from_run(store: Store, run_id: str) -> Record:

@@ -12,9 +12,9 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote
 
 from sessiontui.project_memory.records import Record, is_invalid, record_from_row
+from sessiontui.project_memory.store import StoreError, file_uri
 
 MAX_GAP = 100_000  # rowids probed past the last readable row before the walk gives up
 
@@ -104,8 +104,12 @@ def _bodies(db: sqlite3.Connection, known: dict[str, int]) -> Iterator[str]:
 
 def salvage(path: Path) -> Salvage:
     """Every readable record of the memory file at `path` (opened read-only, never changed)."""
-    db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{file_uri(path)}?mode=ro", uri=True)
     try:
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.DatabaseError as exc:  # the first page itself: nothing leads to the rows
+            raise StoreError(f"{path}: nothing can be read ({exc})") from None
         known = _known_ids(db)
         result = Salvage()
         seen: set[str] = set()

@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory import specdec
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
-from sessiontui.project_memory.reference import best, lower_is_better
+from sessiontui.project_memory.reference import (
+    Conditions,
+    default_conditions,
+    lower_is_better,
+    matches,
+    number_to_beat,
+    reference_of,
+)
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.store import Store
@@ -24,13 +31,13 @@ TPOT_FIGURES = ("tpot_ms_median", "tpot_ms_mean")
 """Per-output-token latency figures, preferred first. ITL is not used: with speculation a streamed
 chunk carries several tokens, so inter-token latency measures steps, not tokens."""
 
-_CONDITIONS = ("engine", "model", "concurrency", "batch_size")
 PROJECTION_FIELDS = (
     "accept_length", "theoretical_speedup", "theoretical_value", "calibrated_speedup",
     "calibrated_value", "breakeven_accept_length", "cost_factor", "baseline_value",
     "draft_overhead", "best_gamma", "calibration_id", "measured_speedup", "step", "verdict",
     "assumptions", "sources",
 )
+"""The one list of projection figures: `ask --json` adds these to its `figures` under these names."""
 RECENT = 50
 """How many of the newest non-baseline results (and runs) are searched, so a large memory stays fast."""
 
@@ -45,10 +52,13 @@ class SpeedupReport:
     acc: list[float] = field(default_factory=list)  # conditional rates behind accept_length
     depth: int | None = None
     acceptance_source: str | None = None
+    live: bool = False  # the accept length comes from a run that is training now
     step: int | None = None
+    conditions: str = ""
     baseline_value: float | None = None
     baseline_id: str | None = None
     draft_overhead: float | None = None
+    draft_overhead_source: str = ""
     theoretical_speedup: float | None = None
     theoretical_value: float | None = None
     cost_per_draft_token: float | None = None
@@ -67,6 +77,11 @@ class SpeedupReport:
     calibrated_value: float | None = None
     breakeven_accept_length: float | None = None
     measured_speedup: float | None = None
+    calibration_label: str | None = None
+    target_accept_length: float | None = None
+    target_value: float | None = None
+    target_speedup: float | None = None
+    target_theoretical_speedup: float | None = None
     verdict: str = ""
     assumptions: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
@@ -83,12 +98,11 @@ class SpeedupReport:
 
 @dataclass(frozen=True)
 class _Point:
-    """A speculative benchmark paired with the baseline value it is measured against."""
+    """A speculative benchmark and the baseline of its own engine and conditions (None when the
+    baseline value is given on the command line)."""
 
     record: Record
-    baseline_value: float
     baseline: Record | None
-    k: float
 
 
 def build_speedup_report(
@@ -104,20 +118,34 @@ def build_speedup_report(
     depth: int | None = None,
     snapshot: Any = None,
     metric: str = DEFAULT_METRIC,
+    conditions: Conditions | None = None,
+    draft_overhead_source: str | None = None,
+    accept_target: float | None = None,
 ) -> SpeedupReport:
     """A speedup report from explicit inputs, falling back to the training snapshot and the memory.
 
+    `conditions` (else those of the latest result, else single stream) pick the number to beat
+    and the calibration points, through the reference rule. `draft_overhead_source` says where
+    an explicit overhead came from; `accept_target` adds a what-if at that accept length.
     Explicit inputs that make no sense raise ValueError; stored or live figures that make no
     sense are skipped with the reason in `assumptions`.
     """
     _check_explicit(metric, acc, acc_kind, simulated_acc_len, calibrate_accept, calibrate_value)
     report = SpeedupReport(metric=metric)
     baselines = store.benchmarks(metric, baseline=True) if store else []
-    baseline = _fill_baseline(report, baselines, baseline_value)
-    point = _fill_calibration(report, store, baselines, baseline, calibrate_accept, calibrate_value)
+    results = store.benchmarks(metric, baseline=False, limit=RECENT) if store else []
+    if conditions is None:
+        conditions, why = default_conditions(results, metric)
+        report.assumptions.append(why)
+    report.conditions = conditions.text()
+    points = _points(report, results, baselines, conditions, explicit=baseline_value is not None)
+    _fill_baseline(report, baselines, baseline_value, conditions, points)
+    point = _fill_calibration(report, points, bool(results), calibrate_accept, calibrate_value)
     _fill_acceptance(report, store, acc, acc_kind, simulated_acc_len, snapshot, depth, point)
-    _fill_overhead(report, draft_overhead, point)
+    _fill_overhead(report, draft_overhead, point, draft_overhead_source or "the command line")
     _fill_projections(report)
+    if accept_target is not None:
+        _fill_target(report, accept_target)
     report.verdict = verdict(report)
     return report
 
@@ -143,17 +171,25 @@ def _check_explicit(
 
 # -- the number to beat ----------------------------------------------------------------------
 def _fill_baseline(
-    report: SpeedupReport, baselines: list[Record], explicit: float | None
+    report: SpeedupReport,
+    baselines: list[Record],
+    explicit: float | None,
+    conditions: Conditions,
+    points: list[_Point],
 ) -> Record | None:
-    """Set the baseline value: explicit, else the best stored baseline for the metric."""
+    """Set the baseline value: explicit; else, unless the question names an engine, the baseline
+    the latest speculative result is compared with (the reference rule); else the number to beat
+    under the conditions."""
     if explicit is not None:
         report.baseline_value = specdec.require_positive("baseline value", explicit)
         report.sources.append(f"baseline {explicit:g} from the command line")
         return None
-    top = best(baselines, report.metric)
+    top = points[0].baseline if points and conditions.engine is None else None
+    top = top or number_to_beat(baselines, conditions)
     if top is None:
+        where = f" at {conditions.text()}" if baselines else " in the memory"
         report.assumptions.append(
-            f"no baseline {report.metric} benchmark in the memory: projected values and "
+            f"no baseline {report.metric} benchmark{where}: projected values and "
             "calibration need one (give --baseline-value)"
         )
         return None
@@ -165,48 +201,30 @@ def _fill_baseline(
 
 
 # -- calibration --------------------------------------------------------------------------------
-def _key(record: Record) -> tuple:
-    """The conditions a benchmark ran under, in `_CONDITIONS` order (None where unknown)."""
-    return tuple(getattr(record, name) for name in _CONDITIONS)
-
-
-def _compatible(a: Record, b: Record) -> bool:
-    """Whether two benchmarks ran under the same conditions (an unknown condition never clashes)."""
-    return all(x is None or y is None or x == y for x, y in zip(_key(a), _key(b), strict=True))
-
-
 def _conditions(record: Record) -> str:
-    """The known conditions of a benchmark, e.g. `engine=sglang concurrency=1`."""
-    known = [f"{name}={getattr(record, name)}" for name in _CONDITIONS if getattr(record, name)]
-    return " ".join(known) or "no recorded conditions"
+    """The known conditions of a benchmark, e.g. `sglang, single stream`."""
+    return Conditions.of(record).text()
 
 
 def _points(
-    report: SpeedupReport, store: Store, baselines: list[Record], top: Record | None
+    report: SpeedupReport,
+    results: list[Record],
+    baselines: list[Record],
+    conditions: Conditions,
+    *,
+    explicit: bool,
 ) -> list[_Point]:
-    """Recent speculative benchmarks, newest first, each with a cost factor against its baseline."""
-    points, unmatched, references = [], [], {}  # references: best baseline per conditions
-    for record in store.benchmarks(report.metric, baseline=False, limit=RECENT):
-        if record.accept_length is None:
+    """Speculative results under the conditions (any engine), newest first, each with the
+    baseline the reference rule gives it; results without one are left out, and said so."""
+    points, unmatched = [], []
+    for record in results:
+        if record.accept_length is None or not matches(record, conditions._replace(engine=None)):
             continue
-        if top is None or _compatible(record, top):
-            reference = top
-        else:
-            if _key(record) not in references:
-                references[_key(record)] = best(
-                    [b for b in baselines if _compatible(record, b)], report.metric
-                )
-            reference = references[_key(record)]
-            if reference is None:
-                unmatched.append(f"{record.id} ({_conditions(record)})")
-                continue
-        base_value = reference.value if reference else report.baseline_value
-        try:
-            k = specdec.cost_factor(record.accept_length, base_value, record.value)
-        except ValueError as exc:
-            report.assumptions.append(f"{record.id} not used for calibration: {exc}")
+        reference = None if explicit else reference_of(record, baselines)
+        if reference is None and not explicit:
+            unmatched.append(f"{record.id} ({_conditions(record)})")
             continue
-        points.append(_Point(record, base_value, reference, k))
+        points.append(_Point(record, reference))
     if unmatched:
         more = f" and {len(unmatched) - 3} more" if len(unmatched) > 3 else ""
         report.assumptions.append(
@@ -218,53 +236,55 @@ def _points(
 
 def _fill_calibration(
     report: SpeedupReport,
-    store: Store | None,
-    baselines: list[Record],
-    top: Record | None,
+    points: list[_Point],
+    any_results: bool,
     explicit_accept: float | None,
     explicit_value: float | None,
 ) -> _Point | None:
-    """Set the cost factor k from an explicit point, else from the stored speculative benchmarks."""
-    if report.baseline_value is None:
+    """Set the cost factor k against the report's baseline, from an explicit point, else from the
+    newest speculative result under the conditions (with the spread over all of them)."""
+    base = report.baseline_value
+    if base is None:
         report.assumptions.append("no calibration: it needs a baseline value")
         return None
     if explicit_accept is not None and explicit_value is not None:
-        k = specdec.cost_factor(explicit_accept, report.baseline_value, explicit_value)
-        _set_calibration(report, k, [k], explicit_accept, explicit_value, report.baseline_value)
+        k = specdec.cost_factor(explicit_accept, base, explicit_value)
+        _set_calibration(report, k, [k], explicit_accept, explicit_value, base)
         report.sources.append(
             f"calibration point accept length {explicit_accept:g} at {explicit_value:g} from the "
             "command line"
         )
         return None
-    points = _points(report, store, baselines, top) if store else []
-    if not points:
+    usable: list[tuple[_Point, float]] = []
+    for point in points:
+        try:
+            usable.append((point, specdec.cost_factor(point.record.accept_length, base,
+                                                      point.record.value)))
+        except ValueError as exc:
+            report.assumptions.append(f"{point.record.id} not used for calibration: {exc}")
+    if not usable:
+        elsewhere = any_results and not points
         report.assumptions.append(
+            f"no calibration: no speculative result at {report.conditions} (record one there)"
+            if elsewhere else
             f"no calibration: no speculative benchmark with an accept length among the {RECENT} "
             "newest results in the memory "
             "(record one, or give --calibrate-accept/--calibrate-value)"
         )
         return None
-    same = [p for p in points if top is None or _compatible(p.record, top)]
-    if top is not None and not same:
-        report.assumptions.append(
-            f"no speculative benchmark under the baseline's conditions ({_conditions(top)}); "
-            f"calibrating with {points[0].record.id} ({_conditions(points[0].record)}) against "
-            "its own baseline and carrying its cost factor over"
-        )
-    candidates = same or points
-    chosen = candidates[0]
+    chosen, k = usable[0]
     record = chosen.record
-    _set_calibration(report, chosen.k, [p.k for p in candidates], record.accept_length,
-                     record.value, chosen.baseline_value)
+    _set_calibration(report, k, [k for _, k in usable], record.accept_length, record.value, base)
     report.calibration_id, report.calibration_date = record.id, record.created_at[:10]
-    against = f"baseline {chosen.baseline.id}" if chosen.baseline else "the command-line baseline"
+    report.calibration_label = record.label
     report.sources.append(
         f"calibration {record.id} ({record.label}, accept length {record.accept_length:g}, "
-        f"{record.value:g} {report.unit}, {record.created_at[:10]}) against {against}"
+        f"{record.value:g} {report.unit}, {record.created_at[:10]}) against baseline "
+        f"{report.baseline_id or f'{base:g}'}"
     )
-    if len(candidates) > 1:
+    if len(usable) > 1:
         report.assumptions.append(
-            f"calibrated with the most recent of {len(candidates)} comparable speculative "
+            f"calibrated with the most recent of {len(usable)} comparable speculative "
             f"benchmarks; their cost factors range {report.cost_factor_min:.2f}"
             f"-{report.cost_factor_max:.2f}"
         )
@@ -380,7 +400,7 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
     except ValueError as exc:
         report.assumptions.append(f"acceptance metrics of {source} not usable: {exc}")
         return
-    report.step = step
+    report.step, report.live = step, True
     if step is not None:
         report.acceptance_source += f" at step {step}"
 
@@ -397,7 +417,7 @@ def _from_last_run(
     except ValueError as exc:
         report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
         return
-    report.step = run.step
+    report.step, report.live = run.step, run.status == "running"
     report.acceptance_source = (
         f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
         f"{(run.last_update or run.updated_at)[:16]}"
@@ -416,11 +436,14 @@ def _tpot_pair(point: _Point) -> tuple[str, float, float] | None:
     return None
 
 
-def _fill_overhead(report: SpeedupReport, explicit: float | None, point: _Point | None) -> None:
+def _fill_overhead(
+    report: SpeedupReport, explicit: float | None, point: _Point | None, source: str
+) -> None:
     """Set the draft overhead: explicit, else measured from stored latencies, else the default."""
     if explicit is not None:
         report.draft_overhead = specdec.require_overhead(explicit)
-        report.sources.append(f"draft overhead {explicit:g} from the command line")
+        report.draft_overhead_source = source
+        report.sources.append(f"draft overhead {explicit:g} from {source}")
         return
     pair = _tpot_pair(point) if point else None
     if pair:
@@ -437,8 +460,10 @@ def _fill_overhead(report: SpeedupReport, explicit: float | None, point: _Point 
                 f"{name} - 1 = {point.record.accept_length:g} x {spec:g} / {base:g} - 1 "
                 f"({point.record.id} vs {point.baseline.id}); it counts verification as overhead"
             )
+            report.draft_overhead_source = f"measured from {name} of {point.record.id}"
             return
     report.draft_overhead = DEFAULT_DRAFT_OVERHEAD
+    report.draft_overhead_source = "the default (set draft_overhead in sessiontui.toml)"
     report.assumptions.append(
         f"draft overhead assumed {DEFAULT_DRAFT_OVERHEAD:g} (not given, and no "
         f"{'/'.join(TPOT_FIGURES)} on both the calibration benchmark and its baseline)"
@@ -472,6 +497,17 @@ def _fill_projections(report: SpeedupReport) -> None:
         )
 
 
+def _fill_target(report: SpeedupReport, tau: float) -> None:
+    """What-if figures at an accept length the question names."""
+    tau = specdec.require_positive("accept length", tau)
+    report.target_accept_length = tau
+    if report.draft_overhead is not None and tau >= 1:
+        report.target_theoretical_speedup = specdec.theoretical_speedup(tau, report.draft_overhead)
+    if report.cost_factor is not None and report.baseline_value is not None and tau >= 1:
+        report.target_speedup = specdec.calibrated_speedup(tau, report.cost_factor)
+        report.target_value = specdec.calibrated_value(report.baseline_value, tau, report.cost_factor)
+
+
 # -- words ------------------------------------------------------------------------------------
 def verdict(report: SpeedupReport) -> str:
     """One line: where the live accept length stands against break-even, or what is missing."""
@@ -502,8 +538,9 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
     unit = report.unit
     lines = []
     if report.measured_speedup is not None:
+        older = f" ({report.calibration_label})" if report.calibration_label else ""
         lines.append(
-            f"Measured: {_num(report.calibration_value, 1)} {unit} at accept length "
+            f"Measured{older}: {_num(report.calibration_value, 1)} {unit} at accept length "
             f"{report.calibration_accept_length:.2f} = {report.measured_speedup:.2f}x its baseline "
             f"{_num(report.calibration_baseline_value, 1)} {unit}"
             + (f" [{report.calibration_id}, {report.calibration_date}]"
@@ -513,7 +550,8 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
         lines.append("Measured: no speculative benchmark to compare")
     if report.accept_length is not None:
         rates = f" from rates {', '.join(f'{a:.3f}' for a in report.acc)}" if report.acc else ""
-        lines.append(f"Live: accept length {report.accept_length:.2f}{rates} "
+        label = "Live" if report.live else "Acceptance"  # a finished run's rates are not live
+        lines.append(f"{label}: accept length {report.accept_length:.2f}{rates} "
                      f"({report.acceptance_source})")
     else:
         lines.append("Live: no acceptance metrics")
@@ -545,4 +583,42 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
             f"({report.calibrated_speedup:.2f}x)"
         )
     lines.append(f"Verdict: {report.verdict}")
+    return lines
+
+
+def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
+    """What a speedup question asked for, first: a what-if accept length, break-even, or the
+    projection from live acceptance (calibrated, then the theoretical bound and its overhead)."""
+    unit, base = report.unit, report.baseline_value
+    against = f" against {_num(base, 1)} {unit}" if base is not None else ""
+    lines = []
+    tau = report.target_accept_length
+    if tau is not None:
+        if report.target_value is not None:
+            lines.append(f"If accept length reaches {tau:.2f}: calibrated ≈ "
+                         f"{_num(report.target_value, 1)} {unit} ({report.target_speedup:.2f}x"
+                         f"{against}, k = {report.cost_factor:.2f})")
+        if report.target_theoretical_speedup is not None:
+            value = (f" ≈ {_num(base * report.target_theoretical_speedup, 1)} {unit}"
+                     if base is not None else "")
+            lines.append(f"  theoretical bound {report.target_theoretical_speedup:.2f}x{value} with "
+                         f"draft overhead {report.draft_overhead:g} ({report.draft_overhead_source})")
+        return lines
+    if breakeven and report.breakeven_accept_length is not None:
+        lines.append(f"Break-even accept length: {report.breakeven_accept_length:.2f} (below it "
+                     f"speculation is slower than the baseline{against}; "
+                     f"from {report.calibration_id or 'the calibration point'})")
+        return lines
+    if report.accept_length is None or not report.live:
+        return lines
+    from_where = f" ({report.acceptance_source})" if report.acceptance_source else ""
+    if report.calibrated_speedup is not None:
+        lines.append(f"Calibrated projection: {report.calibrated_speedup:.2f}x ≈ "
+                     f"{_num(report.calibrated_value, 1)} {unit}{against}, at accept length "
+                     f"{report.accept_length:.2f}{from_where}")
+    if report.theoretical_speedup is not None:
+        value = (f" ≈ {_num(report.theoretical_value, 1)} {unit}"
+                 if report.theoretical_value is not None else "")
+        lines.append(f"Theoretical bound: {report.theoretical_speedup:.2f}x{value} with draft "
+                     f"overhead {report.draft_overhead:g} ({report.draft_overhead_source})")
     return lines

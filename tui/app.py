@@ -680,7 +680,7 @@ class SessionApp(App[None]):
         bar.value = ""
         self.action_view("answer")
         bar.focus()
-        self._ask(question, tuple(self._train_snapshots.values()))
+        self._ask(question, tuple(self._train_snapshots.values()), self.gpu_pane.snapshot)
 
     @work(thread=True, group="session", exit_on_error=False)
     def _keep_history(self, questions: list[str]) -> None:
@@ -689,13 +689,15 @@ class SessionApp(App[None]):
         write_history(self.memory_dir, questions)
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
-    def _ask(self, question: str, snapshots: tuple) -> None:
+    def _ask(self, question: str, snapshots: tuple, gpu: Any) -> None:
         from sessiontui.project_memory.answers import ask
         from sessiontui.project_memory.store import Store, StoreError
 
+        overhead = self.config.draft_overhead if self.config else None
         try:
             with Store(self.store_path) as store:
-                answer = ask(store, question, snapshots=snapshots)
+                answer = ask(store, question, snapshots=snapshots, gpu=gpu, metric=self.metric,
+                             draft_overhead=overhead)
         except StoreError as exc:
             self.post_message(AnswerReady(question, None, error=str(exc)))
             return

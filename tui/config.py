@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,14 @@ class Config:
         metadata={
             "doc": "Seconds without a new step before a run counts as stalled (unset: auto).",
             "example": 600,
+        },
+    )
+    draft_overhead: float | None = field(
+        default=None,
+        metadata={
+            "doc": "Draft time / target step time for theoretical speedups in ask and speedup "
+                   "(unset: measured from benchmarks, else 0.1).",
+            "example": 0.15,
         },
     )
     stale_after_days: float = field(
@@ -75,6 +81,10 @@ def _checked(name: str, value: Any) -> Any:
         if isinstance(value, str) and value.strip():
             return str(value)
         raise ValueError("expected a metric name")
+    if name == "draft_overhead":
+        if _is_number(value) and 0 <= value < 10:
+            return float(value)
+        raise ValueError("expected a fraction of a target step, 0 or more (e.g. 0.15)")
     if _is_number(value) and value > 0:
         return float(value)
     raise ValueError(f"expected a number of {'days' if name.endswith('_days') else 'seconds'} > 0")
@@ -84,11 +94,17 @@ def load_config(path: Path) -> Config:
     """Settings from `path`; a missing file gives defaults, a bad one defaults plus `problems`."""
     config = Config()
     try:
-        # Reading needs no layout: the stdlib parser is several times faster to import and run.
-        document = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
+        return config  # no file: no parser imported (`ask` starts faster)
+    except (OSError, UnicodeDecodeError) as exc:
+        config.problems.append(f"{path}: cannot read settings ({exc}); using defaults")
         return config
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    import tomllib  # reading needs no layout: the stdlib parser imports and runs several times faster
+
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         config.problems.append(f"{path}: cannot read settings ({exc}); using defaults")
         return config
     known = {f.name for f in SETTINGS}
@@ -130,6 +146,8 @@ def _same_log(a: str, b: str, base: Path) -> bool:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Replace the file in one rename, keeping its mode, so a crash never leaves half a file."""
+    import shutil
+
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temp.write_text(text, encoding="utf-8")

@@ -49,12 +49,16 @@ def parse_benchmark_output(data: str | bytes) -> list[Record]:
 
 
 def derive_config_name(record: Record) -> str:
-    """A readable configuration name: engine, model, spec algorithm and concurrency."""
+    """A readable configuration name: engine, model, spec algorithm and concurrency (or the
+    request rate of an open-loop run, or the batch size)."""
     parts = [record.engine or "", (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
     if record.spec_algorithm:
         parts.append(record.spec_algorithm.upper())
+    rate = record.figures.get("request_rate")
     if record.concurrency is not None:
         parts.append(f"c={record.concurrency}")
+    elif rate is not None:
+        parts.append(f"rate={rate:g}/s")
     elif record.batch_size is not None:
         parts.append(f"bs={record.batch_size}")
     return " ".join(part for part in parts if part)

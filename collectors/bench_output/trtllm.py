@@ -28,28 +28,46 @@ _CONCURRENCY_FLAG = re.compile(r"--concurrency[= ]+(\d+)")
 _MAX_DRAFT = re.compile(r"max_draft_len[\"']?\s*[:=]\s*(\d+)")
 _BENCHMARK_PAIR = re.compile(r"([A-Za-z_][\w/]*(?:\([^)]*\))?)\s+(-?[\d.]+(?:[eE][-+]?\d+)?)(?=\s|$)")
 _MODEL_NAME = re.compile(r"\bmodel_name (\S+)")
-_STREAMING = "average time-to-first-token [ttft] (ms)"
-# Overview labels (lower case) -> figure names; the value is the output throughput.
-_OVERVIEW = {
-    "request throughput (req/sec)": "request_throughput",
-    "total token throughput (tokens/sec)": "total_tok_s",
-    "total latency (ms)": "total_latency_ms",
-    "average request latency (ms)": "e2e_ms_mean",
-    "per user output throughput [w/ ctx] (tps/user)": "per_user_output_tok_s_with_ctx",
-    "per gpu output throughput (tps/gpu)": "per_gpu_output_tok_s",
-    _STREAMING: "ttft_ms_mean",
-    "average time-per-output-token [tpot] (ms)": "tpot_ms_mean",
-    "per user output speed (tps/user)": "per_user_output_tok_s",
-    "request throughput (req/sec) ": "request_throughput",
-}
-_VALUE_LABELS = ("total output throughput (tokens/sec)", "token throughput (tokens/sec)")
-# What every report prints in its overview (the streaming three when TTFT is measured).
-_ALWAYS = (
-    "request throughput (req/sec)",
-    "total latency (ms)",
-    "per gpu output throughput (tps/gpu)",
+# Sections of the results (every version); the ones before them describe the run.
+_RESULT_SECTIONS = frozenset({
+    "PERFORMANCE OVERVIEW", "STATISTICS", "STREAMING STATISTICS", "DECODING STATISTICS",
+    "GENERAL OVERVIEW", "THROUGHPUT OVERVIEW", "LATENCY OVERVIEW", "GENERATION LATENCY BREAKDOWN",
+    "ACCEPTANCE BREAKDOWN",
+})
+_FIRST_SECTIONS = frozenset({"PERFORMANCE OVERVIEW", "STATISTICS", "GENERAL OVERVIEW"})
+_END = "DATASET DETAILS"
+# `MIN (ms): x` lines of the latency report's breakdown sections -> figure name prefixes.
+_BREAKDOWNS = {"GENERATION LATENCY BREAKDOWN": "gen_latency_ms", "ACCEPTANCE BREAKDOWN": "accept_length"}
+_BREAKDOWN_LINE = re.compile(r"^(MIN|MAX|AVG|P\d+)(?: \(ms\))?:\s*(\S+)")
+# Result labels (lower case, matched by their start: units changed between versions, e.g.
+# `(tps/gpu)` and `(tokens/sec/gpu)`) -> figure names; the value is the output throughput.
+_OVERVIEW = (
+    ("request throughput", "request_throughput"),
+    ("total token throughput", "total_tok_s"),
+    ("total latency (ms)", "total_latency_ms"),
+    ("total latency (seconds)", "total_latency_s"),
+    ("average request latency", "e2e_ms_mean"),
+    ("per user output throughput", "per_user_output_tok_s_with_ctx"),
+    ("per gpu output throughput", "per_gpu_output_tok_s"),
+    ("average time-to-first-token", "ttft_ms_mean"),
+    ("average time-per-output-token", "tpot_ms_mean"),
+    ("average inter-token latency", "itl_ms_mean"),
+    ("per user output speed", "per_user_output_tok_s"),
 )
-_STREAMING_ALWAYS = ("per user output speed (tps/user)",)
+# The output throughput as each generation of the report names it (1.x, 0.12-0.17, latency).
+_VALUE_LABELS = (
+    "total output throughput (tokens/sec)",
+    "token throughput (tokens/sec)",
+    "generation token throughput (tokens/sec)",
+)
+# What each generation always prints once its value line is out (1.x adds per-GPU throughput;
+# streaming runs their per-user speed); a report missing one was cut short.
+_ALWAYS = {
+    _VALUE_LABELS[0]: ("request throughput", "total latency", "per gpu output throughput"),
+    _VALUE_LABELS[1]: ("request throughput", "total latency"),
+    _VALUE_LABELS[2]: ("request throughput", "total latency"),
+}
+_STREAMING_ALWAYS = "per user output speed"
 _DETAILS = {
     "number of requests": "num_requests",
     "number of concurrent requests": "mean_concurrency",
@@ -69,17 +87,18 @@ _PERCENTILE_NAMES = {
     "DAR": "acceptance_rate",
     "AL": "accept_length",
 }
-_STATS = {"MINIMUM": "min", "MAXIMUM": "max", "AVERAGE": "mean"}
+_STATS = {"MINIMUM": "min", "MAXIMUM": "max", "AVERAGE": "mean", "AVG": "mean"}
 
 
 @dataclass
 class _Report:
     """One trtllm-bench report: labelled values and percentiles of its sections, in order."""
 
-    start: int  # offset of its PERFORMANCE OVERVIEW banner
-    before: dict[str, str]  # labels of the sections printed before the overview
+    start: int  # offset of its first result section
+    before: dict[str, str]  # labels of the sections printed before the results
     overview: dict[str, str] = field(default_factory=dict)
     percentiles: dict[str, str] = field(default_factory=dict)  # figure name -> raw value
+    sections: set[str] = field(default_factory=set)
     decoding_mode: str | None = None
 
 
@@ -92,17 +111,19 @@ def _reports(text: str) -> Iterator[_Report]:
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
         banner = _BANNER.match(stripped)
-        if banner and banner[1] != "STATISTICS" or stripped.startswith("= PERFORMANCE OVERVIEW"):
-            section = banner[1] if banner else "PERFORMANCE OVERVIEW"
-            if section == "PERFORMANCE OVERVIEW":
+        if banner:
+            section = banner[1]
+            if section in _FIRST_SECTIONS and (report is None or section in report.sections):
                 if report is not None:
                     yield report
                 report, before = _Report(offset, before), {}
-            elif section == "DECODING STATISTICS" and report is not None and banner:
-                report.decoding_mode = banner[2]
-            elif section not in ("DECODING STATISTICS", "DATASET DETAILS") and report is not None:
-                yield report
+            elif section not in _RESULT_SECTIONS and report is not None:
+                yield report  # the dataset details, or the next run's header
                 report = None
+            if report is not None:
+                report.sections.add(section)
+                if section == "DECODING STATISTICS":
+                    report.decoding_mode = banner[2] or ""
         elif not _RULE.match(stripped):
             _read_line(stripped, section, report, before)
         offset += len(line)
@@ -112,31 +133,47 @@ def _reports(text: str) -> Iterator[_Report]:
 
 def _read_line(line: str, section: str, report: _Report | None, before: dict[str, str]) -> None:
     """File one line of a section under its report (or under what precedes the next one)."""
+    if report is None:
+        pair = _LABEL_VALUE.match(line)
+        if pair and section != _END:
+            before[" ".join(pair[1].lower().split())] = line.split(":", 1)[1].strip()
+        return
     percentile = _PERCENTILE.match(line)
-    if report is not None and percentile:
+    breakdown = _BREAKDOWN_LINE.match(line) if section in _BREAKDOWNS else None
+    pair = _LABEL_VALUE.match(line)
+    if percentile:
         name = _PERCENTILE_NAMES.get(percentile[1].upper())
         if name:
             stat = _STATS.get(percentile[2].upper(), percentile[2].lower())
             report.percentiles[f"{name}_{stat}"] = percentile[3]
-        return
-    pair = _LABEL_VALUE.match(line)
-    if not pair:
-        return
-    label = " ".join(pair[1].lower().split())
-    if report is not None and section == "PERFORMANCE OVERVIEW":
-        report.overview.setdefault(label, pair[2])
-    elif report is None:
-        before[label] = line.split(":", 1)[1].strip()
+    elif breakdown:
+        stat = _STATS.get(breakdown[1], breakdown[1].lower())
+        report.percentiles[f"{_BREAKDOWNS[section]}_{stat}"] = breakdown[2]
+    elif pair:
+        label = " ".join(pair[1].lower().split())
+        target = report.overview if section in _RESULT_SECTIONS else report.before
+        target.setdefault(label, pair[2])
+
+
+def _printed(report: _Report, prefix: str) -> str | None:
+    """The raw value of the first result label that starts with `prefix`, if it is a number."""
+    raw = next((raw for label, raw in report.overview.items() if label.startswith(prefix)), None)
+    return raw if number(raw) is not None else None
 
 
 def _missing(report: _Report) -> list[str]:
-    """The always-printed overview lines a (cut) report lacks."""
-    wanted = [*_ALWAYS, *(_STREAMING_ALWAYS if _STREAMING in report.overview else ())]
-    if not any(label in report.overview for label in _VALUE_LABELS):
-        wanted.insert(0, _VALUE_LABELS[0])
-    missing = [label for label in wanted if number(report.overview.get(label)) is None]
+    """The always-printed result lines a (cut) report lacks."""
+    value_label = next((label for label in _VALUE_LABELS if label in report.overview), None)
+    if value_label is None:
+        return [_VALUE_LABELS[0]]
+    wanted = list(_ALWAYS[value_label])
+    if _printed(report, "average time-to-first-token [ttft]"):
+        wanted.append(_STREAMING_ALWAYS)
+    missing = [prefix for prefix in wanted if _printed(report, prefix) is None]
     if report.decoding_mode is not None and "accept_length_mean" not in report.percentiles:
         missing.append("[AL] AVERAGE")
+    if "ACCEPTANCE BREAKDOWN" in report.sections and "accept_length_mean" not in report.percentiles:
+        missing.append("acceptance AVG")
     return missing
 
 
@@ -144,30 +181,34 @@ def _report_record(text: str, report: _Report) -> Record:
     """The record of one complete report."""
     overview, before = report.overview, report.before
     value = next(v for label in _VALUE_LABELS if (v := number(overview.get(label))) is not None)
-    figures = figures_of((name, overview.get(label)) for label, name in _OVERVIEW.items())
-    figures.update(figures_of((name, before.get(label)) for label, name in _DETAILS.items()))
+    figures = figures_of((name, _printed(report, prefix)) for prefix, name in _OVERVIEW)
+    figures.update(figures_of((name, before.get(label) or overview.get(label))
+                              for label, name in _DETAILS.items()))
     figures.update(figures_of(report.percentiles.items()))
     concurrency = _CONCURRENCY_FLAG.findall(text, 0, report.start)
     version = before.get("tensorrt-llm version") or before.get("tensorrt llm version")
-    spec: dict[str, Any] = {}
+    accept = figures.get("accept_length_mean")
+    spec: dict[str, Any] = {"accept_length": accept if accept and accept > 1 else None}
     if report.decoding_mode is not None:
         draft = _MAX_DRAFT.findall(text, 0, report.start)
-        spec = {
-            "spec_algorithm": report.decoding_mode.strip().lower() or None,
-            "accept_length": figures.get("accept_length_mean"),
-            "num_steps": whole(draft[-1]) if draft else None,
-        }
+        spec.update(spec_algorithm=report.decoding_mode.strip().lower() or None,
+                    num_steps=whole(draft[-1]) if draft else None)
         if "acceptance_rate_mean" in figures:
             figures["acceptance_rate"] = figures["acceptance_rate_mean"]
+    model = before.get("model")
+    lengths = {label: before.get(label) or overview.get(label)
+               for label in ("average input length (tokens)", "average output length (tokens)")}
     return benchmark(
         value,
         FORMATS[0],
         engine=ENGINE,
         engine_version=version,
-        model=before.get("model") if before.get("model") not in (None, "None") else None,
-        concurrency=whole(concurrency[-1]) if concurrency else None,
-        input_len=whole(before.get("average input length (tokens)")),
-        output_len=whole(before.get("average output length (tokens)")),
+        model=model if model not in (None, "None") else None,
+        # `trtllm-bench latency` runs one request at a time
+        concurrency=whole(concurrency[-1]) if concurrency else (
+            1 if "GENERAL OVERVIEW" in report.sections else None),
+        input_len=whole(lengths["average input length (tokens)"]),
+        output_len=whole(lengths["average output length (tokens)"]),
         figures=figures,
         **spec,
     )
@@ -175,7 +216,7 @@ def _report_record(text: str, report: _Report) -> Record:
 
 def _bench_records(text: str, problems: list[str]) -> list[Record]:
     """Records of the complete trtllm-bench reports; a cut one is reported instead."""
-    if "PERFORMANCE OVERVIEW" not in text:
+    if "= " not in text or "OVERVIEW" not in text and "= STATISTICS" not in text:
         return []
     records = []
     for report in _reports(text):

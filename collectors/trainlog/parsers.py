@@ -51,12 +51,17 @@ _DS_STEPS = re.compile(
 )
 # torchvision / DETR MetricLogger: `Epoch: [0]  [210/225]  eta: 0:00:04  lr: 0.001  loss: x (avg)`.
 _METRIC_LOGGER = re.compile(
-    r"^(?P<head>Epoch: \[(?P<e>\d+)\]|Test:|[A-Za-z][\w ]{0,30}:)?\s*\[\s*(?P<i>\d+)/(?P<n>\d+)\]"
+    r"^(?P<head>[A-Za-z][\w ]{0,30}:)?\s*(?:\[(?P<e>\d+)(?:/\d+)?\]\s+)?\[\s*(?P<i>\d+)/(?P<n>\d+)\]"
     r"\s+eta: (?:(?P<days>\d+) days?, )?(?P<eta>[\d:]+)\s+(?P<rest>.*)"
 )
-_LOGGER_ITEM = re.compile(r"([A-Za-z_][\w]*(?: mem)?): ([-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)")
+_LOGGER_ITEM = re.compile(
+    r"(?<![\w/])([A-Za-z_][\w/]*(?: mem)?): ([-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|inf)"
+)
 # ESPnet: `5epoch:train:3376-3750batch: iter_time=0.001, ..., loss=1.733, lr_0=0.100, ...`.
 _ESPNET = re.compile(r"(?P<e>\d+)epoch:(?P<phase>train|valid):(?P<a>\d+)-(?P<b>\d+)batch:(?P<rest>.*)")
+# ESPnet's end-of-epoch summary: `5epoch results: [train] loss=1.73, ... [valid] loss=1.9, ...`.
+_ESPNET_RESULTS = re.compile(r"(?P<e>\d+)epoch results: (?P<rest>.*)")
+_ESPNET_PART = re.compile(r"\[(\w+)\]([^\[]*)")
 # A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
 _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)")
 _VALIDATION = re.compile(r"^\W*(?:validation|valid|val)\b", re.IGNORECASE)
@@ -240,7 +245,7 @@ def metric_logger(text: str) -> Reading | None:
             add_metric(metrics, key, value)
     per_step = metrics.pop("time", None)
     metrics.pop("data", None)
-    if (match["head"] or "").startswith("Test"):
+    if (match["head"] or "").lower().startswith(("test", "val", "eval")):
         return Reading("metriclogger", {f"val_{k}": v for k, v in metrics.items()})
     eta = seconds(match["eta"])
     if eta is not None and match["days"]:
@@ -264,6 +269,18 @@ def espnet(text: str) -> Reading | None:
     if reading is not None and reading.metrics.get("train_time"):
         reading.steps_per_s = 1.0 / reading.metrics["train_time"]
     return reading
+
+
+def espnet_results(text: str) -> Reading | None:
+    """ESPnet's `Nepoch results:` summary: the train part as is, the valid part as `val_*`."""
+    match = _ESPNET_RESULTS.search(text)
+    if match is None:
+        return None
+    pairs: list[tuple[str, str]] = []
+    for part, body in _ESPNET_PART.findall(match["rest"]):
+        prefix = "" if part == "train" else "val_" if part == "valid" else f"{part}_"
+        pairs.extend((prefix + key, raw) for key, raw in _KEY_EQ.findall(body))
+    return from_pairs("espnet", pairs, epoch=float(match["e"]))
 
 
 def logged_time(raw: str) -> float | None:
@@ -317,7 +334,8 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("iter time (s)", deepspeed_steps),
     ("iteration", megatron),
     ("eta: ", metric_logger),
-    ("batch: ", espnet),
+    ("epoch:", espnet),
+    ("epoch results: ", espnet_results),
     ("", key_values),
 )
 

@@ -59,13 +59,30 @@ def test_trtllm_bench_cut_inside_its_overview_names_the_missing_lines() -> None:
     result = read_benchmark_output(cut)
     assert result.records == []
     [problem] = result.problems
-    assert "total latency (ms)" in problem and "per gpu output throughput" in problem
+    assert "total latency" in problem and "per gpu output throughput" in problem
 
 
 def test_trtllm_bench_cut_inside_decoding_statistics_is_not_stored() -> None:
     text = (FIXTURES / "trtllm_bench_eagle3.txt").read_text()
     result = read_benchmark_output(text[: text.index("[AL] MINIMUM")])
     assert result.records == [] and "[AL] AVERAGE" in result.problems[0]
+
+
+def test_trtllm_bench_012_statistics_section() -> None:
+    [record] = parse("trtllm_bench_v012_statistics.txt")
+    assert (record.value, record.engine_version, record.model) == (
+        23405.927228471104, "0.12.0", "meta-llama/Llama-2-7b-hf")
+    assert record.figures["total_latency_s"] == 16.406100739 and record.input_len == 128
+
+
+def test_trtllm_bench_016_throughput_then_latency_report() -> None:
+    throughput, latency = parse("trtllm_bench_v016_throughput_latency.txt")
+    assert (throughput.value, throughput.figures["request_throughput"]) == (1585.748, 0.7743)
+    assert (throughput.input_len, throughput.figures["tp_size"]) == (2048, 4)
+    assert (latency.value, latency.concurrency) == (32.3338, 1)  # one request at a time
+    assert latency.figures["ttft_ms_mean"] == 147.7502 and latency.figures["itl_ms_mean"] == 30.9274
+    assert latency.figures["gen_latency_ms_p99"] == 63374.777
+    assert latency.accept_length is None  # 1.00 tokens per step: no speculation
 
 
 def test_trtllm_older_token_throughput_label() -> None:
@@ -151,6 +168,7 @@ def test_vllm_request_rate_lines_are_kept_and_saved_json_not_doubled() -> None:
         (5914.31, 30.0), (11481.02, None)]  # `inf` is no figure
     assert all(r.concurrency is None and r.source_format == "vllm.bench_serve" for r in records)
     assert records[0].figures["itl_ms_p99"] == 75.82
+    assert derive_config_name(records[0]) == "vllm Llama-3.2-3B-Instruct rate=30/s"
     [old] = parse("vllm_benchmark_serving_rate_v05.txt")
     assert (old.value, old.figures["request_rate"], old.figures["input_tok_s"]) == (
         188.39, 1.0, 237.04)
@@ -231,3 +249,23 @@ def test_llama_speculative_summary_not_its_perf_lines() -> None:
         "llama.cpp.speculative", 10.781, 371)
     assert record.figures["acceptance_rate"] == pytest.approx(0.3432)
     assert record.num_steps == 16 and record.figures["n_accept"] == 313
+
+
+def test_trtllm_bench_units_renamed_between_versions() -> None:
+    text = (FIXTURES / "trtllm_bench_h100_fp8.txt").read_text()
+    text = text.replace("Per GPU Output Throughput (tps/gpu):   ",
+                        "Per GPU Output Throughput (tokens/sec/gpu):")
+    [record] = parse_benchmark_output(text)
+    assert record.value == 6957.303 and record.figures["per_gpu_output_tok_s"] == 6957.303
+
+
+def test_llama_server_2024_runs_lines() -> None:
+    log = (
+        "print_timings: prompt eval time =     132.47 ms /    12 tokens (   11.04 ms per token,"
+        "    90.59 tokens per second)\n"
+        "print_timings:        eval time =    1795.76 ms /   128 runs   (   14.03 ms per token,"
+        "    71.28 tokens per second)\n"
+        "print_timings:       total time =    1928.23 ms\n"
+    )
+    [record] = parse_benchmark_output(log)
+    assert (record.value, record.figures["prompt_tok_s"]) == (71.28, 90.59)

@@ -72,7 +72,10 @@ def test_record_from_a_cut_output_stores_only_whole_results(run_cli, name, where
 
 def test_record_from_a_block_cut_mid_number_stores_nothing(run_cli) -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
-    cut = text[: text.index("681.30") + 2]  # `681.30` cut to `68`
+    cut = text[: text.index("681.30") + 2]  # `681.30` cut to `68`: the line is left out
+    whole_lines = text[: text.index("Output token throughput")]  # and the block has no end
     done = run_cli("record", "--from", "-", input=cut)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "nothing stored" in done.stderr and "no closing line" in done.stderr
     assert json.loads(run_cli("list", "--json", check=True).stdout) == []
+    assert run_cli("record", "--from", "-", input=whole_lines).returncode == 2

@@ -21,7 +21,7 @@ def test_detr_metric_logger_line() -> None:
     snap = read_log(FIXTURES / "detr_metriclogger.log")
     assert (snap.format, snap.step, snap.total_steps, snap.epoch) == ("metriclogger", 210, 225, 0.0)
     assert (snap.loss, snap.lr, snap.eta_s) == (18.054, 0.001, 4.0)  # the value, not the (avg)
-    assert snap.metrics["loss_giou_4"] == 1.3233 and snap.status == "running"
+    assert snap.metrics["loss_giou_4"] == 1.3233
 
 
 def test_metric_logger_time_eta_days_and_test_lines() -> None:
@@ -148,3 +148,21 @@ def test_logged_time_prefixes() -> None:
     assert logged_time("[PC] 2020-11-11 16:36:33,446 (trainer:486) INFO: x") is not None
     assert logged_time("2026-01-02T03:04:05.678 step=3") is not None
     assert logged_time("step=3 loss=1") is None
+
+
+def test_torchvision_metric_logger_variants() -> None:
+    [reading] = parse_record("Epoch: [0]  [   0/5005]  eta: 8:01:12  lr: 0.1  img/s: 28.4  "
+                             "loss: 6.9 (6.9)  acc1: 0.0 (0.0)  time: 5.77  data: 4.8  max mem: 10000")
+    assert reading.metrics["img/s"] == 28.4 and "s" not in reading.metrics
+    assert reading.remaining_s == 8 * 3600 + 60 + 12
+    [named] = parse_record("Train Epoch: [3]  [ 10/100]  eta: 0:01:00  lr: 0.01  loss: 1.5 (1.6)")
+    assert (named.epoch, named.step, named.total, named.metrics["loss"]) == (3.0, 10, 100, 1.5)
+
+
+def test_espnet_epoch_results_keep_validation_apart() -> None:
+    [reading] = parse_record(
+        "[PC] 2020-11-11 16:40:00,000 (trainer:243) INFO: 5epoch results: [train] "
+        "iter_time=0.001, loss=1.733, lr_0=0.100, train_time=0.014, [valid] loss=1.901, "
+        "acc=0.61, time=2.04 seconds")
+    assert (reading.epoch, reading.metrics["loss"], reading.metrics["val_loss"]) == (5.0, 1.733, 1.901)
+    assert reading.metrics["lr"] == 0.1

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.reference import Conditions
 from sessiontui.project_memory.speedup import (
     DEFAULT_DRAFT_OVERHEAD,
     build_speedup_report,
@@ -127,15 +128,20 @@ def test_calibration_prefers_same_conditions_and_reports_spread(store: Store) ->
     assert older.id != report.calibration_id
 
 
-def test_calibration_across_conditions_is_stated(store: Store) -> None:
+def test_conditions_decide_the_number_to_beat(store: Store) -> None:
     bench(store, 400, baseline=True, concurrency=32, when="2026-01-01T00:00:00+00:00")
     bench(store, 50, baseline=True, when="2026-01-01T01:00:00+00:00")
     bench(store, 40, accept_length=1.8, when="2026-01-02T00:00:00+00:00")
     report = build_speedup_report(store, simulated_acc_len=1.4)
-    # k comes from the c=1 point against the c=1 baseline, applied to the number to beat (400)
-    assert report.cost_factor == pytest.approx(2.25)
-    assert report.calibrated_value == pytest.approx(400 * 2.4 / 2.25)
-    assert any("baseline's conditions" in a and "concurrency=32" in a for a in report.assumptions)
+    # no conditions named: those of the latest result (c=1), never the c=32 baseline
+    assert report.baseline_value == 50 and report.cost_factor == pytest.approx(2.25)
+    assert report.calibrated_value == pytest.approx(50 * 2.4 / 2.25)
+    assert any("latest result" in a for a in report.assumptions)
+    # at c=32 there is no speculative result: no calibration, and the report says so
+    report = build_speedup_report(store, simulated_acc_len=1.4, conditions=Conditions(concurrency=32))
+    assert report.baseline_value == 400 and report.cost_factor is None
+    assert report.calibrated_value is None
+    assert any("no speculative result at c=32" in a for a in report.assumptions)
 
 
 def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:

@@ -113,3 +113,10 @@ def test_read_only_store_reads_and_refuses_writes(tmp_path: Path) -> None:
             reader.add(Record(kind="note", text="no"))
     with pytest.raises(StoreError, match="no project memory here yet"):
         Store(tmp_path / "absent.db", readonly=True)
+
+
+def test_salvage_of_a_file_with_no_readable_page_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    path.write_bytes(b"\x00garbage" * 1000)
+    with pytest.raises(StoreError, match="nothing can be read"):
+        salvage(path)

@@ -31,6 +31,9 @@ def fields_of(record: Record) -> set[str]:
         ({"value": -5.0}, "value"),
         ({"value": 0.0}, "value"),
         ({"value": 1e308 * 10}, "value"),  # inf
+        ({"value": 1e308}, "value"),
+        ({"accept_length": 5000.0}, "accept_length"),
+        ({"figures": {"itl_ms": 1e300}}, "figures"),
         ({"value": math.nan}, "value"),
         ({"concurrency": -1}, "concurrency"),
         ({"concurrency": 0}, "concurrency"),

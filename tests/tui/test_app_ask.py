@@ -83,3 +83,16 @@ async def test_a_damaged_memory_is_said_in_the_answer_panel(tmp_path: Path) -> N
         await pilot.press("slash", *"baseline?", "enter")
         await until(pilot, lambda: "baseline?" in text_of(app.answer_panel._text))
         assert "cannot open project memory" in text_of(app.answer_panel._text)
+
+
+def test_understood_lines_name_intent_conditions_and_alternatives() -> None:
+    from sessiontui.project_memory.answer import Answer
+    from sessiontui.tui.widgets.ask_panel import understood_lines
+
+    answer = Answer("baseline", "…", confidence=0.42, conditions={"metric": "output_tok_s",
+                    "concurrency": 32}, alternatives=[{"intent": "speedup", "score": 2.5}])
+    assert understood_lines(answer) == [
+        "baseline, confidence 0.42",
+        "assumed: metric output_tok_s, concurrency 32",
+        "also considered: speedup (2.5)",
+    ]

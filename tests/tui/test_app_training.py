@@ -64,7 +64,7 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -
         card = app.training_pane.cards[log]
         text = card_text(card)
         assert text.splitlines()[0].endswith(" 12%")  # 1200 of 10000 steps
-        assert "2.50 step/s" in text and "ETA 0:58:40" in text  # (10000-1200)/2.5 s
+        assert "2.50 step/s" in text and "ETA 58 min" in text  # (10000-1200)/2.5 s
         assert f"loss {run.loss:.4g}↓" in text and "lr 8.00e-05" in text
         assert "acc " + " ".join(f"{a:.2f}↑" for a in run.acc) in text
         assert f"τ {tau_from_conditional(run.acc):.2f}" in text

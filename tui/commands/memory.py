@@ -7,6 +7,7 @@ import contextlib
 import sys
 from dataclasses import fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
@@ -20,6 +21,9 @@ from sessiontui.tui.commands.common import (
     record_line,
     stamped,
 )
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.live import GpuReadings
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -260,14 +264,38 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
+def _ask_settings() -> tuple[str, float | None, list[str]]:
+    """`default_metric` and `draft_overhead` from sessiontui.toml, and any problems reading it."""
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
+
+    config = load_config(config_path(project_root()))
+    return config.default_metric, config.draft_overhead, config.problems
+
+
+def _gpu_readings() -> GpuReadings:
+    """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
+    from sessiontui.collectors.gpu import GpuCollector
+
+    collector = GpuCollector()
+    try:
+        return collector.sample()
+    finally:
+        collector.close()
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.answers import ask, classify
+    from sessiontui.project_memory.answers import ask
 
     question = " ".join(args.question)
+    metric, overhead, problems = _ask_settings()
+    for problem in problems:
+        print(f"sessiontui: {problem}", file=sys.stderr)
     store = open_reader()
-    previous = _previous_answer() if store and classify(question) == "speedup" else None
+    previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
     try:
-        answer = ask(store, question, previous=previous)
+        answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
+                     read_gpu=_gpu_readings)
     finally:
         if store:
             store.close()

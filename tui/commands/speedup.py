@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
+
+if TYPE_CHECKING:
+    from sessiontui.tui.config import Config
 
 
 def rate_list(text: str) -> list[float]:
@@ -47,15 +51,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=cmd_speedup)
 
 
-def settings() -> tuple[str | None, str, list[str]]:
-    """The first followed log, the default metric, and any problems reading sessiontui.toml."""
+def settings() -> tuple[str | None, Config]:
+    """The first followed log and the settings of sessiontui.toml (with any problems reading it)."""
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.config import config_path, load_config
 
     root = project_root()
     config = load_config(config_path(root))
     logs = config.log_paths(root)
-    return (str(logs[0]) if logs else None), config.default_metric, config.problems
+    return (str(logs[0]) if logs else None), config
 
 
 def read_snapshot(log: str) -> tuple[object | None, list[str]]:
@@ -70,9 +74,18 @@ def read_snapshot(log: str) -> tuple[object | None, list[str]]:
 
 def cmd_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
-    from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
+    from sessiontui.project_memory.speedup import (
+        build_speedup_report,
+        lead_lines,
+        speedup_answer_lines,
+    )
 
-    log, metric, problems = settings()
+    log, config = settings()
+    problems = list(config.problems)
+    overhead, overhead_source = args.draft_overhead, None
+    if overhead is None and config.draft_overhead is not None:
+        overhead = config.draft_overhead
+        overhead_source = "your draft_overhead setting in sessiontui.toml"
     explicit = args.acc is not None or args.simulated_acc_len is not None
     log = args.log or (None if explicit else log)
     snapshot = None
@@ -83,9 +96,10 @@ def cmd_speedup(args: argparse.Namespace) -> int:
     try:
         report = build_speedup_report(
             store, acc=args.acc, acc_kind=args.acc_kind, simulated_acc_len=args.simulated_acc_len,
-            draft_overhead=args.draft_overhead, baseline_value=args.baseline_value,
+            draft_overhead=overhead, draft_overhead_source=overhead_source,
+            baseline_value=args.baseline_value,
             calibrate_accept=args.calibrate_accept, calibrate_value=args.calibrate_value,
-            depth=args.depth, snapshot=snapshot, metric=args.metric or metric,
+            depth=args.depth, snapshot=snapshot, metric=args.metric or config.default_metric,
         )
     except ValueError as exc:
         print(f"sessiontui speedup: {exc}", file=sys.stderr)
@@ -97,7 +111,8 @@ def cmd_speedup(args: argparse.Namespace) -> int:
     if args.json:
         print_json(report.to_dict())
         return 0
-    print("\n".join(speedup_answer_lines(report)))
+    lead = lead_lines(report)
+    print("\n".join(lead + [line for line in speedup_answer_lines(report) if line not in lead]))
     for title, items in (("Assumptions", report.assumptions), ("Sources", report.sources)):
         if items:
             print(f"{title}:")

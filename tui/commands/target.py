@@ -44,7 +44,8 @@ def cmd_target_list(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.targets import all_statuses
     from sessiontui.tui.commands.speedup import read_snapshot, settings
 
-    log, _, problems = settings()
+    log, config = settings()
+    problems = config.problems
     log = args.log or log
     snapshot, reasons = read_snapshot(log) if log else (None, [])
     store = open_store(create=False)

@@ -64,7 +64,7 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     """A compact human summary: status line, figures, per-position accuracy, recent events."""
     import time
 
-    from sessiontui.project_memory.run_answers import duration
+    from sessiontui.project_memory.humanize import duration
 
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""

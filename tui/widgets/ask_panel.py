@@ -65,6 +65,17 @@ def figure_lines(figures: dict[str, Any]) -> list[str]:
     return lines
 
 
+def understood_lines(answer: Any) -> list[str]:
+    """How the question was read: intent, confidence, what was assumed, what else was considered."""
+    lines = [f"{answer.intent}, confidence {answer.confidence:.2f}"]
+    if answer.conditions:
+        lines.append("assumed: " + ", ".join(f"{k} {v}" for k, v in answer.conditions.items()))
+    if answer.alternatives:
+        lines.append("also considered: " + ", ".join(
+            f"{a['intent']} ({a['score']:g})" for a in answer.alternatives))
+    return lines
+
+
 def source_lines(records: list[Any]) -> list[str]:
     """One line per record the answer rests on: id, kind, name and date."""
     return [f"{r.id}  {r.kind}  {r.label}  {r.created_at[:10]}" for r in records]
@@ -93,6 +104,7 @@ class AnswerPanel(VerticalScroll):
         for title, lines in (
             ("figures", figure_lines(answer.figures)),
             ("sources", source_lines(answer.records)),
+            ("understood as", understood_lines(answer)),
         ):
             if lines:
                 text.append(f"\n\n{title}\n", style=heading)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-DASH = "—"
+from sessiontui.project_memory.humanize import DASH, duration
+
+__all__ = ["DASH", "compact", "duration", "gib", "num"]
 
 
 def num(value: float | None, digits: int = 2) -> str:
@@ -23,16 +25,6 @@ def compact(value: float | None) -> str:
     if value != 0 and (abs(value) < 1e-2 or abs(value) >= 1e5):
         return f"{value:.2e}"
     return f"{value:.4g}"
-
-
-def duration(seconds: float | None) -> str:
-    """Seconds as H:MM:SS (hours may exceed 24), or a dash."""
-    if seconds is None or seconds != seconds or seconds < 0 or seconds == float("inf"):
-        return DASH
-    total = int(round(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
 def gib(mib: float | None) -> str:

@@ -13,8 +13,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from sessiontui.project_memory.records import FIELD_NAMES, Record
-from sessiontui.project_memory.reference import ratio
+from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
+from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
 from sessiontui.tui.widgets.fmt import compact
 from sessiontui.tui.widgets.literal import clean, literal
 from sessiontui.tui.widgets.styling import part_style
@@ -98,20 +98,19 @@ def value_text(record: Record) -> str:
     return f"{compact(record.value)} {record.unit or record.metric}"
 
 
-def vs_text(record: Record, reference: Record | None) -> str:
-    """How a benchmark compares with the number to beat (>1 is better); a run's accept length."""
+def vs_text(record: Record, baselines: Sequence[Record]) -> str:
+    """How a benchmark compares with its number to beat (the reference rule), as a ratio (>1 is
+    better): a baseline against the best baseline at its conditions, a result against its own.
+    A run shows its accept length instead."""
     if record.kind == "run":
         return "" if record.accept_length is None else f"τ {record.accept_length:.2f}"
-    if (
-        reference is None
-        or record.kind != "benchmark"
-        or record.value is None
-        or record.metric != reference.metric
-        or not reference.value
-        or not record.value
-    ):
+    if record.kind != "benchmark" or not record.value:
         return ""
-    return f"{ratio(record.value, reference.value, record.metric):.2f}x"
+    reference = (number_to_beat(baselines, Conditions.of(record, engine=False)) if record.baseline
+                 else reference_of(record, baselines))
+    if reference is None or not reference.value:
+        return ""
+    return f"{ratio(record.value, reference.value, record.metric or DEFAULT_METRIC):.2f}x"
 
 
 def date_text(stamp: str | None, now: datetime | None = None) -> str:
@@ -198,6 +197,7 @@ class MemoryPane(Vertical):
         super().__init__(**kwargs)
         self.records: list[Record] = []
         self.reference: Record | None = None
+        self.baselines: list[Record] = []
         self.filter = Input(placeholder=FILTER_HELP, id="memory-filter", compact=True)
         self.table = MemoryTable(id="memory-table", cursor_type="row", zebra_stripes=True)
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
@@ -212,6 +212,7 @@ class MemoryPane(Vertical):
         """Show a fresh read of the memory, keeping the cursor on the same record."""
         self.records = ordered(records, reference)
         self.reference = reference
+        self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
         self._fill()
 
     @on(Input.Changed, "#memory-filter")
@@ -229,7 +230,7 @@ class MemoryPane(Vertical):
     def _rows(self, shown: Sequence[Record]) -> list[list[str]]:
         return [
             ["★" if self._is_beat(r) else ("b" if r.baseline else ""), _KIND_LABEL[r.kind],
-             value_text(r), vs_text(r, self.reference), date_text(r.last_update or r.created_at)]
+             value_text(r), vs_text(r, self.baselines), date_text(r.last_update or r.created_at)]
             for r in shown
         ]
 

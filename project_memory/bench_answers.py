@@ -1,0 +1,158 @@
+"""Answers about benchmark results: the best so far, the latest, the failed one and why, and the
+flags or command a result was measured with."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sessiontui.project_memory.answer import Answer, describe, lesson_lines, verdict_word
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import (
+    best,
+    lower_is_better,
+    matches,
+    number_to_beat,
+    ratio,
+    reference_of,
+)
+from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.understanding import Understanding, comparison_conditions
+
+_RECENT = 200
+_FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "error", "errored",
+           "why"}
+_BEST = {"best", "fastest", "highest", "top", "winner", "lowest"}
+_WORST = {"worst", "slowest"}
+_LATEST = {"latest", "last", "recent", "newest"}
+
+
+def flag_map(command: str) -> dict[str, str]:
+    """`--flag value` and `--flag=value` pairs of a command line (switches map to "")."""
+    import shlex
+
+    try:
+        parts = shlex.split(command)
+    except ValueError:
+        parts = command.split()
+    flags: dict[str, str] = {}
+    for i, part in enumerate(parts):
+        if not part.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", part):
+            continue
+        name, _, value = part.partition("=")
+        if not value and i + 1 < len(parts) and not parts[i + 1].startswith("-"):
+            value = parts[i + 1]
+        flags[name] = value
+    return flags
+
+
+def _named(records: Sequence[Record], words: Sequence[str]) -> list[Record]:
+    """Records whose config, engine or model share a distinctive word with the question."""
+    wanted = {w for w in words if len(w) >= 3}
+    scored = []
+    for record in records:
+        text = f"{record.config or ''} {record.engine or ''} {record.spec_algorithm or ''}".lower()
+        hits = len(wanted & set(re.findall(r"[a-z0-9]+(?:[.\-_][a-z0-9]+)*|[a-z]+", text)))
+        if hits:
+            scored.append((hits, record))
+    top = max((hits for hits, _ in scored), default=0)
+    return [record for hits, record in scored if hits == top]
+
+
+def answer_failed(store: Store, understanding: Understanding) -> Answer:
+    """The latest failed benchmark (or the one named), and the lessons matching its failure."""
+    failed = [r for r in store.list("benchmark", limit=_RECENT) if r.status == "failed"]
+    if not failed:
+        return Answer("benchmarks", "No failed benchmark recorded.", [], {"failed_count": 0})
+    record = (_named(failed, understanding.words) or failed)[0]
+    clue = " ".join(filter(None, (record.notes, record.signature, record.config, record.command)))
+    lessons = store.search(clue, kind="lesson", limit=3)
+    lines = [f"Failed: {describe(record)}"]
+    if record.exit_code is not None:
+        lines.append(f"  exit code {record.exit_code}")
+    if record.notes:
+        lines.append(f"  why: {record.notes}")
+    if record.command:
+        lines.append(f"  command: {record.command}")
+    if lessons:
+        lines.append("Matching lessons:")
+        lines += ["  " + line for line in lesson_lines(lessons)]
+    else:
+        lines.append("No lesson matches it yet: `sessiontui lesson add` records one.")
+    figures = {"failed_id": record.id, "failed_count": len(failed),
+               "lesson_id": lessons[0].id if lessons else None,
+               "title": lessons[0].title if lessons else None}
+    return Answer("benchmarks", "\n".join(lines), [record, *lessons], figures)
+
+
+def answer_flags(store: Store, understanding: Understanding, metric: str) -> Answer:
+    """The command and flags of the baseline (or the named or latest result)."""
+    words = set(understanding.words)
+    baselines = store.benchmarks(metric, baseline=True)
+    results = store.benchmarks(metric, baseline=False, limit=_RECENT)
+    conditions, _ = comparison_conditions(understanding.conditions, metric, results)
+    pool: list[Record]
+    if "baseline" in words or "nospec" in words or understanding.conditions.no_feature:
+        top = number_to_beat(baselines, conditions)
+        pool = [top] if top else baselines
+    else:
+        pool = _named(results + baselines, understanding.words) or results or baselines
+    record = next((r for r in pool if r.command), pool[0] if pool else None)
+    if record is None:
+        return Answer("benchmarks", "No benchmark recorded yet.", [], {})
+    if not record.command:
+        return Answer("benchmarks", f"{describe(record)} has no recorded command.", [record],
+                      {"record_id": record.id})
+    flags = flag_map(record.command)
+    lines = [f"Command of {describe(record)}:", f"  {record.command}"]
+    lines += [f"  {name} {value}".rstrip() for name, value in flags.items()]
+    return Answer("benchmarks", "\n".join(lines), [record],
+                  {"record_id": record.id, "command": record.command, "flags": flags})
+
+
+def answer_benchmarks(store: Store, understanding: Understanding, metric: str = DEFAULT_METRIC
+                      ) -> Answer:
+    """Best, worst or latest results at the asked conditions; failures; flags; else a list."""
+    words = set(understanding.words)
+    metric = understanding.conditions.metric if understanding.conditions.metric != DEFAULT_METRIC \
+        else metric
+    if words & _FAILED and not words & _BEST:
+        return answer_failed(store, understanding)
+    if "flags" in words:
+        return answer_flags(store, understanding, metric)
+    records = store.benchmarks(metric, limit=_RECENT)
+    baselines = [r for r in records if r.baseline]
+    conditions, why = comparison_conditions(understanding.conditions, metric, records)
+    at = [r for r in records if matches(r, conditions)]
+    if not at:
+        return Answer("benchmarks", f"No {metric} result at {conditions.text()} yet.", [],
+                      {"metric": metric})
+    chosen, label = at[0], "Latest"
+    if words & _WORST:
+        chosen, label = _worst(at, metric), "Worst"
+    elif words & _BEST:
+        chosen, label = best(at, metric) or chosen, "Best"
+    lines = [f"{label} {metric} at {conditions.text()}: {_with_ratio(chosen, baselines, metric)}",
+             f"  ({why}; {len(at)} results there)"]
+    others = [r for r in at if r is not chosen][:5]
+    lines += [f"  {_with_ratio(r, baselines, metric)}" for r in others]
+    figures = {"metric": metric, "value": chosen.value, "record_id": chosen.id,
+               "config": chosen.config, "count": len(at)}
+    return Answer("benchmarks", "\n".join(lines), [chosen, *others], figures)
+
+
+def _worst(records: Sequence[Record], metric: str) -> Record:
+    """The lowest throughput (or highest latency) of these results."""
+    flip = -1.0 if lower_is_better(metric) else 1.0
+    return min(records, key=lambda r: flip * (r.value or 0.0))
+
+
+def _with_ratio(record: Record, baselines: Sequence[Record], metric: str) -> str:
+    """A result and, for a feature result, its ratio to the baseline under its conditions."""
+    if record.baseline:
+        return f"{describe(record)} (baseline)"
+    reference = reference_of(record, baselines)
+    if reference is None or record.value is None or reference.value is None:
+        return describe(record)
+    speedup = ratio(record.value, reference.value, metric)
+    return f"{describe(record)} → {speedup:.2f}x ({verdict_word(speedup)})"

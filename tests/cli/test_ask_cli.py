@@ -1,0 +1,50 @@
+"""`sessiontui ask` and `sessiontui speedup` read the same settings and print the same numbers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "project_memory"))
+
+from seeds import seed  # noqa: E402
+
+from sessiontui.project_memory.records import Record  # noqa: E402
+from sessiontui.project_memory.store import Store  # noqa: E402
+
+
+def test_worked_example_from_the_cli(run_cli, store: Store, tmp_path: Path) -> None:
+    seed(store)
+    (tmp_path / "sessiontui.toml").write_text("draft_overhead = 0.15\n", encoding="utf-8")
+    data = json.loads(run_cli("ask", "--json", "what speedup at current perf?", check=True).stdout)
+    assert data["intent"] == "speedup" and 0 < data["confidence"] <= 1
+    assert {"conditions", "alternatives", "records", "figures"} <= set(data)
+    first, second = data["text"].splitlines()[:2]
+    assert first.startswith("Calibrated projection: 1.20x ≈ 107.7 tok/s against 90.0 tok/s")
+    assert "at step 4216" in first  # the latest run record, with its age
+    assert second.startswith("Theoretical bound: 2.39x ≈ 215.1 tok/s with draft overhead 0.15 "
+                             "(your draft_overhead setting in sessiontui.toml)")
+    report = run_cli("speedup", check=True).stdout
+    assert "Theoretical bound: 2.39x ≈ 215.1 tok/s" in report and "draft_overhead setting" in report
+    assert "Calibrated projection: 1.20x ≈ 107.7 tok/s" in report
+
+
+def test_default_metric_governs_ask(run_cli, store: Store, tmp_path: Path) -> None:
+    store.add(Record(kind="benchmark", config="prefill baseline", metric="prompt_tok_s",
+                     value=9100.0, unit="tok/s", baseline=True, concurrency=1, status="ok"))
+    store.add(Record(kind="benchmark", config="decode baseline", value=90.0, baseline=True,
+                     concurrency=1, status="ok"))
+    plain = json.loads(run_cli("ask", "--json", "baseline?", check=True).stdout)
+    assert plain["figures"]["reference_value"] == 90.0
+    (tmp_path / "sessiontui.toml").write_text('default_metric = "prompt_tok_s"\n', encoding="utf-8")
+    chosen = json.loads(run_cli("ask", "--json", "baseline?", check=True).stdout)
+    assert chosen["figures"]["reference_value"] == 9100.0
+    assert chosen["conditions"]["metric"] == "prompt_tok_s"
+
+
+def test_bad_draft_overhead_is_one_line(run_cli, tmp_path: Path) -> None:
+    (tmp_path / "sessiontui.toml").write_text('draft_overhead = "lots"\n', encoding="utf-8")
+    result = run_cli("ask", "speedup?")
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "draft_overhead" in result.stderr and len(result.stderr.strip().splitlines()) == 1

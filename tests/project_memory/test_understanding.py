@@ -1,0 +1,126 @@
+"""The reference rule, the worked example of issue 12, and what `ask --json` promises."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from seeds import FULL_ACC, LiveSnapshot, seed  # noqa: E402
+
+from sessiontui.project_memory.answers import ask  # noqa: E402
+from sessiontui.project_memory.records import Record  # noqa: E402
+from sessiontui.project_memory.reference import Conditions, number_to_beat, reference_of  # noqa: E402
+from sessiontui.project_memory.specdec import tau_from_full  # noqa: E402
+from sessiontui.project_memory.store import Store  # noqa: E402
+from sessiontui.project_memory.understanding import understand  # noqa: E402
+
+
+def bench(store: Store, config: str, value: float, **fields) -> Record:
+    return store.add(Record(kind="benchmark", config=config, value=value, status="ok", **fields))
+
+
+def test_two_concurrencies_and_two_engines(store: Store) -> None:
+    sg1 = bench(store, "sglang c1", 50.0, baseline=True, engine="sglang", concurrency=1)
+    vl1 = bench(store, "vllm c1", 40.0, baseline=True, engine="vllm", concurrency=1)
+    sg32 = bench(store, "sglang c32", 1400.0, baseline=True, engine="sglang", concurrency=32)
+    vl32 = bench(store, "vllm c32", 1500.0, baseline=True, engine="vllm", concurrency=32)
+    spec_vllm = bench(store, "vllm eagle c1", 60.0, engine="vllm", concurrency=1, accept_length=2.0)
+    spec_sg32 = bench(store, "sglang eagle c32", 1260.0, engine="sglang", concurrency=32,
+                      accept_length=1.8)
+    baselines = [sg1, vl1, sg32, vl32]
+    assert number_to_beat(baselines, Conditions(concurrency=1)) is sg1
+    assert number_to_beat(baselines, Conditions(concurrency=32)) is vl32
+    assert number_to_beat(baselines, Conditions(concurrency=1, engine="vllm")) is vl1
+    assert reference_of(spec_vllm, baselines) is vl1  # the comparison names its engine
+    assert reference_of(spec_vllm, baselines, engine="sglang") is sg1  # the question names one
+    assert reference_of(spec_sg32, baselines) is sg32
+    # issue 11's repro: one speedup, one number, everywhere in the answer
+    answer = ask(store, "current speedup at c=1?")
+    assert answer.figures["measured_speedup"] == pytest.approx(1.5)
+    assert "1.20x" not in answer.text and "1.50x" in answer.text
+    answer = ask(store, "speedup at c=32")
+    assert answer.figures["reference_value"] == 1400.0
+    assert answer.figures["measured_speedup"] == pytest.approx(0.9)
+    assert "slower" in answer.text.lower()
+    answer = ask(store, "what's the baseline at c=32?")
+    assert answer.figures["reference_value"] == 1500.0
+    assert "0.90x sglang c32" in answer.text  # a result against its own engine's baseline
+    answer = ask(store, "what's the vllm baseline?")  # the latest result's conditions: c=32
+    assert answer.figures["reference_value"] == 1500.0
+    assert ask(store, "vllm baseline single stream").figures["reference_value"] == 40.0
+
+
+def test_issue_worked_example(store: Store) -> None:
+    seed(store)
+    answer = ask(store, "what speedup at current perf?", snapshots=(LiveSnapshot(),),
+                 draft_overhead=0.15)
+    first, second = answer.text.splitlines()[:2]
+    assert first.startswith("Calibrated projection: 1.20x ≈ 107.7 tok/s against 90.0 tok/s")
+    assert "step 4216" in first
+    assert second.startswith("Theoretical bound: 2.39x ≈ 215.1 tok/s with draft overhead 0.15")
+    assert "your draft_overhead setting in sessiontui.toml" in second
+    assert "Last measured (older drafter sglang kimi-k2.5 eagle3 10k drafter c=1):" in answer.text
+    assert answer.figures["accept_length"] == pytest.approx(tau_from_full(FULL_ACC))
+    assert answer.figures["baseline_value"] == 90.0 and answer.figures["step"] == 4216
+
+
+def test_baseline_never_leads_with_the_feature(store: Store) -> None:
+    records = seed(store)
+    answer = ask(store, "Remind me, what inference numbers were we getting in kimi k2.5 "
+                        "inference w/o eagle3?")
+    assert answer.intent == "baseline" and answer.records[0].id == records["sglang"].id
+    assert answer.figures["reference_value"] == 90.0  # not the c=32 1450
+    assert answer.conditions["without_feature"] is True
+    assert "slower than the baseline" in answer.text
+
+
+def test_json_contract(store: Store) -> None:
+    seed(store)
+    data = ask(store, "speedup vs the vllm baseline?").to_dict()
+    assert {"intent", "text", "records", "figures", "confidence", "conditions",
+            "alternatives"} <= set(data)
+    assert data["intent"] == "speedup" and data["conditions"]["engine"] == "vllm"
+    assert 0 <= data["confidence"] <= 1
+    assert data["figures"]["reference_value"] == 82.5
+
+
+def test_unsure_questions_show_two_labelled_candidates(store: Store) -> None:
+    seed(store)
+    understanding = understand("eagle3 drafter")
+    answer = ask(store, "eagle3 drafter")
+    if understanding.unsure:
+        assert "Best guess" in answer.text and "Or, if you meant" in answer.text
+    assert answer.text != "Nothing in the memory matches that."
+
+
+@pytest.mark.parametrize(("question", "concurrency", "batch", "engine"), [
+    ("speedup at c=8", 8, None, None),
+    ("bs=4 tput on vllm", None, 4, "vllm"),
+    ("single stream sglang baseline", 1, None, "sglang"),
+    ("tok/s with 16 concurrent users", 16, None, None),
+])
+def test_conditions_are_read(question: str, concurrency, batch, engine) -> None:
+    asked = understand(question).conditions
+    assert (asked.concurrency, asked.batch_size, asked.engine) == (concurrency, batch, engine)
+
+
+def test_a_named_engine_moves_every_figure_to_its_baseline(store: Store) -> None:
+    seed(store)
+    answer = ask(store, "speedup vs the vllm baseline?", snapshots=(LiveSnapshot(),))
+    figures = answer.figures
+    assert figures["reference_value"] == figures["baseline_value"] == 82.5
+    assert figures["measured_speedup"] == pytest.approx(82.3 / 82.5, abs=1e-3)
+    assert figures["calibrated_value"] == pytest.approx(107.73, abs=0.05)  # the system's tok/s
+    assert figures["calibrated_speedup"] == pytest.approx(107.73 / 82.5, abs=1e-3)
+    assert "0.91x" not in answer.text  # never the SGLang ratio beside the vLLM one
+
+
+def test_no_feature_result_at_the_asked_conditions_is_said_first(store: Store) -> None:
+    seed(store)
+    answer = ask(store, "speedup at c=32", snapshots=(LiveSnapshot(),))
+    assert answer.text.startswith("No feature result at c=32")
+    assert answer.figures["reference_value"] == 1450.0 and answer.figures["calibrated_value"] is None
