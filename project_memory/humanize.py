@@ -33,3 +33,27 @@ def age(stamp: str | None, now: float | None = None) -> str:
     if seconds >= 2 * 86400:
         return f"{seconds / 86400:.1f} days ago"
     return f"{duration(seconds)} ago"
+
+
+
+def _day(moment: datetime, today: datetime) -> str:
+    """`today`/`tonight`, `tomorrow`, `yesterday`, a weekday within the week, else the date."""
+    days = (moment.date() - today.date()).days
+    if days == 0:
+        return "tonight" if moment.hour >= 18 else "today"
+    if days in (1, -1):
+        return "tomorrow" if days == 1 else "yesterday"
+    return moment.strftime("%a") if 1 < days < 7 else moment.strftime("%b %d")
+
+
+def finish_time(seconds: float | None, start: float | None = None, now: float | None = None) -> str:
+    """When something `seconds` after `start` (default: now) ends, in the local zone and as a
+    span from now: `01:32 tonight, in 2 h 40 min`; a dash when unknown."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return DASH
+    current = datetime.now(UTC).timestamp() if now is None else now
+    end = (current if start is None or not math.isfinite(start) else start) + seconds
+    local_end = datetime.fromtimestamp(end).astimezone()
+    left = end - current
+    span = f"in {duration(left)}" if left >= 0 else f"{duration(-left)} ago"
+    return f"{local_end:%H:%M} {_day(local_end, datetime.fromtimestamp(current).astimezone())}, {span}"

@@ -275,7 +275,7 @@ class SessionApp(App[None]):
         self._show_view(name)
         target = self.memory_pane.table if name == "memory" else self.query_one(f"#{name}")
         if target.can_focus:
-            target.focus()
+            self.set_focus(target)  # at once: the next key of a burst goes to the new pane
 
     # -- telemetry ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)

@@ -263,3 +263,4 @@ async def test_keys_typed_right_after_ctrl_f_go_into_the_filter(tmp_path: Path, 
             app.post_message(events.Key(key, char))  # one burst: no edit form opens on `e`
         await until(pilot, lambda: app.memory_pane.filter.value == "ea")
         assert not isinstance(app.screen, RecordForm)
+

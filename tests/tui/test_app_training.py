@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.specdec import tau_from_conditional
@@ -54,7 +58,13 @@ def chart_range(card: RunCard, label: str) -> str:
     return line.split()[-1]
 
 
-async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -> None:
+async def test_card_shows_progress_speed_eta_loss_and_accuracy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sessiontui.tui.widgets import training_pane
+
+    clock = functools.partial(training_pane.finish_time, now=1_780_000_000.0)  # the fake's update
+    monkeypatch.setattr(training_pane, "finish_time", clock)
     log = tmp_path / "train.log"
     run = specforge_run(str(log), step=1200)
     app = make_app(tmp_path, followers(**{"train.log": [run]}))
@@ -64,7 +74,8 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -
         card = app.training_pane.cards[log]
         text = card_text(card)
         assert text.splitlines()[0].endswith(" 12%")  # 1200 of 10000 steps
-        assert "2.50 step/s" in text and "ETA 58 min" in text  # (10000-1200)/2.5 s
+        # (10000-1200)/2.5 s after the log's last update, as a local time and a span from now
+        assert "2.50 step/s" in text and re.search(r"ETA \d\d:\d\d \w+, in 58 min", text)
         assert f"loss {run.loss:.4g}↓" in text and "lr 8.00e-05" in text
         assert "acc " + " ".join(f"{a:.2f}↑" for a in run.acc) in text
         assert f"τ {tau_from_conditional(run.acc):.2f}" in text

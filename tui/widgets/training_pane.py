@@ -12,8 +12,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from sessiontui.project_memory.humanize import finish_time
 from sessiontui.project_memory.specdec import accept_length
-from sessiontui.tui.widgets.fmt import DASH, compact, duration, num
+from sessiontui.tui.widgets.fmt import DASH, compact, num
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.spark import bar, spark
 from sessiontui.tui.widgets.styling import PartStyles
@@ -58,7 +59,7 @@ def stats_line(snapshot: Any) -> str:
     step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
     epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
     return (
-        f"step {step}  {num(snapshot.steps_per_s)} step/s  ETA {duration(snapshot.eta_s)}"
+        f"step {step}  {num(snapshot.steps_per_s)} step/s  ETA {finish_time(snapshot.eta_s, snapshot.last_update)}"
         f"{epoch}  {snapshot.status}"
     )
 
