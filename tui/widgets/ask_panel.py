@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -81,6 +82,22 @@ def source_lines(records: list[Any]) -> list[str]:
     return [f"{r.id}  {r.kind}  {r.label}  {r.created_at[:10]}" for r in records]
 
 
+APP_KEYS = (  # a CLI hint in an answer, as the app's key for the same thing
+    (re.compile(r"`sessiontui bench add[^`]*`"), "b (the benchmark form)"),
+    (re.compile(r"`sessiontui lesson add --from-run[^`]*`"), "L (a lesson from the failure)"),
+    (re.compile(r"`sessiontui lesson add[^`]*`"), "l (the lesson form)"),
+    (re.compile(r"`sessiontui note add[^`]*`"), "n (the note form)"),
+    (re.compile(r"`sessiontui watch --log[^`]*`(?: \(or in the app\))?"), "f (follow a log)"),
+)
+
+
+def in_app_words(text: str) -> str:
+    """An answer's CLI hints replaced by the app's keys (`record -- CMD` has none: it stays)."""
+    for pattern, keys in APP_KEYS:
+        text = pattern.sub(keys, text)
+    return text
+
+
 class AnswerPanel(VerticalScroll):
     """The latest answer: its text, then the figures and the records it came from."""
 
@@ -100,7 +117,7 @@ class AnswerPanel(VerticalScroll):
         text = Text()
         text.append_text(literal(f"? {question}", heading))
         text.append("\n")
-        text.append_text(literal(answer.text))
+        text.append_text(literal(in_app_words(answer.text)))
         for title, lines in (
             ("figures", figure_lines(answer.figures)),
             ("sources", source_lines(answer.records)),
