@@ -175,3 +175,27 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
     with Store(project / ".sessiontui" / "memory.db") as store:
         [bench] = store.list("benchmark")
     assert (bench.config, bench.value) == ("e2e-bench-7", 123.4)
+
+
+def test_a_bracketed_paste_with_colour_codes_is_stored_as_pasted(tmp_path: Path) -> None:
+    """tmux pastes bracketed (`paste-buffer -p`): the note keeps the text in order, codes gone."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
+    session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
+    try:
+        session.start()
+        assert session.wait_for(lambda s: "Quit" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys("n")
+        assert session.wait_for(lambda s: "New note" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.tmux("set-buffer", "AAA \x1b[31mBBB\x1b[0m")
+        session.tmux("paste-buffer", "-p", "-t", "app")
+        assert session.wait_for(lambda s: "AAA BBB" in s, timeout_s=STARTUP_DEADLINE_S), (
+            session.screen())
+        session.send_keys("C-s")
+        assert session.wait_for(lambda s: "Added note" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys("C-q")
+    finally:
+        session.close()
+    with Store(project / ".sessiontui" / "memory.db") as store:
+        assert [note.text for note in store.list("note")] == ["AAA BBB"]
