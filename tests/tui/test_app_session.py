@@ -151,3 +151,14 @@ async def test_following_a_folder_is_refused_in_words(tmp_path: Path) -> None:
         await pilot.press(*str(tmp_path), "enter")
         await until(pilot, lambda: "is a folder" in notes(app))
         assert not app.log_paths
+
+
+async def test_the_symbols_are_explained_in_tooltips(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    app = make_app(tmp_path, log_paths=[log],
+                   follower_factory=followers(**{"train.log": [specforge_run(str(log))]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards)
+        for symbol in ("★", "b another baseline", "vs beat", "τ"):
+            assert symbol in str(app.memory_pane.table.tooltip)
+        assert "τ accept length" in str(app.training_pane.cards[log].tooltip)

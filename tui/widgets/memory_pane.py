@@ -28,6 +28,10 @@ EMPTY = (
     "Nothing remembered yet. Add the first record: b a benchmark, l a lesson, n a note "
     "(or `sessiontui record -- CMD` runs a benchmark and stores its result)."
 )
+LEGEND = (
+    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over its "
+    "number to beat (above 1.00x is better) · τ a run's accept length · Enter opens a record"
+)
 FILTER_HELP = "filter: words, kind:lesson, baseline, failed, engine:sglang …"
 
 
@@ -200,6 +204,7 @@ class MemoryPane(Vertical):
         self.baselines: list[Record] = []
         self.filter = Input(placeholder=FILTER_HELP, id="memory-filter", compact=True)
         self.table = MemoryTable(id="memory-table", cursor_type="row", zebra_stripes=True)
+        self.table.tooltip = LEGEND
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
         self._width = 0
 

@@ -20,6 +20,10 @@ from sessiontui.tui.widgets.spark import bar, spark
 from sessiontui.tui.widgets.styling import PartStyles
 
 EVENT_LINES = 3
+CARD_LEGEND = (
+    "acc: per-position acceptance now · τ accept length (tokens per drafting step) · "
+    "↑↓→ trend · charts: lowest–highest value on the right"
+)
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
 ALERT_KINDS = ("crashed", "diverged", "stalled")
 EVENT_KINDS = (*ALERT_KINDS, "finished")
@@ -97,6 +101,7 @@ class RunCard(PartStyles):
         super().__init__(classes="run-card")
         self.path = path
         self.border_title = literal(path.name)
+        self.tooltip = CARD_LEGEND
         self.snapshot: Any = None
         self.catch_up: float | None = 0.0
         self._lines = 0
