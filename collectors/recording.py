@@ -18,6 +18,7 @@ from sessiontui.collectors.bench_output import (
     parse_benchmark_output,
     read_benchmark_output,
 )
+from sessiontui.collectors.ran_on import command_flags, engine_version
 from sessiontui.project_memory.records import Record, record_problems
 from sessiontui.project_memory.stamp import stamp_all
 from sessiontui.project_memory.store import Store
@@ -93,10 +94,12 @@ def store_results(
     if problem:
         return problem
     if gpus is None:
-        from sessiontui.collectors.gpu import gpu_names  # NVML: only when something is stored
+        from sessiontui.collectors.gpu_env import gpu_environment  # NVML: only when storing
 
-        gpus = gpu_names()
-    stamp_all(records, gpus=gpus)  # git state of the current directory's project
+        env = gpu_environment()
+        stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
+    else:
+        stamp_all(records, gpus=gpus)  # git state of the current directory's project
     store.add_all(records)
     return None
 
@@ -157,9 +160,12 @@ def record_command(
         outcome.problem = nothing_found(f"the output of {command[0]} (saved at {capture.path})")
         return outcome
     records = [failed_attempt(parsed)] if failed else parsed
+    for record in records:  # what the engine ran as, asked of the command's own Python
+        record.engine_version = record.engine_version or engine_version(record.engine, command)
     outcome.problem = store_results(
         store, records, fallback_name=" ".join(command)[:60], config=config, baseline=baseline,
-        tags=tags, gpus=gpus, command=shlex.join(command), exit_code=capture.exit_code,
+        tags=tags, gpus=gpus, command=shlex.join(command), flags=command_flags(command),
+        exit_code=capture.exit_code,
         duration_s=round(capture.duration_s, 3), output_path=str(capture.path),
         notes=INTERRUPTED if capture.interrupted else "",
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from sessiontui.project_memory import specdec
 from sessiontui.project_memory.forecast import Forecast, forecast, reach_verdict, tau_history
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-from sessiontui.project_memory.reference import lower_is_better
+from sessiontui.project_memory.reference import Conditions, best, lower_is_better, matches
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.speedup import SpeedupReport
@@ -112,18 +112,19 @@ class TargetStatus:
         return text
 
 
-def _conditions_match(target: Record, record: Record) -> bool:
-    return all(getattr(target, name) is None or getattr(target, name) == getattr(record, name)
-               for name in ("concurrency", "batch_size", "model", "engine"))
+def conditions_of(target: Record) -> Conditions | None:
+    """The conditions a target holds at, in the reference rule's terms; None when it names none."""
+    if all(getattr(target, name) is None for name in ("concurrency", "batch_size", "model", "engine")):
+        return None
+    metric = target.metric or DEFAULT_METRIC
+    return Conditions(DEFAULT_METRIC if metric in (SPEEDUP, ACCEPT_LENGTH) else metric,
+                      target.concurrency, target.batch_size, target.model, target.engine)
 
 
 def _best_result(target: Record, results: Sequence[Record]) -> Record | None:
-    metric = target.metric or DEFAULT_METRIC
-    matching = [r for r in results if r.value is not None and _conditions_match(target, r)]
-    if not matching:
-        return None
-    pick = min if lower_is_better(metric) else max
-    return pick(matching, key=lambda r: r.value or 0.0)
+    conditions = conditions_of(target)
+    matching = [r for r in results if conditions is None or matches(r, conditions)]
+    return best(matching, target.metric or DEFAULT_METRIC)
 
 
 def target_status(target: Record, store: Store | None, report: SpeedupReport | None = None,
@@ -215,6 +216,10 @@ def all_statuses(store: Store, snapshot: RunHistory | None = None,
     targets = store.list(kind="target")
     if not targets:
         return []
-    report = build_speedup_report(store, snapshot=snapshot, draft_overhead=draft_overhead)
     ahead = live_forecast(snapshot)
-    return [target_status(t, store, report, ahead, report.accept_length) for t in targets]
+    statuses = []
+    for target in targets:
+        report = build_speedup_report(store, snapshot=snapshot, draft_overhead=draft_overhead,
+                                      conditions=conditions_of(target))
+        statuses.append(target_status(target, store, report, ahead, report.accept_length))
+    return statuses

@@ -143,3 +143,15 @@ def test_ctrl_c_stops_the_command_and_keeps_what_it_printed(
     assert len(records) == 5 and all(r["status"] == "ok" for r in records)
     assert records[0]["exit_code"] == 130 and "interrupted" in records[0]["notes"]
     assert "never printed" not in Path(records[0]["output_path"]).read_text()
+
+
+def test_wrapped_command_keeps_its_flags_and_engine_environment(run_cli, tmp_path: Path) -> None:
+    bench = script(tmp_path, "sglang_bench_serving.txt")
+    done = run_cli("record", "--json", "--", sys.executable, str(bench), "--max-concurrency", "1",
+                   "--num-continuous-decode-steps", "4",
+                   env={"NCCL_ALGO": "Tree", "CUDA_VISIBLE_DEVICES": "0"})
+    assert done.returncode == 0, done.stderr
+    [record] = json.loads(done.stdout)["records"]
+    assert record["flags"]["--num-continuous-decode-steps"] == "4"
+    assert record["flags"]["env:NCCL_ALGO"] == "Tree" and "env:CUDA_VISIBLE_DEVICES" not in record["flags"]
+    assert record["engine"] == "sglang" and record["engine_version"] is None  # not installed here

@@ -11,7 +11,12 @@ from sessiontui.project_memory.forecast import forecast
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.speedup import build_speedup_report
 from sessiontui.project_memory.store import Store
-from sessiontui.project_memory.targets import decision_line, parse_target, target_status
+from sessiontui.project_memory.targets import (
+    conditions_of,
+    decision_line,
+    parse_target,
+    target_status,
+)
 
 
 @pytest.mark.parametrize(("text", "metric", "value", "concurrency"), [
@@ -50,7 +55,8 @@ def memory(store: Store) -> Store:
 
 def test_throughput_target_against_measured_and_projected(memory: Store) -> None:
     target = parse_target("beat 90 tok/s single stream")
-    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full")
+    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full",
+                                  conditions=conditions_of(target))
     status = target_status(target, memory, report)
     assert status.current == 82.3 and not status.met  # the c=32 result is other conditions
     assert status.projected == pytest.approx(report.calibrated_value)
@@ -58,8 +64,10 @@ def test_throughput_target_against_measured_and_projected(memory: Store) -> None
 
 
 def test_speedup_target_uses_the_measured_ratio(memory: Store) -> None:
-    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full")
-    status = target_status(parse_target("1.3x speedup"), memory, report)
+    target = parse_target("1.3x speedup bs1")
+    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full",
+                                  conditions=conditions_of(target))
+    status = target_status(target, memory, report)
     assert status.current == pytest.approx(82.3 / 90.0, abs=1e-3)
     assert "falls short" in status.summary() or "clears it" in status.summary()
 
@@ -78,6 +86,7 @@ def test_decision_line_names_the_worthwhile_range(memory: Store) -> None:
     rng = random.Random(1)
     series = [(s, 3.2 - 1.8 * math.exp(-s / 2500) + rng.gauss(0, 0.03)) for s in range(50, 7201, 50)]
     ahead = forecast(series, 12000)
-    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full")
+    report = build_speedup_report(memory, acc=[0.742, 0.47, 0.29, 0.15, 0.097], acc_kind="full",
+                                  conditions=conditions_of(parse_target("90 tok/s single stream")))
     line = decision_line(report, ahead, 9.5)
     assert "the remaining 9.5 h of training is worth it if your target is above" in line

@@ -52,7 +52,7 @@ def cmd_target_list(args: argparse.Namespace) -> int:
     statuses = []
     if store is not None:
         with store:
-            statuses = all_statuses(store, snapshot)
+            statuses = all_statuses(store, snapshot, config.draft_overhead)
     if args.json:
         print_json([{"target": s.target.to_dict(), "current": s.current,
                      "current_source": s.current_source, "met": s.met, "projected": s.projected,
