@@ -229,9 +229,10 @@ class SessionApp(App[None]):
             self.notify(problem, severity="warning", markup=False)
         self._follow_logs()  # at once: the log read overlaps the first frame's drawing
         self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
-        self.set_timer(STAGGER_S, self._check_memory)
-        self.set_timer(STAGGER_S, self._open_session)
+        # The memory (runs' records are large) and the session files are read after the first
+        # frames: their threads would share the GIL with the drawing.
         self.set_interval(MEMORY_CHECK_S, self._check_memory)
+        self.set_timer(MEMORY_CHECK_S, self._open_session)
 
     def on_unmount(self) -> None:
         self.stop_collectors()
