@@ -74,7 +74,7 @@ async def settled(pilot) -> None:
     """Wait until every pane has drawn its first data."""
     app = pilot.app
     await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host
-                and app.memory_pane.table.row_count == 5 and app.training_pane.cards
+                and len(app.memory_pane.records) == 5 and app.training_pane.cards
                 and "step 4200" in text_of(next(iter(app.training_pane.cards.values()))))
     await pilot.pause()
 
@@ -105,5 +105,12 @@ def test_empty_project(empty: SessionApp, snap_compare, size: tuple[int, int]) -
     assert snap_compare(empty, terminal_size=size, run_before=empty_settled)
 
 
+async def memory_tab(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("3")
+    await until(pilot, lambda: pilot.app.memory_pane.table.row_count == 5)
+    await pilot.pause()
+
+
 def test_memory_tab_80x24(app: SessionApp, snap_compare) -> None:
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settled, press=["3"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=memory_tab)

@@ -218,7 +218,10 @@ class MemoryPane(Vertical):
         self.records = ordered(records, reference)
         self.reference = reference
         self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
-        self._fill()
+        if self.table.size.width:
+            self._fill()
+        else:  # a hidden tab: the table is built when the pane is shown (its resize)
+            self._width = -1
 
     @on(Input.Changed, "#memory-filter")
     def _filter_changed(self) -> None:
