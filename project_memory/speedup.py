@@ -39,6 +39,7 @@ PROJECTION_FIELDS = (
 )
 """The one list of projection figures: `ask --json` adds these to its `figures` under these names."""
 RECENT = 50
+_TRAINING = ("running", "stalled", "waiting")  # a run record whose rates are the current ones
 """How many of the newest non-baseline results (and runs) are searched, so a large memory stays fast."""
 
 
@@ -417,7 +418,7 @@ def _from_last_run(
     except ValueError as exc:
         report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
         return
-    report.step, report.live = run.step, run.status == "running"
+    report.step, report.live = run.step, run.status in _TRAINING
     report.acceptance_source = (
         f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
         f"{(run.last_update or run.updated_at)[:16]}"

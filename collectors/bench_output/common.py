@@ -9,13 +9,15 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sessiontui.collectors.logtext import ANSI, strip_ranks
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DECIMALS = re.compile(r"\.(\d+)$")
+_TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|\.$")
+_ANY_DECIMALS = re.compile(r"\d\.(\d+)\b")
+TAIL_CONTEXT = 600  # characters before a cut last line searched for the precision in use
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
@@ -26,8 +28,8 @@ def to_text(data: str | bytes) -> str:
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in data:
-        data = _ANSI.sub("", data)
-    return _RANK_PREFIX.sub("", data) if "]:" in data else data
+        data = ANSI.sub("", data)
+    return strip_ranks(data) if "]:" in data else data
 
 
 def trim_cut_tail(text: str) -> str:
@@ -35,18 +37,23 @@ def trim_cut_tail(text: str) -> str:
 
     Output cut mid-write ends without a line break; its last line then ends inside whatever was
     being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
-    at least two decimals and as many as the line before it ended with (formats print one
-    precision per block), since anything shorter may be a cut figure.
+    at least two decimals and as many as the numbers printed just before it (the same line's
+    others, or the last lines that end in one): formats print one precision per block.
     """
     if not text or text.endswith("\n"):
         return text
     start = text.rfind("\n") + 1
     last = text[start:].rstrip()
-    if not (last[-1:].isdigit() or last.endswith(".")):
+    if not _TRAILING_NUMBER.search(last):  # ends in a word (`sm80`), a unit or a closing mark
         return text
-    before = _DECIMALS.search(text[text.rfind("\n", 0, max(start - 1, 0)) + 1 : start].rstrip())
     shown = _DECIMALS.search(last)
-    wanted = max(2, len(before[1]) if before else 0)
+    earlier = [len(d) for d in _ANY_DECIMALS.findall(last[: shown.start() if shown else None])]
+    for line in text[max(0, start - TAIL_CONTEXT) : start].splitlines()[::-1]:
+        ending = _DECIMALS.search(line.rstrip())
+        if ending:
+            earlier.append(len(ending[1]))
+            break
+    wanted = max([2, *earlier])
     return text if shown and len(shown[1]) >= wanted else text[:start]
 
 

@@ -79,13 +79,19 @@ def to_float(text: str) -> float | None:
 def add_metric(metrics: dict[str, float], key: str, value: float) -> None:
     """Store a figure under the snapshot's name; an aliased loss/lr/grad_norm keeps its own name
     too, and never replaces the canonical figure the same record printed explicitly."""
-    name = metric_name(key)
-    original = _plain_name(key)
-    if original != name and name not in _POSITION:
+    name, original = _names(key)
+    if original is None:
+        metrics[name] = value
+    else:
         metrics[original] = value
         metrics.setdefault(name, value)
-    else:
-        metrics[name] = value
+
+
+@lru_cache(maxsize=4096)
+def _names(key: str) -> tuple[str, str | None]:
+    """(the snapshot's name, the tool's own name when an alias of a figure renames it)."""
+    name, original = metric_name(key), _plain_name(key)
+    return name, original if original != name and name not in _POSITION else None
 
 
 @lru_cache(maxsize=4096)

@@ -285,7 +285,8 @@ def test_read_commands_work_in_a_read_only_folder(run_cli, read_only_memory: Pat
     shutil.copy(FIXTURES / "trainlog" / "megatron.log", log)
     log.chmod(0o644)
     for args in (("list",), ("export",), ("ask", "what's the baseline?"),
-                 ("train", "status", "--log", str(log))):
+                 ("train", "status", "--log", str(log)), ("speedup", "--acc", "0.7,0.5"),
+                 ("show", "b-")):
         result = as_nobody(read_only_memory, *args)
         assert result.returncode == 0, (args, result.stderr)
     assert "50" in as_nobody(read_only_memory, "ask", "what's the baseline?").stdout

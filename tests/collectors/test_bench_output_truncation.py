@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sessiontui.collectors.bench_output import parse_benchmark_output, read_benchmark_output
+from sessiontui.collectors.bench_output.common import trim_cut_tail
 from sessiontui.project_memory.records import Record
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
@@ -79,3 +81,25 @@ def test_record_from_a_block_cut_mid_number_stores_nothing(run_cli) -> None:
     assert "nothing stored" in done.stderr and "no closing line" in done.stderr
     assert json.loads(run_cli("list", "--json", check=True).stdout) == []
     assert run_cli("record", "--from", "-", input=whole_lines).returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Output token throughput (tok/s): 681.30", True),  # whole, no final line break
+        ("Output token throughput (tok/s): 68", False),  # `681.30` cut to `68`
+        ("Output token throughput (tok/s): 681.", False),
+        ("[TPOT] P90    : 8.1246\n\n-- Breakdown (ms)\n\n[TTFT] MINIMUM: 93.92", False),  # 4 shown
+        ("acceptance at token 5: 0.17\nacceptance at token 6: 0.13", True),
+        ("tokens_per_sec 43.09 percentile95(ms) 5120.208 generation_tokens_per_second 50.37", False),
+        ("8cf427ff,5163,7285.68,100", False),  # a csv row cut inside its last number
+        ("latency(ms) 41.362 compute_cap sm80", True),  # ends in a word, not a number
+        ("lr=[3.9e-0", False),
+        ("==================================================", True),
+    ],
+)
+def test_a_last_line_without_line_break_is_kept_only_when_whole(text: str, kept: bool) -> None:
+    start = text.rfind("\n") + 1
+    assert (trim_cut_tail(text) == text) is kept
+    if not kept:
+        assert trim_cut_tail(text) == text[:start]

@@ -80,6 +80,10 @@ def test_future_timestamps_are_rejected_when_checked_against_now() -> None:
     with pytest.raises(RecordError, match="created_at: lies in the future"):
         record_from_data({"kind": "note", "text": "t", "created_at": "2099-01-01T00:00:00+00:00"},
                          now=now)
+    with pytest.raises(RecordError) as err:  # with a wrong type beside it: both are named
+        record_from_data({"kind": "note", "text": 5, "created_at": "2099-01-01T00:00:00+00:00"},
+                         now=now)
+    assert [p.field for p in err.value.problems] == ["text", "created_at"]
 
 
 def test_the_store_refuses_implausible_records_and_keeps_nothing(store: Store) -> None:
@@ -132,3 +136,10 @@ def test_ratios_guard_their_denominator() -> None:
     assert math.isnan(ratio(60.0, -2e307, "output_tok_s"))
     assert math.isnan(ratio(0.0, 20.0, "ttft_ms"))
     assert ratio(60.0, 50.0, "output_tok_s") == pytest.approx(1.2)
+
+
+def test_a_run_keeps_odd_figures_its_log_printed() -> None:
+    run = Record(kind="run", name="r", step=-1, lr=-0.1, eta_s=-5.0, accept_length=0.4)
+    assert record_problems(run) == []  # refusing them would stop the run being followed
+    run.loss = math.nan
+    assert {p.field for p in record_problems(run)} == {"loss"}  # JSON cannot keep nan

@@ -229,7 +229,7 @@ class MemoryPane(Vertical):
 
     @on(Input.Submitted, "#memory-filter")
     def _filter_done(self) -> None:
-        self.table.focus()
+        self.app.set_focus(self.table)
 
     def on_resize(self) -> None:
         if self.table.size.width != self._width:
