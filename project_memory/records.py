@@ -305,6 +305,8 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
         problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
     elif record.value is not None and record.value > LARGEST:
         problems.append(Problem("value", f"is implausibly large: {record.value:g}"))
+    elif record.kind == "target" and record.metric == "accept_length" and (record.value or 0) < 1:
+        problems.append(Problem("value", f"must be >= 1 for an accept length, not {record.value:g}"))
     elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
         problems.append(Problem("value", "must be set for a result that did not fail"))
     implausible = {k: v for k, v in record.figures.items() if not 0 <= v <= LARGEST}
