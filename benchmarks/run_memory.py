@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from sessiontui.collectors.trainlog import TrainEvent, TrainSnapshot
+from sessiontui.collectors.logtext import failure_signature
+from sessiontui.collectors.trainlog import TrainEvent, TrainSnapshot, read_log
+from sessiontui.project_memory.lessons import lessons_for_event
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import RunTracker
-from sessiontui.project_memory.signatures import failure_signature, match_lessons
 from sessiontui.project_memory.store import Store
 
 CRASH = Path(__file__).parent.parent / "tests" / "fixtures" / "crash"
@@ -78,13 +79,12 @@ def main() -> None:
 
         print(f"RunTracker.update + flush, new step (one store write):   "
               f"{per_call_us(step_and_store, 20):8.1f} us")
-        oom = tails["cuda_oom_later.log"]
+        [oom] = read_log(CRASH / "cuda_oom_later.log").events
         for count in (100, 1000, 10_000):
             seed_lessons(store, count - store.count() + 1)
-            sig = failure_signature(oom)
-            found = match_lessons(store, sig, oom)
-            print(f"match_lessons, {count:6,} lessons in the memory: "
-                  f"{per_call_us(lambda s=sig: match_lessons(store, s, oom), 3) / 1000:8.1f} ms "
+            found = lessons_for_event(store, oom)
+            print(f"lessons_for_event, {count:6,} lessons in the memory: "
+                  f"{per_call_us(lambda: lessons_for_event(store, oom), 3) / 1000:8.1f} ms "
                   f"({len(found)} matched)")
         store.close()
 

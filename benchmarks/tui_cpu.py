@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import shutil
 import statistics
 import sys
 import time
@@ -22,7 +23,12 @@ from minimal_app import READY_TEXT
 from tmux_session import TmuxSession
 
 HERE = Path(__file__).resolve().parent
-SESSIONTUI = Path(sys.executable).parent / "sessiontui"
+# The console script beside this interpreter (a venv), else the one on PATH (a --target install).
+SESSIONTUI = Path(
+    shutil.which("sessiontui", path=str(Path(sys.executable).parent))
+    or shutil.which("sessiontui")
+    or Path(sys.executable).parent / "sessiontui"
+)
 TARGET_RATIO = 1.4
 
 
@@ -53,10 +59,11 @@ def tree_cpu_s(pid: int) -> float:
 
 def average_cpu_pct(
     command: Sequence[str], ready: Callable[[str], bool], *, seconds: float, warmup_s: float,
-    size: tuple[int, int],
+    size: tuple[int, int], cwd: Path | None = None, capture: Path | None = None,
 ) -> float:
-    """Start `command` in tmux, wait until ready and warm, then average its CPU over `seconds`."""
-    with TmuxSession(command, width=size[0], height=size[1]) as session:
+    """Start `command` in tmux, wait until ready and warm, then average its CPU over `seconds`
+    (and write the last screen to `capture`, if given)."""
+    with TmuxSession(command, width=size[0], height=size[1], cwd=cwd) as session:
         if session.wait_for(ready, timeout_s=120) is None:
             raise SystemExit(f"{command[-1]} never showed its first screen:\n{session.screen()}")
         time.sleep(warmup_s)
@@ -64,6 +71,8 @@ def average_cpu_pct(
         cpu_before, wall_before = tree_cpu_s(pid), time.monotonic()
         time.sleep(seconds)
         cpu_after, wall_after = tree_cpu_s(pid), time.monotonic()
+        if capture is not None:
+            capture.write_text(session.screen(), encoding="utf-8")
     return 100 * (cpu_after - cpu_before) / (wall_after - wall_before)
 
 

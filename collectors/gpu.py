@@ -19,6 +19,7 @@ class GpuProcess:
     pid: int
     name: str
     used_mib: float | None
+    sm_pct: float | None = None  # when NVML reports per-process utilisation
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class GpuSample:
     lost: bool = False
     pcie_tx_kb_s: float | None = None
     pcie_rx_kb_s: float | None = None
+    mem_clock_mhz: float | None = None
+    perf_state: str | None = None  # "P0" (fastest) .. "P15"
+    ecc_uncorrected: int | None = None  # volatile uncorrected ECC errors since the driver loaded
+    nvlink_tx_kb_s: float | None = None
+    nvlink_rx_kb_s: float | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GpuSample:
@@ -57,19 +63,31 @@ class GpuSample:
                 "sm_clock_mhz",
                 "pcie_tx_kb_s",
                 "pcie_rx_kb_s",
+                "mem_clock_mhz",
+                "nvlink_tx_kb_s",
+                "nvlink_rx_kb_s",
             )
         }
+        ecc = _number(data.get("ecc_uncorrected"))
+        perf_state = data.get("perf_state")
         return cls(
             index=int(data["index"]),
             name=str(data.get("name", "")),
             uuid=str(data.get("uuid", "")),
             throttle=tuple(str(reason) for reason in data.get("throttle", ())),
             processes=tuple(
-                GpuProcess(int(p["pid"]), str(p.get("name", "")), _number(p.get("used_mib")))
+                GpuProcess(
+                    int(p["pid"]),
+                    str(p.get("name", "")),
+                    _number(p.get("used_mib")),
+                    _number(p.get("sm_pct")),
+                )
                 for p in data.get("processes", ())
             ),
             unavailable={str(k): str(v) for k, v in dict(data.get("unavailable", {})).items()},
             lost=bool(data.get("lost", False)),
+            perf_state=None if perf_state is None else str(perf_state),
+            ecc_uncorrected=None if ecc is None else int(ecc),
             **numbers,
         )
 
@@ -141,8 +159,13 @@ class _Gpu:
     name: str = ""
     uuid: str = ""
     power_limit_w: float | None = None
+    ecc_uncorrected: int | None = None
     slow_unavailable: dict[str, str] = field(default_factory=dict)
     lost_reason: str | None = None
+    nvlink_links: int = 0
+    sm_due: float = float("-inf")  # when per-process %SM is read again (a slow call)
+    sm_by_pid: dict[int, float] | None = None  # %SM of the processes seen at the last reading
+    nvlink_counters: tuple[int, int, int] | None = None  # (tx KiB, rx KiB, microseconds)
 
 
 class GpuCollector:
@@ -153,11 +176,15 @@ class GpuCollector:
         *,
         slow_every_s: float = 10.0,
         pcie: bool = False,
+        nvlink: bool = False,
+        process_sm_every_s: float = 5.0,
         clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self._slow_every_s = slow_every_s
         self._fields = {**nf.CHEAP, **(nf.PCIE if pcie else {})}
+        self._nvlink = nvlink
+        self._sm_every_s = process_sm_every_s
         self._clock = clock
         self._monotonic = monotonic
         self._nvml: Any = None  # the pynvml module once NVML is up
@@ -266,6 +293,9 @@ class GpuCollector:
             gpu.uuid = _text(values["uuid"]) if values["uuid"] is not None else gpu.uuid
             limit = values["power_limit_w"]
             gpu.power_limit_w = None if limit is None else limit / 1000.0
+            gpu.ecc_uncorrected = values["ecc_uncorrected"]
+            if self._nvlink:
+                gpu.nvlink_links = self._nvlink_links(gpu, unavailable)
             gpu.slow_unavailable = unavailable
 
     def _sample_gpu(self, gpu: _Gpu) -> GpuSample:
@@ -301,7 +331,8 @@ class GpuCollector:
     def _build(self, gpu: _Gpu, values: dict[str, Any], unavailable: dict[str, str]) -> GpuSample:
         """Turn raw NVML results into a sample in MiB, watts, degrees and MHz."""
         util, memory, power = values["utilization"], values["memory"], values["power_w"]
-        reasons = values["throttle"]
+        reasons, perf_state = values["throttle"], values["perf_state"]
+        nvlink = self._nvlink_rates(gpu, unavailable) if gpu.nvlink_links else (None, None)
         return GpuSample(
             index=gpu.index,
             name=gpu.name,
@@ -315,18 +346,35 @@ class GpuCollector:
             temp_c=_float(values["temp_c"]),
             sm_clock_mhz=_float(values["sm_clock_mhz"]),
             throttle=() if reasons is None else nf.throttle_names(reasons),
-            processes=self._processes(values["processes"], values["graphics_processes"]),
+            processes=self._processes(
+                gpu, values["processes"], values["graphics_processes"], unavailable
+            ),
             unavailable=unavailable,
             pcie_tx_kb_s=_float(values.get("pcie_tx_kb_s")),
             pcie_rx_kb_s=_float(values.get("pcie_rx_kb_s")),
+            mem_clock_mhz=_float(values["mem_clock_mhz"]),
+            perf_state=(
+                None
+                if perf_state is None or perf_state >= nf.NVML_PSTATE_UNKNOWN
+                else f"P{perf_state}"
+            ),
+            ecc_uncorrected=gpu.ecc_uncorrected,
+            nvlink_tx_kb_s=nvlink[0],
+            nvlink_rx_kb_s=nvlink[1],
         )
 
-    def _call(self, gpu: _Gpu, name: str, spec: nf.Spec, unavailable: dict[str, str]) -> Any:
-        """One NVML getter with its fallbacks; None (and the reason noted) when it fails."""
+    def _call(
+        self, gpu: _Gpu, name: str, spec: nf.Spec, unavailable: dict[str, str], *extra: Any
+    ) -> Any:
+        """One NVML getter with its fallbacks; None (and the reason noted) when it fails.
+
+        `extra` arguments follow the spec's own (values that change per call, like a timestamp).
+        """
         key = (gpu.index, name)
         reason = self._skip.get(key)
         if reason is None:
             functions, args = spec
+            args = (*args, *extra)
             for function in functions:
                 if function in self._missing_fn:
                     continue
@@ -338,6 +386,8 @@ class GpuCollector:
                     return getter(gpu.handle, *args)
                 except Exception as exc:
                     code = nf.error_code(exc)
+                    if code in nf.NO_DATA:
+                        return None
                     if code == nf.FUNCTION_NOT_FOUND:
                         self._missing_fn.add(function)
                         continue
@@ -360,8 +410,10 @@ class GpuCollector:
         if nf.error_code(exc) in nf.NVML_DOWN:
             raise _NvmlDown(nf.error_reason(exc)) from exc
 
-    def _processes(self, compute: Any, graphics: Any) -> tuple[GpuProcess, ...]:
-        """Compute and graphics processes of one GPU, one entry per PID, with names."""
+    def _processes(
+        self, gpu: _Gpu, compute: Any, graphics: Any, unavailable: dict[str, str]
+    ) -> tuple[GpuProcess, ...]:
+        """Compute and graphics processes of one GPU, one entry per PID, with names and %SM."""
         if not compute and not graphics:
             return ()
         used: dict[int, float | None] = {}
@@ -370,7 +422,65 @@ class GpuCollector:
             mib = memory / _MIB if isinstance(memory, int) else None
             previous = used.get(info.pid)
             used[info.pid] = mib if previous is None else max(previous, mib or 0.0)
-        return tuple(GpuProcess(pid, self._process_name(pid), mib) for pid, mib in used.items())
+        sm = self._process_sm(gpu, set(used), unavailable)
+        return tuple(
+            GpuProcess(pid, self._process_name(pid), mib, None if sm is None else sm.get(pid))
+            for pid, mib in used.items()
+        )
+
+    def _process_sm(
+        self, gpu: _Gpu, pids: set[int], unavailable: dict[str, str]
+    ) -> dict[int, float] | None:
+        """Mean %SM per PID over the last `process_sm_every_s`, read at that cadence: the call
+        costs ~1.8 ms on an H200 (the others ~1-25 us). A PID that NVML reports no samples for
+        is idle (0); one that appeared since the last reading is not known yet (missing)."""
+        now = self._monotonic()
+        if now < gpu.sm_due:
+            return gpu.sm_by_pid
+        gpu.sm_due = now + self._sm_every_s
+        since_us = int((self._clock() - max(1.0, self._sm_every_s)) * 1_000_000)
+        samples = self._call(gpu, "process_sm_pct", nf.PROCESS_UTILIZATION, unavailable, since_us)
+        if "process_sm_pct" in unavailable:  # an error, not merely "no samples"
+            gpu.sm_by_pid = None
+            return None
+        readings: dict[int, list[float]] = {pid: [] for pid in pids}
+        for sample in samples or ():
+            readings.setdefault(sample.pid, []).append(float(sample.smUtil))
+        gpu.sm_by_pid = {
+            pid: sum(values) / len(values) if values else 0.0 for pid, values in readings.items()
+        }
+        return gpu.sm_by_pid
+
+    def _nvlink_links(self, gpu: _Gpu, unavailable: dict[str, str]) -> int:
+        """How many NVLinks the GPU has (0 without NVLink or field values)."""
+        values = self._call(
+            gpu, "nvlink_links", nf.NVLINK_FIELDS, unavailable, [nf.NVML_FI_DEV_NVLINK_LINK_COUNT]
+        )
+        if not values or values[0].nvmlReturn != nf.SUCCESS:
+            return 0
+        return int(values[0].value.uiVal)
+
+    def _nvlink_rates(
+        self, gpu: _Gpu, unavailable: dict[str, str]
+    ) -> tuple[float | None, float | None]:
+        """NVLink data throughput over all links since the previous sample, KiB/s each way."""
+        links = range(gpu.nvlink_links)
+        fields = [(nf.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, link) for link in links]
+        fields += [(nf.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, link) for link in links]
+        values = self._call(gpu, "nvlink_kb_s", nf.NVLINK_FIELDS, unavailable, fields)
+        if not values or any(value.nvmlReturn != nf.SUCCESS for value in values):
+            return None, None
+        half = len(values) // 2
+        now = (
+            sum(v.value.ullVal for v in values[:half]),
+            sum(v.value.ullVal for v in values[half:]),
+            max(v.timestamp for v in values),
+        )
+        before, gpu.nvlink_counters = gpu.nvlink_counters, now
+        if before is None or now[2] <= before[2]:
+            return None, None
+        seconds = (now[2] - before[2]) / 1_000_000
+        return (now[0] - before[0]) / seconds, (now[1] - before[1]) / seconds
 
     def _process_name(self, pid: int) -> str:
         """Process name via psutil, else NVML's; cached for as long as the PID holds the GPU."""

@@ -19,9 +19,11 @@ _THROTTLE_BITS: tuple[tuple[int, str], ...] = (
 )
 
 # nvml.h return codes this module names; pynvml exposes the same numbers as NVML_ERROR_*.
+SUCCESS = 0
 NOT_SUPPORTED = 3
 NO_PERMISSION = 4
 DRIVER_NOT_LOADED = 9
+NOT_FOUND = 6
 LIBRARY_NOT_FOUND = 12
 FUNCTION_NOT_FOUND = 13
 GPU_IS_LOST = 15
@@ -43,6 +45,9 @@ _REASONS: dict[int, str] = {
 
 # Errors that will not go away by asking again: stop calling the function, keep the reason.
 PERMANENT = frozenset({NOT_SUPPORTED, NO_PERMISSION, FUNCTION_NOT_FOUND})
+# "Nothing to report right now" (no process utilisation samples since the last look): no error.
+# pynvml raises NVMLError(SUCCESS) when nvmlDeviceGetProcessUtilization finds zero samples.
+NO_DATA = frozenset({SUCCESS, NOT_FOUND})
 # Errors that mean NVML as a whole is gone: drop the session and try to start it again later.
 NVML_DOWN = frozenset(
     {UNINITIALIZED, DRIVER_NOT_LOADED, LIBRARY_NOT_FOUND, LIB_RM_VERSION_MISMATCH}
@@ -91,6 +96,13 @@ def load_pynvml() -> tuple[ModuleType | None, str | None]:
 Spec = tuple[tuple[str, ...], tuple[int, ...]]
 NVML_TEMPERATURE_GPU = 0
 NVML_CLOCK_SM = 1
+NVML_CLOCK_MEM = 2
+NVML_MEMORY_ERROR_TYPE_UNCORRECTED = 1
+NVML_VOLATILE_ECC = 0
+NVML_PSTATE_UNKNOWN = 32
+NVML_FI_DEV_NVLINK_LINK_COUNT = 91
+NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138
+NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139
 NVML_PCIE_UTIL_TX_BYTES = 0
 NVML_PCIE_UTIL_RX_BYTES = 1
 
@@ -100,6 +112,8 @@ CHEAP: dict[str, Spec] = {
     "power_w": (("nvmlDeviceGetPowerUsage",), ()),
     "temp_c": (("nvmlDeviceGetTemperatureV", "nvmlDeviceGetTemperature"), (NVML_TEMPERATURE_GPU,)),
     "sm_clock_mhz": (("nvmlDeviceGetClockInfo",), (NVML_CLOCK_SM,)),
+    "mem_clock_mhz": (("nvmlDeviceGetClockInfo",), (NVML_CLOCK_MEM,)),
+    "perf_state": (("nvmlDeviceGetPerformanceState",), ()),
     "throttle": (
         ("nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"),
         (),
@@ -123,7 +137,15 @@ SLOW: dict[str, Spec] = {
     "name": (("nvmlDeviceGetName",), ()),
     "uuid": (("nvmlDeviceGetUUID",), ()),
     "power_limit_w": (("nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetPowerManagementLimit"), ()),
+    "ecc_uncorrected": (
+        ("nvmlDeviceGetTotalEccErrors",),
+        (NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC),
+    ),
 }
+# Per-process SM utilisation; the collector adds the "samples since" timestamp (microseconds).
+PROCESS_UTILIZATION: Spec = (("nvmlDeviceGetProcessUtilization",), ())
+# NVLink (opt-in): the link count, then cumulative KiB counters per link read as field values.
+NVLINK_FIELDS: Spec = (("nvmlDeviceGetFieldValues",), ())
 PCIE: dict[str, Spec] = {
     "pcie_tx_kb_s": (("nvmlDeviceGetPcieThroughput",), (NVML_PCIE_UTIL_TX_BYTES,)),
     "pcie_rx_kb_s": (("nvmlDeviceGetPcieThroughput",), (NVML_PCIE_UTIL_RX_BYTES,)),

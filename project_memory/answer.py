@@ -53,8 +53,9 @@ def describe(record: Record) -> str:
     ]
     where = " ".join(c for c in conditions if c)
     commit = f" @{record.git_commit[:8]}" if record.git_commit else ""
+    value = f": {fmt(record.value)} {record.unit or ''}".rstrip() if record.value is not None else ""
     return (
-        f"{record.config or record.label}: {fmt(record.value)} {record.unit or ''}".rstrip()
+        f"{record.config or record.label}{value}"
         + (f" ({where})" if where else "")
         + f" [{record.id}, {record.created_at[:10]}{commit}]"
     )

@@ -79,6 +79,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     for record in baselines:
         groups.setdefault(_group_key(record), []).append(record)
     shown: list[Record] = []
+    compared: list[Record] = []
     asked_first = sorted(groups.values(), key=lambda rs: not matches(rs[0], conditions))
     for records in asked_first:
         sample = records[0]
@@ -87,15 +88,9 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
         lines.append(f"Baselines at {group_conditions.text()}:")
         lines += [_baseline_row(r, r is beat) for r in records[:_MAX_LINES]]
         shown += records[:_MAX_LINES]
-    compared = [r for r in results if matches(r, conditions._replace(engine=None))][:3]
-    for result in compared:
-        reference = reference_of(result, baselines, asked.engine)
-        if reference is None:
-            lines.append(f"  result {describe(result)}: no baseline under its conditions")
-            continue
-        speedup = ratio(result.value, reference.value, metric)
-        lines.append(f"  result {describe(result)} → {speedup:.2f}x {reference.config or reference.id}"
-                     f" ({verdict_word(speedup)})")
+        there = [r for r in results if matches(r, group_conditions) and r not in compared][:3]
+        lines += [_result_row(r, baselines, asked.engine, metric) for r in there]
+        compared += there
     figures = {
         "reference_value": top.value if top else None,
         "reference_id": top.id if top else None,
@@ -104,6 +99,17 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     }
     ordered = ([top] if top else []) + [r for r in shown if r is not top]
     return Answer("baseline", "\n".join(lines), ordered + compared, figures)
+
+
+def _result_row(result: Record, baselines: Sequence[Record], engine: str | None, metric: str
+                ) -> str:
+    """A feature result with its ratio to the baseline the reference rule gives it, and a verdict."""
+    reference = reference_of(result, baselines, engine)
+    if reference is None or result.value is None or reference.value is None:
+        return f"    result {describe(result)}: no baseline under its conditions"
+    speedup = ratio(result.value, reference.value, metric)
+    return (f"    result {describe(result)} → {speedup:.2f}x {reference.config or reference.id}"
+            f" ({verdict_word(speedup)})")
 
 
 # -- speedup ----------------------------------------------------------------------------------
@@ -278,23 +284,31 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         from sessiontui.project_memory.bench_answers import answer_benchmarks
 
         return answer_benchmarks(store, understanding, metric)
+    lowered = question.lower()
+    corrected = [w for w in understanding.words if w not in lowered]  # typos fixed, jargon named
+    text = " ".join([question, *corrected])
     if intent == "lessons":
-        return answer_lessons(store, question)
-    return answer_search(store, question)
+        return answer_lessons(store, text)
+    return answer_search(store, text)
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),
         gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
+        read_runs: Callable[[], Sequence[LiveRun]] | None = None,
         previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
         draft_overhead: float | None = None) -> Answer:
     """Answer a question from the memory, live training snapshots and GPU readings.
 
-    `read_gpu` samples the GPUs when a GPU answer needs them and `gpu` holds no readings.
+    `read_gpu` samples the GPUs and `read_runs` reads the followed logs, when an answer needs
+    them and `gpu` or `snapshots` hold nothing (the CLI reads nothing it does not need).
     `previous` holds the figures of the last speedup answer, so the live trend can be shown.
     When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
     """
     vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
     understanding = understand(question, vocabulary)
+    intents = {understanding.intent, *(name for name, _ in understanding.alternatives[:1])}
+    if not snapshots and read_runs is not None and intents & {"run", "speedup"}:
+        snapshots = read_runs()
     context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,
                "metric": metric, "draft_overhead": draft_overhead}
     answer = _answer(understanding.intent, store, question, understanding, context)

@@ -65,8 +65,9 @@ def answer_failed(store: Store, understanding: Understanding) -> Answer:
     if not failed:
         return Answer("benchmarks", "No failed benchmark recorded.", [], {"failed_count": 0})
     record = (_named(failed, understanding.words) or failed)[0]
-    clue = " ".join(filter(None, (record.notes, record.signature, record.config, record.command)))
-    lessons = store.search(clue, kind="lesson", limit=3)
+    why = " ".join(filter(None, (record.notes, record.signature)))  # the failure's own words
+    lessons = store.search(why or f"{record.config or ''} {record.command or ''}", kind="lesson",
+                           limit=1)  # the best match only: a loose second one would mislead
     lines = [f"Failed: {describe(record)}"]
     if record.exit_code is not None:
         lines.append(f"  exit code {record.exit_code}")
@@ -75,7 +76,7 @@ def answer_failed(store: Store, understanding: Understanding) -> Answer:
     if record.command:
         lines.append(f"  command: {record.command}")
     if lessons:
-        lines.append("Matching lessons:")
+        lines.append("Matching lesson:")
         lines += ["  " + line for line in lesson_lines(lessons)]
     else:
         lines.append("No lesson matches it yet: `sessiontui lesson add` records one.")

@@ -38,8 +38,9 @@ def _without_none(value: Any) -> Any:
 
 
 def _compact(record: Record) -> dict[str, Any]:
-    """The record's set fields in declaration order, so diffs stay small and stable."""
-    data = record.to_dict()
+    """The record's set fields in declaration order, so diffs stay small and stable (read from
+    the record itself: `to_dict`'s deep copy costs more than the rest of an export)."""
+    data = vars(record)
     return {
         name: _without_none(data[name]) for name in FIELD_NAMES
         if data[name] not in _EMPTY and not (name == "revision" and data[name] == 0)
@@ -81,18 +82,14 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def records_toml(records: list[Record]) -> str:
-    """Records as the export's TOML text, oldest first."""
-    import tomlkit  # only export, import and salvage pay for it
+    """Records as the export's TOML text, oldest first (tomli-w: ~40x faster than tomlkit on a
+    large memory, which export and every sync write whole)."""
+    import tomli_w
 
     records = sorted(records, key=lambda r: (r.created_at, r.id))
-    doc = tomlkit.document()
-    doc.add(tomlkit.comment("sessiontui project memory; `sessiontui import` merges it by id"))
-    doc["format_version"] = FORMAT_VERSION
-    table = tomlkit.aot()
-    for record in records:
-        table.append(tomlkit.item(_compact(record)))
-    doc["record"] = table
-    return unicode_escaped(tomlkit.dumps(doc))
+    doc = {"format_version": FORMAT_VERSION, "record": [_compact(record) for record in records]}
+    header = "# sessiontui project memory; `sessiontui import` merges it by id\n"
+    return unicode_escaped(header + tomli_w.dumps(doc))
 
 
 def export_records(store: Store, *, include_deleted: bool = True) -> list[Record]:
@@ -108,44 +105,50 @@ def export_toml(store: Store, path: Path | None = None, *, include_deleted: bool
     return text
 
 
-def _problem_line(path: Path, problems: list[str]) -> str:
+def _problem_line(where: str, problems: list[str]) -> str:
     listed = "; ".join(problems[:MAX_LISTED])
     more = f"; and {len(problems) - MAX_LISTED} more" if len(problems) > MAX_LISTED else ""
-    return f"{path}: nothing imported, {len(problems)} problem(s): {listed}{more}"
+    return f"{where}: nothing imported, {len(problems)} problem(s): {listed}{more}"
 
 
-def _document(path: Path) -> dict[str, Any]:
-    """The parsed TOML file (the standard library's parser: several times faster than tomlkit's,
+def _document(text: str, where: str) -> dict[str, Any]:
+    """The parsed TOML text (the standard library's parser: several times faster than tomlkit's,
     and nothing is written back), or a one-line StoreError."""
     import tomllib
 
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StoreError(f"{where}: not valid TOML: {exc}") from None
+
+
+def read_toml(path: Path) -> list[Record]:
+    """Records from an export file, every one checked; any problem is a one-line StoreError."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise StoreError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise StoreError(f"{path}: not a TOML export (not UTF-8 text)") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StoreError(f"{path}: not valid TOML: {exc}") from None
+    return parse_toml(text, str(path))
 
 
-def read_toml(path: Path) -> list[Record]:
-    """Records from an export file, every one checked; any problem is a one-line StoreError."""
-    doc = _document(path)
+def parse_toml(text: str, where: str) -> list[Record]:
+    """Records from an export's text (`where` names it in the one-line StoreError), every one
+    checked (the shared file of `sessiontui sync` is read the same way)."""
+    doc = _document(text, where)
     version = doc.get("format_version", FORMAT_VERSION)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise StoreError(f"{path}: format_version must be a whole number >= 1, not {version!r}")
+        raise StoreError(f"{where}: format_version must be a whole number >= 1, not {version!r}")
     if version > FORMAT_VERSION:
         raise StoreError(
-            f"{path}: written by a newer sessiontui (format_version {version}, this one reads "
+            f"{where}: written by a newer sessiontui (format_version {version}, this one reads "
             f"{FORMAT_VERSION}); upgrade sessiontui to import it"
         )
     problems = [f"{key}: not a key of a sessiontui export" for key in doc if key not in _TOP_KEYS]
     items = doc.get("record", [])
     if not isinstance(items, list):
-        raise StoreError(f"{path}: nothing imported: `record` must be an array of tables")
+        raise StoreError(f"{where}: nothing imported: `record` must be an array of tables")
     now = datetime.now(UTC)
     records: list[Record] = []
     first_of: dict[str, tuple[int, Record]] = {}
@@ -170,7 +173,7 @@ def read_toml(path: Path) -> list[Record]:
         first_of[record.id] = (number, record)
         records.append(record)
     if problems:
-        raise StoreError(_problem_line(path, problems))
+        raise StoreError(_problem_line(where, problems))
     return records
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from datetime import UTC, datetime
 
 DASH = "—"
@@ -33,3 +34,12 @@ def age(stamp: str | None, now: float | None = None) -> str:
     if seconds >= 2 * 86400:
         return f"{seconds / 86400:.1f} days ago"
     return f"{duration(seconds)} ago"
+
+
+def stall_text(step: int | None, last_update: float | None, now: float) -> str:
+    """A stall told plainly: `stalled for 14 min (last step 100 at 10:32)`."""
+    if last_update is None:
+        return "stalled"
+    when = time.strftime("%H:%M", time.localtime(last_update))
+    last = f"last step {step:,} at {when}" if step is not None else f"last progress at {when}"
+    return f"stalled for {duration(max(0.0, now - last_update))} ({last})"

@@ -93,11 +93,16 @@ class Record:
     acc: list[float] = field(default_factory=list)
     eta_s: float | None = None
     started_at: str | None = None
+    started_from: str | None = None  # how started_at is known: log timestamps, file times, first sight
+    log_run: int | None = None  # which run of its log this is: 0, then 1 after a restart, ...
+    previous_run: str | None = None  # the run of the same log before this restart
     last_update: str | None = None
     milestones: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     deleted_at: str | None = None
     revision: int = 0  # advanced by every local edit; import takes a version only when it is newer
+    # Versions that lost a concurrent edit in `sessiontui sync` (set fields, oldest first).
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

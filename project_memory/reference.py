@@ -100,9 +100,11 @@ def reference_of(result: Record, baselines: Sequence[Record], engine: str | None
 
 
 def default_conditions(results: Sequence[Record], metric: str) -> tuple[Conditions, str]:
-    """Conditions to use when a question names none: the latest feature result's, else single
-    stream; with the sentence that says which."""
-    latest = next((r for r in results if r.status != "failed" and not r.baseline), None)
+    """Conditions to use when a question names none: the latest speculative result's, else the
+    latest feature result's, else single stream; with the sentence that says which."""
+    measured = [r for r in results if r.status != "failed" and not r.baseline]
+    speculative = [r for r in measured if r.accept_length is not None or r.spec_algorithm]
+    latest = next(iter(speculative or measured), None)
     if latest is not None and (latest.concurrency is not None or latest.batch_size is not None):
         conditions = Conditions.of(latest, engine=False)._replace(metric=metric)
         return conditions, f"conditions of the latest result {latest.id} ({conditions.text()})"

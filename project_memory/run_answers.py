@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, fmt
+from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.humanize import age, duration
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
-from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.store import Store, StoreError
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from sessiontui.project_memory.understanding import Understanding
 
 RUNNING_MILESTONES = 3  # a live run shows its latest milestones; a past run shows all of them
+SYMPTOM_LINES = 15  # a lesson's symptom is the failure, not the log
 _QUESTION_WORDS = frozenset(
     "a about accuracy acc an and are at be did does done eta far finish finished for from how in "
     "is it its last latest loss many me of on progress reach reached run runs show status step "
@@ -38,7 +39,7 @@ def _words(text: str) -> set[str]:
 def _candidates(store: Store | None, snapshots: Sequence[LiveRun]) -> list[Record]:
     """Stored runs, with live snapshots folded into the run of their log (or a new unsaved one)."""
     runs = store.list("run") if store is not None else []
-    by_log = {run.log_path: run for run in runs}
+    by_log = {run.log_path: run for run in reversed(runs)}  # a log's latest run (restarts)
     for snapshot in snapshots:
         path = str(Path(snapshot.source).absolute())
         if path not in by_log:
@@ -75,14 +76,14 @@ def _milestone_line(milestone: dict[str, Any]) -> str:
     return f"    {milestone['pct']:3d}% at step {milestone['step']:,}: {', '.join(parts)}"
 
 
-def event_lines(store: Store | None, event: dict[str, Any], run_id: str = "") -> list[str]:
+def event_lines(store: Store | None, event: TrainEvent, run_id: str = "") -> list[str]:
     """A run event and the best matching lesson's fix (or that none matches), for people."""
-    lines = [f"  {event['kind']}: {event.get('message') or event.get('line') or ''}"]
-    lessons = _alive(store, event.get("lessons", [])) if store is not None else []
+    lines = [f"  {event.kind}: {event.message or event.line}"]
+    lessons = _alive(store, event.lessons) if store is not None else []
     if lessons:
         best = lessons[0]
         lines.append(f"    seen before: {best.title} [{best.id}] — fix: {best.fix or 'n/a'}")
-    elif event["kind"] in FAILURES:
+    elif event.is_failure:
         offer = f": record one with `sessiontui lesson add --from-run {run_id}`" if run_id else ""
         lines.append(f"    no lesson matches yet{offer}")
     return lines
@@ -107,6 +108,10 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
     if run.epoch is not None:
         progress += f", epoch {run.epoch:g}"
     lines = [f"Run {run.label} [{run.id or 'live'}]: {run.status or 'unknown'}, {progress}"]
+    if run.started_at:
+        how = f" (from {run.started_from})" if run.started_from else ""
+        after = f", after run {run.previous_run} in the same log" if run.previous_run else ""
+        lines.append(f"  started {run.started_at}{how}{after}")
     lines.append(f"  loss {fmt(run.loss, 4)}, lr {run.lr if run.lr is not None else 'n/a'}")
     if run.acc:
         tau = f" → accept length ≈ {run.accept_length:.2f} (1 + a0 + a0·a1 + …)" \
@@ -118,7 +123,7 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
     elif run.last_update:
         lines.append(f"  last progress {run.last_update}")
     for event in run.events[-3:]:
-        lines += event_lines(store, event, run.id)
+        lines += event_lines(store, TrainEvent.from_dict(event), run.id)
     milestones = run.milestones[-RUNNING_MILESTONES:] if run.status == "running" else run.milestones
     if milestones:
         lines.append("  milestones:")
@@ -194,21 +199,25 @@ def answer_run(store: Store | None, question: str, snapshots: Sequence[LiveRun] 
 
 
 def lesson_draft_from_run(store: Store, run_id: str) -> Record:
-    """An unsaved lesson pre-filled from a run's latest failure: its signature and log lines."""
+    """An unsaved lesson pre-filled from a run's latest failure: the failure itself (its exception
+    line and last frames, as the collector cut them from the log) and its signature."""
     run = store.get(run_id)
     if run.kind != "run":
         raise StoreError(f"{run.id} is a {run.kind}, not a run")
-    failures = [event for event in run.events if event["kind"] in FAILURES]
+    failures = [TrainEvent.from_dict(event) for event in run.events if event.get("kind") in FAILURES]
     if not failures:
         raise StoreError(f"run {run.id} has no crash, stall or divergence to learn from")
-    event = failures[-1]
-    lines = event.get("context") or [event.get("line") or event.get("message") or ""]
-    where = f" at step {event['step']}" if event.get("step") is not None else ""
-    return Record(
-        "lesson",
-        title=f"{run.label}: {event.get('message') or event['kind']}",
-        symptom="\n".join(lines),
-        signature=event.get("signature") or failure_signature("\n".join(lines)),
-        notes=f"From run {run.id} ({run.log_path}){where}, {event['kind']}.",
-        tags=["from-run"],
-    )
+    where = f" at step {failures[-1].step}" if failures[-1].step is not None else ""
+    draft = lesson_draft(failures[-1], run.label)
+    draft.notes = f"From run {run.id} ({run.log_path}){where}, {failures[-1].kind}."
+    draft.tags = ["from-run"]
+    return draft
+
+
+def lesson_draft(event: TrainEvent, source: str) -> Record:
+    """An unsaved lesson whose symptom is the failure itself (the exception line and the last
+    frames the collector cut from the log, never the progress bars) and whose signature is the
+    failure's, so that the next occurrence is matched to it."""
+    lines = list(event.context[-SYMPTOM_LINES:]) or [event.line or event.message]
+    return Record("lesson", title=f"{source}: {event.message or event.kind}"[:120],
+                  symptom="\n".join(lines), signature=event.signature)

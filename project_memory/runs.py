@@ -1,4 +1,7 @@
-"""Training runs remembered as they happen: one run record per log, kept up to date from snapshots."""
+"""Training runs remembered as they happen: one run record per run of a log, kept up to date from
+the log's snapshots. A run is born when its log starts or the job restarts in it (a new record,
+linked to the one before), lives, and ends (finished, crashed, stalled): its record keeps its final
+state and its events, each recorded (and announced) once."""
 
 from __future__ import annotations
 
@@ -6,24 +9,37 @@ import math
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sessiontui.project_memory.events import FAILURES, TrainEvent, iso_time
+from sessiontui.project_memory.lessons import lessons_for_event
+from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
-from sessiontui.project_memory.signatures import event_signature, event_text, match_lessons
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.stamp import stamp
 from sessiontui.project_memory.store import Store
 
-RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged")
-FAILURES = frozenset({"crashed", "stalled", "diverged"})
+__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "iso_time", "run_name"]
+
+RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
+ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
 MILESTONE_PCT = 5
 MAX_EVENTS = 100  # a run that stalls and recovers for days keeps its latest events only
 MAX_CONTEXT_LINES = 20
 PROGRESS_WRITE_S = 10.0  # step, loss and ETA reach the store at most this often ...
 NEWS = ("status", "name", "milestones", "events")  # ... while these are written at once
 _GENERIC_STEMS = frozenset({"train", "training", "output", "log", "logs", "stdout", "console", "out"})
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """An event recorded for the first time, with the lessons that match it: say it once."""
+
+    run: Record
+    event: TrainEvent
+    lessons: tuple[Record, ...] = field(default=())
 
 
 def run_name(log_path: Path | str) -> str:
@@ -35,18 +51,11 @@ def run_name(log_path: Path | str) -> str:
     return stem
 
 
-def iso_time(unix: float | None) -> str | None:
-    """A unix timestamp as the records' ISO 8601 form; None stays None."""
-    if unix is None or not math.isfinite(unix):
-        return None
-    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds")
-
-
 def _finite(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and math.isfinite(value) else None
 
 
-def apply_snapshot(record: Record, snapshot: Any) -> None:
+def apply_snapshot(record: Record, snapshot: LiveRun) -> None:
     """Copy a training snapshot's progress and latest metrics onto a run record."""
     record.status = snapshot.status if snapshot.status in RUN_STATUSES else record.status or "running"
     record.step = snapshot.step if snapshot.step is not None else record.step
@@ -62,6 +71,22 @@ def apply_snapshot(record: Record, snapshot: Any) -> None:
         record.accept_length = accept_length(acc)
     record.eta_s = _finite(snapshot.eta_s)
     record.last_update = iso_time(snapshot.last_update) or record.last_update
+    if snapshot.started_at is not None and snapshot.started_from is not None and (
+            record.started_from in (None, "first sight") or not record.started_at):
+        record.started_at = iso_time(snapshot.started_at)
+        record.started_from = snapshot.started_from
+
+
+def _apply_ended(record: Record, ended: EndedRun) -> None:
+    """Give a run record the final state its run ended in; a run the job was started again over
+    while it still ran (or stalled) was abandoned."""
+    record.status = ended.status if ended.status in ENDINGS else "abandoned"
+    record.step = ended.step if ended.step is not None else record.step
+    record.total_steps = ended.total_steps or record.total_steps
+    record.eta_s = None
+    record.last_update = iso_time(ended.last_update) or record.last_update
+    if ended.started_at is not None and ended.started_from and not record.started_at:
+        record.started_at, record.started_from = iso_time(ended.started_at), ended.started_from
 
 
 def _milestone(record: Record, kind: str, **extra: Any) -> dict[str, Any]:
@@ -110,7 +135,7 @@ def _eval_milestones(
     return [{"kind": "eval", "step": step, "metrics": by_step[step]} for step in sorted(by_step)]
 
 
-def new_milestones(record: Record, snapshot: Any) -> list[dict[str, Any]]:
+def new_milestones(record: Record, snapshot: LiveRun) -> list[dict[str, Any]]:
     """Milestones the record lacks up to this snapshot: each evaluation, each 5% of the steps."""
     history = snapshot.history or {}
     evaluated = {m["step"] for m in record.milestones if m["kind"] == "eval"}
@@ -126,23 +151,14 @@ def new_milestones(record: Record, snapshot: Any) -> list[dict[str, Any]]:
 
 
 def _event_key(event: Mapping[str, Any]) -> tuple:
-    return event["kind"], event.get("step"), event.get("line")
+    return TrainEvent.from_dict(event).key
 
 
-def event_dict(store: Store, event: Any) -> dict[str, Any]:
-    """A collector event as the run record keeps it, with the lessons that match a failure."""
-    signature = event_signature(event) if event.kind in FAILURES else event.signature
-    lessons = match_lessons(store, signature, event_text(event)) if signature else []
-    return {
-        "kind": event.kind,
-        "message": event.message,
-        "signature": signature,
-        "line": event.line,
-        "step": event.step,
-        "at": iso_time(event.at),
-        "context": list(event.context or ())[-MAX_CONTEXT_LINES:],
-        "lessons": [lesson.id for lesson in lessons],
-    }
+def recorded(event: TrainEvent, lessons: Sequence[Record]) -> TrainEvent:
+    """The event as a run record keeps it: its excerpt bounded, the matching lessons named."""
+    return TrainEvent(event.kind, event.message, event.line, event.at, event.step, event.signature,
+                      tuple(event.context)[-MAX_CONTEXT_LINES:],
+                      tuple(lesson.id for lesson in lessons))
 
 
 def _merge(
@@ -162,7 +178,7 @@ def _milestone_key(milestone: Mapping[str, Any]) -> tuple:
 
 
 class RunTracker:
-    """Keeps the one run record of a log file in step with that log's training snapshots."""
+    """Keeps the run records of a log file in step with that log's training snapshots."""
 
     def __init__(
         self, store: Store, log_path: Path | str, *, name: str | None = None,
@@ -170,15 +186,24 @@ class RunTracker:
     ) -> None:
         self.store = store
         self._clock = clock
-        self._written_at = -math.inf
+        self._name = name
+        self._gpus = list(gpus)
+        self._news: list[Announcement] = []
         self.log_path = str(Path(log_path).absolute())
-        self.record = store.run_for_log(self.log_path) or Record(
-            "run", name=name or run_name(self.log_path), log_path=self.log_path
-        )
+        self.record = store.run_for_log(self.log_path) or self._new(0, None)
         if name:
             self.record.name = name
-        self._gpus = list(gpus)
+        self._begin()
+
+    def _new(self, log_run: int, previous: Record | None) -> Record:
+        """An unsaved record for the log's `log_run`-th run."""
+        return Record("run", name=self._name or run_name(self.log_path), log_path=self.log_path,
+                      log_run=log_run, previous_run=previous.id if previous else None)
+
+    def _begin(self) -> None:
+        """Remember what the current record already holds (its events are never told again)."""
         self._seen = {_event_key(event) for event in self.record.events}
+        self._written_at = -math.inf
         self._stored = self._state() if self.record.id else None
 
     def _state(self) -> dict[str, Any]:
@@ -186,27 +211,62 @@ class RunTracker:
         state.pop("updated_at")
         return state
 
-    def update(self, snapshot: Any) -> Record:
-        """Fold one snapshot into the run record; writes to the store only when something changed."""
+    def update(self, snapshot: LiveRun) -> Record:
+        """Fold one snapshot into the run records (ending the run the job restarted after,
+        starting the new one); writes only when something changed. The events seen for the
+        first time wait in `take_news()`."""
+        for ended in snapshot.ended_runs:
+            if ended.index == (self.record.log_run or 0):
+                self._end(ended)
+        if snapshot.run_index > (self.record.log_run or 0):
+            self._restart(snapshot.run_index)
         record = self.record
-        if not record.id and snapshot.step is None and not snapshot.events and not snapshot.metrics:
+        if not record.id and snapshot.step is None and not snapshot.events:
             return record  # nothing parsed yet: no run to remember
         apply_snapshot(record, snapshot)
         if reached := new_milestones(record, snapshot):
             record.milestones = sorted(record.milestones + reached, key=_milestone_order)
-        for event in snapshot.events:
-            key = (event.kind, event.step, event.line)
-            if key not in self._seen:  # also the events trimmed off the record: never re-added
-                record.events.append(event_dict(self.store, event))
-                self._seen.add(key)
-        record.events = record.events[-MAX_EVENTS:]
+        self._record_events(snapshot.events)
+        self._save()
+        return record
+
+    def take_news(self) -> list[Announcement]:
+        """The events recorded for the first time since the last call, with their lessons: what a
+        front end announces (each event once, also across restarts of the app)."""
+        news, self._news = self._news, []
+        return news
+
+    def _record_events(self, events: Sequence[TrainEvent]) -> None:
+        """Add the events the record lacks (also those trimmed off it: never re-added)."""
+        for event in events:
+            if event.key in self._seen:
+                continue
+            self._seen.add(event.key)
+            lessons = tuple(lessons_for_event(self.store, event)) if event.is_failure else ()
+            kept = recorded(event, lessons)
+            self.record.events.append(kept.to_dict())
+            self._news.append(Announcement(self.record, kept, lessons))
+        self.record.events = self.record.events[-MAX_EVENTS:]
+
+    def _end(self, ended: EndedRun) -> None:
+        """The current run ended before the job restarted: store its final state and events."""
+        _apply_ended(self.record, ended)
+        self._record_events(ended.events)
+        self._write()
+
+    def _restart(self, log_run: int) -> None:
+        """The job started again in the same log: a new record, linked to the one before."""
+        previous = self.record if self.record.id else None
+        self.record = self.store.run_for_log(self.log_path, log_run) or self._new(log_run, previous)
+        self._begin()
+
+    def _save(self) -> None:
         state = self._state()
         if state != self._stored and (
             self._stored is None or any(state[k] != self._stored[k] for k in NEWS)
             or self._clock() - self._written_at >= PROGRESS_WRITE_S
         ):
             self._write()
-        return record
 
     def flush(self) -> Record:
         """Store progress that is still waiting for its next write (call when following stops)."""
@@ -218,10 +278,14 @@ class RunTracker:
         record = self.record
         if not record.id:
             record.started_at = record.started_at or now_iso()
-            self.store.add(stamp(record, gpus=self._gpus))
-            return
-        stored = self.store.run_for_log(self.log_path)
-        if stored is not None and stored.id == record.id:
+            record.started_from = record.started_from or "first sight"
+            first = self.store.add_run(stamp(record, gpus=self._gpus))
+            if first.id == record.id:
+                return
+            # Another follower (or process) recorded this run first: one log run, one record.
+            record.id, record.created_at = first.id, first.created_at
+        stored = self.store.run_for_log(self.log_path, record.log_run or 0)
+        if stored is not None and stored.id == record.id:  # what another writer added meanwhile
             merged = _merge(record.milestones, stored.milestones, _milestone_key)
             record.milestones = sorted(merged, key=_milestone_order)
             record.events = _merge(record.events, stored.events, _event_key)[-MAX_EVENTS:]

@@ -39,6 +39,7 @@ PROJECTION_FIELDS = (
 )
 """The one list of projection figures: `ask --json` adds these to its `figures` under these names."""
 RECENT = 50
+_TRAINING = ("running", "stalled", "waiting")  # a run record whose rates are the current ones
 """How many of the newest non-baseline results (and runs) are searched, so a large memory stays fast."""
 
 
@@ -318,6 +319,27 @@ def _simulated_acc_len(metrics: dict[str, Any]) -> float | None:
     return None
 
 
+_FULL_RATE_NAMES = ("eval_per_position_acc", "per_position_acc", "eval_acceptance_rate",
+                    "acceptance_rate")
+"""Per-position rates that logs print as unconditional ("full": all drafted tokens up to i
+accepted), as opposed to SpecForge's conditional acc_i; preferred first."""
+
+
+def _full_rates(metrics: dict[str, Any], conditional: list[float]) -> tuple[str, list[float]] | None:
+    """The first family of full per-position rates in a log's metrics, with its name: only when
+    they read as full rates (each within 0..1, never rising) and are not the conditional acc_i
+    printed again under another name."""
+    for name in _FULL_RATE_NAMES:
+        values: list[float] = []
+        while isinstance(value := metrics.get(f"{name}_{len(values)}"), int | float):
+            values.append(float(value))
+        never_rising = all(b <= a for a, b in zip(values, values[1:], strict=False))
+        if values and never_rising and all(0.0 <= v <= 1.0 for v in values) \
+                and values != conditional[: len(values)]:
+            return name, values
+    return None
+
+
 def _default_depth(point: _Point | None) -> tuple[int | None, str]:
     """The serving depth to project at: the calibration benchmark's draft steps, when recorded."""
     if not (point and point.record.num_steps):
@@ -386,9 +408,15 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
     source = f"training log {getattr(snapshot, 'source', '?')}"
     step = getattr(snapshot, "step", None)
     rates = list(getattr(snapshot, "acc", ()) or ())
-    simulated = _simulated_acc_len(getattr(snapshot, "metrics", {}) or {})
+    metrics = getattr(snapshot, "metrics", {}) or {}
+    simulated = _simulated_acc_len(metrics)
+    full = _full_rates(metrics, rates)
     try:
-        if rates:
+        if full:
+            name, values = full
+            _set_rates(report, values, "full", depth, point)
+            report.acceptance_source = f"full per-position rates {name}_i of {source}"
+        elif rates:
             _set_rates(report, rates, "conditional", depth, point)
             report.acceptance_source = f"conditional acc_i of {source}"
         elif simulated is not None:
@@ -417,7 +445,7 @@ def _from_last_run(
     except ValueError as exc:
         report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
         return
-    report.step, report.live = run.step, run.status == "running"
+    report.step, report.live = run.step, run.status in _TRAINING
     report.acceptance_source = (
         f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
         f"{(run.last_update or run.updated_at)[:16]}"

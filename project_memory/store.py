@@ -309,6 +309,13 @@ class Store:
         record.deleted_at = None
         return self.update(record)
 
+    def put_all(self, records: Sequence[Record]) -> None:
+        """Store these exact versions, added or replaced by id, in one transaction; their
+        timestamps are kept (the result of `sessiontui sync`'s merge)."""
+        with self._guard(), self._write() as db:
+            for record in records:
+                self._put(db, record)
+
     def merge(self, records: list[Record]) -> tuple[int, int]:
         """Import records by id: add unknown ones, take newer versions (a higher revision, then a
         later update time), all in one transaction; returns (added, updated)."""
@@ -381,14 +388,32 @@ class Store:
             sql += f" LIMIT {int(limit)}"
         return [r for r in self._records(sql, tuple(params)) if not is_invalid(r)]
 
-    def run_for_log(self, log_path: str) -> Record | None:
-        """The run record following this log file, if any."""
+    def run_for_log(self, log_path: str, log_run: int | None = None) -> Record | None:
+        """The run record following this log file (the latest, or its `log_run`-th run), if any."""
+        run = "" if log_run is None else " AND coalesce(json_extract(body, '$.log_run'), 0) = ?"
         found = self._records(
-            "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL "
-            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
-            (log_path,),
+            "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL"
+            f"{run} ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (log_path,) if log_run is None else (log_path, log_run),
         )
         return found[0] if found else None
+
+    def add_run(self, record: Record) -> Record:
+        """Store a new run record unless its log's run of that number is stored already (another
+        follower, another process); decided in one write transaction. Returns the stored one."""
+        record.id = record.id or new_id("run")
+        record.created_at = record.created_at or now_iso()
+        record.updated_at = record.updated_at or record.created_at
+        with self._guard(), self._write() as db:
+            row = db.execute(
+                "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ?"
+                " AND deleted_at IS NULL AND coalesce(json_extract(body, '$.log_run'), 0) = ? LIMIT 1",
+                (record.log_path, record.log_run or 0),
+            ).fetchone()
+            if row:
+                return _record(*row)
+            self._put(db, record)
+        return record
 
     def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> builtins.list[Record]:
         """Records ranked by BM25 relevance to the words of `text`."""

@@ -19,7 +19,10 @@ INTENTS = ("baseline", "speedup", "run", "gpu", "lessons", "benchmarks", "search
 ENGINES = ("sglang", "vllm", "trtllm", "tensorrt-llm", "llama.cpp", "tgi", "lmdeploy", "exllama")
 UNSURE_BELOW = 0.5
 """Below this confidence an answer also shows the runner-up intent's best candidates."""
-_TYPO_SIMILARITY = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a lexicon word
+_TYPO_TARGETS = frozenset(
+    "baseline speedup accept acceptance throughput command memory utilization utilisation "
+    "progress training benchmark benchmarks sglang vllm concurrency".split())
+"""Words that typos are matched to besides the lexicon: the long words phrases are built from."""
 
 # Phrases rewritten to one canonical token before scoring: abbreviations, jargon, spellings. Each
 # is (words one of which must appear, pattern, token): a question compiles only the patterns it
@@ -31,7 +34,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bw/(?=\s|\w)", " with "),
     (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable"),
      r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
-     r"|\bno[- ]?draft(?:er)?\b|\bno[- ]?eagle\d?\b|\bno[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
+     r"|\bnon?[- ]?draft(?:er)?\b|\bnon?[- ]?eagle\d?\b|\bnon?[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
      r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
      r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b"
@@ -76,6 +79,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bacc_\d+\b", " acc "),
     (("why",),
      r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
+    (("min", "lowest", "requir", "need"),
+     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b",
+     " breakeven acceptlen "),
     (("blew", "blown", "explod"),
      r"\bblew up\b|\bblown up\b|\bexploded\b", " failed "),
     (("%",),
@@ -98,7 +104,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      " progress "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
-     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b", " flags "),
+     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b|\blaunched\b|\binvoked\b",
+     " flags "),
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
      r"|\bconverg\w*\b|\bgoing up\b|\brising\b|\btrend\w*\b|\blooking\b", " trend "),
@@ -109,7 +116,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
 # Patterns below are searched only when the question has a digit (re caches what it compiles).
 _CONCURRENCY = (
     r"\b(?:c|conc|concurrency|concurrent|max[- ]concurrency|streams?|users?|clients?)\s*[=:@]?\s*"
-    r"(?:of\s*)?(\d+)\b|\b(\d+)\s*(?:concurrent|streams|users|clients|parallel)\b|@\s*c?(\d+)\b"
+    r"(?:of\s*)?(\d+)\b|\b(\d+)[\s-]*(?:concurrent|concurrency|streams?|users|clients|parallel)\b"
+    r"|@\s*c?(\d+)\b"
 )
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
@@ -133,7 +141,7 @@ _LEXICON: dict[str, dict[str, float]] = {
     },
     "speedup": {
         "speedup": 3.5, "faster": 2.5, "slower": 2.0, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
-        "ratio": 1.5, "breakeven": 3.5, "project": 1.5, "projected": 2.0, "projection": 2.5,
+        "ratio": 1.5, "breakeven": 3.5, "projected": 2.0, "projection": 2.5,
         "theoretical": 2.5, "calibrated": 2.5, "worth": 1.5, "win": 1.5, "better": 1.0,
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
@@ -156,7 +164,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "busy": 1.5, "idle": 1.5, "mib": 2.0, "gib": 1.5, "occupancy": 1.5, "throttling": 2.5,
         "throttle": 2.5, "fan": 2.0, "pcie": 2.0, "nvlink": 1.5, "hardware": 1.0, "usage": 1.2,
         "saturated": 1.5, "memory": 0.8, "processes": 1.0, "free": 0.6, "maxed": 1.5,
-        "loaded": 0.8, "headroom": 1.2,
+        "loaded": 0.8, "headroom": 1.2, "power": 2.0,
     },
     "lessons": {
         "lesson": 3.5, "lessons": 3.5, "error": 2.5, "errors": 2.5, "bug": 2.5, "bugs": 2.5,
@@ -187,7 +195,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "note": 3.0, "notes": 3.0, "remind": 0.5, "plan": 2.0, "goal": 2.0, "idea": 2.0,
         "ideas": 2.0, "todo": 2.5, "wrote": 1.5, "decided": 2.0, "decision": 2.0, "why": 0.3,
         "recipe": 1.5, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
-        "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8,
+        "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8, "project": 1.5,
     },
 }
 _PRIOR = {"search": 0.6}
@@ -268,8 +276,10 @@ class Vocabulary(NamedTuple):
                     if len(word) >= 5:
                         words.setdefault(word, "search")
             elif record.kind == "lesson":
-                for word in _tokens(f"{record.title or ''} {' '.join(record.tags)}"):
-                    words.setdefault(word, "lessons")
+                text = f"{record.title or ''} {record.cause or ''} {record.fix or ''}"
+                for word in _tokens(f"{text} {' '.join(record.tags)}"):
+                    if len(word) >= 4:
+                        words.setdefault(word, "lessons")
             elif record.kind == "run":
                 for word in _tokens(record.name or ""):
                     words.setdefault(word, "run")
@@ -331,21 +341,31 @@ def normalise(question: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def _typo_of(word: str, targets: Sequence[str]) -> str | None:
+    """The lexicon word `word` is a typo of: same first letter, at most one edit (a swap counts
+    as one) for short words and two for long ones; None when nothing is that close."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    limit = 1 if len(word) <= 6 else 2
+    same_start = [t for t in targets if t[0] == word[0] and abs(len(t) - len(word)) <= limit]
+    match = process.extractOne(word, same_start, scorer=OSA.distance, score_cutoff=limit)
+    if match is None:
+        return None
+    target = match[0]
+    if target.startswith(word) and len(target) - len(word) >= 2:
+        return None  # a shorter form (`speed`, `eagle`), not a typo of the longer word
+    return target
+
+
 def _fuzzy_words(words: Sequence[str], vocabulary: Vocabulary) -> list[str]:
     """Unknown words replaced by the lexicon word they are a typo of (rapidfuzz, loaded lazily)."""
     known = _KNOWN | _CANONICAL | _STOPWORDS | _PLAIN | set(vocabulary.words) | vocabulary.engines
     unknown = [w for w in words if w not in known and len(w) >= 4 and w.isalpha()]
     if not unknown:
         return list(words)
-    from rapidfuzz import fuzz, process
-
-    targets = sorted(_KNOWN | set(vocabulary.words) | {"baseline", "speedup", "accept"})
-    fixed = {}
-    for word in unknown:
-        match = process.extractOne(word, targets, scorer=fuzz.ratio, score_cutoff=_TYPO_SIMILARITY)
-        if match is not None and abs(len(match[0]) - len(word)) <= 2 and not (
-                match[0].startswith(word) or word.startswith(match[0])):  # a form, not a typo
-            fixed[word] = normalise(match[0])
+    targets = sorted(_KNOWN | _TYPO_TARGETS | set(vocabulary.words))
+    fixed = {word: normalise(typo) for word in unknown if (typo := _typo_of(word, targets))}
     return [fixed.get(w, w) for w in words]
 
 
@@ -428,13 +448,15 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             "config", "configs", "result", "results", "bench", "benchmark", "so", "setup",
             "throughput", "run", "number", "numbers", "far", "yet", "ever"}:
         scores["benchmarks"] += 2.5
-    if "gpu" in present and present & {"oom", "error", "crash", "lesson"}:
-        scores["gpu"] -= 2.0
+    if "gpu" in present:  # the GPUs named: their state, unless a failure is asked about
+        scores["gpu"] += -2.0 if present & {"oom", "error", "crash", "lesson"} else 1.0
     if present & {"memory", "mem"} and present & {"used", "free", "usage", "much", "full", "left"} \
             and "oom" not in present:
         scores["gpu"] += 2.0
-    if present & {"goal", "plan", "aim", "objective", "decided", "decision"}:
+    if present & {"goal", "plan", "aim", "objective", "purpose", "achieve", "decided", "decision"}:
         scores["search"] += 2.0
+    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem"}:
+        scores["lessons"] += 1.5
     if present & {"loss", "acc", "accuracy", "lr"} and present & {"trend", "now", "current"}:
         scores["run"] += 1.5
     if "baseline" in present and present & {"speedup", "faster", "slower", "x", "beating", "vs"}:

@@ -11,7 +11,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +43,7 @@ from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
 
 if TYPE_CHECKING:
+    from sessiontui.collectors.run_watcher import RunWatcher
     from sessiontui.project_memory.store import Store
     from sessiontui.tui.config import Config
 
@@ -62,29 +63,6 @@ _WORKER_WORDS = {  # what each background task does, for a user-facing failure n
     "_ask": "Answering",
 }
 _SEVERITY = {"crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
-
-
-@dataclass
-class Followed:
-    """A log being followed by the training worker, with what it already reported."""
-
-    follower: Any
-    tracker: Any = None  # the RunTracker, made after the first snapshot is on screen
-    last_key: tuple = ()
-    seen_events: set = field(default_factory=set)
-
-
-def snapshot_key(snapshot: Any) -> tuple:
-    """What must differ for a training snapshot to be worth posting again."""
-    return (
-        snapshot.step, snapshot.status, snapshot.loss, snapshot.last_update, snapshot.caught_up,
-        len(snapshot.events), snapshot.eta_s,
-    )
-
-
-def event_key(event: Any) -> tuple:
-    """Identity of an event across polls."""
-    return (event.kind, event.step, event.at, event.line)
 
 
 def pane_classes(view: str, active: str) -> str:
@@ -236,17 +214,24 @@ class SessionApp(App[None]):
     # -- telemetry ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)
     def _telemetry(self) -> None:
-        """Sample the GPUs every gpu_refresh_s and the host every refresh_s until the app exits."""
+        """Sample the GPUs every gpu_refresh_s and the host (with the GPU processes) every
+        refresh_s until the app exits. The host goes first: the GPU pane repaints once a tick."""
         worker = get_current_worker()
-        gpu = self._gpu_collector or default_gpu_collector()
-        host = self._host_collector or default_host_collector(self._watched_dirs())
+        gpu = self._gpu_collector or default_gpu_collector(
+            bool(self.config and self.config.gpu_interconnect)
+        )
+        host = self._host_collector or default_host_collector(
+            self._watched_dirs(), lambda: tuple(self.log_paths)
+        )
         next_host = 0.0
         while not (worker.is_cancelled or self._stopping.is_set()):
-            self.post_message(GpuSampled(gpu.sample()))
+            snapshot = gpu.sample()
             if time.monotonic() >= next_host:
                 next_host = time.monotonic() + self.refresh_s
-                self.post_message(HostSampled(host.sample()))
-            self._stopping.wait(self.gpu_refresh_s)
+                pids = {p.pid for sample in snapshot.gpus for p in sample.processes}
+                self.post_message(HostSampled(host.sample(pids)))
+            self.post_message(GpuSampled(snapshot))
+            self._stopping.wait(until_tick(self.gpu_refresh_s))
 
     def _watched_dirs(self) -> list[Path]:
         return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
@@ -270,61 +255,69 @@ class SessionApp(App[None]):
             self.notify(event, severity="warning", timeout=30, markup=False)
         self._host_events = set(message.snapshot.events)
 
+    def on_gpu_pane_signal_requested(self, message: GpuPane.SignalRequested) -> None:
+        """Send a signal to a GPU process only after a confirmation that names it."""
+        from sessiontui.tui.screens.signal_confirm import SignalConfirm
+
+        name, row = message.signal_name, message.row
+        self.push_screen(SignalConfirm(name, row), lambda yes: self._signal(yes, name, row))
+
+    def _signal(self, confirmed: bool | None, name: str, row: Any) -> None:
+        from sessiontui.collectors.processes import signal_process
+
+        if not confirmed:
+            return
+        why_not = signal_process(row.process.pid, row.info.started_at, name)
+        if why_not is None:
+            self.notify(f"Sent {name} to process {row.process.pid}", markup=False)
+        else:
+            self.notify(f"{name} not sent: {why_not}", severity="error", markup=False)
+
     # -- training logs ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="training", exit_on_error=False)
     def _follow_logs(self) -> None:
-        """Follow every log (catching up first), keep its run record, and report changes."""
+        """Follow every log through a RunWatcher (catching up first) and post what it reports."""
         from sessiontui.project_memory.store import Store
 
         worker = get_current_worker()
-        followed: dict[Path, Followed] = {}
+        watchers: dict[Path, RunWatcher] = {}
         self._training_done.clear()
         try:
             with Store(self.store_path) as store:
                 while not (worker.is_cancelled or self._stopping.is_set()):
                     while not self._new_logs.empty():
                         path = self._new_logs.get()
-                        if path not in followed:
-                            followed[path] = self._start_following(path)
-                    for path, entry in followed.items():
-                        self._poll(path, entry, store)
-                    self._stopping.wait(self.refresh_s)
-                for entry in followed.values():  # closing the app loses no progress
-                    if entry.tracker is not None:
-                        entry.tracker.flush()
+                        if path not in watchers:
+                            watchers[path] = self._start_following(store, path)
+                    for path, watcher in watchers.items():
+                        self._poll(path, watcher)
+                    self._stopping.wait(until_tick(self.refresh_s))
+                for watcher in watchers.values():  # closing the app loses no progress
+                    watcher.flush()
         finally:
             self._training_done.set()
 
-    def _start_following(self, path: Path) -> Followed:
-        follower = (self._follower_factory or self._default_follower)(path)
-        follower.catch_up(lambda fraction: self.post_message(CatchUpProgress(path, fraction)))
-        return Followed(follower)
+    def _start_following(self, store: Store, path: Path) -> RunWatcher:
+        from sessiontui.collectors.run_watcher import RunWatcher
 
-    def _default_follower(self, path: Path) -> Any:
-        from sessiontui.collectors.trainlog import LogFollower
+        factory = self._follower_factory
+        watcher = RunWatcher(
+            store, path, follower=factory(path) if factory else None,
+            stall_after_s=self.config.stall_after_s if self.config else None,
+        )
+        watcher.catch_up(lambda fraction: self.post_message(CatchUpProgress(path, fraction)))
+        return watcher
 
-        return LogFollower(path, stall_after_s=self.config.stall_after_s if self.config else None)
-
-    def _poll(self, path: Path, entry: Followed, store: Store) -> None:
-        """Post a snapshot when it changed, update the run record, and alert on new events."""
-        from sessiontui.project_memory.runs import RunTracker
-        from sessiontui.project_memory.signatures import lessons_for_event
-
-        snapshot = entry.follower.poll()
-        key = snapshot_key(snapshot)
-        if key == entry.last_key:
+    def _poll(self, path: Path, watcher: RunWatcher) -> None:
+        """Post a changed snapshot (the screen first), then record it and alert on news."""
+        snapshot = watcher.read()
+        if snapshot is None:
             return
-        entry.last_key = key
-        self.post_message(TrainSampled(path, snapshot))  # the screen first, then the store
-        entry.tracker = entry.tracker or RunTracker(store, str(path))
-        entry.tracker.update(snapshot)  # writes news at once, plain progress now and then
-        for event in snapshot.events:
-            if event_key(event) in entry.seen_events:
-                continue
-            entry.seen_events.add(event_key(event))
-            if event.kind in _SEVERITY:
-                matches = lessons_for_event(store, event) if event.kind in ALERT_KINDS else []
-                self.post_message(TrainAlert(path, event, matches[0] if matches else None))
+        self.post_message(TrainSampled(path, snapshot))
+        for news in watcher.record(snapshot):  # each event once, even across app restarts
+            if news.event.kind in _SEVERITY:
+                best = news.lessons[0] if news.lessons else None
+                self.post_message(TrainAlert(path, news.event, best))
 
     async def on_catch_up_progress(self, message: CatchUpProgress) -> None:
         card = await self.training_pane.card(message.path)
@@ -378,18 +371,22 @@ class SessionApp(App[None]):
         """Read benchmarks, lessons and notes when something changed, and post them."""
         from sessiontui.project_memory.reference import reference_for
         from sessiontui.project_memory.store import Store
+        from sessiontui.project_memory.sync_state import state_version, sync_pending
 
         with Store(self.store_path, readonly=self.store_path.exists()) as store:
-            fingerprint = store.fingerprint(SHOWN_KINDS)  # re-read a large memory only on change
-            if fingerprint == self._memory_signature:
+            # Re-read a large memory only when it changed (or a sync finished).
+            signature = (store.fingerprint(SHOWN_KINDS), state_version(self.store_path.parent))
+            if signature == self._memory_signature:
                 return
             records = [r for kind in SHOWN_KINDS for r in store.list(kind)]
             reference = reference_for(store, self.metric)
-        self._memory_signature = fingerprint
-        self.post_message(MemoryLoaded(records, reference))
+            unsynced = sync_pending(store, self.project_dir)
+        self._memory_signature = signature
+        self.post_message(MemoryLoaded(records, reference, unsynced))
 
     def on_memory_loaded(self, message: MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)
+        self.memory_pane.border_subtitle = "unsynced: sessiontui sync --push" if message.unsynced else ""
 
     def action_add(self, kind: str) -> None:
         self._edit(Record(kind=kind))
@@ -419,10 +416,11 @@ class SessionApp(App[None]):
         if self._last_failure is None:
             self.notify("No unmatched failure seen in this session.")
             return
+        from sessiontui.project_memory.run_answers import lesson_draft
+
         path, event = self._last_failure
-        context = "\n".join([*(event.context or ()), event.line or ""]).strip()
-        lesson = Record(kind="lesson", title=f"{event.kind}: {event.message}"[:120],
-                        signature=event.signature, symptom=context, notes=f"log: {path}")
+        lesson = lesson_draft(event, path.name)
+        lesson.notes = f"log: {path}"
         self._edit(lesson)
 
     def _save(self, record: Record | None) -> None:
@@ -535,9 +533,9 @@ class SessionApp(App[None]):
         self.push_screen(HelpScreen(self.key_help()))
 
     def key_help(self) -> list[tuple[str, str]]:
-        """Every binding of the app, the memory pane and the ask bar, for the help screen."""
+        """Every binding of the app, the GPU and memory panes and the ask bar, for the help screen."""
         rows = []
-        for owner in (self, MemoryPane, AskBar):
+        for owner in (self, GpuPane, MemoryPane, AskBar):
             for binding in owner.BINDINGS:
                 if isinstance(binding, Binding):
                     rows.append((binding.key.replace("slash", "/").replace("question_mark", "?"),
@@ -574,15 +572,23 @@ class SessionApp(App[None]):
                         severity="error", timeout=30, markup=False)
 
 
-def default_gpu_collector() -> Any:
-    """The NVML collector (imported in the worker: pynvml loads a shared library)."""
+def default_gpu_collector(interconnect: bool = False) -> Any:
+    """The NVML collector (imported in the worker: pynvml loads a shared library), reading
+    PCIe and NVLink throughput only when asked (slow calls)."""
     from sessiontui.collectors.gpu import GpuCollector
 
-    return GpuCollector()
+    return GpuCollector(pcie=interconnect, nvlink=interconnect)
 
 
-def default_host_collector(paths: Sequence[Path]) -> Any:
-    """The psutil host collector watching the disks that hold the project and the logs."""
+def default_host_collector(paths: Sequence[Path], logs: Callable[[], Sequence[Path]]) -> Any:
+    """The psutil host collector watching the disks that hold the project and the logs, and
+    marking the processes that write the followed `logs`."""
     from sessiontui.collectors.host import HostCollector
 
-    return HostCollector(list(paths))
+    return HostCollector(list(paths), logs=logs)
+
+
+def until_tick(period_s: float) -> float:
+    """Seconds to the next multiple of `period_s` on the monotonic clock: workers that wait
+    this way wake together, so their updates are drawn in one frame instead of several."""
+    return period_s - time.monotonic() % period_s

@@ -24,6 +24,10 @@ class Config:
         default=1.0, metadata={"doc": "Seconds between training-log and host updates."}
     )
     gpu_refresh_s: float = field(default=1.0, metadata={"doc": "Seconds between GPU samples."})
+    gpu_interconnect: bool = field(
+        default=False,
+        metadata={"doc": "Also read PCIe and NVLink throughput in the GPU pane (slow NVML calls)."},
+    )
     default_metric: str = field(
         default=DEFAULT_METRIC,
         metadata={"doc": "Benchmark metric that baselines and speedups are read from."},
@@ -77,6 +81,10 @@ def _checked(name: str, value: Any) -> Any:
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return [str(v) for v in value]
         raise ValueError("expected a list of strings")
+    if name == "gpu_interconnect":
+        if isinstance(value, bool):
+            return value
+        raise ValueError("expected true or false")
     if name == "default_metric":
         if isinstance(value, str) and value.strip():
             return str(value)

@@ -14,9 +14,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from sessiontui.collectors.logtext import failure_signature
 from sessiontui.project_memory.paths import DB_NAME, DIR_NAME
 from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.config import add_followed_log, config_path
 from sessiontui.tui.demo_log import DEFAULT_CURVE, STYLES, Curve, TrainingLogWriter

@@ -65,12 +65,14 @@ class TrainAlert(Message):
 
 
 class MemoryLoaded(Message):
-    """A fresh read of the memory: benchmarks, lessons and notes, and the number to beat."""
+    """A fresh read of the memory: benchmarks, lessons and notes, the number to beat, and
+    whether it changed since the last `sessiontui sync`."""
 
-    def __init__(self, records: list[Record], reference: Record | None) -> None:
+    def __init__(self, records: list[Record], reference: Record | None, unsynced: bool = False) -> None:
         super().__init__()
         self.records = records
         self.reference = reference
+        self.unsynced = unsynced
 
 
 class AnswerReady(Message):

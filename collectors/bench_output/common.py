@@ -9,10 +9,9 @@ import statistics
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from sessiontui.collectors.logtext import ANSI, strip_ranks
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_RANK_PREFIX = re.compile(r"^\[(?:default|rank)\d+\]:", re.MULTILINE)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DECIMALS = re.compile(r"\.(\d+)$")
@@ -29,8 +28,8 @@ def to_text(data: str | bytes) -> str:
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in data:
-        data = _ANSI.sub("", data)
-    return _RANK_PREFIX.sub("", data) if "]:" in data else data
+        data = ANSI.sub("", data)
+    return strip_ranks(data) if "]:" in data else data
 
 
 def trim_cut_tail(text: str) -> str:

@@ -1,53 +1,28 @@
-"""Failure events a training log announces: tracebacks, CUDA/Triton resource errors, NCCL, OOM kills."""
+"""Failure events a training log announces: tracebacks, CUDA/Triton resource errors, NCCL, signals."""
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from dataclasses import dataclass
 
-from sessiontui.collectors.trainlog.lines import clean
+from sessiontui.collectors.logtext import (
+    CHAINED,
+    CRASH_LINE,
+    TRACEBACK,
+    clean,
+    excerpt,
+    failure_signature,
+    has_hint,
+    is_exception_line,
+    is_frame_line,
+)
+from sessiontui.project_memory.events import TrainEvent
 
-CONTEXT_LINES = 20
+__all__ = ["FailureWatcher", "TrainEvent", "first_sentence", "has_hint"]
+
+CONTEXT_LINES = 40  # lines kept before a failure: its traceback, from which the excerpt is cut
 MAX_CONTEXT_CHARS = 500  # per context line: a 1 MB line must not ride along in every event
 MAX_TRACEBACK_LINES = 400  # give up waiting for the exception line of a runaway traceback
 MAX_MESSAGE_CHARS = 160
-MAX_SIGNATURE_INPUT = 2000  # a failure line longer than this is cut before normalising
-
-# Cheap substrings that any failure report carries (CUDA OOM and torchrun's SIGKILL report come
-# as `...Error`); only blocks holding one are read line by line through the regexes.
-HINTS = ("Traceback", "Error", "OutOfResources", "NCCL", "Killed")
-_TRACEBACK = "Traceback (most recent call last)"
-_CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
-_EXCEPTION_LINE = re.compile(
-    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources)"
-    r"\b(?::|$)"
-)
-_CRASH_LINE = re.compile(
-    r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
-    r"|Watchdog caught collective operation timeout|NCCL (?:error|WARN)|nccl\w{0,40}Error"
-    r"|(?:^|\s)Killed(?:\s|$)|Signal 9 \(SIGKILL\)",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class TrainEvent:
-    """Something a watcher must say once: the job stalled, diverged, crashed or finished."""
-
-    kind: str  # "stalled" | "diverged" | "crashed" | "finished"
-    message: str  # one human line
-    line: str  # the log line that triggered it (literal text)
-    at: float  # unix time seen
-    step: int | None
-    signature: str | None = None
-    context: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready form for `--json` outputs; `lessons` is filled by the memory matcher."""
-        return {"kind": self.kind, "message": self.message, "line": self.line, "at": self.at,
-                "step": self.step, "signature": self.signature, "context": list(self.context),
-                "lessons": []}
 
 
 def first_sentence(text: str) -> str:
@@ -55,23 +30,6 @@ def first_sentence(text: str) -> str:
     end = text.find(". ")
     text = (text[:end] if end > 0 else text).rstrip(".")
     return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS].rstrip() + " ..."
-
-
-def signature_of(text: str) -> str | None:
-    """The project memory's normalised failure signature, when that module is present."""
-    try:
-        from sessiontui.project_memory.signatures import failure_signature
-    except ImportError:
-        return None
-    try:
-        return failure_signature(text[:MAX_SIGNATURE_INPUT]) or None
-    except Exception:  # a signature is a nicety: a bug there must not stop the watcher
-        return None
-
-
-def has_hint(text: str) -> bool:
-    """Whether a block may hold a failure line (a handful of fast substring scans)."""
-    return any(hint in text for hint in HINTS)
 
 
 class FailureWatcher:
@@ -99,23 +57,25 @@ class FailureWatcher:
         self._context.append(text[:MAX_CONTEXT_CHARS])
         if self._traceback_lines:
             self._traceback_lines += 1
-            if _EXCEPTION_LINE.match(text) or self._traceback_lines > MAX_TRACEBACK_LINES:
+            if is_exception_line(text) or self._traceback_lines > MAX_TRACEBACK_LINES:
                 self._traceback_lines = 0
                 return self._event(text, raw, at, step)
             return None
-        if _TRACEBACK in text:
+        if TRACEBACK in text or is_frame_line(text):  # a tail may start inside a traceback
             self._traceback_lines = 1
             return None
-        if any(text.startswith(chained) for chained in _CHAINED):
+        if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if _CRASH_LINE.search(text):
+        if CRASH_LINE.search(text):
             return self._event(text, raw, at, step)
         return None
 
     def _event(self, text: str, raw: str, at: float, step: int | None) -> TrainEvent:
-        """A crash event for a failure line, with the lines that led to it."""
+        """A crash event for a failure line, with its signature and excerpt."""
         message = first_sentence(text)
         if step is not None:
             message = f"{message} at step {step}"
-        return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step, signature_of(text),
-                          tuple(self._context))
+        context = tuple(self._context)
+        signature = failure_signature("\n".join(context)) or None
+        return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step, signature,
+                          tuple(excerpt(context)))

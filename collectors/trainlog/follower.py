@@ -65,6 +65,7 @@ class LogFollower:
         if self._replaced():
             self._drain(at)
             self._open()
+            self._state.truncated()
             if self._file is None:
                 return
         size = os.fstat(self._file.fileno()).st_size
@@ -72,6 +73,7 @@ class LogFollower:
             self._file.seek(0)
             self._read = 0
             self._buffer.reset()
+            self._state.truncated()
         self._size = size
         self._read_chunks(limit, at, on_chunk)
 
@@ -96,6 +98,15 @@ class LogFollower:
         if self._file is not None:
             self._file.close()
         self._file = None
+
+    def _date_from_file(self) -> None:
+        """Date a caught-up log's run by the file's creation time (or, where the system keeps
+        none, its modification time) when the log prints no timestamps of its own."""
+        try:
+            stat = os.stat(self.path)
+        except OSError:
+            return
+        self._state.date_from_file(getattr(stat, "st_birthtime", None), stat.st_mtime)
 
     def _reload_whole(self) -> None:
         """Re-read a whole-file JSON state (trainer_state.json) when it changed."""
@@ -130,6 +141,8 @@ class LogFollower:
                 self._read_available(UNLIMITED, min(mtime, self._clock()), report)
                 if final:
                     self._state.feed(self._buffer.flush(), mtime)
+                if self._read:
+                    self._date_from_file()
             self._caught_up = True
             snapshot = self._publish()
             if on_progress:

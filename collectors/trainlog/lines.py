@@ -2,38 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
 MAX_RECORD_BYTES = 1 << 20  # longer records are cut: a 1 MB line is a log bug, not a metric
-
-# Launcher and logger prefixes: `[default0]:`, `[rank0]:`, `[1745] `, `2026-01-02 03:04:05,678 `,
-# `[2026-01-02 03:04:05]`, glog `I0102 03:04:05.678 123 file.cc:12] `, `INFO:root:`.
-_PREFIX = re.compile(
-    r"^(?:\s*(?:\[(?:default|rank)\d+\]:|\[\d+\] |\[\d{4}-\d\d-\d\d[^\]]{0,40}\]|"
-    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]|"
-    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)(?::[\w.]+:|\s+-?)?)\s*)+"
-)
-_LEVEL_INITIALS = "EWIFDC"
-_LEVEL_HEADS = frozenset({"INFO", "WARN", "ERRO", "DEBU", "CRIT"})
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-_RANK = re.compile(r"^\s*\[(?:default|rank)(\d+)\]:")
-
-
-def clean(text: str) -> str:
-    """A record without ANSI codes and launcher/logger prefixes, so recognisers see the payload."""
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    head = text[:1]
-    if head in "[ 0123456789" or (head in _LEVEL_INITIALS and (text[1:2].isdigit()
-                                                            or text[:4] in _LEVEL_HEADS)):
-        return _PREFIX.sub("", text, count=1)
-    return text
-
-
-def rank_of(text: str) -> int | None:
-    """The torchrun rank a prefixed record came from, or None when it carries no rank prefix."""
-    match = _RANK.match(text) if text[:1] in "[ " else None
-    return int(match.group(1)) if match else None
 
 
 class LineBuffer:

@@ -10,6 +10,20 @@ from sessiontui.collectors.trainlog.events import TrainEvent
 
 
 @dataclass(frozen=True)
+class RunSegment:
+    """A run that ended in a log before the job restarted in it: its final state and events."""
+
+    index: int
+    status: str
+    step: int | None
+    total_steps: int | None
+    last_update: float | None
+    started_at: float | None
+    started_from: str | None
+    events: tuple[TrainEvent, ...]
+
+
+@dataclass(frozen=True)
 class TrainSnapshot:
     """Where a training job stands, as its log says, at one moment."""
 
@@ -31,6 +45,10 @@ class TrainSnapshot:
     history: Mapping[str, tuple[tuple[int, float], ...]]
     caught_up: bool
     progress: float
+    run_index: int = 0  # runs that started in this log before this one (restarts)
+    ended_runs: tuple[RunSegment, ...] = ()  # the latest of those, as they ended
+    started_at: float | None = None  # when this run began ...
+    started_from: str | None = None  # ... and how that is known: log timestamps, file times, first sight
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form (`train status --json`); non-finite numbers become strings."""
@@ -42,6 +60,8 @@ class TrainSnapshot:
             "last_update": self.last_update,
             "metrics": {k: _json_number(v) for k, v in self.metrics.items()},
             "events": [event.to_dict() for event in self.events],
+            "run_index": self.run_index, "started_at": self.started_at,
+            "started_from": self.started_from,
         }
 
 

@@ -6,9 +6,10 @@ import math
 from collections import deque
 from types import MappingProxyType
 
-from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, has_hint
+from sessiontui.collectors.logtext import abstract, clean, has_hint, rank_of
+from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
-from sessiontui.collectors.trainlog.lines import clean, collapse_redraws, rank_of
+from sessiontui.collectors.trainlog.lines import collapse_redraws
 from sessiontui.collectors.trainlog.parsers import (
     logged_time,
     parse_record,
@@ -16,7 +17,8 @@ from sessiontui.collectors.trainlog.parsers import (
     specforge_step_runs,
 )
 from sessiontui.collectors.trainlog.readings import Reading, merge
-from sessiontui.collectors.trainlog.snapshot import TrainSnapshot, acc_positions
+from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
+from sessiontui.collectors.trainlog.stamps import first_timestamp
 
 MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
@@ -31,6 +33,8 @@ REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a
 GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
 BAR_FORMATS = frozenset({"tqdm", "lightning"})
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
+MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
+STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
 
 
 class TrainState:
@@ -40,6 +44,18 @@ class TrainState:
         self.source = source
         self.stall_after_s = stall_after_s
         self.format: str | None = None
+        self._epochs_total: int | None = None  # as the log declares it (num_epochs=2, [1/2], ...)
+        self._declared_total: int | None = None  # run-wide step count the log declares
+        self.binary = False  # the file is not text: nothing in it is read
+        self.run_index = 0  # runs that started in this log before the current one
+        self.segments: deque[RunSegment] = deque(maxlen=MAX_SEGMENTS)
+        self._begin(None)
+
+    def _begin(self, at: float | None) -> None:
+        """Start a run's figures afresh: at the top of the log, or when the job restarted in it."""
+        self.started_at: float | None = None
+        self.started_from: str | None = None
+        self._first_sight = at
         self.step: int | None = None
         self.total: int | None = None
         self.epoch: float | None = None
@@ -61,12 +77,15 @@ class TrainState:
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
         self._watcher = FailureWatcher()
         self._open: set[str] = set()  # event kinds whose episode has not ended yet
-        self._epochs_total: int | None = None  # as the log declares it (num_epochs=2, [1/2], ...)
-        self._declared_total: int | None = None  # run-wide step count the log declares
+        self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
+        self._truncated = False  # the file was cut or replaced since the last progress
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
         """Parse a block of complete records (as LineBuffer returns them) seen at time `at`."""
+        if self.binary or (self.format is None and self._looks_binary(block)):
+            self.binary = True
+            return
         stride = max((series.stride for series in self.history.values()), default=1)
         filled = max((len(series.points) for series in self.history.values()), default=0)
         # Superseded records sampled from this block: many until the charts have a start.
@@ -77,6 +96,10 @@ class TrainState:
         data, seen = collapse_redraws(block, keep_every, self._redraws)
         self._redraws_per_block, self._redraws = seen - self._redraws, seen
         text = data.decode("utf-8", "replace")
+        if self._first_sight is None:
+            self._first_sight = at
+        if self.started_from is None and text:
+            self._find_start(text)
         watch = has_hint(text)
         ranked = "[default" in text or "[rank" in text
         if watch or ranked:  # rare: line by line, so failures, steps and ranks keep their order
@@ -84,6 +107,31 @@ class TrainState:
         else:
             self._watcher.remember(text[-CONTEXT_BYTES:].split("\n"))
             self._feed_fast(text, stride, samples, at)
+
+    @staticmethod
+    def _looks_binary(block: bytes) -> bool:
+        """Whether a log's opening bytes are not text (NUL bytes or mostly undecodable)."""
+        head = block[:4096]
+        if b"\x00" in head:
+            return True
+        text = head.decode("utf-8", "replace")
+        return bool(text) and text.count("\ufffd") > len(text) // 10
+
+    def _find_start(self, text: str) -> None:
+        """Date the current run by the first timestamp its log prints, while it has none."""
+        found = first_timestamp(text[:STAMP_SCAN_BYTES])
+        if found is not None:
+            self.started_at, self.started_from = found, "log timestamps"
+
+    def date_from_file(self, born: float | None, modified: float) -> None:
+        """Date a caught-up log's current run by the file's times when its log prints none: the
+        file's creation for its first run, else (a restart read in the catch-up) its last write."""
+        if self.started_from is not None:
+            return
+        if born and self.run_index == 0:
+            self.started_at, self.started_from = born, "file creation time"
+        else:
+            self.started_at, self.started_from = modified, "file modification time"
 
     def _feed_fast(self, text: str, stride: int, samples: int, at: float) -> None:
         """A block without failure hints: SpecForge position runs found in bulk (and, like bar
@@ -133,6 +181,10 @@ class TrainState:
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
         self._run_wide(reading)
+        if self._restarted(reading):
+            self._restart(at)
+        if reading.step is not None:
+            self._truncated = False
         progressed = False
         if reading.step is not None and reading.step != self.step:
             self._progress(reading.step, at, reading.logged_at)
@@ -151,8 +203,12 @@ class TrainState:
             self._bar_full = reading.step >= reading.total
         if progressed:
             self.last_update = at
-            self._open -= {"stalled", "crashed"} if reading.done else {
-                "stalled", "crashed", "finished"}
+            self._after_crash += "crashed" in self._open
+            # One progress line after a crash is the bar's closing redraw; a second is a job
+            # that went on (the failure was caught), and the run is running again.
+            ended = {"stalled"} if "crashed" in self._open and self._after_crash < 2 else {
+                "stalled", "crashed"}
+            self._open -= ended if reading.done else ended | {"finished"}
         metrics = reading.metrics
         if metrics:
             if len(self.metrics) < MAX_METRICS:
@@ -166,6 +222,30 @@ class TrainState:
         if reading.done:
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _restarted(self, reading: Reading) -> bool:
+        """Whether this reading starts the job again in the same log: its step counter went back
+        after the run ended (crashed or finished), or, for formats without per-epoch bars, back
+        to the first half of where it was."""
+        if reading.step is None or self.step is None or reading.step >= self.step:
+            return False
+        if self._open & {"crashed", "finished"} or self._truncated:
+            return not (reading.total and self.total and reading.total != self.total)
+        return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
+
+    def truncated(self) -> None:
+        """The file was truncated or replaced: a step counter going back now is a new run."""
+        self._truncated = True
+
+    def _restart(self, at: float) -> None:
+        """Close the current run as it ended and begin the next one."""
+        self.segments.append(RunSegment(
+            index=self.run_index, status=self.status(), step=self.step, total_steps=self.total,
+            last_update=self.last_update, started_at=self.started_at,
+            started_from=self.started_from, events=tuple(self.events),
+        ))
+        self.run_index += 1
+        self._begin(at)
 
     def _run_wide(self, reading: Reading) -> None:
         """Per-epoch bars restart at 0 each epoch (SpecForge `Training Epoch e`, Lightning): once
@@ -243,12 +323,13 @@ class TrainState:
         if any(e.kind == kind and e.step == self.step for e in list(self.events)[-3:]):
             return
         line = f"{reading.format}: " + ", ".join(f"{k}={v}" for k, v in reading.metrics.items())
-        self.events.append(TrainEvent(kind, message, line, at, self.step))
+        self.events.append(TrainEvent(kind, message, line, at, self.step, abstract(message)))
 
     def _crash(self, event: TrainEvent) -> None:
         """One crash event per failure: the follow-on lines of the same failure add nothing."""
         if "crashed" not in self._open:
             self._open.add("crashed")
+            self._after_crash = 0
             self.events.append(event)
 
     # Reading out -------------------------------------------------------------------------
@@ -278,8 +359,8 @@ class TrainState:
             self.events.append(TrainEvent("finished", message, "", now, self.step))
             return
         self._open.add("stalled")
-        self.events.append(TrainEvent("stalled", f"no progress for {idle:.0f} s{where}",
-                                      "", now, self.step))
+        message = f"no progress for {idle:.0f} s{where}"
+        self.events.append(TrainEvent("stalled", message, "", now, self.step, abstract(message)))
 
     def status(self) -> str:
         """The most serious open episode, else running (or waiting before any progress)."""
@@ -312,5 +393,8 @@ class TrainState:
             eta_s=None if status == "crashed" else self.eta_s(), last_update=self.last_update,
             status=status, events=tuple(self.events),
             history=MappingProxyType({k: tuple(s.points) for k, s in self.history.items()}),
-            caught_up=caught_up, progress=progress,
+            caught_up=caught_up, progress=progress, run_index=self.run_index,
+            ended_runs=tuple(self.segments),
+            started_at=self.started_at if self.started_from else self._first_sight,
+            started_from=self.started_from or ("first sight" if self._first_sight else None),
         )

@@ -48,3 +48,21 @@ def test_bad_draft_overhead_is_one_line(run_cli, tmp_path: Path) -> None:
     result = run_cli("ask", "speedup?")
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "draft_overhead" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_followed_log_is_read_for_live_questions(run_cli, store: Store, tmp_path: Path) -> None:
+    from seeds import LIVE_ACC
+
+    records = seed(store)
+    store.delete(records["run"].id)  # only the log knows the drafter now
+    rates = ", ".join(f"'acc_{i}': {a:.6f}" for i, a in enumerate(LIVE_ACC))
+    (tmp_path / "drafter.log").write_text(
+        f"step 4216: {{{rates}, 'loss': 3.12, 'lr': 8e-05}}\n", encoding="utf-8")
+    (tmp_path / "sessiontui.toml").write_text(
+        'logs = ["drafter.log"]\ndraft_overhead = 0.15\n', encoding="utf-8")
+    data = json.loads(run_cli("ask", "--json", "what speedup at current perf?", check=True).stdout)
+    assert data["text"].startswith("Calibrated projection: 1.20x ≈ 107.7 tok/s against 90.0")
+    assert data["figures"]["step"] == 4216
+    run = json.loads(run_cli("ask", "--json", "accept len now?", check=True).stdout)
+    assert run["intent"] == "run" and run["figures"]["step"] == 4216
+    assert run["text"].startswith("Accept length now ≈ 2.75 at step 4,216 (live)")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.project_memory.signatures import failure_signature
+from sessiontui.collectors.logtext import failure_signature
 from sessiontui.project_memory.store import Store
 from tests.conftest import sessiontui_command
 

@@ -28,6 +28,7 @@ class FakeNvml:
         self.calls: dict[str, int] = {}
         self.faults: dict[tuple[str, int | None], int] = {}
         self.processes = {0: [(os.getpid(), 2048 * MIB)], 1: []}
+        self.nvlink_reads = 0
         getters = {
             "nvmlInit": lambda: None,
             "nvmlShutdown": lambda: None,
@@ -46,7 +47,11 @@ class FakeNvml:
             "nvmlDeviceGetPowerUsage": lambda h: 612_345,
             "nvmlDeviceGetTemperatureV": lambda h, sensor: 64,
             "nvmlDeviceGetTemperature": lambda h, sensor: 64,
-            "nvmlDeviceGetClockInfo": lambda h, kind: 1980,
+            "nvmlDeviceGetClockInfo": lambda h, kind: {1: 1980, 2: 3201}[kind],
+            "nvmlDeviceGetPerformanceState": lambda h: 0,
+            "nvmlDeviceGetTotalEccErrors": lambda h, kind, counter: 0,
+            "nvmlDeviceGetProcessUtilization": self._process_utilization,
+            "nvmlDeviceGetFieldValues": self._field_values,
             "nvmlDeviceGetCurrentClocksEventReasons": lambda h: 0x1 | 0x4,
             "nvmlDeviceGetCurrentClocksThrottleReasons": lambda h: 0x20,
             "nvmlDeviceGetComputeRunningProcesses_v3": self._compute,
@@ -55,6 +60,29 @@ class FakeNvml:
         }
         for name, getter in getters.items():
             monkeypatch.setattr(pynvml, name, self._wrap(name, getter))
+
+    def _process_utilization(self, handle: int, since_us: int) -> list:
+        samples = [
+            pynvml.c_nvmlProcessUtilizationSample_t(pid=pid, timeStamp=since_us + 500_000, smUtil=88)
+            for pid, _ in self.processes[handle]
+        ]
+        if not samples:
+            raise pynvml.NVMLError(pynvml.NVML_ERROR_NOT_FOUND)
+        return samples
+
+    def _field_values(self, handle: int, fields: list) -> list:
+        """Four NVLinks whose data counters grow 1000 KiB (tx) and 2000 KiB (rx) a call."""
+        self.nvlink_reads += 1
+        values = (pynvml.c_nvmlFieldValue_t * len(fields))()
+        for value, field in zip(values, fields, strict=True):
+            field_id = field[0] if isinstance(field, tuple) else field
+            value.fieldId, value.timestamp = field_id, self.nvlink_reads * 1_000_000
+            if field_id == pynvml.NVML_FI_DEV_NVLINK_LINK_COUNT:
+                value.value.uiVal = 4
+            else:
+                step = 250 if field_id == pynvml.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX else 500
+                value.value.ullVal = self.nvlink_reads * step
+        return values
 
     def _compute(self, handle: int) -> list:
         return [
@@ -121,15 +149,17 @@ def test_healthy_gpus_convert_units_and_name_processes(nvml: FakeNvml) -> None:
     assert (gpu.name, gpu.util_pct, gpu.mem_util_pct) == ("NVIDIA H200", 97.0, 61.0)
     assert (gpu.mem_used_mib, gpu.mem_total_mib) == (43771.0, 143771.0)
     assert (gpu.power_w, gpu.power_limit_w) == (612.345, 700.0)
-    assert (gpu.temp_c, gpu.sm_clock_mhz) == (64.0, 1980.0)
+    assert (gpu.temp_c, gpu.sm_clock_mhz, gpu.mem_clock_mhz) == (64.0, 1980.0, 3201.0)
+    assert (gpu.perf_state, gpu.ecc_uncorrected) == ("P0", 0)
     assert gpu.throttle == ("power cap",)
     assert gpu.unavailable == {}
     assert not gpu.lost
     (process,) = gpu.processes
-    assert (process.pid, process.name, process.used_mib) == (
+    assert (process.pid, process.name, process.used_mib, process.sm_pct) == (
         os.getpid(),
         psutil.Process().name(),
         2048.0,
+        88.0,
     )
     assert gpu.pcie_tx_kb_s is None
     assert snapshot.gpus[1].processes == ()
@@ -323,3 +353,48 @@ def test_gpu_command_without_nvml_keeps_the_contract(run_cli) -> None:
     data = json.loads(done.stdout)
     assert isinstance(data["available"], bool)
     assert data["available"] or data["reason"]
+
+
+def test_nvlink_is_opt_in_and_a_rate_over_all_links(nvml: FakeNvml) -> None:
+    GpuCollector().sample()
+    assert nvml.nvlink_reads == 0
+    collector = GpuCollector(nvlink=True)
+    first = collector.sample().gpus[0]
+    assert first.nvlink_tx_kb_s is None  # a rate needs two readings of the counters
+    second = collector.sample().gpus[0]
+    # 4 links x 250 KiB more per read on GPU 0's reading, one read (1 s apart) per GPU between
+    assert second.nvlink_tx_kb_s == pytest.approx(4 * 250 * 2 / 2)
+    assert second.nvlink_rx_kb_s == pytest.approx(4 * 500 * 2 / 2)
+
+
+def test_process_utilization_without_samples_is_no_error(nvml: FakeNvml, monkeypatch) -> None:
+    def none_yet(handle, since_us):
+        raise pynvml.NVMLError(pynvml.NVML_SUCCESS)  # pynvml's way of saying "zero samples"
+
+    monkeypatch.setattr(pynvml, "nvmlDeviceGetProcessUtilization", none_yet)
+    gpu = GpuCollector().sample().gpus[0]
+    assert gpu.processes[0].sm_pct == 0.0  # no samples: the process did not run kernels
+    assert gpu.unavailable == {}
+
+
+def test_process_sm_is_read_on_its_own_cadence(nvml: FakeNvml, clock: Clock) -> None:
+    collector = GpuCollector(process_sm_every_s=5.0, monotonic=clock)
+    assert collector.sample().gpus[0].processes[0].sm_pct == 88.0
+    nvml.processes[0].append((4_000_001, 512 * MIB))  # a process that appears in between
+    second = collector.sample().gpus[0]
+    assert nvml.calls["nvmlDeviceGetProcessUtilization"] == 1  # the slow call waits its turn
+    assert [p.sm_pct for p in second.processes] == [88.0, None]  # not read yet: not known
+    clock.now += 5
+    third = collector.sample().gpus[0]
+    assert nvml.calls["nvmlDeviceGetProcessUtilization"] == 2
+    assert [p.sm_pct for p in third.processes] == [88.0, 88.0]
+
+
+def test_ecc_off_and_unknown_perf_state_read_as_missing(nvml: FakeNvml) -> None:
+    nvml.fail("nvmlDeviceGetTotalEccErrors", pynvml.NVML_ERROR_NOT_SUPPORTED)
+    nvml.fail("nvmlDeviceGetProcessUtilization", pynvml.NVML_ERROR_NOT_SUPPORTED)
+    gpu = GpuCollector().sample().gpus[0]
+    assert gpu.ecc_uncorrected is None and gpu.unavailable["ecc_uncorrected"] == "not supported"
+    assert gpu.processes[0].sm_pct is None
+    assert gpu.unavailable["process_sm_pct"] == "not supported"
+    assert gpu.util_pct == 97.0

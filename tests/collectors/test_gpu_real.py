@@ -33,14 +33,22 @@ def test_every_gpu_reports_sane_figures() -> None:
             assert gpu.temp_c is None or 0 < gpu.temp_c < 120
             assert gpu.power_w is None or 0 < gpu.power_w <= 1.5 * gpu.power_limit_w
             assert gpu.sm_clock_mhz is None or gpu.sm_clock_mhz > 0
+            assert gpu.mem_clock_mhz is None or gpu.mem_clock_mhz > 0
+            assert gpu.perf_state is None or gpu.perf_state.startswith("P")
+            assert gpu.ecc_uncorrected is None or gpu.ecc_uncorrected >= 0
             assert set(gpu.unavailable) <= {
                 "temp_c",
                 "power_w",
                 "sm_clock_mhz",
+                "mem_clock_mhz",
+                "perf_state",
+                "ecc_uncorrected",
                 "throttle",
                 "power_limit_w",
                 "graphics_processes",
+                "process_sm_pct",
             }
+            print(gpu)
     collector.close()
 
 
@@ -62,3 +70,16 @@ def test_a_cuda_process_is_listed_with_its_name() -> None:
     assert holder.pid in listed
     assert listed[holder.pid].name.startswith("python")
     assert listed[holder.pid].used_mib is None or listed[holder.pid].used_mib >= 1024
+    print(listed[holder.pid])
+
+
+def test_interconnect_counters_are_opt_in_and_never_raise() -> None:
+    collector = GpuCollector(pcie=True, nvlink=True)
+    first = collector.sample()
+    second = collector.sample()
+    collector.close()
+    for gpu in (*first.gpus, *second.gpus):
+        assert gpu.pcie_tx_kb_s is None or gpu.pcie_tx_kb_s >= 0
+        assert gpu.nvlink_tx_kb_s is None or gpu.nvlink_tx_kb_s >= 0
+    print([(g.pcie_tx_kb_s, g.pcie_rx_kb_s, g.nvlink_tx_kb_s, g.nvlink_rx_kb_s, g.unavailable)
+           for g in second.gpus])

@@ -70,3 +70,48 @@ def test_failing_disk_is_not_available_not_an_error(tmp_path: Path, monkeypatch)
     assert snapshot.disks == ()
     assert snapshot.unavailable == {f"disk {tmp_path}": "Input/output error"}
     assert snapshot.to_dict() == json.loads(json.dumps(snapshot.to_dict()))
+
+
+def test_load_swap_and_a_gpu_process_seen_from_the_host(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "train.log"
+    with log.open("w") as out:
+        job = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], stdout=out)
+    try:
+        collector = HostCollector([tmp_path], logs=lambda: [log])
+        first = collector.sample([job.pid, os.getpid()])
+        sum(i * i for i in range(300_000))
+        second = collector.sample([job.pid, os.getpid()])
+    finally:
+        job.kill()
+        job.wait()
+    assert second.load_avg is not None and len(second.load_avg) == 3
+    assert second.swap_total_mib is not None and second.swap_total_mib >= 0
+    child, me = second.processes[job.pid], second.processes[os.getpid()]
+    assert first.processes[job.pid].cpu_pct is None  # a rate needs two readings
+    assert child.follows_log and not me.follows_log
+    assert "time.sleep(30)" in child.command
+    assert child.user == psutil.Process().username()
+    assert me.cpu_pct is not None and me.cpu_pct > 0
+    assert me.rss_mib > 1 and abs(me.started_at - psutil.Process().create_time()) < 0.01
+    json.dumps(second.to_dict())
+    assert collector.sample([]).processes == {}
+
+
+def test_signal_goes_only_to_the_process_that_was_seen() -> None:
+    import signal
+    import subprocess
+    import sys
+
+    from sessiontui.collectors.processes import signal_process
+
+    job = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    started = psutil.Process(job.pid).create_time()
+    assert "exited" in signal_process(job.pid, started - 5, "SIGTERM")  # another process's PID
+    assert job.poll() is None
+    assert signal_process(job.pid, started, "SIGTERM") is None
+    assert job.wait(timeout=10) == -signal.SIGTERM
+    assert "exited" in signal_process(job.pid, started, "SIGKILL")

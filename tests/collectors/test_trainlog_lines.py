@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sessiontui.collectors.trainlog.lines import (
-    MAX_RECORD_BYTES,
-    LineBuffer,
-    clean,
-    collapse_redraws,
-    rank_of,
-)
+from sessiontui.collectors.logtext import clean, rank_of
+from sessiontui.collectors.trainlog.lines import MAX_RECORD_BYTES, LineBuffer, collapse_redraws
 
 
 def test_half_written_record_waits_for_its_terminator() -> None:

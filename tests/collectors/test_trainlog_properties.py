@@ -9,9 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sessiontui.collectors.logtext import clean
 from sessiontui.collectors.trainlog import LogFollower, history_for_chart, read_log
 from sessiontui.collectors.trainlog.events import FailureWatcher
-from sessiontui.collectors.trainlog.lines import LineBuffer, clean, collapse_redraws
+from sessiontui.collectors.trainlog.lines import LineBuffer, collapse_redraws
 from sessiontui.collectors.trainlog.parsers import (
     RECOGNISERS,
     dict_pairs,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from sessiontui.collectors.logtext import failure_signature
 from sessiontui.collectors.trainlog import TrainEvent, TrainSnapshot
-from sessiontui.project_memory.signatures import failure_signature
 
 OOM_LINE = (
     "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.82 GiB. GPU 0 has a "

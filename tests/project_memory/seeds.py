@@ -44,6 +44,10 @@ class LiveSnapshot:
     last_update: float | None = NOW.timestamp()
     status: str = "running"
     events: tuple = ()
+    run_index: int = 0
+    ended_runs: tuple = ()
+    started_at: float | None = None
+    started_from: str | None = None
     history: dict[str, tuple[tuple[int, float], ...]] = field(default_factory=lambda: {
         "loss": ((3800, 3.41), (4000, 3.27), (4216, 3.12)),
         "acc_0": ((3800, 0.721), (4000, 0.733), (4216, 0.742)),

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.logtext import failure_signature
 from sessiontui.project_memory.humanize import duration
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.run_answers import answer_run, lesson_draft_from_run
 from sessiontui.project_memory.runs import RunTracker
-from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.store import Store, StoreError
 from tests.project_memory.run_fakes import OOM_LINE, oom_event, snap
 

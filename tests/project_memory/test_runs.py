@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.logtext import abstract, failure_signature
 from sessiontui.collectors.trainlog import LogFollower, TrainEvent, TrainSnapshot
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import RunTracker, run_name
-from sessiontui.project_memory.signatures import failure_signature
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.store import Store
 from tests.project_memory.run_fakes import OOM_LINE, oom_event, snap
@@ -27,10 +27,10 @@ def log(tmp_path: Path) -> Path:
 
 def count_writes(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     writes: list[str] = []
-    for name in ("add", "update"):
+    for name, said in (("add", "add"), ("add_run", "add"), ("update", "update")):
         original = getattr(store, name)
 
-        def wrapped(record: Record, _original=original, _name=name) -> Record:
+        def wrapped(record: Record, _original=original, _name=said) -> Record:
             writes.append(_name)
             return _original(record)
 
@@ -223,8 +223,10 @@ def test_stall_and_divergence_get_a_signature_and_their_lessons(store: Store, lo
         signature=failure_signature("no progress for 900 s at step 5000"),
     ))
     store.add(Record("lesson", title="OOM", signature=failure_signature(OOM_LINE)))
-    stalled = TrainEvent("stalled", "no progress for 612 s at step 420", "", 1.0, 420)
-    diverged = TrainEvent("diverged", "loss is nan at step 421", "specforge-v3: loss=nan", 2.0, 421)
+    stalled = TrainEvent("stalled", "no progress for 612 s at step 420", "", 1.0, 420,
+                         abstract("no progress for 612 s at step 420"))
+    diverged = TrainEvent("diverged", "loss is nan at step 421", "specforge-v3: loss=nan", 2.0, 421,
+                          abstract("loss is nan at step 421"))
     record = RunTracker(store, log).update(
         snap(step=421, status="diverged", events=(stalled, diverged))
     )

@@ -230,3 +230,28 @@ def test_projection_figures_for_ask(worked: Store) -> None:
     figures = report.projection_figures()
     assert figures["cost_factor"] == pytest.approx(2.25)
     assert figures["verdict"] == report.verdict and "acc" not in figures
+
+
+def test_full_per_position_rates_in_a_log_are_read_as_full(tmp_path) -> None:
+    """eval/per_position_acc and `Acceptance Rate` lines are unconditional: tau = 1 + their sum
+    (issue 12's worked example: 1 + 1.749 = 2.75), preferred over the conditional acc_i."""
+    from sessiontui.collectors.trainlog import read_log
+
+    full = [0.742, 0.47, 0.29, 0.15, 0.097]
+    dict_log = tmp_path / "specforge.log"
+    dict_log.write_text("step 4216: {'acc_0': 0.742, 'acc_1': 0.633, 'loss': 2.1, "
+                        f"'eval/per_position_acc': {full}}}\n")
+    lines_log = tmp_path / "train_eagle3.log"
+    lines_log.write_text("".join(f"Eval - Step 4216 [1/2], position {i},  Acceptance Rate: {r}\n"
+                                 for i, r in enumerate(full)))
+    for log in (dict_log, lines_log):
+        report = build_speedup_report(None, snapshot=read_log(log), baseline_value=90.0,
+                                      depth=len(full))
+        assert report.accept_length == pytest.approx(1 + sum(full))
+        assert "full per-position rates" in report.acceptance_source
+    same = tmp_path / "same.log"  # the conditional rates printed twice are not full rates
+    same.write_text("".join(f"Eval - Step 9 [1/2], position {i},  Acc: {r}\n"
+                            f"Eval - Step 9 [1/2], position {i},  Acceptance Rate: {r}\n"
+                            for i, r in enumerate([0.8, 0.7])))
+    report = build_speedup_report(None, snapshot=read_log(same), baseline_value=90.0, depth=2)
+    assert report.accept_length == pytest.approx(1 + 0.8 + 0.8 * 0.7)

@@ -51,7 +51,7 @@ class SequenceCollector:
         self.snapshots = list(snapshots)
         self.calls = 0
 
-    def sample(self) -> Any:
+    def sample(self, *_: Any) -> Any:
         self.calls += 1
         return self.snapshots[min(self.calls, len(self.snapshots)) - 1]
 

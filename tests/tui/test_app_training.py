@@ -170,6 +170,7 @@ async def test_log_text_is_shown_literally(tmp_path: Path) -> None:
         shown = card_text(app.training_pane.cards[log]).splitlines()[-1]
         assert "[bold red]RuntimeError[/]" in shown
         assert "\x1b" not in shown and "\\x1b[2J" in shown
+        await until(pilot, lambda: any("crashed" in n.message for n in app._notifications))
         alert = next(n for n in app._notifications if "crashed" in n.message)
         assert "[bold red]RuntimeError[/]" in alert.message and not alert.markup
 

@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.watch": ("watch",),
     "sessiontui.tui.commands.salvage": ("salvage",),
     "sessiontui.tui.commands.target": ("target",),
+    "sessiontui.tui.commands.mcp": ("mcp",),
+    "sessiontui.tui.commands.sync": ("sync",),
 }
 
 

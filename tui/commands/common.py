@@ -59,12 +59,23 @@ def stamped(*records: Record) -> Record:
     return records[0]
 
 
-def print_json(obj: Any) -> None:
-    """JSON on stdout, the form scripts read."""
+def add_stamped(record: Record) -> Record:
+    """Stamp a new record and store it: the one way every front end adds a record by hand."""
+    with open_store() as store:
+        return store.add(stamped(record))
+
+
+def json_text(obj: Any) -> str:
+    """The JSON every `--json` prints (and the mcp tools return)."""
     import json
 
     text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write(unicode_escaped(text) + "\n")  # no raw control character, value exact
+    return unicode_escaped(text)  # no raw control character, value exact
+
+
+def print_json(obj: Any) -> None:
+    """JSON on stdout, the form scripts read."""
+    sys.stdout.write(json_text(obj) + "\n")
 
 
 def finite_float(text: str) -> float:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
+    add_stamped,
     finite_float,
     open_reader,
     open_store,
@@ -19,11 +20,13 @@ from sessiontui.tui.commands.common import (
     print_json,
     print_record,
     record_line,
-    stamped,
 )
 
 if TYPE_CHECKING:
-    from sessiontui.project_memory.live import GpuReadings
+    from collections.abc import Callable
+
+    from sessiontui.project_memory.answer import Answer
+    from sessiontui.project_memory.live import GpuReadings, LiveRun
 
 # Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
 _BENCH_FLAGS = (
@@ -67,8 +70,7 @@ def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required:
 
 
 def _store_and_print(record: Record, as_json: bool) -> int:
-    with open_store() as store:
-        store.add(stamped(record))
+    add_stamped(record)
     if as_json:
         print_json(record.to_dict())
     else:
@@ -108,16 +110,30 @@ def cmd_note_add(args: argparse.Namespace) -> int:
     return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args.json)
 
 
-def cmd_list(args: argparse.Namespace) -> int:
+def list_records(
+    kind: str | None = None, *, tag: str | None = None, query: str | None = None,
+    deleted: bool = False, limit: int | None = None,
+) -> list[Record]:
+    """Records newest first (or by relevance to `query`), of a kind and carrying a tag when given."""
     store = open_reader()
-    records = []
-    if store:
-        with store:
-            records = store.list(args.kind, deleted=args.trash, limit=args.limit)
+    if store is None:
+        return []
+    with store:
+        if query:
+            records = store.search(query, kind=kind, limit=limit or 20)
+        else:
+            records = store.list(kind, deleted=deleted, limit=None if tag else limit)
+    if tag:
+        records = [r for r in records if tag in r.tags]
+    return records[:limit] if limit else records
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    records = list_records(args.kind, tag=args.tag, deleted=args.trash, limit=args.limit)
     if args.json:
         print_json([r.to_dict() for r in records])
     elif not records:
-        print("no records" + (" in the trash" if args.trash else ""))
+        print("no records" + (" in the trash" if args.trash else "") + (f" tagged {args.tag}" if args.tag else ""))
     else:
         for record in records:
             print(record_line(record))
@@ -264,15 +280,6 @@ def _remember_answer(figures: dict) -> None:
         (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
 
 
-def _ask_settings() -> tuple[str, float | None, list[str]]:
-    """`default_metric` and `draft_overhead` from sessiontui.toml, and any problems reading it."""
-    from sessiontui.project_memory.paths import project_root
-    from sessiontui.tui.config import config_path, load_config
-
-    config = load_config(config_path(project_root()))
-    return config.default_metric, config.draft_overhead, config.problems
-
-
 def _gpu_readings() -> GpuReadings:
     """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
     from sessiontui.collectors.gpu import GpuCollector
@@ -284,23 +291,48 @@ def _gpu_readings() -> GpuReadings:
         collector.close()
 
 
-def cmd_ask(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.answers import ask
+def _followed_run(log: str | None) -> Callable[[], list[LiveRun]] | None:
+    """A reader of the first followed log's snapshot (read only for run and speedup answers)."""
+    if log is None:
+        return None
 
-    question = " ".join(args.question)
-    metric, overhead, problems = _ask_settings()
-    for problem in problems:
-        print(f"sessiontui: {problem}", file=sys.stderr)
+    def read() -> list[LiveRun]:
+        from sessiontui.tui.commands.speedup import read_snapshot
+
+        snapshot, problems = read_snapshot(log)
+        for problem in problems:
+            print(f"sessiontui: {problem}", file=sys.stderr)
+        return [snapshot] if snapshot is not None else []
+
+    return read
+
+
+def answer_question(question: str) -> tuple[Answer, list[str]]:
+    """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
+    same answer), keeping a speedup answer's live figures for the next one's trend line; also
+    the problems, if any, of reading sessiontui.toml."""
+    from sessiontui.project_memory.answers import ask
+    from sessiontui.tui.commands.speedup import settings
+
+    log, config = settings()
     store = open_reader()
     previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
     try:
-        answer = ask(store, question, previous=previous, metric=metric, draft_overhead=overhead,
-                     read_gpu=_gpu_readings)
+        answer = ask(store, question, previous=previous, metric=config.default_metric,
+                     draft_overhead=config.draft_overhead, read_gpu=_gpu_readings,
+                     read_runs=_followed_run(log))
     finally:
         if store:
             store.close()
     if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
+    return answer, config.problems
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    answer, problems = answer_question(" ".join(args.question))
+    for problem in problems:
+        print(f"sessiontui: {problem}", file=sys.stderr)
     if args.json:
         print_json(answer.to_dict())
     else:
@@ -337,6 +369,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("list", help="list records, newest first")
     p.add_argument("--kind", choices=KINDS)
+    p.add_argument("--tag", help="only records carrying this tag (e.g. via:mcp)")
     p.add_argument("--trash", action="store_true", help="list deleted records instead")
     p.add_argument("--limit", type=positive_int)
     p.add_argument("--json", action="store_true")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
 
 if TYPE_CHECKING:
+    from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.tui.config import Config
 
 
@@ -72,22 +73,22 @@ def read_snapshot(log: str) -> tuple[object | None, list[str]]:
         return None, [f"cannot read {log}: {exc.strerror or exc}"]
 
 
-def run_speedup(args: argparse.Namespace) -> int:
-    """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
-    from sessiontui.project_memory.speedup import (
-        build_speedup_report,
-        lead_lines,
-        speedup_answer_lines,
-    )
+def speedup_report(
+    *, log: str | None = None, metric: str | None = None, acc: list[float] | None = None,
+    simulated_acc_len: float | None = None, draft_overhead: float | None = None, **inputs: Any,
+) -> SpeedupReport:
+    """The report `sessiontui speedup` prints (the mcp tool too): explicit acceptance, else the
+    followed log's; the memory for the baseline and calibration. Bad explicit input: ValueError."""
+    from sessiontui.project_memory.speedup import build_speedup_report
 
-    log, config = settings()
+    followed, config = settings()
     problems = list(config.problems)
-    overhead, overhead_source = args.draft_overhead, None
-    if overhead is None and config.draft_overhead is not None:
-        overhead = config.draft_overhead
+    overhead_source = None
+    if draft_overhead is None and config.draft_overhead is not None:
+        draft_overhead = config.draft_overhead
         overhead_source = "your draft_overhead setting in sessiontui.toml"
-    explicit = args.acc is not None or args.simulated_acc_len is not None
-    log = args.log or (None if explicit else log)
+    explicit = acc is not None or simulated_acc_len is not None
+    log = log or (None if explicit else followed)
     snapshot = None
     if log and not explicit:
         snapshot, unread = read_snapshot(log)
@@ -95,19 +96,31 @@ def run_speedup(args: argparse.Namespace) -> int:
     store = open_store(create=False)
     try:
         report = build_speedup_report(
-            store, acc=args.acc, acc_kind=args.acc_kind, simulated_acc_len=args.simulated_acc_len,
-            draft_overhead=overhead, draft_overhead_source=overhead_source,
-            baseline_value=args.baseline_value,
-            calibrate_accept=args.calibrate_accept, calibrate_value=args.calibrate_value,
-            depth=args.depth, snapshot=snapshot, metric=args.metric or config.default_metric,
+            store, acc=acc, simulated_acc_len=simulated_acc_len, draft_overhead=draft_overhead,
+            draft_overhead_source=overhead_source, snapshot=snapshot,
+            metric=metric or config.default_metric, **inputs,
         )
-    except ValueError as exc:
-        print(f"sessiontui speedup: {exc}", file=sys.stderr)
-        return 2
     finally:
         if store is not None:
             store.close()
     report.assumptions[:0] = problems
+    return report
+
+
+def run_speedup(args: argparse.Namespace) -> int:
+    """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
+    from sessiontui.project_memory.speedup import lead_lines, speedup_answer_lines
+
+    try:
+        report = speedup_report(
+            log=args.log, metric=args.metric, acc=args.acc, acc_kind=args.acc_kind,
+            simulated_acc_len=args.simulated_acc_len, draft_overhead=args.draft_overhead,
+            baseline_value=args.baseline_value, calibrate_accept=args.calibrate_accept,
+            calibrate_value=args.calibrate_value, depth=args.depth,
+        )
+    except ValueError as exc:
+        print(f"sessiontui speedup: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print_json(report.to_dict())
         return 0

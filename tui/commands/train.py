@@ -22,30 +22,43 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
-    import os
-
-    from sessiontui.collectors.trainlog import read_log
-
-    if not os.path.isfile(args.log) or not os.access(args.log, os.R_OK):
-        print(f"sessiontui: cannot read training log {args.log!r}", file=sys.stderr)
+    try:
+        snapshot, lessons = read_status(args.log)
+    except OSError as exc:
+        print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
-    snapshot = read_log(args.log)
-    lessons = _lessons_by_event(snapshot)
     if args.json:
         from sessiontui.tui.commands.common import print_json
 
-        data = snapshot.to_dict()
-        for event, ids in zip(data["events"], lessons, strict=True):
-            event["lessons"] = [lesson.id for lesson in ids]
-        print_json(data)
+        print_json(status_dict(snapshot, lessons))
     else:
         print(render_summary(snapshot, lessons))
     return 0
 
 
+def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
+    """The log's snapshot and, per event, the matching lessons; OSError naming the log if unreadable."""
+    import os
+
+    from sessiontui.collectors.trainlog import read_log
+
+    if not os.path.isfile(log) or not os.access(log, os.R_OK):
+        raise OSError(f"cannot read training log {log!r}")
+    snapshot = read_log(log)
+    return snapshot, _lessons_by_event(snapshot)
+
+
+def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
+    """The `train status --json` object: the snapshot, each event with its lessons' ids."""
+    data = snapshot.to_dict()
+    for event, matched in zip(data["events"], lessons, strict=True):
+        event["lessons"] = [lesson.id for lesson in matched]
+    return data
+
+
 def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
     """For each event, the stored lessons that match it, best first (none without a memory)."""
-    from sessiontui.project_memory.signatures import lessons_for_event
+    from sessiontui.project_memory.lessons import lessons_for_event
     from sessiontui.project_memory.store import StoreError
     from sessiontui.tui.commands.common import open_reader
 
@@ -64,7 +77,7 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     """A compact human summary: status line, figures, per-position accuracy, recent events."""
     import time
 
-    from sessiontui.project_memory.humanize import duration
+    from sessiontui.project_memory.humanize import duration, stall_text
 
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""
@@ -75,10 +88,13 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
         (("loss", snap.loss), ("lr", snap.lr), ("grad_norm", snap.grad_norm), ("epoch", snap.epoch))
         if value is not None
     ]
-    if snap.steps_per_s:
-        figures.append(f"{snap.steps_per_s:.3g} steps/s")
-    if snap.eta_s is not None:
-        figures.append(f"ETA {duration(snap.eta_s)}")
+    if snap.status == "stalled":  # a rate and ETA would be stale: say how long it is stuck
+        figures.append(stall_text(snap.step, snap.last_update, time.time()))
+    else:
+        if snap.steps_per_s:
+            figures.append(f"{snap.steps_per_s:.3g} steps/s")
+        if snap.eta_s is not None:
+            figures.append(f"ETA {duration(snap.eta_s)}")
     if figures:
         lines.append("  ".join(figures))
     if snap.acc:

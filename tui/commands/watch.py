@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from sessiontui.tui.commands.common import open_store, print_json
 
+if TYPE_CHECKING:
+    from sessiontui.collectors.run_watcher import Announcement, RunWatcher
+    from sessiontui.project_memory.records import Record
+    from sessiontui.project_memory.store import Store
+
 POLL_S = 1.0
+SAVE_SIGNALS = ("SIGTERM", "SIGHUP")  # besides Ctrl-C (SIGINT): each saves progress, then exits
+
+
+class Stopped(Exception):
+    """A terminating signal arrived: save progress and leave."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
 
 
 def _gpu_names() -> list[str]:
@@ -21,7 +36,7 @@ def _gpu_names() -> list[str]:
     return gpu_names()
 
 
-def _print_record(record: Any, as_json: bool, store: Any) -> None:
+def _print_record(record: Record, as_json: bool, store: Store) -> None:
     if as_json:
         print_json(record.to_dict())
     else:
@@ -30,31 +45,35 @@ def _print_record(record: Any, as_json: bool, store: Any) -> None:
         print("\n".join(describe_run(record, store)))
 
 
-def _once(path: Path, args: argparse.Namespace) -> int:
-    from sessiontui.collectors.trainlog import read_log
-    from sessiontui.project_memory.runs import RunTracker
+def _watcher(store: Store, path: Path, args: argparse.Namespace) -> RunWatcher:
+    from sessiontui.collectors.run_watcher import RunWatcher
 
+    return RunWatcher(store, path, name=args.name, gpus=_gpu_names())
+
+
+def _once(path: Path, args: argparse.Namespace) -> int:
     with open_store() as store:
-        tracker = RunTracker(store, path, name=args.name, gpus=_gpu_names())
-        tracker.update(read_log(path))
-        record = tracker.flush()
-        if not record.id:
+        watcher = _watcher(store, path, args)
+        watcher.record(watcher.catch_up(final=True))
+        watcher.close()
+        tracker = watcher.tracker
+        if tracker is None or not tracker.record.id:
             print(f"sessiontui: {path}: no training progress recognised yet; nothing recorded",
                   file=sys.stderr)
-        _print_record(record, args.json, store)
+        if tracker is not None:
+            _print_record(tracker.record, args.json, store)
     return 0
 
 
 class _Reporter:
     """Prints what changed in a followed run: status changes and new events, or JSON lines."""
 
-    def __init__(self, store: Any, record: Any, as_json: bool) -> None:
+    def __init__(self, store: Store, as_json: bool) -> None:
         self.store, self.as_json = store, as_json
-        self.state = record.to_dict()
-        self.status = record.status
-        self.printed = {(e["kind"], e.get("step"), e.get("line")) for e in record.events}
+        self.state: dict = {}
+        self.status: tuple[str, str | None] = ("", None)
 
-    def report(self, record: Any) -> None:
+    def report(self, record: Record, news: list[Announcement]) -> None:
         state = record.to_dict()
         if not record.id or state == self.state:
             return
@@ -65,42 +84,57 @@ class _Reporter:
         from sessiontui.project_memory.run_answers import event_lines
 
         clock = datetime.now().strftime("%H:%M:%S")
-        if record.status != self.status:
-            self.status = record.status
+        if (record.id, record.status) != self.status:
+            self.status = (record.id, record.status)
             step = f" at step {record.step:,}" if record.step is not None else ""
             print(f"{clock} run {record.id} {record.label}: {record.status}{step}", flush=True)
-        for event in record.events:
-            key = (event["kind"], event.get("step"), event.get("line"))
-            if key not in self.printed:
-                self.printed.add(key)
-                print(clock + "\n".join(event_lines(self.store, event, record.id)), flush=True)
+        for item in news:
+            print(clock + "\n".join(event_lines(self.store, item.event, item.run.id)), flush=True)
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    raise Stopped(signum)
 
 
 def _follow(path: Path, args: argparse.Namespace) -> int:
-    from sessiontui.collectors.trainlog import LogFollower
-    from sessiontui.project_memory.runs import RunTracker
-
-    follower = LogFollower(path)
+    for name in SAVE_SIGNALS:
+        signal.signal(getattr(signal, name), _raise_stopped)
     with open_store() as store:
-        tracker = RunTracker(store, path, name=args.name, gpus=_gpu_names())
-        reporter = _Reporter(store, tracker.record, args.json)
+        watcher = _watcher(store, path, args)
+        reporter = _Reporter(store, args.json)
         if not args.json:
             print(f"watching {path} (Ctrl-C to stop)", flush=True)
+        if not path.exists():
+            print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
+                  file=sys.stderr, flush=True)
         try:
-            snapshot = follower.catch_up()
+            snapshot = watcher.catch_up()
             while True:
-                reporter.report(tracker.update(snapshot))
+                if snapshot is not None:
+                    news = watcher.record(snapshot)
+                    if watcher.tracker is not None:
+                        reporter.report(watcher.tracker.record, news)
                 time.sleep(POLL_S)
-                snapshot = follower.poll()
+                snapshot = watcher.read()
         except KeyboardInterrupt:
+            watcher.close()
+            print("sessiontui watch: interrupted: progress saved, stopping", file=sys.stderr,
+                  flush=True)
             return 0
+        except Stopped as stop:
+            watcher.close()
+            print(f"sessiontui watch: {stop}: progress saved, stopping", file=sys.stderr, flush=True)
+            return 128 + stop.signum
         finally:
-            tracker.flush()
-            follower.close()
+            watcher.close()
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     path = args.log.expanduser().absolute()
+    if path.is_dir():
+        print(f"sessiontui: {path} is a folder; give the log file inside it "
+              f"(e.g. --log {path / 'train.log'})", file=sys.stderr)
+        return 1
     if args.once:
         if not path.is_file():
             print(f"sessiontui: {path}: no such log file", file=sys.stderr)
@@ -113,8 +147,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "watch", help="follow a training log and keep its run record in the memory",
         description="Follow a training log like the app does, without the app: keeps one run "
-                    "record per log up to date (progress, metrics, milestones, failures matched "
-                    "against lessons). Ctrl-C stops.",
+                    "record per run of the log up to date (progress, metrics, milestones, "
+                    "failures matched against lessons). Ctrl-C, SIGTERM and SIGHUP save and stop.",
     )
     p.add_argument("--log", required=True, type=Path, metavar="FILE", help="the log to follow")
     p.add_argument("--name", help="run name (default: from the log path)")

@@ -1,151 +1,233 @@
-"""The GPU pane: a line per GPU with live figures and sparklines, the GPU processes, the host.
+"""The GPU pane: every GPU in the richest form that fits, the GPU processes, the host.
 
 The pane is one widget that renders one Text: a sample repaints it once, however many GPUs.
+The host sample arrives just before the GPU sample of the same tick and repaints nothing itself.
+A process is selected with up/down (its full command line shows under it) and can be sent
+SIGINT, SIGTERM or SIGKILL (I, T, K) after a confirmation that names it; `z` zooms the pane.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import var
 
-from sessiontui.tui.widgets.fmt import DASH, gib, num
+from sessiontui.tui.widgets.gpu_view import (
+    ProcessRow,
+    Series,
+    choose_form,
+    gpu_block,
+    host_lines,
+    process_header,
+    process_line,
+    process_rows,
+    wrapped,
+)
 from sessiontui.tui.widgets.literal import literal
-from sessiontui.tui.widgets.spark import spark
 from sessiontui.tui.widgets.styling import PartStyles
 
-HISTORY = 120  # samples kept per GPU for the sparklines (two minutes at 1 Hz)
-MAX_PROCESS_LINES = 8
-MAX_SPARK = 30
+HISTORY = 600  # samples kept per GPU: ten minutes at 1 Hz, enough for a maximised pane's charts
+MIN_PROCESS_ROWS = 3  # process rows the layout keeps room for before giving GPUs more lines
 
 
-def gpu_line(sample: Any) -> str:
-    """One fixed-width line of a GPU's figures."""
-    if sample.lost:
-        return f"{sample.index:>2} {sample.name[:14]:<14} lost (fell off the bus or was reset)"
-    util = DASH if sample.util_pct is None else f"{sample.util_pct:.0f}%"
-    power = f"{num(sample.power_w, 0)}/{num(sample.power_limit_w, 0)}W"
-    temp = DASH if sample.temp_c is None else f"{sample.temp_c:.0f}C"
-    clock = DASH if sample.sm_clock_mhz is None else f"{sample.sm_clock_mhz:.0f}MHz"
-    memory = f"{gib(sample.mem_used_mib)}/{gib(sample.mem_total_mib)}G"
-    return (
-        f"{sample.index:>2} {sample.name[:14]:<14} {util:>4} {memory:>12} {power:>10} "
-        f"{temp:>4} {clock:>7}"
-    )
+class GpuHistory:
+    """Bounded utilisation, memory and power histories of one GPU."""
+
+    def __init__(self) -> None:
+        self.util: deque[float | None] = deque(maxlen=HISTORY)
+        self.mem: deque[float | None] = deque(maxlen=HISTORY)
+        self.power: deque[float | None] = deque(maxlen=HISTORY)
+
+    def add(self, sample: Any) -> None:
+        self.util.append(sample.util_pct)
+        self.mem.append(sample.mem_used_mib)
+        self.power.append(sample.power_w)
+
+    def last(self, count: int) -> Series:
+        """The newest `count` values of each series (only those are copied)."""
+        return Series(_tail(self.util, count), _tail(self.mem, count), _tail(self.power, count))
 
 
-def process_lines(snapshot: Any) -> list[str]:
-    """The processes on all GPUs, biggest first, one line each."""
-    rows = [
-        (proc.used_mib or 0, f"GPU{gpu.index} {proc.pid:>7} {gib(proc.used_mib):>6}G  {proc.name}")
-        for gpu in snapshot.gpus
-        for proc in gpu.processes
-    ]
-    rows.sort(key=lambda row: -row[0])
-    lines = [line for _, line in rows[:MAX_PROCESS_LINES]]
-    if len(rows) > MAX_PROCESS_LINES:
-        lines.append(f"… {len(rows) - MAX_PROCESS_LINES} more")
-    return lines or ["no GPU processes"]
+def _same(a: Text, b: Text) -> bool:
+    """Whether two texts would draw the same cells (characters and styles)."""
+    return a.plain == b.plain and a.spans == b.spans
 
 
-def throttle_line(snapshot: Any) -> str:
-    """Why GPUs are throttled (the ⚠ on their lines), or nothing when none is."""
-    reasons = [f"GPU{gpu.index} {', '.join(gpu.throttle)}" for gpu in snapshot.gpus if gpu.throttle]
-    return f"⚠ throttled: {'; '.join(reasons)}" if reasons else ""
+def _tail(values: deque, count: int) -> list:
+    return list(islice(values, max(0, len(values) - count), None))
 
 
-def host_line(host: Any) -> str:
-    """CPU, RAM and free space on the watched disks."""
-    parts = [
-        f"host CPU {num(host.cpu_pct, 0)}%",
-        f"RAM {gib(host.mem_used_mib)}/{gib(host.mem_total_mib)}G",
-    ]
-    parts.extend(f"{disk.path} {disk.free_gib:.0f}G free" for disk in host.disks)
-    return "  ".join(parts)
-
-
-class GpuPane(PartStyles):
+class GpuPane(PartStyles, can_focus=True):
     """Live GPU telemetry; says plainly when NVML is not available."""
 
     COMPONENT_CLASSES = {
-        "gpu-pane--throttle", "gpu-pane--lost", "gpu-pane--util", "gpu-pane--power",
-        "gpu-pane--muted",
+        "gpu-pane--util", "gpu-pane--mem", "gpu-pane--power", "gpu-pane--empty",
+        "gpu-pane--throttle", "gpu-pane--lost", "gpu-pane--muted", "gpu-pane--header",
+        "gpu-pane--job", "gpu-pane--selected", "gpu-pane--warning",
     }
     BORDER_TITLE = "GPUs"
+    BINDINGS = [
+        Binding("up", "select(-1)", "Previous process", show=False),
+        Binding("down", "select(1)", "Next process", show=False),
+        Binding("escape", "deselect", "Unselect", show=False),
+        Binding("I", "signal('SIGINT')", "SIGINT"),
+        Binding("T", "signal('SIGTERM')", "SIGTERM"),
+        Binding("K", "signal('SIGKILL')", "SIGKILL"),
+        Binding("z", "zoom", "Zoom"),
+    ]
 
     snapshot: var[Any] = var(None, always_update=True)
     host: var[Any] = var(None, always_update=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.util: dict[int, deque[float]] = {}
-        self.power: dict[int, deque[float]] = {}
-        self._lines = 0
+        self.history: dict[int, GpuHistory] = {}
+        self.times: deque[float] = deque(maxlen=HISTORY)
+        self.selected: tuple[int, int] | None = None  # (GPU index, PID)
+        self._drawn: tuple[Any, Text] | None = None  # (size, text) last handed to Textual
 
     def watch_snapshot(self, snapshot: Any) -> None:
         if snapshot is None:
             return
+        self.times.append(snapshot.at)
         for sample in snapshot.gpus:
-            self.util.setdefault(sample.index, deque(maxlen=HISTORY)).append(sample.util_pct or 0)
-            self.power.setdefault(sample.index, deque(maxlen=HISTORY)).append(sample.power_w or 0)
+            self.history.setdefault(sample.index, GpuHistory()).add(sample)
         self._repaint()
 
-    def watch_host(self, host: Any) -> None:
-        if host is not None:
-            self._repaint()
-
     def _repaint(self) -> None:
-        """Repaint (coalesced to one render per frame); lay out again only if the height changed."""
-        if not self.display:  # a hidden tab: render() catches up when it is shown
+        """Repaint only when what the pane shows changed (a GPU at rest draws the same picture
+        second after second), and not while hidden behind another tab (render() catches up)."""
+        if not self.display:
+            self._drawn = None  # drawn afresh when shown
             return
-        lines = self._line_count()
-        self.refresh(layout=lines != self._lines)
-        self._lines = lines
+        text = self._compose_text()
+        if self._drawn is None or not _same(text, self._drawn[1]):
+            self._drawn = (self.size, text)
+            self.refresh()
 
-    def _line_count(self) -> int:
+    def notify_style_update(self) -> None:
+        self._drawn = None  # new colours: draw afresh
+        super().notify_style_update()
+
+    # -- processes ------------------------------------------------------------------------------
+    def rows(self) -> list[ProcessRow]:
         snapshot = self.snapshot
         if snapshot is None or not snapshot.available:
-            return 3
-        throttled = 1 if throttle_line(snapshot) else 0
-        return len(snapshot.gpus) + throttled + len(process_lines(snapshot)) + 4
+            return []
+        return process_rows(snapshot, self.host)
 
+    def selected_row(self) -> ProcessRow | None:
+        return next((row for row in self.rows() if row.key == self.selected), None)
+
+    def action_select(self, step: int) -> None:
+        """Move the selection through the process table (wrapping), showing the full command."""
+        keys = [row.key for row in self.rows()]
+        if not keys:
+            self.selected = None
+        elif self.selected not in keys:
+            self.selected = keys[0 if step > 0 else -1]
+        else:
+            self.selected = keys[(keys.index(self.selected) + step) % len(keys)]
+        self._repaint()
+
+    def action_zoom(self) -> None:
+        """Give the pane the whole screen (room for charts of every GPU), or hand it back."""
+        if self.screen.maximized is self:
+            self.screen.minimize()
+        else:
+            self.screen.maximize(self)
+
+    def action_deselect(self) -> None:
+        self.selected = None
+        self._repaint()
+
+    class SignalRequested(Message):
+        """The user asked to signal a process; the app confirms before anything is sent."""
+
+        def __init__(self, signal_name: str, row: ProcessRow) -> None:
+            super().__init__()
+            self.signal_name = signal_name
+            self.row = row
+
+    def action_signal(self, name: str) -> None:
+        """Ask the app to confirm sending `name` to the selected process."""
+        row = self.selected_row()
+        if row is None:
+            self.notify("Select a process first (up/down in the GPU pane).", severity="warning")
+        elif row.info is None:
+            self.notify(f"Process {row.process.pid} is not visible from here (another PID "
+                        "namespace?): it cannot be signalled.", severity="warning", markup=False)
+        else:
+            self.post_message(self.SignalRequested(name, row))
+
+    # -- drawing --------------------------------------------------------------------------------
     def render(self) -> Text:
+        if self._drawn is None or self._drawn[0] != self.size:  # resized, or shown again
+            self._drawn = (self.size, self._compose_text())
+        return self._drawn[1]
+
+    def _compose_text(self) -> Text:
+        """Everything the pane shows, laid out for its current size."""
+        width, height = self.size.width or 80, self.size.height or 24
+        host = self._host_text(width)
         snapshot = self.snapshot
         if snapshot is None:
-            text = Text("waiting for the first GPU sample…")
+            lines = [Text("waiting for the first GPU sample…")]
         elif not snapshot.available:
-            text = literal(f"NVML not available: {snapshot.reason}")
+            lines = [literal(f"NVML not available: {snapshot.reason}")]
         else:
-            text = self._gpus_text(snapshot)
-        if self.host is not None:
-            text.append("\n\n")
-            text.append_text(literal(host_line(self.host)))
-        return text
+            rows = self.rows()
+            table = self._process_text(rows, width, snapshot.at)
+            other = 1 + min(len(table), 1 + MIN_PROCESS_ROWS) + (1 + len(host) if host else 0)
+            form = choose_form(len(snapshot.gpus), width, height, other)
+            lines = self._gpus_text(snapshot, form, width)
+            room = height - len(lines) - 1 - (1 + len(host) if host else 0)
+            lines.append(Text())
+            lines.extend(self._fit(table, room))
+        if host:
+            lines.append(Text())
+            lines.extend(host)
+        return Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
 
-    def _gpus_text(self, snapshot: Any) -> Text:
-        style = self.part
-        text = Text()
+    def _gpus_text(self, snapshot: Any, form: Any, width: int) -> list[Text]:
+        cell = (width - 4) // 3
+        span = self.times[-1] - self.times[max(0, len(self.times) - cell)] if self.times else None
+        lines: list[Text] = []
         for sample in snapshot.gpus:
-            line = gpu_line(sample)
-            if sample.lost:
-                text.append(line + "\n", style=style("gpu-pane--lost"))
+            series = self.history[sample.index].last(cell)
+            lines.extend(gpu_block(sample, form, width, series, span or None, self.part))
+        return lines
+
+    def _process_text(self, rows: list[ProcessRow], width: int, now: float) -> list[Text]:
+        """The process table at sample time `now`; the selected row's full command under it."""
+        if not rows:
+            return [Text("no GPU processes", self.part("gpu-pane--muted"))]
+        lines = [Text(process_header(width), self.part("gpu-pane--header"), no_wrap=True)]
+        for row in rows:
+            line = Text(process_line(row, width, now), no_wrap=True)
+            if row.info is not None and row.info.follows_log:
+                line.stylize(self.part("gpu-pane--job"), 0, 1)
+            if row.key == self.selected:
+                line.stylize(self.part("gpu-pane--selected"))
+                lines.append(line)
+                command = row.info.command if row.info is not None else row.process.name
+                lines.extend(literal(part, self.part("gpu-pane--muted"))
+                             for part in wrapped(command, width))
                 continue
-            width = min(MAX_SPARK, (self.size.width - len(line) - 4) // 2)
-            text.append_text(literal(line))
-            if width > 2:
-                text.append(" " + spark(self.util[sample.index], width).ljust(width),
-                            style=style("gpu-pane--util"))
-                text.append(" " + spark(self.power[sample.index], width).ljust(width),
-                            style=style("gpu-pane--power"))
-            text.append(" ⚠\n" if sample.throttle else "\n",
-                        style=style("gpu-pane--throttle"))
-        throttled = throttle_line(snapshot)
-        if throttled:
-            text.append_text(literal(throttled, style("gpu-pane--throttle")))
-            text.append("\n")
-        text.append("\n")
-        text.append_text(literal("\n".join(process_lines(snapshot)),
-                                 style("gpu-pane--muted")))
-        return text
+            lines.append(line)
+        return lines
+
+    @staticmethod
+    def _fit(table: list[Text], room: int) -> list[Text]:
+        """The table cut to `room` lines, saying how many rows did not fit."""
+        if len(table) <= room or room < 2:
+            return table[: max(room, 1)]
+        return [*table[: room - 1], Text(f"… {len(table) - room + 1} more lines")]
+
+    def _host_text(self, width: int) -> list[Text]:
+        return host_lines(self.host, width, self.part) if self.host is not None else []

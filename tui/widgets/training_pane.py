@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,11 +50,16 @@ def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]]) -
     return [tau for tau in taus if tau is not None]
 
 
-def stats_line(snapshot: Any) -> str:
-    """Step, speed, ETA, epoch and status of a run."""
+def stats_line(snapshot: Any, now: float | None = None) -> str:
+    """Step, speed, ETA, epoch and status of a run; a stalled run says how long, not a rate."""
     total = f"/{snapshot.total_steps}" if snapshot.total_steps else ""
     step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
     epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
+    if snapshot.status == "stalled":
+        from sessiontui.project_memory.humanize import stall_text
+
+        stalled = stall_text(snapshot.step, snapshot.last_update, time.time() if now is None else now)
+        return f"step {step}{epoch}  {stalled}"
     return (
         f"step {step}  {num(snapshot.steps_per_s)} step/s  ETA {duration(snapshot.eta_s)}"
         f"{epoch}  {snapshot.status}"

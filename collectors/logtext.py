@@ -1,0 +1,235 @@
+"""Log text: cleaning a log line (ANSI, launcher/rank prefixes), recognising failure lines, and a
+failure's signature and excerpt. The one owner of these rules; trainlog, bench_output and the
+lessons all read log text through it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+MAX_SIGNATURE_INPUT = 4000  # a failure text longer than this is cut (its end kept) before reading
+MAX_MESSAGE_CHARS = 200
+EXCERPT_LINES = 15  # a lesson's symptom: the failure, not the whole log
+EXCERPT_FRAMES = 3  # innermost traceback frames kept in an excerpt
+LEAD_LINES = 4  # lines before a crash line without traceback, kept in its excerpt
+
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+RANK_PREFIX = re.compile(r"^\s*\[(?:default|rank)(\d+)\]:")
+# Launcher and logger prefixes: `[default0]:`, `[rank0]:`, `[1745] `, `2026-01-02 03:04:05,678 `,
+# `[2026-01-02 03:04:05]`, glog `I0102 03:04:05.678 123 file.cc:12] `, `INFO:root:`,
+# vLLM `ERROR 01-11 13:09:40 engine.py:366] `.
+_PREFIX = re.compile(
+    r"^(?:\s*(?:\[(?:default|rank)\d+\]:|\[\d+\] |\[\d{4}-\d\d-\d\d[^\]]{0,40}\]|"
+    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]|"
+    r"\d\d-\d\d [\d:.]+ [\w.-]+:\d+\]|"
+    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)(?::[\w.]+:|\s+-?)?)\s*)+"
+)
+_LEVEL_INITIALS = "EWIFDC"
+_LEVEL_HEADS = frozenset({"INFO", "WARN", "ERRO", "DEBU", "CRIT"})
+
+TRACEBACK = "Traceback (most recent call last)"
+CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+# `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`.
+EXCEPTION_LINE = re.compile(
+    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources)"
+    r"\b(?::|$)"
+)
+_BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
+_EXCEPTION = re.compile(
+    r"(?<![\w.])((?:[A-Za-z_]\w*\.)*"
+    r"(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources))"
+    r"(?::\s*(.*))?$"
+)
+# Failures announced without a Python exception line of their own (signals, launchers, NCCL).
+_NAMED = (
+    ("ProcessGroupNCCL", re.compile(r"Watchdog caught collective operation timeout.*", re.IGNORECASE)),
+    ("SegmentationFault", re.compile(
+        r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b"
+        r"|signal: Segmentation fault", re.IGNORECASE)),
+    ("BusError", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|signal: Bus error", re.IGNORECASE)),
+    ("Killed", re.compile(
+        r"(?:^|\s)Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
+        r"(?:-9|137)\b"
+        r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
+    ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b")),
+    ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
+    ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
+)
+# Lines that name a failure anywhere in them (the collector's cheap crash test).
+CRASH_LINE = re.compile(
+    r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
+    r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
+    r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS|Aborted \(core dumped\)"
+    r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError",
+    re.IGNORECASE,
+)
+# Cheap substrings that any failure report carries; blocks without one skip the regexes.
+HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
+         "exitcode", "exit ", "illegal", "assert", "core dumped", "error")
+# Root causes that say more than whatever wrapper re-raised or summarised them.
+_ROOT_CAUSES = re.compile(
+    r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
+    r"|Watchdog caught collective", re.IGNORECASE)
+_WRAPPERS = frozenset({"ChildFailedError", "CalledProcessError", "SystemExit", "Aborted"})
+_WORDED = frozenset({"ProcessGroupNCCL", "NCCL"})  # named failures whose message tells them apart
+
+# Abstractions, applied in order: the most specific shapes first. Numbers, paths and sizes
+# change between occurrences of one failure, so they never decide which failure it is.
+_ABSTRACT = (
+    (re.compile(r"\b\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"),
+     "<time>"),
+    (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), "<time>"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (re.compile(r"\b[a-z][a-z0-9+.-]{0,30}://\S+"), "<url>"),
+    (re.compile(r"(?<![\w<>.])(?:~|\.{1,2})?(?:/[\w.@+-]+)+/?"), "<path>"),
+    (re.compile(r"(?<![\w<])\d+(?:\.\d+)?\s*(?:[KMGTP]i?B|bytes|B)\b"), "<size>"),
+    (re.compile(r"(?<![\w<])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?"), "<n>"),
+    (re.compile(r"\s+"), " "),
+)
+_BAR = re.compile(r"\d+%\|| \d+/\d+ \[\d|\d+(?:\.\d+)?(?:it|s)/(?:s|it)\]")
+_FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+
+
+def clean(text: str) -> str:
+    """A line without ANSI codes and launcher/logger prefixes, so recognisers see the payload."""
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    head = text[:1]
+    if head in "[ 0123456789" or (head in _LEVEL_INITIALS and (text[1:2].isdigit()
+                                                            or text[:4] in _LEVEL_HEADS)):
+        return _PREFIX.sub("", text, count=1)
+    return text
+
+
+def rank_of(text: str) -> int | None:
+    """The torchrun rank a prefixed line came from, or None when it carries no rank prefix."""
+    match = RANK_PREFIX.match(text) if text[:1] in "[ " else None
+    return int(match.group(1)) if match else None
+
+
+def is_exception_line(text: str) -> bool:
+    """Whether a cleaned line is a Python exception line (`pkg.SomeError: message`), also behind a
+    bracketed tag that the prefix rules do not know."""
+    return bool(EXCEPTION_LINE.match(text) or (
+        text[:1] == "[" and EXCEPTION_LINE.match(_BRACKET_HEAD.sub("", text, count=1))))
+
+
+def is_frame_line(text: str) -> bool:
+    """Whether a cleaned line is a Python traceback frame (`File "x.py", line 3, in f`): a tail
+    cut inside a traceback still shows it is one."""
+    return bool(_FRAME.match(text))
+
+
+def has_hint(text: str) -> bool:
+    """Whether a block may hold a failure line (a handful of fast substring scans)."""
+    return any(hint in text for hint in HINTS)
+
+
+def is_progress_bar(line: str) -> bool:
+    """Whether a line is a progress-bar redraw (tqdm and the like), which a failure excerpt drops."""
+    return bool(_BAR.search(line))
+
+
+def abstract(message: str) -> str:
+    """A message with the parts that change between occurrences replaced by placeholders."""
+    for pattern, placeholder in _ABSTRACT:
+        message = pattern.sub(placeholder, message)
+    message = message.strip()
+    if len(message) > MAX_MESSAGE_CHARS:
+        message = message[:MAX_MESSAGE_CHARS].rsplit(" ", 1)[0] + " ..."
+    return message
+
+
+def clean_lines(text: str) -> list[str]:
+    """The non-empty cleaned lines of a text, carriage-return redraws split apart."""
+    cleaned = (clean(line).strip() for line in re.split(r"[\r\n]+", text[-MAX_SIGNATURE_INPUT:]))
+    return [_BRACKET_HEAD.sub("", line, count=1) if is_exception_line(line) else line
+            for line in cleaned if line]
+
+
+def _join(type_name: str, message: str | None) -> str:
+    message = abstract(message or "")
+    return f"{type_name}: {message}" if message else type_name
+
+
+def _named(line: str) -> str | None:
+    """`Name: message` for a line naming a failure that is not an exception, or None."""
+    for name, pattern in _NAMED:
+        if found := pattern.search(line):
+            # NCCL says what went wrong; a signal's name is all there is to a signal.
+            return _join(name, found.group(0)) if name in _WORDED else name
+    return None
+
+
+def failure_signature(text: str) -> str:
+    """A normalised `Type: message` for a failure line or crash tail, stable across runs: the root
+    cause where one is named (CUDA OOM, Triton resources, illegal access, NCCL watchdog), else the
+    last exception that is not a launcher's wrapper, else the signal or launcher line."""
+    lines = clean_lines(text or "")
+    for line in reversed(lines):
+        if cause := _ROOT_CAUSES.search(line):
+            found = _EXCEPTION.search(line)
+            if found and _short(found.group(1)) not in _WRAPPERS:
+                return _join(found.group(1), found.group(2))
+            start = line.rfind("CUDA error", 0, cause.start())  # past a C++ wrapper's preamble
+            return _named(line) or _join("RuntimeError", line[start if start >= 0 else cause.start():])
+    exceptions = [found for found in map(_EXCEPTION.search, lines) if found]
+    causes = [found for found in exceptions if _short(found.group(1)) not in _WRAPPERS]
+    named = [found for found in map(_named, reversed(lines)) if found]
+    specific = [found for found in named if not found.startswith("ChildFailedError")]
+    if causes:
+        return _join(causes[-1].group(1), causes[-1].group(2))
+    if specific:
+        return specific[0]
+    if exceptions:
+        return _join(exceptions[-1].group(1), exceptions[-1].group(2))
+    return named[0] if named else abstract(lines[-1]) if lines else ""
+
+
+def _short(type_name: str) -> str:
+    return type_name.rsplit(".", 1)[-1]
+
+
+def failure_lines(text: str) -> list[str]:
+    """The lines of a failure text that name the failure (exception and crash lines), in order."""
+    return [line for line in clean_lines(text) if is_exception_line(line) or CRASH_LINE.search(line)]
+
+
+def excerpt(lines: Iterable[str], limit: int = EXCERPT_LINES) -> list[str]:
+    """What a person needs to recognise a failure: the traceback header, its innermost frames and
+    the exception line (or the crash lines), prefixes stripped, bars dropped, repeats collapsed."""
+    kept: list[str] = []
+    for raw in lines:
+        for line in clean_lines(raw):
+            if is_progress_bar(line) or (kept and line == kept[-1]):
+                continue
+            kept.append(line)
+    start = max((i for i, line in enumerate(kept) if TRACEBACK in line), default=-1)
+    if start >= 0:
+        body = kept[start + 1:]
+        frames = [i for i, line in enumerate(body) if _FRAME.match(line)]
+        first = frames[-EXCERPT_FRAMES] if len(frames) > EXCERPT_FRAMES else 0
+        kept = [kept[start], *body[first:]]
+    else:
+        failing = [i for i, line in enumerate(kept) if CRASH_LINE.search(line)
+                   or is_exception_line(line)]
+        kept = kept[max(0, failing[0] - LEAD_LINES):] if failing else kept
+    return _dedupe(kept)[-limit:]
+
+
+def _dedupe(lines: Sequence[str]) -> list[str]:
+    """Lines with later repeats of one line dropped (a rank each printing the same error)."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        if line not in seen:
+            seen.add(line)
+            out.append(line)
+    return out
+
+
+def strip_ranks(text: str) -> str:
+    """Text with the rank prefix of every line removed (`[rank0]:`, `[default3]:`)."""
+    return re.sub(r"(?m)^\[(?:default|rank)\d+\]:", "", text)

@@ -1,0 +1,75 @@
+"""A training event (stalled, diverged, crashed, finished): one dataclass with one identity, used by
+the log collectors that raise it, the run records that keep it and the front ends that announce it."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+FAILURES = frozenset({"crashed", "stalled", "diverged"})
+
+
+@dataclass(frozen=True)
+class TrainEvent:
+    """Something a watcher must say once: the job stalled, diverged, crashed or finished."""
+
+    kind: str  # "stalled" | "diverged" | "crashed" | "finished"
+    message: str  # one human line
+    line: str  # the log line that triggered it (literal text)
+    at: float | None  # unix time seen
+    step: int | None
+    signature: str | None = None
+    context: tuple[str, ...] = ()  # the failure's excerpt (or the lines before it)
+    lessons: tuple[str, ...] = field(default=(), compare=False)  # ids of matching lessons
+
+    @property
+    def key(self) -> tuple[str, int | None, str]:
+        """The event's identity: the same failure seen again (another poll, another follower, an
+        app restart) has the same key and is never recorded or announced twice."""
+        return self.kind, self.step, self.line
+
+    @property
+    def is_failure(self) -> bool:
+        return self.kind in FAILURES
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form, the one a run record keeps (`at` as ISO 8601)."""
+        return {"kind": self.kind, "message": self.message, "signature": self.signature,
+                "line": self.line, "step": self.step, "at": iso_time(self.at),
+                "context": list(self.context), "lessons": list(self.lessons)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TrainEvent:
+        """An event from its stored form (tolerant of fields older records lack)."""
+        step = data.get("step")
+        return cls(
+            kind=str(data.get("kind") or ""), message=str(data.get("message") or ""),
+            line=str(data.get("line") or ""), at=unix_time(data.get("at")),
+            step=step if isinstance(step, int) and not isinstance(step, bool) else None,
+            signature=data.get("signature") or None,
+            context=tuple(str(line) for line in data.get("context") or ()),
+            lessons=tuple(str(i) for i in data.get("lessons") or ()),
+        )
+
+
+def iso_time(unix: float | None) -> str | None:
+    """A unix timestamp as the records' ISO 8601 form; None stays None."""
+    if unix is None or not math.isfinite(unix):
+        return None
+    return datetime.fromtimestamp(unix, UTC).isoformat(timespec="seconds")
+
+
+def unix_time(value: object) -> float | None:
+    """A stored time (ISO 8601 text or a unix number) as a unix timestamp, or None."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+        return (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+    return None

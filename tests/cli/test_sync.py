@@ -1,0 +1,198 @@
+"""`sessiontui sync` through a real bare git remote and three clones of it."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+import pytest
+
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.sync_state import load_state, unsynced
+from sessiontui.tui.commands.sync import SYNC_FILE, SyncError, merge_file, sync_with_remote
+
+DAY1, DAY2, DAY3 = (f"2026-03-0{d}T10:00:00+00:00" for d in (1, 2, 3))
+
+
+@dataclass
+class Clone:
+    """One teammate: a clone of the shared repository and a memory of their own."""
+
+    repo: git.Repo
+    store: Store
+
+    def sync(self) -> None:
+        sync_with_remote(self.store, self.repo)
+
+    def everything(self) -> list[dict]:
+        return sorted((r.to_dict() for r in self.store.list() + self.store.list(deleted=True)),
+                      key=lambda r: r["id"])
+
+
+@pytest.fixture(autouse=True)
+def git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    for role in ("AUTHOR", "COMMITTER"):
+        monkeypatch.setenv(f"GIT_{role}_NAME", "teammate")
+        monkeypatch.setenv(f"GIT_{role}_EMAIL", "teammate@example.invalid")
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    """A bare repository with one commit on main, as a team's shared remote."""
+    bare = tmp_path / "remote.git"
+    git.Repo.init(bare, bare=True, initial_branch="main")
+    seed = git.Repo.clone_from(bare, tmp_path / "seed")
+    (tmp_path / "seed" / "README").write_text("project\n")
+    seed.git.add("README")
+    seed.git.commit("-m", "start")
+    seed.git.push("origin", "HEAD:main")
+    return bare
+
+
+@pytest.fixture
+def clones(remote: Path, tmp_path: Path):
+    made = []
+    for name in "abc":
+        repo = git.Repo.clone_from(remote, tmp_path / name)
+        made.append(Clone(repo, Store(tmp_path / f"memory-{name}" / "memory.db")))
+    yield made
+    for clone in made:
+        clone.store.close()
+        clone.repo.close()
+
+
+def note(text: str, id: str) -> Record:
+    return Record(kind="note", id=id, text=text, created_at=DAY1, updated_at=DAY1)
+
+
+def edit(store: Store, record_id: str, at: str, **changes: object) -> None:
+    """An edit made at a known time (Store.update would stamp the current second)."""
+    record = store.get(record_id, include_deleted=True)
+    for name, value in {**changes, "updated_at": at}.items():
+        setattr(record, name, value)
+    store.put_all([record])
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))))
+def test_three_clones_end_identical_with_nothing_lost_in_any_order(clones, order) -> None:
+    a, b, c = clones
+    a.store.add_all([note("shared x", "n-x"), note("shared y", "n-y"), note("shared z", "n-z")])
+    for clone in clones:
+        clone.sync()
+    # Then, offline: a and b edit x (b later), b deletes y, c edits z; each adds a note.
+    edit(a.store, "n-x", DAY2, text="x as a wrote it")
+    edit(b.store, "n-x", DAY3, text="x as b wrote it")
+    edit(b.store, "n-y", DAY2, deleted_at=DAY2)
+    edit(c.store, "n-z", DAY2, text="z as c wrote it")
+    for clone, name in zip(clones, "abc", strict=True):
+        clone.store.add(note(f"new from {name}", f"n-{name}"))
+
+    for i in order + order:  # two rounds: the last clone of the first round saw everything
+        clones[i].sync()
+
+    ends = [clone.everything() for clone in clones]
+    assert ends[0] == ends[1] == ends[2]
+    files = {(Path(clone.repo.working_tree_dir) / SYNC_FILE).read_text() for clone in clones}
+    assert len(files) == 1
+    final = {r["id"]: r for r in ends[0]}
+    assert set(final) == {"n-x", "n-y", "n-z", "n-a", "n-b", "n-c"}
+    assert final["n-x"]["text"] == "x as b wrote it"
+    assert [v["text"] for v in final["n-x"]["history"]] == ["x as a wrote it"]
+    assert final["n-y"]["deleted_at"] == DAY2 and final["n-y"]["history"] == []
+    assert final["n-z"]["text"] == "z as c wrote it" and final["n-z"]["history"] == []
+    assert not any(unsynced(clone.store, load_state(clone.store.path.parent)) for clone in clones)
+
+
+def test_a_conflict_left_by_a_plain_git_pull_is_resolved_from_both_sides(clones) -> None:
+    a, b, _ = clones
+    a.store.add(note("before", "n-0"))
+    a.sync()
+    b.sync()
+    a.store.add(note("a's new note", "n-a"))
+    edit(a.store, "n-0", DAY2, text="a's edit")
+    a.sync()
+    b.store.add(note("b's new note", "n-b"))
+    edit(b.store, "n-0", DAY3, text="b's edit")
+    merge_file(b.store, Path(b.repo.working_tree_dir) / SYNC_FILE)
+    b.repo.git.commit("-am", "b's memory")
+    with pytest.raises(git.GitCommandError):
+        b.repo.git.pull("--no-rebase", "origin", "main")  # git stops: both changed the file
+    shared = Path(b.repo.working_tree_dir) / SYNC_FILE
+    assert "<<<<<<<" in shared.read_text()
+
+    b.sync()  # resolves the markers, finishes git's merge, pushes
+    a.sync()
+
+    assert "<<<<<<<" not in shared.read_text()
+    assert a.everything() == b.everything()
+    final = {r["id"]: r for r in a.everything()}
+    assert set(final) == {"n-0", "n-a", "n-b"}
+    assert final["n-0"]["text"] == "b's edit"
+    assert [v["text"] for v in final["n-0"]["history"]] == ["a's edit"]
+    assert not b.repo.git.diff("--name-only", "--diff-filter=U")
+
+
+def test_cli_sync_shares_records_and_says_what_it_did(remote: Path, tmp_path: Path, run_cli) -> None:
+    work = tmp_path / "work"
+    git.Repo.clone_from(remote, work).close()
+    run_cli("note", "add", "from the command line", check=True, cwd=work)
+    assert unsynced_via_state(run_cli, work)
+    done = run_cli("sync", "--push", "--json", check=True, cwd=work)
+    report = json.loads(done.stdout)
+    assert report["pushed"] == "origin/main" and report["total"] == 1 and report["sent"] == 1
+    log = subprocess.run(["git", "log", "--oneline", "origin/main", "--", SYNC_FILE], cwd=work,
+                         capture_output=True, text=True, check=True).stdout
+    assert "sessiontui sync" in log
+    assert "from the command line" in (work / SYNC_FILE).read_text()
+    assert not unsynced_via_state(run_cli, work)
+
+    teammate = tmp_path / "teammate"
+    git.Repo.clone_from(remote, teammate).close()
+    theirs = {"SESSIONTUI_DIR": str(tmp_path / "teammate-memory")}
+    received = json.loads(run_cli("sync", "--push", "--json", check=True, cwd=teammate, env=theirs).stdout)
+    assert received["received"] == 1 and received["total"] == 1
+    listed = run_cli("list", check=True, cwd=teammate, env=theirs).stdout
+    assert "from the command line" in listed
+
+
+def unsynced_via_state(run_cli, work: Path) -> bool:
+    """Whether the memory has changes the last sync did not share (as the app would tell)."""
+    text = run_cli("sync", "--status", cwd=work).stdout
+    return "unsynced" in text
+
+
+def test_sync_outside_git_is_one_line(run_cli, tmp_path: Path) -> None:
+    done = run_cli("sync", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "sessiontui sync: not inside a git repository: sync shares the memory through one\n"
+
+
+def test_a_row_this_version_cannot_read_stays_local_and_sync_goes_on(clones) -> None:
+    a, b, _ = clones
+    a.store.add_all([note("fine", "n-ok"), note("will break", "n-bad")])
+    a.store._db.execute("UPDATE records SET body = 'not json' WHERE id = 'n-bad'")  # a damaged row
+    a.sync()
+    b.sync()
+    assert [r["id"] for r in b.everything()] == ["n-ok"]
+    assert "n-bad" not in (Path(a.repo.working_tree_dir) / SYNC_FILE).read_text()
+
+
+def test_conflicts_in_the_users_own_files_undo_the_pull_and_say_so(clones) -> None:
+    a, b, _ = clones
+    for clone, text in ((a, "a's readme\n"), (b, "b's readme\n")):
+        (Path(clone.repo.working_tree_dir) / "README").write_text(text)
+        clone.repo.git.commit("-am", "readme")
+    a.store.add(note("a's note", "n-a"))
+    a.sync()
+    b.store.add(note("b's note", "n-b"))
+    with pytest.raises(SyncError, match="conflicts in README and was undone"):
+        b.sync()
+    git_dir = Path(b.repo.git_dir)
+    assert not (git_dir / "rebase-merge").exists() and not (git_dir / "rebase-apply").exists()
+    assert (Path(b.repo.working_tree_dir) / "README").read_text() == "b's readme\n"
+    assert [r["id"] for r in b.everything()] == ["n-b"]  # nothing stored is lost

@@ -1,0 +1,118 @@
+"""Log text: signatures of real crash tails (OOM, Triton, NCCL, signals, launchers), excerpts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sessiontui.collectors.logtext import clean, excerpt, failure_signature, is_exception_line
+
+CRASH = Path(__file__).parent.parent / "fixtures" / "crash"
+
+
+def crash_tail(name: str) -> str:
+    """A fixture's log lines without its header comment."""
+    lines = (CRASH / name).read_text().splitlines(keepends=True)
+    return "".join(line for line in lines if not line.startswith("#"))
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("cuda_oom.log",
+         "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate <size>. GPU <n> has a total "
+         "capacity of <size> of which <size> is free. Process <n> has <size> memory in use."),
+        ("cuda_oom_legacy.log",
+         "RuntimeError: CUDA out of memory. Tried to allocate <size> (GPU <n>; <size> total capacity;"),
+        ("triton_shared_memory.log",
+         "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: <n>, "
+         "Hardware limit: <n>."),
+        ("nccl_watchdog.log",
+         "ProcessGroupNCCL: Watchdog caught collective operation timeout: WorkNCCL(SeqNum=<n>, "
+         "OpType=ALLREDUCE, NumelIn=<n>, NumelOut=<n>, Timeout(ms)=<n>) ran for <n> milliseconds"),
+        ("killed.log", "Killed"),
+        ("segfault_core_dumped.log", "SegmentationFault"),
+        ("segfault_faulthandler.log", "SegmentationFault"),
+        ("segfault_exit_139.log", "SegmentationFault"),
+        ("segfault_torchrun.log", "SegmentationFault"),  # not torchrun's ChildFailedError
+        ("segfault_launch.log", "SegmentationFault"),  # not the launcher's CalledProcessError
+        ("bus_error_plain.log", "BusError"),
+        ("illegal_memory_access.log",
+         "RuntimeError: CUDA error: an illegal memory access was encountered"),
+        ("illegal_memory_access_grad.log",
+         "RuntimeError: CUDA error: an illegal memory access was encountered"),
+        ("device_side_assert.log", "RuntimeError: CUDA error: device-side assert triggered"),
+        ("child_failed_sigkill.log", "Killed"),
+        ("child_failed_exit1.log", "torch.distributed.elastic.multiprocessing.errors.ChildFailedError"),
+        ("no_space_torch_save.log", "OSError: [Errno <n>] No space left on device"),
+    ],
+)
+def test_signature_of_each_crash_tail(name: str, expected: str) -> None:
+    signature = failure_signature(crash_tail(name))
+    assert signature.startswith(expected)
+    assert not re.search(r"\d", signature.replace("Timeout(ms)", ""))
+
+
+def test_same_failure_with_other_numbers_has_the_same_signature() -> None:
+    assert failure_signature(crash_tail("cuda_oom.log")) == failure_signature(
+        crash_tail("cuda_oom_later.log"))
+
+
+def test_the_failure_wins_over_the_launcher_that_reports_it() -> None:
+    # torchrun's ChildFailedError comes last, but the watchdog timeout is the failure.
+    assert failure_signature(crash_tail("nccl_watchdog.log")).startswith("ProcessGroupNCCL:")
+
+
+def test_abstractions() -> None:
+    signature = failure_signature(
+        "[default3]:2026-03-01 10:11:12,345 - ERROR - FileNotFoundError: [Errno 2] No such file: "
+        "'/data/shard-00017.arrow' at 0x7f3b8c5b6f86 rank 3 pid 4411 after 12:30:01"
+    )
+    assert signature == (
+        "FileNotFoundError: [Errno <n>] No such file: '<path>' at <addr> rank <n> pid <n> "
+        "after <time>"
+    )
+
+
+def test_prefixes_do_not_change_the_signature() -> None:
+    line = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    assert failure_signature(f"[default0]:{line}") == failure_signature(line)
+    assert failure_signature(f"[rank5]: {line}") == failure_signature(line)
+    assert clean(f"ERROR 01-11 13:09:40 engine.py:366] {line}") == line
+
+
+def test_exception_lines_behind_an_unknown_bracketed_tag() -> None:
+    assert is_exception_line("[177/train/578 (pid 28936)] OSError: [Errno 28] No space left")
+    assert not is_exception_line("[177/train/578 (pid 28936)] saving checkpoint")
+
+
+@settings(deadline=None)  # robustness, not speed: a loaded CI runner must not fail it
+@given(st.text(max_size=2000))
+def test_any_text_gives_a_one_line_signature(text: str) -> None:
+    signature = failure_signature(text)
+    assert "\n" not in signature and "\r" not in signature
+
+
+def test_empty_text_has_no_signature() -> None:
+    assert failure_signature("") == ""
+
+
+def test_excerpt_is_the_failure_without_bars_prefixes_or_repeats() -> None:
+    bars = [f"[rank0]:Training:  {i}%|##  | {i}/100 [00:0{i % 10}<01:00,  2.50it/s]" for i in range(12)]
+    frames = [f'[rank0]:  File "/w/train.py", line {n}, in step{n}\n[rank0]:    out = f{n}(x)'
+              for n in range(8)]
+    error = "[rank0]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    lines = [*bars, "[rank0]:Traceback (most recent call last):", *frames, error, error,
+             "[rank1]:torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."]
+    cut = excerpt(lines)
+    assert len(cut) <= 15
+    assert cut[0] == "Traceback (most recent call last):"
+    assert cut[-1] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+    assert cut.count(cut[-1]) == 1
+    assert not any("%|" in line or line.startswith("[rank") for line in cut)
+    assert 'File "/w/train.py", line 7, in step7' in cut  # the innermost frames are kept
+    assert 'File "/w/train.py", line 0, in step0' not in cut

@@ -1,0 +1,291 @@
+"""`sessiontui sync [--push]`: share the memory through the project's own git repository.
+
+The records live in one TOML file at the repository root; sync merges it with the local store
+(project_memory.sync), and with `--push` commits it, runs `git pull --rebase` (resolving a
+conflict in that file from both sides) and `git push`, through GitPython.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sessiontui.project_memory.sync import SYNC_FILE, ConflictSides
+
+if TYPE_CHECKING:
+    import git
+
+    from sessiontui.project_memory.records import Record
+    from sessiontui.project_memory.store import Store
+
+PUSH_ROUNDS = 3  # a push rejected because a teammate pushed first: pull, merge and try again
+
+
+class SyncError(Exception):
+    """Why sync stopped, in one line; nothing stored is lost."""
+
+
+@dataclass
+class SyncReport:
+    """What a sync did: records the store took, records the file took, git conflicts resolved."""
+
+    file: str
+    received: int = 0
+    sent: int = 0
+    conflicts: int = 0
+    total: int = 0
+    pushed: str | None = None  # the remote branch pushed to
+
+    def add(self, other: SyncReport | None, *, conflict: bool = False) -> None:
+        """Count another merge of the same sync (one that resolved a git conflict, maybe)."""
+        if other is not None:
+            self.received += other.received
+            self.sent += other.sent
+            self.total = other.total
+            self.conflicts += int(conflict)
+
+
+def _conflict_records(conflict: ConflictSides, where: str) -> list[Record]:
+    """One version per record from both sides of a git conflict, each compared with their
+    common ancestor to tell which side changed (without one, both versions are kept)."""
+    from sessiontui.project_memory.exchange import parse_toml
+    from sessiontui.project_memory.store import StoreError
+    from sessiontui.project_memory.sync import merge, version_hash
+
+    try:
+        base = parse_toml(conflict.base, where) if conflict.base is not None else []
+    except StoreError:  # an unreadable ancestor only costs a history entry, never a record
+        base = []
+    sides = [parse_toml(conflict.ours, where), parse_toml(conflict.theirs, where)]
+    return merge(sides, {record.id: version_hash(record) for record in base})
+
+
+def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) -> SyncReport:
+    """Merge the shared file (or, while git has it conflicted, both its sides) into the store
+    and the store into the file; remembers the result as the next merge's base."""
+    from sessiontui.project_memory.exchange import parse_toml, records_toml, write_atomic
+    from sessiontui.project_memory.records import is_invalid
+    from sessiontui.project_memory.sync import SYNCED_KINDS, changed, has_conflict_markers, merge
+    from sessiontui.project_memory.sync_state import SyncState, load_state, save_state
+
+    local = [  # a stored row this version cannot read stays here, to be repaired or salvaged
+        r for r in store.list() + store.list(deleted=True) if r.kind in SYNCED_KINDS and not is_invalid(r)
+    ]
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if conflict is not None:
+        shared = _conflict_records(conflict, str(path))
+    elif has_conflict_markers(text):
+        raise SyncError(f"{path} holds conflict markers git no longer tracks: restore a clean "
+                        f"version (git checkout HEAD -- {path.name}) and sync again")
+    else:
+        shared = parse_toml(text, str(path))
+    merged = merge([local, shared], load_state(store.path.parent).versions)
+    incoming = changed(merged, local)
+    store.put_all(incoming)
+    outgoing = changed(merged, shared)
+    if outgoing or len(merged) != len(shared) or conflict is not None:
+        write_atomic(path, records_toml(merged))
+    save_state(SyncState.after(store, merged), store.path.parent)
+    return SyncReport(str(path), len(incoming), len(outgoing), 0, len(merged))
+
+
+# -- git ------------------------------------------------------------------------------------------
+def open_repo() -> git.Repo:
+    """The repository of the current directory (GitPython is imported only here)."""
+    import git
+
+    try:
+        return git.Repo(Path.cwd(), search_parent_directories=True)
+    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+        raise SyncError("not inside a git repository: sync shares the memory through one") from None
+
+
+def _unmerged(repo: git.Repo) -> set[str]:
+    return set(repo.git.diff("--name-only", "--diff-filter=U").split())
+
+
+def conflict_sides(repo: git.Repo) -> ConflictSides | None:
+    """Git's own copies of both sides (and the ancestor) while the shared file is conflicted."""
+    import git
+
+    if SYNC_FILE not in _unmerged(repo):
+        return None
+    try:
+        base: str | None = repo.git.show(f":1:{SYNC_FILE}")
+    except git.GitCommandError:  # both sides added the file
+        base = None
+    return ConflictSides(repo.git.show(f":2:{SYNC_FILE}"), repo.git.show(f":3:{SYNC_FILE}"), base)
+
+
+def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> SyncReport | None:
+    """Resolve a stopped rebase or merge whose only conflict is the shared file (None if none)."""
+    unmerged = _unmerged(repo)
+    if not unmerged:
+        return None
+    if unmerged != {SYNC_FILE}:
+        others = ", ".join(sorted(unmerged - {SYNC_FILE}))
+        raise SyncError(f"git has conflicts in {others}: resolve them, then run sync again")
+    report = merge_file(store, path, conflict_sides(repo))
+    repo.git.add(SYNC_FILE)
+    git_dir = Path(repo.git_dir)
+    editor = {"GIT_EDITOR": "true"}
+    if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
+        nothing_left = not repo.git.diff("--cached", "--name-only")
+        _git_step(repo, "rebase", "--skip" if nothing_left else "--continue", env=editor)
+    else:
+        repo.git.commit("--no-edit", env=editor)
+    return report
+
+
+def _git_step(repo: git.Repo, *args: str, env: dict[str, str] | None = None) -> None:
+    """Run a git command that may stop on a conflict (the caller looks for one)."""
+    import git
+
+    try:
+        repo.git.execute(["git", *args], env=env)
+    except git.GitCommandError as exc:
+        if not _unmerged(repo):
+            raise SyncError(f"git {args[0]} failed: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(getattr(exc, "stderr", "") or exc).strip().strip("'").strip()
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("stderr:")]
+    return lines[0] if lines else text.splitlines()[0] if text else "unknown error"
+
+
+def _commit(repo: git.Repo) -> None:
+    """Commit the shared file alone, when it changed."""
+    if repo.git.status("--porcelain", "--", SYNC_FILE):
+        repo.git.add(SYNC_FILE)
+        repo.git.commit("-m", "sessiontui sync: project memory", "--", SYNC_FILE)
+
+
+def _upstream(repo: git.Repo) -> tuple[str, str]:
+    """The remote and branch to pull from and push to: the tracked branch, else origin/<branch>."""
+    if repo.head.is_detached:
+        raise SyncError("HEAD is detached: check out a branch to sync")
+    branch = repo.active_branch
+    tracking = branch.tracking_branch()
+    if tracking is not None:
+        return tracking.remote_name, tracking.remote_head
+    if not repo.remotes:
+        raise SyncError("the repository has no remote to push to: `git remote add origin URL`")
+    remote = "origin" if "origin" in [r.name for r in repo.remotes] else repo.remotes[0].name
+    return remote, branch.name
+
+
+def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) -> list[SyncReport]:
+    """`git pull --rebase` (skipped while the remote branch does not exist yet); returns the
+    merges that resolved conflicts in the shared file on the way (one per replayed commit)."""
+    if not repo.git.ls_remote("--heads", remote, branch):
+        return []
+    _git_step(repo, "pull", "--rebase", "--autostash", remote, branch)
+    resolved = []
+    while unmerged := _unmerged(repo):
+        if unmerged != {SYNC_FILE}:  # the user's own commits conflict: leave the branch as it was
+            repo.git.rebase("--abort")
+            others = ", ".join(sorted(unmerged - {SYNC_FILE}))
+            raise SyncError(f"git pull --rebase stopped on conflicts in {others} and was undone "
+                            "(the memory is merged locally): pull and resolve them, then sync again")
+        resolved.append(_resolve_conflict(repo, store, path))
+    return [report for report in resolved if report is not None]
+
+
+def _push(repo: git.Repo, remote: str, branch: str) -> bool:
+    """Push; False when the remote moved on since the pull (try again), SyncError otherwise."""
+    import git
+
+    try:
+        repo.git.push("--set-upstream", remote, f"HEAD:{branch}")
+    except git.GitCommandError as exc:
+        message = str(exc.stderr)
+        if "rejected" in message or "fetch first" in message or "non-fast-forward" in message:
+            return False
+        raise SyncError(f"git push failed: {_first_line(exc)}") from None
+    return True
+
+
+def sync_with_remote(store: Store, repo: git.Repo) -> SyncReport:
+    """Merge, commit, pull --rebase (resolving the shared file), merge again, push."""
+    path = Path(str(repo.working_tree_dir)) / SYNC_FILE
+    remote, branch = _upstream(repo)
+    report = SyncReport(str(path))
+    report.add(_resolve_conflict(repo, store, path), conflict=True)  # left by a manual pull
+    report.add(merge_file(store, path))
+    for _ in range(PUSH_ROUNDS):
+        _commit(repo)
+        for resolved in _pull(repo, store, path, remote, branch):
+            report.add(resolved, conflict=True)
+        report.add(merge_file(store, path))
+        _commit(repo)
+        if _push(repo, remote, branch):
+            report.pushed = f"{remote}/{branch}"
+            return report
+    raise SyncError(f"git push was rejected {PUSH_ROUNDS} times (teammates pushing): run sync again")
+
+
+# -- command ----------------------------------------------------------------------------------
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `sync` command."""
+    p = sub.add_parser(
+        "sync",
+        help=f"share the memory through git ({SYNC_FILE})",
+        description=f"Merge the memory with {SYNC_FILE} at the repository root (by record id; "
+        "concurrent edits: the later wins, the other is kept in the record's history; deletions "
+        "travel as tombstones). With --push: commit it, git pull --rebase, merge again, git push.",
+    )
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--push", action="store_true", help="also commit, pull --rebase and push")
+    action.add_argument("--status", action="store_true",
+                        help="only say whether the memory changed since the last sync")
+    p.add_argument("--json", action="store_true", help="print what was done as JSON")
+    p.set_defaults(func=run_sync)
+
+
+def print_status() -> int:
+    """Say whether records changed here since the last sync (no git involved)."""
+    from sessiontui.project_memory.sync_state import load_state, unsynced
+    from sessiontui.tui.commands.common import open_store
+
+    store = open_store(create=False)
+    if store is None:
+        print("nothing recorded here yet")
+        return 0
+    with store:
+        pending = unsynced(store, load_state(store.path.parent))
+    print("unsynced changes: run `sessiontui sync --push`" if pending else "no changes since the last sync")
+    return 0
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    """Sync the current project's memory; problems are one line, exit 1."""
+    if args.status:
+        return print_status()
+    import git
+
+    from sessiontui.tui.commands.common import open_store, print_json
+
+    try:
+        repo = open_repo()
+        with repo, open_store() as store:
+            if args.push:
+                report = sync_with_remote(store, repo)
+            else:
+                path = Path(str(repo.working_tree_dir)) / SYNC_FILE
+                report = merge_file(store, path, conflict_sides(repo))
+    except (SyncError, git.GitCommandError) as exc:
+        print(f"sessiontui sync: {_first_line(exc) if isinstance(exc, git.GitCommandError) else exc}",
+              file=sys.stderr)
+        return 1
+    if args.json:
+        print_json(asdict(report))
+    else:
+        pushed = f"; pushed to {report.pushed}" if report.pushed else ""
+        conflicts = f", {report.conflicts} git conflict(s) resolved" if report.conflicts else ""
+        print(f"synced {report.total} records with {SYNC_FILE}: {report.received} received, "
+              f"{report.sent} sent{conflicts}{pushed}")
+    return 0
