@@ -277,11 +277,12 @@ def _in_utc(moment: datetime) -> datetime | None:
 # Plausible ranges: (field, smallest, largest) allowed. Above LARGEST nothing is measured: a
 # throughput of 1e308 tok/s or an accept length of 5,000 is a parse or typing error.
 LARGEST = 1e12
+MAX_REVISION = 2**62  # a record's edit count, the merge clock of imports
 _RANGES = (
     ("accept_length", 1, 1000), ("concurrency", 1, 10**9), ("batch_size", 1, 10**9),
     ("num_draft_tokens", 1, 10**6), ("num_steps", 1, 10**6), ("topk", 1, 10**6),
     ("input_len", 0, 10**12), ("output_len", 0, 10**12), ("duration_s", 0, LARGEST),
-    ("revision", 0, 2**62),
+    ("revision", 0, MAX_REVISION),
 )
 MAX_ID_CHARS = 200  # an id is typed in `show ID` and printed in lists: one short word
 _REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),

@@ -272,6 +272,13 @@ def test_an_imported_id_with_control_characters_or_spaces_is_refused(run_cli, tm
     assert listed(run_cli) == []
 
 
+def test_the_revision_is_kept_by_the_store_not_edited(run_cli) -> None:
+    added = json.loads(run_cli("note", "add", "n", "--json", check=True).stdout)
+    result = run_cli("edit", added["id"], "--set", f"revision={2**62}")
+    assert result.returncode == 2 and "cannot set field 'revision'" in one_line_error(result)
+    assert run_cli("edit", added["id"], "--set", "text=m").returncode == 0
+
+
 # -- 13. read-only folder ---------------------------------------------------------------------
 @pytest.fixture
 def read_only_memory() -> Iterator[Path]:
