@@ -503,12 +503,3 @@ def _name_of(pid: int, nvml: Any) -> str:
     except Exception:
         return "unknown"
 
-
-def gpu_names() -> list[str]:
-    """GPU model names for stamping records; [] without NVML, never raises."""
-    collector = GpuCollector()
-    try:
-        snapshot = collector.sample()
-    finally:
-        collector.close()
-    return [gpu.name for gpu in snapshot.gpus if gpu.name]

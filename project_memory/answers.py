@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.answer import Answer, describe, fmt, lesson_lines, verdict_word
+from sessiontui.project_memory.outlook import answer_outlook, looks_ahead
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
     Conditions,
@@ -17,6 +18,7 @@ from sessiontui.project_memory.reference import (
     reference_of,
 )
 from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.trust import DEFAULT_RULES, TrustRules
 from sessiontui.project_memory.understanding import (
     EMPTY_VOCABULARY,
     AskedConditions,
@@ -56,8 +58,8 @@ def _baseline_row(record: Record, beat: bool) -> str:
             f" [{record.id}, {record.created_at[:10]}{commit}]{notes}")
 
 
-def answer_baseline(store: Store, understanding: Understanding, metric: str = DEFAULT_METRIC
-                    ) -> Answer:
+def answer_baseline(store: Store, understanding: Understanding, metric: str = DEFAULT_METRIC,
+                    rules: TrustRules = DEFAULT_RULES) -> Answer:
     """The number to beat at the asked conditions, the baselines grouped by conditions, and the
     latest feature results at those conditions with their ratio."""
     asked = understanding.conditions
@@ -75,6 +77,9 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     if top is not None and top.notes:
         lines.append(f"  notes: {top.notes}")
     lines.append(f"  ({why})")
+    if top is not None:  # still valid against the newest result it is compared with?
+        latest = next((r for r in results if reference_of(r, baselines, asked.engine) is top), None)
+        lines += [f"  {note}" for note in rules.notes(latest, top)]
     groups: dict[tuple, list[Record]] = {}
     for record in baselines:
         groups.setdefault(_group_key(record), []).append(record)
@@ -113,7 +118,8 @@ def _result_row(result: Record, baselines: Sequence[Record], engine: str | None,
 
 
 # -- speedup ----------------------------------------------------------------------------------
-def measured_speedup(store: Store, asked: AskedConditions, metric: str) -> Answer:
+def measured_speedup(store: Store, asked: AskedConditions, metric: str,
+                     rules: TrustRules = DEFAULT_RULES) -> Answer:
     """The latest feature result at the asked conditions divided by its number to beat."""
     baselines = store.benchmarks(metric, baseline=True)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
@@ -131,7 +137,7 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str) -> Answe
                       [top] if top else [], figures)
     result = candidates[0]
     reference = reference_of(result, baselines, asked.engine)
-    if reference is None:
+    if reference is None or result.value is None or reference.value is None:
         text = f"Latest result {describe(result)}, but no baseline under its conditions to compare."
         return Answer("speedup", text, [result], figures | {"measured_value": result.value})
     speedup = ratio(result.value, reference.value, metric)
@@ -141,6 +147,7 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str) -> Answe
         f"  latest:   {describe(result)}",
         f"  baseline: {describe(reference)}",
         f"  ({why})",
+        *(f"  {note}" for note in rules.notes(result, reference)),
     ])
     figures |= {
         "measured_speedup": round(speedup, 4), "measured_value": result.value,
@@ -158,7 +165,7 @@ def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
 
 def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequence[LiveRun] = (),
                    previous: dict[str, Any] | None = None, *, metric: str = DEFAULT_METRIC,
-                   draft_overhead: float | None = None) -> Answer:
+                   draft_overhead: float | None = None, rules: TrustRules = DEFAULT_RULES) -> Answer:
     """What was asked first (a live projection, a what-if, break-even, or the last measured
     speedup), then the rest of the report with its sources."""
     from sessiontui.project_memory.speedup import (
@@ -168,7 +175,7 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
     )
 
     asked = understanding.conditions
-    measured = measured_speedup(store, asked, metric)
+    measured = measured_speedup(store, asked, metric, rules)
     conditions = None
     if asked.concurrency is not None or asked.batch_size is not None or asked.engine:
         conditions, _ = comparison_conditions(asked, metric, ())
@@ -276,10 +283,11 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
     metric = context["metric"]
     if intent == "baseline":
-        return answer_baseline(store, understanding, metric)
+        return answer_baseline(store, understanding, metric, context["rules"])
     if intent == "speedup":
         return answer_speedup(store, understanding, context["snapshots"], context["previous"],
-                              metric=metric, draft_overhead=context["draft_overhead"])
+                              metric=metric, draft_overhead=context["draft_overhead"],
+                              rules=context["rules"])
     if intent == "benchmarks":
         from sessiontui.project_memory.bench_answers import answer_benchmarks
 
@@ -296,23 +304,31 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
         gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
         read_runs: Callable[[], Sequence[LiveRun]] | None = None,
         previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
-        draft_overhead: float | None = None) -> Answer:
+        draft_overhead: float | None = None, rules: TrustRules = DEFAULT_RULES) -> Answer:
     """Answer a question from the memory, live training snapshots and GPU readings.
 
     `read_gpu` samples the GPUs and `read_runs` reads the followed logs, when an answer needs
     them and `gpu` or `snapshots` hold nothing (the CLI reads nothing it does not need).
-    `previous` holds the figures of the last speedup answer, so the live trend can be shown.
+    `previous` holds the figures of the last speedup answer, so the live trend can be shown;
+    `rules` say when a baseline is stale and which flags are the feature under test.
+    A question that looks ahead (the end of training, targets) gets the outlook answer.
     When the understanding is unsure, the runner-up intent's best candidates follow, labelled.
     """
     vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
     understanding = understand(question, vocabulary)
     intents = {understanding.intent, *(name for name, _ in understanding.alternatives[:1])}
-    if not snapshots and read_runs is not None and intents & {"run", "speedup"}:
+    ahead = looks_ahead(understanding, question,
+                        has_targets=store is not None and bool(store.list("target", limit=1)))
+    if not snapshots and read_runs is not None and (ahead or intents & {"run", "speedup"}):
         snapshots = read_runs()
     context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,
-               "metric": metric, "draft_overhead": draft_overhead}
-    answer = _answer(understanding.intent, store, question, understanding, context)
-    if understanding.unsure:
+               "metric": metric, "draft_overhead": draft_overhead, "rules": rules}
+    if ahead:
+        answer = answer_outlook(store, question, understanding, snapshots,
+                                draft_overhead=draft_overhead)
+    else:
+        answer = _answer(understanding.intent, store, question, understanding, context)
+    if understanding.unsure and not ahead:
         runner_up = understanding.alternatives[0][0]
         other = _answer(runner_up, store, question, understanding, context)
         answer.text = (f"Best guess ({understanding.intent}):\n{answer.text}\n\n"

@@ -17,6 +17,7 @@ from sessiontui.project_memory.reference import (
     reference_of,
 )
 from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.trust import record_flags
 from sessiontui.project_memory.understanding import Understanding, comparison_conditions
 
 _RECENT = 200
@@ -25,25 +26,6 @@ _FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "er
 _BEST = {"best", "fastest", "highest", "top", "winner", "lowest"}
 _WORST = {"worst", "slowest"}
 _LATEST = {"latest", "last", "recent", "newest"}
-
-
-def flag_map(command: str) -> dict[str, str]:
-    """`--flag value` and `--flag=value` pairs of a command line (switches map to "")."""
-    import shlex
-
-    try:
-        parts = shlex.split(command)
-    except ValueError:
-        parts = command.split()
-    flags: dict[str, str] = {}
-    for i, part in enumerate(parts):
-        if not part.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", part):
-            continue
-        name, _, value = part.partition("=")
-        if not value and i + 1 < len(parts) and not parts[i + 1].startswith("-"):
-            value = parts[i + 1]
-        flags[name] = value
-    return flags
 
 
 def _named(records: Sequence[Record], words: Sequence[str]) -> list[Record]:
@@ -104,9 +86,9 @@ def answer_flags(store: Store, understanding: Understanding, metric: str) -> Ans
     if not record.command:
         return Answer("benchmarks", f"{describe(record)} has no recorded command.", [record],
                       {"record_id": record.id})
-    flags = flag_map(record.command)
+    flags = record_flags(record)
     lines = [f"Command of {describe(record)}:", f"  {record.command}"]
-    lines += [f"  {name} {value}".rstrip() for name, value in flags.items()]
+    lines += [f"  {name}" if value == "true" else f"  {name} {value}" for name, value in flags.items()]
     return Answer("benchmarks", "\n".join(lines), [record],
                   {"record_id": record.id, "command": record.command, "flags": flags})
 

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory import specdec
+from sessiontui.project_memory.answer import fmt
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 from sessiontui.project_memory.reference import (
     Conditions,
@@ -104,6 +105,8 @@ class _Point:
 
     record: Record
     baseline: Record | None
+    accept_length: float  # the record's, known to be set
+    value: float
 
 
 def build_speedup_report(
@@ -219,13 +222,14 @@ def _points(
     baseline the reference rule gives it; results without one are left out, and said so."""
     points, unmatched = [], []
     for record in results:
-        if record.accept_length is None or not matches(record, conditions._replace(engine=None)):
+        if record.accept_length is None or record.value is None \
+                or not matches(record, conditions._replace(engine=None)):
             continue
         reference = None if explicit else reference_of(record, baselines)
         if reference is None and not explicit:
             unmatched.append(f"{record.id} ({_conditions(record)})")
             continue
-        points.append(_Point(record, reference))
+        points.append(_Point(record, reference, record.accept_length, record.value))
     if unmatched:
         more = f" and {len(unmatched) - 3} more" if len(unmatched) > 3 else ""
         report.assumptions.append(
@@ -259,8 +263,7 @@ def _fill_calibration(
     usable: list[tuple[_Point, float]] = []
     for point in points:
         try:
-            usable.append((point, specdec.cost_factor(point.record.accept_length, base,
-                                                      point.record.value)))
+            usable.append((point, specdec.cost_factor(point.accept_length, base, point.value)))
         except ValueError as exc:
             report.assumptions.append(f"{point.record.id} not used for calibration: {exc}")
     if not usable:
@@ -275,7 +278,7 @@ def _fill_calibration(
         return None
     chosen, k = usable[0]
     record = chosen.record
-    _set_calibration(report, k, [k for _, k in usable], record.accept_length, record.value, base)
+    _set_calibration(report, k, [k for _, k in usable], chosen.accept_length, chosen.value, base)
     report.calibration_id, report.calibration_date = record.id, record.created_at[:10]
     report.calibration_label = record.label
     report.sources.append(
@@ -430,7 +433,7 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
         return
     report.step, report.live = step, True
     if step is not None:
-        report.acceptance_source += f" at step {step}"
+        report.acceptance_source = f"{report.acceptance_source} at step {step}"
 
 
 def _from_last_run(
@@ -474,19 +477,20 @@ def _fill_overhead(
         report.sources.append(f"draft overhead {explicit:g} from {source}")
         return
     pair = _tpot_pair(point) if point else None
-    if pair:
+    if point is not None and pair:
         name, spec, base = pair
         try:
             report.draft_overhead = specdec.overhead_from_step_latencies(
-                point.record.accept_length, spec, base
+                point.accept_length, spec, base
             )
         except ValueError as exc:
             report.assumptions.append(f"overhead not measured from {name}: {exc}")
         else:
             report.assumptions.append(
                 f"draft overhead {report.draft_overhead:.3f} = accept length x {name} / baseline "
-                f"{name} - 1 = {point.record.accept_length:g} x {spec:g} / {base:g} - 1 "
-                f"({point.record.id} vs {point.baseline.id}); it counts verification as overhead"
+                f"{name} - 1 = {point.accept_length:g} x {spec:g} / {base:g} - 1 "
+                f"({point.record.id} vs {point.baseline.id if point.baseline else 'its baseline'}); "
+                "it counts verification as overhead"
             )
             report.draft_overhead_source = f"measured from {name} of {point.record.id}"
             return
@@ -557,9 +561,6 @@ def verdict(report: SpeedupReport) -> str:
     return "not enough figures for a verdict"
 
 
-def _num(value: float, digits: int = 2) -> str:
-    return f"{value:,.{digits}f}"
-
 
 def speedup_answer_lines(report: SpeedupReport) -> list[str]:
     """Plain-text lines for `ask "current speedup?"`: measured, live, theoretical, calibrated, verdict."""
@@ -568,9 +569,9 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
     if report.measured_speedup is not None:
         older = f" ({report.calibration_label})" if report.calibration_label else ""
         lines.append(
-            f"Measured{older}: {_num(report.calibration_value, 1)} {unit} at accept length "
+            f"Measured{older}: {fmt(report.calibration_value, 1)} {unit} at accept length "
             f"{report.calibration_accept_length:.2f} = {report.measured_speedup:.2f}x its baseline "
-            f"{_num(report.calibration_baseline_value, 1)} {unit}"
+            f"{fmt(report.calibration_baseline_value, 1)} {unit}"
             + (f" [{report.calibration_id}, {report.calibration_date}]"
                if report.calibration_id else "")
         )
@@ -584,8 +585,8 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
     else:
         lines.append("Live: no acceptance metrics")
     if report.theoretical_speedup is not None:
-        value = (f" -> {_num(report.baseline_value, 1)} x {report.theoretical_speedup:.2f} = "
-                 f"{_num(report.theoretical_value, 1)} {unit}"
+        value = (f" -> {fmt(report.baseline_value, 1)} x {report.theoretical_speedup:.2f} = "
+                 f"{fmt(report.theoretical_value, 1)} {unit}"
                  if report.theoretical_value is not None else "")
         lines.append(
             f"Theoretical: {report.accept_length:.2f} / (1 + {report.draft_overhead:.3g}) = "
@@ -601,13 +602,13 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
                   f"{report.calibration_points} points)" if report.calibration_points > 1 else "")
         lines.append(
             f"Cost factor: k = {report.calibration_accept_length:g} x "
-            f"{_num(report.calibration_baseline_value, 1)} / {_num(report.calibration_value, 1)} = "
+            f"{fmt(report.calibration_baseline_value, 1)} / {fmt(report.calibration_value, 1)} = "
             f"{report.cost_factor:.2f} = break-even accept length{spread}"
         )
     if report.calibrated_value is not None:
         lines.append(
-            f"Calibrated: {_num(report.baseline_value, 1)} x {report.accept_length:.2f} / "
-            f"{report.cost_factor:.2f} = {_num(report.calibrated_value, 1)} {unit} "
+            f"Calibrated: {fmt(report.baseline_value, 1)} x {report.accept_length:.2f} / "
+            f"{report.cost_factor:.2f} = {fmt(report.calibrated_value, 1)} {unit} "
             f"({report.calibrated_speedup:.2f}x)"
         )
     lines.append(f"Verdict: {report.verdict}")
@@ -618,16 +619,16 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
     """What a speedup question asked for, first: a what-if accept length, break-even, or the
     projection from live acceptance (calibrated, then the theoretical bound and its overhead)."""
     unit, base = report.unit, report.baseline_value
-    against = f" against {_num(base, 1)} {unit}" if base is not None else ""
+    against = f" against {fmt(base, 1)} {unit}" if base is not None else ""
     lines = []
     tau = report.target_accept_length
     if tau is not None:
         if report.target_value is not None:
             lines.append(f"If accept length reaches {tau:.2f}: calibrated ≈ "
-                         f"{_num(report.target_value, 1)} {unit} ({report.target_speedup:.2f}x"
+                         f"{fmt(report.target_value, 1)} {unit} ({report.target_speedup:.2f}x"
                          f"{against}, k = {report.cost_factor:.2f})")
         if report.target_theoretical_speedup is not None:
-            value = (f" ≈ {_num(base * report.target_theoretical_speedup, 1)} {unit}"
+            value = (f" ≈ {fmt(base * report.target_theoretical_speedup, 1)} {unit}"
                      if base is not None else "")
             lines.append(f"  theoretical bound {report.target_theoretical_speedup:.2f}x{value} with "
                          f"draft overhead {report.draft_overhead:g} ({report.draft_overhead_source})")
@@ -642,10 +643,10 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
     from_where = f" ({report.acceptance_source})" if report.acceptance_source else ""
     if report.calibrated_speedup is not None:
         lines.append(f"Calibrated projection: {report.calibrated_speedup:.2f}x ≈ "
-                     f"{_num(report.calibrated_value, 1)} {unit}{against}, at accept length "
+                     f"{fmt(report.calibrated_value, 1)} {unit}{against}, at accept length "
                      f"{report.accept_length:.2f}{from_where}")
     if report.theoretical_speedup is not None:
-        value = (f" ≈ {_num(report.theoretical_value, 1)} {unit}"
+        value = (f" ≈ {fmt(report.theoretical_value, 1)} {unit}"
                  if report.theoretical_value is not None else "")
         lines.append(f"Theoretical bound: {report.theoretical_speedup:.2f}x{value} with draft "
                      f"overhead {report.draft_overhead:g} ({report.draft_overhead_source})")

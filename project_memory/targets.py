@@ -9,9 +9,9 @@ training (`forecast`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from sessiontui.project_memory import specdec
 from sessiontui.project_memory.forecast import Forecast, forecast, reach_verdict, tau_history
@@ -19,6 +19,7 @@ from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import Conditions, best, lower_is_better, matches
 
 if TYPE_CHECKING:
+    from sessiontui.project_memory.live import LiveRun
     from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.project_memory.store import Store
 
@@ -194,24 +195,14 @@ def decision_line(report: SpeedupReport, forecast: Forecast, hours_left: float |
             f"than this run.")
 
 
-class RunHistory(Protocol):
-    """What a forecast needs of a followed run: its metric histories and planned length."""
-
-    @property
-    def history(self) -> Mapping[str, Sequence[tuple[int, float]]]: ...
-
-    @property
-    def total_steps(self) -> int | None: ...
-
-
-def live_forecast(snapshot: RunHistory | None) -> Forecast | None:
+def live_forecast(snapshot: LiveRun | None) -> Forecast | None:
     """The accept-length forecast of a followed run's snapshot (None without a run)."""
     if snapshot is None:
         return None
     return forecast(tau_history(snapshot.history), snapshot.total_steps)
 
 
-def all_statuses(store: Store, snapshot: RunHistory | None = None,
+def all_statuses(store: Store, snapshot: LiveRun | None = None,
                  draft_overhead: float | None = None) -> list[TargetStatus]:
     """Every stored target's status, against the memory and the followed run (if any)."""
     from sessiontui.project_memory.speedup import build_speedup_report

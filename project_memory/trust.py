@@ -203,3 +203,23 @@ def staleness_line(baseline: Record, result: Record | None, against: RanOn | Non
              else "sessiontui record --baseline -- <the baseline's benchmark command>")
     return (f"Stale baseline ({', '.join(reasons)}): measured on {RanOn.of(baseline).describe()}"
             f"{other} — re-run the baseline to compare fairly: `{rerun}`")
+
+
+@dataclass(frozen=True)
+class TrustRules:
+    """The project's settings for these checks (`stale_after_days`, `feature_flags`)."""
+
+    stale_after_days: float = STALE_AFTER_DAYS
+    feature_flags: tuple[str, ...] = ()
+
+    def notes(self, result: Record | None, reference: Record, *, now: datetime | None = None
+              ) -> list[str]:
+        """The lines an answer adds when comparing `result` with its number to beat: a stale
+        baseline, tuning that is not like-for-like; none when the comparison can be trusted."""
+        lines = [staleness_line(reference, result, now=now, stale_after_days=self.stale_after_days)]
+        if result is not None:
+            lines.append(fairness_line(result, reference, self.feature_flags))
+        return [line for line in lines if line]
+
+
+DEFAULT_RULES = TrustRules()

@@ -509,12 +509,13 @@ class SessionApp(App[None]):
     def _ask(self, question: str, snapshots: tuple, gpu: Any) -> None:
         from sessiontui.project_memory.answers import ask
         from sessiontui.project_memory.store import Store, StoreError
+        from sessiontui.tui.config import Config, trust_rules
 
-        overhead = self.config.draft_overhead if self.config else None
+        config = self.config or Config()
         try:
             with Store(self.store_path) as store:
                 answer = ask(store, question, snapshots=snapshots, gpu=gpu, metric=self.metric,
-                             draft_overhead=overhead)
+                             draft_overhead=config.draft_overhead, rules=trust_rules(config))
         except StoreError as exc:
             self.post_message(AnswerReady(question, None, error=str(exc)))
             return

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sessiontui.project_memory.records import DEFAULT_METRIC
+from sessiontui.project_memory.trust import TrustRules
 
 CONFIG_NAME = "sessiontui.toml"
 
@@ -61,6 +62,11 @@ class Config:
     def log_paths(self, base: Path) -> list[Path]:
         """The followed logs as paths, relative entries taken from `base` (the file's folder)."""
         return [base / Path(log).expanduser() for log in self.logs]
+
+
+def trust_rules(config: Config) -> TrustRules:
+    """The settings that say when a comparison can be trusted, for the answers."""
+    return TrustRules(config.stale_after_days, tuple(config.feature_flags))
 
 
 SETTINGS = tuple(f for f in fields(Config) if not f.metadata.get("internal"))

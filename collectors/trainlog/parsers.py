@@ -323,6 +323,18 @@ def _bar_then_rest(text: str) -> list[Reading]:
 
 
 # (marker that must occur, recogniser): the first whose marker occurs and that returns wins.
+_TOTAL_STEPS = re.compile(r"\btotal[_ ]steps\s*[:=]\s*(\d+)", re.IGNORECASE)
+
+
+def announced_total(text: str) -> Reading | None:
+    """A trainer announcing its length before its first step: SpecForge's `Auto-calculated
+    total_steps: 12000 (num_epochs=2 * steps_per_epoch=6000)`."""
+    match = _TOTAL_STEPS.search(text)
+    if match is None:
+        return None
+    return from_pairs("specforge-v2", [("total_steps", match[1])])
+
+
 RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
     ("Trainer.fit` stopped", lightning_stopped),
@@ -336,6 +348,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("eta: ", metric_logger),
     ("epoch:", espnet),
     ("epoch results: ", espnet_results),
+    ("total_steps", announced_total),
     ("", key_values),
 )
 

@@ -9,7 +9,8 @@ import psutil
 import pynvml
 import pytest
 
-from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot, gpu_names
+from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot
+from sessiontui.collectors.gpu_env import gpu_environment
 from sessiontui.tui.cli import main
 
 MIB = 1024 * 1024
@@ -35,6 +36,7 @@ class FakeNvml:
             "nvmlDeviceGetCount": lambda: self.count,
             "nvmlDeviceGetHandleByIndex": lambda index: index,
             "nvmlSystemGetDriverVersion": lambda: "580.159.04",
+            "nvmlSystemGetCudaDriverVersion_v2": lambda: 13000,
             "nvmlSystemGetProcessName": lambda pid: "/opt/torch/.venv/bin/python3",
             "nvmlDeviceGetName": lambda h: "NVIDIA H200",
             "nvmlDeviceGetUUID": lambda h: f"GPU-5d7e0c1a-0000-0000-0000-00000000000{h}",
@@ -137,7 +139,7 @@ def test_without_a_driver_the_real_collector_reports_why() -> None:
     assert snapshot.reason
     assert snapshot.gpus == ()
     assert json.loads(json.dumps(snapshot.to_dict()))["available"] is False
-    assert gpu_names() == []
+    assert gpu_environment().names == []
 
 
 def test_healthy_gpus_convert_units_and_name_processes(nvml: FakeNvml) -> None:
@@ -314,8 +316,17 @@ def test_snapshot_survives_a_json_round_trip(nvml: FakeNvml) -> None:
     assert GpuSnapshot.from_dict(json.loads(json.dumps(snapshot.to_dict()))) == snapshot
 
 
-def test_gpu_names_for_stamping(nvml: FakeNvml) -> None:
-    assert gpu_names() == ["NVIDIA H200", "NVIDIA H200"]
+def test_gpu_environment_for_stamping(nvml: FakeNvml) -> None:
+    env = gpu_environment()
+    assert env.names == ["NVIDIA H200", "NVIDIA H200"]
+    assert (env.driver, env.cuda) == ("580.159.04", "13.0")
+    assert nvml.calls["nvmlShutdown"] == 1
+
+
+def test_gpu_environment_keeps_what_answers_when_a_call_fails(nvml: FakeNvml) -> None:
+    nvml.fail("nvmlDeviceGetName", pynvml.NVML_ERROR_GPU_IS_LOST, gpu=1)
+    env = gpu_environment()
+    assert env.driver == "580.159.04" and env.cuda == "13.0"
     assert nvml.calls["nvmlShutdown"] == 1
 
 

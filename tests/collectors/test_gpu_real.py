@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from sessiontui.collectors.gpu import GpuCollector, gpu_names
+from sessiontui.collectors.gpu import GpuCollector
+from sessiontui.collectors.gpu_env import gpu_environment
 
 _PROBE = GpuCollector().sample()
 pytestmark = pytest.mark.skipif(not _PROBE.available, reason=f"no NVML here: {_PROBE.reason}")
@@ -53,7 +54,7 @@ def test_every_gpu_reports_sane_figures() -> None:
 
 
 def test_gpu_names_match_the_samples() -> None:
-    assert gpu_names() == [gpu.name for gpu in _PROBE.gpus]
+    assert gpu_environment().names == [gpu.name for gpu in _PROBE.gpus]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs PyTorch")

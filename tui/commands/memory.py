@@ -316,6 +316,7 @@ def answer_question(question: str) -> tuple[Answer, list[str]]:
     the problems, if any, of reading sessiontui.toml."""
     from sessiontui.project_memory.answers import ask
     from sessiontui.tui.commands.speedup import settings
+    from sessiontui.tui.config import trust_rules
 
     log, config = settings()
     store = open_reader()
@@ -323,7 +324,7 @@ def answer_question(question: str) -> tuple[Answer, list[str]]:
     try:
         answer = ask(store, question, previous=previous, metric=config.default_metric,
                      draft_overhead=config.draft_overhead, read_gpu=_gpu_readings,
-                     read_runs=_followed_run(log))
+                     read_runs=_followed_run(log), rules=trust_rules(config))
     finally:
         if store:
             store.close()

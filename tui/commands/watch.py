@@ -31,9 +31,9 @@ class Stopped(Exception):
 
 
 def _gpu_names() -> list[str]:
-    from sessiontui.collectors.gpu import gpu_names
+    from sessiontui.collectors.gpu_env import gpu_environment
 
-    return gpu_names()
+    return gpu_environment().names
 
 
 def _print_record(record: Record, as_json: bool, store: Store) -> None:
