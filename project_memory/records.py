@@ -186,7 +186,42 @@ def _nested_problem(value: object) -> str | None:
 
 def _type_problem(name: str, value: object) -> str | None:
     """Why `value` does not fit the declared type of field `name`, or None when it does."""
-    declared = _FIELD_TYPES[name]
+    if name not in _TABLE_LISTS or value is None:
+        return _declared_problem(_FIELD_TYPES[name], value)
+    if not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
+        return "must be a list of tables"
+    if not all(isinstance(v.get("kind"), str) for v in value):
+        return "each table must have a text `kind`"
+    return next((p for p in (_table_problem(name, v) for v in value) if p), None)
+
+
+# The keys of a run's milestones and events that its readers use, with their types (others kept).
+_MILESTONE_KEYS = {"step": "int", "pct": "int | None", "at": "str | None", "loss": "float | None",
+                   "accept_length": "float | None", "acc": "list[float] | None",
+                   "metrics": "dict[str, float] | None"}
+_EVENT_KEYS = {"message": "str | None", "line": "str | None", "signature": "str | None",
+               "step": "int | None", "at": "str | None", "context": "list[str] | None",
+               "lessons": "list[str] | None"}
+_MILESTONE_NEEDS = {"progress": "pct", "eval": "metrics"}
+
+
+def _table_problem(name: str, table: Mapping[str, Any]) -> str | None:
+    """Why one milestone or event cannot be read back by the run's readers, or None."""
+    kind = table["kind"]
+    if name == "milestones" and kind not in _MILESTONE_NEEDS:
+        return f"has a milestone of kind {kind!r}, not one of {', '.join(_MILESTONE_NEEDS)}"
+    if name == "milestones" and table.get(_MILESTONE_NEEDS[kind]) is None:
+        return f"has a {kind} milestone without `{_MILESTONE_NEEDS[kind]}`"
+    keys = _MILESTONE_KEYS if name == "milestones" else _EVENT_KEYS if name == "events" else {}
+    for key, declared in keys.items():
+        if (key in table or "None" not in declared) and (
+                problem := _declared_problem(declared, table.get(key))):
+            return f"has `{key}` that {problem}"
+    return _nested_problem(table)
+
+
+def _declared_problem(declared: str, value: object) -> str | None:
+    """Why `value` does not fit a declared type such as `int | None`, or None when it does."""
     if value is None:
         return None if "None" in declared else "must be set"
     base = declared.split(" |")[0]
@@ -218,31 +253,38 @@ def _type_problem(name: str, value: object) -> str | None:
         ok = isinstance(value, dict) and all(
             isinstance(k, str) and _is_number(v) and math.isfinite(v) for k, v in value.items())
         return None if ok else "must be a table of finite numbers"
-    if not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
-        return "must be a list of tables"
-    if not all(isinstance(v.get("kind"), str) for v in value):
-        return "each table must have a text `kind`"
-    return _nested_problem(value)
+    return None
 
 
 def parse_time(text: str) -> datetime | None:
-    """An ISO 8601 timestamp as an aware datetime (UTC when it names no zone), or None."""
+    """An ISO 8601 timestamp as an aware datetime (UTC when it names no zone), or None; also
+    None when it has no UTC equivalent (0001-01-01T00:00+01:00 lies before year 1 in UTC)."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return _in_utc(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+
+
+def _in_utc(moment: datetime) -> datetime | None:
+    """An aware datetime in UTC, or None when that falls outside the years 1..9999."""
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        return None
 
 
 # Plausible ranges: (field, smallest, largest) allowed. Above LARGEST nothing is measured: a
 # throughput of 1e308 tok/s or an accept length of 5,000 is a parse or typing error.
 LARGEST = 1e12
+MAX_REVISION = 2**62  # a record's edit count, the merge clock of imports
 _RANGES = (
     ("accept_length", 1, 1000), ("concurrency", 1, 10**9), ("batch_size", 1, 10**9),
     ("num_draft_tokens", 1, 10**6), ("num_steps", 1, 10**6), ("topk", 1, 10**6),
     ("input_len", 0, 10**12), ("output_len", 0, 10**12), ("duration_s", 0, LARGEST),
-    ("revision", 0, 2**62),
+    ("revision", 0, MAX_REVISION),
 )
+MAX_ID_CHARS = 200  # an id is typed in `show ID` and printed in lists: one short word
 _REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),
                   "target": ("metric",)}
 
@@ -258,6 +300,10 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
             problems.append(Problem(name, f"must be >= {low}, not {value:g}"))
         elif value is not None and value > high:
             problems.append(Problem(name, f"is implausibly large: {value:g} (at most {high:g})"))
+    if record.id and (len(record.id) > MAX_ID_CHARS or not record.id.isprintable()
+                      or any(c.isspace() for c in record.id)):
+        problems.append(Problem("id", f"must be up to {MAX_ID_CHARS} printable characters "
+                                      f"without spaces, not {record.id!r}"))
     for name in _REQUIRED_TEXT.get(record.kind, ()):
         if not (getattr(record, name) or "").strip():
             problems.append(Problem(name, "must not be empty"))
@@ -265,6 +311,8 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
         problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
     elif record.value is not None and record.value > LARGEST:
         problems.append(Problem("value", f"is implausibly large: {record.value:g}"))
+    elif record.kind == "target" and record.metric == "accept_length" and (record.value or 0) < 1:
+        problems.append(Problem("value", f"must be >= 1 for an accept length, not {record.value:g}"))
     elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
         problems.append(Problem("value", "must be set for a result that did not fail"))
     implausible = {k: v for k, v in record.figures.items() if not 0 <= v <= LARGEST}
@@ -305,7 +353,8 @@ def _normalised(value: Any) -> Any:
     """TOML's native dates and times as the ISO text records keep; containers walked through."""
     if isinstance(value, datetime):
         moment = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return moment.astimezone(UTC).isoformat(timespec="seconds")
+        utc = _in_utc(moment)  # none: kept as written, and reported as no date by parse_time
+        return (utc or moment).isoformat(timespec="seconds")
     if isinstance(value, date | time):
         return value.isoformat()
     if isinstance(value, Mapping):
@@ -333,7 +382,7 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
             problems.append(Problem(name, problem))
     for name in TIMESTAMPS:
         if isinstance(values.get(name), str) and (moment := parse_time(values[name])):
-            values[name] = moment.astimezone(UTC).isoformat(timespec="seconds")
+            values[name] = moment.isoformat(timespec="seconds")
     for name, value in list(values.items()):
         if _FIELD_TYPES.get(name, "").startswith("float") and _is_number(value):
             values[name] = float(value)  # TOML writes 50.0 as 50 when edited by hand

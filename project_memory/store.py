@@ -15,6 +15,7 @@ from pathlib import Path
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import (
     KINDS,
+    MAX_REVISION,
     Record,
     is_invalid,
     new_id,
@@ -292,7 +293,8 @@ class Store:
             stored = _record(row[0], record.id)
             if is_invalid(record):  # an edit of a row shown as invalid is its repair
                 record.status = None
-            record.revision = max(record.revision, stored.revision) + 1
+            # capped: a revision imported at the limit must not make the record uneditable
+            record.revision = min(max(record.revision, stored.revision) + 1, MAX_REVISION)
             record.updated_at = max(now_iso(), stored.updated_at)
             self._put(db, record)
         return record

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
 ACCEPT_LENGTH = "accept_length"
 SPEEDUP = "speedup"
-_NUMBER = r"(\d+(?:\.\d+)?)"
+# A threshold as typed: signed, with thousands separators or an exponent (1,000; -5; 1e3), so a
+# figure is never read in part; validation then judges it.
+_NUMBER = re.compile(r"(?<![\d.,])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)", re.I)
 _METRICS = (  # (pattern naming the metric, metric, unit)
     (r"accept(?:ance)?[\s_-]*len(?:gth)?|\bacc[\s_-]*len\b|\btau\b|\bAL\b|τ", ACCEPT_LENGTH, "tok/step"),
     (r"\d\s*x\b|speed[\s-]*up|×", SPEEDUP, "x"),
@@ -46,7 +48,8 @@ def parse_target(text: str) -> Record:
         if re.search(pattern, text, re.I):
             metric, unit = name, name_unit
             break
-    numbers = [float(n) for n in re.findall(_NUMBER, _CONCURRENCY.sub(" ", text))]
+    numbers = [float(n.replace(",", "")) for n in _NUMBER.findall(
+        _SINGLE_STREAM.sub(" ", _CONCURRENCY.sub(" ", text)))]  # bs1, c=8: conditions, not thresholds
     if metric is None:
         raise ValueError(f"no metric in {text!r}: name one (tok/s, speedup 1.3x, accept length, ttft ms)")
     if not numbers:

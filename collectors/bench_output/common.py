@@ -37,8 +37,9 @@ def trim_cut_tail(text: str) -> str:
 
     Output cut mid-write ends without a line break; its last line then ends inside whatever was
     being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
-    at least two decimals and as many as the numbers printed just before it (the same line's
-    others, or the last lines that end in one): formats print one precision per block.
+    at least two decimals and as many as the most any number shows just before it (the same
+    line's others, or the lines before that end in one): a block that starts a new precision
+    (trtllm-bench's 4-decimal latency breakdown after a 2-decimal rate) is not mistaken for whole.
     """
     if not text or text.endswith("\n"):
         return text
@@ -48,11 +49,10 @@ def trim_cut_tail(text: str) -> str:
         return text
     shown = _DECIMALS.search(last)
     earlier = [len(d) for d in _ANY_DECIMALS.findall(last[: shown.start() if shown else None])]
-    for line in text[max(0, start - TAIL_CONTEXT) : start].splitlines()[::-1]:
+    for line in text[max(0, start - TAIL_CONTEXT) : start].splitlines():
         ending = _DECIMALS.search(line.rstrip())
         if ending:
             earlier.append(len(ending[1]))
-            break
     wanted = max([2, *earlier])
     return text if shown and len(shown[1]) >= wanted else text[:start]
 

@@ -256,6 +256,29 @@ def test_control_sequences_from_stored_text_are_escaped_but_json_is_exact(run_cl
     assert "\x9b" not in exported and tomllib.loads(exported)["record"][0]["text"] == hostile
 
 
+def test_a_multi_line_label_keeps_list_at_one_line_per_record(run_cli) -> None:
+    run_cli("bench", "add", "--config", "a\nb\tc", "--value", "50", check=True)
+    run_cli("note", "add", "first", check=True)
+    lines = run_cli("list", check=True).stdout.splitlines()
+    assert len(lines) == 2 and "a\\nb\\tc" in lines[1]
+
+
+def test_an_imported_id_with_control_characters_or_spaces_is_refused(run_cli, tmp_path: Path) -> None:
+    path = tmp_path / "in.toml"
+    path.write_text('format_version = 1\n[[record]]\nkind = "note"\ntext = "t"\n'
+                    'created_at = "2026-01-01T00:00:00Z"\nid = "x\\u001b[2J y"\n')
+    result = run_cli("import", str(path))
+    assert result.returncode == 1 and "record 1 id: must be" in one_line_error(result)
+    assert listed(run_cli) == []
+
+
+def test_the_revision_is_kept_by_the_store_not_edited(run_cli) -> None:
+    added = json.loads(run_cli("note", "add", "n", "--json", check=True).stdout)
+    result = run_cli("edit", added["id"], "--set", f"revision={2**62}")
+    assert result.returncode == 2 and "cannot set field 'revision'" in one_line_error(result)
+    assert run_cli("edit", added["id"], "--set", "text=m").returncode == 0
+
+
 # -- 13. read-only folder ---------------------------------------------------------------------
 @pytest.fixture
 def read_only_memory() -> Iterator[Path]:

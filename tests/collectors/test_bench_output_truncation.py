@@ -96,6 +96,8 @@ def test_record_from_a_block_cut_mid_number_stores_nothing(run_cli) -> None:
         ("latency(ms) 41.362 compute_cap sm80", True),  # ends in a word, not a number
         ("lr=[3.9e-0", False),
         ("==================================================", True),
+        ("Average inter-token latency (ms): 30.9274\nAcceptance Rate (Speculative):\t  1.00\n\n"
+         "= GENERATION LATENCY BREAKDOWN\nMIN (ms): 63266.88", False),  # `63266.8804` cut
     ],
 )
 def test_a_last_line_without_line_break_is_kept_only_when_whole(text: str, kept: bool) -> None:
@@ -103,3 +105,16 @@ def test_a_last_line_without_line_break_is_kept_only_when_whole(text: str, kept:
     assert (trim_cut_tail(text) == text) is kept
     if not kept:
         assert trim_cut_tail(text) == text[:start]
+
+
+def test_every_fixture_cut_inside_any_line_end_never_stores_a_wrong_value() -> None:
+    """The dangerous cuts, all of them: one to three characters before each line break (inside
+    the last number of a line), with what the whole fixture gives as the reference."""
+    for name in ALL_FIXTURES:
+        data = (FIXTURES / name).read_bytes()
+        whole = whole_output(name)
+        ends = [i for i, byte in enumerate(data) if byte == ord("\n")]
+        for cut in sorted({end - back for end in ends for back in (1, 2, 3) if end > back}):
+            for record in parse_benchmark_output(data[:cut]):
+                if not is_summary(record):
+                    assert_one_of(record.to_dict(), whole, f"{name} cut at {cut}")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sessiontui.project_memory.exchange import export_toml, import_toml, read_toml
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import MAX_REVISION, Record
 from sessiontui.project_memory.salvage import salvage
 from sessiontui.project_memory.store import GITIGNORE, Store, StoreError
 
@@ -101,6 +101,17 @@ def test_a_local_edit_is_never_reverted_by_re_importing_an_older_export(tmp_path
     with Store(tmp_path / "copy.db") as copy:
         copy.merge(read_toml(export))
         assert import_toml(copy, newer) == (0, 1) and copy.get(record.id).value == 77.0
+
+
+def test_a_record_imported_at_the_highest_revision_stays_editable(tmp_path: Path) -> None:
+    with Store(tmp_path / "memory.db") as store:
+        store.merge([Record(kind="note", id="n-1", text="t", revision=MAX_REVISION,
+                            created_at="2026-01-01T00:00:00+00:00")])
+        record = store.get("n-1")
+        record.text = "edited"
+        store.update(record)
+        store.update(record)
+        assert store.get("n-1").text == "edited"
 
 
 def test_read_only_store_reads_and_refuses_writes(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from sessiontui.project_memory.forecast import forecast
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import Record, RecordError
 from sessiontui.project_memory.speedup import build_speedup_report
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.targets import (
@@ -29,6 +29,10 @@ from sessiontui.project_memory.targets import (
     ("speedup of 1.5 at concurrency 4", "speedup", 1.5, 4),
     ("ttft under 200 ms", "ttft_ms_median", 200.0, None),
     ("total throughput 1500 c=32", "total_tok_s", 1500.0, 32),
+    ("beat 1,000 tok/s", "output_tok_s", 1000.0, None),  # was read as 1
+    ("bs1 beat 90 tok/s", "output_tok_s", 90.0, 1),  # a condition, not the threshold
+    ("beat -5 tok/s", "output_tok_s", -5.0, None),  # the sign kept: validation refuses it
+    ("beat 1e308 tok/s", "output_tok_s", 1e308, None),  # was read as 1
 ])
 def test_phrases_become_targets(text, metric, value, concurrency) -> None:
     target = parse_target(text)
@@ -41,6 +45,14 @@ def test_phrases_become_targets(text, metric, value, concurrency) -> None:
 def test_phrases_without_metric_or_number_are_refused(text) -> None:
     with pytest.raises(ValueError):
         parse_target(text)
+
+
+@pytest.mark.parametrize("text", ["beat -5 tok/s", "beat 1e308 tok/s", "accept length 1e400",
+                                  "accept length 0.5"])
+def test_implausible_thresholds_are_refused_not_stored_in_part(store: Store, text: str) -> None:
+    with pytest.raises(RecordError):
+        store.add(parse_target(text))
+    assert store.count() == 0
 
 
 @pytest.fixture

@@ -143,3 +143,42 @@ def test_a_run_keeps_odd_figures_its_log_printed() -> None:
     assert record_problems(run) == []  # refusing them would stop the run being followed
     run.loss = math.nan
     assert {p.field for p in record_problems(run)} == {"loss"}  # JSON cannot keep nan
+
+
+@pytest.mark.parametrize(
+    "moment",
+    ["0001-01-01T00:00:00+01:00", datetime.fromisoformat("0001-01-01T00:00:00+01:00"),
+     "9999-12-31T23:59:59-05:00"],
+)
+def test_a_timestamp_with_no_utc_equivalent_is_named_not_raised(moment: object) -> None:
+    with pytest.raises(RecordError, match="created_at: not a date and time"):
+        record_from_data({"kind": "note", "text": "t", "created_at": moment})
+
+
+@pytest.mark.parametrize(
+    ("tables", "why"),
+    [
+        ({"milestones": [{"kind": "progress", "step": 3}]}, "without `pct`"),
+        ({"milestones": [{"kind": "x", "step": 3, "pct": 5}]}, "kind 'x'"),
+        ({"milestones": [{"kind": "eval", "step": 3, "metrics": {"a": "x"}}]}, "`metrics`"),
+        ({"milestones": [{"kind": "progress", "step": 3, "pct": 5, "loss": "x"}]}, "`loss`"),
+        ({"milestones": [{"kind": "progress", "pct": 5}]}, "`step`"),
+        ({"events": [{"kind": "crashed", "message": 5}]}, "`message`"),
+        ({"events": [{"kind": "crashed", "lessons": [1]}]}, "`lessons`"),
+    ],
+)
+def test_run_tables_its_readers_cannot_use_are_refused(tables: dict, why: str) -> None:
+    with pytest.raises(RecordError, match=why):
+        record_from_data({"kind": "run", "name": "r", "created_at": "2026-01-01T00:00:00Z", **tables})
+
+
+def test_a_run_with_well_formed_tables_is_described(store: Store) -> None:
+    run = record_from_data({
+        "kind": "run", "name": "r", "created_at": "2026-01-01T00:00:00Z", "status": "crashed",
+        "milestones": [{"kind": "progress", "step": 3, "pct": 5, "loss": 1.0, "acc": [0.5]},
+                       {"kind": "eval", "step": 3, "metrics": {"eval_loss": 2.0}}],
+        "events": [{"kind": "crashed", "message": "boom", "lessons": ["l-gone"]}],
+    })
+    store.add(run)
+    text = ask(store, "how is the run?").text
+    assert "5% at step 3" in text and "eval at step 3" in text and "boom" in text

@@ -119,7 +119,8 @@ def record_line(record: Record) -> str:
         value += "  baseline" if record.baseline else ""
     elif record.kind == "run":
         value = f"{record.status or ''} step {record.step or 0}/{record.total_steps or '?'}"
-    return f"{record.id:14} {record.kind:9} {record.created_at[:16]:16}  {record.label[:48]:48} {value}"
+    label = record.label.replace("\n", "\\n").replace("\t", "\\t")[:48]  # one line per record
+    return f"{record.id:14} {record.kind:9} {record.created_at[:16]:16}  {label:48} {value}"
 
 
 def print_record(record: Record) -> None:

@@ -16,10 +16,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("gpu", help="print one sample of every GPU (NVML)")
     parser.add_argument("--json", action="store_true", help="print the sample as JSON")
     add_host_option(parser)
-    parser.set_defaults(func=run_gpu)
+    parser.set_defaults(func=cmd_gpu)
 
 
-def run_gpu(args: argparse.Namespace) -> int:
+def cmd_gpu(args: argparse.Namespace) -> int:
     """Sample once; without NVML that is a normal answer (available: false), so exit 0.
     With --host, the named host's GPUs as its endpoint reports them; exit 1 when it is down."""
     import json

@@ -155,10 +155,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+_STORE_KEPT = ("id", "kind", "created_at", "updated_at", "deleted_at", "revision")  # not edited
+
+
 def _coerce(name: str, text: str) -> object:
     """Parse `text` into the type of the record field `name` (for `edit --set`)."""
     kind = _FIELD_TYPES.get(name)
-    if kind is None or name in ("id", "kind", "created_at", "updated_at", "deleted_at"):
+    if kind is None or name in _STORE_KEPT:
         raise ValueError(f"cannot set field {name!r}")
     if text == "" and "None" in kind:
         return None

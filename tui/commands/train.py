@@ -21,10 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     add_host_option(status)
     status.add_argument("--run", metavar="NAME", help="with --host: only this run")
-    status.set_defaults(func=run_status)
+    status.set_defaults(func=cmd_train_status)
 
 
-def run_status(args: argparse.Namespace) -> int:
+def cmd_train_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
     if args.host:
         return _remote_status(args)
