@@ -43,3 +43,25 @@ def stall_text(step: int | None, last_update: float | None, now: float) -> str:
     when = time.strftime("%H:%M", time.localtime(last_update))
     last = f"last step {step:,} at {when}" if step is not None else f"last progress at {when}"
     return f"stalled for {duration(max(0.0, now - last_update))} ({last})"
+
+def _day(moment: datetime, today: datetime) -> str:
+    """`today`/`tonight`, `tomorrow`, `yesterday`, a weekday within the week, else the date."""
+    days = (moment.date() - today.date()).days
+    if days == 0:
+        return "tonight" if moment.hour >= 18 else "today"
+    if days in (1, -1):
+        return "tomorrow" if days == 1 else "yesterday"
+    return moment.strftime("%a") if 1 < days < 7 else moment.strftime("%b %d")
+
+
+def finish_time(seconds: float | None, start: float | None = None, now: float | None = None) -> str:
+    """When something `seconds` after `start` (default: now) ends, in the local zone and as a
+    span from now: `01:32 tonight, in 2 h 40 min`; a dash when unknown."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return DASH
+    current = datetime.now(UTC).timestamp() if now is None else now
+    end = (current if start is None or not math.isfinite(start) else start) + seconds
+    local_end = datetime.fromtimestamp(end).astimezone()
+    left = end - current
+    span = f"in {duration(left)}" if left >= 0 else f"{duration(-left)} ago"
+    return f"{local_end:%H:%M} {_day(local_end, datetime.fromtimestamp(current).astimezone())}, {span}"

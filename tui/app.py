@@ -10,13 +10,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
@@ -24,6 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.tui import paste
 from sessiontui.tui.messages import (
     AnswerReady,
     CatchUpProgress,
@@ -34,11 +35,11 @@ from sessiontui.tui.messages import (
     TrainAlert,
     TrainSampled,
 )
-from sessiontui.tui.palette import SessionCommands
+from sessiontui.tui.palette import COMMANDS
 from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
 from sessiontui.tui.widgets.gpu_pane import GpuPane
 from sessiontui.tui.widgets.key_bar import KeyBar
-from sessiontui.tui.widgets.memory_pane import MemoryPane
+from sessiontui.tui.widgets.memory_pane import MemoryPane, MemoryTable
 from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
 
@@ -49,20 +50,29 @@ if TYPE_CHECKING:
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
-MEMORY_REFRESH_S = 15.0  # re-read the memory for records written by other processes
+MEMORY_CHECK_S = 1.0  # how often the memory files are looked at (two stat calls) for changes
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
-SHOWN_KINDS = ("benchmark", "lesson", "note")  # the memory pane's; runs live in the training pane
+SHOWN_KINDS = ("benchmark", "run", "lesson", "note")  # every kind, in the memory pane
+TOAST_CHARS = 70  # a notification is one short line
+ALERT_CHARS = 120  # a run's alert: the event, then the lesson that fixed it before
+PAST = {"add": "added", "update": "saved", "delete": "deleted", "restore": "restored"}
 VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
-_WORKER_WORDS = {  # what each background task does, for a user-facing failure notice
-    "_telemetry": "Sampling the GPUs and host",
-    "_follow_logs": "Following the training logs",
-    "_save_followed_log": "Saving the followed log",
-    "_load_memory": "Reading the memory",
-    "_write": "Saving to the memory",
-    "_export_to": "Exporting the memory",
-    "_ask": "Answering",
-}
 _SEVERITY = {"crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
+
+
+def one_line(text: str, limit: int = TOAST_CHARS) -> str:
+    """Text as one line of at most `limit` characters, an ellipsis where it was cut."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def file_state(path: Path) -> tuple[int, int] | None:
+    """Modification time and size of a file (None when absent): changes on every write."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
 
 
 def pane_classes(view: str, active: str) -> str:
@@ -72,9 +82,10 @@ def pane_classes(view: str, active: str) -> str:
 
 def alert_text(path: Path, event: Any, lesson: Record | None) -> str:
     """The notification for an event, with the best matching lesson's fix inline."""
-    text = f"{path.name}: {event.kind}: {event.message or event.line or ''}"
+    text = one_line(f"{path.name}: {event.kind}: {event.message or event.line or ''}", ALERT_CHARS)
     if lesson is not None:
-        return f"{text}\nSeen before: {lesson.label} — fix: {lesson.fix or '(no fix recorded)'}"
+        fix = lesson.fix or "(no fix recorded)"
+        return f"{text}\n" + one_line(f"Seen before: {lesson.label} — fix: {fix}", ALERT_CHARS)
     if event.kind in ALERT_KINDS:
         return f"{text}\nNo matching lesson: press L to record one."
     return text
@@ -87,7 +98,6 @@ class SessionApp(App[None]):
     TITLE = "sessiontui"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_COLUMNS, "-wide")]
     AUTO_FOCUS = None  # keys start as app bindings; no blinking cursor costs CPU while idle
-    COMMANDS = App.COMMANDS | {SessionCommands}
     BINDINGS = [
         Binding("slash", "focus_ask", "Ask"),
         Binding("question_mark", "help", "Help"),
@@ -95,6 +105,7 @@ class SessionApp(App[None]):
         Binding("l", "add('lesson')", "Lesson"),
         Binding("n", "add('note')", "Note"),
         Binding("f", "follow_log", "Follow log"),
+        Binding("F", "unfollow_log", "Unfollow log", show=False),
         Binding("x", "export", "Export", show=False),
         Binding("u", "undelete", "Undo delete", show=False),
         Binding("L", "lesson_from_failure", "Lesson from failure", show=False),
@@ -117,11 +128,14 @@ class SessionApp(App[None]):
         refresh_s: float = 1.0,
         config: Config | None = None,
         follower_factory: Callable[[Path], Any] | None = None,
+        keep_dir: Path | None = None,
     ) -> None:
         super().__init__()
+        paste.install()  # pasted text keeps its order; escape codes in it are dropped
         self.project_dir = Path(project_dir)
         self.store_path = store_path or database_path(self.project_dir)
         self.config_path = config_path or self.project_dir / "sessiontui.toml"
+        self.keep_dir = keep_dir or self.project_dir  # where exports and screenshots go
         self.config = config
         self.refresh_s = config.refresh_s if config else refresh_s
         self.gpu_refresh_s = config.gpu_refresh_s if config else refresh_s
@@ -137,13 +151,19 @@ class SessionApp(App[None]):
         self._stopping = threading.Event()
         self._training_done = threading.Event()
         self._training_done.set()  # clear only while the training worker runs
-        self._memory_signature: tuple = ()
+        self._memory_files: tuple = ()
+        self._memory_counts: dict[str, int] = {}
+        self._memory_kinds: dict[str, list[Record]] = {}
+        self._reference: Record | None = None
+        self._sync_version: object = None
         self._train_snapshots: dict[Path, Any] = {}
         self._gpu_names: list[str] = []
         self._lost_gpus: set[int] = set()
         self._gpu_available: bool | None = None
         self._host_events: set[str] = set()
         self._deleted: list[str] = []
+        self._restored = 0
+        self._dropped_logs: queue.Queue[Path] = queue.Queue()
         self._last_failure: tuple[Path, Any] | None = None
 
         first = self._first_view()  # styled as active from the start: no restyle after mount
@@ -187,11 +207,36 @@ class SessionApp(App[None]):
             self.notify(problem, severity="warning", markup=False)
         self._follow_logs()  # at once: the log read overlaps the first frame's drawing
         self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
-        self.set_timer(STAGGER_S, self._load_memory)
-        self.set_interval(MEMORY_REFRESH_S, self._load_memory)
+        # The memory (runs' records are large) and the session files are read after the first
+        # frames: their threads would share the GIL with the drawing.
+        self.set_interval(MEMORY_CHECK_S, self._check_memory)
+        self.set_timer(MEMORY_CHECK_S, self._open_session)
 
     def on_unmount(self) -> None:
         self.stop_collectors()
+        from sessiontui.tui.session_files import leave
+
+        leave(self.memory_dir)
+
+    @property
+    def memory_dir(self) -> Path:
+        """The project's `.sessiontui` folder: the memory, the ask history, who has the app open."""
+        return self.store_path.parent
+
+    @work(thread=True, group="session", exit_on_error=False)
+    def _open_session(self) -> None:
+        """Restore the ask history; say when another app has this project open too."""
+        from sessiontui.tui.session_files import enter, read_history
+
+        history = read_history(self.memory_dir)
+        self.call_from_thread(self.ask_bar.load_history, history)
+        others = enter(self.memory_dir)
+        if others:
+            pids = ", ".join(str(pid) for pid in others)
+            self.post_message(Notice(
+                f"sessiontui is also open on this project (pid {pids}); both keep working.",
+                "warning",
+            ))
 
     def stop_collectors(self) -> None:
         """Stop the workers; wait (briefly) for the run records' last save. Safe from any thread."""
@@ -209,7 +254,7 @@ class SessionApp(App[None]):
         self._show_view(name)
         target = self.memory_pane.table if name == "memory" else self.query_one(f"#{name}")
         if target.can_focus:
-            target.focus()
+            self.set_focus(target)  # at once: the next key of a burst goes to the new pane
 
     # -- telemetry ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="telemetry", exit_on_error=False)
@@ -289,6 +334,10 @@ class SessionApp(App[None]):
                         path = self._new_logs.get()
                         if path not in watchers:
                             watchers[path] = self._start_following(store, path)
+                    while not self._dropped_logs.empty():  # unfollowed: its progress saved first
+                        dropped = watchers.pop(self._dropped_logs.get(), None)
+                        if dropped is not None:
+                            dropped.flush()
                     for path, watcher in watchers.items():
                         self._poll(path, watcher)
                     self._stopping.wait(until_tick(self.refresh_s))
@@ -343,46 +392,102 @@ class SessionApp(App[None]):
         self.push_screen(
             PromptScreen("Follow a training log (saved to sessiontui.toml)",
                          placeholder="path/to/train.log"),
-            self._follow,
+            self._ask_to_follow,
         )
 
-    def _follow(self, log: str | None) -> None:
-        if log:
-            path = self._resolve(Path(log))
-            self.log_paths.append(path)
-            self._new_logs.put(path)
-            self._save_followed_log(log)
+    def _ask_to_follow(self, log: str | None) -> None:
+        """Follow the log; a path that does not exist yet is followed only if the user says so."""
+        if not log:
+            return
+        path = self._resolve(Path(log))
+        if path in self.log_paths:
+            self.notify(f"Already following {one_line(log)}.", markup=False)
+        elif path.is_dir():
+            self.notify(f"{one_line(log)} is a folder: give the log file in it.",
+                        severity="warning", markup=False)
+        elif path.exists():
+            self._follow(log)
+        else:
+            from sessiontui.tui.screens.confirm import ConfirmScreen
+
+            question = f"{path} does not exist yet. Follow it anyway and wait for the job to create it?"
+            self.push_screen(ConfirmScreen(question), lambda yes: self._follow(log) if yes else None)
+
+    def _follow(self, log: str) -> None:
+        path = self._resolve(Path(log))
+        self.log_paths.append(path)
+        self._new_logs.put(path)
+        self._save_followed_log(log, True)
+
+    def action_unfollow_log(self) -> None:
+        """Choose a followed log to stop following (removed from sessiontui.toml too)."""
+        if not self.log_paths:
+            self.notify("No log is followed.", markup=False)
+            return
+        from sessiontui.tui.screens.choose import ChooseScreen
+
+        choices = [str(path) for path in self.log_paths]
+        self.push_screen(ChooseScreen("Stop following which log?", choices), self._unfollow)
+
+    def _unfollow(self, choice: str | None) -> None:
+        if choice is None:
+            return
+        path = Path(choice)
+        self.log_paths.remove(path)
+        self._dropped_logs.put(path)
+        self.training_pane.drop_card(path)
+        self._train_snapshots.pop(path, None)
+        self._save_followed_log(str(path), False)
 
     @work(thread=True, group="config", exit_on_error=False)
-    def _save_followed_log(self, log: str) -> None:
-        from sessiontui.tui.config import add_followed_log
+    def _save_followed_log(self, log: str, follow: bool) -> None:
+        """Add the log to (or remove it from) `logs` in sessiontui.toml, keeping comments."""
+        from sessiontui.tui.config import add_followed_log, remove_followed_log
 
+        shown = one_line(log, 40)
         try:
-            added = add_followed_log(self.config_path, log)
+            changed = (add_followed_log if follow else remove_followed_log)(self.config_path, log)
         except (OSError, ValueError) as exc:
-            self.post_message(Notice(f"Following {log} for this session only: {exc}", "warning"))
+            self.post_message(Notice(
+                one_line(f"{'Following' if follow else 'Stopped following'} {shown} for this "
+                         f"session only: {exc}"), "warning"))
             return
-        where = self.config_path.name
-        self.post_message(Notice(f"Following {log}" + (f" (added to {where})" if added else "")))
+        where = f" ({'added to' if follow else 'removed from'} {self.config_path.name})"
+        verb = "Following" if follow else "Stopped following"
+        self.post_message(Notice(f"{verb} {shown}" + (where if changed else "")))
 
     # -- memory -------------------------------------------------------------------------------
+    def _check_memory(self) -> None:
+        """Re-read the memory when its files changed (this process's writes or another's, a sync)."""
+        from sessiontui.project_memory.sync_state import STATE_NAME
+
+        names = (self.store_path.name, self.store_path.name + "-wal", STATE_NAME)
+        files = tuple(file_state(self.memory_dir / name) for name in names)
+        if files != self._memory_files:
+            self._memory_files = files
+            self._load_memory()
+
     @work(thread=True, exclusive=True, group="memory-read", exit_on_error=False)
     def _load_memory(self) -> None:
-        """Read benchmarks, lessons and notes when something changed, and post them."""
+        """Read the kinds whose records changed (per-kind counters), and post the whole memory."""
         from sessiontui.project_memory.reference import reference_for
         from sessiontui.project_memory.store import Store
         from sessiontui.project_memory.sync_state import state_version, sync_pending
 
         with Store(self.store_path, readonly=self.store_path.exists()) as store:
-            # Re-read a large memory only when it changed (or a sync finished).
-            signature = (store.fingerprint(SHOWN_KINDS), state_version(self.store_path.parent))
-            if signature == self._memory_signature:
+            counts = dict(zip(SHOWN_KINDS, store.fingerprint(SHOWN_KINDS), strict=True))
+            changed = [kind for kind in SHOWN_KINDS if counts[kind] != self._memory_counts.get(kind)]
+            version = state_version(self.store_path.parent)  # a sync finished
+            if not changed and version == self._sync_version:
                 return
-            records = [r for kind in SHOWN_KINDS for r in store.list(kind)]
-            reference = reference_for(store, self.metric)
+            for kind in changed:
+                self._memory_kinds[kind] = store.list(kind)
+            if "benchmark" in changed:
+                self._reference = reference_for(store, self.metric)
             unsynced = sync_pending(store, self.project_dir)
-        self._memory_signature = signature
-        self.post_message(MemoryLoaded(records, reference, unsynced))
+        self._memory_counts, self._sync_version = counts, version
+        records = [r for kind in SHOWN_KINDS for r in self._memory_kinds[kind]]
+        self.post_message(MemoryLoaded(records, self._reference, unsynced))
 
     def on_memory_loaded(self, message: MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)
@@ -396,18 +501,56 @@ class SessionApp(App[None]):
         reopens it after a failed save, with what was typed."""
         from sessiontui.tui.screens.record_form import RecordForm
 
-        self.push_screen(RecordForm(record, error), self._save)
+        operation = "update" if record.id else "add"
+        self.push_screen(RecordForm(record, lambda r: self._store_write(operation, r)),
+                         self._saved)
+
+    def _saved(self, text: str | None) -> None:
+        if text:
+            self.on_notice(Notice(text, reload=True))
+
+    def action_memory(self, operation: str) -> None:
+        """Open, edit or delete the record under the Memory pane's cursor (from the palette)."""
+        self._show_view("memory")
+        if self.memory_pane.selected() is None:
+            self.notify("Select a record in the Memory pane first (3, then arrows).", markup=False)
+            return
+        getattr(self.memory_pane, f"action_{operation}")()
+
+    def action_filter_memory(self) -> None:
+        """Bring the Memory pane forward with its filter box focused."""
+        self._show_view("memory")
+        self.set_focus(self.memory_pane.filter)
+
+    def on_memory_pane_open_record(self, message: MemoryPane.OpenRecord) -> None:
+        from sessiontui.tui.screens.record_view import RecordView
+
+        record = message.record
+
+        def then(choice: str | None) -> None:
+            if choice == "edit":
+                self._edit(record)
+            elif choice == "delete":
+                self._delete(record)
+
+        self.push_screen(RecordView(record), then)
 
     def on_memory_pane_edit_record(self, message: MemoryPane.EditRecord) -> None:
         self._edit(message.record)
 
     def on_memory_pane_delete_record(self, message: MemoryPane.DeleteRecord) -> None:
-        self._deleted.append(message.record.id)
-        self._write("delete", message.record.id)
+        self._delete(message.record)
+
+    def _delete(self, record: Record) -> None:
+        self._deleted.append(record.id)
+        self._write("delete", record.id)
 
     def action_undelete(self) -> None:
         if self._deleted:
+            self._restored += 1
             self._write("restore", self._deleted.pop())
+        elif self._restored:
+            self.notify("Nothing left to undo: every record deleted here was restored.")
         else:
             self.notify("Nothing deleted in this session.")
 
@@ -423,53 +566,74 @@ class SessionApp(App[None]):
         lesson.notes = f"log: {path}"
         self._edit(lesson)
 
-    def _save(self, record: Record | None) -> None:
-        if record is not None:
-            self._write("update" if record.id else "add", record)
+    def _store_write(self, operation: str, target: Any) -> str:
+        """Add, update, delete or restore in one short transaction; what happened, in one line.
 
-    @work(thread=True, group="memory-write", exit_on_error=False)
-    def _write(self, operation: str, target: Any) -> None:
-        """Add, update, delete or restore in one short transaction, then say what happened."""
+        Raises UserError with what to do when the store refuses (read-only folder, full disk).
+        """
+        from sessiontui.project_memory.records import RecordError
         from sessiontui.project_memory.stamp import stamp
         from sessiontui.project_memory.store import Store, StoreError
+        from sessiontui.tui.user_errors import UserError, store_problem
 
         try:
             with Store(self.store_path) as store:
                 if operation == "add":
-                    fresh = replace(target)  # `target` stays as typed, for a retry
-                    record = store.add(stamp(fresh, gpus=self._gpu_names, path=self.project_dir))
-                    text = f"Added {record.kind} {record.id}: {record.label}"
+                    record = store.add(stamp(target, gpus=self._gpu_names, path=self.project_dir))
+                    done = "Added"
                 elif operation == "update":
-                    record = store.update(target)
-                    text = f"Saved {record.kind} {record.id}"
+                    record, done = store.update(target), "Saved"
                 elif operation == "delete":
-                    record = store.delete(target)
-                    text = f"Deleted {record.kind} {record.id} (u to undo)"
+                    record, done = store.delete(target), "Deleted"
                 else:
-                    record = store.restore(target)
-                    text = f"Restored {record.kind} {record.id}"
-        except (StoreError, ValueError) as exc:  # ValueError: RecordError, a record not stored
-            if operation in ("add", "update"):  # nothing typed is lost: the form comes back
-                self.call_from_thread(self._edit, target, f"Not saved: {exc}")
-            else:
-                self.post_message(Notice(str(exc), "error"))
+                    record, done = store.restore(target), "Restored"
+        except RecordError as exc:  # a value the store's rules refuse
+            raise UserError(str(exc)) from None
+        except (StoreError, OSError) as exc:
+            raise UserError(store_problem(exc, self.store_path)) from None
+        undo = " (u undoes)" if operation == "delete" else ""
+        return one_line(f"{done} {record.kind} {record.id}{undo}: {record.label}")
+
+    @work(thread=True, group="memory-write", exit_on_error=False)
+    def _write(self, operation: str, target: Any) -> None:
+        """`_store_write` in a thread, its outcome as a notification."""
+        from sessiontui.tui.user_errors import UserError
+
+        try:
+            text = self._store_write(operation, target)
+        except UserError as exc:
+            if operation == "delete" and self._deleted and self._deleted[-1] == target:
+                self._deleted.pop()
+            self.post_message(Notice(f"Not {PAST[operation]}: {exc}", "error"))
             return
         self.post_message(Notice(text, reload=True))
 
     def on_notice(self, message: Notice) -> None:
-        self.notify(message.text, severity=message.severity, markup=False)
+        self.notify(one_line(message.text, 2 * TOAST_CHARS), severity=message.severity,
+                    markup=False)
         if message.reload:
             self._load_memory()
 
     def action_export(self) -> None:
         from sessiontui.tui.screens.prompt import PromptScreen
 
-        default = str(self.project_dir / "sessiontui-memory.toml")
+        default = str(self.keep_dir / "sessiontui-memory.toml")
         self.push_screen(PromptScreen("Export the memory to TOML", value=default), self._export)
 
     def _export(self, target: str | None) -> None:
-        if target:
-            self._export_to(self._resolve(Path(target)))
+        """Export; an existing file is replaced only after the user says yes."""
+        if not target:
+            return
+        path = self._resolve(Path(target))
+        if path.is_dir():
+            path = path / "sessiontui-memory.toml"
+        if not path.exists():
+            self._export_to(path)
+            return
+        from sessiontui.tui.screens.confirm import ConfirmScreen
+
+        self.push_screen(ConfirmScreen(f"{path} exists. Replace it?"),
+                         lambda yes: self._export_to(path) if yes else None)
 
     @work(thread=True, group="export", exit_on_error=False)
     def _export_to(self, path: Path) -> None:
@@ -483,6 +647,19 @@ class SessionApp(App[None]):
             self.post_message(Notice(f"Export failed: {exc}", "error"))
             return
         self.post_message(Notice(f"Exported the memory to {path}"))
+
+    def action_screenshot(self) -> None:
+        """Save an SVG of the screen into the project (after the palette has closed)."""
+        self.set_timer(0.1, self._save_screenshot)
+
+    def _save_screenshot(self) -> None:
+        name = time.strftime("sessiontui-screenshot-%Y%m%d-%H%M%S.svg")
+        try:
+            saved = self.save_screenshot(name, str(self.keep_dir))
+        except OSError as exc:
+            self.notify(f"Screenshot not saved: {exc.strerror}", severity="error", markup=False)
+            return
+        self.notify(f"Screenshot saved: {saved}", markup=False)
 
     # -- asking -------------------------------------------------------------------------------
     def action_focus_ask(self) -> None:
@@ -500,10 +677,17 @@ class SessionApp(App[None]):
             return
         bar = self.ask_bar
         bar.remember(question)
+        self._keep_history(list(bar.history))
         bar.value = ""
         self.action_view("answer")
         bar.focus()
         self._ask(question, tuple(self._train_snapshots.values()), self.gpu_pane.snapshot)
+
+    @work(thread=True, group="session", exit_on_error=False)
+    def _keep_history(self, questions: list[str]) -> None:
+        from sessiontui.tui.session_files import write_history
+
+        write_history(self.memory_dir, questions)
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
     def _ask(self, question: str, snapshots: tuple, gpu: Any) -> None:
@@ -536,40 +720,28 @@ class SessionApp(App[None]):
     def key_help(self) -> list[tuple[str, str]]:
         """Every binding of the app, the GPU and memory panes and the ask bar, for the help screen."""
         rows = []
-        for owner in (self, GpuPane, MemoryPane, AskBar):
+        for owner in (self, GpuPane, MemoryTable, MemoryPane, AskBar):
             for binding in owner.BINDINGS:
                 if isinstance(binding, Binding):
-                    rows.append((binding.key.replace("slash", "/").replace("question_mark", "?"),
-                                 binding.description))
-        rows.append(("ctrl+p", "Command palette"))
+                    rows.append((self.get_key_display(binding), binding.description))
+        rows.append(("ctrl+p", "Command palette: every action by name"))
         return rows
 
-    def palette_commands(self) -> list[tuple[str, str, str]]:
-        """(name, help, action) for every action, shown in the command palette."""
-        commands = [
-            ("Add benchmark", "Record a benchmark result", "add('benchmark')"),
-            ("Add lesson", "Record a failure and its fix", "add('lesson')"),
-            ("Add note", "Write a note into the memory", "add('note')"),
-            ("Follow a log", "Follow a training log (saved to sessiontui.toml)", "follow_log"),
-            ("Export memory to TOML", "Write the whole memory to a TOML file", "export"),
-            ("Ask a question", "Focus the ask bar", "focus_ask"),
-            ("Undo delete", "Restore the last record deleted in this session", "undelete"),
-            ("Help", "Keys and what the panes show", "help"),
-            ("Quit", "Leave sessiontui", "quit"),
-        ]
-        if self._last_failure is not None:
-            commands.append(("Record lesson from last failure",
-                             "A lesson pre-filled with the failure's signature",
-                             "lesson_from_failure"))
-        commands.extend((f"Show {view}", f"Switch to the {view} pane", f"view('{view}')")
-                        for view in VIEWS)
-        return commands
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette: Textual's own commands (theme, keys, quit), then each app action once."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Screenshot":  # ours saves into the project and says where
+                yield command
+        for command in COMMANDS:
+            yield SystemCommand(command.name, command.help, partial(self.run_action, command.action))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A worker that failed says so instead of taking the app down."""
+        """A worker that failed says so, in words, instead of taking the app down."""
         if event.state == WorkerState.ERROR:
-            doing = _WORKER_WORDS.get(event.worker.name, "A background task")
-            self.notify(f"{doing} failed: {event.worker.error}",
+            from sessiontui.tui.user_errors import worker_problem
+
+            self.notify(one_line(worker_problem(event.worker.group, event.worker.error,
+                                                self.store_path), 2 * TOAST_CHARS),
                         severity="error", timeout=30, markup=False)
 
 

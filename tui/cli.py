@@ -33,9 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # the app: no parser to build, no command modules to import
-        from sessiontui.tui.commands.app import run_app
+        from sessiontui.tui.commands.app import cmd_app
 
-        return run_app()
+        return cmd_app()
     from sessiontui.tui.commands.common import EscapedOutput  # after the app's branch
 
     streams = sys.stdout, sys.stderr  # stored text may hold terminal controls: shown escaped

@@ -150,8 +150,12 @@ def default_text() -> str:
     return "\n".join(lines)
 
 
-def _same_log(a: str, b: str) -> bool:
-    return os.path.normpath(os.path.expanduser(a)) == os.path.normpath(os.path.expanduser(b))
+def _same_log(a: str, b: str, base: Path) -> bool:
+    """Whether two `logs` entries name one file (relative entries taken from `base`)."""
+    def resolved(log: str) -> str:
+        return os.path.normpath(base / os.path.expanduser(log))
+
+    return resolved(a) == resolved(b)
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -170,15 +174,14 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def add_followed_log(path: Path, log: str) -> bool:
-    """Add `log` to the followed logs, keeping comments and layout; False when already there.
+def _logs_document(path: Path) -> tuple[Any, Any]:
+    """The settings as an editable document (a commented default when missing) and its `logs`.
 
-    Raises ValueError when the existing file is not valid TOML, rather than overwrite it.
+    Raises ValueError when the file is not valid TOML or `logs` not a list, rather than overwrite it.
     """
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
-    path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -193,9 +196,36 @@ def add_followed_log(path: Path, log: str) -> bool:
         logs = document["logs"]
     elif not isinstance(logs, list):
         raise ValueError(f"{path}: logs is not a list; fix it before following logs")
-    if any(isinstance(entry, str) and _same_log(entry, log) for entry in logs):
+    return document, logs
+
+
+def add_followed_log(path: Path, log: str) -> bool:
+    """Add `log` to the followed logs, keeping comments and layout; False when already there."""
+    import tomlkit
+
+    path = Path(path)
+    document, logs = _logs_document(path)
+    if any(isinstance(entry, str) and _same_log(entry, log, path.parent) for entry in logs):
         return False
     logs.append(log)
     path.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomically(path, tomlkit.dumps(document))
+    return True
+
+
+def remove_followed_log(path: Path, log: str) -> bool:
+    """Remove every entry naming `log` from the followed logs, keeping comments; False if none."""
+    import tomlkit
+
+    path = Path(path)
+    if not path.exists():
+        return False
+    document, logs = _logs_document(path)
+    named = [i for i, entry in enumerate(logs)
+             if isinstance(entry, str) and _same_log(entry, log, path.parent)]
+    for index in reversed(named):
+        del logs[index]
+    if not named:
+        return False
     _write_atomically(path, tomlkit.dumps(document))
     return True

@@ -1,28 +1,43 @@
-"""Command-palette provider: every app action by name, read from the app's current command list."""
+"""Every app action by name, for the command palette (Textual's system commands) and help."""
 
 from __future__ import annotations
 
-from functools import partial
-
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from dataclasses import dataclass
 
 
-class SessionCommands(Provider):
-    """The app's actions (add benchmark, follow a log, export, ...) for Ctrl+P."""
+@dataclass(frozen=True)
+class Command:
+    """One palette entry: the name searched, what it does, the app action it runs."""
 
-    def _commands(self) -> list[tuple[str, str, str]]:
-        return self.app.palette_commands()  # type: ignore[attr-defined]
+    name: str
+    help: str
+    action: str
 
-    async def discover(self) -> Hits:
-        for name, help_text, action in self._commands():
-            yield DiscoveryHit(name, partial(self.app.run_action, action), help=help_text)
 
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, help_text, action in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(
-                    score, matcher.highlight(name), partial(self.app.run_action, action),
-                    help=help_text,
-                )
+COMMANDS = (
+    Command("Ask a question", "Focus the ask bar", "focus_ask"),
+    Command("Add benchmark", "Record a benchmark result", "add('benchmark')"),
+    Command("Add lesson", "Record a failure and its fix", "add('lesson')"),
+    Command("Add note", "Write a note into the memory", "add('note')"),
+    Command("Open record", "Every field of the record under the cursor in the Memory pane",
+            "memory('open')"),
+    Command("Edit record", "Edit the record under the cursor in the Memory pane", "memory('edit')"),
+    Command("Delete record", "Move the record under the cursor to the trash (u undoes)",
+            "memory('delete')"),
+    Command("Undo delete", "Restore the last record deleted in this session", "undelete"),
+    Command("Filter memory", "Filter the Memory pane (words, kind:lesson, baseline, failed)",
+            "filter_memory"),
+    Command("Lesson from failure", "A lesson pre-filled from the last unmatched failure",
+            "lesson_from_failure"),
+    Command("Follow a log", "Follow a training log (saved to sessiontui.toml)", "follow_log"),
+    Command("Stop following a log", "Stop following a training log (saved to sessiontui.toml)",
+            "unfollow_log"),
+    Command("Export memory to TOML", "Write the whole memory to a TOML file", "export"),
+    Command("Screenshot", "Save an SVG of the screen in the project's .sessiontui folder",
+            "screenshot"),
+    Command("Show GPUs", "Switch to the GPUs pane", "view('gpu')"),
+    Command("Show Training", "Switch to the Training pane", "view('training')"),
+    Command("Show Memory", "Switch to the Memory pane", "view('memory')"),
+    Command("Show Answer", "Switch to the Answer pane", "view('answer')"),
+    Command("Help", "Keys, what the panes show, and the symbols", "help"),
+)

@@ -110,3 +110,92 @@ def test_closing_the_window_keeps_the_followed_run(tmp_path: Path) -> None:
     with Store(project / ".sessiontui" / "memory.db") as store:
         runs = store.list("run")
     assert [(run.log_path, run.step) for run in runs] == [(str(log), 150)]
+
+
+def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: Path) -> None:
+    """The installed `sessiontui` on a new project, driven by keys as a user types them."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    config = project / "sessiontui.toml"
+    config.write_text("# my settings\nrefresh_s = 1.0  # keep this comment\n")
+    env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
+    session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
+
+    def shows(*texts: str) -> str:
+        screen = session.wait_for(lambda s: all(t in s for t in texts),
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
+        return screen
+
+    try:
+        session.start()
+        shows("Quit", "Training")
+        # Add a benchmark through the form: one burst of keys, Tab between the fields.
+        session.send_keys("b")
+        shows("New benchmark")
+        session.send_keys("e2e-bench-7", literal=True)
+        session.send_keys("Tab", "Tab")
+        session.send_keys("123.4", literal=True)
+        session.send_keys("C-s")
+        shows("Added benchmark")
+        # Filter to it, then open its detail view.
+        session.send_keys("3")
+        shows("^f Filter")  # the Memory pane has the keys
+        session.send_keys("C-f")
+        session.send_keys("e2e-bench", literal=True)
+        session.send_keys("Enter")
+        screen = shows("e2e-bench-7", "123.4 tok/s", "⏎ Open")  # the table has the keys
+        session.send_keys("Enter")
+        screen = shows("config", "value", "123.4", "host")
+        assert "e2e-bench-7" in screen
+        # Delete from the detail view, then undo.
+        session.send_keys("d")
+        shows("Deleted benchmark")
+        session.wait_for(lambda s: "123.4 tok/s" not in s, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys("u")
+        shows("Restored benchmark", "123.4 tok/s")
+        # Follow a log the job has not written yet (the app asks), then stop following it.
+        session.send_keys("f")
+        shows("Follow a training log")
+        session.send_keys("train.log", literal=True)
+        session.send_keys("Enter")
+        shows("does not exist yet")
+        session.send_keys("y")
+        shows("added to sessiontui.toml")
+        assert "train.log" in config.read_text()
+        session.send_keys("F")
+        shows("Stop following which log?")
+        session.send_keys("Enter")
+        shows("removed from sessiontui.toml")
+        text = config.read_text()
+        assert "train.log" not in text and "# keep this comment" in text
+        session.send_keys("C-q")
+    finally:
+        session.close()
+    with Store(project / ".sessiontui" / "memory.db") as store:
+        [bench] = store.list("benchmark")
+    assert (bench.config, bench.value) == ("e2e-bench-7", 123.4)
+
+
+def test_a_bracketed_paste_with_colour_codes_is_stored_as_pasted(tmp_path: Path) -> None:
+    """tmux pastes bracketed (`paste-buffer -p`): the note keeps the text in order, codes gone."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
+    session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
+    try:
+        session.start()
+        assert session.wait_for(lambda s: "Quit" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys("n")
+        assert session.wait_for(lambda s: "New note" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.tmux("set-buffer", "AAA \x1b[31mBBB\x1b[0m")
+        session.tmux("paste-buffer", "-p", "-t", "app")
+        assert session.wait_for(lambda s: "AAA BBB" in s, timeout_s=STARTUP_DEADLINE_S), (
+            session.screen())
+        session.send_keys("C-s")
+        assert session.wait_for(lambda s: "Added note" in s, timeout_s=STARTUP_DEADLINE_S)
+        session.send_keys("C-q")
+    finally:
+        session.close()
+    with Store(project / ".sessiontui" / "memory.db") as store:
+        assert [note.text for note in store.list("note")] == ["AAA BBB"]

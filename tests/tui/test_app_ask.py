@@ -96,3 +96,28 @@ def test_understood_lines_name_intent_conditions_and_alternatives() -> None:
         "assumed: metric output_tok_s, concurrency 32",
         "also considered: speedup (2.5)",
     ]
+
+
+async def test_answers_in_the_app_name_the_app_s_keys(tmp_path: Path) -> None:
+    app = SessionApp(tmp_path, store_path=tmp_path / "empty.db",
+                     gpu_collector=SequenceCollector(TWO_GPUS),
+                     host_collector=SequenceCollector(HOST), refresh_s=1.0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("slash", *"what's the baseline?", "enter")
+        await until(pilot, lambda: "No baseline" in text_of(app.query_one("#answer-text")))
+        shown = text_of(app.query_one("#answer-text"))
+        assert "b (the benchmark form)" in shown and "sessiontui bench add" not in shown
+        await pilot.press(*"how is training going?", "enter")
+        await until(pilot, lambda: "training" in text_of(app.query_one("#answer-text")))
+        await until(pilot, lambda: "No training run" in text_of(app.query_one("#answer-text")))
+        shown = text_of(app.query_one("#answer-text"))
+        assert "f (follow a log)" in shown and "sessiontui watch" not in shown
+
+
+def test_cli_hints_become_app_keys() -> None:
+    from sessiontui.tui.widgets.ask_panel import in_app_words
+
+    assert in_app_words("record one with `sessiontui lesson add --from-run r-1`") == (
+        "record one with L (a lesson from the failure)")
+    assert in_app_words("`sessiontui record --baseline -- CMD`") == (
+        "`sessiontui record --baseline -- CMD`")

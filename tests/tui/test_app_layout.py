@@ -11,6 +11,7 @@ from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import VIEWS, SessionApp
 from sessiontui.tui.commands.app import build_app
+from sessiontui.tui.screens.confirm import ConfirmScreen
 from sessiontui.tui.screens.help import HelpScreen
 from sessiontui.tui.screens.prompt import PromptScreen
 from tests.tui.app_fakes import (
@@ -102,9 +103,12 @@ async def test_help_lists_the_keys(tmp_path: Path) -> None:
 async def test_palette_runs_actions_by_name(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        names = [name for name, _, _ in app.palette_commands()]
+        names = [command.title for command in app.get_system_commands(app.screen)]
+        assert len(names) == len(set(names)), names  # every action once: one "Quit"
         for wanted in ("Add benchmark", "Add lesson", "Add note", "Follow a log",
-                       "Export memory to TOML", "Quit"):
+                       "Stop following a log", "Export memory to TOML", "Edit record",
+                       "Delete record", "Open record", "Filter memory", "Lesson from failure",
+                       "Undo delete", "Screenshot", "Quit"):
             assert wanted in names
         await pilot.press("ctrl+p")
         await pilot.press(*"follow a log")
@@ -124,6 +128,10 @@ async def test_following_a_log_writes_the_config_and_adds_a_card(tmp_path: Path)
         await pilot.press("f")
         await until(pilot, lambda: isinstance(app.screen, PromptScreen))
         await pilot.press(*"runs/drafter.log", "enter")
+        # The log does not exist yet: the app says so and follows it only when told to wait.
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "does not exist yet" in str(app.screen.query_one("#confirm-question").render())
+        await pilot.press("y")
         await until(pilot, lambda: log in app.training_pane.cards
                     and "step 300" in text_of(app.training_pane.cards[log]))
         await until(pilot, lambda: "drafter.log" in config.read_text())

@@ -46,7 +46,7 @@ def rows(app: SessionApp) -> list[list[str]]:
 
 async def test_number_to_beat_first_and_ratios(tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(200, 48)) as pilot:  # wide enough for every name in full
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
         shown = rows(app)
         assert shown[0][0] == "★" and shown[0][WHAT] == "sglang tp1 c1" and shown[0][VS] == "1.00x"
@@ -91,7 +91,7 @@ async def test_add_a_benchmark_from_the_form(tmp_path: Path, seeded: Path) -> No
 
 async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(200, 48)) as pilot:
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
         table = app.memory_pane.table
         table.focus()
@@ -121,3 +121,146 @@ def test_failed_attempts_read_failed_not_blank() -> None:
     measured = Record(kind="benchmark", config="ok", status="ok", value=212.4)
     assert value_text(failed) == "failed"
     assert value_text(measured) == "212.4 tok/s"
+
+
+async def test_kinds_and_flags_filter(tmp_path: Path, seeded: Path) -> None:
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        for words, wanted in (
+            ("baseline", ["sglang tp1 c1", "sglang tp1 c1 old"]),
+            ("kind:lesson", ["triton smem OutOfResources — fix: num_stages=2"]),
+            ("kind:benchmark c1 old", ["sglang tp1 c1 old"]),
+            ("accept_length:2.4", ["eagle3 steps3 topk1"]),
+        ):
+            app.memory_pane.filter.value = words
+            await pilot.pause()
+            assert [row[WHAT] for row in rows(app)] == wanted, words
+        app.memory_pane.filter.value = "nothing-like-this"
+        await pilot.pause()
+        assert app.memory_pane.empty.display and "No record matches" in text_of(app.memory_pane.empty)
+
+
+def test_failed_runs_and_attempts_are_found_by_failed() -> None:
+    from sessiontui.tui.widgets.memory_pane import matches
+
+    crashed = Record(kind="run", name="drafter", status="crashed")
+    running = Record(kind="run", name="drafter", status="running")
+    assert matches(crashed, ["failed"]) and not matches(running, ["failed"])
+    assert matches(Record(kind="benchmark", config="x", status="failed"), ["failed"])
+
+
+def test_names_keep_what_tells_them_apart_when_cut() -> None:
+    from sessiontui.tui.widgets.memory_pane import fit
+
+    names = [f"sglang eagle3 epoch_1_step_6000 num_steps=5 topk=4 c={c}" for c in (1, 2, 4, 8)]
+    shown = [fit(name, 30, names) for name in names]
+    assert len(set(shown)) == 4 and all(len(s) <= 30 and "…" in s for s in shown)
+    assert all(s.endswith(f"c={c}") for s, c in zip(shown, (1, 2, 4, 8), strict=True))
+    assert fit("short", 30, names) == "short"
+    assert fit("a very long name nobody shares with anything", 20) == "a very long name no…"
+
+
+async def test_narrow_memory_cuts_names_with_an_ellipsis_and_no_sideways_scroll(
+    tmp_path: Path, seeded: Path,
+) -> None:
+    with Store(seeded) as store:
+        for c in (1, 4):
+            store.add(Record(kind="benchmark", value=60.0 + c,
+                             config=f"sglang eagle3 epoch_1_step_6000 drafter=10K tp1 c{c}"))
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 7)
+        names = [row[WHAT] for row in rows(app)]
+        long = [name for name in names if name.startswith("sglang eagle3")]
+        assert sorted(name[-2:] for name in long) == ["c1", "c4"]  # what differs stays visible
+        assert all("…" in name for name in long)
+        table = app.memory_pane.table
+        assert table.virtual_size.width <= table.size.width
+
+
+async def test_a_record_opens_in_full_and_runs_are_listed(tmp_path: Path, seeded: Path) -> None:
+    from sessiontui.tui.screens.record_view import RecordView
+
+    with Store(seeded) as store:
+        store.add(Record(kind="run", name="drafter-v2", status="crashed", step=4229,
+                         total_steps=22150, accept_length=2.41, log_path="/runs/train.log",
+                         last_update="2026-11-06T10:00:00+00:00",
+                         events=[{"kind": "crashed", "step": 4229, "message": "CUDA OOM"}]))
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 6)
+        run_row = next(row for row in rows(app) if row[1] == "run")
+        assert run_row[2:4] == ["4229/22150", "τ 2.41"] and run_row[WHAT] == "drafter-v2 · crashed"
+        table = app.memory_pane.table
+        table.focus()
+        table.move_cursor(row=[row[1] for row in rows(app)].index("run"))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecordView))
+        shown = text_of(app.screen.query_one("#record-fields"))
+        for expected in ("log path", "/runs/train.log", "total steps", "22150", "CUDA OOM"):
+            assert expected in shown
+        await pilot.press("escape")
+        table.move_cursor(row=[row[WHAT] for row in rows(app)].index(
+            "triton smem OutOfResources — fix: num_stages=2"))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecordView))
+        await pilot.press("e")  # the detail view leads to the form
+        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        assert app.screen.query_one("#field-fix").value == "num_stages=2"
+
+
+async def test_another_process_s_change_shows_and_idle_reads_nothing(
+    tmp_path: Path, seeded: Path,
+) -> None:
+    app = make_app(tmp_path, seeded)
+    loads: list[int] = []
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        original = app.memory_pane.show
+        app.memory_pane.show = lambda *a: (loads.append(1), original(*a))  # type: ignore[method-assign]
+        await pilot.pause(2.5)  # idle: more than two checks, no read
+        assert loads == []
+        with Store(seeded) as store:  # another process
+            store.add(Record(kind="note", text="written by the CLI"))
+        await until(pilot, lambda: app.memory_pane.table.row_count == 6)
+        assert loads == [1]
+
+
+async def test_an_empty_memory_says_how_to_add_the_first_record(tmp_path: Path) -> None:
+    app = make_app(tmp_path, tmp_path / "memory.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("3")
+        await until(pilot, lambda: app.memory_pane.empty.display
+                    and "b a benchmark" in text_of(app.memory_pane.empty))
+        assert "record -- CMD" in text_of(app.memory_pane.empty)
+
+
+async def test_undo_after_undo_says_there_is_nothing_left(tmp_path: Path, seeded: Path) -> None:
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        app.memory_pane.table.focus()
+        await pilot.press("d")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 4)
+        await pilot.press("u")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await pilot.press("u")
+        await until(pilot, lambda: any("Nothing left to undo" in n.message
+                                       for n in app._notifications))
+
+
+async def test_keys_typed_right_after_ctrl_f_go_into_the_filter(tmp_path: Path, seeded: Path) -> None:
+    from textual import events
+
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        app.memory_pane.table.focus()
+        await pilot.pause()
+        for key, char in (("ctrl+f", None), ("e", "e"), ("a", "a")):
+            app.post_message(events.Key(key, char))  # one burst: no edit form opens on `e`
+        await until(pilot, lambda: app.memory_pane.filter.value == "ea")
+        assert not isinstance(app.screen, RecordForm)
+

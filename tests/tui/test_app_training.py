@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.specdec import tau_from_conditional
@@ -41,12 +46,25 @@ def card_text(card: RunCard) -> str:
 
 def chart(card: RunCard, label: str) -> str:
     """The sparkline drawn after a chart label."""
-    charts = [line[len(label):].strip() for line in card_text(card).splitlines()
+    charts = [line[len(label):].split()[:1] for line in card_text(card).splitlines()
               if line.startswith(label + " ")]
-    return next(drawn for drawn in charts if drawn and set(drawn) <= set(BARS))
+    return next(drawn[0] for drawn in charts if drawn and set(drawn[0]) <= set(BARS))
 
 
-async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -> None:
+def chart_range(card: RunCard, label: str) -> str:
+    """The `low–high` label printed after a chart."""
+    line = next(line for line in card_text(card).splitlines()
+                if line.startswith(label + " ") and chart(card, label) in line)
+    return line.split()[-1]
+
+
+async def test_card_shows_progress_speed_eta_loss_and_accuracy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from sessiontui.tui.widgets import training_pane
+
+    clock = functools.partial(training_pane.finish_time, now=1_780_000_000.0)  # the fake's update
+    monkeypatch.setattr(training_pane, "finish_time", clock)
     log = tmp_path / "train.log"
     run = specforge_run(str(log), step=1200)
     app = make_app(tmp_path, followers(**{"train.log": [run]}))
@@ -56,13 +74,33 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -
         card = app.training_pane.cards[log]
         text = card_text(card)
         assert text.splitlines()[0].endswith(" 12%")  # 1200 of 10000 steps
-        assert "2.50 step/s" in text and "ETA 58 min" in text  # (10000-1200)/2.5 s
+        # (10000-1200)/2.5 s after the log's last update, as a local time and a span from now
+        assert "2.50 step/s" in text and re.search(r"ETA \d\d:\d\d \w+, in 58 min", text)
         assert f"loss {run.loss:.4g}↓" in text and "lr 8.00e-05" in text
         assert "acc " + " ".join(f"{a:.2f}↑" for a in run.acc) in text
         assert f"τ {tau_from_conditional(run.acc):.2f}" in text
         loss, tau = chart(card, "loss"), chart(card, "τ")
         assert loss[0] == BARS[-1] and loss[-1] == BARS[0]
         assert tau and tau[0] == BARS[0] and tau[-1] == BARS[-1]  # accuracy rises over the run
+        losses = [value for _, value in run.history["loss"]]
+        assert chart_range(card, "loss") == f"{min(losses):.4g}–{max(losses):.4g}"
+
+
+async def test_charts_keep_noise_flat_and_show_their_range(tmp_path: Path) -> None:
+    """A loss between 2.30 and 2.31 is a flat line, not full-height bars; its range is printed."""
+    log = tmp_path / "train.log"
+    run = specforge_run(str(log), step=1200)
+    noisy = tuple((step, 2.30 + 0.01 * (i % 2)) for i, (step, _) in enumerate(run.history["loss"]))
+    run = dataclasses.replace(run, history={**run.history, "loss": noisy}, loss=noisy[-1][1])
+    app = make_app(tmp_path, followers(**{"train.log": [run]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: log in app.training_pane.cards
+                    and "step 1200" in card_text(app.training_pane.cards[log]))
+        card = app.training_pane.cards[log]
+        drawn = chart(card, "loss")
+        assert len(set(drawn)) == 2 and BARS[0] not in drawn and BARS[-1] not in drawn
+        assert abs(BARS.index(drawn[0]) - BARS.index(drawn[1])) <= 1
+        assert chart_range(card, "loss") == "2.3–2.31"
 
 
 async def test_each_followed_log_gets_its_own_card(tmp_path: Path) -> None:

@@ -1,12 +1,18 @@
-"""SVG snapshots of the main screen at 80x24 (tabs) and 160x48 (grid), from fixed inputs.
+"""SVG snapshots of the main screen at 80x24, 100x30, 120x40 (tabs) and 160x48 (grid).
 
-Collectors are injected and sampled once (refresh far beyond the test), the memory holds
-records with fixed ids and dates, so every run draws the same screen.
-Regenerate after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`.
+Two projects: a demo-like one (two GPUs, a followed drafter run, a memory of every kind) and an
+empty one (nothing remembered, no log, no NVML). Collectors are injected and sampled once
+(refresh far beyond the test), the memory holds records with fixed ids and dates, and dates are
+shown as of a fixed moment in UTC, so every run draws the same screen.
+Regenerate after an intended change: `pytest tests/tui/test_snapshots.py --snapshot-update`,
+then look at every changed SVG.
 """
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,8 +20,10 @@ import pytest
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
+from sessiontui.tui.widgets import memory_pane, training_pane
 from tests.tui.app_fakes import (
     HOST,
+    NO_NVML,
     TWO_GPUS,
     SequenceCollector,
     followers,
@@ -25,6 +33,19 @@ from tests.tui.app_fakes import (
 )
 
 ONCE = 3600.0  # one sample per collector during a test
+SIZES = [(80, 24), (100, 30), (120, 40), (160, 48)]
+NOW = datetime(2026, 11, 6, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dates drawn as of NOW in UTC, whatever the day and zone of the test run."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setattr(memory_pane, "date_text", partial(memory_pane.date_text, now=NOW))
+    # ETAs as seen right at the fake run's last update
+    monkeypatch.setattr(training_pane, "finish_time",
+                        partial(training_pane.finish_time, now=1_780_000_000.0))
 
 
 @pytest.fixture
@@ -41,7 +62,7 @@ def app(tmp_path: Path) -> SessionApp:
                    created_at="2026-11-05T10:00:00+00:00"),
         ):
             store.add(record)
-    log = tmp_path / "train.log"
+    log = tmp_path / "drafter" / "train.log"  # the run's name: drafter/train, in every run
     return SessionApp(
         tmp_path, store_path=tmp_path / "memory.db", gpu_collector=SequenceCollector(TWO_GPUS),
         host_collector=SequenceCollector(HOST), log_paths=[log], refresh_s=ONCE,
@@ -53,18 +74,43 @@ async def settled(pilot) -> None:
     """Wait until every pane has drawn its first data."""
     app = pilot.app
     await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host
-                and app.memory_pane.table.row_count == 4 and app.training_pane.cards
+                and len(app.memory_pane.records) == 5 and app.training_pane.cards
                 and "step 4200" in text_of(next(iter(app.training_pane.cards.values()))))
     await pilot.pause()
 
 
-def test_main_screen_80x24(app: SessionApp, snap_compare) -> None:
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settled)
+@pytest.fixture
+def empty(tmp_path: Path) -> SessionApp:
+    """A project seen for the first time: no memory, no followed log, no NVML."""
+    return SessionApp(
+        tmp_path, store_path=tmp_path / "memory.db", gpu_collector=SequenceCollector(NO_NVML),
+        host_collector=SequenceCollector(HOST), refresh_s=ONCE,
+    )
 
 
-def test_main_screen_160x48(app: SessionApp, snap_compare) -> None:
-    assert snap_compare(app, terminal_size=(160, 48), run_before=settled)
+async def empty_settled(pilot) -> None:
+    app = pilot.app
+    await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host
+                and app.memory_pane.empty.display and app._memory_counts)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_demo_project(app: SessionApp, snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(app, terminal_size=size, run_before=settled)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_empty_project(empty: SessionApp, snap_compare, size: tuple[int, int]) -> None:
+    assert snap_compare(empty, terminal_size=size, run_before=empty_settled)
+
+
+async def memory_tab(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("3")
+    await until(pilot, lambda: pilot.app.memory_pane.table.row_count == 5)
+    await pilot.pause()
 
 
 def test_memory_tab_80x24(app: SessionApp, snap_compare) -> None:
-    assert snap_compare(app, terminal_size=(80, 24), run_before=settled, press=["3"])
+    assert snap_compare(app, terminal_size=(80, 24), run_before=memory_tab)

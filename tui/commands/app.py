@@ -20,7 +20,7 @@ def build_app(start: Path) -> SessionApp:
     return SessionApp(project, config_path=path, config=load_config(path))
 
 
-def run_app() -> int:
+def cmd_app() -> int:
     """Run the app on the project in the current directory until the user quits."""
     from sessiontui.tui.hangup import exit_on_hang_up
 

@@ -29,10 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--steps-per-s", type=positive_float, default=1.5, metavar="N",
         help="training steps appended to the demo log per second (default 1.5)",
     )
-    parser.set_defaults(func=run_demo)
+    parser.set_defaults(func=cmd_demo)
 
 
-def run_demo(args: argparse.Namespace) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     """Build the demo (in its job process, while the app loads), isolate it, run the app, clean up."""
     import shutil
     import tempfile
@@ -59,6 +59,7 @@ def run_demo(args: argparse.Namespace) -> int:
             gpu_collector=demo.gpu_collector(),
             config_path=demo.config_path,
             config=load_config(demo.config_path),  # follows the demo log listed there
+            keep_dir=Path.cwd(),  # exports and screenshots outlive the demo's temporary folder
         )
 
         def clean_up() -> None:

@@ -13,10 +13,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the `gpu` subcommand."""
     parser = sub.add_parser("gpu", help="print one sample of every GPU (NVML)")
     parser.add_argument("--json", action="store_true", help="print the sample as JSON")
-    parser.set_defaults(func=run_gpu)
+    parser.set_defaults(func=cmd_gpu)
 
 
-def run_gpu(args: argparse.Namespace) -> int:
+def cmd_gpu(args: argparse.Namespace) -> int:
     """Sample once; without NVML that is a normal answer (available: false), so exit 0."""
     import json
 

@@ -18,10 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "read a training log and project a speedup. Configure it in your agent (see README).",
     )
     p.add_argument("--read-only", action="store_true", help="expose only the reading tools")
-    p.set_defaults(func=run_mcp)
+    p.set_defaults(func=cmd_mcp)
 
 
-def run_mcp(args: argparse.Namespace) -> int:
+def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin; a missing SDK is a one-line error."""
     try:
         from sessiontui.tui.commands.mcp_server import serve

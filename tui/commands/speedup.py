@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.set_defaults(func=run_speedup)
+    parser.set_defaults(func=cmd_speedup)
 
 
 def settings() -> tuple[str | None, Config]:
@@ -107,7 +107,7 @@ def speedup_report(
     return report
 
 
-def run_speedup(args: argparse.Namespace) -> int:
+def cmd_speedup(args: argparse.Namespace) -> int:
     """Build the speedup report and print it (JSON, or the figures with their arithmetic)."""
     from sessiontui.project_memory.speedup import lead_lines, speedup_answer_lines
 

@@ -243,7 +243,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     action.add_argument("--status", action="store_true",
                         help="only say whether the memory changed since the last sync")
     p.add_argument("--json", action="store_true", help="print what was done as JSON")
-    p.set_defaults(func=run_sync)
+    p.set_defaults(func=cmd_sync)
 
 
 def print_status() -> int:
@@ -261,7 +261,7 @@ def print_status() -> int:
     return 0
 
 
-def run_sync(args: argparse.Namespace) -> int:
+def cmd_sync(args: argparse.Namespace) -> int:
     """Sync the current project's memory; problems are one line, exit 1."""
     if args.status:
         return print_status()

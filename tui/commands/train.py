@@ -17,10 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     status = actions.add_parser("status", help="parse a training log and print where it stands")
     status.add_argument("--log", required=True, metavar="FILE", help="the job's log file")
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
-    status.set_defaults(func=run_status)
+    status.set_defaults(func=cmd_train_status)
 
 
-def run_status(args: argparse.Namespace) -> int:
+def cmd_train_status(args: argparse.Namespace) -> int:
     """Parse the whole log once; a missing or unreadable file is a one-line error, exit 1."""
     try:
         snapshot, lessons = read_status(args.log)

@@ -1,8 +1,13 @@
-"""A modal form to add or edit a benchmark, lesson or note; returns the record or None."""
+"""A modal form to add or edit a record; it stays open until the record is saved.
+
+Saving runs the app's `save` callable in a thread: a store that refuses the write (read-only
+folder, full disk) leaves the form open with the reason, and nothing typed is lost.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,8 +17,10 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.worker import Worker, WorkerState
 
 from sessiontui.project_memory.records import Record, record_problems
+from sessiontui.tui.screens.confirm import ConfirmScreen
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,16 @@ FORMS: dict[str, tuple[FormField, ...]] = {
         FormField("fix"), FormField("signature"), FormField("tags", "tags"),
     ),
     "note": (FormField("text", required=True), FormField("tags", "tags")),
+    "run": (FormField("name", required=True), FormField("tags", "tags"), FormField("notes")),
 }
+
+
+class FieldError(ValueError):
+    """A value that cannot be saved, with the field it belongs to (focus goes there)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def shown_value(record: Record, field: FormField) -> str:
@@ -56,41 +72,62 @@ def _empty(name: str) -> Any:
 
 
 def parse_value(field: FormField, raw: str) -> Any:
-    """Text typed into a field as the record's value; raises ValueError with a message to show."""
+    """Text typed into a field as the record's value; raises FieldError with a message to show."""
     raw = raw.strip()
+    label = field.name.replace("_", " ")
     if not raw:
         if field.required:
-            raise ValueError(f"{field.name} is required")
+            raise FieldError(field.name, f"{label} is required")
         return _empty(field.name)
     if field.parse == "float":
         try:
             return float(raw)
         except ValueError:
-            raise ValueError(f"{field.name}: {raw!r} is not a number") from None
+            raise FieldError(field.name, f"{label}: {raw!r} is not a number") from None
     if field.parse == "int":
         try:
             return int(raw)
         except ValueError:
-            raise ValueError(f"{field.name}: {raw!r} is not a whole number") from None
+            raise FieldError(field.name, f"{label}: {raw!r} is not a whole number") from None
     if field.parse == "tags":
         return [tag.strip() for tag in raw.split(",") if tag.strip()]
     return raw
 
 
-class RecordForm(ModalScreen[Record | None]):
-    """Edit a copy of `record` (a new one when it has no id yet)."""
+class YesNo(Checkbox):
+    """A checkbox that says its state in words: `[x] yes` or `[ ] no`, not only by colour."""
+
+    BUTTON_LEFT, BUTTON_RIGHT = "[", "]"
+
+    def __init__(self, value: bool, **kwargs: Any) -> None:
+        super().__init__("yes" if value else "no", value, compact=True, **kwargs)
+        self.BUTTON_INNER = "x" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "x" if self.value else " "
+        self.label = "yes" if self.value else "no"
+        super().watch_value()
+
+
+class RecordForm(ModalScreen[str | None]):
+    """Edit a copy of `record` (a new one when it has no id yet); returns what `save` said."""
 
     AUTO_FOCUS = "Input"  # the app itself starts unfocused; a form starts typing
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save"),
+        # Priority: focus moves before the next key of a burst is routed, so it lands in the
+        # field Tab went to, not in the one it left.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
-    def __init__(self, record: Record, error: str = "") -> None:
+    def __init__(self, record: Record, save: Callable[[Record], str]) -> None:
         super().__init__()
         self.record = record
+        self.save = save
         self.fields = FORMS[record.kind]
-        self.error = error  # why the last save failed: the form reopens with what was typed
+        self._saving = False
 
     def compose(self) -> ComposeResult:
         verb = f"Edit {self.record.kind} {self.record.id}" if self.record.id else f"New {self.record.kind}"
@@ -98,50 +135,92 @@ class RecordForm(ModalScreen[Record | None]):
             yield Label(verb, id="form-title")
             with VerticalScroll(id="form-scroll"), Grid(id="form-grid"):
                 for field in self.fields:
-                    yield Label(field.name.replace("_", " "), classes="form-label")
+                    label = field.name.replace("_", " ") + (" *" if field.required else "")
+                    yield Label(label, classes="form-label")
                     if field.parse == "bool":
-                        yield Checkbox(value=bool(getattr(self.record, field.name)),
-                                       id=f"field-{field.name}", compact=True)
+                        yield YesNo(bool(getattr(self.record, field.name)), id=f"field-{field.name}")
                     else:
                         yield Input(shown_value(self.record, field), id=f"field-{field.name}",
                                     compact=True, select_on_focus=False)
-            yield Static(self.error, id="form-error", markup=False)
+            yield Static(id="form-error", markup=False)
             with Horizontal(id="form-buttons"):
+                yield Label("ctrl+s save   esc cancel", id="form-keys")
                 yield Button("Save", id="save", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
+    def _typed(self) -> dict[str, Any]:
+        """What each field shows now (text, or the checkbox state)."""
+        return {field.name: self.query_one(f"#field-{field.name}").value for field in self.fields}
+
+    def on_mount(self) -> None:
+        self._initial = self._typed()
+
     def values(self) -> dict[str, Any]:
-        """Parsed values of every field; raises ValueError naming the first bad one."""
-        values: dict[str, Any] = {}
-        for field in self.fields:
-            widget = self.query_one(f"#field-{field.name}")
-            if isinstance(widget, Checkbox):
-                values[field.name] = widget.value
-            else:
-                values[field.name] = parse_value(field, widget.value)
-        return values
+        """Parsed values of every field; raises FieldError naming the first bad one."""
+        typed = self._typed()
+        return {
+            field.name: typed[field.name] if field.parse == "bool" else parse_value(field, typed[field.name])
+            for field in self.fields
+        }
+
+    def _error(self, message: str) -> None:
+        self.query_one("#form-error", Static).update(message)
+
+    @on(Input.Changed)
+    def _typing(self) -> None:
+        """A message about a value goes away as soon as the value changes."""
+        if not self._saving:
+            self._show_problem("", set())
 
     def _show_problem(self, message: str, field_names: set[str]) -> None:
-        """The message under the form; the fields it is about marked `-invalid`."""
-        self.query_one("#form-error", Static).update(message)
+        """The message under the form; the fields it is about marked `-invalid`, focus on the first."""
+        self._error(message)
+        bad = [self.query_one(f"#field-{f.name}") for f in self.fields if f.name in field_names]
         for field in self.fields:
             self.query_one(f"#field-{field.name}").set_class(field.name in field_names, "-invalid")
+        if bad:
+            bad[0].focus()
 
     @on(Button.Pressed, "#save")
     @on(Input.Submitted)
     def action_save(self) -> None:
+        if self._saving:
+            return
         try:
             record = dataclasses.replace(self.record, **self.values())
-        except ValueError as exc:
-            named = {f.name for f in self.fields if str(exc).startswith(f.name)}
-            self._show_problem(str(exc), named)
+        except FieldError as exc:
+            self._show_problem(str(exc), {exc.field})
             return
         problems = record_problems(record)  # the same rules as the CLI, import and the store
         if problems:
             self._show_problem("; ".join(str(p) for p in problems), {p.field for p in problems})
             return
-        self.dismiss(record)
+        self._saving = True
+        self._error("saving…")
+        self.run_worker(lambda: self.save(record), thread=True, exit_on_error=False,
+                        group="form-save")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Saved: close with the store's word. Refused: stay open and say why."""
+        if event.worker.group != "form-save" or event.state not in (WorkerState.SUCCESS,
+                                                                      WorkerState.ERROR):
+            return
+        self._saving = False
+        if event.state == WorkerState.SUCCESS:
+            self.dismiss(event.worker.result)
+        else:
+            self._error(f"Not saved: {event.worker.error}")
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        """Close; when something was typed, ask before throwing it away."""
+        if self._typed() == self._initial:
+            self.dismiss(None)
+            return
+        what = f"changes to {self.record.id}" if self.record.id else f"this new {self.record.kind}"
+
+        def discard(yes: bool | None) -> None:
+            if yes:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen(f"Discard {what}?"), discard)

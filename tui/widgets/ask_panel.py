@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rich.text import Text
@@ -10,10 +11,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Input, Static
 
+from sessiontui.tui.session_files import HISTORY_SIZE
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
-
-HISTORY_SIZE = 100
 
 
 class AskBar(Input):
@@ -35,6 +35,12 @@ class AskBar(Input):
         if question in self.history:
             self.history.remove(question)
         self.history.append(question)
+        del self.history[:-HISTORY_SIZE]
+        self._position = len(self.history)
+
+    def load_history(self, questions: list[str]) -> None:
+        """Questions asked in earlier sessions, oldest first, before this session's."""
+        self.history = [*questions, *(q for q in self.history if q not in questions)]
         del self.history[:-HISTORY_SIZE]
         self._position = len(self.history)
 
@@ -76,6 +82,22 @@ def source_lines(records: list[Any]) -> list[str]:
     return [f"{r.id}  {r.kind}  {r.label}  {r.created_at[:10]}" for r in records]
 
 
+APP_KEYS = (  # a CLI hint in an answer, as the app's key for the same thing
+    (re.compile(r"`sessiontui bench add[^`]*`"), "b (the benchmark form)"),
+    (re.compile(r"`sessiontui lesson add --from-run[^`]*`"), "L (a lesson from the failure)"),
+    (re.compile(r"`sessiontui lesson add[^`]*`"), "l (the lesson form)"),
+    (re.compile(r"`sessiontui note add[^`]*`"), "n (the note form)"),
+    (re.compile(r"`sessiontui watch --log[^`]*`(?: \(or in the app\))?"), "f (follow a log)"),
+)
+
+
+def in_app_words(text: str) -> str:
+    """An answer's CLI hints replaced by the app's keys (`record -- CMD` has none: it stays)."""
+    for pattern, keys in APP_KEYS:
+        text = pattern.sub(keys, text)
+    return text
+
+
 class AnswerPanel(VerticalScroll):
     """The latest answer: its text, then the figures and the records it came from."""
 
@@ -95,7 +117,7 @@ class AnswerPanel(VerticalScroll):
         text = Text()
         text.append_text(literal(f"? {question}", heading))
         text.append("\n")
-        text.append_text(literal(answer.text))
+        text.append_text(literal(in_app_words(answer.text)))
         for title, lines in (
             ("figures", figure_lines(answer.figures)),
             ("sources", source_lines(answer.records)),

@@ -12,6 +12,8 @@ from textual.binding import Binding
 
 from sessiontui.tui.widgets.styling import PartStyles
 
+KEPT = ("quit", "help", "focus_ask")  # app keys shown at any width
+
 
 class KeyBar(PartStyles):
     """`key description` for each shown binding; a click presses the key; palette on the right."""
@@ -26,12 +28,18 @@ class KeyBar(PartStyles):
 
     def render(self) -> Text:
         shown: dict[str, Text] = {}  # one entry per action, the innermost binding first
+        droppable: list[str] = []  # the app's own keys, dropped from the end when space is short
         palette = Text()
-        for _node, binding, enabled, _tooltip in self.screen.active_bindings.values():
+        for node, binding, enabled, _tooltip in self.screen.active_bindings.values():
             if binding.key == self.app.COMMAND_PALETTE_BINDING:
                 palette = self._key(binding, enabled)
             elif binding.show and binding.action not in shown:
                 shown[binding.action] = self._key(binding, enabled)
+                if node is self.app and binding.action not in KEPT:
+                    droppable.append(binding.action)
+        room = self.size.width - palette.cell_len - 1
+        while droppable and sum(t.cell_len + 1 for t in shown.values()) > room:
+            del shown[droppable.pop()]
         keys = Text(" ").join(shown.values())
         gap = max(1, self.size.width - keys.cell_len - palette.cell_len)
         return Text.assemble(keys, " " * gap, palette) if palette else keys

@@ -1,8 +1,9 @@
-"""The memory pane: baselines and benchmarks against the number to beat, lessons and notes."""
+"""The memory pane: baselines and benchmarks against the number to beat, runs, lessons and notes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from rich.text import Text
 from textual import on
@@ -10,49 +11,90 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
-from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
 from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
 from sessiontui.tui.widgets.fmt import compact
-from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.literal import clean, literal
 from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
-_KIND_ORDER = {"benchmark": 1, "lesson": 2, "note": 3}
+MIN_WHAT = 12  # the name column never gets narrower than this, even in a tiny pane
+_KIND_ORDER = {"benchmark": 1, "run": 2, "lesson": 3, "note": 4}
+_KIND_LABEL = {"benchmark": "bench", "lesson": "lesson", "note": "note", "run": "run"}
+EMPTY = (
+    "Nothing remembered yet. Add the first record: b a benchmark, l a lesson, n a note "
+    "(or `sessiontui record -- CMD` runs a benchmark and stores its result)."
+)
+LEGEND = (
+    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over its "
+    "number to beat (above 1.00x is better) · τ a run's accept length · Enter opens a record"
+)
+FILTER_HELP = "filter: words, kind:lesson, baseline, failed, engine:sglang …"
 
 
 def group(record: Record, reference: Record | None) -> int:
-    """The number to beat first, then other baselines, benchmarks, lessons, notes."""
+    """The number to beat first, then other baselines, benchmarks, runs, lessons, notes."""
     if reference is not None and record.id == reference.id:
         return -1
     if record.baseline:
         return 0
-    return _KIND_ORDER.get(record.kind, 4)
+    return _KIND_ORDER.get(record.kind, 5)
 
 
 def ordered(records: Sequence[Record], reference: Record | None) -> list[Record]:
     """Records by group, newest first within each group."""
-    newest = sorted(records, key=lambda r: r.created_at, reverse=True)
+    newest = sorted(records, key=lambda r: r.last_update or r.created_at, reverse=True)
     return sorted(newest, key=lambda r: group(r, reference))
 
 
+def flags(record: Record) -> str:
+    """Words a filter finds besides the text: the kind, the status, baseline."""
+    words = [record.kind, f"kind:{record.kind}", record.status or ""]
+    if record.baseline:
+        words.append("baseline")
+    if record.status in ("crashed", "diverged"):
+        words.append("failed")
+    return " ".join(words)
+
+
+def _field_matches(record: Record, word: str) -> bool | None:
+    """`field:value` (e.g. `engine:sglang`) when the part before ':' names a field; else None."""
+    name, _, wanted = word.partition(":")
+    if not wanted or name not in FIELD_NAMES or name == "kind":
+        return None
+    value = getattr(record, name)
+    return value is not None and wanted in str(value).lower()
+
+
 def matches(record: Record, words: Sequence[str]) -> bool:
-    """Whether every filter word appears in the record's id, kind or text."""
-    haystack = f"{record.id} {record.kind} {record.search_text()}".lower()
-    return all(word in haystack for word in words)
+    """Whether every filter word is in the record's id, flags or text (or its `field:value`)."""
+    haystack = f"{record.id} {flags(record)} {record.search_text()}".lower()
+    for word in words:
+        by_field = _field_matches(record, word)
+        if not (by_field if by_field is not None else word in haystack):
+            return False
+    return True
 
 
 def what(record: Record) -> str:
-    """The record's name, and for a lesson its fix."""
+    """The record's name on one line: a lesson with its fix, a run with its status."""
     if record.kind == "lesson" and record.fix:
-        return f"{record.label} — fix: {record.fix}"
-    return record.label
+        text = f"{record.label} — fix: {record.fix}"
+    elif record.kind == "run":
+        text = f"{record.label} · {record.status or 'running'}"
+    else:
+        text = record.label
+    return " ".join(text.split())
 
 
 def value_text(record: Record) -> str:
-    """A benchmark's value with its unit (or metric); a failed attempt says so."""
+    """A benchmark's value with its unit (or metric), a run's step; a failed attempt says so."""
+    if record.kind == "run":
+        total = f"/{record.total_steps}" if record.total_steps else ""
+        return "" if record.step is None else f"{record.step}{total}"
     if record.kind == "benchmark" and record.status == "failed":
         return "failed"
     if record.kind != "benchmark" or record.value is None:
@@ -62,7 +104,10 @@ def value_text(record: Record) -> str:
 
 def vs_text(record: Record, baselines: Sequence[Record]) -> str:
     """How a benchmark compares with its number to beat (the reference rule), as a ratio (>1 is
-    better): a baseline against the best baseline at its conditions, a result against its own."""
+    better): a baseline against the best baseline at its conditions, a result against its own.
+    A run shows its accept length instead."""
+    if record.kind == "run":
+        return "" if record.accept_length is None else f"τ {record.accept_length:.2f}"
     if record.kind != "benchmark" or not record.value:
         return ""
     reference = (number_to_beat(baselines, Conditions.of(record, engine=False)) if record.baseline
@@ -72,41 +117,100 @@ def vs_text(record: Record, baselines: Sequence[Record]) -> str:
     return f"{ratio(record.value, reference.value, record.metric or DEFAULT_METRIC):.2f}x"
 
 
+def date_text(stamp: str | None, now: datetime | None = None) -> str:
+    """A record's time in the local zone: the hour today, the day this year, else the date."""
+    try:
+        moment = datetime.fromisoformat(stamp or "").astimezone()
+    except ValueError:
+        return (stamp or "")[:10]
+    now = now or datetime.now().astimezone()
+    if moment.date() == now.date():
+        return moment.strftime("%H:%M")
+    if moment.year == now.year:
+        return moment.strftime("%b %d")
+    return moment.strftime("%Y-%m-%d")
+
+
+def shared_prefix(a: str, b: str) -> int:
+    """Length of the common start of two names, cut back to a word boundary."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return a.rfind(" ", 0, n) + 1
+
+
+def fit(name: str, width: int, others: Sequence[str] = ()) -> str:
+    """`name` in `width` cells with an ellipsis where it is cut, keeping what tells it from others.
+
+    When other names share its start, the shared words are shortened first, so the part that
+    differs stays visible ("sglang eagle3 …step_6000 tp1 c4").
+    """
+    if len(name) <= width:
+        return name
+    if width <= 1:
+        return "…"[:width]
+    common = max((shared_prefix(name, other) for other in others if other != name), default=0)
+    rest = name[common:]
+    head_room = width - len(rest) - 1
+    if common and head_room >= 1:
+        return name[:head_room].rstrip() + "…" + rest
+    if common:
+        first_word = name.split(" ", 1)[0][: max(1, width // 3)]
+        rest = rest[: width - len(first_word) - 2]
+        return f"{first_word}…{rest}…"
+    return name[: width - 1].rstrip() + "…"
+
+
+class MemoryTable(DataTable):
+    """The memory's rows; Enter opens the record under the cursor (shown in the key bar)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+
+
 class MemoryPane(Vertical):
-    """Filterable list of what the project remembers; asks the app to add, edit or delete."""
+    """Filterable list of what the project remembers; asks the app to open, edit or delete."""
 
     BORDER_TITLE = "Memory"
-    COMPONENT_CLASSES = {"memory-pane--beat"}
+    COMPONENT_CLASSES = {"memory-pane--beat", "memory-pane--failed"}
     BINDINGS = [
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
+        # Priority: the filter has focus before the next key of a burst is routed.
+        Binding("ctrl+f", "app.filter_memory", "Filter", priority=True),
     ]
 
-    class EditRecord(Message):
+    class RecordMessage(Message):
+        """A request about one record (only its subclasses are sent)."""
+
+        def __init__(self, record: Record) -> None:
+            super().__init__()
+            self.record = record
+
+    class OpenRecord(RecordMessage):
+        """The user wants to see every field of this record."""
+
+    class EditRecord(RecordMessage):
         """The user wants to edit this record."""
 
-        def __init__(self, record: Record) -> None:
-            super().__init__()
-            self.record = record
-
-    class DeleteRecord(Message):
+    class DeleteRecord(RecordMessage):
         """The user wants this record moved to the trash."""
-
-        def __init__(self, record: Record) -> None:
-            super().__init__()
-            self.record = record
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.records: list[Record] = []
         self.reference: Record | None = None
         self.baselines: list[Record] = []
-        self.filter = Input(placeholder="filter the memory…", id="memory-filter", compact=True)
-        self.table: DataTable = DataTable(id="memory-table", cursor_type="row", zebra_stripes=True)
+        self.filter = Input(placeholder=FILTER_HELP, id="memory-filter", compact=True)
+        self.table = MemoryTable(id="memory-table", cursor_type="row", zebra_stripes=True)
+        self.table.tooltip = LEGEND
+        self.empty = Static(EMPTY, id="memory-empty", markup=False)
+        self._width = 0
 
     def compose(self) -> ComposeResult:
-        self.table.add_columns(*COLUMNS)  # here, not on mount: rows may arrive before Mount
         yield self.filter
+        yield self.empty
         yield self.table
 
     def show(self, records: Sequence[Record], reference: Record | None) -> None:
@@ -114,28 +218,62 @@ class MemoryPane(Vertical):
         self.records = ordered(records, reference)
         self.reference = reference
         self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
-        self._fill()
+        if self.table.size.width:
+            self._fill()
+        else:  # a hidden tab: the table is built when the pane is shown (its resize)
+            self._width = -1
 
     @on(Input.Changed, "#memory-filter")
     def _filter_changed(self) -> None:
         self._fill()
 
+    @on(Input.Submitted, "#memory-filter")
+    def _filter_done(self) -> None:
+        self.app.set_focus(self.table)
+
+    def on_resize(self) -> None:
+        if self.table.size.width != self._width:
+            self._fill()
+
+    def _rows(self, shown: Sequence[Record]) -> list[list[str]]:
+        return [
+            ["★" if self._is_beat(r) else ("b" if r.baseline else ""), _KIND_LABEL[r.kind],
+             value_text(r), vs_text(r, self.baselines), date_text(r.last_update or r.created_at)]
+            for r in shown
+        ]
+
+    def _is_beat(self, record: Record) -> bool:
+        return self.reference is not None and record.id == self.reference.id
+
     def _fill(self) -> None:
         table = self.table
         current = self.selected()
         words = self.filter.value.lower().split()
-        shown = [r for r in self.records if matches(r, words)]
-        beat = part_style(self, "memory-pane--beat")
-        table.clear()
-        for record in shown[:MAX_ROWS]:
-            is_beat = self.reference is not None and record.id == self.reference.id
-            marker = "★" if is_beat else ("b" if record.baseline else "")
-            row = [marker, record.kind, value_text(record), vs_text(record, self.baselines),
-                   record.created_at[:10], what(record)]
-            cells = [literal(cell, beat if is_beat else "") for cell in row]
+        shown = [r for r in self.records if matches(r, words)][:MAX_ROWS]
+        self.empty.display = not shown
+        if not self.records:
+            self.empty.update(EMPTY)
+        elif not shown:
+            self.empty.update(f"No record matches {self.filter.value.strip()!r}.")
+        rows = self._rows(shown)
+        widths = [max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
+        self._width = table.size.width
+        # Each column has one cell of padding on both sides; the name takes what is left.
+        room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
+        names = [clean(what(r)) for r in shown]
+        table.clear(columns=True)
+        for label, width in zip(COLUMNS, [*widths, room], strict=True):
+            table.add_column(label, width=width)
+        beat, failed = part_style(self, "memory-pane--beat"), part_style(self, "memory-pane--failed")
+        for record, row, name in zip(shown, rows, names, strict=True):
+            style = beat if self._is_beat(record) else failed if "failed" in flags(record) else ""
+            cells = [Text(cell, style=style, justify="right" if i in (2, 3) else "left")
+                     for i, cell in enumerate(row)]
+            cells.append(Text(fit(name, room, names), style=style))
             table.add_row(*cells, key=record.id)
-        if len(shown) > MAX_ROWS:
-            table.add_row("", "", "", "", "", Text(f"… {len(shown) - MAX_ROWS} more: filter to narrow"))
+        hidden = sum(matches(r, words) for r in self.records) - len(shown)
+        if hidden > 0:
+            table.add_row("", "", "", "", "", literal(f"… {hidden} more: filter to narrow"))
         if current is not None and current.id in table.rows:
             table.move_cursor(row=table.get_row_index(current.id))
 
@@ -147,13 +285,17 @@ class MemoryPane(Vertical):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return next((r for r in self.records if r.id == key), None)
 
-    @on(DataTable.RowSelected, "#memory-table")
-    def action_edit(self) -> None:
+    def _ask(self, message: type[RecordMessage]) -> None:
         record = self.selected()
         if record is not None:
-            self.post_message(self.EditRecord(record))
+            self.post_message(message(record))
+
+    @on(DataTable.RowSelected, "#memory-table")
+    def action_open(self) -> None:
+        self._ask(self.OpenRecord)
+
+    def action_edit(self) -> None:
+        self._ask(self.EditRecord)
 
     def action_delete(self) -> None:
-        record = self.selected()
-        if record is not None:
-            self.post_message(self.DeleteRecord(record))
+        self._ask(self.DeleteRecord)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -12,17 +13,24 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from sessiontui.project_memory.humanize import finish_time
 from sessiontui.project_memory.specdec import accept_length
-from sessiontui.tui.widgets.fmt import DASH, compact, duration, num
+from sessiontui.tui.widgets.fmt import DASH, compact, num
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.spark import bar, spark
 from sessiontui.tui.widgets.styling import PartStyles
 
 EVENT_LINES = 3
+CARD_LEGEND = (
+    "acc: per-position acceptance now · τ accept length (tokens per drafting step) · "
+    "↑↓→ trend · charts: lowest–highest value on the right"
+)
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
 ALERT_KINDS = ("crashed", "diverged", "stalled")
 EVENT_KINDS = (*ALERT_KINDS, "finished")
 CHART_LABEL = 5  # cells before a chart: its name
+RANGE_LABEL = 16  # cells after a chart: the lowest and highest value drawn
+MIN_SPAN = 0.02  # a chart's scale spans at least this fraction of its values: noise stays flat
 
 
 def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
@@ -61,7 +69,8 @@ def stats_line(snapshot: Any, now: float | None = None) -> str:
         stalled = stall_text(snapshot.step, snapshot.last_update, time.time() if now is None else now)
         return f"step {step}{epoch}  {stalled}"
     return (
-        f"step {step}  {num(snapshot.steps_per_s)} step/s  ETA {duration(snapshot.eta_s)}"
+        f"step {step}  {num(snapshot.steps_per_s)} step/s  "
+        f"ETA {finish_time(snapshot.eta_s, snapshot.last_update)}"
         f"{epoch}  {snapshot.status}"
     )
 
@@ -99,6 +108,7 @@ class RunCard(PartStyles):
         super().__init__(classes="run-card")
         self.path = path
         self.border_title = literal(path.name)
+        self.tooltip = CARD_LEGEND
         self.snapshot: Any = None
         self.catch_up: float | None = 0.0
         self._lines = 0
@@ -141,16 +151,28 @@ class RunCard(PartStyles):
             text.append_text(literal(line))
         from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
-        charts = width - CHART_LABEL
+        charts = max(1, width - CHART_LABEL - RANGE_LABEL)
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)
         for label, values in (("loss", loss), ("τ", accept_length_series(snapshot.history))):
-            text.append(f"\n{label:<{CHART_LABEL}}")
-            text.append(spark(values[-charts:], charts), style=style("run-card--chart"))
+            text.append("\n")
+            text.append_text(chart_line(label, values[-charts:], charts, style("run-card--chart")))
         text.append("\n")
         text.append_text(events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
         }))
         return text
+
+
+def chart_line(label: str, values: Sequence[float], width: int, style: Any) -> Text:
+    """`label chart low–high`: the chart scaled to at least MIN_SPAN of its values' size."""
+    text = Text(f"{label:<{CHART_LABEL}}")
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return text
+    min_span = MIN_SPAN * max(abs(v) for v in finite)
+    text.append(spark(finite, width, min_span=min_span).ljust(width), style=style)
+    text.append(f" {compact(min(finite))}–{compact(max(finite))}")
+    return text
 
 
 def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
@@ -193,3 +215,10 @@ class TrainingPane(VerticalScroll):
             if self.is_attached:
                 await self.mount(self.cards[path])
         return self.cards[path]
+
+    def drop_card(self, path: Path) -> None:
+        """Remove the card of a log no longer followed."""
+        card = self.cards.pop(path, None)
+        if card is not None:
+            card.remove()
+        self._empty.display = not self.cards

@@ -1,0 +1,136 @@
+"""Pilot tests of the record forms: typing bursts, errors, discarding, saving that fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import events
+
+from sessiontui.project_memory.store import Store
+from sessiontui.tui.app import SessionApp
+from sessiontui.tui.screens.confirm import ConfirmScreen
+from sessiontui.tui.screens.record_form import RecordForm, YesNo
+from sessiontui.tui.user_errors import store_problem
+from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
+
+
+def make_app(tmp_path: Path, store_path: Path | None = None) -> SessionApp:
+    return SessionApp(tmp_path, store_path=store_path or tmp_path / "memory.db",
+                      gpu_collector=SequenceCollector(TWO_GPUS),
+                      host_collector=SequenceCollector(HOST), refresh_s=0.05)
+
+
+async def open_form(pilot, key: str) -> RecordForm:
+    await pilot.press(key)
+    await until(pilot, lambda: isinstance(pilot.app.screen, RecordForm))
+    await pilot.pause()
+    return pilot.app.screen
+
+
+def field(form: RecordForm, name: str):
+    return form.query_one(f"#field-{name}")
+
+
+async def test_keys_typed_in_one_burst_with_tab_land_in_the_field_tab_went_to(
+    tmp_path: Path,
+) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "b")
+        field(form, "config").value = "abc"
+        field(form, "config").cursor_position = 3
+        for key, char in (("X", "X"), ("tab", None), ("tab", None), ("Q", "Q")):
+            app.post_message(events.Key(key, char))  # queued at once, as a terminal sends them
+        await until(pilot, lambda: field(form, "value").value == "Q")
+        assert field(form, "config").value == "abcX" and field(form, "metric").value
+
+
+async def test_an_error_focuses_the_bad_field_and_goes_away_while_typing(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "n")
+        await pilot.press("ctrl+s")
+        error = form.query_one("#form-error")
+        assert text_of(error) == "text is required" and app.focused is field(form, "text")
+        await pilot.press("h")
+        assert text_of(error) == "" and app.screen is form
+
+
+async def test_escape_on_a_filled_form_asks_before_discarding(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "n")
+        await pilot.press(*"half a thought")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen is form)
+        assert field(form, "text").value == "half a thought"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: not isinstance(app.screen, (RecordForm, ConfirmScreen)))
+        await open_form(pilot, "n")  # an empty form closes at once
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, RecordForm))
+
+
+async def test_the_baseline_box_says_yes_or_no_in_words(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "b")
+        box = field(form, "baseline")
+        assert isinstance(box, YesNo) and str(box.render()).strip() == "[ ] no"
+        box.focus()
+        await pilot.press("space")
+        await pilot.pause()
+        assert box.value and str(box.render()).strip() == "[x] yes"
+
+
+async def test_a_failed_save_keeps_the_form_open_with_the_reason(tmp_path: Path) -> None:
+    blocked = tmp_path / "memory.db"
+    blocked.mkdir()  # the store cannot be opened: every write fails
+    app = make_app(tmp_path, blocked)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "n")
+        await pilot.press(*"keep me")
+        await pilot.press("ctrl+s")
+        error = form.query_one("#form-error")
+        await until(pilot, lambda: text_of(error).startswith("Not saved:"))
+        assert app.screen is form and field(form, "text").value == "keep me"
+        assert str(blocked) not in text_of(error) or "memory" in text_of(error)
+        notes = " ".join(n.message for n in app._notifications)
+        assert "_load_memory" not in notes and "StoreError" not in notes
+        assert "Reading the memory failed" in notes
+
+
+def test_a_read_only_store_is_said_in_words_a_user_acts_on(tmp_path: Path) -> None:
+    problem = store_problem(Exception("x/memory.db: attempt to write a readonly database"),
+                            tmp_path / ".sessiontui" / "memory.db")
+    assert problem.startswith(f"the memory folder {tmp_path / '.sessiontui'} is read-only")
+
+
+async def test_a_long_note_is_saved_whole_and_announced_in_one_short_line(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    note = "packing " * 625  # 5,000 characters
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "n")
+        field(form, "text").value = note
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: any("Added note" in n.message for n in app._notifications))
+        toast = next(n.message for n in app._notifications if "Added note" in n.message)
+        assert "\n" not in toast and len(toast) <= 70 and toast.endswith("…")
+    with Store(tmp_path / "memory.db") as store:
+        assert store.list("note")[0].text == note.strip()
+
+
+async def test_a_value_the_rules_refuse_is_marked_and_focused(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        form = await open_form(pilot, "b")
+        field(form, "config").value = "sglang c1"
+        field(form, "value").value = "-5"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is form and "value" in text_of(form.query_one("#form-error"))
+        assert field(form, "value").has_class("-invalid") and app.focused is field(form, "value")

@@ -1,0 +1,29 @@
+"""A yes/no question before something is lost or overwritten; returns True for yes."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label
+
+from sessiontui.tui.widgets.literal import literal
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """`question` with y (yes) and n or Escape (no)."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Yes"),
+        Binding("n,escape", "dismiss(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            yield Label(literal(self.question), id="confirm-question")
+            yield Label("y yes   n no", id="confirm-keys")
