@@ -9,7 +9,7 @@ import contextlib
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from sessiontui.project_memory.records import FIELD_NAMES, Record, RecordError, record_from_data
 from sessiontui.project_memory.store import Store, StoreError
@@ -57,6 +57,11 @@ def write_atomic(path: Path, text: str) -> None:
     so a reader never sees half a file; a one-line StoreError says what went wrong."""
     import tempfile  # not at the top: `ask` imports this module for its output helper
 
+    if path.exists() and not path.is_file():  # /dev/stdout, /dev/null, a pipe: never replaced
+        _write_through(path, text)
+        return
+    if path.is_symlink():  # a link to the export is kept: its target is what gets replaced
+        path = Path(os.path.realpath(path))
     folder = path.parent
     if not folder.is_dir():
         raise StoreError(f"cannot write {path}: the folder {folder} does not exist")
@@ -79,6 +84,15 @@ def write_atomic(path: Path, text: str) -> None:
         if isinstance(exc, OSError):
             raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def _write_through(path: Path, text: str) -> None:
+    """Write into an existing file that is not a regular one (a device or a pipe), in place."""
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def records_toml(records: list[Record]) -> str:
@@ -122,10 +136,22 @@ def _document(text: str, where: str) -> dict[str, Any]:
         raise StoreError(f"{where}: not valid TOML: {exc}") from None
 
 
+MAX_INPUT_BYTES = 256 * 2**20  # an export or a benchmark's output; /dev/zero must not fill RAM
+
+
+def read_bounded(stream: BinaryIO, where: str) -> bytes:
+    """All of a file or stream up to MAX_INPUT_BYTES; a longer one is a one-line StoreError."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise StoreError(f"{where}: larger than {MAX_INPUT_BYTES // 2**20} MiB; not read")
+    return data
+
+
 def read_toml(path: Path) -> list[Record]:
     """Records from an export file, every one checked; any problem is a one-line StoreError."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as stream:
+            text = read_bounded(stream, str(path)).decode("utf-8")
     except OSError as exc:
         raise StoreError(f"{path}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:

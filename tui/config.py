@@ -162,6 +162,7 @@ def _write_atomically(path: Path, text: str) -> None:
     """Replace the file in one rename, keeping its mode, so a crash never leaves half a file."""
     import shutil
 
+    path = Path(os.path.realpath(path))  # a linked settings file keeps its link
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temp.write_text(text, encoding="utf-8")

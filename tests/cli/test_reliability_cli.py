@@ -279,6 +279,12 @@ def test_the_revision_is_kept_by_the_store_not_edited(run_cli) -> None:
     assert run_cli("edit", added["id"], "--set", "text=m").returncode == 0
 
 
+@pytest.mark.parametrize("args", [("import", "/dev/zero"), ("record", "--from", "/dev/zero")])
+def test_an_endless_input_is_one_line_error_not_a_memory_blow_up(run_cli, args) -> None:
+    result = run_cli(*args)
+    assert result.returncode == 1 and "larger than" in one_line_error(result)
+
+
 # -- 13. read-only folder ---------------------------------------------------------------------
 @pytest.fixture
 def read_only_memory() -> Iterator[Path]:

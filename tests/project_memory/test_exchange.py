@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from sessiontui.project_memory.exchange import export_toml, import_toml
+from sessiontui.project_memory.exchange import export_toml, import_toml, write_atomic
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store, StoreError
 
@@ -37,3 +38,38 @@ def test_bad_toml_is_one_line_error(store: Store, tmp_path: Path) -> None:
     with pytest.raises(StoreError) as err:
         import_toml(store, path)
     assert "\n" not in str(err.value) and str(path) in str(err.value)
+
+
+def test_an_export_through_a_link_keeps_the_link(tmp_path: Path) -> None:
+    target, link = tmp_path / "shared" / "memory.toml", tmp_path / "memory.toml"
+    target.parent.mkdir()
+    link.symlink_to(target)
+    write_atomic(link, "format_version = 1\n")
+    assert link.is_symlink() and target.read_text() == "format_version = 1\n"
+
+
+def test_an_export_into_a_pipe_writes_through_it_never_replaces_it(tmp_path: Path) -> None:
+    """As /dev/stdout or /dev/null would be: replacing them (as root) broke the machine."""
+    import stat
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()))
+    reader.start()
+    write_atomic(pipe, "format_version = 1\n")
+    reader.join(timeout=10)
+    assert received == ["format_version = 1\n"] and stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert [p.name for p in tmp_path.iterdir()] == ["pipe"]  # no temporary file left
+
+
+def test_an_endless_input_is_refused_not_read_into_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from sessiontui.project_memory import exchange
+
+    monkeypatch.setattr(exchange, "MAX_INPUT_BYTES", 1000)
+    assert exchange.read_bounded(io.BytesIO(b"x" * 1000), "f") == b"x" * 1000
+    with pytest.raises(StoreError, match="larger than"):
+        exchange.read_bounded(io.BytesIO(b"x" * 1001), "f")

@@ -144,3 +144,12 @@ def test_add_followed_log_refuses_to_overwrite_a_broken_file(tmp_path: Path) -> 
 def test_default_text_loads_as_the_defaults() -> None:
     document = tomlkit.parse(default_text())
     assert Config(**document.unwrap()) == Config()
+
+
+def test_following_a_log_writes_through_a_linked_settings_file(tmp_path: Path) -> None:
+    (tmp_path / "dotfiles").mkdir()
+    target, link = tmp_path / "dotfiles" / "sessiontui.toml", tmp_path / "sessiontui.toml"
+    target.write_text("# mine\n")
+    link.symlink_to(target)
+    assert add_followed_log(link, "runs/a.log") is True
+    assert link.is_symlink() and "runs/a.log" in target.read_text()

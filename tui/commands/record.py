@@ -50,13 +50,15 @@ def _record_run(command: list[str], args: argparse.Namespace) -> int:
 def _record_saved(source: str, args: argparse.Namespace) -> int:
     """Parse output saved earlier (a file, or `-` for stdin) and store its results."""
     from sessiontui.collectors.recording import record_text
+    from sessiontui.project_memory.exchange import read_bounded
     from sessiontui.tui.commands.common import open_store
 
     if source == "-":
-        data = sys.stdin.buffer.read()
+        data = read_bounded(sys.stdin.buffer, "standard input")
     else:
         try:
-            data = Path(source).read_bytes()
+            with open(source, "rb") as stream:
+                data = read_bounded(stream, source)
         except OSError as exc:
             print(f"sessiontui record: cannot read {source}: {exc.strerror}", file=sys.stderr)
             return 1
