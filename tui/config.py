@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.records import DEFAULT_METRIC
-from sessiontui.project_memory.trust import TrustRules
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.trust import TrustRules
 
 CONFIG_NAME = "sessiontui.toml"
 
@@ -66,6 +68,8 @@ class Config:
 
 def trust_rules(config: Config) -> TrustRules:
     """The settings that say when a comparison can be trusted, for the answers."""
+    from sessiontui.project_memory.trust import TrustRules
+
     return TrustRules(config.stale_after_days, tuple(config.feature_flags))
 
 
