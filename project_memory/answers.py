@@ -18,7 +18,6 @@ from sessiontui.project_memory.reference import (
     reference_of,
 )
 from sessiontui.project_memory.store import Store
-from sessiontui.project_memory.trust import DEFAULT_RULES, TrustRules
 from sessiontui.project_memory.understanding import (
     EMPTY_VOCABULARY,
     AskedConditions,
@@ -31,6 +30,7 @@ from sessiontui.project_memory.understanding import (
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.live import GpuReadings, LiveRun
+    from sessiontui.project_memory.trust import TrustRules
 
 _MAX_LINES = 6
 _SYNONYMS = {"oom": "out of memory OutOfMemoryError", "smem": "shared memory", "hang": "timeout stall",
@@ -43,6 +43,13 @@ _VOCABULARY_RECORDS = 50
 def _arithmetic(value: float, reference: float, metric: str) -> str:
     return (f"{fmt(reference)} / {fmt(value)}" if lower_is_better(metric)
             else f"{fmt(value)} / {fmt(reference)}")
+
+
+def _trust_notes(rules: TrustRules | None, result: Record | None, reference: Record) -> list[str]:
+    """Whether a comparison can be trusted (a stale baseline, unlike tuning), as answer lines."""
+    from sessiontui.project_memory.trust import DEFAULT_RULES  # no cost until a comparison
+
+    return (rules or DEFAULT_RULES).notes(result, reference)
 
 
 # -- baseline ---------------------------------------------------------------------------------
@@ -59,7 +66,7 @@ def _baseline_row(record: Record, beat: bool) -> str:
 
 
 def answer_baseline(store: Store, understanding: Understanding, metric: str = DEFAULT_METRIC,
-                    rules: TrustRules = DEFAULT_RULES) -> Answer:
+                    rules: TrustRules | None = None) -> Answer:
     """The number to beat at the asked conditions, the baselines grouped by conditions, and the
     latest feature results at those conditions with their ratio."""
     asked = understanding.conditions
@@ -79,7 +86,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     lines.append(f"  ({why})")
     if top is not None:  # still valid against the newest result it is compared with?
         latest = next((r for r in results if reference_of(r, baselines, asked.engine) is top), None)
-        lines += [f"  {note}" for note in rules.notes(latest, top)]
+        lines += [f"  {note}" for note in _trust_notes(rules, latest, top)]
     groups: dict[tuple, list[Record]] = {}
     for record in baselines:
         groups.setdefault(_group_key(record), []).append(record)
@@ -119,7 +126,7 @@ def _result_row(result: Record, baselines: Sequence[Record], engine: str | None,
 
 # -- speedup ----------------------------------------------------------------------------------
 def measured_speedup(store: Store, asked: AskedConditions, metric: str,
-                     rules: TrustRules = DEFAULT_RULES) -> Answer:
+                     rules: TrustRules | None = None) -> Answer:
     """The latest feature result at the asked conditions divided by its number to beat."""
     baselines = store.benchmarks(metric, baseline=True)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
@@ -147,7 +154,7 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str,
         f"  latest:   {describe(result)}",
         f"  baseline: {describe(reference)}",
         f"  ({why})",
-        *(f"  {note}" for note in rules.notes(result, reference)),
+        *(f"  {note}" for note in _trust_notes(rules, result, reference)),
     ])
     figures |= {
         "measured_speedup": round(speedup, 4), "measured_value": result.value,
@@ -165,7 +172,7 @@ def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
 
 def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequence[LiveRun] = (),
                    previous: dict[str, Any] | None = None, *, metric: str = DEFAULT_METRIC,
-                   draft_overhead: float | None = None, rules: TrustRules = DEFAULT_RULES) -> Answer:
+                   draft_overhead: float | None = None, rules: TrustRules | None = None) -> Answer:
     """What was asked first (a live projection, a what-if, break-even, or the last measured
     speedup), then the rest of the report with its sources."""
     from sessiontui.project_memory.speedup import (
@@ -304,7 +311,7 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
         gpu: GpuReadings | None = None, read_gpu: Callable[[], GpuReadings] | None = None,
         read_runs: Callable[[], Sequence[LiveRun]] | None = None,
         previous: dict[str, Any] | None = None, metric: str = DEFAULT_METRIC,
-        draft_overhead: float | None = None, rules: TrustRules = DEFAULT_RULES) -> Answer:
+        draft_overhead: float | None = None, rules: TrustRules | None = None) -> Answer:
     """Answer a question from the memory, live training snapshots and GPU readings.
 
     `read_gpu` samples the GPUs and `read_runs` reads the followed logs, when an answer needs
@@ -317,8 +324,9 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
     vocabulary = vocabulary_of(store, metric) if needs_vocabulary(question) else None
     understanding = understand(question, vocabulary)
     intents = {understanding.intent, *(name for name, _ in understanding.alternatives[:1])}
-    ahead = looks_ahead(understanding, question,
-                        has_targets=store is not None and bool(store.list("target", limit=1)))
+    has_targets = (store is not None and "target" in question.lower()
+                   and bool(store.list("target", limit=1)))  # read only when targets are named
+    ahead = looks_ahead(understanding, question, has_targets)
     if not snapshots and read_runs is not None and (ahead or intents & {"run", "speedup"}):
         snapshots = read_runs()
     context = {"snapshots": snapshots, "gpu": gpu, "read_gpu": read_gpu, "previous": previous,

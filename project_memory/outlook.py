@@ -6,28 +6,36 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from sessiontui.project_memory import specdec
 from sessiontui.project_memory.answer import Answer
-from sessiontui.project_memory.forecast import reach_verdict
-from sessiontui.project_memory.targets import all_statuses, decision_line, live_forecast
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.live import LiveRun
     from sessiontui.project_memory.store import Store
     from sessiontui.project_memory.understanding import Understanding
 
-_AT_THE_END = re.compile(r"\b(?:by|at|before|until|till|towards?) (?:the )?(?:end|finish)\b|"
-                        r"\bend of (?:the )?(?:training|run|epoch)|\brun ends?\b|\bfinal\b")
-_WILL_REACH = re.compile(r"\b(?:will|gonna|going to|can|could) (?:it|we|the drafter|accept|al|tau|"
-                         r"acc)\b.{0,30}\b(?:reach|hit|get to|make it to|cross)\b")
-_OUTLOOK = re.compile(r"\b(?:forecast|trajectory|extrapolat\w*|"
-                      r"end up|on track)\b|\bworth (?:it )?(?:to )?(?:keep|continu|train)\w*|"
-                      r"\b(?:rest|remainder|remaining) of (?:the )?(?:training|run)\b")
-_TIMING = re.compile(r"\b(?:when|how long|eta|time to|time left|whens?)\b")
-_TARGETS = re.compile(r"\btargets?\b")
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]|x\b)")
+_PATTERNS = {  # compiled on first use: most questions never need them (see _HINTS)
+    "at_the_end": r"\b(?:by|at|before|until|till|towards?) (?:the )?(?:end|finish)\b|"
+                  r"\bend of (?:the )?(?:training|run|epoch)|\brun ends?\b|\bfinal\b",
+    "will_reach": r"\b(?:will|gonna|going to|can|could) (?:it|we|the drafter|accept|al|tau|acc)\b"
+                  r".{0,30}\b(?:reach|hit|get to|make it to|cross)\b",
+    "outlook": r"\b(?:forecast|trajectory|extrapolat\w*|end up|on track)\b|"
+               r"\bworth (?:it )?(?:to )?(?:keep|continu|train)\w*|"
+               r"\b(?:rest|remainder|remaining) of (?:the )?(?:training|run)\b",
+    "timing": r"\b(?:when|how long|eta|time to|time left|whens?)\b",
+    "targets": r"\btargets?\b",
+    "number": r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.]|x\b)",
+}
+_HINTS = ("end", "finish", "final", "reach", "hit", "get to", "make it", "cross", "forecast",
+          "trajector", "extrapolat", "on track", "worth", "rest of", "remain", "target")
+"""Words one of the look-ahead patterns needs: a question with none of them is not one."""
+
+
+@cache
+def _pattern(name: str) -> re.Pattern[str]:
+    return re.compile(_PATTERNS[name])
 
 
 def looks_ahead(understanding: Understanding, question: str, has_targets: bool = False) -> bool:
@@ -35,19 +43,22 @@ def looks_ahead(understanding: Understanding, question: str, has_targets: bool =
     reaches an accept length, the targets (when the project has some), whether to keep training.
     "When will it finish?" stays a question about the run's ETA."""
     text = question.lower()
-    if _TIMING.search(text) and not _WILL_REACH.search(text):
+    if not any(hint in text for hint in _HINTS):
         return False
-    if has_targets and _TARGETS.search(text):
+    reach = _pattern("will_reach").search(text)
+    if _pattern("timing").search(text) and not reach:
+        return False
+    if has_targets and _pattern("targets").search(text):
         return True
-    return bool(_OUTLOOK.search(text) or _WILL_REACH.search(text)
-                or (_AT_THE_END.search(text) and understanding.intent in ("run", "speedup")))
+    return bool(reach or _pattern("outlook").search(text)
+                or (_pattern("at_the_end").search(text) and understanding.intent in ("run", "speedup")))
 
 
 def _asked_accept_length(understanding: Understanding, question: str) -> float | None:
     """The accept length a "will it reach 3.0?" question names (a plausible tau, 1 < x < 10)."""
     if understanding.conditions.accept_length is not None:
         return understanding.conditions.accept_length
-    found = [float(n) for n in _NUMBER.findall(question)]
+    found = [float(n) for n in _pattern("number").findall(question)]
     return next((n for n in found if 1.0 < n < 10.0), None)
 
 
@@ -55,7 +66,10 @@ def answer_outlook(store: Store | None, question: str, understanding: Understand
                    snapshots: Sequence[LiveRun] = (), *, draft_overhead: float | None = None
                    ) -> Answer:
     """The forecast of the followed run and the targets, leading with what was asked."""
+    from sessiontui.project_memory import specdec  # only a look-ahead question pays for these
+    from sessiontui.project_memory.forecast import reach_verdict
     from sessiontui.project_memory.speedup import build_speedup_report
+    from sessiontui.project_memory.targets import all_statuses, decision_line, live_forecast
 
     snapshot = snapshots[0] if snapshots else None
     ahead = live_forecast(snapshot)

@@ -8,9 +8,8 @@ feature under test (for speculative decoding, the engine's speculative flags are
 
 from __future__ import annotations
 
-import shlex
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from sessiontui.project_memory.records import Record
 
@@ -36,8 +35,7 @@ ENGINE_ENV_PREFIXES = ("NCCL_", "SGLANG_", "VLLM_", "TORCH_", "TORCHINDUCTOR_", 
 """Environment settings that tune an engine (CUDA_VISIBLE_DEVICES, which picks GPUs, is not one)."""
 
 
-@dataclass(frozen=True)
-class Difference:
+class Difference(NamedTuple):
     """One flag or setting that is not the same on both sides (None: absent on that side)."""
 
     name: str
@@ -63,6 +61,8 @@ def flag_map(command: str | None) -> dict[str, str]:
     `NCCL_ALGO=Tree python -m sglang.launch_server --tp 4 --enable-torch-compile` gives
     `{"env:NCCL_ALGO": "Tree", "--tp": "4", "--enable-torch-compile": "true"}`.
     """
+    import shlex  # only when a command is read
+
     try:
         words = shlex.split(command or "")
     except ValueError:  # an unbalanced quote: read the words as they are
@@ -130,8 +130,7 @@ def fairness_line(result: Record, reference: Record, feature_flags: tuple[str, .
     return f"Not like-for-like: tuning differs beyond the feature under test — {shown}{more}."
 
 
-@dataclass(frozen=True)
-class RanOn:
+class RanOn(NamedTuple):
     """What a measurement ran on, as far as it is known."""
 
     engine: str | None
@@ -205,8 +204,7 @@ def staleness_line(baseline: Record, result: Record | None, against: RanOn | Non
             f"{other} — re-run the baseline to compare fairly: `{rerun}`")
 
 
-@dataclass(frozen=True)
-class TrustRules:
+class TrustRules(NamedTuple):
     """The project's settings for these checks (`stale_after_days`, `feature_flags`)."""
 
     stale_after_days: float = STALE_AFTER_DAYS

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.records import DEFAULT_METRIC
-from sessiontui.project_memory.trust import TrustRules
+
+if TYPE_CHECKING:
+    from sessiontui.project_memory.trust import TrustRules
 
 if TYPE_CHECKING:  # imported when a [[hosts]] table is read: most projects have none
     from sessiontui.collectors.remote import RemoteHost
@@ -84,6 +86,8 @@ class Config:
 
 def trust_rules(config: Config) -> TrustRules:
     """The settings that say when a comparison can be trusted, for the answers."""
+    from sessiontui.project_memory.trust import TrustRules
+
     return TrustRules(config.stale_after_days, tuple(config.feature_flags))
 
 

@@ -144,7 +144,12 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
         session.send_keys("C-f")
         session.send_keys("e2e-bench", literal=True)
         session.send_keys("Enter")
-        screen = shows("e2e-bench-7", "123.4 tok/s", "⏎ Open")  # the table has the keys
+        # The filter holds the words (its placeholder is gone) and the table has the keys again.
+        filtered = session.wait_for(
+            lambda s: "filter: words" not in s and "⏎ Open" in s and "123.4 tok/s" in s,
+            timeout_s=STARTUP_DEADLINE_S,
+        )
+        assert filtered is not None, session.screen()
         session.send_keys("Enter")
         screen = shows("config", "value", "123.4", "host")
         assert "e2e-bench-7" in screen
