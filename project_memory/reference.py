@@ -71,8 +71,11 @@ def matches(record: Record, conditions: Conditions) -> bool:
 
 def lower_is_better(metric: str) -> bool:
     """Latency-like metrics improve downwards; throughputs improve upwards."""
-    timed = metric.endswith(("_ms", "_s")) and not metric.endswith("tok_s")
-    return timed or "latency" in metric
+    parts = metric.lower().split("_")
+    if "tok" in parts or "per" in parts:  # output_tok_s, requests_per_s: throughputs
+        return False
+    return "ms" in parts or parts[-1] == "s" or bool(
+        {"latency", "ttft", "tpot", "itl", "e2e"} & set(parts))
 
 
 def best(records: Sequence[Record], metric: str) -> Record | None:

@@ -13,12 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sessiontui.project_memory import specdec
-from sessiontui.project_memory.forecast import Forecast, forecast, reach_verdict, tau_history
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-from sessiontui.project_memory.reference import Conditions, best, lower_is_better, matches
+from sessiontui.project_memory.reference import (
+    Conditions,
+    best,
+    lower_is_better,
+    matches,
+    ratio,
+    reference_of,
+)
 
 if TYPE_CHECKING:
+    from sessiontui.project_memory.forecast import Forecast
     from sessiontui.project_memory.live import LiveRun
     from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.project_memory.store import Store
@@ -81,6 +87,44 @@ def _gap(metric: str, value: float, threshold: float) -> str:
     return f"{shown(metric, abs(threshold - value))} to go"
 
 
+def measured(target: Record, records: Sequence[Record]) -> float | None:
+    """Where a target stands from the stored records alone: the best result at its conditions
+    (tok/s and latency targets), the best result over its number to beat (speedup targets), the
+    latest run's accept length (accept-length targets)."""
+    if target.metric == ACCEPT_LENGTH:
+        runs = sorted((r for r in records if r.kind == "run" and r.accept_length is not None),
+                      key=lambda r: r.last_update or r.created_at)
+        return runs[-1].accept_length if runs else None
+    benchmarks = [r for r in records if r.kind == "benchmark" and r.status != "failed"]
+    results = [r for r in benchmarks if not r.baseline]
+    if target.metric != SPEEDUP:
+        found = _best_result(target, [r for r in results if r.metric == target.metric])
+        return found.value if found is not None else None
+    ratios = []
+    conditions = conditions_of(target)
+    for result in results:
+        if conditions is not None and not matches(result, conditions):
+            continue
+        reference = reference_of(result, benchmarks)
+        if reference is not None and reference.value and result.value:
+            ratios.append(ratio(result.value, reference.value, result.metric or DEFAULT_METRIC))
+    return max(ratios, default=None)
+
+
+def distance_text(target: Record, current: float | None) -> str:
+    """`met`, `7.7 tok/s to go`, or `not measured` for a list's one cell."""
+    if current is None or target.value is None:
+        return "not measured"
+    return _gap(target.metric or DEFAULT_METRIC, current, target.value)
+
+
+def threshold_text(target: Record) -> str:
+    """The threshold with its direction: `≥ 90.0 tok/s`, `≥ 3.00`, `≤ 200.0 ms`."""
+    metric = target.metric or DEFAULT_METRIC
+    sign = "≤" if lower_is_better(metric) else "≥"
+    return f"{sign} {shown(metric, target.value)}" if target.value is not None else ""
+
+
 @dataclass
 class TargetStatus:
     """Where one target stands: measured, projected now, projected at the end of training."""
@@ -140,6 +184,8 @@ def target_status(target: Record, store: Store | None, report: SpeedupReport | N
     if threshold is None:
         return status
     if metric == ACCEPT_LENGTH:
+        from sessiontui.project_memory.forecast import reach_verdict
+
         status.current, status.current_source = live_accept_length, "the followed run now"
         if forecast is not None:
             status.lines.append(reach_verdict(forecast, threshold))
@@ -182,6 +228,8 @@ def _projection(report: SpeedupReport, metric: str) -> tuple[float | None, float
 
 def decision_line(report: SpeedupReport, forecast: Forecast, hours_left: float | None) -> str:
     """Decision help: for which targets the rest of the training run is worth its time."""
+    from sessiontui.project_memory import specdec
+
     k, tau = report.cost_factor, report.accept_length
     if k is None or tau is None or not forecast.ok or forecast.high is None or forecast.at_end is None:
         return ""
@@ -197,6 +245,8 @@ def decision_line(report: SpeedupReport, forecast: Forecast, hours_left: float |
 
 def live_forecast(snapshot: LiveRun | None) -> Forecast | None:
     """The accept-length forecast of a followed run's snapshot (None without a run)."""
+    from sessiontui.project_memory.forecast import forecast, tau_history  # a fit costs: only then
+
     if snapshot is None:
         return None
     return forecast(tau_history(snapshot.history), snapshot.total_steps)

@@ -102,3 +102,20 @@ def test_decision_line_names_the_worthwhile_range(memory: Store) -> None:
                                   conditions=conditions_of(parse_target("90 tok/s single stream")))
     line = decision_line(report, ahead, 9.5)
     assert "the remaining 9.5 h of training is worth it if your target is above" in line
+
+
+def test_where_a_target_stands_from_the_records_alone(memory: Store) -> None:
+    from sessiontui.project_memory.targets import distance_text, measured, threshold_text
+
+    records = memory.list()
+    throughput = parse_target("beat 90 tok/s single stream")
+    assert measured(throughput, records) == 82.3
+    assert (threshold_text(throughput), distance_text(throughput, 82.3)) == ("≥ 90.0 tok/s",
+                                                                           "7.7 tok/s to go")
+    speedup = parse_target("1.3x speedup")
+    assert measured(speedup, records) == pytest.approx(82.3 / 90.0)
+    run = Record("run", name="drafter", accept_length=3.1, last_update="2026-11-30T10:00:00+00:00")
+    tau = parse_target("accept length 3.0")
+    assert measured(tau, [*records, run]) == 3.1 and distance_text(tau, 3.1) == "met"
+    assert distance_text(parse_target("ttft under 200 ms"), None) == "not measured"
+    assert threshold_text(parse_target("ttft under 200 ms")) == "≤ 200.0 ms"

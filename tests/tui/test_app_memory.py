@@ -264,3 +264,35 @@ async def test_keys_typed_right_after_ctrl_f_go_into_the_filter(tmp_path: Path, 
         await until(pilot, lambda: app.memory_pane.filter.value == "ea")
         assert not isinstance(app.screen, RecordForm)
 
+
+
+async def test_targets_are_listed_with_their_distance(tmp_path: Path, seeded: Path) -> None:
+    from sessiontui.project_memory.targets import parse_target
+
+    with Store(seeded) as store:
+        store.add(parse_target("beat 80 tok/s"))
+        store.add(parse_target("1.3x speedup"))
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 7)
+        shown = {row[WHAT]: row for row in rows(app) if row[1] == "target"}
+        value = COLUMNS.index("value")
+        assert shown["beat 80 tok/s"][value] == "≥ 80.0 tok/s"
+        assert shown["beat 80 tok/s"][VS] == "5.0 tok/s to go"  # best result 75.0
+        assert shown["1.3x speedup"][VS] == "met"  # 75.0 over its number to beat 50.0: 1.50x
+        app.memory_pane.filter.value = "kind:target"
+        await pilot.pause()
+        assert len(rows(app)) == 2
+
+
+async def test_a_target_opens_in_its_own_form(tmp_path: Path, seeded: Path) -> None:
+    from sessiontui.project_memory.targets import parse_target
+
+    with Store(seeded) as store:
+        target = store.add(parse_target("beat 80 tok/s"))
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 6)
+        app.memory_pane.post_message(app.memory_pane.EditRecord(target))
+        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        assert app.screen.query_one("#field-value").value == "80.0"

@@ -46,6 +46,11 @@ FORMS: dict[str, tuple[FormField, ...]] = {
     ),
     "note": (FormField("text", required=True), FormField("tags", "tags")),
     "run": (FormField("name", required=True), FormField("tags", "tags"), FormField("notes")),
+    "target": (
+        FormField("title", required=True), FormField("metric", required=True),
+        FormField("value", "float", required=True), FormField("concurrency", "int"),
+        FormField("batch_size", "int"), FormField("model"), FormField("engine"),
+    ),
 }
 
 

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Static
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
 from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
+from sessiontui.project_memory.targets import distance_text, measured, threshold_text
 from sessiontui.tui.widgets.fmt import compact
 from sessiontui.tui.widgets.literal import clean, literal
 from sessiontui.tui.widgets.styling import part_style
@@ -22,8 +23,9 @@ from sessiontui.tui.widgets.styling import part_style
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
 MIN_WHAT = 12  # the name column never gets narrower than this, even in a tiny pane
-_KIND_ORDER = {"benchmark": 1, "run": 2, "lesson": 3, "note": 4}
-_KIND_LABEL = {"benchmark": "bench", "lesson": "lesson", "note": "note", "run": "run"}
+_KIND_ORDER = {"target": 0, "benchmark": 1, "run": 2, "lesson": 3, "note": 4}
+_KIND_LABEL = {"benchmark": "bench", "lesson": "lesson", "note": "note", "run": "run",
+               "target": "target"}
 EMPTY = (
     "Nothing remembered yet. Add the first record: b a benchmark, l a lesson, n a note "
     "(or `sessiontui record -- CMD` runs a benchmark and stores its result)."
@@ -97,15 +99,19 @@ def value_text(record: Record) -> str:
         return "" if record.step is None else f"{record.step}{total}"
     if record.kind == "benchmark" and record.status == "failed":
         return "failed"
+    if record.kind == "target":
+        return threshold_text(record)
     if record.kind != "benchmark" or record.value is None:
         return ""
     return f"{compact(record.value)} {record.unit or record.metric}"
 
 
-def vs_text(record: Record, baselines: Sequence[Record]) -> str:
+def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Record] = ()) -> str:
     """How a benchmark compares with its number to beat (the reference rule), as a ratio (>1 is
     better): a baseline against the best baseline at its conditions, a result against its own.
-    A run shows its accept length instead."""
+    A run shows its accept length, a target its distance from the stored results."""
+    if record.kind == "target":
+        return distance_text(record, measured(record, records))
     if record.kind == "run":
         return "" if record.accept_length is None else f"τ {record.accept_length:.2f}"
     if record.kind != "benchmark" or not record.value:
@@ -238,7 +244,8 @@ class MemoryPane(Vertical):
     def _rows(self, shown: Sequence[Record]) -> list[list[str]]:
         return [
             ["★" if self._is_beat(r) else ("b" if r.baseline else ""), _KIND_LABEL[r.kind],
-             value_text(r), vs_text(r, self.baselines), date_text(r.last_update or r.created_at)]
+             value_text(r), vs_text(r, self.baselines, self.records),
+             date_text(r.last_update or r.created_at)]
             for r in shown
         ]
 
