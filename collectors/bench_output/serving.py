@@ -8,11 +8,12 @@ vllm/benchmarks/serve.py); their JSON results use the same metric names.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from sessiontui.collectors.bench_output.common import figures_of, number, present, slug, whole
+from sessiontui.project_memory.records import Record
 
 _BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
 _RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
@@ -131,6 +132,23 @@ _LATENCY_NAMES = {
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
 _POSITION = re.compile(r"^position\s+(\d+)$", re.I)
+
+
+def complete_block_records(
+    text: str, problems: list[str], source_format: str, keep: Callable[[Block], bool],
+    record_of: Callable[[str, Block], Record | None],
+) -> list[Record]:
+    """Records of the complete result blocks `keep` accepts; a cut block is reported in
+    `problems` instead of being stored."""
+    records = []
+    for block in result_blocks(text):
+        if not keep(block):
+            continue
+        if not block.closed:
+            problems.append(cut_block(block, source_format))
+        elif record := record_of(text, block):
+            records.append(record)
+    return records
 
 
 def cut_block(block: Block, source_format: str) -> str:

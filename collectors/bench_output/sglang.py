@@ -22,10 +22,9 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
-    cut_block,
+    complete_block_records,
     is_vllm_json,
     json_figures,
-    result_blocks,
     workload,
 )
 from sessiontui.project_memory.records import Record
@@ -338,16 +337,9 @@ def _server_log_records(text: str) -> list[Record]:
 
 
 def _block_records(text: str, problems: list[str]) -> list[Record]:
-    """Records of the complete bench_serving blocks; a cut one is reported instead."""
-    records = []
-    for block in result_blocks(text):
-        if not is_sglang_block(block):
-            continue
-        if not block.closed:
-            problems.append(cut_block(block, "sglang.bench_serving"))
-        elif record := _block_record(text, block):
-            records.append(record)
-    return records
+    """Records of the complete result blocks; a cut one is reported instead."""
+    return complete_block_records(text, problems, "sglang.bench_serving", is_sglang_block,
+                                  _block_record)
 
 
 def parse(text: str, problems: list[str]) -> list[Record]:

@@ -22,11 +22,10 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.bench_output.serving import (
     Block,
     block_figures,
-    cut_block,
+    complete_block_records,
     is_vllm_json,
     json_figures,
     position_figures,
-    result_blocks,
     workload,
 )
 from sessiontui.collectors.bench_output.sglang import is_sglang_block
@@ -285,15 +284,8 @@ def _example_records(text: str, problems: list[str]) -> list[Record]:
 
 def _block_records(text: str, problems: list[str]) -> list[Record]:
     """Records of the complete result blocks; a cut one is reported instead."""
-    records = []
-    for block in result_blocks(text):
-        if is_sglang_block(block):
-            continue
-        if not block.closed:
-            problems.append(cut_block(block, "vllm.bench_serve"))
-        elif record := _block_record(text, block):
-            records.append(record)
-    return records
+    return complete_block_records(text, problems, "vllm.bench_serve",
+                                  lambda block: not is_sglang_block(block), _block_record)
 
 
 def parse(text: str, problems: list[str]) -> list[Record]:
