@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import subprocess
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -170,15 +172,20 @@ async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_cli, 
     assert [r["id"] for r in tagged] == [lesson["id"]]
 
 
-async def test_train_status_and_speedup_match_the_cli(server, run_cli) -> None:
-    log = str(FIXTURES / "trainlog" / "specforge_v2.log")
+async def test_train_status_and_speedup_match_the_cli(server, run_cli, tmp_path) -> None:
+    # A copy last written an hour ago: its run reads as stalled, an event to compare, whatever
+    # the age of the checkout.
+    log = str(tmp_path / "train.log")
+    shutil.copyfile(FIXTURES / "trainlog" / "specforge_v2.log", log)
+    an_hour_ago = time.time() - 3600
+    os.utime(log, (an_hour_ago, an_hour_ago))
     async with server() as session:
         status = await session.call_tool("train_status", {"log": log})
         projected = await session.call_tool(
             "speedup", {"acc": [0.8, 0.6, 0.5], "draft_overhead": 0.1, "baseline_value": 50})
     cli_status = json.loads(run_cli("train", "status", "--log", log, "--json", check=True).stdout)
     assert without_event_times(json.loads(text_of(status))) == without_event_times(cli_status)
-    assert cli_status["events"]  # the fixture ends its run: a finished event to compare
+    assert cli_status["events"]  # the stalled run's event, compared above
     cli = run_cli("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", "--baseline-value", "50",
                   "--json", check=True)
     assert json.loads(text_of(projected)) == json.loads(cli.stdout)
