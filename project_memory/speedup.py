@@ -615,6 +615,13 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
     return lines
 
 
+def _bound_line(label: str, speedup: float, value: float | None, report: SpeedupReport) -> str:
+    """The theoretical bound with its value and the draft overhead it assumes, and its source."""
+    shown = f" ≈ {fmt(value, 1)} {report.unit}" if value is not None else ""
+    return (f"{label}{speedup:.2f}x{shown} with draft overhead {report.draft_overhead:g} "
+            f"({report.draft_overhead_source})")
+
+
 def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
     """What a speedup question asked for, first: a what-if accept length, break-even, or the
     projection from live acceptance (calibrated, then the theoretical bound and its overhead)."""
@@ -628,10 +635,9 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
                          f"{fmt(report.target_value, 1)} {unit} ({report.target_speedup:.2f}x"
                          f"{against}, k = {report.cost_factor:.2f})")
         if report.target_theoretical_speedup is not None:
-            value = (f" ≈ {fmt(base * report.target_theoretical_speedup, 1)} {unit}"
-                     if base is not None else "")
-            lines.append(f"  theoretical bound {report.target_theoretical_speedup:.2f}x{value} with "
-                         f"draft overhead {report.draft_overhead:g} ({report.draft_overhead_source})")
+            speedup = report.target_theoretical_speedup
+            lines.append(_bound_line("  theoretical bound ", speedup,
+                                     base * speedup if base is not None else None, report))
         return lines
     if breakeven and report.breakeven_accept_length is not None:
         lines.append(f"Break-even accept length: {report.breakeven_accept_length:.2f} (below it "
@@ -646,8 +652,6 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
                      f"{fmt(report.calibrated_value, 1)} {unit}{against}, at accept length "
                      f"{report.accept_length:.2f}{from_where}")
     if report.theoretical_speedup is not None:
-        value = (f" ≈ {fmt(report.theoretical_value, 1)} {unit}"
-                 if report.theoretical_value is not None else "")
-        lines.append(f"Theoretical bound: {report.theoretical_speedup:.2f}x{value} with draft "
-                     f"overhead {report.draft_overhead:g} ({report.draft_overhead_source})")
+        lines.append(_bound_line("Theoretical bound: ", report.theoretical_speedup,
+                                 report.theoretical_value, report))
     return lines
