@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
+COALESCE_S = 0.05  # updates arriving this close together are drawn in one frame
 MEMORY_CHECK_S = 1.0  # how often the memory files are looked at (two stat calls) for changes
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
 SHOWN_KINDS = ("target", "benchmark", "run", "lesson", "note")  # every kind, in the memory pane
@@ -159,6 +160,7 @@ class SessionApp(App[None]):
         self._reference: Record | None = None
         self._sync_version: object = None
         self._train_snapshots: dict[Path, Any] = {}
+        self._frame_updates: list[Callable[[], object]] = []
         self._gpu_names: list[str] = []
         self._lost_gpus: set[int] = set()
         self._gpu_available: bool | None = None
@@ -287,9 +289,22 @@ class SessionApp(App[None]):
     def _watched_dirs(self) -> list[Path]:
         return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
 
+    def _in_one_frame(self, update: Callable[[], object]) -> None:
+        """Run `update` together with the other updates of this tick, in one frame: the log poll
+        and the GPU sample land ~10 ms apart, and each frame is a whole compositor pass."""
+        self._frame_updates.append(update)
+        if len(self._frame_updates) == 1:
+            self.set_timer(COALESCE_S, self._apply_frame_updates)
+
+    def _apply_frame_updates(self) -> None:
+        updates, self._frame_updates = self._frame_updates, []
+        with self.batch_update():
+            for update in updates:
+                update()
+
     def on_gpu_sampled(self, message: GpuSampled) -> None:
         snapshot = message.snapshot
-        self.gpu_pane.snapshot = snapshot
+        self._in_one_frame(partial(setattr, self.gpu_pane, "snapshot", snapshot))
         if snapshot.available:
             self._gpu_names = [gpu.name for gpu in snapshot.gpus]
             lost = {gpu.index for gpu in snapshot.gpus if gpu.lost}
@@ -409,7 +424,7 @@ class SessionApp(App[None]):
     async def on_train_sampled(self, message: TrainSampled) -> None:
         self._train_snapshots[message.path] = message.snapshot
         card = await self.training_pane.card(message.path)
-        card.show(message.snapshot)
+        self._in_one_frame(partial(card.show, message.snapshot))
 
     def on_train_alert(self, message: TrainAlert) -> None:
         if message.lesson is None and message.event.kind in ALERT_KINDS:

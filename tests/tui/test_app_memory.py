@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -226,6 +227,36 @@ async def test_another_process_s_change_shows_and_idle_reads_nothing(
             store.add(Record(kind="note", text="written by the CLI"))
         await until(pilot, lambda: app.memory_pane.table.row_count == 6)
         assert loads == [1]
+
+
+async def test_a_run_s_progress_redraws_its_cells_not_the_table(
+    tmp_path: Path, seeded: Path,
+) -> None:
+    """A followed run saves its step every few seconds: its row changes in place, the table is
+    not rebuilt, and a re-read that changed nothing shown changes nothing."""
+    with Store(seeded) as store:
+        run = store.add(Record(kind="run", name="drafter", step=100, total_steps=1000,
+                               created_at="2026-11-06T10:00:00+00:00"))
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 6)
+        before = rows(app)
+        table = app.memory_pane.table
+        rebuilds: list[int] = []
+        original = table.clear
+        table.clear = lambda *a, **k: (rebuilds.append(1), original(*a, **k))[1]  # type: ignore[method-assign]
+        with Store(seeded) as store:
+            store.update(replace(run, step=250))
+        await until(pilot, lambda: "250/1000" in [row[2] for row in rows(app)])
+        after = rows(app)
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert len(changed) == 1 and after[changed[0]][2] == "250/1000"
+        assert rebuilds == []
+        await pilot.pause()
+        screen = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "250/1000" in screen and "100/1000" not in screen  # drawn, not only stored
+        app.memory_pane.show(app.memory_pane.records, app.memory_pane.reference)  # same records
+        assert rows(app) == after and rebuilds == []
 
 
 async def test_an_empty_memory_says_how_to_add_the_first_record(tmp_path: Path) -> None:

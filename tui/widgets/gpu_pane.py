@@ -1,7 +1,8 @@
 """The GPU pane: every GPU in the richest form that fits, the GPU processes, the host.
 
-The pane is one widget that renders one Text: a sample repaints it once, however many GPUs.
-The host sample arrives just before the GPU sample of the same tick and repaints nothing itself.
+The pane is one widget drawn from lines of Text: a sample repaints only the lines it changed,
+however many GPUs. The host sample arrives just before the GPU sample of the same tick and
+repaints nothing itself.
 A process is selected with up/down (its full command line shows under it) and can be sent
 SIGINT, SIGTERM or SIGKILL (I, T, K) after a confirmation that names it; `z` zooms the pane.
 """
@@ -30,7 +31,7 @@ from sessiontui.tui.widgets.gpu_view import (
 )
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.remote_hosts import hosts_lines
-from sessiontui.tui.widgets.styling import PartStyles
+from sessiontui.tui.widgets.text_lines import TextLines
 
 HISTORY = 600  # samples kept per GPU: ten minutes at 1 Hz, enough for a maximised pane's charts
 MIN_PROCESS_ROWS = 3  # process rows the layout keeps room for before giving GPUs more lines
@@ -54,16 +55,11 @@ class GpuHistory:
         return Series(_tail(self.util, count), _tail(self.mem, count), _tail(self.power, count))
 
 
-def _same(a: Text, b: Text) -> bool:
-    """Whether two texts would draw the same cells (characters and styles)."""
-    return a.plain == b.plain and a.spans == b.spans
-
-
 def _tail(values: deque, count: int) -> list:
     return list(islice(values, max(0, len(values) - count), None))
 
 
-class GpuPane(PartStyles, can_focus=True):
+class GpuPane(TextLines, can_focus=True):
     """Live GPU telemetry; says plainly when NVML is not available."""
 
     COMPONENT_CLASSES = {
@@ -91,7 +87,6 @@ class GpuPane(PartStyles, can_focus=True):
         self.history: dict[int, GpuHistory] = {}
         self.times: deque[float] = deque(maxlen=HISTORY)
         self.selected: tuple[int, int] | None = None  # (GPU index, PID)
-        self._drawn: tuple[Any, Text] | None = None  # (size, text) last handed to Textual
 
     def watch_snapshot(self, snapshot: Any) -> None:
         if snapshot is None:
@@ -99,25 +94,10 @@ class GpuPane(PartStyles, can_focus=True):
         self.times.append(snapshot.at)
         for sample in snapshot.gpus:
             self.history.setdefault(sample.index, GpuHistory()).add(sample)
-        self._repaint()
+        self.repaint()
 
     def watch_remote(self, remote: tuple) -> None:
-        self._repaint()  # other hosts arrive on their own cadence
-
-    def _repaint(self) -> None:
-        """Repaint only when what the pane shows changed (a GPU at rest draws the same picture
-        second after second), and not while hidden behind another tab (render() catches up)."""
-        if not self.display:
-            self._drawn = None  # drawn afresh when shown
-            return
-        text = self._compose_text()
-        if self._drawn is None or not _same(text, self._drawn[1]):
-            self._drawn = (self.size, text)
-            self.refresh()
-
-    def notify_style_update(self) -> None:
-        self._drawn = None  # new colours: draw afresh
-        super().notify_style_update()
+        self.repaint()  # other hosts arrive on their own cadence
 
     # -- processes ------------------------------------------------------------------------------
     def rows(self) -> list[ProcessRow]:
@@ -138,7 +118,7 @@ class GpuPane(PartStyles, can_focus=True):
             self.selected = keys[0 if step > 0 else -1]
         else:
             self.selected = keys[(keys.index(self.selected) + step) % len(keys)]
-        self._repaint()
+        self.repaint()
 
     def action_zoom(self) -> None:
         """Give the pane the whole screen (room for charts of every GPU), or hand it back."""
@@ -149,7 +129,7 @@ class GpuPane(PartStyles, can_focus=True):
 
     def action_deselect(self) -> None:
         self.selected = None
-        self._repaint()
+        self.repaint()
 
     class SignalRequested(Message):
         """The user asked to signal a process; the app confirms before anything is sent."""
@@ -171,14 +151,9 @@ class GpuPane(PartStyles, can_focus=True):
             self.post_message(self.SignalRequested(name, row))
 
     # -- drawing --------------------------------------------------------------------------------
-    def render(self) -> Text:
-        if self._drawn is None or self._drawn[0] != self.size:  # resized, or shown again
-            self._drawn = (self.size, self._compose_text())
-        return self._drawn[1]
-
-    def _compose_text(self) -> Text:
+    def text_lines(self, width: int) -> list[Text]:
         """Everything the pane shows, laid out for its current size."""
-        width, height = self.size.width or 80, self.size.height or 24
+        height = self.size.height or 24
         host = self._host_text(width) + hosts_lines(self.remote, width, self.part)
         snapshot = self.snapshot
         if snapshot is None:
@@ -197,7 +172,7 @@ class GpuPane(PartStyles, can_focus=True):
         if host:
             lines.append(Text())
             lines.extend(host)
-        return Text("\n", no_wrap=True, overflow="ellipsis").join(lines)
+        return lines
 
     def _gpus_text(self, snapshot: Any, form: Any, width: int) -> list[Text]:
         cell = (width - 4) // 3

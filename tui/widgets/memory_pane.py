@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,12 +14,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import ColumnKey, RowKey
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
 from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
 from sessiontui.tui.widgets.fmt import compact
-from sessiontui.tui.widgets.literal import clean, literal
+from sessiontui.tui.widgets.literal import clean
 from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
@@ -169,10 +172,47 @@ def fit(name: str, width: int, others: Sequence[str] = ()) -> str:
     return name[: width - 1].rstrip() + "…"
 
 
+Cell = tuple[str, Style | str, str]  # text, style, justification
+
+
+def _text(cell: Cell) -> Text:
+    text, style, justify = cell
+    return Text(text, style=style, justify=justify)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class TableModel:
+    """The memory table's content: (label, width) per column, (record id, cells) per row."""
+
+    columns: tuple[tuple[str, int], ...]
+    rows: tuple[tuple[str | None, tuple[Cell, ...]], ...]
+
+
+def _same_shape(a: TableModel, b: TableModel) -> bool:
+    """Same columns and the same records in the same order: only cells can differ."""
+    return a.columns == b.columns and [key for key, _ in a.rows] == [key for key, _ in b.rows]
+
+
 class MemoryTable(DataTable):
     """The memory's rows; Enter opens the record under the cursor (shown in the key bar)."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Open")]
+
+    def update_row(self, key: str, cells: dict[str, Text]) -> None:
+        """Change some cells of one row and redraw that row alone.
+
+        `DataTable.update_cell` redraws every row (its render caches are keyed on one table-wide
+        update count): ~15 ms for this table each time a followed run saves its progress. Here
+        only the row's own cache entries go (Textual is pinned, see pyproject.toml).
+        """
+        row = RowKey(key)
+        for column, value in cells.items():
+            self._data[row][ColumnKey(column)] = value
+        for cache in (self._cell_render_cache, self._row_render_cache):
+            for cached in [cached for cached in cache.keys() if cached[0] == row]:  # noqa: SIM118 (no __iter__)
+                cache.discard(cached)
+        self._line_cache.clear()  # screen lines, rebuilt from the other rows' cached renders
+        self.refresh_row(self.get_row_index(row))
 
 
 class MemoryPane(Vertical):
@@ -213,6 +253,7 @@ class MemoryPane(Vertical):
         self.table.tooltip = LEGEND
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
         self._width = 0
+        self._shown: TableModel | None = None  # what the table holds now
 
     def compose(self) -> ComposeResult:
         yield self.filter
@@ -253,8 +294,8 @@ class MemoryPane(Vertical):
         return self.reference is not None and record.id == self.reference.id
 
     def _fill(self) -> None:
-        table = self.table
-        current = self.selected()
+        """Show the filtered records; a re-read that changed nothing repaints nothing, and one
+        that changed only some cells (a run's step, a date) updates only those cells."""
         words = self.filter.value.lower().split()
         shown = [r for r in self.records if matches(r, words)][:MAX_ROWS]
         self.empty.display = not shown
@@ -262,27 +303,53 @@ class MemoryPane(Vertical):
             self.empty.update(EMPTY)
         elif not shown:
             self.empty.update(f"No record matches {self.filter.value.strip()!r}.")
+        self._width = self.table.size.width
+        hidden = sum(matches(r, words) for r in self.records) - len(shown)
+        model = self._model(shown, hidden)
+        if model != self._shown:
+            if self._shown is not None and _same_shape(model, self._shown):
+                self._update_cells(model, self._shown)
+            else:
+                self._rebuild(model)
+            self._shown = model
+
+    def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
+        """What the table shows: its columns (label, width) and each row's key and cells."""
         rows = self._rows(shown)
         widths = [max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
-        self._width = table.size.width
         # Each column has one cell of padding on both sides; the name takes what is left.
         room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
         names = [clean(what(r)) for r in shown]
-        table.clear(columns=True)
-        for label, width in zip(COLUMNS, [*widths, room], strict=True):
-            table.add_column(label, width=width)
         beat, failed = part_style(self, "memory-pane--beat"), part_style(self, "memory-pane--failed")
+        body = []
         for record, row, name in zip(shown, rows, names, strict=True):
             style = beat if self._is_beat(record) else failed if "failed" in flags(record) else ""
-            cells = [Text(cell, style=style, justify="right" if i in (2, 3) else "left")
-                     for i, cell in enumerate(row)]
-            cells.append(Text(fit(name, room, names), style=style))
-            table.add_row(*cells, key=record.id)
-        hidden = sum(matches(r, words) for r in self.records) - len(shown)
+            cells = tuple((cell, style, "right" if i in (2, 3) else "left")
+                          for i, cell in enumerate([*row, fit(name, room, names)]))
+            body.append((record.id, cells))
         if hidden > 0:
-            table.add_row("", "", "", "", "", literal(f"… {hidden} more: filter to narrow"))
+            more = clean(f"… {hidden} more: filter to narrow")
+            body.append((None, (*(("", "", "left"),) * 5, (more, "", "left"))))
+        return TableModel(tuple(zip(COLUMNS, [*widths, room], strict=True)), tuple(body))
+
+    def _rebuild(self, model: TableModel) -> None:
+        table = self.table
+        current = self.selected()
+        table.clear(columns=True)
+        for index, (label, width) in enumerate(model.columns):
+            table.add_column(label, width=width, key=str(index))
+        for key, cells in model.rows:
+            table.add_row(*(_text(cell) for cell in cells), key=key)
         if current is not None and current.id in table.rows:
             table.move_cursor(row=table.get_row_index(current.id))
+
+    def _update_cells(self, model: TableModel, before: TableModel) -> None:
+        for (key, cells), (_, old) in zip(model.rows, before.rows, strict=True):
+            changed = {str(index): _text(cell)
+                       for index, (cell, was) in enumerate(zip(cells, old, strict=True))
+                       if cell != was}
+            if changed and key is not None:
+                self.table.update_row(key, changed)
 
     def selected(self) -> Record | None:
         """The record under the cursor, if any."""

@@ -18,7 +18,7 @@ from sessiontui.project_memory.specdec import accept_length
 from sessiontui.tui.widgets.fmt import DASH, compact, num
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.spark import bar, spark
-from sessiontui.tui.widgets.styling import PartStyles
+from sessiontui.tui.widgets.text_lines import TextLines
 
 EVENT_LINES = 3
 CARD_LEGEND = (
@@ -96,9 +96,10 @@ def acc_line(snapshot: Any) -> str:
     return f"acc {' '.join(cells)}  τ {DASH if tau is None else f'{tau:.2f}'}"
 
 
-class RunCard(PartStyles):
-    """Everything about one followed log, rendered as one Text (one repaint per change)."""
+class RunCard(TextLines):
+    """Everything about one followed log; a new snapshot repaints only the lines it changed."""
 
+    WRAP = True
     COMPONENT_CLASSES = {
         "run-card--bar", "run-card--bar-back", "run-card--chart",
         *(f"run-card--{kind}" for kind in EVENT_KINDS),
@@ -111,56 +112,40 @@ class RunCard(PartStyles):
         self.tooltip = CARD_LEGEND
         self.snapshot: Any = None
         self.catch_up: float | None = 0.0
-        self._lines = 0
 
     def show_progress(self, fraction: float) -> None:
         """Progress of the catch-up read of an existing log."""
         self.catch_up = fraction
-        self._repaint()
+        self.repaint()
 
     def show(self, snapshot: Any) -> None:
         """Show a new snapshot of the log."""
         self.snapshot = snapshot
         self.catch_up = None if snapshot.caught_up else snapshot.progress
-        self._repaint()
+        self.repaint()
 
-    def _repaint(self) -> None:
-        """Repaint (coalesced per frame); lay out again only when the height changed."""
-        lines = self._height()
-        self.refresh(layout=lines != self._lines)
-        self._lines = lines
-
-    def _height(self) -> int:
-        if self.catch_up is not None or self.snapshot is None:
-            return 2
-        return 7 + events_text(self.snapshot.events, {}).plain.count("\n")
-
-    def render(self) -> Text:
+    def text_lines(self, width: int) -> list[Text]:
         style = self.part
-        width = max(10, self.size.width or 80)
+        width = max(10, width)
         snapshot = self.snapshot
         if self.catch_up is not None or snapshot is None:
             fraction = self.catch_up or 0.0
-            text = bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))
-            text.append(f"\ncatching up: {100 * fraction:.0f}% of the log read")
-            return text
+            return [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back")),
+                    Text(f"catching up: {100 * fraction:.0f}% of the log read")]
         fraction = (snapshot.step or 0) / snapshot.total_steps if snapshot.total_steps else 0.0
-        text = bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))
-        for line in (stats_line(snapshot), figures_line(snapshot), acc_line(snapshot)):
-            text.append("\n")
-            text.append_text(literal(line))
+        lines = [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))]
+        lines += [literal(line) for line in (stats_line(snapshot), figures_line(snapshot),
+                                             acc_line(snapshot))]
         from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
         charts = max(1, width - CHART_LABEL - RANGE_LABEL)
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)
         for label, values in (("loss", loss), ("τ", accept_length_series(snapshot.history))):
-            text.append("\n")
-            text.append_text(chart_line(label, values[-charts:], charts, style("run-card--chart")))
-        text.append("\n")
-        text.append_text(events_text(snapshot.events, {
+            lines.append(chart_line(label, values[-charts:], charts, style("run-card--chart")))
+        events = events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
-        }))
-        return text
+        })
+        return [*lines, *events.split("\n")]
 
 
 def chart_line(label: str, values: Sequence[float], width: int, style: Any) -> Text:
