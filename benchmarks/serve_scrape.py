@@ -5,8 +5,9 @@ A job stand-in appends a SpecForge step line every 0.1 s to a log that serve fol
 cadence, GPUs sampled through NVML when there are any). In each window a probe scrapes every
 0.37 s and notes the latency and how old the newest served step is (its write time vs now);
 the follower is serve's main thread, whose CPU time psutil reads per thread. Everything runs on
-127.0.0.1; every loop is bounded in count and time. Issue 17: the storm must not slow the
-followers. Run: `.venv/bin/python benchmarks/serve_scrape.py [--seconds 20] [--clients 100]`.
+127.0.0.1; every loop is bounded in count and time. `--gpu-load` runs the PyTorch matmul load of
+gpu_live.py on GPU 0 throughout (a GPU host). Issue 17: the storm must not slow the followers.
+Run: `.venv/bin/python benchmarks/serve_scrape.py [--seconds 20] [--clients 100] [--gpu-load]`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import os
 import re
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psutil
+from tui_cpu import SESSIONTUI
 
-SESSIONTUI = Path(sys.executable).parent / "sessiontui"
 STEP_EVERY_S = 0.1
 PROBE_EVERY_S = 0.37  # not a divisor of serve's 1 s cadence: probes see every phase of it
 TOTAL_STEPS = 1_000_000
@@ -125,7 +125,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each window")
     parser.add_argument("--clients", type=int, default=100, help="concurrent scrapers in the storm")
+    parser.add_argument("--gpu-load", action="store_true", help="a PyTorch matmul load on GPU 0")
     args = parser.parse_args()
+    load = None
+    if args.gpu_load:
+        from gpu_live import start_load
+
+        load = start_load(seconds=3 * args.seconds + 60)
+        print(f"PyTorch matmul load running (pid {load.pid})")
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "drafter" / "train.log"
         log.parent.mkdir()
@@ -159,6 +166,8 @@ def main() -> None:
             job.stop.set()
             serve.terminate()
             serve.wait(30)
+            if load is not None:
+                load.kill()
 
 
 if __name__ == "__main__":
