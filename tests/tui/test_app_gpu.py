@@ -58,17 +58,36 @@ async def test_figures_processes_and_host_for_each_gpu(tmp_path: Path) -> None:
 
 async def test_charts_use_absolute_scales(tmp_path: Path) -> None:
     steady = gpu_snapshot(gpu(0, 100.0))
-    app = make_app(tmp_path, *[steady] * 5)
+    app = make_app(tmp_path, *[steady] * 25)
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: 0 in app.gpu_pane.history
-                    and len(app.gpu_pane.history[0].util) >= 5)
+                    and len(app.gpu_pane.history[0].util) >= 25)
         await pilot.pause()
         shown = text_of(app.gpu_pane)
         assert "util 0–100%" in shown and "memory 0–140G" in shown and "power 0–700W" in shown
         assert "now" in shown
         cell = (app.gpu_pane.size.width - 4) // 3
-        util_rows = [line[cell - 5 : cell] for line in shown.splitlines()[3:9]]
-        assert util_rows == ["█████"] * 6  # a steady 100% fills the chart to its top
+        util_rows = [line[cell - 4 : cell] for line in shown.splitlines()[3:9]]
+        assert util_rows == ["████"] * 6  # a steady 100% fills the chart to its top
+
+
+async def test_a_chart_moves_once_per_column_of_samples(tmp_path: Path) -> None:
+    """A column is the mean of a few samples (two minutes fit the width): the chart moves when
+    a column is complete, not at every sample, and the figures above it stay live."""
+    app = make_app(tmp_path, gpu_snapshot(gpu(0, 0.0)))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.gpu_pane.snapshot is not None)
+        pane = app.gpu_pane
+        charts = lambda: text_of(pane).splitlines()[3:9]  # noqa: E731
+        while pane.samples % 5:  # 24 columns of 5 samples at this width
+            pane.snapshot = gpu_snapshot(gpu(0, 0.0))
+        before = charts()
+        for _ in range(4):  # a column filling with 100%: the chart stands still
+            pane.snapshot = gpu_snapshot(gpu(0, 100.0))
+            assert charts() == before and "100%" in text_of(pane).splitlines()[0]
+        pane.snapshot = gpu_snapshot(gpu(0, 100.0))  # the column is complete
+        cell = (pane.size.width - 4) // 3
+        assert charts() != before and charts()[0][cell - 1] == "█"  # util's newest column: 100%
 
 
 async def test_a_gpu_at_rest_is_not_redrawn(tmp_path: Path) -> None:

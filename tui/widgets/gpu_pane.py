@@ -34,6 +34,7 @@ from sessiontui.tui.widgets.remote_hosts import hosts_lines
 from sessiontui.tui.widgets.text_lines import TextLines
 
 HISTORY = 600  # samples kept per GPU: ten minutes at 1 Hz, enough for a maximised pane's charts
+CHART_SAMPLES = 120  # a chart covers at least this many samples: two minutes at 1 Hz, as nvitop's
 MIN_PROCESS_ROWS = 3  # process rows the layout keeps room for before giving GPUs more lines
 
 
@@ -50,13 +51,22 @@ class GpuHistory:
         self.mem.append(sample.mem_used_mib)
         self.power.append(sample.power_w)
 
-    def last(self, count: int) -> Series:
-        """The newest `count` values of each series (only those are copied)."""
-        return Series(_tail(self.util, count), _tail(self.mem, count), _tail(self.power, count))
+    def columns(self, count: int, per: int, skip: int) -> Series:
+        """At most `count` chart columns, each the mean of `per` samples, leaving out the newest
+        `skip` (a group still filling): a chart then moves once per group, not every sample."""
+        return Series(*(_means(values, count, per, skip)
+                        for values in (self.util, self.mem, self.power)))
 
 
-def _tail(values: deque, count: int) -> list:
-    return list(islice(values, max(0, len(values) - count), None))
+def _means(values: deque, count: int, per: int, skip: int) -> list[float | None]:
+    end = len(values) - skip
+    used = min(end, count * per) // per * per
+    window = list(islice(values, end - used, end))
+    means: list[float | None] = []
+    for start in range(0, used, per):
+        known = [value for value in window[start : start + per] if value is not None]
+        means.append(sum(known) / len(known) if known else None)
+    return means
 
 
 class GpuPane(TextLines, can_focus=True):
@@ -86,12 +96,14 @@ class GpuPane(TextLines, can_focus=True):
         super().__init__(**kwargs)
         self.history: dict[int, GpuHistory] = {}
         self.times: deque[float] = deque(maxlen=HISTORY)
+        self.samples = 0  # snapshots seen: chart groups are aligned on this count
         self.selected: tuple[int, int] | None = None  # (GPU index, PID)
 
     def watch_snapshot(self, snapshot: Any) -> None:
         if snapshot is None:
             return
         self.times.append(snapshot.at)
+        self.samples += 1
         for sample in snapshot.gpus:
             self.history.setdefault(sample.index, GpuHistory()).add(sample)
         self.repaint()
@@ -176,10 +188,15 @@ class GpuPane(TextLines, can_focus=True):
 
     def _gpus_text(self, snapshot: Any, form: Any, width: int) -> list[Text]:
         cell = (width - 4) // 3
-        span = self.times[-1] - self.times[max(0, len(self.times) - cell)] if self.times else None
+        per = max(1, -(-CHART_SAMPLES // max(cell, 1)))  # samples per column, rounded up
+        skip = self.samples % per
+        used = min(len(self.times) - skip, cell * per) // per * per
+        # the whole chart width in seconds, from the mean time between the samples drawn
+        interval = (self.times[-1 - skip] - self.times[-skip - used]) / (used - 1) if used > 1 else 0
+        span = interval * cell * per
         lines: list[Text] = []
         for sample in snapshot.gpus:
-            series = self.history[sample.index].last(cell)
+            series = self.history[sample.index].columns(cell, per, skip)
             lines.extend(gpu_block(sample, form, width, series, span or None, self.part))
         return lines
 
