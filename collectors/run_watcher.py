@@ -6,13 +6,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sessiontui.collectors.trainlog.follower import LogFollower
 from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
-from sessiontui.project_memory.runs import Announcement, RunTracker
-from sessiontui.project_memory.store import Store
 
-__all__ = ["Announcement", "RunWatcher", "snapshot_key"]
+if TYPE_CHECKING:
+    from sessiontui.project_memory.runs import Announcement, RunTracker
+    from sessiontui.project_memory.store import Store
+
+__all__ = ["RunWatcher", "snapshot_key"]
 
 
 def snapshot_key(snapshot: TrainSnapshot, now: float | None = None) -> tuple:
@@ -62,7 +65,9 @@ class RunWatcher:
     def record(self, snapshot: TrainSnapshot) -> list[Announcement]:
         """Fold a snapshot into the log's run records (the first call reads them: after the first
         snapshot is on screen); the events to announce, lessons matched once per failure."""
-        if self._tracker is None:
+        if self._tracker is None:  # imported here: start-up shows the log before it keeps records
+            from sessiontui.project_memory.runs import RunTracker
+
             self._tracker = RunTracker(self.store, self.path, name=self._name, gpus=self._gpus,
                                        clock=self._clock)
         self._tracker.update(snapshot)

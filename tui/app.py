@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
 COALESCE_S = 0.05  # updates arriving this close together are drawn in one frame
+FIRST_DRAW_WAIT_S = 0.5  # the longest a log's first record waits for its card's first frame
 MEMORY_CHECK_S = 1.0  # how often the memory files are looked at (two stat calls) for changes
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
 SHOWN_KINDS = ("target", "benchmark", "run", "lesson", "note")  # every kind, in the memory pane
@@ -161,6 +162,7 @@ class SessionApp(App[None]):
         self._sync_version: object = None
         self._train_snapshots: dict[Path, Any] = {}
         self._frame_updates: list[Callable[[], object]] = []
+        self._drawn_cards: dict[Path, threading.Event] = {}
         self._gpu_names: list[str] = []
         self._lost_gpus: set[int] = set()
         self._gpu_available: bool | None = None
@@ -289,9 +291,13 @@ class SessionApp(App[None]):
     def _watched_dirs(self) -> list[Path]:
         return list(dict.fromkeys([self.project_dir, *(p.parent for p in self.log_paths)]))
 
-    def _in_one_frame(self, update: Callable[[], object]) -> None:
+    def _in_one_frame(self, update: Callable[[], object], *, first: bool = False) -> None:
         """Run `update` together with the other updates of this tick, in one frame: the log poll
-        and the GPU sample land ~10 ms apart, and each frame is a whole compositor pass."""
+        and the GPU sample land ~10 ms apart, and each frame is a whole compositor pass. A pane's
+        `first` data shows at once (start-up does not wait for the tick's other news)."""
+        if first:
+            update()
+            return
         self._frame_updates.append(update)
         if len(self._frame_updates) == 1:
             self.set_timer(COALESCE_S, self._apply_frame_updates)
@@ -304,7 +310,8 @@ class SessionApp(App[None]):
 
     def on_gpu_sampled(self, message: GpuSampled) -> None:
         snapshot = message.snapshot
-        self._in_one_frame(partial(setattr, self.gpu_pane, "snapshot", snapshot))
+        self._in_one_frame(partial(setattr, self.gpu_pane, "snapshot", snapshot),
+                           first=self.gpu_pane.snapshot is None)
         if snapshot.available:
             self._gpu_names = [gpu.name for gpu in snapshot.gpus]
             lost = {gpu.index for gpu in snapshot.gpus if gpu.lost}
@@ -407,11 +414,15 @@ class SessionApp(App[None]):
         return watcher
 
     def _poll(self, path: Path, watcher: RunWatcher) -> None:
-        """Post a changed snapshot (the screen first), then record it and alert on news."""
+        """Post a changed snapshot (the screen first), then record it and alert on news. A log's
+        first record waits for the frame that shows its card: it reads the run records and stamps
+        the git state (~80 ms of imports), which would hold that frame back."""
         snapshot = watcher.read()
         if snapshot is None:
             return
         self.post_message(TrainSampled(path, snapshot))
+        if watcher.tracker is None:
+            self._card_drawn(path).wait(FIRST_DRAW_WAIT_S)
         for news in watcher.record(snapshot):  # each event once, even across app restarts
             if news.event.kind in _SEVERITY:
                 best = news.lessons[0] if news.lessons else None
@@ -424,7 +435,13 @@ class SessionApp(App[None]):
     async def on_train_sampled(self, message: TrainSampled) -> None:
         self._train_snapshots[message.path] = message.snapshot
         card = await self.training_pane.card(message.path)
-        self._in_one_frame(partial(card.show, message.snapshot))
+        if card.snapshot is None:
+            self.call_after_refresh(self._card_drawn(message.path).set)
+        self._in_one_frame(partial(card.show, message.snapshot), first=card.snapshot is None)
+
+    def _card_drawn(self, path: Path) -> threading.Event:
+        """Set once the log's card has drawn its first snapshot (the worker's first record waits)."""
+        return self._drawn_cards.setdefault(path, threading.Event())
 
     def on_train_alert(self, message: TrainAlert) -> None:
         if message.lesson is None and message.event.kind in ALERT_KINDS:

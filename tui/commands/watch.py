@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from sessiontui.tui.commands.common import open_store, print_json
 
 if TYPE_CHECKING:
-    from sessiontui.collectors.run_watcher import Announcement, RunWatcher
+    from sessiontui.collectors.run_watcher import RunWatcher
     from sessiontui.project_memory.records import Record
+    from sessiontui.project_memory.runs import Announcement
     from sessiontui.project_memory.store import Store
 
 POLL_S = 1.0
