@@ -71,6 +71,21 @@ async def test_charts_use_absolute_scales(tmp_path: Path) -> None:
         assert util_rows == ["████"] * 6  # a steady 100% fills the chart to its top
 
 
+async def test_the_time_axis_reads_two_minutes_at_one_sample_a_second(tmp_path: Path) -> None:
+    """Samples a little under a second apart (the tick's own jitter) still label the axis in
+    round figures: `-2 min`, `-1 min`, `now`."""
+    app = SessionApp(tmp_path, store_path=tmp_path / "memory.db", refresh_s=3600.0,
+                     gpu_collector=SequenceCollector(gpu_snapshot(gpu(0, 50.0))),
+                     host_collector=SequenceCollector(HOST))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: app.gpu_pane.snapshot is not None)
+        start = app.gpu_pane.snapshot.at
+        for second in range(1, 40):
+            app.gpu_pane.snapshot = replace(gpu_snapshot(gpu(0, 50.0)), at=start + 0.98 * second)
+        axis = text_of(app.gpu_pane).splitlines()[9]
+        assert axis.split()[:3] == ["-2", "min", "-1"] and axis.rstrip().endswith("now")
+
+
 async def test_a_chart_moves_once_per_column_of_samples(tmp_path: Path) -> None:
     """A column is the mean of a few samples (two minutes fit the width): the chart moves when
     a column is complete, not at every sample, and the figures above it stay live."""

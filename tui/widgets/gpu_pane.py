@@ -193,7 +193,7 @@ class GpuPane(TextLines, can_focus=True):
         used = min(len(self.times) - skip, cell * per) // per * per
         # the whole chart width in seconds, from the mean time between the samples drawn
         interval = (self.times[-1 - skip] - self.times[-skip - used]) / (used - 1) if used > 1 else 0
-        span = interval * cell * per
+        span = round(interval * cell * per / 10) * 10  # to 10 s: 1 Hz reads "-2 min", not "-1 min"
         lines: list[Text] = []
         for sample in snapshot.gpus:
             series = self.history[sample.index].columns(cell, per, skip)
