@@ -435,9 +435,10 @@ class SessionApp(App[None]):
     async def on_train_sampled(self, message: TrainSampled) -> None:
         self._train_snapshots[message.path] = message.snapshot
         card = await self.training_pane.card(message.path)
-        if card.snapshot is None:
+        first = card.snapshot is None
+        if first:
             self.call_after_refresh(self._card_drawn(message.path).set)
-        self._in_one_frame(partial(card.show, message.snapshot), first=card.snapshot is None)
+        self._in_one_frame(partial(card.show, message.snapshot), first=first)
 
     def _card_drawn(self, path: Path) -> threading.Event:
         """Set once the log's card has drawn its first snapshot (the worker's first record waits)."""

@@ -60,10 +60,14 @@ class TextLines(PartStyles):
             self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     def _relayout(self, width: int) -> None:
+        self._lay_out(width)
+        self.refresh(layout=self._auto_height)
+
+    def _lay_out(self, width: int) -> None:
+        """Every row afresh for `width`; their strips are drawn again when asked for."""
         self._shown = self._rows(width)
         self._shown_width = width
         self._strips.clear()
-        self.refresh(layout=self._auto_height)
 
     @property
     def _auto_height(self) -> bool:
@@ -102,9 +106,7 @@ class TextLines(PartStyles):
 
     def render_line(self, y: int) -> Strip:
         if self._shown_width != self.size.width:  # first paint, or shown again before its resize
-            self._shown = self._rows(self.size.width)
-            self._shown_width = self.size.width
-            self._strips.clear()
+            self._lay_out(self.size.width)
         strip = self._strips.get(y)
         if strip is None:
             strip = self._strips[y] = self._strip(y)
