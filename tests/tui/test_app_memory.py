@@ -11,6 +11,7 @@ from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store, StoreError
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.record_form import RecordForm
+from sessiontui.tui.widgets import memory_pane
 from sessiontui.tui.widgets.memory_pane import COLUMNS
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
 
@@ -257,6 +258,22 @@ async def test_a_run_s_progress_redraws_its_cells_not_the_table(
         assert "250/1000" in screen and "100/1000" not in screen  # drawn, not only stored
         app.memory_pane.show(app.memory_pane.records, app.memory_pane.reference)  # same records
         assert rows(app) == after and rebuilds == []
+
+
+async def test_the_count_of_records_left_out_follows_the_memory(
+    tmp_path: Path, seeded: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the same rows shown, a change among the records left out still updates the
+    "… N more" line (the table is updated in place, not rebuilt)."""
+    monkeypatch.setattr(memory_pane, "MAX_ROWS", 2)
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(200, 48)) as pilot:
+        await until(pilot, lambda: app.memory_pane.table.row_count == 3)
+        pane = app.memory_pane
+        assert rows(app)[-1][WHAT] == "… 3 more: filter to narrow"
+        shown = rows(app)[:2]
+        pane.show(pane.records[:-1], pane.reference)  # one record left out is gone
+        assert rows(app)[:2] == shown and rows(app)[-1][WHAT] == "… 2 more: filter to narrow"
 
 
 async def test_an_empty_memory_says_how_to_add_the_first_record(tmp_path: Path) -> None:

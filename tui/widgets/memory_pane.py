@@ -25,6 +25,7 @@ from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
+MORE_KEY = "more-rows"  # the row saying how many records the list leaves out (not a record id)
 MIN_WHAT = 12  # the name column never gets narrower than this, even in a tiny pane
 _KIND_ORDER = {"target": 0, "benchmark": 1, "run": 2, "lesson": 3, "note": 4}
 _KIND_LABEL = {"benchmark": "bench", "lesson": "lesson", "note": "note", "run": "run",
@@ -185,7 +186,7 @@ class TableModel:
     """The memory table's content: (label, width) per column, (record id, cells) per row."""
 
     columns: tuple[tuple[str, int], ...]
-    rows: tuple[tuple[str | None, tuple[Cell, ...]], ...]
+    rows: tuple[tuple[str, tuple[Cell, ...]], ...]
 
 
 def _same_shape(a: TableModel, b: TableModel) -> bool:
@@ -297,15 +298,15 @@ class MemoryPane(Vertical):
         """Show the filtered records; a re-read that changed nothing repaints nothing, and one
         that changed only some cells (a run's step, a date) updates only those cells."""
         words = self.filter.value.lower().split()
-        shown = [r for r in self.records if matches(r, words)][:MAX_ROWS]
+        found = [r for r in self.records if matches(r, words)]
+        shown = found[:MAX_ROWS]
         self.empty.display = not shown
         if not self.records:
             self.empty.update(EMPTY)
         elif not shown:
             self.empty.update(f"No record matches {self.filter.value.strip()!r}.")
         self._width = self.table.size.width
-        hidden = sum(matches(r, words) for r in self.records) - len(shown)
-        model = self._model(shown, hidden)
+        model = self._model(shown, len(found) - len(shown))
         if model != self._shown:
             if self._shown is not None and _same_shape(model, self._shown):
                 self._update_cells(model, self._shown)
@@ -329,7 +330,7 @@ class MemoryPane(Vertical):
             body.append((record.id, cells))
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
-            body.append((None, (*(("", "", "left"),) * 5, (more, "", "left"))))
+            body.append((MORE_KEY, (*(("", "", "left"),) * 5, (more, "", "left"))))
         return TableModel(tuple(zip(COLUMNS, [*widths, room], strict=True)), tuple(body))
 
     def _rebuild(self, model: TableModel) -> None:
@@ -348,7 +349,7 @@ class MemoryPane(Vertical):
             changed = {str(index): _text(cell)
                        for index, (cell, was) in enumerate(zip(cells, old, strict=True))
                        if cell != was}
-            if changed and key is not None:
+            if changed:
                 self.table.update_row(key, changed)
 
     def selected(self) -> Record | None:
