@@ -114,6 +114,16 @@ async def until(pilot: Any, condition: Callable[[], bool], attempts: int = 200) 
     raise AssertionError(f"the app never reached the expected state; notifications: {notes}")
 
 
+async def until_form(pilot: Any) -> Any:
+    """Wait for the record form to be on screen with its fields composed, and return it (the
+    screen is pushed before its fields are mounted)."""
+    from sessiontui.tui.screens.record_form import RecordForm
+
+    await until(pilot, lambda: isinstance(pilot.app.screen, RecordForm)
+                and bool(pilot.app.screen.query("Input")))
+    return pilot.app.screen
+
+
 def text_of(widget: Any) -> str:
     """The plain text a Static shows."""
     return str(widget.render())

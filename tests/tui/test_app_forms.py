@@ -11,7 +11,7 @@ from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.confirm import ConfirmScreen
 from sessiontui.tui.screens.record_form import RecordForm, YesNo
 from sessiontui.tui.user_errors import store_problem
-from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
+from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until, until_form
 
 
 def make_app(tmp_path: Path, store_path: Path | None = None) -> SessionApp:
@@ -22,9 +22,7 @@ def make_app(tmp_path: Path, store_path: Path | None = None) -> SessionApp:
 
 async def open_form(pilot, key: str) -> RecordForm:
     await pilot.press(key)
-    await until(pilot, lambda: isinstance(pilot.app.screen, RecordForm))
-    await pilot.pause()
-    return pilot.app.screen
+    return await until_form(pilot)
 
 
 def field(form: RecordForm, name: str):

@@ -12,7 +12,7 @@ from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.record_form import RecordForm
 from tests.project_memory.test_store_reliability import damaged_memory
-from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
+from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until, until_form
 
 
 def make_app(tmp_path: Path, store_path: Path) -> SessionApp:
@@ -31,7 +31,7 @@ async def test_the_benchmark_form_refuses_implausible_values(
     app = make_app(tmp_path, path)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         form = app.screen
         form.query_one("#field-config").value = "eagle3"
         form.query_one("#field-value").value = "80"
@@ -52,7 +52,7 @@ async def test_a_failed_save_reopens_the_form_with_what_was_typed(tmp_path: Path
     app = make_app(tmp_path, path)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         app.screen.query_one("#field-text").value = "a long thought worth keeping"
         await pilot.press("ctrl+s")
         await until(pilot, lambda: isinstance(app.screen, RecordForm)
