@@ -13,7 +13,7 @@ from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.record_form import RecordForm
 from sessiontui.tui.widgets import memory_pane
 from sessiontui.tui.widgets.memory_pane import COLUMNS
-from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
+from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until, until_form
 
 WHAT, VS = COLUMNS.index("what"), COLUMNS.index("vs beat")
 
@@ -75,7 +75,7 @@ async def test_add_a_benchmark_from_the_form(tmp_path: Path, seeded: Path) -> No
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
         await pilot.press("b")
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         form = app.screen
         form.query_one("#field-config").value = "eagle3 steps5 topk4"
         form.query_one("#field-value").value = "fast"
@@ -99,7 +99,7 @@ async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
         table.focus()
         table.move_cursor(row=3)
         await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         assert app.screen.query_one("#field-fix").value == "num_stages=2"
         app.screen.query_one("#field-fix").value = "num_stages=1"
         await pilot.press("ctrl+s")
@@ -153,14 +153,28 @@ def test_failed_runs_and_attempts_are_found_by_failed() -> None:
 
 
 def test_names_keep_what_tells_them_apart_when_cut() -> None:
-    from sessiontui.tui.widgets.memory_pane import fit
+    from sessiontui.tui.widgets.memory_pane import fit, shared_starts
 
     names = [f"sglang eagle3 epoch_1_step_6000 num_steps=5 topk=4 c={c}" for c in (1, 2, 4, 8)]
-    shown = [fit(name, 30, names) for name in names]
+    common = shared_starts(names)
+    shown = [fit(name, 30, common[name]) for name in names]
     assert len(set(shown)) == 4 and all(len(s) <= 30 and "…" in s for s in shown)
     assert all(s.endswith(f"c={c}") for s, c in zip(shown, (1, 2, 4, 8), strict=True))
-    assert fit("short", 30, names) == "short"
+    assert fit("short", 30) == "short"
     assert fit("a very long name nobody shares with anything", 20) == "a very long name no…"
+
+
+def test_the_shared_start_of_each_name_is_the_longest_it_shares_with_any_other() -> None:
+    from sessiontui.tui.widgets.memory_pane import shared_prefix, shared_starts
+
+    names = [f"{engine} {spec} step_{step} c={c}" for engine in ("sglang", "sglang-dev", "vllm")
+             for spec in ("eagle3", "eagle3 topk=4", "no-spec") for step in (600, 6000, 60)
+             for c in (1, 4)] + ["vllm", "vllm", "sglang eagle3"]
+    common = shared_starts(names)
+    for name in names:
+        assert common[name] == max(
+            (shared_prefix(name, other) for other in names if other != name), default=0
+        ), name
 
 
 async def test_narrow_memory_cuts_names_with_an_ellipsis_and_no_sideways_scroll(
@@ -209,7 +223,7 @@ async def test_a_record_opens_in_full_and_runs_are_listed(tmp_path: Path, seeded
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RecordView))
         await pilot.press("e")  # the detail view leads to the form
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         assert app.screen.query_one("#field-fix").value == "num_stages=2"
 
 
@@ -342,5 +356,5 @@ async def test_a_target_opens_in_its_own_form(tmp_path: Path, seeded: Path) -> N
     async with app.run_test(size=(200, 48)) as pilot:
         await until(pilot, lambda: app.memory_pane.table.row_count == 6)
         app.memory_pane.post_message(app.memory_pane.EditRecord(target))
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         assert app.screen.query_one("#field-value").value == "80.0"

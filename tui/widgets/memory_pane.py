@@ -151,17 +151,28 @@ def shared_prefix(a: str, b: str) -> int:
     return a.rfind(" ", 0, n) + 1
 
 
-def fit(name: str, width: int, others: Sequence[str] = ()) -> str:
-    """`name` in `width` cells with an ellipsis where it is cut, keeping what tells it from others.
+def shared_starts(names: Sequence[str]) -> dict[str, int]:
+    """For each name, the longest start it shares with another name (cut back to a word
+    boundary). In sorted order a name shares most with a neighbour: n log n, not n² (500 long
+    names took 0.6 s, on the UI thread, at every re-read of the memory)."""
+    ordered = sorted(set(names))
+    return {
+        name: max((shared_prefix(name, other) for other in ordered[max(0, i - 1) : i + 2]
+                   if other != name), default=0)
+        for i, name in enumerate(ordered)
+    }
 
-    When other names share its start, the shared words are shortened first, so the part that
-    differs stays visible ("sglang eagle3 …step_6000 tp1 c4").
+
+def fit(name: str, width: int, common: int = 0) -> str:
+    """`name` in `width` cells with an ellipsis where it is cut, keeping what tells it apart.
+
+    When other names share its first `common` characters, the shared words are shortened
+    first, so the part that differs stays visible ("sglang eagle3 …step_6000 tp1 c4").
     """
     if len(name) <= width:
         return name
     if width <= 1:
         return "…"[:width]
-    common = max((shared_prefix(name, other) for other in others if other != name), default=0)
     rest = name[common:]
     head_room = width - len(rest) - 1
     if common and head_room >= 1:
@@ -321,12 +332,13 @@ class MemoryPane(Vertical):
         # Each column has one cell of padding on both sides; the name takes what is left.
         room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
         names = [clean(what(r)) for r in shown]
+        common = shared_starts(names)
         beat, failed = part_style(self, "memory-pane--beat"), part_style(self, "memory-pane--failed")
         body = []
         for record, row, name in zip(shown, rows, names, strict=True):
             style = beat if self._is_beat(record) else failed if "failed" in flags(record) else ""
             cells = tuple((cell, style, "right" if i in (2, 3) else "left")
-                          for i, cell in enumerate([*row, fit(name, room, names)]))
+                          for i, cell in enumerate([*row, fit(name, room, common[name])]))
             body.append((record.id, cells))
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
