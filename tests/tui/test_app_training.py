@@ -15,10 +15,9 @@ from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.specdec import tau_from_conditional
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
-from sessiontui.tui.screens.record_form import RecordForm
 from sessiontui.tui.widgets.spark import BARS
 from sessiontui.tui.widgets.styling import part_style
-from sessiontui.tui.widgets.training_pane import RunCard
+from sessiontui.tui.widgets.training_pane import RunCard, accept_length_series
 from tests.tui.app_fakes import (
     HOST,
     TWO_GPUS,
@@ -29,6 +28,7 @@ from tests.tui.app_fakes import (
     specforge_run,
     text_of,
     until,
+    until_form,
 )
 
 
@@ -189,7 +189,7 @@ async def test_an_unmatched_failure_offers_a_prefilled_lesson(tmp_path: Path) ->
         await until(pilot, lambda: any("crashed" in n.message for n in app._notifications))
         assert any("press L" in n.message for n in app._notifications)
         await pilot.press("L")
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        await until_form(pilot)
         form = app.screen
         assert form.query_one("#field-signature").value == crash_event().signature
         assert "Tried to allocate" in form.query_one("#field-symptom").value
@@ -254,3 +254,12 @@ async def test_a_theme_change_recolours_a_card_that_keeps_its_styles(tmp_path: P
         after = card.part("run-card--bar")
         assert after.color != before.color
         assert after == part_style(card, "run-card--bar")
+
+
+def test_the_accept_length_chart_reads_only_the_points_it_draws() -> None:
+    history = {f"acc_{p}": [(step, 0.9 - 0.1 * p + step / 1e5) for step in range(0, 5120, 10)]
+               for p in range(4)}
+    history["acc_2"] = history["acc_2"][:-3]  # a position logged less lately: steps in common only
+    full = accept_length_series(history)
+    assert len(full) == 509
+    assert accept_length_series(history, last=57) == full[-54:]

@@ -44,15 +44,17 @@ def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
     return "↑" if now > before else "↓"
 
 
-def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]]) -> list[float]:
-    """Expected accept length at each step where every position's accuracy is known and valid."""
+def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]],
+                         last: int | None = None) -> list[float]:
+    """Expected accept length at each step where every position's accuracy is known and valid,
+    among each position's `last` points (the chart's width: a full history costs ~2 ms a repaint)."""
     positions = sorted(
         (key for key in history if key.startswith("acc_") and key[4:].isdigit()),
         key=lambda key: int(key[4:]),
     )
     if not positions:
         return []
-    by_step = [dict(history[key]) for key in positions]
+    by_step = [dict(history[key][-last:] if last else history[key]) for key in positions]
     steps = sorted(set.intersection(*(set(values) for values in by_step)))
     taus = (accept_length([values[step] for values in by_step]) for step in steps)
     return [tau for tau in taus if tau is not None]
@@ -140,7 +142,8 @@ class RunCard(TextLines):
 
         charts = max(1, width - CHART_LABEL - RANGE_LABEL)
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)
-        for label, values in (("loss", loss), ("τ", accept_length_series(snapshot.history))):
+        taus = accept_length_series(snapshot.history, last=charts)
+        for label, values in (("loss", loss), ("τ", taus)):
             lines.append(chart_line(label, values[-charts:], charts, style("run-card--chart")))
         events = events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
