@@ -25,12 +25,14 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.tui import paste
+from sessiontui.tui.compositor import PartialCompositor
 from sessiontui.tui.messages import (
     AnswerReady,
     CatchUpProgress,
     GpuSampled,
     HostSampled,
     HostsSampled,
+    MemoryChanged,
     MemoryLoaded,
     Notice,
     TrainAlert,
@@ -155,7 +157,7 @@ class SessionApp(App[None]):
         self._stopping = threading.Event()
         self._training_done = threading.Event()
         self._training_done.set()  # clear only while the training worker runs
-        self._memory_files: tuple = ()
+        self._memory_shown = False  # the first read shows at once, later ones in a tick's frame
         self._memory_counts: dict[str, int] = {}
         self._memory_kinds: dict[str, list[Record]] = {}
         self._reference: Record | None = None
@@ -205,10 +207,13 @@ class SessionApp(App[None]):
 
     def get_default_screen(self) -> Screen:
         """The main screen, with its width breakpoint class set before the first styling pass
-        (Textual adds it on the first resize, which would style every widget a second time)."""
+        (Textual adds it on the first resize, which would style every widget a second time) and
+        a compositor that renders only the panes an update touches."""
         width = self.size.width
         widest = max(edge for edge, _ in self.HORIZONTAL_BREAKPOINTS if width >= edge)
-        return Screen(id="_default", classes=dict(self.HORIZONTAL_BREAKPOINTS)[widest])
+        screen = Screen(id="_default", classes=dict(self.HORIZONTAL_BREAKPOINTS)[widest])
+        screen._compositor = PartialCompositor()  # a change in one pane re-renders that pane only
+        return screen
 
     def on_mount(self) -> None:
         for problem in self.config.problems if self.config else ():
@@ -217,7 +222,7 @@ class SessionApp(App[None]):
         self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
         # The memory (runs' records are large) and the session files are read after the first
         # frames: their threads would share the GIL with the drawing.
-        self.set_interval(MEMORY_CHECK_S, self._check_memory)
+        self._watch_memory()
         self.set_timer(MEMORY_CHECK_S, self._open_session)
         if self.config and self.config.hosts:
             self.set_timer(STAGGER_S, self._watch_hosts)
@@ -524,15 +529,26 @@ class SessionApp(App[None]):
         self.post_message(Notice(f"{verb} {shown}" + (where if changed else "")))
 
     # -- memory -------------------------------------------------------------------------------
-    def _check_memory(self) -> None:
-        """Re-read the memory when its files changed (this process's writes or another's, a sync)."""
+    @work(thread=True, group="memory-watch", exit_on_error=False)
+    def _watch_memory(self) -> None:
+        """Look at the memory's files (stat calls) on every tick of MEMORY_CHECK_S and have the
+        memory re-read when they changed. A thread rather than a UI timer: the UI loop wakes
+        only for a change, and a re-read on the tick is drawn in the tick's frame."""
         from sessiontui.project_memory.sync_state import STATE_NAME
 
+        worker = get_current_worker()
         names = (self.store_path.name, self.store_path.name + "-wal", STATE_NAME)
-        files = tuple(file_state(self.memory_dir / name) for name in names)
-        if files != self._memory_files:
-            self._memory_files = files
-            self._load_memory()
+        seen: tuple = ()
+        wait = MEMORY_CHECK_S  # the first look comes after the first frames
+        while not (worker.is_cancelled or self._stopping.wait(wait)):
+            files = tuple(file_state(self.memory_dir / name) for name in names)
+            if files != seen:
+                seen = files
+                self.post_message(MemoryChanged())
+            wait = until_tick(MEMORY_CHECK_S)
+
+    def on_memory_changed(self) -> None:
+        self._load_memory()
 
     @work(thread=True, exclusive=True, group="memory-read", exit_on_error=False)
     def _load_memory(self) -> None:
@@ -557,6 +573,10 @@ class SessionApp(App[None]):
         self.post_message(MemoryLoaded(records, self._reference, unsynced))
 
     def on_memory_loaded(self, message: MemoryLoaded) -> None:
+        self._in_one_frame(partial(self._show_memory, message), first=not self._memory_shown)
+        self._memory_shown = True
+
+    def _show_memory(self, message: MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)
         self.memory_pane.border_subtitle = "unsynced: sessiontui sync --push" if message.unsynced else ""
 

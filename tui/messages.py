@@ -72,6 +72,10 @@ class TrainAlert(Message):
         self.lesson = lesson
 
 
+class MemoryChanged(Latest):
+    """The memory's files changed on disk (this process's writes or another's, a sync)."""
+
+
 class MemoryLoaded(Message):
     """A fresh read of the memory: benchmarks, lessons and notes, the number to beat, and
     whether it changed since the last `sessiontui sync`."""

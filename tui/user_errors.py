@@ -9,6 +9,7 @@ from pathlib import Path
 WORKER_TASKS = {  # a worker group, as the user knows that work
     "telemetry": "Sampling the GPUs and host",
     "training": "Following the training logs",
+    "memory-watch": "Watching the memory for changes",
     "memory-read": "Reading the memory",
     "memory-write": "Saving to the memory",
     "export": "Exporting the memory",

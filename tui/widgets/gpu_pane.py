@@ -23,6 +23,7 @@ from sessiontui.tui.widgets.gpu_view import (
     Series,
     choose_form,
     gpu_block,
+    gpu_charts,
     host_lines,
     process_header,
     process_line,
@@ -98,6 +99,7 @@ class GpuPane(TextLines, can_focus=True):
         self.times: deque[float] = deque(maxlen=HISTORY)
         self.samples = 0  # snapshots seen: chart groups are aligned on this count
         self.selected: tuple[int, int] | None = None  # (GPU index, PID)
+        self._drawn_charts: dict[int, tuple[tuple, list[Text]]] = {}  # GPU index: (key, lines)
 
     def watch_snapshot(self, snapshot: Any) -> None:
         if snapshot is None:
@@ -107,6 +109,10 @@ class GpuPane(TextLines, can_focus=True):
         for sample in snapshot.gpus:
             self.history.setdefault(sample.index, GpuHistory()).add(sample)
         self.repaint()
+
+    def notify_style_update(self) -> None:
+        self._drawn_charts.clear()  # drawn in the old colours
+        super().notify_style_update()
 
     def watch_remote(self, remote: tuple) -> None:
         self.repaint()  # other hosts arrive on their own cadence
@@ -196,9 +202,23 @@ class GpuPane(TextLines, can_focus=True):
         span = round(interval * cell * per / 10) * 10  # to 10 s: 1 Hz reads "-2 min", not "-1 min"
         lines: list[Text] = []
         for sample in snapshot.gpus:
-            series = self.history[sample.index].columns(cell, per, skip)
-            lines.extend(gpu_block(sample, form, width, series, span or None, self.part))
+            charts = (self._charts(sample, form.chart_rows, width, per, skip, span)
+                      if form.kind == "chart" and not sample.lost else ())
+            lines.extend(gpu_block(sample, form, width, self.part, charts))
         return lines
+
+    def _charts(self, sample: Any, rows: int, width: int, per: int, skip: int,
+                span: float) -> list[Text]:
+        """A GPU's chart lines, drawn again only when a column of samples is complete or the
+        layout or scales change: between those, every sample would draw the same lines."""
+        key = (self.samples - skip, rows, width, per, span, sample.mem_total_mib,
+               sample.power_limit_w)
+        drawn = self._drawn_charts.get(sample.index)
+        if drawn is None or drawn[0] != key:
+            series = self.history[sample.index].columns((width - 4) // 3, per, skip)
+            lines = gpu_charts(sample, series, span or None, width, rows, self.part)
+            drawn = self._drawn_charts[sample.index] = (key, lines)
+        return drawn[1]
 
     def _process_text(self, rows: list[ProcessRow], width: int, now: float) -> list[Text]:
         """The process table at sample time `now`; the selected row's full command under it."""

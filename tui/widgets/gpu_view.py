@@ -188,9 +188,10 @@ def _gib(mib: float | None) -> float | None:
     return None if mib is None else mib / 1024
 
 
-def gpu_block(sample: Any, form: Form, width: int, series: Series, span_s: float | None,
-              style: StyleOf) -> list[Text]:
-    """All lines of one GPU in the given form."""
+def gpu_block(sample: Any, form: Form, width: int, style: StyleOf,
+              charts: Sequence[Text] = ()) -> list[Text]:
+    """All lines of one GPU in the given form; `charts` are its chart lines (the chart form),
+    drawn by the caller, who knows when they last changed."""
     lines = [gpu_compact(sample, width, style)]
     if sample.lost or form.kind == "compact":
         return lines
@@ -199,7 +200,7 @@ def gpu_block(sample: Any, form: Form, width: int, series: Series, span_s: float
         details.append(f"⚠ {', '.join(sample.throttle)}", style("gpu-pane--throttle"))
     lines.append(details)
     if form.kind == "chart":
-        lines.extend(gpu_charts(sample, series, span_s, width, form.chart_rows, style))
+        lines.extend(charts)
     return lines
 
 

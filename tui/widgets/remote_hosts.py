@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from sessiontui.tui.widgets.gpu_view import Form, Series, StyleOf, gpu_block
+from sessiontui.tui.widgets.gpu_view import Form, StyleOf, gpu_block
 from sessiontui.tui.widgets.literal import literal
 
 DETAIL = Form("detail")
-NO_HISTORY = Series([], [], [])
 
 if TYPE_CHECKING:
     from sessiontui.collectors.remote import RemoteSnapshot
@@ -45,7 +44,7 @@ def hosts_lines(snapshots: Sequence[RemoteSnapshot], width: int, style: StyleOf)
             lines.append(literal(reason, style("gpu-pane--lost" if problem else "gpu-pane--muted")))
             continue
         for sample in snapshot.gpu.gpus:
-            lines.extend(gpu_block(sample, DETAIL, width, NO_HISTORY, None, style))
+            lines.extend(gpu_block(sample, DETAIL, width, style))
         if problem:
             lines.append(literal(problem, style("gpu-pane--warning")))
     return lines
