@@ -7,6 +7,7 @@ connection in the worker's thread (SQLite connections are bound to the thread th
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 import time
@@ -29,6 +30,7 @@ from sessiontui.tui.compositor import PartialCompositor
 from sessiontui.tui.messages import (
     AnswerReady,
     CatchUpProgress,
+    FrameDue,
     GpuSampled,
     HostSampled,
     HostsSampled,
@@ -304,10 +306,11 @@ class SessionApp(App[None]):
             update()
             return
         self._frame_updates.append(update)
-        if len(self._frame_updates) == 1:
-            self.set_timer(COALESCE_S, self._apply_frame_updates)
+        if len(self._frame_updates) == 1:  # a plain loop timer: Textual's set_timer starts a task
+            # and inspects two signatures, every tick
+            asyncio.get_running_loop().call_later(COALESCE_S, self.post_message, FrameDue())
 
-    def _apply_frame_updates(self) -> None:
+    def on_frame_due(self) -> None:
         updates, self._frame_updates = self._frame_updates, []
         with self.batch_update():
             for update in updates:

@@ -20,6 +20,10 @@ class Latest(Message):
         return type(message) is type(self) and message.key == self.key  # type: ignore[attr-defined]
 
 
+class FrameDue(Message):
+    """The updates gathered for this tick are due on screen, together, in one frame."""
+
+
 class GpuSampled(Latest):
     """A GPU snapshot."""
 
