@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,14 @@ def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]],
         return []
     by_step = [dict(history[key][-last:] if last else history[key]) for key in positions]
     steps = sorted(set.intersection(*(set(values) for values in by_step)))
-    taus = (accept_length([values[step] for values in by_step]) for step in steps)
+    taus = (_accept_length(tuple(values[step] for values in by_step)) for step in steps)
     return [tau for tau in taus if tau is not None]
+
+
+@lru_cache(maxsize=4096)
+def _accept_length(rates: tuple[float, ...]) -> float | None:
+    """`accept_length`, remembered: a chart redraws each step with all but one point unchanged."""
+    return accept_length(rates)
 
 
 def stats_line(snapshot: Any, now: float | None = None) -> str:
