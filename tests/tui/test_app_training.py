@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.trainlog.history import history_for_chart
 from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.specdec import tau_from_conditional
+from sessiontui.project_memory.specdec import accept_length, tau_from_conditional
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.widgets.spark import BARS
 from sessiontui.tui.widgets.styling import part_style
-from sessiontui.tui.widgets.training_pane import RunCard, accept_length_series
+from sessiontui.tui.widgets.training_pane import RunCard, accept_length_points
 from tests.tui.app_fakes import (
     HOST,
     TWO_GPUS,
@@ -256,10 +257,13 @@ async def test_a_theme_change_recolours_a_card_that_keeps_its_styles(tmp_path: P
         assert after == part_style(card, "run-card--bar")
 
 
-def test_the_accept_length_chart_reads_only_the_points_it_draws() -> None:
-    history = {f"acc_{p}": [(step, 0.9 - 0.1 * p + step / 1e5) for step in range(0, 5120, 10)]
+def test_the_accept_length_chart_spans_the_whole_run_as_the_loss_chart_does() -> None:
+    history = {f"acc_{p}": [(step, 0.5 + step / 2e4 - 0.05 * p) for step in range(0, 5120, 10)]
                for p in range(4)}
-    history["acc_2"] = history["acc_2"][:-3]  # a position logged less lately: steps in common only
-    full = accept_length_series(history)
-    assert len(full) == 509
-    assert accept_length_series(history, last=57) == full[-54:]
+    points = accept_length_points(history)
+    assert len(points) == 512 and points[0][0] == 0 and points[-1][0] == 5110
+    assert points[0][1] == accept_length([0.5, 0.45, 0.4, 0.35])
+    taus = history_for_chart(points, 57)
+    assert taus[0] < taus[-1] and abs(taus[0] - points[0][1]) < 0.1  # starts at the run's start
+    late = {**history, "acc_2": history["acc_2"][:-3]}  # a position logged less lately
+    assert accept_length_points(late) == points[:-3]

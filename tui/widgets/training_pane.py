@@ -45,25 +45,32 @@ def trend_arrow(series: Sequence[tuple[float, float]]) -> str:
     return "↑" if now > before else "↓"
 
 
-def accept_length_series(history: Mapping[str, Sequence[tuple[float, float]]],
-                         last: int | None = None) -> list[float]:
-    """Expected accept length at each step where every position's accuracy is known and valid,
-    among each position's `last` points (the chart's width: a full history costs ~2 ms a repaint)."""
+def accept_length_points(history: Mapping[str, Sequence[tuple[float, float]]]
+                         ) -> list[tuple[float, float]]:
+    """(step, expected accept length) at each step where every position's accuracy is known and
+    valid: the whole run, as the loss chart has it."""
     positions = sorted(
         (key for key in history if key.startswith("acc_") and key[4:].isdigit()),
         key=lambda key: int(key[4:]),
     )
     if not positions:
         return []
-    by_step = [dict(history[key][-last:] if last else history[key]) for key in positions]
-    steps = sorted(set.intersection(*(set(values) for values in by_step)))
-    taus = (_accept_length(tuple(values[step] for values in by_step)) for step in steps)
-    return [tau for tau in taus if tau is not None]
+    series = [history[key] for key in positions]
+    steps = [step for step, _ in series[0]]
+    if all([step for step, _ in points] == steps for points in series[1:]):
+        rates = zip(*([value for _, value in points] for points in series), strict=True)
+        rows = zip(steps, rates, strict=True)
+    else:  # positions logged at different steps: their steps in common
+        by_step = [dict(points) for points in series]
+        common = sorted(set.intersection(*(set(values) for values in by_step)))
+        rows = ((step, tuple(values[step] for values in by_step)) for step in common)
+    taus = ((step, _accept_length(tuple(rates))) for step, rates in rows)
+    return [(step, tau) for step, tau in taus if tau is not None]
 
 
 @lru_cache(maxsize=4096)
 def _accept_length(rates: tuple[float, ...]) -> float | None:
-    """`accept_length`, remembered: a chart redraws each step with all but one point unchanged."""
+    """`accept_length`, remembered: the chart is drawn again each step with one new point."""
     return accept_length(rates)
 
 
@@ -149,9 +156,9 @@ class RunCard(TextLines):
 
         charts = max(1, width - CHART_LABEL - RANGE_LABEL)
         loss = history_for_chart(snapshot.history.get("loss", ()), charts)
-        taus = accept_length_series(snapshot.history, last=charts)
+        taus = history_for_chart(accept_length_points(snapshot.history), charts)
         for label, values in (("loss", loss), ("τ", taus)):
-            lines.append(chart_line(label, values[-charts:], charts, style("run-card--chart")))
+            lines.append(chart_line(label, values, charts, style("run-card--chart")))
         events = events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
         })
