@@ -21,6 +21,7 @@ from textual.reactive import var
 from sessiontui.tui.widgets.gpu_view import (
     ProcessRow,
     Series,
+    chart_width,
     choose_form,
     gpu_block,
     gpu_charts,
@@ -193,7 +194,7 @@ class GpuPane(TextLines, can_focus=True):
         return lines
 
     def _gpus_text(self, snapshot: Any, form: Any, width: int) -> list[Text]:
-        cell = (width - 4) // 3
+        cell = chart_width(width)
         per = max(1, -(-CHART_SAMPLES // max(cell, 1)))  # samples per column, rounded up
         skip = self.samples % per
         used = min(len(self.times) - skip, cell * per) // per * per
@@ -215,7 +216,7 @@ class GpuPane(TextLines, can_focus=True):
                sample.power_limit_w)
         drawn = self._drawn_charts.get(sample.index)
         if drawn is None or drawn[0] != key:
-            series = self.history[sample.index].columns((width - 4) // 3, per, skip)
+            series = self.history[sample.index].columns(chart_width(width), per, skip)
             lines = gpu_charts(sample, series, span or None, width, rows, self.part)
             drawn = self._drawn_charts[sample.index] = (key, lines)
         return drawn[1]

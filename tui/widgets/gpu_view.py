@@ -82,10 +82,15 @@ def whole(value: float | None, unit: str = "") -> str:
     return DASH if value is None else f"{value:.0f}{unit}"
 
 
+def chart_width(width: int) -> int:
+    """Cells of each of the three charts drawn side by side, two cells apart, in `width`."""
+    return (width - 4) // 3
+
+
 def choose_form(gpus: int, width: int, height: int, other_lines: int) -> Form:
     """The richest GPU form whose lines, with `other_lines` below, fit the pane."""
     for form in FORMS:
-        if form.kind == "chart" and (width - 4) // 3 < MIN_CHART_WIDTH:
+        if form.kind == "chart" and chart_width(width) < MIN_CHART_WIDTH:
             continue
         if gpus * form.lines + other_lines <= height:
             return form
@@ -161,7 +166,7 @@ def gpu_charts(sample: Any, series: Series, span_s: float | None, width: int, ro
                style: StyleOf) -> list[Text]:
     """Three charts side by side (utilisation 0–100%, memory 0–total, power 0–limit), each
     with its scale in its title and a time axis underneath."""
-    cell = (width - 4) // 3
+    cell = chart_width(width)
     scales = (
         ("util 0–100%", series.util, 100.0, "gpu-pane--util"),
         (f"memory 0–{whole(_gib(sample.mem_total_mib))}G", series.mem, sample.mem_total_mib,
