@@ -511,6 +511,7 @@ class SessionApp(App[None]):
         self.log_paths.remove(path)
         self._dropped_logs.put(path)
         self.training_pane.drop_card(path)
+        self._drawn_cards.pop(path, None)  # followed again: its first record waits for the card again
         self._train_snapshots.pop(path, None)
         self._save_followed_log(str(path), False)
 
