@@ -76,6 +76,13 @@ def cmd_record(args: argparse.Namespace) -> int:
     if bool(command) == bool(args.source):
         print("sessiontui record: give either -- CMD ARGS... or --from FILE|-", file=sys.stderr)
         return 2
+    if args.sweep:
+        if args.source:
+            print("sessiontui record: --sweep runs a command: give -- CMD ARGS...", file=sys.stderr)
+            return 2
+        from sessiontui.tui.commands.sweep import record_sweep
+
+        return record_sweep(command, args)
     return _record_saved(args.source, args) if args.source else _record_run(command, args)
 
 
@@ -96,5 +103,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
     p.add_argument("--json", action="store_true", help='print {"records": [...]} on stdout')
     p.add_argument("--from", dest="source", metavar="FILE|-", help="parse saved output (- = stdin)")
+    p.add_argument("--sweep", metavar="concurrency=1,2,4", help="run CMD once per concurrency, "
+                   "put into its --max-concurrency/--concurrency flag or a {concurrency} "
+                   "placeholder, and record the results as one sweep")
     p.add_argument("cmd", nargs=argparse.REMAINDER, metavar="-- CMD ARGS", help="command to run")
     p.set_defaults(func=cmd_record)
