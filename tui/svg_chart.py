@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 640, 360
-_MARGIN = {"left": 64, "right": 16, "top": 36, "bottom": 64}
+_MARGIN = {"left": 64, "right": 36, "top": 36, "bottom": 64}  # right: room for a point's label
+_TITLE_CHARS = 72  # what fits across the chart at the title's size
 _STYLES = (  # (colour, dash pattern, marker): told apart without colour
     ("#1f77b4", "", "circle"), ("#d62728", "6 4", "square"), ("#2ca02c", "2 3", "diamond"),
     ("#9467bd", "8 3 2 3", "circle"),
@@ -62,6 +63,14 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return ticks
 
 
+def _fitted(title: str) -> str:
+    """The title cut in the middle when it would not fit, keeping its start and its end."""
+    if len(title) <= _TITLE_CHARS:
+        return title
+    keep = (_TITLE_CHARS - 1) // 2
+    return f"{title[:keep]}…{title[-keep:]}"
+
+
 def _tick_text(value: float) -> str:
     """A tick label without trailing noise: 1,000 · 2.5 · 0.05."""
     if value == int(value):
@@ -106,7 +115,7 @@ def render_svg(chart: Chart) -> str:
            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
            f'<text x="{WIDTH / 2}" y="20" text-anchor="middle" font-size="14" '
-           f'font-weight="bold">{escape(chart.title)}</text>']
+           f'font-weight="bold">{escape(_fitted(chart.title))}</text>']
     points = [p for s in chart.series for p in s.points if all(map(math.isfinite, p))]
     if chart.log_x:
         points = [p for p in points if p[0] > 0]
