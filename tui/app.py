@@ -608,6 +608,17 @@ class SessionApp(App[None]):
             return
         getattr(self.memory_pane, f"action_{operation}")()
 
+    def action_compare(self, what: str) -> None:
+        """Open a sweep against the number to beat (`sweep`) or two runs side by side (`runs`)."""
+        from sessiontui.tui.screens.comparison_view import comparison_screen
+
+        screen = comparison_screen(what, self.memory_pane.records, self.memory_pane.selected(),
+                                   self.metric, self.keep_dir / "charts")
+        if isinstance(screen, str):
+            self.notify(screen, markup=False)
+        else:
+            self.push_screen(screen)
+
     def action_filter_memory(self) -> None:
         """Bring the Memory pane forward with its filter box focused."""
         self._show_view("memory")

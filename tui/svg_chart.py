@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
+from sessiontui.tui.axes import nice_ticks, tick_text
+
 WIDTH, HEIGHT = 640, 360
 _MARGIN = {"left": 64, "right": 36, "top": 36, "bottom": 64}  # right: room for a point's label
 _TITLE_CHARS = 72  # what fits across the chart at the title's size
@@ -42,40 +44,12 @@ class Chart:
     guides: tuple[float, ...] = field(default=())  # horizontal reference lines (y values)
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    """Round tick values (1, 2 or 5 times a power of ten) covering low..high."""
-    if not (math.isfinite(low) and math.isfinite(high)):
-        return []
-    if high <= low:
-        high = low + (abs(low) or 1.0)
-    raw = (high - low) / max(count - 1, 1)
-    power = 10 ** math.floor(math.log10(raw))
-    fraction = raw / power  # rounded to the nearest of 1, 2, 5, 10: about `count` ticks
-    step = power * (1 if fraction < 1.5 else 2 if fraction < 3 else 5 if fraction < 7 else 10)
-    first = math.floor(low / step) * step
-    ticks = []
-    value = first
-    while value <= high + step * 1e-9:
-        ticks.append(round(value, 12))
-        value += step
-    if ticks[-1] < high:
-        ticks.append(round(value, 12))
-    return ticks
-
-
 def _fitted(title: str) -> str:
     """The title cut in the middle when it would not fit, keeping its start and its end."""
     if len(title) <= _TITLE_CHARS:
         return title
     keep = (_TITLE_CHARS - 1) // 2
     return f"{title[:keep]}…{title[-keep:]}"
-
-
-def _tick_text(value: float) -> str:
-    """A tick label without trailing noise: 1,000 · 2.5 · 0.05."""
-    if value == int(value):
-        return f"{int(value):,}"
-    return f"{value:g}"
 
 
 class _Scale:
@@ -144,11 +118,11 @@ def _axes(chart: Chart, x_ticks: Sequence[float], y_ticks: Sequence[float], sx: 
     for tick in y_ticks:
         y = sy(tick)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#ddd"/>')
-        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{_tick_text(tick)}</text>')
+        out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{tick_text(tick)}</text>')
     for tick in x_ticks:
         x = sx(tick)
         out.append(f'<line x1="{x:.1f}" y1="{bottom}" x2="{x:.1f}" y2="{bottom + 4}" stroke="#444"/>')
-        out.append(f'<text x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{_tick_text(tick)}</text>')
+        out.append(f'<text x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{tick_text(tick)}</text>')
     for guide in chart.guides:
         y = sy(guide)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#888" '
