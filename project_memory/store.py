@@ -9,11 +9,13 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import (
+    FIELD_NAMES,
     KINDS,
     MAX_REVISION,
     Record,
@@ -24,6 +26,7 @@ from sessiontui.project_memory.records import (
     validate,
 )
 
+_FIELD_KEYS = frozenset(FIELD_NAMES)
 BUSY_TIMEOUT_S = 30.0
 GITIGNORE = "# sessiontui's memory: shared with `sessiontui export`, not by committing it\n*\n"
 SALVAGE_HINT = "recover what is readable with `sessiontui salvage OUT.toml`"
@@ -34,8 +37,20 @@ _STOPWORDS = frozenset(
 )
 
 
+_FTS_COLUMNS = "id UNINDEXED, text, tokenize='porter unicode61'"
+_COLUMNS = "id, kind, created_at, updated_at, deleted_at, metric, baseline, status, value, log_path, body"
+
+
 class StoreError(Exception):
     """A store problem worth one line to the user (damaged file, unwritable folder, unknown id)."""
+
+
+class _Prepared(NamedTuple):
+    """A checked record with its row and search text, ready to write."""
+
+    record: Record
+    row: tuple
+    text: str
 
 
 def _schema_v1(db: sqlite3.Connection) -> None:
@@ -57,9 +72,7 @@ def _schema_v1(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX records_kind_time ON records(kind, deleted_at, created_at)")
     db.execute("CREATE INDEX records_metric ON records(metric, baseline, deleted_at, created_at)")
     db.execute("CREATE INDEX records_log ON records(log_path)")
-    db.execute(
-        "CREATE VIRTUAL TABLE records_fts USING fts5(id UNINDEXED, text, tokenize='porter unicode61')"
-    )
+    db.execute(f"CREATE VIRTUAL TABLE records_fts USING fts5({_FTS_COLUMNS})")
 
 
 def _schema_v2(db: sqlite3.Connection) -> None:
@@ -68,7 +81,28 @@ def _schema_v2(db: sqlite3.Connection) -> None:
     db.execute("INSERT INTO revisions SELECT kind, count(*) FROM records GROUP BY kind")
 
 
-MIGRATIONS = [_schema_v1, _schema_v2]  # index i upgrades user_version i -> i + 1
+def _schema_v3(db: sqlite3.Connection) -> None:
+    """Search rows keyed by the record's rowid (an edit is a lookup, not a scan of the index),
+    and a `valid` flag so reads trust rows the store checked when writing them."""
+    db.execute("DROP TABLE records_fts")
+    db.execute(f"CREATE VIRTUAL TABLE records_fts USING fts5({_FTS_COLUMNS})")
+    db.execute("ALTER TABLE records ADD COLUMN valid INTEGER NOT NULL DEFAULT 0")
+    rows = db.execute("SELECT rowid, body, id FROM records").fetchall()
+    for rowid, body, record_id in rows:
+        record = _record(body, record_id, valid=False)
+        db.execute("INSERT INTO records_fts(rowid, id, text) VALUES (?, ?, ?)",
+                   (rowid, record_id, record.search_text()))
+        if not is_invalid(record):
+            db.execute("UPDATE records SET valid = 1 WHERE rowid = ?", (rowid,))
+    # A body changed by anything but the store (a hand edit, an older version) is checked again
+    # when read: the store itself only ever replaces rows, which fires no UPDATE trigger.
+    db.execute(
+        "CREATE TRIGGER records_unchecked AFTER UPDATE OF body ON records "
+        "BEGIN UPDATE records SET valid = 0 WHERE rowid = NEW.rowid; END"
+    )
+
+
+MIGRATIONS = [_schema_v1, _schema_v2, _schema_v3]  # index i upgrades user_version i -> i + 1
 
 
 def file_uri(path: Path) -> str:
@@ -78,12 +112,27 @@ def file_uri(path: Path) -> str:
     return f"file:{escaped}"
 
 
-def _record(body: object, record_id: str) -> Record:
-    """A stored row as a record; a body that is not JSON is shown as an invalid record."""
+class Conflict(StoreError):
+    """An edit made against a revision of the record that is no longer the stored one."""
+
+
+def _trusted(data: dict) -> Record:
+    """A record from a body the store validated when writing it: no checks, no copies (a read
+    of every baseline must not pay for validation again)."""
+    record = Record.__new__(Record)
+    record.__dict__.update(data)
+    return record
+
+
+def _record(body: object, record_id: str, valid: object = False) -> Record:
+    """A stored row as a record: trusted when the store wrote it valid and it holds exactly this
+    version's fields; else checked, and a body that is not one is shown as an invalid record."""
     try:
         data = json.loads(body)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         data = None
+    if valid and isinstance(data, dict) and data.keys() == _FIELD_KEYS:
+        return _trusted(data)
     record = record_from_row(data)
     record.id = record.id or record_id
     return record
@@ -258,14 +307,30 @@ class Store:
             record.metric, int(record.baseline), record.status, record.value, record.log_path, body,
         )
 
-    def _put(self, db: sqlite3.Connection, record: Record) -> None:
+    @classmethod
+    def _prepared(cls, record: Record) -> _Prepared:
+        """Everything a write of `record` needs, worked out before the write lock is taken."""
         validate(record)  # nothing implausible is stored, whichever front end wrote it
-        db.execute("INSERT OR REPLACE INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", self._row(record))
-        db.execute("DELETE FROM records_fts WHERE id = ?", (record.id,))
-        db.execute("INSERT INTO records_fts(id, text) VALUES (?, ?)", (record.id, record.search_text()))
-        db.execute(
-            "INSERT INTO revisions VALUES (?, 1) ON CONFLICT(kind) DO UPDATE SET n = n + 1",
-            (record.kind,),
+        return _Prepared(record, cls._row(record), record.search_text())
+
+    @staticmethod
+    def _put(db: sqlite3.Connection, prepared: Sequence[_Prepared]) -> None:
+        """Add or replace these rows and their search rows (each found by rowid: a lookup)."""
+        kinds: dict[str, int] = {}
+        for item in prepared:
+            old = db.execute("SELECT rowid FROM records WHERE id = ?", (item.record.id,)).fetchone()
+            if old:
+                db.execute("DELETE FROM records_fts WHERE rowid = ?", old)
+            rowid = db.execute(
+                f"INSERT OR REPLACE INTO records({_COLUMNS}, valid) VALUES (?,?,?,?,?,?,?,?,?,?,?,1)",
+                item.row,
+            ).lastrowid
+            db.execute("INSERT INTO records_fts(rowid, id, text) VALUES (?, ?, ?)",
+                       (rowid, item.record.id, item.text))
+            kinds[item.record.kind] = kinds.get(item.record.kind, 0) + 1
+        db.executemany(
+            "INSERT INTO revisions VALUES (?, ?) ON CONFLICT(kind) DO UPDATE SET n = n + excluded.n",
+            kinds.items(),
         )
 
     def add(self, record: Record) -> Record:
@@ -279,75 +344,97 @@ class Store:
             record.id = record.id or new_id(record.kind)
             record.created_at = record.created_at or now_iso()
             record.updated_at = record.updated_at or record.created_at
+        prepared = [self._prepared(record) for record in records]
         with self._guard(), self._write() as db:
-            for record in records:
-                self._put(db, record)
+            self._put(db, prepared)
         return list(records)
 
-    def update(self, record: Record) -> Record:
-        """Replace a stored record with this version, advancing its revision and updated_at."""
+    def update(self, record: Record, *, expected_revision: int | None = None) -> Record:
+        """Replace a stored record with this version, advancing its revision and updated_at.
+
+        With `expected_revision` (the revision the edit started from) the write is a
+        compare-and-set: when the stored record has moved on, nothing is written and Conflict
+        says so, so an edit never reverts a change it did not see."""
         with self._guard(), self._write() as db:
-            row = db.execute("SELECT body FROM records WHERE id = ?", (record.id,)).fetchone()
+            row = db.execute("SELECT body, id, valid FROM records WHERE id = ?", (record.id,)).fetchone()
             if not row:
                 raise StoreError(f"no record with id {record.id}")
-            stored = _record(row[0], record.id)
+            stored = _record(*row)
+            if expected_revision is not None and stored.revision != expected_revision:
+                raise Conflict(
+                    f"{record.id} changed since it was read (revision {expected_revision}, now "
+                    f"{stored.revision}); nothing was written: read it again and redo the edit"
+                )
             if is_invalid(record):  # an edit of a row shown as invalid is its repair
                 record.status = None
             # capped: a revision imported at the limit must not make the record uneditable
             record.revision = min(max(record.revision, stored.revision) + 1, MAX_REVISION)
             record.updated_at = max(now_iso(), stored.updated_at)
-            self._put(db, record)
+            self._put(db, [self._prepared(record)])
         return record
+
+    def edit(self, record_id: str, changes: Mapping[str, object], *, tries: int = 20) -> Record:
+        """Set these fields on the latest stored version of a record, compare-and-set, reading
+        it again when another writer got in first: concurrent edits of other fields all land."""
+        for _ in range(tries - 1):
+            with contextlib.suppress(Conflict):
+                return self._edit_once(record_id, changes)
+        return self._edit_once(record_id, changes)
+
+    def _edit_once(self, record_id: str, changes: Mapping[str, object]) -> Record:
+        record = self.get(record_id, include_deleted=True)
+        for name, value in changes.items():
+            setattr(record, name, value)
+        return self.update(record, expected_revision=record.revision)
 
     def delete(self, record_id: str) -> Record:
         """Move a record to the trash (recoverable with restore)."""
-        record = self.get(record_id)
-        record.deleted_at = now_iso()
-        return self.update(record)
+        return self.edit(self.get(record_id).id, {"deleted_at": now_iso()})
 
     def restore(self, record_id: str) -> Record:
         """Bring a record back from the trash."""
-        record = self.get(record_id, include_deleted=True)
-        record.deleted_at = None
-        return self.update(record)
+        return self.edit(self.get(record_id, include_deleted=True).id, {"deleted_at": None})
 
     def put_all(self, records: Sequence[Record]) -> None:
         """Store these exact versions, added or replaced by id, in one transaction; their
         timestamps are kept (the result of `sessiontui sync`'s merge)."""
+        prepared = [self._prepared(record) for record in records]
         with self._guard(), self._write() as db:
-            for record in records:
-                self._put(db, record)
+            self._put(db, prepared)
 
-    def merge(self, records: list[Record]) -> tuple[int, int]:
+    def merge(self, records: builtins.list[Record]) -> tuple[int, int]:
         """Import records by id: add unknown ones, take newer versions (a higher revision, then a
         later update time), all in one transaction; returns (added, updated)."""
+        prepared = [self._prepared(record) for record in records]
         added = updated = 0
+        taken: builtins.list[_Prepared] = []
         with self._guard(), self._write() as db:
-            for record in records:
+            for item in prepared:
                 row = db.execute(
                     "SELECT coalesce(json_extract(body, '$.revision'), 0), updated_at FROM records "
-                    "WHERE id = ?", (record.id,)
+                    "WHERE id = ?", (item.record.id,)
                 ).fetchone()
                 if row is None:
                     added += 1
-                elif (record.revision, record.updated_at) > tuple(row):
+                elif (item.record.revision, item.record.updated_at) > tuple(row):
                     updated += 1
                 else:
                     continue
-                self._put(db, record)
+                taken.append(item)
+            self._put(db, taken)
         return added, updated
 
     # -- reading ----------------------------------------------------------------------------
     def _records(self, sql: str, params: tuple = ()) -> list[Record]:
         with self._guard():
             rows = self._db.execute(sql, params).fetchall()
-        return [_record(body, record_id) for body, record_id in rows]
+        return [_record(*row) for row in rows]
 
     def get(self, record_id: str, *, include_deleted: bool = False) -> Record:
         """A record by id or by an unambiguous id prefix."""
         alive = "" if include_deleted else " AND deleted_at IS NULL"
         found = self._records(
-            f"SELECT body, id FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
+            f"SELECT body, id, valid FROM records WHERE (id = ? OR id LIKE ? ESCAPE '\\'){alive} LIMIT 2",
             (record_id, record_id.replace("_", "\\_").replace("%", "\\%") + "%"),
         )
         exact = [r for r in found if r.id == record_id]
@@ -368,7 +455,7 @@ class Store:
         if kind:
             where.append("kind = ?")
             params.append(kind)
-        sql = f"SELECT body, id FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
+        sql = f"SELECT body, id, valid FROM records WHERE {' AND '.join(where)} ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
         return self._records(sql, tuple(params))
@@ -378,7 +465,7 @@ class Store:
     ) -> builtins.list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed)."""
         sql = (
-            "SELECT body, id FROM records WHERE metric = ? AND kind = 'benchmark' "
+            "SELECT body, id, valid FROM records WHERE metric = ? AND kind = 'benchmark' "
             "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
         )
         params: list = [metric]
@@ -394,7 +481,7 @@ class Store:
         """The run record following this log file (the latest, or its `log_run`-th run), if any."""
         run = "" if log_run is None else " AND coalesce(json_extract(body, '$.log_run'), 0) = ?"
         found = self._records(
-            "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL"
+            "SELECT body, id, valid FROM records WHERE kind = 'run' AND log_path = ? AND deleted_at IS NULL"
             f"{run} ORDER BY created_at DESC, rowid DESC LIMIT 1",
             (log_path,) if log_run is None else (log_path, log_run),
         )
@@ -406,15 +493,16 @@ class Store:
         record.id = record.id or new_id("run")
         record.created_at = record.created_at or now_iso()
         record.updated_at = record.updated_at or record.created_at
+        prepared = self._prepared(record)
         with self._guard(), self._write() as db:
             row = db.execute(
-                "SELECT body, id FROM records WHERE kind = 'run' AND log_path = ?"
+                "SELECT body, id, valid FROM records WHERE kind = 'run' AND log_path = ?"
                 " AND deleted_at IS NULL AND coalesce(json_extract(body, '$.log_run'), 0) = ? LIMIT 1",
                 (record.log_path, record.log_run or 0),
             ).fetchone()
             if row:
                 return _record(*row)
-            self._put(db, record)
+            self._put(db, [prepared])
         return record
 
     def search(self, text: str, *, kind: str | None = None, limit: int = 20) -> builtins.list[Record]:
@@ -423,7 +511,7 @@ class Store:
         if not query:
             return []
         sql = (
-            "SELECT r.body, r.id FROM records_fts f JOIN records r ON r.id = f.id "
+            "SELECT r.body, r.id, r.valid FROM records_fts f JOIN records r ON r.rowid = f.rowid "
             "WHERE records_fts MATCH ? AND r.deleted_at IS NULL"
         )
         params: list = [query]

@@ -353,3 +353,21 @@ def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Pa
         result = run_cli(*args)
         assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
     assert "INVALID" in run_cli("list").stdout
+
+
+# -- issue 29: concurrent edits of one record ----------------------------------------------------
+def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory_dir: Path) -> None:
+    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--json",
+                               check=True).stdout)
+    fields = {"concurrency": 8, "batch_size": 4, "input_len": 1024, "output_len": 256,
+              "num_steps": 3, "topk": 2}
+    env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir)}
+    editors = [subprocess.Popen([*sessiontui_command(), "edit", added["id"], "--set", f"{name}={value}"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for name, value in fields.items()]
+    for editor in editors:
+        _, err = editor.communicate(timeout=120)
+        assert editor.returncode == 0, err
+    [stored] = listed(run_cli)
+    assert {name: stored[name] for name in fields} == fields
+    assert stored["revision"] == len(fields)
