@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from sessiontui.project_memory.limits import MAX_DEPTH, count_problem, field_problems
 from sessiontui.project_memory.records import FIELD_NAMES, Record, RecordError, record_from_data
 from sessiontui.project_memory.store import Store, StoreError
 
@@ -134,6 +135,8 @@ def _document(text: str, where: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StoreError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:  # the parser recurses into nested arrays and tables
+        raise StoreError(f"{where}: nothing imported: nested deeper than {MAX_DEPTH} levels") from None
 
 
 MAX_INPUT_BYTES = 256 * 2**20  # an export or a benchmark's output; /dev/zero must not fill RAM
@@ -175,10 +178,15 @@ def parse_toml(text: str, where: str) -> list[Record]:
     items = doc.get("record", [])
     if not isinstance(items, list):
         raise StoreError(f"{where}: nothing imported: `record` must be an array of tables")
+    if too_many := count_problem(len(items)):
+        raise StoreError(f"{where}: nothing imported: {too_many}")
     now = datetime.now(UTC)
     records: list[Record] = []
     first_of: dict[str, tuple[int, Record]] = {}
     for number, item in enumerate(items, 1):
+        if over := field_problems(item) if isinstance(item, dict) else []:
+            problems.extend(f"record {number} {name}: {why}" for name, why in over)
+            continue
         try:
             record = record_from_data(item, now=now)
         except RecordError as exc:

@@ -13,12 +13,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from sessiontui.project_memory.limits import field_problems
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import (
     FIELD_NAMES,
+    INVALID,
     KINDS,
     MAX_REVISION,
+    Problem,
     Record,
+    RecordError,
     is_invalid,
     new_id,
     now_iso,
@@ -89,7 +93,7 @@ def _schema_v3(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE records ADD COLUMN valid INTEGER NOT NULL DEFAULT 0")
     rows = db.execute("SELECT rowid, body, id FROM records").fetchall()
     for rowid, body, record_id in rows:
-        record = _record(body, record_id, valid=False)
+        record = row_record(body, record_id, valid=False)
         db.execute("INSERT INTO records_fts(rowid, id, text) VALUES (?, ?, ?)",
                    (rowid, record_id, record.search_text()))
         if not is_invalid(record):
@@ -124,17 +128,26 @@ def _trusted(data: dict) -> Record:
     return record
 
 
-def _record(body: object, record_id: str, valid: object = False) -> Record:
+def row_record(body: object, record_id: str = "", valid: object = False) -> Record:
     """A stored row as a record: trusted when the store wrote it valid and it holds exactly this
-    version's fields; else checked, and a body that is not one is shown as an invalid record."""
+    version's fields; else checked, and a body that is not one is shown as an invalid record
+    (a field over the structural limits is left out of it, so nothing downstream walks it)."""
     try:
         data = json.loads(body)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         data = None
     if valid and isinstance(data, dict) and data.keys() == _FIELD_KEYS:
         return _trusted(data)
+    over = field_problems(data) if isinstance(data, dict) else []
+    if over and isinstance(data, dict):
+        data = {name: value for name, value in data.items() if name not in dict(over)}
     record = record_from_row(data)
     record.id = record.id or record_id
+    if over:
+        said = [f"{name}: {why}" for name, why in over]
+        if is_invalid(record):
+            said.append((record.status or "").removeprefix(f"{INVALID}: "))
+        record.status = f"{INVALID}: " + "; ".join(said)
     return record
 
 
@@ -310,6 +323,9 @@ class Store:
     @classmethod
     def _prepared(cls, record: Record) -> _Prepared:
         """Everything a write of `record` needs, worked out before the write lock is taken."""
+        over = field_problems(vars(record))  # first: what follows walks the values recursively
+        if over:
+            raise RecordError([Problem(name, why) for name, why in over])
         validate(record)  # nothing implausible is stored, whichever front end wrote it
         return _Prepared(record, cls._row(record), record.search_text())
 
@@ -359,7 +375,7 @@ class Store:
             row = db.execute("SELECT body, id, valid FROM records WHERE id = ?", (record.id,)).fetchone()
             if not row:
                 raise StoreError(f"no record with id {record.id}")
-            stored = _record(*row)
+            stored = row_record(*row)
             if expected_revision is not None and stored.revision != expected_revision:
                 raise Conflict(
                     f"{record.id} changed since it was read (revision {expected_revision}, now "
@@ -428,7 +444,7 @@ class Store:
     def _records(self, sql: str, params: tuple = ()) -> list[Record]:
         with self._guard():
             rows = self._db.execute(sql, params).fetchall()
-        return [_record(*row) for row in rows]
+        return [row_record(*row) for row in rows]
 
     def get(self, record_id: str, *, include_deleted: bool = False) -> Record:
         """A record by id or by an unambiguous id prefix."""
@@ -501,7 +517,7 @@ class Store:
                 (record.log_path, record.log_run or 0),
             ).fetchone()
             if row:
-                return _record(*row)
+                return row_record(*row)
             self._put(db, [prepared])
         return record
 
