@@ -32,6 +32,7 @@ from sessiontui.project_memory.records import (
 
 _FIELD_KEYS = frozenset(FIELD_NAMES)
 BUSY_TIMEOUT_S = 30.0
+CHECK_EVERY_S = 24 * 3600  # a file seen unchanged since its last integrity check is checked again after this
 GITIGNORE = "# sessiontui's memory: shared with `sessiontui export`, not by committing it\n*\n"
 SALVAGE_HINT = "recover what is readable with `sessiontui salvage OUT.toml`"
 _STOPWORDS = frozenset(
@@ -168,7 +169,8 @@ class Store:
     ) -> None:
         self.path = Path(path) if path else database_path()
         self.readonly = readonly
-        self._checked = False
+        self._checked = False  # this connection may write: checked, or known unchanged since
+        self._checked_at = 0.0
         self._db = self._connect(create)
 
     # -- connection and schema ------------------------------------------------------------
@@ -245,17 +247,48 @@ class Store:
             db.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
 
     def _check_integrity(self, db: sqlite3.Connection) -> None:
-        """Refuse to write into a damaged file (once per connection: quick_check reads every page)."""
+        """Refuse to write into a damaged file. `quick_check` reads every page, so it runs before
+        a connection's first write only when the file is not as the last sessiontui process
+        left it (an unclean shutdown, another program wrote it) or the last check is old."""
         if self._checked:
             return
-        try:
-            result = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
-        except sqlite3.DatabaseError as exc:
-            result = [str(exc)]
-        if result != ["ok"]:
-            found = " ".join(" ".join(result).split())  # one line, however SQLite words it
-            raise StoreError(f"{self.path} is damaged ({found}); nothing was written: {SALVAGE_HINT}")
+        if not self._unchanged_since_checked():
+            try:
+                result = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+            except sqlite3.DatabaseError as exc:
+                result = [str(exc)]
+            if result != ["ok"]:
+                found = " ".join(" ".join(result).split())  # one line, however SQLite words it
+                raise StoreError(
+                    f"{self.path} is damaged ({found}); nothing was written: {SALVAGE_HINT}")
+            self._checked_at = time.time()
         self._checked = True
+
+    @property
+    def _marker(self) -> Path:
+        """Where the file's state at the last check (and at each close since) is remembered."""
+        return Path(f"{self.path}-checked")
+
+    def _file_state(self) -> str:
+        stat = self.path.stat()
+        return f"{stat.st_size} {stat.st_mtime_ns}"
+
+    def _unchanged_since_checked(self) -> bool:
+        """Whether the file is as a sessiontui connection left it after a check, within CHECK_EVERY_S."""
+        try:
+            state, _, checked_at = self._marker.read_text(encoding="ascii").rpartition(" ")
+            fresh = time.time() - float(checked_at) < CHECK_EVERY_S
+            if fresh and state == self._file_state():
+                self._checked_at = float(checked_at)
+                return True
+        except (OSError, ValueError):
+            pass
+        return False
+
+    def _remember_checked(self) -> None:
+        """After a checked connection closes: the file as it leaves it (a best effort)."""
+        with contextlib.suppress(OSError):
+            self._marker.write_text(f"{self._file_state()} {self._checked_at}", encoding="ascii")
 
     @contextlib.contextmanager
     def _write(self, db: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
@@ -304,6 +337,8 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        if self._checked:
+            self._remember_checked()
 
     def __enter__(self) -> Store:
         return self
