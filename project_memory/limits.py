@@ -26,14 +26,14 @@ def value_problem(value: Any) -> str | None:
             if len(item) > MAX_TEXT_CHARS:
                 return f"text longer than {MAX_TEXT_CHARS:,} characters ({len(item):,})"
             continue
-        if not isinstance(item, list | tuple | Mapping):
+        if not isinstance(item, list | tuple | dict):
             continue
         if depth > MAX_DEPTH:
             return f"nested deeper than {MAX_DEPTH} levels"
         if len(item) > MAX_LIST_ITEMS:
             return f"more than {MAX_LIST_ITEMS:,} items ({len(item):,})"
         children: Iterable[Any] = (
-            [*item.keys(), *item.values()] if isinstance(item, Mapping) else item
+            [*item.keys(), *item.values()] if isinstance(item, dict) else item
         )
         stack.extend((child, depth + 1) for child in children)
     return None
@@ -42,7 +42,9 @@ def value_problem(value: Any) -> str | None:
 def field_problems(fields: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(field, why) for each field of a record (or record data) that exceeds a limit."""
     return [(str(name), problem) for name, value in fields.items()
-            if (problem := value_problem(value))]
+            if (value if isinstance(value, list | tuple | dict) else
+                isinstance(value, str) and len(value) > MAX_TEXT_CHARS)  # most fields: no walk
+            and (problem := value_problem(value))]
 
 
 def count_problem(count: int) -> str | None:
