@@ -191,7 +191,7 @@ def cli(folder: Path, sizes: tuple[int, ...], runs: int) -> None:
 
 # -- lesson matching -----------------------------------------------------------------------------
 def failure(signature: str) -> TrainEvent:
-    return TrainEvent(kind="crashed", message=signature, signature=signature, line=signature,
+    return TrainEvent(kind="crashed", message=signature, signature=signature, line=signature, at=None, step=1,
                       context=(signature,))
 
 

@@ -10,6 +10,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import NamedTuple
 
@@ -31,6 +32,9 @@ from sessiontui.project_memory.records import (
 )
 
 _FIELD_KEYS = frozenset(FIELD_NAMES)
+_DEFAULTS = {f.name: f.default for f in fields(Record) if f.default is not MISSING}
+_FACTORIES = {f.name: f.default_factory for f in fields(Record) if f.default_factory is not MISSING}
+_DEFAULTS |= {name: make() for name, make in _FACTORIES.items()}  # compared with, never shared
 BUSY_TIMEOUT_S = 30.0
 CHECK_EVERY_S = 24 * 3600  # a file seen unchanged since its last integrity check is checked again after this
 GITIGNORE = "# sessiontui's memory: shared with `sessiontui export`, not by committing it\n*\n"
@@ -123,10 +127,20 @@ class Conflict(StoreError):
 
 def _trusted(data: dict) -> Record:
     """A record from a body the store validated when writing it: no checks, no copies (a read
-    of every baseline must not pay for validation again)."""
+    of every baseline must not pay for validation again); fields left out are their defaults."""
     record = Record.__new__(Record)
+    record.__dict__.update(_DEFAULTS)
+    record.__dict__.update({name: make() for name, make in _FACTORIES.items()})
     record.__dict__.update(data)
     return record
+
+
+def _body(record: Record) -> str:
+    """A record's row body: its fields that differ from their defaults (a body with every field
+    took three times as long to decode, and `ask` decodes every baseline)."""
+    values = {name: value for name, value in vars(record).items()
+              if name not in _DEFAULTS or value != _DEFAULTS[name]}
+    return json.dumps(values, separators=(",", ":"), allow_nan=False)
 
 
 def row_record(body: object, record_id: str = "", valid: object = False) -> Record:
@@ -137,7 +151,7 @@ def row_record(body: object, record_id: str = "", valid: object = False) -> Reco
         data = json.loads(body)  # type: ignore[arg-type]
     except (TypeError, ValueError, RecursionError):
         data = None
-    if valid and isinstance(data, dict) and data.keys() == _FIELD_KEYS:
+    if valid and isinstance(data, dict) and data.keys() <= _FIELD_KEYS:
         return _trusted(data)
     over = field_problems(data) if isinstance(data, dict) else []
     if over and isinstance(data, dict):
@@ -349,9 +363,7 @@ class Store:
     # -- writing ----------------------------------------------------------------------------
     @staticmethod
     def _row(record: Record) -> tuple:
-        # vars, not to_dict: the fields are plain JSON values, and asdict's deep copy was
-        # the largest cost of a write
-        body = json.dumps(vars(record), separators=(",", ":"), allow_nan=False)
+        body = _body(record)  # vars, not to_dict: asdict's deep copy was half a write's CPU
         return (
             record.id, record.kind, record.created_at, record.updated_at, record.deleted_at,
             record.metric, int(record.baseline), record.status, record.value, record.log_path, body,
