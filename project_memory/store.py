@@ -103,6 +103,12 @@ def _schema_v3(db: sqlite3.Connection) -> None:
                    (rowid, record_id, record.search_text()))
         if not is_invalid(record):
             db.execute("UPDATE records SET valid = 1 WHERE rowid = ?", (rowid,))
+    # Terms derived from a record by code above the store (lesson matching's), dropped with the
+    # row they were derived from whenever the store replaces it.
+    db.execute("CREATE TABLE record_terms (record INTEGER NOT NULL, term TEXT NOT NULL, "
+               "factor REAL NOT NULL)")
+    db.execute("CREATE INDEX record_terms_term ON record_terms(term, record)")
+    db.execute("CREATE INDEX record_terms_record ON record_terms(record)")
     # A body changed by anything but the store (a hand edit, an older version) is checked again
     # when read: the store itself only ever replaces rows, which fires no UPDATE trigger.
     db.execute(
@@ -386,6 +392,7 @@ class Store:
             old = db.execute("SELECT rowid FROM records WHERE id = ?", (item.record.id,)).fetchone()
             if old:
                 db.execute("DELETE FROM records_fts WHERE rowid = ?", old)
+                db.execute("DELETE FROM record_terms WHERE record = ?", old)
             rowid = db.execute(
                 f"INSERT OR REPLACE INTO records({_COLUMNS}, valid) VALUES (?,?,?,?,?,?,?,?,?,?,?,1)",
                 item.row,
@@ -585,6 +592,70 @@ class Store:
             params.append(kind)
         sql += f" ORDER BY bm25(records_fts) LIMIT {int(limit)}"
         return self._records(sql, tuple(params))
+
+    # -- terms derived from records (lesson matching's index) ---------------------------------
+    def unindexed(self, kind: str, marker: str) -> builtins.list[tuple[int, Record]]:
+        """(rowid, record) of live records of a kind whose derived terms lack `marker` (never
+        derived, or by another version of the code deriving them)."""
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT rowid, body, id, valid FROM records r WHERE kind = ? AND deleted_at IS NULL "
+                "AND NOT EXISTS (SELECT 1 FROM record_terms t WHERE t.term = ? AND t.record = r.rowid)",
+                (kind, marker),
+            ).fetchall()
+        return [(rowid, row_record(*row)) for rowid, *row in rows]
+
+    def index_terms(self, terms: Mapping[int, Sequence[tuple[str, float]]]) -> None:
+        """Replace the derived (term, factor) pairs of these rows, in one transaction."""
+        with self._guard(), self._write() as db:
+            for rowid, pairs in terms.items():
+                db.execute("DELETE FROM record_terms WHERE record = ?", (rowid,))
+                db.executemany("INSERT INTO record_terms VALUES (?, ?, ?)",
+                               [(rowid, term, factor) for term, factor in pairs])
+
+    def terms_sharing(self, terms: Sequence[str]) -> dict[int, builtins.list[tuple[str, float]]]:
+        """Every derived term of the rows that hold any of `terms` (live records only: a row
+        replaced by an edit or a delete loses its terms)."""
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT record, term, factor FROM record_terms WHERE record IN (SELECT record FROM "
+                "record_terms WHERE term IN (SELECT value FROM json_each(?)))",
+                (json.dumps(list(terms)),),
+            ).fetchall()
+        found: dict[int, builtins.list[tuple[str, float]]] = {}
+        for rowid, term, factor in rows:
+            found.setdefault(rowid, []).append((term, factor))
+        return found
+
+    def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many rows hold each of `terms` (the word weights of lesson matching)."""
+        with self._guard():
+            return dict(self._db.execute(
+                "SELECT term, count(*) FROM record_terms WHERE term IN "
+                "(SELECT value FROM json_each(?)) GROUP BY term", (json.dumps(list(terms)),),
+            ).fetchall())
+
+    def live_count(self, kind: str) -> int:
+        with self._guard():
+            return self._db.execute("SELECT count(*) FROM records WHERE kind = ? AND deleted_at "
+                                    "IS NULL", (kind,)).fetchone()[0]
+
+    def created_at(self, rowids: Sequence[int]) -> dict[int, str]:
+        """When the records with these rowids were created (lesson matching's tie-break)."""
+        with self._guard():
+            return dict(self._db.execute(
+                "SELECT rowid, created_at FROM records WHERE rowid IN "
+                "(SELECT value FROM json_each(?))", (json.dumps(list(rowids)),),
+            ).fetchall())
+
+    def by_rowid(self, rowids: Sequence[int]) -> dict[int, Record]:
+        """Records by rowid (as the derived terms name them)."""
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT rowid, body, id, valid FROM records WHERE rowid IN "
+                "(SELECT value FROM json_each(?))", (json.dumps(list(rowids)),),
+            ).fetchall()
+        return {rowid: row_record(*row) for rowid, *row in rows}
 
     def fingerprint(self, kinds: tuple[str, ...] = KINDS) -> tuple:
         """Changes whenever a record of these kinds is added, edited, deleted or restored."""

@@ -115,3 +115,26 @@ def test_limit_and_order(store: Store) -> None:
     for i in range(5):
         lesson(store, f"CUDA OOM number {i}")
     assert len(lessons_for_event(store, crash("cuda_oom.log"), limit=2)) == 2
+
+
+@pytest.mark.parametrize("lesson_set", ["notes", "terse", "quoted"])
+def test_the_index_ranks_as_scoring_every_lesson_does(store: Store, lesson_set: str) -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from lesson_matching import load_lessons
+
+    from sessiontui.project_memory.lessons import _background, _index_ready, _rank_indexed, rank
+
+    store.add_all(load_lessons(lesson_set))
+    for extra in store.list("lesson")[:3]:  # an edited and a deleted lesson: the index follows
+        extra.title = f"{extra.title} (edited)"
+        store.update(extra)
+    store.delete(store.list("lesson")[-1].id)
+    assert _index_ready(store)  # every live lesson's terms derived, the edited ones again
+    compared = 0
+    for tail in sorted(CRASH.glob("*.log")):
+        events = [e for e in read_log(tail).events if e.kind == "crashed"]
+        if events:
+            full = rank(events[0], store.list("lesson"), _background(store))
+            assert ids(_rank_indexed(store, events[0], 3)) == ids(full), tail.name
+            compared += bool(full)
+    assert compared >= 20
