@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -66,7 +67,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("unused-parameters", r"unused param|find_unused_parameters|finished reduction"
                               r"|did not receive grad"),
     ("address-in-use", r"address already in use|eaddrinuse|port.{0,20}(?:in use|busy|taken"
-                       r"|occupied|conflict)"),
+                       r"|occupied|conflict)|(?:new|different|another|free|other) port\b"),
     ("meta-tensor", r"meta tensor"),
     ("gpu-lost", r"fallen off the bus|gpu is lost|\bxid\b|uncorrectable ecc|ecc error"),
     ("launch-failure", r"unspecified launch failure|cudaerrorlaunchfailure"),
@@ -295,7 +296,9 @@ def _background(store: Store) -> list[Terms]:
 
 # -- the index: each lesson's terms kept in the store, so a failure reads only the lessons that
 # share a term with it, and the word weights are counts of rows --------------------------------
-TERMS_MARKER = "#lesson-terms-1"  # a new version of lesson_terms must change it (re-derives all)
+# Changes with the phrase table and stop words (and by hand when lesson_terms changes otherwise):
+# stored terms made by other rules are derived again.
+TERMS_MARKER = f"#lesson-terms-1-{zlib.crc32(repr((_KINDS, sorted(_STOPWORDS))).encode()):08x}"
 _NAME = "name:"
 
 
