@@ -199,6 +199,7 @@ class Store:
             if not create or self.readonly:
                 raise StoreError(f"{self.path}: no project memory here yet")
             self._make_folder()
+            self._make_private_file()
         with self._guard("cannot open project memory: "):
             if self.readonly:
                 db = self._open_readonly()
@@ -219,6 +220,17 @@ class Store:
                 (folder / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
         except OSError as exc:
             raise StoreError(f"{folder}: cannot create folder: {exc.strerror}") from None
+
+    def _make_private_file(self) -> None:
+        """Create the database file 0600 (SQLite gives its -wal and -shm files the same mode):
+        the memory may hold private notes."""
+        with contextlib.suppress(FileExistsError):  # another process created it first
+            try:
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except OSError as exc:
+                if isinstance(exc, FileExistsError):
+                    raise
+                raise StoreError(f"{self.path}: cannot create: {exc.strerror}") from None
 
     def _open_readonly(self) -> sqlite3.Connection | None:
         """A read-only connection, or None when the file needs a migration (opened for writing)."""
