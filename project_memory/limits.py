@@ -15,6 +15,7 @@ MAX_DEPTH = 16  # containers inside a record: a run's milestones with their metr
 MAX_TEXT_CHARS = 200_000  # one text value (a note, a command, an event's line)
 MAX_LIST_ITEMS = 10_000  # one list or table (tags, milestones, events, history, figures)
 MAX_RECORDS_PER_FILE = 500_000  # records in one export, import or sync file
+MAX_DRAFT_DEPTH = 64  # `speedup --depth`: draft tokens per step (EAGLE serves 1-16); work grows with it
 
 
 def value_problem(value: Any) -> str | None:

@@ -371,3 +371,9 @@ def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory
     [stored] = listed(run_cli)
     assert {name: stored[name] for name in fields} == fields
     assert stored["revision"] == len(fields)
+
+
+def test_a_draft_depth_past_the_limit_is_refused_in_one_line(run_cli) -> None:
+    result = run_cli("speedup", "--acc", "0.8,0.6", "--depth", "100000")
+    assert result.returncode == 2 and "must be 1 to 64, not 100000" in one_line_error(result)
+    assert run_cli("speedup", "--acc", "0.8,0.6", "--depth", "64").returncode == 0
