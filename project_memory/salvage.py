@@ -7,13 +7,14 @@ index still name but that no readable row holds. The damaged file is opened read
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sessiontui.project_memory.records import Record, is_invalid
-from sessiontui.project_memory.store import StoreError, file_uri, row_record
+from sessiontui.project_memory.store import StoreError, read_only_connection, row_record
 
 MAX_GAP = 100_000  # rowids probed past the last readable row before the walk gives up
 
@@ -103,7 +104,7 @@ def _bodies(db: sqlite3.Connection, known: dict[str, int]) -> Iterator[str]:
 
 def salvage(path: Path) -> Salvage:
     """Every readable record of the memory file at `path` (opened read-only, never changed)."""
-    db = sqlite3.connect(f"{file_uri(path)}?mode=ro", uri=True)
+    db, snapshot = read_only_connection(path)
     try:
         try:
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -123,3 +124,5 @@ def salvage(path: Path) -> Salvage:
         return result
     finally:
         db.close()
+        if snapshot is not None:
+            shutil.rmtree(snapshot, ignore_errors=True)

@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -172,6 +173,38 @@ def row_record(body: object, record_id: str = "", valid: object = False) -> Reco
     return record
 
 
+def read_only_connection(path: Path) -> tuple[sqlite3.Connection, Path | None]:
+    """A connection that reads `path` and never writes beside it, with the private folder it
+    reads a copy in (None when it reads the file itself).
+
+    WAL needs a -shm file beside the database. In a read-only folder without one, a file with no
+    -wal is read as it stands (immutable); one whose -wal holds the last commits (its writer was
+    killed, the folder is a read-only copy) is copied with its -wal to a private folder, where
+    SQLite reads both as a writer would have left them."""
+    uri = f"{file_uri(path)}?mode=ro"
+    db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db, None
+    except sqlite3.OperationalError:
+        db.close()
+    except sqlite3.DatabaseError:  # a damaged file: the caller's reads say so
+        return db, None
+    wal = Path(f"{path}-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None), None
+    import tempfile
+
+    snapshot = Path(tempfile.mkdtemp(prefix="sessiontui-read-"))
+    try:
+        shutil.copyfile(path, snapshot / path.name)
+        shutil.copyfile(wal, snapshot / wal.name)
+        return sqlite3.connect(snapshot / path.name, isolation_level=None), snapshot
+    except OSError:
+        shutil.rmtree(snapshot, ignore_errors=True)
+        raise
+
+
 def _fts_query(text: str) -> str:
     """Turn free text into an FTS5 OR-query of its meaningful words (quoted, so never a syntax error)."""
     words = [w for w in re.findall(r"\w+", text.lower()) if w not in _STOPWORDS]
@@ -191,6 +224,7 @@ class Store:
         self.readonly = readonly
         self._checked = False  # this connection may write: checked, or known unchanged since
         self._checked_at = 0.0
+        self._snapshot: Path | None = None  # a private copy read in place of a read-only folder
         self._db = self._connect(create)
 
     # -- connection and schema ------------------------------------------------------------
@@ -234,24 +268,20 @@ class Store:
 
     def _open_readonly(self) -> sqlite3.Connection | None:
         """A read-only connection, or None when the file needs a migration (opened for writing)."""
-        uri = f"{file_uri(self.path)}?mode=ro"
-        db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        db, self._snapshot = read_only_connection(self.path)
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.OperationalError:
-            # WAL needs a -shm file beside the database; in a read-only folder without one (no
-            # writer is active, so no -wal either) the file is read as it stands.
-            if Path(f"{self.path}-wal").exists():
-                raise
-            db.close()
-            db = sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None)
-            version = db.execute("PRAGMA user_version").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
         if version >= len(MIGRATIONS):
             self._check_version(db)
             return db
         db.close()
+        self._drop_snapshot()
         return None
+
+    def _drop_snapshot(self) -> None:
+        if self._snapshot is not None:
+            shutil.rmtree(self._snapshot, ignore_errors=True)
+            self._snapshot = None
 
     def _check_version(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -369,6 +399,7 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        self._drop_snapshot()
         if self._checked:
             self._remember_checked()
 
