@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -16,7 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from sessiontui.project_memory.records import Record
+from scale import mixed_records  # benchmarks/ is this script's folder
+
 from sessiontui.project_memory.store import Store
 
 RUNS = 7
@@ -36,26 +36,9 @@ def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: in
 
 
 def seed(path: Path, count: int) -> None:
-    """A realistic mix: benchmarks (a few baselines), lessons, notes and runs."""
-    rng = random.Random(count)
+    """The realistic mix of `scale.py`: 2% of the records baselines over a dozen conditions."""
     with Store(path) as store:
-        records = []
-        for i in range(count):
-            kind = rng.choice(("benchmark", "benchmark", "benchmark", "lesson", "note", "run"))
-            if kind == "benchmark":
-                records.append(Record(kind=kind, config=f"config {i}", value=rng.uniform(20, 200),
-                                      baseline=i % (count // 5) == 0, concurrency=rng.choice((1, 8, 64)),
-                                      status="ok", id=f"b-{i:010x}", created_at=f"2026-{1 + i % 12:02d}-01T00:00:{i % 60:02d}+00:00"))
-            elif kind == "lesson":
-                records.append(Record(kind=kind, title=f"lesson {i}", symptom="CUDA out of memory",
-                                      cause="batch too big", fix="smaller batch", id=f"l-{i:010x}",
-                                      created_at="2026-03-01T00:00:00+00:00"))
-            else:
-                records.append(Record(kind=kind, text=f"note {i}", name=f"run {i}", id=f"{kind[0]}-{i:010x}",
-                                      created_at="2026-03-01T00:00:00+00:00"))
-        for r in records:
-            r.updated_at = r.created_at
-        store.merge(records)
+        store.merge(mixed_records(count))
 
 
 def main() -> None:
