@@ -8,31 +8,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from scale import mixed_records  # benchmarks/ is this script's folder
+from scale import median_walls, mixed_records  # benchmarks/ is this script's folder
 
 from sessiontui.project_memory.store import Store
 
 RUNS = 7
 QUESTION = "what's the baseline?"
-
-
-def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
-    """Median wall time of each command over `runs` rounds, interleaved so noise hits all alike."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    for round_no in range(runs + 1):  # round 0 warms the page cache and is dropped
-        for name, (cmd, env) in commands.items():
-            start = time.perf_counter()
-            subprocess.run(cmd, env=env, capture_output=True, check=True)
-            if round_no:
-                times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def seed(path: Path, count: int) -> None:
