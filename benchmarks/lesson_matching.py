@@ -25,7 +25,7 @@ CRASHES = FIXTURES / "crash"
 LESSONS = FIXTURES / "lessons"
 
 
-SETS = ("notes", "terse", "quoted")
+SETS = ("notes", "terse", "quoted", "others")
 
 
 def load_lessons(lesson_set: str) -> list[Record]:
@@ -40,11 +40,17 @@ def expected_links(lesson_set: str) -> dict[str, set[str]]:
     return {name: {f"l-{lesson}" for lesson in ids} for name, ids in links.items()}
 
 
-def predicted_links(store: Store, names: list[str]) -> dict[str, set[str]]:
+def tails(lesson_set: str) -> Path:
+    """Where a set's crash tails are: its own tails/ (the set came with them), else the shared ones."""
+    own = LESSONS / lesson_set / "tails"
+    return own if own.is_dir() else CRASHES
+
+
+def predicted_links(store: Store, names: list[str], folder: Path = CRASHES) -> dict[str, set[str]]:
     """For each crash tail, the lessons its first crash is matched to."""
     found = {}
     for name in names:
-        snapshot = read_log(CRASHES / name)
+        snapshot = read_log(folder / name)
         crashes = [event for event in snapshot.events if event.kind == "crashed"]
         found[name] = {lesson.id for lesson in lessons_for_event(store, crashes[0])} \
             if crashes else set()
@@ -84,7 +90,7 @@ def evaluate(lesson_set: str, verbose: bool = False) -> Figures:
     expected = expected_links(lesson_set)
     with tempfile.TemporaryDirectory() as tmp, Store(Path(tmp) / "memory.db") as store:
         lessons = store.add_all(load_lessons(lesson_set))
-        predicted = predicted_links(store, sorted(expected))
+        predicted = predicted_links(store, sorted(expected), tails(lesson_set))
     if verbose:
         for name in sorted(expected):
             if predicted[name] != expected[name]:
@@ -104,9 +110,9 @@ def main() -> None:
         figures = evaluate(lesson_set, "-v" in sys.argv)
         print(figures.line(lesson_set))
         total.add(figures)
-    tails = len(list(CRASHES.glob("*.log")))
+    count = len({path.name for lesson_set in SETS for path in tails(lesson_set).glob("*.log")})
     print(f"all      {total.said} links said, {total.right} right, {total.wanted} expected "
-          f"({tails} distinct tails): precision {total.precision:.1%}  recall {total.recall:.1%}")
+          f"({count} distinct tails): precision {total.precision:.1%}  recall {total.recall:.1%}")
 
 
 if __name__ == "__main__":

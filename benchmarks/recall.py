@@ -8,54 +8,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from sessiontui.project_memory.records import Record
+from scale import median_walls, mixed_records  # benchmarks/ is this script's folder
+
 from sessiontui.project_memory.store import Store
 
 RUNS = 7
 QUESTION = "what's the baseline?"
 
 
-def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
-    """Median wall time of each command over `runs` rounds, interleaved so noise hits all alike."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
-    for round_no in range(runs + 1):  # round 0 warms the page cache and is dropped
-        for name, (cmd, env) in commands.items():
-            start = time.perf_counter()
-            subprocess.run(cmd, env=env, capture_output=True, check=True)
-            if round_no:
-                times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
-
-
 def seed(path: Path, count: int) -> None:
-    """A realistic mix: benchmarks (a few baselines), lessons, notes and runs."""
-    rng = random.Random(count)
+    """The realistic mix of `scale.py`: 2% of the records baselines over a dozen conditions."""
     with Store(path) as store:
-        records = []
-        for i in range(count):
-            kind = rng.choice(("benchmark", "benchmark", "benchmark", "lesson", "note", "run"))
-            if kind == "benchmark":
-                records.append(Record(kind=kind, config=f"config {i}", value=rng.uniform(20, 200),
-                                      baseline=i % (count // 5) == 0, concurrency=rng.choice((1, 8, 64)),
-                                      status="ok", id=f"b-{i:010x}", created_at=f"2026-{1 + i % 12:02d}-01T00:00:{i % 60:02d}+00:00"))
-            elif kind == "lesson":
-                records.append(Record(kind=kind, title=f"lesson {i}", symptom="CUDA out of memory",
-                                      cause="batch too big", fix="smaller batch", id=f"l-{i:010x}",
-                                      created_at="2026-03-01T00:00:00+00:00"))
-            else:
-                records.append(Record(kind=kind, text=f"note {i}", name=f"run {i}", id=f"{kind[0]}-{i:010x}",
-                                      created_at="2026-03-01T00:00:00+00:00"))
-        for r in records:
-            r.updated_at = r.created_at
-        store.merge(records)
+        store.merge(mixed_records(count))
 
 
 def main() -> None:

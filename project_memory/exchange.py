@@ -6,16 +6,22 @@ message lists every problem (record number and field) when any is found."""
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import stat
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from sessiontui.project_memory.limits import MAX_DEPTH, count_problem, field_problems
 from sessiontui.project_memory.records import FIELD_NAMES, Record, RecordError, record_from_data
 from sessiontui.project_memory.store import Store, StoreError
 
 FORMAT_VERSION = 1
 EXPORT_NAME = "sessiontui-memory.toml"  # the file written when the target is a folder
+PRIVATE_MODE = 0o600  # exports and the sync file, like the memory itself
+STALE_TEMPORARY_S = 3600  # a temporary file of an older version (no writer pid) is left this long
 MAX_LISTED = 20  # problems named in the one-line import error; the rest are counted
 _TOP_KEYS = frozenset({"format_version", "record"})
 _EMPTY: tuple[object, ...] = (None, "", [], {})
@@ -54,7 +60,8 @@ def export_target(path: Path) -> Path:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder, removed on any failure,
-    so a reader never sees half a file; a one-line StoreError says what went wrong."""
+    so a reader never sees half a file; a one-line StoreError says what went wrong. A new file is
+    private (0600: the memory may hold private notes); a replaced one keeps its mode."""
     import tempfile  # not at the top: `ask` imports this module for its output helper
 
     if path.exists() and not path.is_file():  # /dev/stdout, /dev/null, a pipe: never replaced
@@ -65,8 +72,10 @@ def write_atomic(path: Path, text: str) -> None:
     folder = path.parent
     if not folder.is_dir():
         raise StoreError(f"cannot write {path}: the folder {folder} does not exist")
+    _remove_stale_temporaries(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else PRIVATE_MODE
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise StoreError(f"cannot write {path}: {exc.strerror}") from None
     try:
@@ -74,9 +83,7 @@ def write_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would keep a shared export private
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -84,6 +91,29 @@ def write_atomic(path: Path, text: str) -> None:
         if isinstance(exc, OSError):
             raise StoreError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Temporary files of earlier writes of `path` whose writer is gone (killed mid-write)."""
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].partition(".")[0]
+        with contextlib.suppress(OSError):
+            if pid.isdigit():
+                stale = not _alive(int(pid))
+            else:  # written before temporaries carried their writer's pid
+                stale = time.time() - tmp.stat().st_mtime > STALE_TEMPORARY_S
+            if stale:
+                tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _write_through(path: Path, text: str) -> None:
@@ -134,6 +164,8 @@ def _document(text: str, where: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise StoreError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:  # the parser recurses into nested arrays and tables
+        raise StoreError(f"{where}: nothing imported: nested deeper than {MAX_DEPTH} levels") from None
 
 
 MAX_INPUT_BYTES = 256 * 2**20  # an export or a benchmark's output; /dev/zero must not fill RAM
@@ -175,10 +207,15 @@ def parse_toml(text: str, where: str) -> list[Record]:
     items = doc.get("record", [])
     if not isinstance(items, list):
         raise StoreError(f"{where}: nothing imported: `record` must be an array of tables")
+    if too_many := count_problem(len(items)):
+        raise StoreError(f"{where}: nothing imported: {too_many}")
     now = datetime.now(UTC)
     records: list[Record] = []
     first_of: dict[str, tuple[int, Record]] = {}
     for number, item in enumerate(items, 1):
+        if over := field_problems(item) if isinstance(item, dict) else []:
+            problems.extend(f"record {number} {name}: {why}" for name, why in over)
+            continue
         try:
             record = record_from_data(item, now=now)
         except RecordError as exc:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.store import Store, StoreError
 
 MIN_COVERAGE = 0.5  # share of a failure's term weight a lesson must mention without a shared kind
 MIN_TYPED_COVERAGE = 0.3  # ... when the lesson names the failure's own (not generic) exception type
@@ -66,7 +67,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("unused-parameters", r"unused param|find_unused_parameters|finished reduction"
                               r"|did not receive grad"),
     ("address-in-use", r"address already in use|eaddrinuse|port.{0,20}(?:in use|busy|taken"
-                       r"|occupied|conflict)"),
+                       r"|occupied|conflict)|(?:new|different|another|free|other) port\b"),
     ("meta-tensor", r"meta tensor"),
     ("gpu-lost", r"fallen off the bus|gpu is lost|\bxid\b|uncorrectable ecc|ecc error"),
     ("launch-failure", r"unspecified launch failure|cudaerrorlaunchfailure"),
@@ -223,13 +224,17 @@ class Weights:
     def __init__(self, documents: Iterable[Terms]) -> None:
         self.count = 0
         self.frequency: dict[str, int] = {}
+        self._known: dict[str, float] = {}  # weights given so far (counts are final by then)
         for document in documents:
             self.count += 1
             for word in document.words:
                 self.frequency[word] = self.frequency.get(word, 0) + 1
 
     def __call__(self, word: str) -> float:
-        return math.log(1 + (self.count + 1) / (self.frequency.get(word, 0) + 0.5))
+        found = self._known.get(word)
+        if found is None:  # a lesson's words are weighed once per failure, not once per use
+            found = self._known[word] = math.log(1 + (self.count + 1) / (self.frequency.get(word, 0) + 0.5))
+        return found
 
 
 def _exception_type(event: TrainEvent) -> str:
@@ -261,6 +266,13 @@ def score(failure: Terms, lesson: Terms, weight: Weights, exception: str = "") -
     return coverage if coverage >= needed and shared >= MIN_SHARED else 0.0
 
 
+def _best(scored: Iterable[tuple[float, Record]], limit: int) -> list[Record]:
+    """The matching lessons (score > 0) within KEEP_WITHIN of the best, best and newest first."""
+    kept = sorted(((s, lesson) for s, lesson in scored if s > 0),
+                  key=lambda item: (item[0], item[1].created_at), reverse=True)
+    return [lesson for s, lesson in kept if s >= KEEP_WITHIN * kept[0][0]][:limit] if kept else []
+
+
 def rank(failure: TrainEvent, lessons: Sequence[Record], background: Iterable[Terms] = (),
          limit: int = 3) -> list[Record]:
     """The lessons that match a failure, best first; an unrelated failure matches none."""
@@ -268,13 +280,7 @@ def rank(failure: TrainEvent, lessons: Sequence[Record], background: Iterable[Te
     known = [(lesson, lesson_terms(lesson)) for lesson in lessons]
     weight = Weights([wanted, *(t for _, t in known), *background])
     exception = _exception_type(failure)
-    scored = [(score(wanted, t, weight, exception), lesson) for lesson, t in known]
-    scored = [(s, lesson) for s, lesson in scored if s > 0]
-    if not scored:
-        return []
-    best = max(s for s, _ in scored)
-    scored.sort(key=lambda item: (item[0], item[1].created_at), reverse=True)
-    return [lesson for s, lesson in scored if s >= KEEP_WITHIN * best][:limit]
+    return _best(((score(wanted, t, weight, exception), lesson) for lesson, t in known), limit)
 
 
 def _background(store: Store) -> list[Terms]:
@@ -288,8 +294,72 @@ def _background(store: Store) -> list[Terms]:
     return found
 
 
+# -- the index: each lesson's terms kept in the store, so a failure reads only the lessons that
+# share a term with it, and the word weights are counts of rows --------------------------------
+# Changes with the phrase table and stop words (and by hand when lesson_terms changes otherwise):
+# stored terms made by other rules are derived again.
+TERMS_MARKER = f"#lesson-terms-1-{zlib.crc32(repr((_KINDS, sorted(_STOPWORDS))).encode()):08x}"
+_NAME = "name:"
+
+
+def _index_pairs(terms: Terms) -> list[tuple[str, float]]:
+    """A lesson's terms as the store keeps them: words with their factor, names, the marker."""
+    return [*terms.words.items(), *((_NAME + name, 0.0) for name in terms.names), (TERMS_MARKER, 0.0)]
+
+
+def _indexed_terms(pairs: Iterable[tuple[str, float]]) -> Terms:
+    """The Terms `_index_pairs` stored."""
+    words = {term: factor for term, factor in pairs if not term.startswith((_NAME, "#"))}
+    return Terms(frozenset(w[5:] for w in words if w.startswith("kind:")), words,
+                 frozenset(term[len(_NAME):] for term, _ in pairs if term.startswith(_NAME)))
+
+
+def _index_ready(store: Store) -> bool:
+    """Derive the terms of lessons added or edited since the last match; False when that cannot
+    be written (a read-only memory), so the caller scores every lesson instead."""
+    if store.term_counts([TERMS_MARKER]).get(TERMS_MARKER, 0) == store.live_count("lesson"):
+        return True  # two index counts; finding which lessons are pending reads every one
+    pending = store.unindexed("lesson", TERMS_MARKER)
+    if not pending:
+        return True
+    if store.readonly:
+        return False
+    try:
+        store.index_terms({rowid: _index_pairs(lesson_terms(lesson)) for rowid, lesson in pending})
+    except StoreError:
+        return False
+    return True
+
+
+def _rank_indexed(store: Store, failure: TrainEvent, limit: int) -> list[Record]:
+    """`rank` over every stored lesson, reading only those that share a term with the failure:
+    a lesson sharing none scores 0, and the weights count the terms of all of them."""
+    wanted = failure_terms(failure)
+    candidates = {rowid: _indexed_terms(pairs) for rowid, pairs in
+                  store.terms_sharing([*wanted.words, *(_NAME + n for n in wanted.names)]).items()}
+    if not candidates:
+        return []
+    weight = Weights([wanted, *_background(store)])
+    weight.count += store.live_count("lesson")
+    words = set(wanted.words).union(*(terms.words for terms in candidates.values()))
+    for word, count in store.term_counts(sorted(words)).items():
+        weight.frequency[word] = weight.frequency.get(word, 0) + count
+    exception = _exception_type(failure)
+    scores = {rowid: s for rowid, terms in candidates.items()
+              if (s := score(wanted, terms, weight, exception)) > 0}
+    if not scores:
+        return []
+    kept = [rowid for rowid, s in scores.items() if s >= KEEP_WITHIN * max(scores.values())]
+    created = store.created_at(kept)  # the newest first among equal scores, as `rank` orders
+    kept.sort(key=lambda rowid: (scores[rowid], created[rowid]), reverse=True)
+    lessons = store.by_rowid(kept[:limit])
+    return [lessons[rowid] for rowid in kept[:limit]]
+
+
 def lessons_for_event(store: Store, event: TrainEvent, limit: int = 3) -> list[Record]:
     """Stored lessons matching a failure event (crash, stall, divergence), best first."""
     if not event.is_failure:
         return []
+    if _index_ready(store):
+        return _rank_indexed(store, event, limit)
     return rank(event, store.list("lesson"), _background(store), limit)

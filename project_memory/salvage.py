@@ -7,14 +7,14 @@ index still name but that no readable row holds. The damaged file is opened read
 
 from __future__ import annotations
 
-import json
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sessiontui.project_memory.records import Record, is_invalid, record_from_row
-from sessiontui.project_memory.store import StoreError, file_uri
+from sessiontui.project_memory.records import Record, is_invalid
+from sessiontui.project_memory.store import StoreError, read_only_connection, row_record
 
 MAX_GAP = 100_000  # rowids probed past the last readable row before the walk gives up
 
@@ -104,7 +104,7 @@ def _bodies(db: sqlite3.Connection, known: dict[str, int]) -> Iterator[str]:
 
 def salvage(path: Path) -> Salvage:
     """Every readable record of the memory file at `path` (opened read-only, never changed)."""
-    db = sqlite3.connect(f"{file_uri(path)}?mode=ro", uri=True)
+    db, snapshot = read_only_connection(path)
     try:
         try:
             db.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -114,11 +114,8 @@ def salvage(path: Path) -> Salvage:
         result = Salvage()
         seen: set[str] = set()
         for body in _bodies(db, known):
-            try:
-                record = record_from_row(json.loads(body))
-            except (TypeError, ValueError):
-                record = None
-            if record is None or (is_invalid(record) and not record.id):
+            record = row_record(body)
+            if is_invalid(record) and not record.id:
                 result.unreadable_rows += 1
             elif record.id not in seen:
                 seen.add(record.id)
@@ -127,3 +124,5 @@ def salvage(path: Path) -> Salvage:
         return result
     finally:
         db.close()
+        if snapshot is not None:
+            shutil.rmtree(snapshot, ignore_errors=True)

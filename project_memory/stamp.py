@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sessiontui.project_memory.paths import git_root
 from sessiontui.project_memory.records import Record
+
+GIT_TIMEOUT_S = 5.0
+GIT_CACHE_S = 10.0
+_GIT_CACHE: dict[Path, tuple[float, GitState]] = {}  # work tree -> (monotonic time read, state)
 
 
 @dataclass(frozen=True)
@@ -20,29 +28,68 @@ class GitState:
 
 
 def git_state(path: Path | None = None) -> GitState:
-    """Read the git state with GitPython (imported only here); never raises."""
-    try:
-        import git  # GitPython: slow to import, so only when a record is written
-    except ImportError:
+    """The git state of the work tree holding `path` (the current directory by default), read
+    once per process and work tree (again after GIT_CACHE_S: the app runs for days); never raises."""
+    root = git_root(path)
+    if root is None:
         return GitState()
+    read_at, state = _GIT_CACHE.get(root, (0.0, GitState()))
+    if time.monotonic() - read_at > GIT_CACHE_S or not read_at:
+        state = _git_state(root)
+        _GIT_CACHE[root] = (time.monotonic(), state)
+    return state
+
+
+def _git_state(root: Path) -> GitState:
+    """One `git status` call gives commit, branch and dirty flag (GitPython took ~40% of a
+    `bench add`); without a git binary, the commit and branch are read from `.git` itself."""
     try:
-        repo = git.Repo(path or Path.cwd(), search_parent_directories=True)
-    except Exception:  # not a repo, no git binary, unreadable .git
-        return GitState()
-    with repo:
-        try:
-            commit = repo.head.commit.hexsha
-        except Exception:  # a repo without commits yet
-            commit = None
-        try:
-            branch = None if repo.head.is_detached else repo.active_branch.name
-        except Exception:
-            branch = None
-        try:
-            dirty = repo.is_dirty(untracked_files=False)
-        except Exception:
-            dirty = None
+        done = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain=v2", "--branch", "--untracked-files=no"],
+            capture_output=True, text=True, timeout=GIT_TIMEOUT_S, check=False,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"},
+        )
+    except (OSError, subprocess.SubprocessError):
+        return _git_files_state(root)
+    if done.returncode != 0:
+        return GitState()  # not a work tree git can read
+    commit = branch = None
+    dirty = False
+    for line in done.stdout.splitlines():
+        if line.startswith("# branch.oid ") and line[13:] != "(initial)":
+            commit = line[13:]
+        elif line.startswith("# branch.head ") and line[14:] != "(detached)":
+            branch = line[14:]
+        elif not line.startswith("#"):
+            dirty = True
     return GitState(commit, branch, dirty)
+
+
+def _git_files_state(root: Path) -> GitState:
+    """Commit and branch from `.git/HEAD` and its refs (a worktree's `.git` file followed)."""
+    try:
+        git_dir = root / ".git"
+        if git_dir.is_file():
+            git_dir = (root / git_dir.read_text().partition("gitdir:")[2].strip()).resolve()
+        common = git_dir
+        if (git_dir / "commondir").is_file():
+            common = (git_dir / (git_dir / "commondir").read_text().strip()).resolve()
+        head = (git_dir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return GitState(head or None, None, None)
+        ref = head[5:]
+        branch = ref.removeprefix("refs/heads/")
+        loose = common / ref
+        if loose.is_file():
+            return GitState(loose.read_text().strip() or None, branch, None)
+        packed = common / "packed-refs"
+        for line in packed.read_text().splitlines() if packed.is_file() else []:
+            sha, _, name = line.partition(" ")
+            if name == ref:
+                return GitState(sha, branch, None)
+        return GitState(None, branch, None)
+    except OSError:
+        return GitState()
 
 
 def stamp_all(
@@ -50,7 +97,7 @@ def stamp_all(
     driver: str | None = None, cuda: str | None = None,
 ) -> None:
     """Fill host, GPU names, driver, CUDA and git state on new records (keeps values already set);
-    git is read once for the whole batch, since it costs a repository open and a `git diff`."""
+    git is read once per process (`git_state`)."""
     host, state = socket.gethostname(), None
     for record in records:
         record.host = record.host or host

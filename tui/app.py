@@ -593,8 +593,15 @@ class SessionApp(App[None]):
         from sessiontui.tui.screens.record_form import RecordForm
 
         operation = "update" if record.id else "add"
-        self.push_screen(RecordForm(record, lambda r: self._store_write(operation, r)),
-                         self._saved)
+        self.push_screen(RecordForm(record, lambda r: self._store_write(operation, r),
+                                    reload=self._stored_record), self._saved)
+
+    def _stored_record(self, record_id: str) -> Record:
+        """The stored version of a record (the form reloads it when it changed under the form)."""
+        from sessiontui.project_memory.store import Store
+
+        with Store(self.store_path, readonly=True) as store:
+            return store.get(record_id, include_deleted=True)
 
     def _saved(self, text: str | None) -> None:
         if text:
@@ -675,7 +682,7 @@ class SessionApp(App[None]):
         """
         from sessiontui.project_memory.records import RecordError
         from sessiontui.project_memory.stamp import stamp
-        from sessiontui.project_memory.store import Store, StoreError
+        from sessiontui.project_memory.store import Conflict, Store, StoreError
         from sessiontui.tui.user_errors import UserError, store_problem
 
         try:
@@ -684,13 +691,17 @@ class SessionApp(App[None]):
                     record = store.add(stamp(target, gpus=self._gpu_names, path=self.project_dir))
                     done = "Added"
                 elif operation == "update":
-                    record, done = store.update(target), "Saved"
+                    # compare-and-set: an edit made elsewhere since the form opened is not reverted
+                    record, done = store.update(target, expected_revision=target.revision), "Saved"
                 elif operation == "delete":
                     record, done = store.delete(target), "Deleted"
                 else:
                     record, done = store.restore(target), "Restored"
         except RecordError as exc:  # a value the store's rules refuse
             raise UserError(str(exc)) from None
+        except Conflict:
+            raise UserError("this record changed since the form opened (another window, the CLI "
+                            "or sync); ctrl+r reloads it (what you typed here is replaced)") from None
         except (StoreError, OSError) as exc:
             raise UserError(store_problem(exc, self.store_path)) from None
         undo = " (u undoes)" if operation == "delete" else ""

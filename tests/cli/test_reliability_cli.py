@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -9,6 +10,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import tomllib
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.project_memory.store import Store
 from tests.conftest import sessiontui_command
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -353,3 +356,95 @@ def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Pa
         result = run_cli(*args)
         assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
     assert "INVALID" in run_cli("list").stdout
+
+
+# -- issue 29: concurrent edits of one record ----------------------------------------------------
+def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory_dir: Path) -> None:
+    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--json",
+                               check=True).stdout)
+    fields = {"concurrency": 8, "batch_size": 4, "input_len": 1024, "output_len": 256,
+              "num_steps": 3, "topk": 2}
+    env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir)}
+    editors = [subprocess.Popen([*sessiontui_command(), "edit", added["id"], "--set", f"{name}={value}"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for name, value in fields.items()]
+    for editor in editors:
+        _, err = editor.communicate(timeout=120)
+        assert editor.returncode == 0, err
+    [stored] = listed(run_cli)
+    assert {name: stored[name] for name in fields} == fields
+    assert stored["revision"] == len(fields)
+
+
+def test_a_draft_depth_past_the_limit_is_refused_in_one_line(run_cli) -> None:
+    result = run_cli("speedup", "--acc", "0.8,0.6", "--depth", "100000")
+    assert result.returncode == 2 and "must be 1 to 64, not 100000" in one_line_error(result)
+    assert run_cli("speedup", "--acc", "0.8,0.6", "--depth", "64").returncode == 0
+
+
+def _killed_writer(memory: Path) -> None:
+    """A memory whose last writer was SIGKILLed: its newest record only in the -wal file."""
+    memory.mkdir(parents=True, exist_ok=True)
+    code = ("import os, sys; from sessiontui.project_memory.records import Record; "
+            "from sessiontui.project_memory.store import Store; s = Store(sys.argv[1]); "
+            "s._db.execute('PRAGMA wal_autocheckpoint = 0'); "
+            "s.add(Record(kind='note', text='only in the wal')); os.kill(os.getpid(), 9)")
+    subprocess.run([sys.executable, "-c", code, str(memory / "memory.db")], check=False)
+    assert (memory / "memory.db-wal").stat().st_size > 0
+
+
+@pytest.mark.parametrize("shm", [True, False], ids=["with-shm", "wal-only"])
+def test_reads_work_on_a_read_only_copy_holding_a_wal(read_only_memory: Path, shm: bool) -> None:
+    _killed_writer(read_only_memory)
+    if not shm:
+        (read_only_memory / "memory.db-shm").unlink()
+    make_read_only(read_only_memory)
+    for args in (("list",), ("show", "n-"), ("ask", "any notes?")):
+        result = as_reader(read_only_memory, *args)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
+    assert "only in the wal" in as_reader(read_only_memory, "list").stdout
+
+
+@pytest.mark.parametrize("killed", [True, False], ids=["killed-writer", "closed"])
+def test_salvage_reads_a_memory_in_a_read_only_folder(read_only_memory: Path, killed: bool) -> None:
+    _killed_writer(read_only_memory)
+    if not killed:  # a writer that closed: no -wal, no -shm left
+        Store(read_only_memory / "memory.db").close()
+        assert not (read_only_memory / "memory.db-wal").exists()
+    make_read_only(read_only_memory)
+    out = read_only_memory.parent / "rescued.toml"
+    result = as_reader(read_only_memory, "salvage", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "only in the wal" in out.read_text()
+
+
+@pytest.fixture
+def small_disk() -> Iterator[Path]:
+    """A 2 MB tmpfs of its own (needs root's mount), filled by the test."""
+    folder = Path(tempfile.mkdtemp(prefix="sessiontui-disk-"))
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs",
+                                             str(folder)], capture_output=True).returncode != 0:
+        folder.rmdir()
+        pytest.skip("needs root to mount a small tmpfs")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+        folder.rmdir()
+
+
+@pytest.mark.parametrize("killed", [True, False], ids=["killed-writer", "closed"])
+def test_reads_work_on_a_full_disk(run_cli, small_disk: Path, killed: bool) -> None:
+    memory = small_disk / "memory"
+    env = {"SESSIONTUI_DIR": str(memory)}
+    run_cli("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
+    if killed:
+        _killed_writer(memory)
+    with (small_disk / "fill").open("wb") as fill, contextlib.suppress(OSError):
+        while True:
+            fill.write(b"\0" * 65536)
+            fill.flush()
+    for args in (("list",), ("show", "b-"), ("ask", "what's the baseline?")):
+        result = run_cli(*args, env=env)
+        assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
+    assert "50" in run_cli("ask", "what's the baseline?", env=env).stdout

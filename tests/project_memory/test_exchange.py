@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -73,3 +75,25 @@ def test_an_endless_input_is_refused_not_read_into_memory(monkeypatch: pytest.Mo
     assert exchange.read_bounded(io.BytesIO(b"x" * 1000), "f") == b"x" * 1000
     with pytest.raises(StoreError, match="larger than"):
         exchange.read_bounded(io.BytesIO(b"x" * 1001), "f")
+
+
+def test_files_are_created_private_and_replaced_with_their_mode(store: Store, tmp_path: Path) -> None:
+    store.add(Record(kind="note", text="private plan"))
+    assert stat.S_IMODE(store.path.stat().st_mode) == 0o600
+    out = tmp_path / "memory.toml"
+    export_toml(store, out)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    out.chmod(0o640)  # chosen by its owner: kept by the next export
+    export_toml(store, out)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
+def test_a_temporary_file_of_a_killed_export_is_removed_by_the_next(store: Store, tmp_path: Path) -> None:
+    gone = subprocess.Popen(["true"])  # a pid that is gone once it has been waited for
+    gone.wait()
+    stale = tmp_path / f".memory.toml.{gone.pid}.abc123.tmp"
+    stale.write_text("half an export")
+    mine = tmp_path / f".memory.toml.{os.getpid()}.def456.tmp"  # a writer still running
+    mine.write_text("in progress")
+    export_toml(store, tmp_path / "memory.toml")
+    assert not stale.exists() and mine.exists()

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.store import MIGRATIONS, Store, StoreError
+from sessiontui.project_memory.store import MIGRATIONS, Conflict, Store, StoreError
 
 
 def bench(config: str, value: float, **kw) -> Record:
@@ -146,3 +146,58 @@ def test_version_1_database_is_migrated_in_place(tmp_path) -> None:
         assert store.get("n-old").text == "kept"
         assert store.fingerprint(("note",)) == (1,)
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+
+
+def test_an_edit_finds_its_search_row_by_rowid_not_by_a_scan(store: Store) -> None:
+    note = store.add(Record(kind="note", text="warmup schedule"))
+    def plan(where: str) -> str:  # FTS5 names the constraints it uses after the colon
+        steps = store._db.execute(f"EXPLAIN QUERY PLAN DELETE FROM records_fts WHERE {where}",
+                                  ("x",)).fetchall()
+        return " ".join(str(step[-1]) for step in steps).rpartition(":")[2]
+
+    assert plan("id = ?") == ""  # what edits used: every row visited
+    assert plan("rowid = ?") == "="  # what they use: a rowid lookup
+    note.text = "cosine schedule"
+    store.update(note)
+    assert [r.id for r in store.search("cosine")] == [note.id]
+    assert store.search("warmup") == []
+    fts_rows = store._db.execute("SELECT count(*) FROM records_fts").fetchone()[0]
+    assert fts_rows == store.count() == 1
+
+
+def test_version_2_database_is_searchable_after_migration(tmp_path) -> None:
+    path = tmp_path / "memory.db"
+    db = sqlite3.connect(path)
+    MIGRATIONS[0](db)
+    MIGRATIONS[1](db)
+    good = Record(kind="note", text="fp8 kv cache", id="n-old", created_at="2026-01-01T00:00:00+00:00",
+                  updated_at="2026-01-01T00:00:00+00:00")
+    bad = bench("odd", 5.0, id="b-bad", created_at="2026-01-01T00:00:00+00:00",
+                updated_at="2026-01-01T00:00:00+00:00", concurrency=-3)
+    for record in (good, bad):
+        db.execute("INSERT INTO records VALUES (?,?,?,?,?,?,?,?,?,?,?)", Store._row(record))
+        db.execute("INSERT INTO records_fts(id, text) VALUES (?, ?)", (record.id, record.search_text()))
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    with Store(path) as store:
+        assert [r.id for r in store.search("kv cache")] == ["n-old"]
+        assert store.get("b-bad").status.startswith("invalid")  # checked when read, not trusted
+        note = store.get("n-old")
+        note.text = "bf16 kv cache"
+        store.update(note)
+        assert [r.text for r in store.search("bf16")] == ["bf16 kv cache"]
+
+
+def test_a_stale_edit_is_refused_and_edit_reapplies_on_the_latest(store: Store) -> None:
+    stored = store.add(bench("base", 50.0))
+    first, second = store.get(stored.id), store.get(stored.id)
+    first.concurrency = 8
+    store.update(first, expected_revision=stored.revision)
+    second.batch_size = 4
+    with pytest.raises(Conflict, match="changed since it was read"):
+        store.update(second, expected_revision=stored.revision)
+    assert store.get(stored.id).batch_size is None
+    store.edit(stored.id, {"batch_size": 4})
+    latest = store.get(stored.id)
+    assert (latest.concurrency, latest.batch_size, latest.revision) == (8, 4, 2)

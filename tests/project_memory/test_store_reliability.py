@@ -131,3 +131,28 @@ def test_salvage_of_a_file_with_no_readable_page_says_so(tmp_path: Path) -> None
     path.write_bytes(b"\x00garbage" * 1000)
     with pytest.raises(StoreError, match="nothing can be read"):
         salvage(path)
+
+
+def _traced_add(path: Path, text: str) -> list[str]:
+    """Add a note through a fresh Store; the SQL its connection ran."""
+    with Store(path) as store:
+        statements: list[str] = []
+        store._db.set_trace_callback(statements.append)
+        store.add(Record(kind="note", text=text))
+    return statements
+
+
+def test_quick_check_runs_only_when_the_file_changed_outside_sessiontui(tmp_path: Path) -> None:
+    path = tmp_path / "memory.db"
+    damaged_memory(path)  # written by sessiontui, then damaged by another program
+    with pytest.raises(StoreError, match="is damaged"):
+        _traced_add(path, "refused")
+    clean = tmp_path / "clean.db"
+    _traced_add(clean, "first")  # created, and checked, by sessiontui
+    assert not any("quick_check" in sql for sql in _traced_add(clean, "second"))  # as left
+    other = sqlite3.connect(clean)  # another program writes (checkpointed as it closes)
+    other.execute("PRAGMA user_version = 3")
+    other.close()
+    assert any("quick_check" in sql for sql in _traced_add(clean, "third"))
+    with Store(clean) as store:
+        assert len(store.list()) == 3

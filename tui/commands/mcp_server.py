@@ -16,6 +16,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from sessiontui.project_memory.limits import MAX_DRAFT_DEPTH
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import StoreError
 from sessiontui.tui.commands.common import add_stamped, json_text, open_reader, open_store
@@ -110,7 +111,7 @@ def speedup(
     baseline_value: Annotated[Number | None, Field(description="the number to beat (default: best stored baseline)")] = None,
     calibrate_accept: Annotated[Number | None, Field(description="accept length of a measured speculative run")] = None,
     calibrate_value: Annotated[Number | None, Field(description="the value that run measured")] = None,
-    depth: Annotated[int | None, Field(ge=1, description="draft tokens per step to project at")] = None,
+    depth: Annotated[int | None, Field(ge=1, le=MAX_DRAFT_DEPTH, description="draft tokens per step to project at")] = None,
     log: Annotated[str | None, Field(description="training log to read acceptance from")] = None,
     metric: Annotated[str | None, Field(description="benchmark metric (default: the project's)")] = None,
 ) -> CallToolResult:

@@ -202,11 +202,8 @@ def cmd_edit(args: argparse.Namespace) -> int:
     if not changes:
         print("sessiontui: nothing to change (see `sessiontui edit --help`)", file=sys.stderr)
         return 2
-    with open_store() as store:
-        record = store.get(args.id)
-        for name, value in changes.items():
-            setattr(record, name, value)
-        store.update(record)
+    with open_store() as store:  # compare-and-set: a concurrent edit of other fields is kept
+        record = store.edit(store.get(args.id).id, changes)
     if args.json:
         print_json(record.to_dict())
     else:

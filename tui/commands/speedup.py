@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sessiontui.project_memory.limits import MAX_DRAFT_DEPTH
 from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
 
 if TYPE_CHECKING:
@@ -17,6 +18,14 @@ if TYPE_CHECKING:
 def rate_list(text: str) -> list[float]:
     """An argparse type: comma-separated acceptance rates such as `0.8,0.6,0.5`."""
     return [finite_float(part.strip()) for part in text.split(",") if part.strip()]
+
+
+def _depth(text: str) -> int:
+    """An argparse type: a draft depth within MAX_DRAFT_DEPTH (the projection's work grows with it)."""
+    depth = positive_int(text)
+    if not 1 <= depth <= MAX_DRAFT_DEPTH:
+        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_DRAFT_DEPTH}, not {depth}")
+    return depth
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,8 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="accept length of a measured speculative run")
     parser.add_argument("--calibrate-value", type=finite_float, metavar="T",
                         help="value that run measured")
-    parser.add_argument("--depth", type=positive_int, metavar="N",
-                        help="draft tokens per step to project at")
+    parser.add_argument("--depth", type=_depth, metavar="N",
+                        help=f"draft tokens per step to project at (1 to {MAX_DRAFT_DEPTH})")
     parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

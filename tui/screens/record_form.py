@@ -121,16 +121,19 @@ class RecordForm(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save"),
+        Binding("ctrl+r", "reload", "Reload", show=False),
         # Priority: focus moves before the next key of a burst is routed, so it lands in the
         # field Tab went to, not in the one it left.
         Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
         Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
 
-    def __init__(self, record: Record, save: Callable[[Record], str]) -> None:
+    def __init__(self, record: Record, save: Callable[[Record], str], *,
+                 reload: Callable[[str], Record] | None = None) -> None:
         super().__init__()
         self.record = record
         self.save = save
+        self.reload = reload  # the stored version by id: taken when it changed under the form
         self.fields = FORMS[record.kind]
         self._saving = False
 
@@ -215,6 +218,18 @@ class RecordForm(ModalScreen[str | None]):
             self.dismiss(event.worker.result)
         else:
             self._error(f"Not saved: {event.worker.error}")
+
+    def action_reload(self) -> None:
+        """Show the stored version of the record (after a save refused because it changed)."""
+        if self.reload is None or not self.record.id or self._saving:
+            return
+        self.record = self.reload(self.record.id)
+        for field in self.fields:
+            widget = self.query_one(f"#field-{field.name}")
+            widget.value = (bool(getattr(self.record, field.name)) if field.parse == "bool"
+                            else shown_value(self.record, field))
+        self._initial = self._typed()
+        self._show_problem(f"reloaded revision {self.record.revision}", set())
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
