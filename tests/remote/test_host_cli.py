@@ -48,9 +48,8 @@ def test_train_status_of_a_serving_host(run_cli, serve, tmp_path: Path) -> None:
     wait_for(lambda: "drafter/train" in served.text(), "the run")
     result = run_cli("train", "status", "--host", "gpu7", "--json")
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
-    (run,) = data["runs"]
-    assert (data["host"], run["run"], run["step"], run["total_steps"]) == (
+    run = json.loads(result.stdout)  # the shape of `train status --json`, plus the host
+    assert (run["host"], run["source"], run["step"], run["total_steps"]) == (
         "gpu7", "drafter/train", 12, 120)
     assert run["acc"] == [0.712, 0.5]
     text = run_cli("train", "status", "--host", "gpu7")

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.target": ("target",),
     "sessiontui.tui.commands.mcp": ("mcp",),
     "sessiontui.tui.commands.sync": ("sync",),
+    "sessiontui.tui.commands.completion": ("completion",),
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from sessiontui.project_memory.exchange import unicode_escaped
@@ -65,17 +66,86 @@ def add_stamped(record: Record) -> Record:
         return store.add(stamped(record))
 
 
+SCHEMA_VERSION = 1  # of the JSON contract in docs/json.md; raised when a documented key changes meaning
+_EMPTY: tuple[object, ...] = (None, "", [], {})
+
+
 def json_text(obj: Any) -> str:
-    """The JSON every `--json` prints (and the mcp tools return)."""
+    """The JSON every `--json` prints (and the mcp tools return): one document, indented by 2."""
     import json
 
     text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
     return unicode_escaped(text)  # no raw control character, value exact
 
 
-def print_json(obj: Any) -> None:
-    """JSON on stdout, the form scripts read."""
-    sys.stdout.write(json_text(obj) + "\n")
+def envelope(data: dict[str, Any]) -> dict[str, Any]:
+    """A top-level JSON object of the contract: `schema_version` first, then the command's keys."""
+    return {"schema_version": SCHEMA_VERSION, **data}
+
+
+def print_json(data: dict[str, Any]) -> None:
+    """One contract object on stdout, the form scripts read."""
+    sys.stdout.write(json_text(envelope(data)) + "\n")
+
+
+def json_line(record: Record) -> str:
+    """One streamed change (JSON Lines, `watch --json`): the contract object on one line."""
+    import json
+
+    return unicode_escaped(json.dumps(envelope({"records": [record_json(record)]}), ensure_ascii=False,
+                                      default=str, separators=(",", ":")))
+
+
+def compact(data: Any) -> Any:
+    """A JSON value without null or empty fields at any depth (a record's default JSON form)."""
+    if isinstance(data, dict):
+        return {k: compact(v) for k, v in data.items() if v not in _EMPTY}
+    if isinstance(data, list):
+        return [compact(v) for v in data]
+    return data
+
+
+def record_json(record: Record, *, full: bool = False) -> dict[str, Any]:
+    """One record as the contract shows it: compact, or every field with `full`."""
+    data = record.to_dict()
+    return data if full else compact(data)
+
+
+def print_records(records: list[Record], args: argparse.Namespace, **extra: Any) -> None:
+    """`{"schema_version": 1, "records": [...]}` on stdout (the shape of every list)."""
+    full = bool(getattr(args, "full", False))
+    print_json({"records": [record_json(r, full=full) for r in records], **extra})
+
+
+def add_json_options(parser: argparse.ArgumentParser, *, records: bool = True) -> None:
+    """`--json` (and, for commands printing records, `--full`) with their help text."""
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (the contract of docs/json.md)")
+    if records:
+        parser.add_argument("--full", action="store_true",
+                            help="with --json: keep null and empty fields in records")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest of `choices` to a mistyped `word`, else ''."""
+    from rapidfuzz import fuzz, process, utils
+
+    best = process.extractOne(word, list(choices), scorer=fuzz.ratio, processor=utils.default_process,
+                              score_cutoff=60)
+    return f" (did you mean {best[0]}?)" if best else ""
+
+
+def with_examples(*lines: str) -> str:
+    """An EXAMPLES section for a command's help (shown after the options)."""
+    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, help: str, *examples: str,
+                **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its EXAMPLES, kept as written."""
+    return sub.add_parser(name, help=help, description=kwargs.pop("description", help[:1].upper() + help[1:] + "."),
+                          epilog=with_examples(*examples),
+                          formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
 
 def finite_float(text: str) -> float:

@@ -7,7 +7,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
+from sessiontui.tui.commands.common import (
+    add_json_options,
+    finite_float,
+    open_store,
+    positive_int,
+    print_json,
+    with_examples,
+)
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.speedup import SpeedupReport
@@ -28,6 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "one calibrated by what past benchmarks on this system delivered. Without explicit "
         "inputs: the followed training log, the best stored baseline and the latest speculative "
         "benchmark.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=with_examples("sessiontui speedup", "sessiontui speedup --acc 0.8,0.6,0.5 --draft-overhead 0.1 --json",
+                             "sessiontui speedup --simulated-acc-len 3.2 --baseline-value 51"),
     )
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--acc", type=rate_list, metavar="R1,R2,...",
@@ -48,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="draft tokens per step to project at")
     parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_json_options(parser, records=False)
     parser.set_defaults(func=cmd_speedup)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.sync import SYNC_FILE, ConflictSides
+from sessiontui.tui.commands.common import add_command, add_json_options, open_store, print_json
 
 if TYPE_CHECKING:
     import git
@@ -231,9 +232,11 @@ def sync_with_remote(store: Store, repo: git.Repo) -> SyncReport:
 # -- command ----------------------------------------------------------------------------------
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `sync` command."""
-    p = sub.add_parser(
-        "sync",
-        help=f"share the memory through git ({SYNC_FILE})",
+    p = add_command(
+        sub, "sync", f"share the memory through git ({SYNC_FILE})",
+        "sessiontui sync            # merge with the file, no git commands",
+        "sessiontui sync --push     # commit, pull --rebase, merge, push",
+        "sessiontui sync --status || sessiontui sync --push",
         description=f"Merge the memory with {SYNC_FILE} at the repository root (by record id; "
         "concurrent edits: the later wins, the other is kept in the record's history; deletions "
         "travel as tombstones). With --push: commit it, git pull --rebase, merge again, git push.",
@@ -242,32 +245,35 @@ def register(sub: argparse._SubParsersAction) -> None:
     action.add_argument("--push", action="store_true", help="also commit, pull --rebase and push")
     action.add_argument("--status", action="store_true",
                         help="only say whether the memory changed since the last sync")
-    p.add_argument("--json", action="store_true", help="print what was done as JSON")
+    add_json_options(p, records=False)
     p.set_defaults(func=cmd_sync)
 
 
-def print_status() -> int:
-    """Say whether records changed here since the last sync (no git involved)."""
+def print_status(as_json: bool) -> int:
+    """Say whether records changed here since the last sync (no git involved): exit 0 in sync,
+    1 with something to sync."""
     from sessiontui.project_memory.sync_state import load_state, unsynced
-    from sessiontui.tui.commands.common import open_store
 
     store = open_store(create=False)
-    if store is None:
+    pending = False
+    if store is not None:
+        with store:
+            state = load_state(store.path.parent)
+            pending = unsynced(store, state) or state.push_failed is not None
+    if as_json:
+        print_json({"unsynced": pending})
+    elif store is None:
         print("nothing recorded here yet")
-        return 0
-    with store:
-        pending = unsynced(store, load_state(store.path.parent))
-    print("unsynced changes: run `sessiontui sync --push`" if pending else "no changes since the last sync")
-    return 0
+    else:
+        print("unsynced changes: run `sessiontui sync --push`" if pending else "no changes since the last sync")
+    return 1 if pending else 0
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
     """Sync the current project's memory; problems are one line, exit 1."""
     if args.status:
-        return print_status()
+        return print_status(args.json)
     import git
-
-    from sessiontui.tui.commands.common import open_store, print_json
 
     try:
         repo = open_repo()
