@@ -348,9 +348,10 @@ def _followed_run(log: str | None) -> Callable[[], list[LiveRun]] | None:
     return read
 
 
-def answer_question(question: str) -> tuple[Answer, list[str]]:
+def answer_question(question: str, *, remember: bool = True) -> tuple[Answer, list[str]]:
     """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
-    same answer), keeping a speedup answer's live figures for the next one's trend line; also
+    same answer), keeping a speedup answer's live figures for the next one's trend line (unless
+    not to `remember`: a read-only MCP server writes nothing); also
     the problems, if any, of reading sessiontui.toml."""
     from sessiontui.project_memory.answers import ask
     from sessiontui.tui.commands.speedup import settings
@@ -366,7 +367,7 @@ def answer_question(question: str) -> tuple[Answer, list[str]]:
     finally:
         if store:
             store.close()
-    if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
+    if remember and answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
     return answer, config.problems
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sessiontui.project_memory.records import Record
 from sessiontui.tui.commands.common import (
     add_command,
     add_json_options,
@@ -18,21 +19,39 @@ from sessiontui.tui.commands.common import (
 )
 
 
-def cmd_target_set(args: argparse.Namespace) -> int:
+def new_target(text: str, **given: object) -> Record:
+    """A target from plain words, with the fields `given` (not None) set over what they say;
+    ValueError when the words name no metric and value and none are given."""
     from sessiontui.project_memory.targets import parse_target
 
     try:
-        target = parse_target(" ".join(args.text))
-    except ValueError as exc:
-        if args.metric is None or args.value is None:
-            print(f"sessiontui: {exc}", file=sys.stderr)
-            return 2
-        from sessiontui.project_memory.records import Record
+        target = parse_target(text)
+    except ValueError:
+        if given.get("metric") is None or given.get("value") is None:
+            raise
+        target = Record("target", title=text)
+    for name, value in given.items():
+        if value is not None:
+            setattr(target, name, value)
+    return target
 
-        target = Record("target", title=" ".join(args.text), metric=args.metric, value=args.value)
-    for name in ("metric", "value", "concurrency", "batch_size", "model", "engine"):
-        if getattr(args, name) is not None:
-            setattr(target, name, getattr(args, name))
+
+def status_json(statuses: list, *, full: bool = False) -> dict:
+    """`target list --json`: each target's status under `records` (compact unless `full`)."""
+    keep = (lambda item: item) if full else compact
+    return {"records": [keep({
+        "target": s.target.to_dict(), "current": s.current, "current_source": s.current_source,
+        "met": s.met, "projected": s.projected, "projected_end": s.projected_end,
+        "projected_band": s.projected_band, "notes": s.lines}) for s in statuses]}
+
+
+def cmd_target_set(args: argparse.Namespace) -> int:
+    try:
+        target = new_target(" ".join(args.text), **{name: getattr(args, name) for name in (
+            "metric", "value", "concurrency", "batch_size", "model", "engine")})
+    except ValueError as exc:
+        print(f"sessiontui: {exc}", file=sys.stderr)
+        return 2
     with open_store() as store:
         store.add(stamped(target))
     if args.json:
@@ -58,10 +77,7 @@ def cmd_target_list(args: argparse.Namespace) -> int:
         with store:
             statuses = all_statuses(store, snapshot, config.draft_overhead)
     if args.json:
-        items = [{"target": s.target.to_dict(), "current": s.current, "current_source": s.current_source,
-                  "met": s.met, "projected": s.projected, "projected_end": s.projected_end,
-                  "projected_band": s.projected_band, "notes": s.lines} for s in statuses]
-        print_json({"records": items if args.full else [compact(item) for item in items]})
+        print_json(status_json(statuses, full=args.full))
         return 0
     for line in problems + reasons:
         print(f"note: {line}", file=sys.stderr)
