@@ -25,10 +25,10 @@ class SyncState:
     push_failed: str | None = None  # why the last `sync --push` did not reach the remote
 
     @classmethod
-    def after(cls, store: Store, records: Sequence[Record]) -> SyncState:
+    def after(cls, store: Store, records: Sequence[Record], *, push_failed: str | None = None) -> SyncState:
         """The state once `records` are both in the store and in the shared file."""
         versions = {record.id: version_hash(record) for record in records}
-        return cls(versions, list(store.fingerprint(SYNCED_KINDS)))
+        return cls(versions, list(store.fingerprint(SYNCED_KINDS)), push_failed)
 
 
 def state_path(folder: Path | None = None) -> Path:
