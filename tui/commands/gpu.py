@@ -25,7 +25,7 @@ def cmd_gpu(args: argparse.Namespace) -> int:
     """Sample once; without NVML that is a normal answer (available: false), so exit 0.
     With --host, the named host's GPUs as its endpoint reports them; exit 1 when it is down."""
     if args.host:
-        from sessiontui.tui.commands.hosts import scrape_named
+        from sessiontui.tui.commands.hosts import answered, scrape_named
 
         remote = scrape_named(args.host)
         if remote is None:
@@ -34,7 +34,7 @@ def cmd_gpu(args: argparse.Namespace) -> int:
             print_json(remote.to_dict())
         else:
             print(render_table(remote.gpu))
-        return 0 if remote.reachable else 1
+        return 0 if answered(remote) and remote.gpu.available else 1
     from sessiontui.collectors.gpu import GpuCollector
 
     collector = GpuCollector()
