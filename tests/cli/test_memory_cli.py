@@ -103,3 +103,12 @@ def test_unwritable_directory_is_one_line_error(run_cli, tmp_path: Path) -> None
     result = run_cli("note", "add", "x", env={"SESSIONTUI_DIR": str(blocker / "sub")})
     assert result.returncode != 0
     assert len(result.stderr.strip().splitlines()) == 1 and "cannot create folder" in result.stderr
+
+
+def test_bidi_overrides_and_zero_width_characters_are_shown_escaped(run_cli) -> None:
+    sneaky = "rm\u202e-rf\u200b /tmp\u2066x\u2069\ufeff"
+    run_cli("note", "add", sneaky, check=True)
+    listed = run_cli("list", check=True).stdout
+    assert "rm\\u202e-rf\\u200b /tmp\\u2066x\\u2069\\ufeff" in listed
+    assert not any(ch in listed for ch in "\u202e\u200b\u2066\u2069\ufeff")
+    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"][0]["text"] == sneaky

@@ -16,7 +16,12 @@ from sessiontui.project_memory.store import Store
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
 _CONTROLS = [*(c for c in range(0x20) if chr(c) not in "\n\t"), 0x7F, *range(0x80, 0xA0)]
-_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
+# Bidi overrides, embeddings and isolates, zero-width characters, line/paragraph separators and
+# the BOM: invisible, yet they reorder or hide what a line shows ("Trojan Source").
+_INVISIBLE = [0x061C, 0x115F, 0x1160, 0x180E, *range(0x200B, 0x2010), 0x2028, 0x2029,
+              *range(0x202A, 0x202F), *range(0x2060, 0x2065), *range(0x2066, 0x206A),
+              0x3164, 0xFEFF]
+_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _INVISIBLE}
 
 
 def open_store(*, create: bool = True) -> Store | None:
@@ -31,7 +36,8 @@ def open_reader() -> Store | None:
 
 
 def printable(text: str) -> str:
-    """Text with control characters shown as `\\x1b`-style escapes, safe to print on a terminal."""
+    """Text with control characters shown as `\\x1b`-style escapes (bidi and zero-width ones as
+    `\\u202e`), safe to print on a terminal."""
     return text.translate(_VISIBLE)
 
 
