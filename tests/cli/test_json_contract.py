@@ -117,6 +117,7 @@ def invocations(ids: dict[str, str], tmp_path: Path) -> dict[str, list[str]]:
         "sync": ["sync"],
         "sync --status": ["sync", "--status"],
         "watch --once": ["watch", "--once", "--log", ids["log"]],
+        "config show": ["config", "show"],
     }
 
 

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.mcp": ("mcp",),
     "sessiontui.tui.commands.sync": ("sync",),
     "sessiontui.tui.commands.completion": ("completion",),
+    "sessiontui.tui.commands.settings": ("config",),
 }
 
 
