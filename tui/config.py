@@ -86,7 +86,8 @@ class Config:
                   "example": "nord"},
     )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
-    sources: dict[str, str] = field(default_factory=dict, metadata={"internal": True})  # name -> file
+    sources: dict[str, str] = field(default_factory=dict, compare=False,  # name -> file it came from
+                                    metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
         """The followed logs as paths, relative entries taken from `base` (the file's folder)."""
