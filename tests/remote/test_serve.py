@@ -131,7 +131,7 @@ def http(tmp_path):
     """An in-process metrics server holding one run's sample, with a short idle timeout."""
     from sessiontui.collectors.exporter import Exporter, ServedRun
     from sessiontui.collectors.trainlog import read_log
-    from sessiontui.tui.serve import start_server
+    from sessiontui.tui.metrics_service import start_server
 
     log = tmp_path / "train.log"
     log.write_text(specforge(1, 12, 120))

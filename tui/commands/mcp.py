@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin; a missing SDK is a one-line error."""
     try:
-        from sessiontui.tui.commands.mcp_server import serve
+        from sessiontui.tui.commands.mcp_tools import serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "pydantic"):
             raise

@@ -50,7 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.commands.common import open_store
     from sessiontui.tui.config import config_path, load_config
-    from sessiontui.tui.serve import (
+    from sessiontui.tui.metrics_service import (
         Serve,
         Settings,
         gpu_sampler,

@@ -1,7 +1,9 @@
-"""`sessiontui mcp`: the project memory as Model Context Protocol tools, for coding agents.
+"""The MCP tools and server of `sessiontui mcp` (the command is tui/commands/mcp.py): the project
+memory as Model Context Protocol tools, for coding agents.
 
 Each tool calls the code its CLI command runs and returns the JSON that command prints with
-`--json` (docs/json.md), once, as text: compact records, lists under `records`. Writes are stamped like any record and tagged `via:mcp` for review. Imported only by
+`--json` (docs/json.md), once, as text: compact records, lists under `records`. Writes are
+stamped like any record and tagged `via:mcp` for review. Imported only by
 `sessiontui mcp`: the MCP SDK is an optional extra and costs the other commands nothing.
 """
 

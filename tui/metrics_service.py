@@ -1,4 +1,6 @@
-"""`sessiontui serve`: follow logs like `watch` and expose GPUs and runs to Prometheus.
+"""The headless metrics service behind `sessiontui serve` (the command is tui/commands/serve.py):
+its loop follows logs like `watch` and samples the GPUs, its HTTP endpoint exposes them to
+Prometheus.
 
 One thread follows the logs and samples the GPUs on the configured cadence, then renders the
 metrics once; the HTTP server's threads only copy those bytes out. Scrapes therefore cost the
