@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.tui.cli import build_parser, main
+from sessiontui.tui.cli import main
+from sessiontui.tui.commands.parser import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "json.md"

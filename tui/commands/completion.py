@@ -136,7 +136,7 @@ def fish_script(levels: list[Level]) -> str:
 
 
 def cmd_completion(args: argparse.Namespace) -> int:
-    from sessiontui.tui.cli import build_parser
+    from sessiontui.tui.commands.parser import build_parser
 
     levels = walk(build_parser())
     script = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[args.shell](levels)

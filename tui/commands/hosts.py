@@ -32,7 +32,9 @@ def scrape_named(name: str) -> RemoteSnapshot | None:
         print(f"sessiontui: no host {name!r} in {path} (known: {known})", file=sys.stderr)
         return None
     snapshot = scrape_once(host)
-    problem = snapshot.problem() or (snapshot.gpu.reason if not snapshot.gpu.available else None)
+    problem: str | None = snapshot.problem()
+    if problem is None and not snapshot.gpu.available:
+        problem = snapshot.gpu.reason
     if problem:
         print(f"sessiontui: {name}: {problem}", file=sys.stderr)
     return snapshot
