@@ -120,3 +120,12 @@ def test_bash_completion_completes(run_cli, tmp_path: Path, words: str, expected
              f"COMP_CWORD={len(line) - 1}; _sessiontui; echo \"${{COMPREPLY[*]}}\"")
     out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True).stdout
     assert re.sub(r"\s+", " ", out.strip()) == expected
+
+
+def test_dash_reads_a_log_or_a_memory_file_from_stdin(run_cli, memory_dir: Path) -> None:
+    log = (Path(__file__).parents[1] / "fixtures" / "trainlog" / "specforge_v2.log").read_text()
+    from_stdin = json.loads(run_cli("speedup", "--log", "-", "--json", input=log, check=True).stdout)
+    assert from_stdin["accept_length"] > 1 and from_stdin["acceptance_source"]
+    run_cli("note", "add", "in the database", check=True)
+    salvaged = run_cli("salvage", "--db", "-", input=(memory_dir / "memory.db").read_bytes(), check=True)
+    assert b"in the database" in salvaged.stdout

@@ -4,9 +4,11 @@ and keeping control characters from stored text off the user's terminal."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from sessiontui.project_memory.exchange import unicode_escaped
@@ -53,6 +55,23 @@ class EscapedOutput:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def input_path(text: str) -> Iterator[Path]:
+    """A FILE argument as a path to read; `-` is standard input, kept in a private temporary
+    file while the command reads it (the readers want a file: logs are read by offset)."""
+    if text != "-":
+        yield Path(text)
+        return
+    import tempfile
+
+    from sessiontui.project_memory.exchange import read_bounded
+
+    with tempfile.TemporaryDirectory(prefix="sessiontui-stdin-") as folder:
+        path = Path(folder) / "stdin"
+        path.write_bytes(read_bounded(sys.stdin.buffer, "standard input"))
+        yield path
 
 
 def stamped(*records: Record) -> Record:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sessiontui.tui.commands.common import (
     add_json_options,
     finite_float,
+    input_path,
     open_store,
     positive_int,
     print_json,
@@ -56,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="value that run measured")
     parser.add_argument("--depth", type=positive_int, metavar="N",
                         help="draft tokens per step to project at")
-    parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
+    parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from (- for stdin)")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
     add_json_options(parser, records=False)
     parser.set_defaults(func=cmd_speedup)
@@ -122,12 +124,13 @@ def cmd_speedup(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.speedup import lead_lines, speedup_answer_lines
 
     try:
-        report = speedup_report(
-            log=args.log, metric=args.metric, acc=args.acc, acc_kind=args.acc_kind,
-            simulated_acc_len=args.simulated_acc_len, draft_overhead=args.draft_overhead,
-            baseline_value=args.baseline_value, calibrate_accept=args.calibrate_accept,
-            calibrate_value=args.calibrate_value, depth=args.depth,
-        )
+        with input_path(args.log) if args.log else contextlib.nullcontext() as log:
+            report = speedup_report(
+                log=str(log) if log else None, metric=args.metric, acc=args.acc, acc_kind=args.acc_kind,
+                simulated_acc_len=args.simulated_acc_len, draft_overhead=args.draft_overhead,
+                baseline_value=args.baseline_value, calibrate_accept=args.calibrate_accept,
+                calibrate_value=args.calibrate_value, depth=args.depth,
+            )
     except ValueError as exc:
         print(f"sessiontui speedup: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from sessiontui.tui.commands.common import (
     add_json_options,
     compact,
     finite_float,
+    input_path,
     open_store,
     positive_int,
     print_json,
@@ -69,8 +70,11 @@ def cmd_target_list(args: argparse.Namespace) -> int:
 
     log, config = settings()
     problems = config.problems
-    log = args.log or log
-    snapshot, reasons = read_snapshot(log) if log else (None, [])
+    if args.log:
+        with input_path(args.log) as given:
+            snapshot, reasons = read_snapshot(str(given))
+    else:
+        snapshot, reasons = read_snapshot(log) if log else (None, [])
     store = open_store(create=False)
     statuses = []
     if store is not None:
@@ -123,7 +127,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_target_set)
     p = add_command(target, "list", "each target, its distance, and whether projections clear it",
                     "sessiontui target list", "sessiontui target list --log train.log --json")
-    p.add_argument("--log", help="the drafter's training log (default: the first followed log)")
+    p.add_argument("--log", help="the drafter's training log (default: the first followed log; - for stdin)")
     add_json_options(p)
     p.set_defaults(func=cmd_target_list)
     p = add_command(target, "rm", "remove a target (recoverable)", "sessiontui target rm t-3c")

@@ -130,6 +130,10 @@ def _follow(path: Path, args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    if str(args.log) == "-":
+        print("sessiontui: watch follows a log file by its path; standard input cannot be followed "
+              "(tee it to a file and watch that)", file=sys.stderr)
+        return 2
     path = args.log.expanduser().absolute()
     if path.is_dir():
         print(f"sessiontui: {path} is a folder; give the log file inside it "
