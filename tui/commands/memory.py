@@ -15,6 +15,7 @@ from sessiontui.tui.commands.common import (
     add_command,
     add_json_options,
     add_stamped,
+    compact,
     did_you_mean,
     finite_float,
     open_reader,
@@ -372,6 +373,13 @@ def answer_question(question: str, *, remember: bool = True) -> tuple[Answer, li
     return answer, config.problems
 
 
+def answer_json(answer: Answer, *, full: bool = False) -> dict:
+    """`ask --json` (and the mcp tool): the answer, its source records compact unless `full`."""
+    data = answer.to_dict()
+    data["records"] = data["records"] if full else [compact(record) for record in data["records"]]
+    return data
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     question = " ".join(args.question).strip()
     if not question:
@@ -382,7 +390,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
     if args.json:
-        print_json(answer.to_dict())
+        print_json(answer_json(answer, full=args.full))
     else:
         print(answer.text)
     return 0
@@ -479,5 +487,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "ask", "answer a question from the memory", "sessiontui ask \"what's the baseline?\"",
                     "sessiontui ask current speedup --json")
     p.add_argument("question", nargs="+", help="the question, in plain words")
-    add_json_options(p, records=False)
+    add_json_options(p)
     p.set_defaults(func=cmd_ask)
