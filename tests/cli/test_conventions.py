@@ -129,3 +129,12 @@ def test_dash_reads_a_log_or_a_memory_file_from_stdin(run_cli, memory_dir: Path)
     run_cli("note", "add", "in the database", check=True)
     salvaged = run_cli("salvage", "--db", "-", input=(memory_dir / "memory.db").read_bytes(), check=True)
     assert b"in the database" in salvaged.stdout
+
+
+def test_train_status_reads_a_log_from_stdin_and_followers_refuse_it(run_cli) -> None:
+    log = (Path(__file__).parents[1] / "fixtures" / "crash" / "cuda_oom.log").read_text()
+    status = json.loads(run_cli("train", "status", "--log", "-", "--json", input=log, check=True).stdout)
+    assert status["step"] == 420 and status["events"][0]["kind"] == "crashed"
+    for follower in (["watch", "--log", "-"], ["serve", "--log", "-", "--no-gpu"]):
+        refused = run_cli(*follower)
+        assert refused.returncode == 2 and "standard input cannot be followed" in refused.stderr

@@ -63,6 +63,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = load_config(path)
     for problem in config.problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
+    if any(str(log) == "-" for log in args.log):
+        print("sessiontui: serve follows log files by their path; standard input cannot be followed",
+              file=sys.stderr)
+        return 2
     logs = [*config.log_paths(path.parent), *(p.expanduser() for p in args.log)]
     logs = list(dict.fromkeys(p.absolute() for p in logs))
     host, port = args.listen

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from sessiontui.tui.commands.common import with_examples
+from sessiontui.tui.commands.common import input_path, with_examples
 from sessiontui.tui.commands.hosts import add_host_option
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "status", help="parse a training log and print where it stands",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
             "sessiontui train status --log train.log", "sessiontui train status --host node-2 --run exp3 --json"))
-    status.add_argument("--log", metavar="FILE", help="the job's log file")
+    status.add_argument("--log", metavar="FILE", help="the job's log file (- for stdin)")
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     add_host_option(status)
     status.add_argument("--run", metavar="NAME", help="with --host: only this run")
@@ -37,7 +37,8 @@ def cmd_train_status(args: argparse.Namespace) -> int:
         print("sessiontui: train status needs --log FILE or --host NAME", file=sys.stderr)
         return 2
     try:
-        snapshot, lessons = read_status(args.log)
+        with input_path(args.log) as log:  # `-`: standard input
+            snapshot, lessons = read_status(str(log))
     except OSError as exc:
         print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
