@@ -138,3 +138,31 @@ def test_train_status_reads_a_log_from_stdin_and_followers_refuse_it(run_cli) ->
     for follower in (["watch", "--log", "-"], ["serve", "--log", "-", "--no-gpu"]):
         refused = run_cli(*follower)
         assert refused.returncode == 2 and "standard input cannot be followed" in refused.stderr
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
+def test_fish_completion_completes(run_cli, tmp_path: Path) -> None:
+    script = tmp_path / "sessiontui.fish"
+    script.write_text(run_cli("completion", "fish", check=True).stdout)
+    probe = (f"source {script}; complete -C 'sessiontui list --kind '; echo @; "
+             "complete -C 'sessiontui sync --st'")
+    out = subprocess.run(["fish", "-c", probe], capture_output=True, text=True, check=True).stdout
+    kinds, sync = out.split("@\n")
+    assert [line.split("\t")[0] for line in kinds.splitlines()] == [
+        "benchmark", "lesson", "note", "run", "target"]
+    assert sync.startswith("--status\t")
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh")
+def test_zsh_completion_completes(run_cli, tmp_path: Path) -> None:
+    script = tmp_path / "_sessiontui"
+    script.write_text(run_cli("completion", "zsh", check=True).stdout)
+    stubs = ('compadd() { shift; print -l -- "$@" }; _describe() { print -l -- "${(@P)${@[-1]}}" }; '
+             "_files() { print FILES }; compdef() { }")
+    probe = (f"{stubs}; source {script}; words=(sessiontui list --kind ''); CURRENT=4; _sessiontui; "
+             "print @; words=(sessiontui import ''); CURRENT=3; _sessiontui")
+    out = subprocess.run(["zsh", "-c", probe], capture_output=True, text=True, check=True).stdout
+    kinds, import_ = out.split("@\n")
+    assert kinds.split() == ["benchmark", "lesson", "note", "run", "target"]
+    assert "--json:print the result as JSON (the contract of docs/json.md)" in import_
+    assert import_.strip().endswith("FILES")

@@ -23,6 +23,7 @@ class Level:
     commands: dict[str, str] = field(default_factory=dict)  # name -> help
     options: dict[str, str] = field(default_factory=dict)  # --flag -> help
     values: dict[str, list[str]] = field(default_factory=dict)  # --flag taking a value -> choices
+    files: bool = False  # a positional argument that is free text or a file name
 
 
 def walk(parser: argparse.ArgumentParser, path: str = "sessiontui") -> list[Level]:
@@ -36,6 +37,8 @@ def walk(parser: argparse.ArgumentParser, path: str = "sessiontui") -> list[Leve
                 below += walk(child, f"{path} {name}")
         elif not action.option_strings and action.choices:  # a positional with fixed values
             level.commands.update({str(choice): action.help or "" for choice in action.choices})
+        elif not action.option_strings:
+            level.files = True
         for option in action.option_strings:
             if option.startswith("--"):
                 level.options[option] = (action.help or "").replace("%%", "%")
@@ -83,6 +86,8 @@ def zsh_script(levels: list[Level]) -> str:
         table.append(f"  {shlex.quote(level.path)} {shlex.quote(chr(10).join(described))}")
         table += [f"  {shlex.quote(level.path + '|' + option)} {shlex.quote(' '.join(choices))}"
                   for option, choices in level.values.items()]
+        if level.files:
+            table.append(f"  {shlex.quote(level.path + '|@files')} ''")
     return "\n".join([
         "#compdef sessiontui",
         "# sessiontui zsh completion: sessiontui completion zsh > ~/.zfunc/_sessiontui",
@@ -100,6 +105,7 @@ def zsh_script(levels: list[Level]) -> str:
         "  else",
         '    local -a described=("${(@f)_sessiontui_table[$at]}")',
         "    _describe -t commands sessiontui described",
+        "    (( ${+_sessiontui_table[$at|@files]} )) && _files",
         "  fi",
         "}",
         'if [[ "$funcstack[1]" = "_sessiontui" ]]; then _sessiontui "$@"; else compdef _sessiontui sessiontui; fi',
@@ -124,6 +130,8 @@ def fish_script(levels: list[Level]) -> str:
     ]
     for level in levels:
         when = shlex.quote(f"test (__sessiontui_at) = {shlex.quote(level.path)}")
+        if level.files:
+            lines.append(f"complete -c sessiontui -n {when} -F")
         for name, text in level.commands.items():
             lines.append(f"complete -c sessiontui -n {when} -a {shlex.quote(name)} -d {shlex.quote(text)}")
         for option, text in level.options.items():
