@@ -39,7 +39,7 @@ def test_version(run_cli) -> None:
 
 def test_every_option_has_help_and_every_command_examples() -> None:
     for path, parser in every_parser():
-        assert "examples:" in (parser.epilog or ""), path
+        assert (parser.epilog or "").count("EXAMPLES\n") == 1, path
         assert path == "sessiontui" or "sessiontui" in parser.epilog, path
         for action in parser._actions:
             if not isinstance(action, argparse._SubParsersAction):
@@ -48,7 +48,7 @@ def test_every_option_has_help_and_every_command_examples() -> None:
 
 def test_examples_are_shown_as_written(run_cli) -> None:
     shown = run_cli("list", "--help", check=True).stdout
-    assert "examples:\n  sessiontui list\n  sessiontui list --kind benchmark --limit 5 --json" in shown
+    assert "EXAMPLES\n  sessiontui list\n  sessiontui list --kind benchmark --limit 5 --json" in shown
 
 
 @pytest.mark.parametrize(("argv", "hint"), [

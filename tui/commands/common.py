@@ -162,7 +162,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 
 def with_examples(*lines: str) -> str:
     """An EXAMPLES section for a command's help (shown after the options)."""
-    return "examples:\n" + "\n".join(f"  {line}" for line in lines)
+    return "EXAMPLES\n" + "\n".join(f"  {line}" for line in lines)
 
 
 def add_command(sub: argparse._SubParsersAction, name: str, help: str, *examples: str,

@@ -58,7 +58,7 @@ exit codes: 0 ok; 1 runtime failure (one line on stderr); 2 usage or invalid inp
   `sync --status`: 0 in sync, 1 something to sync; `salvage`: 3 when records were lost.
 JSON: every command that prints takes --json (docs/json.md); FILE arguments take - for stdin/stdout.
 
-examples:
+EXAMPLES
   sessiontui                                  open the app
   sessiontui ask "what's the baseline?"
   sessiontui list --kind benchmark --json
