@@ -255,8 +255,10 @@ async def test_read_only_writes_nothing_and_reads_only_the_project(server, memor
         asked = await session.call_tool("ask", {"question": "current speedup?"})
         secret = await session.call_tool("train_status", {"log": str(outside)})
         ours = await session.call_tool("train_status", {"log": str(inside)})
+        projected = await session.call_tool("speedup", {"log": str(outside)})
     assert not asked.is_error and not ours.is_error
-    assert secret.is_error and "hunter2" not in text_of(secret) and "--read-only" in text_of(secret)
+    for refused in (secret, projected):
+        assert refused.is_error and "hunter2" not in text_of(refused) and "--read-only" in text_of(refused)
     assert not (memory_dir / "ask_state.json").exists()
     run_cli("ask", "current speedup?", check=True)  # the same question, asked where it may write
     assert (memory_dir / "ask_state.json").exists()

@@ -132,6 +132,8 @@ def speedup(
 ) -> CallToolResult:
     from sessiontui.tui.commands.speedup import speedup_report
 
+    if log and _server_read_only:
+        _check_readable(log)
     with _as_tool_error():
         report = speedup_report(
             log=log, metric=metric, acc=acc, acc_kind=acc_kind, simulated_acc_len=simulated_acc_len,
