@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, choose_encoder
 
 from sessiontui.collectors.gpu import GpuSnapshot
 from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
@@ -132,23 +132,48 @@ class _Families:
         yield from (acceptance, length, status)
 
 
+@dataclass
+class _Sample:
+    """One sample's metric families, frozen, and its pages rendered so far (by content type)."""
+
+    families: list[Metric]
+    pages: dict[str, bytes]
+
+    def collect(self) -> list[Metric]:
+        """The registry interface prometheus_client's encoders read."""
+        return self.families
+
+
 class Exporter:
-    """Holds the latest rendered metrics: `update()` from the watcher, `payload()` per scrape."""
+    """Holds the latest sample's metrics: `update()` from the watcher, `page()` per scrape."""
 
     def __init__(self, host: str) -> None:
         self._families = _Families(host)
         self._registry = CollectorRegistry(auto_describe=False)  # only ours: no process metrics
         self._registry.register(self._families)
         self._lock = threading.Lock()
-        self._payload = b""
+        self._sample = _Sample([], {CONTENT_TYPE_LATEST: b""})
 
     def update(self, gpu: GpuSnapshot | None, runs: Sequence[ServedRun]) -> None:
-        """Render a new sample once; scrapes keep reading the previous one until it is ready."""
+        """Collect a new sample once and render the text format; scrapes keep reading the
+        previous sample until it is ready."""
         with self._lock:
             self._families.gpu, self._families.runs = gpu, tuple(runs)
-            payload = generate_latest(self._registry)
-        self._payload = payload  # one reference swap: readers never see half a payload
+            families = list(self._registry.collect())
+        sample = _Sample(families, {})
+        sample.pages[CONTENT_TYPE_LATEST] = generate_latest(sample)
+        self._sample = sample  # one reference swap: readers never see half a sample
+
+    def page(self, accept: str | None = None) -> tuple[bytes, str]:
+        """The latest metrics in the format the Accept header asks for (prometheus_client's
+        negotiation: OpenMetrics or the text format) and its content type; each format is
+        rendered at most once per sample."""
+        encoder, content_type = choose_encoder(accept or "")
+        sample = self._sample
+        if content_type not in sample.pages:
+            sample.pages[content_type] = encoder(sample)
+        return sample.pages[content_type], content_type
 
     def payload(self) -> bytes:
         """The latest metrics in the Prometheus text format."""
-        return self._payload
+        return self.page()[0]

@@ -4,6 +4,8 @@ serve`, NVIDIA's dcgm-exporter, or a Prometheus server's query API.
 Each host becomes a snapshot built from the same objects the local collectors make (a
 GpuSnapshot, TrainSnapshots), so every pane and command renders them unchanged. Scraping never
 raises: an unreachable host says since when and why, a malformed payload is a one-line warning.
+Each scrape has a whole-request deadline (its host's timeout_s) and each host its own schedule:
+a host that answers slowly is reported late, without holding the others.
 prometheus_client and urllib are imported on first scrape, not with this module.
 """
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported where used: the settings file names RemoteHost, start-up stays light
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
     from sessiontui.collectors.gpu import GpuSample, GpuSnapshot
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
@@ -24,7 +26,6 @@ if TYPE_CHECKING:  # imported where used: the settings file names RemoteHost, st
 KINDS = ("sessiontui", "dcgm-exporter", "prometheus")
 DEFAULT_TIMEOUT_S = 2.0
 MAX_PAYLOAD_BYTES = 16 << 20  # a metrics page larger than this is not one we understand
-MAX_WORKERS = 8
 
 # DCGM writes a "blank" (no value: not supported, or not yet sampled) as the largest values of
 # its integer types, DCGM_INT32_BLANK = 0x7FFFFFF0 and DCGM_INT64_BLANK = 0x7FFFFFFFFFFFFFF0 (and
@@ -48,6 +49,8 @@ DCGM_PREFIX = "DCGM_FI_DEV_"
 SHOWN_FIELDS = ("util_pct", "mem_used_mib", "mem_total_mib", "power_w", "temp_c", "sm_clock_mhz",
                 "mem_clock_mhz")
 HOST_LABELS = ("Hostname", "hostname", "host")
+DRIVER_LABEL = "DCGM_FI_DRIVER_VERSION"  # dcgm-exporter labels every series with the driver
+CHUNK_BYTES = 64 << 10
 
 
 @dataclass(frozen=True)
@@ -221,9 +224,9 @@ def _sample(key: tuple[str, str, str], labels: Mapping[str, str], row: dict[str,
         name = f"{name} MIG {labels.get('GPU_I_PROFILE', instance)}".strip()
     if with_host:
         name = f"{host} {name}".strip()
-    unavailable = {
-        f: ("not supported (blank value)" if f in row else f"not reported by {source}")
-        for f in dict.fromkeys([*SHOWN_FIELDS, *row]) if row.get(f) is None
+    unavailable = {  # a field the source never reports is simply absent, not listed
+        f: "not supported (blank value)" for f in dict.fromkeys([*SHOWN_FIELDS, *row])
+        if f in row and row[f] is None
     }
     return GpuSample(
         index=int(gpu) if gpu.isdigit() else 0, name=name,
@@ -327,18 +330,34 @@ def _reason(exc: BaseException, timeout_s: float) -> str:
 
 def fetch(host: RemoteHost) -> bytes:
     """The body the host answers with; an HTTP error with a Prometheus error body is returned
-    as that body (it says what was wrong with the query). Raises OSError when it cannot."""
+    as that body (it says what was wrong with the query). Raises OSError when it cannot, and
+    TimeoutError when the whole body has not arrived within the host's timeout_s."""
     import urllib.error
     import urllib.request
 
+    deadline = time.monotonic() + host.timeout_s
     request = urllib.request.Request(query_url(host), headers={"Accept": "text/plain, */*"})
     try:
         with urllib.request.urlopen(request, timeout=host.timeout_s) as response:
-            return bytes(response.read(MAX_PAYLOAD_BYTES))
+            return _read_until(response, deadline)
     except urllib.error.HTTPError as exc:
         if host.kind == "prometheus" and exc.code in (400, 422, 503):
-            return bytes(exc.read(MAX_PAYLOAD_BYTES))
+            return _read_until(exc, deadline)
         raise
+
+
+def _read_until(response: Any, deadline: float) -> bytes:
+    """The body, read in chunks up to MAX_PAYLOAD_BYTES; TimeoutError past the deadline (a host
+    that sends a byte at a time never resets it)."""
+    body = bytearray()
+    while len(body) < MAX_PAYLOAD_BYTES:
+        if time.monotonic() > deadline:
+            raise TimeoutError("the answer did not arrive in time")
+        chunk = response.read1(CHUNK_BYTES) if hasattr(response, "read1") else response.read(CHUNK_BYTES)
+        if not chunk:
+            break
+        body += chunk
+    return bytes(body[:MAX_PAYLOAD_BYTES])
 
 
 def readings_of(host: RemoteHost, body: bytes) -> list[Reading]:
@@ -350,7 +369,16 @@ def readings_of(host: RemoteHost, body: bytes) -> list[Reading]:
             return query_readings(json.loads(body))
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise PayloadError(f"not JSON: {_first_line(exc)}") from None
-    return text_readings(body.decode("utf-8", "replace"))
+    text = body.decode("utf-8", "replace")
+    if text.lstrip()[:1] == "<":  # a login page, a proxy's error page
+        raise PayloadError("an HTML page, not metrics: is the URL the metrics endpoint?")
+    return text_readings(text)
+
+
+def driver_version(readings: Sequence[Reading]) -> str | None:
+    """The driver version dcgm-exporter puts in its labels (several, joined, when they differ)."""
+    versions = dict.fromkeys(r.labels[DRIVER_LABEL] for r in readings if r.labels.get(DRIVER_LABEL))
+    return ", ".join(versions) or None
 
 
 @dataclass
@@ -360,24 +388,60 @@ class _Outage:
 
 
 @dataclass
+class _Scrape:
+    """A scrape under way: its result to come and when it started (monotonic seconds)."""
+
+    future: Future[RemoteSnapshot]
+    started: float
+
+
+@dataclass
 class RemoteCollector:
-    """Scrapes every configured host in parallel, each with its own timeout; never raises."""
+    """Scrapes every configured host in parallel, each on its own schedule with a whole-request
+    deadline; never raises."""
 
     hosts: Sequence[RemoteHost]
     clock: Callable[[], float] = time.time
     _outages: dict[str, _Outage] = field(default_factory=dict)
     _pool: ThreadPoolExecutor | None = None
+    _running: dict[str, _Scrape] = field(default_factory=dict)
 
     def sample(self) -> tuple[RemoteSnapshot, ...]:
-        """One snapshot per host, in configuration order."""
+        """One snapshot per host, in configuration order, waiting for each host no longer than
+        its own deadline: a host still answering then is reported as not answering in time
+        (and not asked again until that scrape ends)."""
+        from concurrent.futures import wait
+
         if not self.hosts:
             return ()
         if self._pool is None:
             from concurrent.futures import ThreadPoolExecutor
 
-            self._pool = ThreadPoolExecutor(min(MAX_WORKERS, len(self.hosts)),
-                                            thread_name_prefix="remote-scrape")
-        return tuple(self._pool.map(self.scrape, self.hosts))
+            # one worker per host: a host stuck in a slow answer never takes another's turn
+            self._pool = ThreadPoolExecutor(len(self.hosts), thread_name_prefix="remote-scrape")
+        now = time.monotonic()
+        for host in self.hosts:
+            if host.name not in self._running:
+                self._running[host.name] = _Scrape(self._pool.submit(self.scrape, host), now)
+        due = max(self._running[h.name].started + h.timeout_s for h in self.hosts)
+        wait([self._running[h.name].future for h in self.hosts], timeout=max(0.0, due - now))
+        return tuple(self._result(host) for host in self.hosts)
+
+    def _result(self, host: RemoteHost) -> RemoteSnapshot:
+        running = self._running[host.name]
+        if not running.future.done():
+            return self._down(host, self.clock(), f"no answer within {host.timeout_s:g} s")
+        del self._running[host.name]
+        return running.future.result()
+
+    def _down(self, host: RemoteHost, at: float, reason: str) -> RemoteSnapshot:
+        """The snapshot of a host that did not answer; its outage started at the first failure."""
+        from sessiontui.collectors.gpu import GpuSnapshot
+
+        outage = self._outages.setdefault(host.name, _Outage(at, ""))
+        outage.reason = reason
+        gpu = GpuSnapshot(False, f"unreachable: {reason}", at, None, ())
+        return RemoteSnapshot(host, at, gpu, error=reason, down_since=outage.since)
 
     def scrape(self, host: RemoteHost) -> RemoteSnapshot:
         """Fetch and read one host; an outage starts at the first failure and ends by itself."""
@@ -387,20 +451,17 @@ class RemoteCollector:
         try:
             body = fetch(host)
         except Exception as exc:  # any failure to fetch is this host's outage, never ours
-            outage = self._outages.setdefault(host.name, _Outage(at, ""))
-            outage.reason = _reason(exc, host.timeout_s)
-            gpu = GpuSnapshot(False, f"unreachable: {outage.reason}", at, None, ())
-            return RemoteSnapshot(host, at, gpu, error=outage.reason, down_since=outage.since)
+            return self._down(host, at, _reason(exc, host.timeout_s))
         self._outages.pop(host.name, None)
         try:
             readings = readings_of(host, body)
         except PayloadError as exc:
-            warning = f"{host.name}: malformed {host.kind} payload ignored ({exc})"
+            warning = f"unreadable {host.kind} answer: {exc}"
             return RemoteSnapshot(host, at, GpuSnapshot(False, warning, at, None, ()),
-                                warning=warning)
+                                  warning=warning)
         gpus = gpus_from_readings(readings, host.kind)
         reason = None if gpus else f"no GPU metrics from this {host.kind} endpoint"
-        gpu = GpuSnapshot(bool(gpus), reason, at, None, gpus)
+        gpu = GpuSnapshot(bool(gpus), reason, at, driver_version(readings), gpus)
         runs = runs_from_readings(readings) if host.kind != "dcgm-exporter" else ()
         return RemoteSnapshot(host, at, gpu, runs, reported_name(readings))
 
@@ -409,6 +470,7 @@ class RemoteCollector:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self._running.clear()
 
 
 def scrape_once(host: RemoteHost) -> RemoteSnapshot:

@@ -19,8 +19,8 @@ CLOCK_SKEW = timedelta(minutes=10)  # how far in the future an imported timestam
 
 
 def now_iso() -> str:
-    """Current UTC time as ISO 8601 with seconds, the one timestamp format records use."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """Current UTC time as ISO 8601 to the microsecond (sync orders concurrent edits by it)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def new_id(kind: str) -> str:
@@ -382,7 +382,7 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
             problems.append(Problem(name, problem))
     for name in TIMESTAMPS:
         if isinstance(values.get(name), str) and (moment := parse_time(values[name])):
-            values[name] = moment.isoformat(timespec="seconds")
+            values[name] = moment.isoformat()  # a fraction of a second, when given, is kept
     for name, value in list(values.items()):
         if _FIELD_TYPES.get(name, "").startswith("float") and _is_number(value):
             values[name] = float(value)  # TOML writes 50.0 as 50 when edited by hand

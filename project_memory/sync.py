@@ -2,8 +2,17 @@
 
 Each side is a list of records (the local store, the shared file, each side of a git conflict).
 For every id the versions are compared with the version both sides last agreed on (the base,
-kept as a hash per id): a side that did not change since takes the other's version; when both
-changed, the later update wins and the other version is kept in the winner's `history`.
+kept as a hash per id): a side that did not change since takes the other's version. When both
+changed (concurrent changes), one wins by this order and the other is kept in the winner's
+`history`:
+
+1. a delete wins against any concurrent edit (a tie included): a sync never resurrects a
+   record; `sessiontui restore` after the sync brings it back, and that restore then wins;
+2. then the higher `revision` (every local edit advances it);
+3. then the later `updated_at`, to the microsecond;
+4. then, a true tie, a fixed rule on the content (the larger canonical JSON), the same on
+   every clone.
+
 Deletions are ordinary versions with `deleted_at` set (tombstones), so a deleted record never
 comes back from a teammate who still had it. The result depends only on the versions seen, not
 on the order of the sides, so clones that sync in any order end identical.
@@ -17,6 +26,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from sessiontui.project_memory.records import Record
@@ -50,9 +60,18 @@ def version_hash(record: Record) -> str:
     return hashlib.sha1(canonical.encode()).hexdigest()[:16]
 
 
-def _order(record: Record) -> tuple[str, str]:
-    """Which of two concurrent edits wins: the later update, then (same second) a fixed rule."""
-    return record.updated_at, _key(snapshot(record))
+def _order(record: Record) -> tuple[bool, int, datetime, str]:
+    """Which of two concurrent versions wins (the module's order: delete, revision, time, content)."""
+    return record.deleted_at is not None, record.revision, _moment(record.updated_at), _key(snapshot(record))
+
+
+def _moment(text: str) -> datetime:
+    """An ISO timestamp as a comparable time (whole seconds and microseconds alike)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _key(version: dict[str, Any]) -> str:
@@ -84,6 +103,47 @@ def merge(sides: Iterable[Iterable[Record]], base: Mapping[str, str]) -> list[Re
             known = merged.get(record.id)
             merged[record.id] = record if known is None else resolve(known, record, base.get(record.id))
     return sorted(merged.values(), key=lambda r: (r.created_at, r.id))
+
+
+@dataclass(frozen=True)
+class Superseded:
+    """A change made here that a sync replaced by a concurrent one (kept in the record's history)."""
+
+    id: str
+    field: str
+    yours: Any
+    by: str  # "edit" or "delete": the change that won
+    at: str  # when the winning change was made
+
+    def line(self) -> str:
+        """'b-12ab: your value 51.0 replaced by a teammate's edit of 10:42:03; kept in history'."""
+        when = _moment(self.at).strftime("%Y-%m-%d %H:%M:%S")
+        yours = "your edit" if self.field == "deleted_at" else f"your {self.field} {self.yours!r}"
+        return f"{self.id}: {yours} replaced by a teammate's {self.by} of {when} UTC; kept in history"
+
+
+_BOOKKEEPING = frozenset({"updated_at", "revision", "history"})
+
+
+def superseded(local: Iterable[Record], merged: Sequence[Record]) -> list[Superseded]:
+    """The local versions that lost to a concurrent change (now or in a teammate's sync since
+    the last one here), one per field: they are in the winner's history, the winner is not them."""
+    result = {record.id: record for record in merged}
+    lost = []
+    for mine in local:
+        won = result.get(mine.id)
+        if won is None or version_hash(mine) == version_hash(won):
+            continue
+        if _key(snapshot(mine)) not in {_key(v) for v in won.history}:
+            continue  # replaced by a later change made after seeing it: nothing was lost
+        by = "delete" if won.deleted_at and not mine.deleted_at else "edit"
+        mine_fields, won_fields = snapshot(mine), snapshot(won)
+        fields = sorted(name for name in mine_fields.keys() | won_fields.keys()
+                        if name not in _BOOKKEEPING and mine_fields.get(name) != won_fields.get(name))
+        if by == "delete":
+            fields = ["deleted_at"]
+        lost += [Superseded(mine.id, name, mine_fields.get(name), by, won.updated_at) for name in fields]
+    return lost
 
 
 def changed(merged: Sequence[Record], local: Iterable[Record]) -> list[Record]:

@@ -22,12 +22,13 @@ class SyncState:
 
     versions: dict[str, str] = field(default_factory=dict)
     fingerprint: list[int] | None = None
+    push_failed: str | None = None  # why the last `sync --push` did not reach the remote
 
     @classmethod
-    def after(cls, store: Store, records: Sequence[Record]) -> SyncState:
+    def after(cls, store: Store, records: Sequence[Record], *, push_failed: str | None = None) -> SyncState:
         """The state once `records` are both in the store and in the shared file."""
         versions = {record.id: version_hash(record) for record in records}
-        return cls(versions, list(store.fingerprint(SYNCED_KINDS)))
+        return cls(versions, list(store.fingerprint(SYNCED_KINDS)), push_failed)
 
 
 def state_path(folder: Path | None = None) -> Path:
@@ -39,7 +40,9 @@ def load_state(folder: Path | None = None) -> SyncState:
     the next merge then keeps both versions of every record that differs)."""
     try:
         data = json.loads(state_path(folder).read_text(encoding="utf-8"))
-        return SyncState(dict(data["versions"]), list(data["fingerprint"]))
+        failed = data.get("push_failed")
+        return SyncState(dict(data["versions"]), list(data["fingerprint"]),
+                         failed if isinstance(failed, str) else None)
     except (OSError, ValueError, KeyError, TypeError):
         return SyncState()
 
@@ -47,7 +50,8 @@ def load_state(folder: Path | None = None) -> SyncState:
 def save_state(state: SyncState, folder: Path | None = None) -> None:
     path = state_path(folder)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"versions": state.versions, "fingerprint": state.fingerprint}),
+    tmp.write_text(json.dumps({"versions": state.versions, "fingerprint": state.fingerprint,
+                               "push_failed": state.push_failed}),
                    encoding="utf-8")
     tmp.replace(path)
 

@@ -22,6 +22,12 @@ def sessiontui_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "sessiontui.tui.cli"]
 
 
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never read the real user-level ~/.config/sessiontui/config.toml."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+
+
 @pytest.fixture
 def memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private `.sessiontui` folder for this test, also seen by subprocesses."""

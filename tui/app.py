@@ -220,6 +220,8 @@ class SessionApp(App[None]):
     def on_mount(self) -> None:
         for problem in self.config.problems if self.config else ():
             self.notify(problem, severity="warning", markup=False)
+        if self.config and self.config.theme in self.available_themes:
+            self.theme = self.config.theme  # from sessiontui.toml or the user-level config.toml
         self._follow_logs()  # at once: the log read overlaps the first frame's drawing
         self.set_timer(STAGGER_S, self._telemetry)  # the rest later: threads share the GIL
         # The memory (runs' records are large) and the session files are read after the first

@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
-from sessiontui.tui.commands import modules_for
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Usage errors in one line (no usage dump), exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with a known `command`, only its module registers (a one-shot CLI starts faster)."""
-    parser = OneLineParser(
-        prog="sessiontui",
-        description="Remember, watch and answer for a long ML session. No command opens the app.",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in modules_for(command):
-        module.register(sub)
-    return parser
+from sessiontui.tui.commands.parser import build_parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # imported when a [[hosts]] table is read: most projects have
     from sessiontui.collectors.remote import RemoteHost
 
 CONFIG_NAME = "sessiontui.toml"
+USER_CONFIG_NAME = "config.toml"
+PROJECT_ONLY = frozenset({"logs"})  # settings the user-level file may not hold
 
 
 @dataclass
@@ -77,7 +79,15 @@ class Config:
             ],
         },
     )
+    theme: str | None = field(
+        default=None,
+        metadata={"doc": "The app's colour theme (a Textual theme name; unset: Textual's default). "
+                         "Usually set once for you in the user-level config.toml.",
+                  "example": "nord"},
+    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
+    sources: dict[str, str] = field(default_factory=dict, compare=False,  # name -> file it came from
+                                    metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
         """The followed logs as paths, relative entries taken from `base` (the file's folder)."""
@@ -113,6 +123,10 @@ def _checked(name: str, value: Any) -> Any:
         if isinstance(value, bool):
             return value
         raise ValueError("expected true or false")
+    if name == "theme":
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        raise ValueError("expected a theme name, e.g. \"nord\"")
     if name == "default_metric":
         if isinstance(value, str) and value.strip():
             return str(value)
@@ -170,38 +184,61 @@ def _hosts(value: Any, problems: list[str]) -> list[RemoteHost]:
     return hosts
 
 
-def load_config(path: Path) -> Config:
-    """Settings from `path`; a missing file gives defaults, a bad one defaults plus `problems`."""
+def user_config_path() -> Path:
+    """The user-level settings, for what is not per project ([[hosts]], theme, draft_overhead):
+    `~/.config/sessiontui/config.toml` on Linux (platformdirs: XDG_CONFIG_HOME is honoured)."""
+    from platformdirs import user_config_path as folder
+
+    return folder("sessiontui", appauthor=False) / USER_CONFIG_NAME
+
+
+def load_config(path: Path, user_path: Path | None = None) -> Config:
+    """Settings from `path` merged over the user-level file (default: user_config_path()) and the
+    defaults; a missing file gives defaults, a bad one defaults plus `problems`."""
     config = Config()
+    _read_into(config, user_config_path() if user_path is None else user_path, user=True)
+    _read_into(config, path, user=False)
+    return config
+
+
+def _read_into(config: Config, path: Path, *, user: bool) -> None:
+    """Apply the settings of one file to `config` (the project's over the user's: a [[hosts]]
+    entry of the project replaces the user's of the same name, the others are kept)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return config  # no file: no parser imported (`ask` starts faster)
+        return  # no file: no parser imported (`ask` starts faster)
     except (OSError, UnicodeDecodeError) as exc:
         config.problems.append(f"{path}: cannot read settings ({exc}); using defaults")
-        return config
+        return
     import tomllib  # reading needs no layout: the stdlib parser imports and runs several times faster
 
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         config.problems.append(f"{path}: cannot read settings ({exc}); using defaults")
-        return config
+        return
     known = {f.name for f in SETTINGS}
     for name, value in document.items():
         if name not in known:
             config.problems.append(f"{path}: unknown setting {name!r} ignored")
             continue
+        if user and name in PROJECT_ONLY:
+            config.problems.append(f"{path}: {name} is per project: set it in {CONFIG_NAME}; ignored")
+            continue
         if name == "hosts":
             problems: list[str] = []
-            config.hosts = _hosts(value, problems)
+            hosts = _hosts(value, problems)
+            named = {host.name for host in hosts}
+            config.hosts = [host for host in config.hosts if host.name not in named] + hosts
             config.problems.extend(f"{path}: {problem}" for problem in problems)
+            config.sources[name] = str(path)
             continue
         try:
             setattr(config, name, _checked(name, value))
+            config.sources[name] = str(path)
         except ValueError as exc:
             config.problems.append(f"{path}: {name}: {exc}, got {value!r}; using the default")
-    return config
 
 
 def default_text() -> str:

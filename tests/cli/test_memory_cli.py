@@ -10,15 +10,14 @@ def test_bench_add_list_show_json_contract(run_cli) -> None:
     added = run_cli("bench", "add", "--config", "SGLang baseline", "--value", "50", "--baseline",
                     "--concurrency", "1", "--accept-length", "1.0", "--draft-tokens", "4",
                     "--notes", "tp1 cuda graphs", "--tag", "h200", "--tag", "llama8b", "--json", check=True)
-    record = json.loads(added.stdout)
+    record = json.loads(added.stdout)["records"][0]
     for key in ("id", "kind", "created_at", "config", "metric", "value", "unit", "baseline",
-                "accept_length", "num_draft_tokens", "concurrency", "notes", "tags", "git_commit",
-                "git_branch", "git_dirty", "host"):
+                "accept_length", "num_draft_tokens", "concurrency", "notes", "tags", "host"):
         assert key in record
     assert record["metric"] == "output_tok_s" and record["value"] == 50.0 and record["baseline"] is True
     assert record["tags"] == ["h200", "llama8b"] and record["num_draft_tokens"] == 4
 
-    listed = json.loads(run_cli("list", "--kind", "benchmark", "--json", check=True).stdout)
+    listed = json.loads(run_cli("list", "--kind", "benchmark", "--json", check=True).stdout)["records"]
     assert [r["id"] for r in listed] == [record["id"]]
     shown = run_cli("show", record["id"][:6], check=True).stdout
     assert "SGLang baseline" in shown and "tp1 cuda graphs" in shown
@@ -34,23 +33,23 @@ def test_git_state_is_stamped_inside_a_repository(run_cli, tmp_path: Path) -> No
     subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "x",
                     "--allow-empty"], cwd=repo, check=True)
     subprocess.run(["git", "add", "f"], cwd=repo, check=True)
-    record = json.loads(run_cli("note", "add", "hello", "--json", cwd=repo, check=True).stdout)
+    record = json.loads(run_cli("note", "add", "hello", "--json", cwd=repo, check=True).stdout)["records"][0]
     assert record["git_branch"] == "exp" and len(record["git_commit"]) == 40
     assert record["git_dirty"] is True
 
 
 def test_lesson_note_edit_rm_restore(run_cli) -> None:
     lesson = json.loads(run_cli("lesson", "add", "--title", "Triton smem", "--symptom", "OutOfResources",
-                                "--cause", "BLOCK too big", "--fix", "num_stages=2", "--json", check=True).stdout)
+                                "--cause", "BLOCK too big", "--fix", "num_stages=2", "--json", check=True).stdout)["records"][0]
     run_cli("note", "add", "packing", "was", "off", check=True)
     run_cli("edit", lesson["id"], "--fix", "num_stages=1", "--set", "tags=triton,smem", check=True)
-    shown = json.loads(run_cli("show", lesson["id"], "--json", check=True).stdout)
+    shown = json.loads(run_cli("show", lesson["id"], "--json", check=True).stdout)["records"][0]
     assert shown["fix"] == "num_stages=1" and shown["tags"] == ["triton", "smem"]
     run_cli("rm", lesson["id"], check=True)
-    assert [r["kind"] for r in json.loads(run_cli("list", "--json").stdout)] == ["note"]
+    assert [r["kind"] for r in json.loads(run_cli("list", "--json").stdout)["records"]] == ["note"]
     assert lesson["id"] in run_cli("list", "--trash").stdout
     run_cli("restore", lesson["id"], check=True)
-    assert len(json.loads(run_cli("list", "--json").stdout)) == 2
+    assert len(json.loads(run_cli("list", "--json").stdout)["records"]) == 2
 
 
 def test_lesson_add_requires_its_fields(run_cli) -> None:
@@ -82,7 +81,7 @@ def test_bad_value_is_one_line_error(run_cli) -> None:
         result = run_cli("bench", "add", "--config", "x", "--value", value)
         assert result.returncode != 0
         assert len(result.stderr.strip().splitlines()) == 1 and "--value" in result.stderr
-    assert json.loads(run_cli("list", "--json").stdout) == []
+    assert json.loads(run_cli("list", "--json").stdout)["records"] == []
 
 
 def test_corrupt_database_is_one_line_error_and_untouched(run_cli, memory_dir: Path) -> None:
@@ -104,3 +103,12 @@ def test_unwritable_directory_is_one_line_error(run_cli, tmp_path: Path) -> None
     result = run_cli("note", "add", "x", env={"SESSIONTUI_DIR": str(blocker / "sub")})
     assert result.returncode != 0
     assert len(result.stderr.strip().splitlines()) == 1 and "cannot create folder" in result.stderr
+
+
+def test_bidi_overrides_and_zero_width_characters_are_shown_escaped(run_cli) -> None:
+    sneaky = "rm\u202e-rf\u200b /tmp\u2066x\u2069\ufeff"
+    run_cli("note", "add", sneaky, check=True)
+    listed = run_cli("list", check=True).stdout
+    assert "rm\\u202e-rf\\u200b /tmp\\u2066x\\u2069\\ufeff" in listed
+    assert not any(ch in listed for ch in "\u202e\u200b\u2066\u2069\ufeff")
+    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"][0]["text"] == sneaky

@@ -34,7 +34,7 @@ def one_line_error(result: subprocess.CompletedProcess) -> str:
 
 
 def listed(run_cli) -> list[dict]:
-    return json.loads(run_cli("list", "--json", check=True).stdout)
+    return json.loads(run_cli("list", "--json", check=True).stdout)["records"]
 
 
 # -- 1. export with run records ---------------------------------------------------------------
@@ -74,7 +74,7 @@ def test_bench_add_refuses_an_empty_config_and_edit_keeps_the_bounds(run_cli) ->
     result = run_cli("bench", "add", "--config", " ", "--value", "5")
     assert result.returncode == 2 and "config" in one_line_error(result)
     added = json.loads(run_cli("bench", "add", "--config", "x", "--value", "5", "--json",
-                               check=True).stdout)
+                               check=True).stdout)["records"][0]
     for flags in (("--value", "-1"), ("--set", "accept_length=0"), ("--set", "concurrency=0")):
         result = run_cli("edit", added["id"], *flags)
         assert result.returncode == 2, result.stderr
@@ -165,7 +165,7 @@ def test_duplicate_ids_with_different_content_are_reported(run_cli, tmp_path: Pa
 # -- 7. a future-dated import never reverts a later local edit ---------------------------------
 def test_reimporting_an_export_after_a_local_edit_keeps_the_edit(run_cli, tmp_path: Path) -> None:
     added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
-                               "--json", check=True).stdout)
+                               "--json", check=True).stdout)["records"][0]
     export = tmp_path / "e.toml"
     run_cli("export", str(export), check=True)
     run_cli("edit", added["id"], "--value", "77", check=True)
@@ -188,9 +188,10 @@ def test_a_damaged_memory_refuses_writes_and_salvage_recovers_it(
     assert "salvage" in refused.stderr and db.read_bytes() == before
     out = tmp_path / "salvaged.toml"
     result = run_cli("salvage", str(out))
-    assert result.returncode == 3 and "could not be read (lost)" in one_line_error(result)
+    assert result.returncode == 3 and "could not be read (lost)" in result.stdout  # a result, not an error
+    assert result.stderr == ""
     saved = tomllib.loads(out.read_text())["record"]
-    lost = int(result.stderr.split("; ")[1].split()[0])
+    lost = int(result.stdout.split("; ")[1].split()[0])
     assert len(saved) + lost == 2000 and len(saved) > 1900
     db.rename(memory_dir / "damaged.db")
     restored = run_cli("import", str(out))
@@ -250,7 +251,7 @@ def test_a_full_disk_during_import_names_the_cause(run_cli, memory_dir: Path, tm
 # -- 11. control characters -------------------------------------------------------------------
 def test_control_sequences_from_stored_text_are_escaped_but_json_is_exact(run_cli) -> None:
     hostile = "clear\x1b[2J title\x1b]0;pwned\x07 clip\x1b]52;c;aGk=\x07 csi\x9b31m end"
-    added = json.loads(run_cli("note", "add", hostile, "--json", check=True).stdout)
+    added = json.loads(run_cli("note", "add", hostile, "--json", check=True).stdout)["records"][0]
     assert added["text"] == hostile  # JSON: the exact value
     for args in (("list",), ("show", added["id"]), ("note", "add", hostile)):
         out = run_cli(*args, check=True).stdout
@@ -278,7 +279,7 @@ def test_an_imported_id_with_control_characters_or_spaces_is_refused(run_cli, tm
 
 
 def test_the_revision_is_kept_by_the_store_not_edited(run_cli) -> None:
-    added = json.loads(run_cli("note", "add", "n", "--json", check=True).stdout)
+    added = json.loads(run_cli("note", "add", "n", "--json", check=True).stdout)["records"][0]
     result = run_cli("edit", added["id"], "--set", f"revision={2**62}")
     assert result.returncode == 2 and "cannot set field 'revision'" in one_line_error(result)
     assert run_cli("edit", added["id"], "--set", "text=m").returncode == 0
@@ -347,7 +348,7 @@ def test_train_status_degrades_without_a_store(run_cli, memory_dir: Path, tmp_pa
 
 def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Path) -> None:
     added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
-                               "--json", check=True).stdout)
+                               "--json", check=True).stdout)["records"][0]
     db = sqlite3.connect(memory_dir / "memory.db")
     with db:
         db.execute("UPDATE records SET body = json_set(body, '$.value', 'abc')")

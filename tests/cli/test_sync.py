@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,13 @@ import pytest
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.sync_state import load_state, unsynced
-from sessiontui.tui.commands.sync import SYNC_FILE, SyncError, merge_file, sync_with_remote
+from sessiontui.tui.commands.sync import (
+    SYNC_FILE,
+    SyncError,
+    _resolve_conflict,
+    merge_file,
+    sync_with_remote,
+)
 
 DAY1, DAY2, DAY3 = (f"2026-03-0{d}T10:00:00+00:00" for d in (1, 2, 3))
 
@@ -190,9 +197,151 @@ def test_conflicts_in_the_users_own_files_undo_the_pull_and_say_so(clones) -> No
     a.store.add(note("a's note", "n-a"))
     a.sync()
     b.store.add(note("b's note", "n-b"))
-    with pytest.raises(SyncError, match="conflicts in README and was undone"):
+    with pytest.raises(SyncError, match="conflicts in 'README' and was undone"):
         b.sync()
     git_dir = Path(b.repo.git_dir)
     assert not (git_dir / "rebase-merge").exists() and not (git_dir / "rebase-apply").exists()
     assert (Path(b.repo.working_tree_dir) / "README").read_text() == "b's readme\n"
     assert [r["id"] for r in b.everything()] == ["n-b"]  # nothing stored is lost
+
+
+# -- what real git leaves behind; concurrent changes ------------------------------------------
+SAME_SECOND = "2026-03-02T10:00:00+00:00"
+
+
+def shared(clone) -> Path:
+    return Path(clone.repo.working_tree_dir) / SYNC_FILE
+
+
+def stop_a_pull_on_the_memory_file(a, b) -> None:
+    """a pushes an edit of n-0; b commits its own and runs a plain `git pull --rebase`, which
+    stops on the shared file (as after a SIGKILL during `sync --push`)."""
+    a.store.add(note("before", "n-0"))
+    a.sync()
+    b.sync()
+    edit(a.store, "n-0", DAY2, text="a's edit")
+    a.sync()
+    b.store.add(note("b's note", "n-b"))
+    merge_file(b.store, shared(b))
+    b.repo.git.commit("-am", "b's memory")
+    with pytest.raises(git.GitCommandError):
+        b.repo.git.pull("--rebase", "origin", "main")
+    assert (Path(b.repo.git_dir) / "rebase-merge").exists() or (Path(b.repo.git_dir) / "rebase-apply").exists()
+
+
+def test_plain_sync_finishes_a_rebase_stopped_on_the_memory_file(clones) -> None:
+    a, b, _ = clones
+    stop_a_pull_on_the_memory_file(a, b)
+    merge_file_report = subprocess.run(["git", "status", "--porcelain"], cwd=b.repo.working_tree_dir,
+                                       capture_output=True, text=True, check=True).stdout
+    assert f"UU {SYNC_FILE}" in merge_file_report
+    _resolve_conflict(b.repo, b.store, shared(b))  # what `sessiontui sync` runs first
+    status = b.repo.git.status("--porcelain")
+    assert "UU" not in status and not (Path(b.repo.git_dir) / "rebase-merge").exists()
+    assert not b.repo.head.is_detached
+    b.sync()  # and --push then works: no "HEAD is detached"
+    a.sync()
+    assert a.everything() == b.everything()
+    assert {r["id"] for r in a.everything()} == {"n-0", "n-b"}
+
+
+def test_a_resolved_but_unfinished_rebase_is_continued(clones) -> None:
+    """Killed after `git add` but before `git rebase --continue`: nothing unmerged, still rebasing."""
+    a, b, _ = clones
+    stop_a_pull_on_the_memory_file(a, b)
+    b.repo.git.checkout("--theirs", SYNC_FILE)
+    b.repo.git.add(SYNC_FILE)
+    b.sync()
+    a.sync()
+    assert not b.repo.head.is_detached and a.everything() == b.everything()
+
+
+def test_other_conflicts_are_refused_in_one_line_naming_files_with_spaces(clones) -> None:
+    a, b, _ = clones
+    for clone, text in ((a, "a\n"), (b, "b\n")):
+        (Path(clone.repo.working_tree_dir) / "my notes.txt").write_text(text)
+        clone.repo.git.add("my notes.txt")
+        clone.repo.git.commit("-m", "notes")
+    a.repo.git.push("origin", "HEAD:main")
+    with pytest.raises(git.GitCommandError):
+        b.repo.git.pull("--no-rebase", "origin", "main")
+    with pytest.raises(SyncError, match="conflicts in 'my notes.txt'") as stopped:
+        b.sync()
+    assert "\n" not in str(stopped.value)
+
+
+def test_a_committed_symlink_is_never_written_through(clones, tmp_path: Path) -> None:
+    a, _, _ = clones
+    outside = tmp_path / "outside.toml"
+    outside.write_text("keep me\n")
+    os.chmod(outside, 0o600)
+    shared(a).symlink_to(outside)
+    a.store.add(note("private", "n-p"))
+    with pytest.raises(SyncError, match="symbolic link"):
+        a.sync()
+    with pytest.raises(SyncError, match="symbolic link"):
+        merge_file(a.store, shared(a))
+    assert outside.read_text() == "keep me\n" and outside.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_push_refused_by_a_hook_says_so_and_stays_unsynced(clones, remote: Path, run_cli) -> None:
+    a, _, _ = clones
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'pushes are frozen for the release'\nexit 1\n")
+    hook.chmod(0o755)
+    a.store.add(note("waiting", "n-w"))
+    with pytest.raises(SyncError, match="refused the push.*frozen for the release"):
+        a.sync()
+    assert load_state(a.store.path.parent).push_failed
+    env = {"SESSIONTUI_DIR": str(a.store.path.parent)}
+    status = run_cli("sync", "--status", "--json", cwd=Path(a.repo.working_tree_dir), env=env)
+    assert status.returncode == 1 and json.loads(status.stdout)["unsynced"] is True
+    hook.unlink()
+    a.sync()
+    status = run_cli("sync", "--status", cwd=Path(a.repo.working_tree_dir), env=env)
+    assert status.returncode == 0, status.stdout
+
+
+def test_a_delete_beats_an_edit_of_the_same_second_on_every_clone(clones) -> None:
+    a, b, c = clones
+    a.store.add(note("doomed", "n-d"))
+    for clone in clones:
+        clone.sync()
+    edit(a.store, "n-d", SAME_SECOND, deleted_at=SAME_SECOND)
+    edit(b.store, "n-d", SAME_SECOND, text="edited, concurrently")
+    for clone in (b, a, c, b, a):
+        clone.sync()
+    for clone in clones:
+        [record] = [r for r in clone.everything() if r["id"] == "n-d"]
+        assert record["deleted_at"] == SAME_SECOND
+        assert [v.get("text") for v in record["history"]] == ["edited, concurrently"]
+
+
+def test_every_superseded_edit_is_named(clones, run_cli) -> None:
+    a, b, _ = clones
+    a.store.add(note("x", "n-x"))
+    a.sync()
+    b.sync()
+    edit(a.store, "n-x", "2026-03-02T10:42:03.250000+00:00", text="a's", revision=3)
+    edit(b.store, "n-x", "2026-03-02T10:42:03.500000+00:00", text="b's", revision=2)
+    b.sync()  # b's edit goes first; a's (higher revision) then replaces it
+    env = {"SESSIONTUI_DIR": str(a.store.path.parent)}
+    a.store.close()
+    assert run_cli("sync", "--push", cwd=Path(a.repo.working_tree_dir), env=env).returncode == 0
+    result = run_cli("sync", "--push", "--json", cwd=Path(b.repo.working_tree_dir),
+                     env={"SESSIONTUI_DIR": str(b.store.path.parent)})
+    assert result.returncode == 0, result.stderr
+    [replaced] = json.loads(result.stdout)["superseded"]
+    assert (replaced["id"], replaced["field"], replaced["yours"], replaced["by"]) == (
+        "n-x", "text", "b's", "edit")
+    assert replaced["at"].startswith("2026-03-02T10:42:03.25")
+
+
+def test_superseded_line_reads_as_the_issue_asks() -> None:
+    from sessiontui.project_memory.sync import Superseded
+
+    line = Superseded("b-12ab", "value", 51.0, "edit", "2026-03-02T10:42:03.4+00:00").line()
+    assert line == ("b-12ab: your value 51.0 replaced by a teammate's edit of 2026-03-02 10:42:03 UTC; "
+                    "kept in history")
+
+

@@ -11,11 +11,11 @@ def test_target_set_list_rm(run_cli) -> None:
     run_cli("bench", "add", "--config", "EAGLE3", "--value", "82.3", "--concurrency", "1",
             "--accept-length", "2.1", check=True)
     added = json.loads(run_cli("target", "set", "beat", "90", "tok/s", "single", "stream", "--json",
-                               check=True).stdout)
+                               check=True).stdout)["records"][0]
     assert (added["metric"], added["value"], added["concurrency"]) == ("output_tok_s", 90.0, 1)
     listed = run_cli("target", "list", check=True).stdout
     assert "beat 90 tok/s single stream: now 82.3 tok/s (7.7 tok/s to go)" in listed
-    as_json = json.loads(run_cli("target", "list", "--json", check=True).stdout)
+    as_json = json.loads(run_cli("target", "list", "--json", check=True).stdout)["records"]
     assert as_json[0]["current"] == 82.3 and as_json[0]["met"] is False
     run_cli("target", "rm", added["id"], check=True)
     assert "No targets yet" in run_cli("target", "list", check=True).stdout
@@ -32,6 +32,6 @@ def test_bench_add_records_what_it_ran_on(run_cli) -> None:
         "bench", "add", "--config", "b", "--value", "90", "--engine", "sglang", "--engine-version",
         "0.5.1", "--driver", "580.159", "--cuda", "12.8", "--gpu-model", "NVIDIA H200",
         "--gpu-count", "4", "--command", "python -m sglang.launch_server --tp 4", "--json",
-        check=True).stdout)
+        check=True).stdout)["records"][0]
     assert added["driver_version"] == "580.159" and added["cuda_version"] == "12.8"
     assert added["gpus"] == ["NVIDIA H200"] * 4 and added["engine_version"] == "0.5.1"

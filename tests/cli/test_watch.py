@@ -37,7 +37,7 @@ def specforge_lines(first: int, last: int, total: int) -> str:
 def watch_json(run_cli, log: Path, *extra: str) -> dict:
     result = run_cli("watch", "--log", str(log), "--once", "--json", *extra)
     assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
+    return json.loads(result.stdout)["records"][0]
 
 
 def test_once_twice_adds_no_duplicate_milestones(run_cli, store: Store, tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ def test_crash_matched_to_a_lesson_from_an_earlier_run(run_cli, tmp_path: Path) 
                     "--fix", "--max-length 2048", "--signature", failure_signature(earlier),
                     "--json")
     assert added.returncode == 0, added.stderr
-    lesson_id = json.loads(added.stdout)["id"]
+    lesson_id = json.loads(added.stdout)["records"][0]["id"]
     record = watch_json(run_cli, crash_log(tmp_path, "cuda_oom_later.log"))
     assert record["status"] == "crashed" and record["step"] == 1270
     [event] = record["events"]
@@ -105,7 +105,7 @@ def test_unrelated_failure_matches_no_lesson(run_cli, tmp_path: Path, fixture: s
     record = watch_json(run_cli, crash_log(tmp_path, fixture))
     assert record["status"] == "crashed"
     assert [e["kind"] for e in record["events"]] == ["crashed"]
-    assert record["events"][0]["lessons"] == []
+    assert "lessons" not in record["events"][0]  # empty: left out (docs/json.md)
     assert record["events"][0]["signature"]
 
 
@@ -114,7 +114,7 @@ def test_lesson_draft_from_a_crashed_run(run_cli, tmp_path: Path) -> None:
     result = run_cli("lesson", "add", "--from-run", record["id"], "--fix", "num_stages=2",
                      "--json")
     assert result.returncode == 0, result.stderr
-    lesson = json.loads(result.stdout)
+    lesson = json.loads(result.stdout)["records"][0]
     assert lesson["signature"] == record["events"][0]["signature"]
     assert "Hardware limit: 232448" in lesson["symptom"]
     assert "raise OutOfResources" in lesson["symptom"]

@@ -40,7 +40,7 @@ def test_terminating_signal_saves_progress_and_says_so(
         with log.open("a") as f:  # plain progress: stored only every few seconds while following
             f.write(specforge_lines(11, 84, 1000))
         for line in proc.stdout:  # one JSON line per change: wait until step 84 is read
-            if json.loads(line)["step"] == 84:
+            if json.loads(line)["records"][0]["step"] == 84:
                 break
     finally:
         proc.send_signal(signum)
@@ -90,9 +90,9 @@ def test_lesson_from_a_run_is_the_failure_not_the_bars(run_cli, tmp_path: Path) 
     error = "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
     log.write_text(redraws + "\n[rank0]: Traceback (most recent call last):\n" + frames + error
                    + error.replace("rank0", "rank1"))
-    record = json.loads(run_cli("watch", "--log", str(log), "--once", "--json", check=True).stdout)
+    record = json.loads(run_cli("watch", "--log", str(log), "--once", "--json", check=True).stdout)["records"][0]
     lesson = json.loads(run_cli("lesson", "add", "--from-run", record["id"], "--fix", "smaller",
-                                "--json", check=True).stdout)
+                                "--json", check=True).stdout)["records"][0]
     symptom = lesson["symptom"].splitlines()
     assert 2 <= len(symptom) <= 15 and len(lesson["symptom"]) < 800
     assert symptom[-1] == "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."

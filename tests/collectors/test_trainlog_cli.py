@@ -58,7 +58,7 @@ def test_status_json_names_matching_lessons(run_cli) -> None:
         "lesson", "add", "--title", "Triton kernel needs too much shared memory",
         "--symptom", "triton.runtime.errors.OutOfResources: out of resource: shared memory",
         "--cause", "autotuned BLOCK sizes too large for H200 smem", "--fix", "num_stages=2",
-        "--json", check=True).stdout)
+        "--json", check=True).stdout)["records"][0]
     run_cli("lesson", "add", "--title", "Packing off", "--symptom", "slow epochs",
             "--cause", "collator", "--fix", "enable packing", check=True)
     status = json.loads(run_cli("train", "status", "--log", str(crash), "--json", check=True).stdout)

@@ -19,8 +19,8 @@ from mcp.types import CallToolResult
 from tests.conftest import sessiontui_command
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-READING = {"ask", "list_records", "show_record", "train_status", "speedup"}
-WRITING = {"add_benchmark", "add_lesson", "add_note", "record_output"}
+READING = {"ask", "list_records", "show_record", "train_status", "speedup", "list_targets"}
+WRITING = {"add_benchmark", "add_lesson", "add_note", "record_output", "set_target"}
 
 
 @contextlib.asynccontextmanager
@@ -88,7 +88,7 @@ async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_cli) -> 
         result = await session.call_tool("ask", {"question": "what's the baseline?"})
     assert not result.is_error
     answer = json.loads(text_of(result))
-    assert answer == result.structured_content
+    assert result.structured_content is None  # one copy of the result, one shape
     assert answer["intent"] == "baseline"
     assert answer["figures"]["reference_value"] == 90.0
     assert "90.0" in answer["text"].splitlines()[0]
@@ -102,17 +102,18 @@ async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_
         result = await session.call_tool("record_output", {"text": output, "config": "sglang eagle3 c=1"})
         assert not result.is_error, text_of(result)
         [stored] = json.loads(text_of(result))["records"]
+        assert not any(v in (None, "", [], {}) for v in stored.values())  # compact records
         shown = await session.call_tool("show_record", {"id": stored["id"]})
         await session.call_tool("add_note", {"text": "a second record"})
         listed = await session.call_tool("list_records", {})
     assert stored["value"] == pytest.approx(681.30) and stored["accept_length"] == pytest.approx(3.21)
     assert stored["config"] == "sglang eagle3 c=1" and "via:mcp" in stored["tags"]
     assert stored["host"] and Path(stored["output_path"]).read_text() == output
-    assert json.loads(text_of(shown)) == stored
+    assert json.loads(text_of(shown))["records"] == [stored]
     assert json.loads(text_of(listed)) == json.loads(run_cli("list", "--json", check=True).stdout)
     listed = run_cli("list", "--tag", "via:mcp", check=True).stdout
     assert stored["id"] in listed and "sglang eagle3 c=1" in listed
-    assert json.loads(run_cli("show", stored["id"], "--json", check=True).stdout) == stored
+    assert json.loads(run_cli("show", stored["id"], "--json", check=True).stdout)["records"] == [stored]
 
 
 async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_serving(server, run_cli) -> None:
@@ -137,7 +138,7 @@ async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_servi
     assert "/nonexistent/train.log" in text_of(no_log)
     assert "1.7" in text_of(bad_rate)
     assert not still.is_error
-    notes = json.loads(run_cli("list", "--json", check=True).stdout)
+    notes = json.loads(run_cli("list", "--json", check=True).stdout)["records"]
     assert [r["text"] for r in notes] == ["still serving"]
 
 
@@ -165,10 +166,10 @@ async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_cli, 
             "title": "Triton smem", "symptom": "OutOfResources: shared memory, Required: 131072",
             "cause": "BLOCK_N=128", "fix": "num_stages=2", "tags": ["drafter"],
         })
-    lesson = json.loads(text_of(result))
+    [lesson] = json.loads(text_of(result))["records"]
     assert lesson["git_commit"] == head and lesson["git_branch"] == "work" and lesson["host"]
     assert lesson["tags"] == ["drafter", "via:mcp"]
-    tagged = json.loads(run_cli("list", "--tag", "via:mcp", "--json", check=True).stdout)
+    tagged = json.loads(run_cli("list", "--tag", "via:mcp", "--json", check=True).stdout)["records"]
     assert [r["id"] for r in tagged] == [lesson["id"]]
 
 
@@ -189,7 +190,7 @@ async def test_train_status_and_speedup_match_the_cli(server, run_cli, tmp_path)
     cli = run_cli("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", "--baseline-value", "50",
                   "--json", check=True)
     assert json.loads(text_of(projected)) == json.loads(cli.stdout)
-    assert projected.structured_content["accept_length"] == pytest.approx(1 + 0.8 + 0.48 + 0.24)
+    assert json.loads(text_of(projected))["accept_length"] == pytest.approx(1 + 0.8 + 0.48 + 0.24)
 
 
 async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_cli, memory_dir) -> None:
@@ -206,6 +207,58 @@ async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_cli
             run_cli("note", "add", f"cli {i}", check=True)
 
     await asyncio.gather(client_writes("a"), client_writes("b"), asyncio.to_thread(cli_writes))
-    texts = {r["text"] for r in json.loads(run_cli("list", "--kind", "note", "--json", check=True).stdout)}
+    listed = json.loads(run_cli("list", "--kind", "note", "--json", check=True).stdout)["records"]
+    texts = {r["text"] for r in listed}
     expected = {f"{n} {i}" for n in "ab" for i in range(per_client)} | {f"cli {i}" for i in range(per_cli)}
     assert texts == expected
+
+
+async def test_unknown_arguments_are_refused_with_a_suggestion(server, run_cli) -> None:
+    async with server() as session:
+        typo = await session.call_tool("add_note", {"text": "x", "tag": ["a"]})
+        extra = await session.call_tool("list_records", {"kind": "note", "colour": "red"})
+    assert typo.is_error and text_of(typo).startswith("add_note: unknown argument(s) tag (did you mean tags?)")
+    assert extra.is_error and "colour" in text_of(extra)
+    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"] == []
+
+
+async def test_targets_are_set_and_listed_as_the_cli_does(server, run_cli) -> None:
+    async with server() as session:
+        added = await session.call_tool("set_target", {"text": "beat 90 tok/s single stream"})
+        listed = await session.call_tool("list_targets", {})
+        vague = await session.call_tool("set_target", {"text": "be fast"})
+    [target] = json.loads(text_of(added))["records"]
+    assert (target["kind"], target["metric"], target["value"], target["concurrency"]) == (
+        "target", "output_tok_s", 90.0, 1)
+    assert "via:mcp" in target["tags"] and vague.is_error
+    cli = json.loads(run_cli("target", "list", "--json", check=True).stdout)
+    assert json.loads(text_of(listed)) == cli and cli["records"][0]["target"]["id"] == target["id"]
+
+
+async def test_record_output_names_every_format_it_reads(server) -> None:
+    from sessiontui.collectors.bench_output import KNOWN_FORMATS
+
+    async with server() as session:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert all(name in tools["record_output"].description for name in KNOWN_FORMATS)
+
+
+async def test_read_only_writes_nothing_and_reads_only_the_project(server, memory_dir, run_cli,
+                                                                   tmp_path) -> None:
+    seed_issue_numbers(run_cli)
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.log"
+    outside.write_text("step 1 loss 2.0 API_KEY=hunter2\n")
+    inside = tmp_path / "train.log"
+    shutil.copyfile(FIXTURES / "trainlog" / "specforge_v2.log", inside)
+    (tmp_path / "sessiontui.toml").write_text('logs = ["train.log"]\n')
+    async with server("--read-only") as session:
+        asked = await session.call_tool("ask", {"question": "current speedup?"})
+        secret = await session.call_tool("train_status", {"log": str(outside)})
+        ours = await session.call_tool("train_status", {"log": str(inside)})
+        projected = await session.call_tool("speedup", {"log": str(outside)})
+    assert not asked.is_error and not ours.is_error
+    for refused in (secret, projected):
+        assert refused.is_error and "hunter2" not in text_of(refused) and "--read-only" in text_of(refused)
+    assert not (memory_dir / "ask_state.json").exists()
+    run_cli("ask", "current speedup?", check=True)  # the same question, asked where it may write
+    assert (memory_dir / "ask_state.json").exists()

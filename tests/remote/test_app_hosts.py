@@ -12,7 +12,7 @@ from sessiontui.collectors.exporter import Exporter, ServedRun
 from sessiontui.collectors.remote import RemoteHost
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.config import Config
-from sessiontui.tui.serve import start_server
+from sessiontui.tui.metrics_service import start_server
 from tests.remote.local_http import serving
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, specforge_run, text_of, until
 

@@ -48,12 +48,23 @@ def test_train_status_of_a_serving_host(run_cli, serve, tmp_path: Path) -> None:
     wait_for(lambda: "drafter/train" in served.text(), "the run")
     result = run_cli("train", "status", "--host", "gpu7", "--json")
     assert result.returncode == 0, result.stderr
-    data = json.loads(result.stdout)
-    (run,) = data["runs"]
-    assert (data["host"], run["run"], run["step"], run["total_steps"]) == (
+    run = json.loads(result.stdout)  # the shape of `train status --json`, plus the host
+    assert (run["host"], run["source"], run["step"], run["total_steps"]) == (
         "gpu7", "drafter/train", 12, 120)
     assert run["acc"] == [0.712, 0.5]
     text = run_cli("train", "status", "--host", "gpu7")
     assert text.stdout.startswith("drafter/train @ gpu7\nrunning")
     missing = run_cli("train", "status", "--host", "gpu7", "--run", "other")
     assert missing.returncode == 1 and "reports no run 'other'" in missing.stderr
+
+
+def test_a_page_that_is_not_metrics_exits_1_in_one_line(run_cli, tmp_path: Path) -> None:
+    error = {"status": "error", "errorType": "bad_data", "error": "1:2: parse error: unexpected \"=\""}
+    answers = {"/api/v1/query": (400, json.dumps(error).encode()), "/login": (200, b"<html>login</html>")}
+    with serving(lambda path: answers[path.split("?")[0]]) as (url, _):
+        hosts_file(tmp_path, badsel=(url, "prometheus"), portal=(url + "/login", "dcgm-exporter"))
+        selector = run_cli("gpu", "--host", "badsel")
+        html = run_cli("gpu", "--host", "portal", "--json")
+    assert selector.returncode == 1 and selector.stderr.count("\n") == 1
+    assert selector.stderr.startswith("sessiontui: badsel: unreadable prometheus answer: query failed: bad_data")
+    assert html.returncode == 1 and html.stderr.count("\n") == 1 and "an HTML page" in html.stderr

@@ -3,10 +3,15 @@ served over loopback HTTP, and what a host that misbehaves looks like."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+import pytest
 
 from sessiontui.collectors.remote import RemoteCollector, RemoteHost
 from tests.remote.local_http import serving
@@ -39,8 +44,9 @@ def test_dcgm_exporter_h100_payload_gives_eight_gpus_as_reported() -> None:
     assert third.uuid == "GPU-3cc59718-d7df-49ac-07a3-a6cedfe263c6"
     assert (third.temp_c, third.power_w, third.util_pct) == (29.0, 69.771, 0.0)
     assert third.mem_util_pct == 0.0 and gpus[7].mem_util_pct is None  # only GPUs 0-5 had it
-    assert third.unavailable["mem_used_mib"] == "not reported by dcgm-exporter"
+    assert "mem_used_mib" not in third.unavailable  # never reported by this source: not listed
     assert "temp_c" not in third.unavailable
+    assert snapshot.gpu.driver == "580.105.08"  # from the DCGM_FI_DRIVER_VERSION label
 
 
 def test_dcgm_blank_value_means_not_supported() -> None:
@@ -87,7 +93,7 @@ def test_prometheus_query_api_with_label_selector() -> None:
     assert re.search(r'__name__=~"DCGM_FI_DEV_\.\*', query)
     gpus = snapshot.gpu.gpus
     assert len(gpus) == 8 and gpus[0].temp_c == 27.0 and gpus[0].mem_used_mib == 0.0
-    assert gpus[0].unavailable["power_w"] == "not reported by prometheus"
+    assert gpus[0].power_w is None and "power_w" not in gpus[0].unavailable
 
 
 def test_prometheus_error_answer_is_one_line_warning() -> None:
@@ -98,7 +104,7 @@ def test_prometheus_error_answer_is_one_line_warning() -> None:
     assert snapshot.reachable and snapshot.gpu.gpus == ()
     problem = snapshot.problem()
     assert problem is not None and "\n" not in problem
-    assert "bad_data" in problem and "malformed prometheus payload" in problem
+    assert problem.startswith("unreadable prometheus answer: query failed: bad_data")
 
 
 def test_html_page_instead_of_metrics_is_one_line_warning() -> None:
@@ -107,7 +113,8 @@ def test_html_page_instead_of_metrics_is_one_line_warning() -> None:
         snapshot = scrape(RemoteHost("proxy", url, "dcgm-exporter"))
     problem = snapshot.problem()
     assert problem is not None and "\n" not in problem
-    assert problem.startswith("proxy: malformed dcgm-exporter payload ignored")
+    assert problem == ("unreadable dcgm-exporter answer: an HTML page, not metrics: is the URL the "
+                       "metrics endpoint?")
 
 
 def test_http_error_is_an_outage_with_its_status() -> None:
@@ -130,3 +137,48 @@ def test_silent_host_times_out() -> None:
     finally:
         listener.close()
     assert snapshot.error == "no answer within 0.3 s"
+
+
+@contextlib.contextmanager
+def dripping(header_first: bool) -> Iterator[str]:
+    """A host answering one byte every 0.1 s (from its first byte, or after prompt headers)."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+    page = body("dcgm_l40s_vllm.prom")
+    head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(page)}\r\n\r\n".encode()
+
+    def answer() -> None:
+        conn, _ = listener.accept()
+        with conn, contextlib.suppress(OSError):  # the client hangs up at its deadline
+            conn.recv(65536)
+            if header_first:
+                conn.sendall(head)
+            for byte in (page if header_first else head + page):
+                if stop.wait(0.1):
+                    return
+                conn.sendall(bytes([byte]))
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/metrics"
+    finally:
+        stop.set()
+        listener.close()
+        thread.join()
+
+
+@pytest.mark.parametrize("header_first", [True, False], ids=["slow body", "slow headers"])
+def test_a_slow_host_is_cut_at_its_deadline_and_holds_no_other(header_first: bool) -> None:
+    with dripping(header_first) as slow_url, serving(lambda path: (200, body("dcgm_l40s_vllm.prom"))) as (
+            url, _):
+        collector = RemoteCollector([RemoteHost("slow", slow_url, "dcgm-exporter", timeout_s=0.5),
+                                     RemoteHost("fine", url, "dcgm-exporter")])
+        try:
+            slow, fine = collector.sample()
+        finally:
+            collector.close()
+    assert not slow.reachable and slow.error == "no answer within 0.5 s"
+    assert fine.reachable and len(fine.gpu.gpus) == 1

@@ -123,3 +123,54 @@ def test_busy_port_is_one_line_error(serve, run_cli) -> None:
 def test_bad_listen_address_is_a_usage_error(run_cli) -> None:
     result = run_cli("serve", "--listen", "localhost")
     assert result.returncode == 2 and "expected HOST:PORT" in result.stderr
+
+
+# -- the HTTP side: prometheus_client's handler over the cached sample --------------------------
+@pytest.fixture
+def http(tmp_path):
+    """An in-process metrics server holding one run's sample, with a short idle timeout."""
+    from sessiontui.collectors.exporter import Exporter, ServedRun
+    from sessiontui.collectors.trainlog import read_log
+    from sessiontui.tui.metrics_service import start_server
+
+    log = tmp_path / "train.log"
+    log.write_text(specforge(1, 12, 120))
+    exporter = Exporter("node-1")
+    exporter.update(None, [ServedRun("drafter", read_log(log))])
+    server = start_server(exporter, "127.0.0.1", 0, idle_timeout_s=0.5)
+    yield f"http://127.0.0.1:{server.server_address[1]}/metrics", server
+    server.shutdown()
+    server.server_close()
+
+
+def test_head_gives_the_headers_of_get_without_a_body(http) -> None:
+    url, _ = http
+    with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=5) as head:
+        assert head.status == 200 and head.read() == b""
+        length = int(head.headers["Content-Length"])
+    with urllib.request.urlopen(url, timeout=5) as got:
+        assert len(got.read()) == length > 0
+
+
+def test_gzip_and_openmetrics_are_negotiated(http) -> None:
+    import gzip
+
+    url, _ = http
+    asked = urllib.request.Request(url, headers={"Accept-Encoding": "gzip",
+                                                 "Accept": "application/openmetrics-text; version=1.0.0"})
+    with urllib.request.urlopen(asked, timeout=5) as got:
+        assert got.headers["Content-Encoding"] == "gzip"
+        assert got.headers["Content-Type"].startswith("application/openmetrics-text")
+        text = gzip.decompress(got.read()).decode()
+    assert text.endswith("# EOF\n") and "drafter" in text
+    with urllib.request.urlopen(url, timeout=5) as plain:
+        assert plain.headers["Content-Type"].startswith("text/plain") and "Content-Encoding" not in plain.headers
+        assert run_value(plain.read().decode(), "sessiontui_train_step", "drafter") == 12
+
+
+def test_an_idle_connection_is_closed(http) -> None:
+    import socket
+
+    url, server = http
+    with socket.create_connection(server.server_address[:2], timeout=10) as idle:
+        assert idle.recv(1) == b""  # the server hung up on a connection that sent nothing

@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.mcp": ("mcp",),
     "sessiontui.tui.commands.sync": ("sync",),
     "sessiontui.tui.commands.compare": ("report", "compare", "sweeps"),
+    "sessiontui.tui.commands.completion": ("completion",),
+    "sessiontui.tui.commands.settings": ("config",),
 }
 
 

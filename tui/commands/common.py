@@ -4,8 +4,11 @@ and keeping control characters from stored text off the user's terminal."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from sessiontui.project_memory.exchange import unicode_escaped
@@ -15,7 +18,12 @@ from sessiontui.project_memory.store import Store
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
 _CONTROLS = [*(c for c in range(0x20) if chr(c) not in "\n\t"), 0x7F, *range(0x80, 0xA0)]
-_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
+# Bidi overrides, embeddings and isolates, zero-width characters, line/paragraph separators and
+# the BOM: invisible, yet they reorder or hide what a line shows ("Trojan Source").
+_INVISIBLE = [0x061C, 0x115F, 0x1160, 0x180E, *range(0x200B, 0x2010), 0x2028, 0x2029,
+              *range(0x202A, 0x202F), *range(0x2060, 0x2065), *range(0x2066, 0x206A),
+              0x3164, 0xFEFF]
+_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _INVISIBLE}
 
 
 def open_store(*, create: bool = True) -> Store | None:
@@ -30,7 +38,8 @@ def open_reader() -> Store | None:
 
 
 def printable(text: str) -> str:
-    """Text with control characters shown as `\\x1b`-style escapes, safe to print on a terminal."""
+    """Text with control characters shown as `\\x1b`-style escapes (bidi and zero-width ones as
+    `\\u202e`), safe to print on a terminal."""
     return text.translate(_VISIBLE)
 
 
@@ -46,6 +55,23 @@ class EscapedOutput:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def input_path(text: str) -> Iterator[Path]:
+    """A FILE argument as a path to read; `-` is standard input, kept in a private temporary
+    file while the command reads it (the readers want a file: logs are read by offset)."""
+    if text != "-":
+        yield Path(text)
+        return
+    import tempfile
+
+    from sessiontui.project_memory.exchange import read_bounded
+
+    with tempfile.TemporaryDirectory(prefix="sessiontui-stdin-") as folder:
+        path = Path(folder) / "stdin"
+        path.write_bytes(read_bounded(sys.stdin.buffer, "standard input"))
+        yield path
 
 
 def stamped(*records: Record) -> Record:
@@ -65,17 +91,86 @@ def add_stamped(record: Record) -> Record:
         return store.add(stamped(record))
 
 
+SCHEMA_VERSION = 1  # of the JSON contract in docs/json.md; raised when a documented key changes meaning
+_EMPTY: tuple[object, ...] = (None, "", [], {})
+
+
 def json_text(obj: Any) -> str:
-    """The JSON every `--json` prints (and the mcp tools return)."""
+    """The JSON every `--json` prints (and the mcp tools return): one document, indented by 2."""
     import json
 
     text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
     return unicode_escaped(text)  # no raw control character, value exact
 
 
-def print_json(obj: Any) -> None:
-    """JSON on stdout, the form scripts read."""
-    sys.stdout.write(json_text(obj) + "\n")
+def envelope(data: dict[str, Any]) -> dict[str, Any]:
+    """A top-level JSON object of the contract: `schema_version` first, then the command's keys."""
+    return {"schema_version": SCHEMA_VERSION, **data}
+
+
+def print_json(data: dict[str, Any]) -> None:
+    """One contract object on stdout, the form scripts read."""
+    sys.stdout.write(json_text(envelope(data)) + "\n")
+
+
+def json_line(record: Record) -> str:
+    """One streamed change (JSON Lines, `watch --json`): the contract object on one line."""
+    import json
+
+    return unicode_escaped(json.dumps(envelope({"records": [record_json(record)]}), ensure_ascii=False,
+                                      default=str, separators=(",", ":")))
+
+
+def compact(data: Any) -> Any:
+    """A JSON value without null or empty fields at any depth (a record's default JSON form)."""
+    if isinstance(data, dict):
+        return {k: compact(v) for k, v in data.items() if v not in _EMPTY}
+    if isinstance(data, list):
+        return [compact(v) for v in data]
+    return data
+
+
+def record_json(record: Record, *, full: bool = False) -> dict[str, Any]:
+    """One record as the contract shows it: compact, or every field with `full`."""
+    data = record.to_dict()
+    return data if full else compact(data)
+
+
+def print_records(records: list[Record], args: argparse.Namespace, **extra: Any) -> None:
+    """`{"schema_version": 1, "records": [...]}` on stdout (the shape of every list)."""
+    full = bool(getattr(args, "full", False))
+    print_json({"records": [record_json(r, full=full) for r in records], **extra})
+
+
+def add_json_options(parser: argparse.ArgumentParser, *, records: bool = True) -> None:
+    """`--json` (and, for commands printing records, `--full`) with their help text."""
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (the contract of docs/json.md)")
+    if records:
+        parser.add_argument("--full", action="store_true",
+                            help="with --json: keep null and empty fields in records")
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """' (did you mean X?)' for the closest of `choices` to a mistyped `word`, else ''."""
+    from rapidfuzz import fuzz, process, utils
+
+    best = process.extractOne(word, list(choices), scorer=fuzz.ratio, processor=utils.default_process,
+                              score_cutoff=60)
+    return f" (did you mean {best[0]}?)" if best else ""
+
+
+def with_examples(*lines: str) -> str:
+    """An EXAMPLES section for a command's help (shown after the options)."""
+    return "EXAMPLES\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, help: str, *examples: str,
+                **kwargs: Any) -> argparse.ArgumentParser:
+    """A subcommand whose help ends with its EXAMPLES, kept as written."""
+    return sub.add_parser(name, help=help, description=kwargs.pop("description", help[:1].upper() + help[1:] + "."),
+                          epilog=with_examples(*examples),
+                          formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
 
 
 def finite_float(text: str) -> float:

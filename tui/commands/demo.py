@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from sessiontui.tui.commands.common import positive_float
+from sessiontui.tui.commands.common import positive_float, with_examples
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,6 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "demo",
         help="open the app on a demo project (live training log, replayed GPUs, seeded memory)",
         description="Open the app on a demo project in a temporary folder, removed on exit.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=with_examples("sessiontui demo", "sessiontui demo --log-format specforge --steps-per-s 5"),
     )
     parser.add_argument(
         "--keep", metavar="DIR", type=Path,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from sessiontui.tui.commands.common import add_command, add_json_options, print_json
 from sessiontui.tui.commands.hosts import add_host_option
 
 if TYPE_CHECKING:
@@ -13,8 +14,9 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `gpu` subcommand."""
-    parser = sub.add_parser("gpu", help="print one sample of every GPU (NVML)")
-    parser.add_argument("--json", action="store_true", help="print the sample as JSON")
+    parser = add_command(sub, "gpu", "print one sample of every GPU (NVML)", "sessiontui gpu",
+                         "sessiontui gpu --json | jq '.gpus[].util_pct'", "sessiontui gpu --host node-2")
+    add_json_options(parser, records=False)
     add_host_option(parser)
     parser.set_defaults(func=cmd_gpu)
 
@@ -22,16 +24,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_gpu(args: argparse.Namespace) -> int:
     """Sample once; without NVML that is a normal answer (available: false), so exit 0.
     With --host, the named host's GPUs as its endpoint reports them; exit 1 when it is down."""
-    import json
-
     if args.host:
-        from sessiontui.tui.commands.hosts import scrape_named
+        from sessiontui.tui.commands.hosts import answered, scrape_named
 
         remote = scrape_named(args.host)
         if remote is None:
             return 1
-        print(json.dumps(remote.to_dict()) if args.json else render_table(remote.gpu))
-        return 0 if remote.reachable else 1
+        if args.json:
+            print_json(remote.to_dict())
+        else:
+            print(render_table(remote.gpu))
+        return 0 if answered(remote) and remote.gpu.available else 1
     from sessiontui.collectors.gpu import GpuCollector
 
     collector = GpuCollector()
@@ -39,7 +42,10 @@ def cmd_gpu(args: argparse.Namespace) -> int:
         snapshot = collector.sample()
     finally:
         collector.close()
-    print(json.dumps(snapshot.to_dict()) if args.json else render_table(snapshot))
+    if args.json:
+        print_json(snapshot.to_dict())
+    else:
+        print(render_table(snapshot))
     return 0
 
 

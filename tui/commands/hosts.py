@@ -32,6 +32,14 @@ def scrape_named(name: str) -> RemoteSnapshot | None:
         print(f"sessiontui: no host {name!r} in {path} (known: {known})", file=sys.stderr)
         return None
     snapshot = scrape_once(host)
-    if snapshot.problem():
-        print(f"sessiontui: {name}: {snapshot.problem()}", file=sys.stderr)
+    problem: str | None = snapshot.problem()
+    if problem is None and not snapshot.gpu.available:
+        problem = snapshot.gpu.reason
+    if problem:
+        print(f"sessiontui: {name}: {problem}", file=sys.stderr)
     return snapshot
+
+
+def answered(snapshot: RemoteSnapshot) -> bool:
+    """Whether a host answered with metrics we could read (the exit status of `--host`)."""
+    return snapshot.reachable and snapshot.warning is None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sessiontui.tui.commands.common import with_examples
+
 INSTALL_HINT = "sessiontui mcp needs the MCP SDK: pip install 'sessiontui[mcp]'"
 
 
@@ -16,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Start a Model Context Protocol server on stdin/stdout for the project in the "
         "current directory: tools to ask, list, show and add records, parse benchmark output, "
         "read a training log and project a speedup. Configure it in your agent (see README).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=with_examples("claude mcp add sessiontui -- sessiontui mcp", "sessiontui mcp --read-only"),
     )
     p.add_argument("--read-only", action="store_true", help="expose only the reading tools")
     p.set_defaults(func=cmd_mcp)
@@ -24,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin; a missing SDK is a one-line error."""
     try:
-        from sessiontui.tui.commands.mcp_server import serve
+        from sessiontui.tui.commands.mcp_tools import serve
     except ImportError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "pydantic"):
             raise

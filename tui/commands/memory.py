@@ -12,13 +12,18 @@ from typing import TYPE_CHECKING
 from sessiontui.project_memory.exchange import EXPORT_NAME
 from sessiontui.project_memory.records import KINDS, Record
 from sessiontui.tui.commands.common import (
+    add_command,
+    add_json_options,
     add_stamped,
+    compact,
+    did_you_mean,
     finite_float,
     open_reader,
     open_store,
     positive_int,
     print_json,
     print_record,
+    print_records,
     record_line,
 )
 
@@ -66,13 +71,14 @@ _FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
 
 def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required: set[str] = frozenset()) -> None:
     for flag, dest, kind in flags:
-        parser.add_argument(flag, dest=dest, type=kind, required=dest in required, default=None)
+        parser.add_argument(flag, dest=dest, type=kind, required=dest in required, default=None,
+                            help=f"the record's {dest.replace('_', ' ')}")
 
 
-def _store_and_print(record: Record, as_json: bool) -> int:
+def _store_and_print(record: Record, args: argparse.Namespace) -> int:
     add_stamped(record)
-    if as_json:
-        print_json(record.to_dict())
+    if args.json:
+        print_records([record], args)
     else:
         print(f"added {record.kind} {record.id}: {record.label}")
     return 0
@@ -84,7 +90,7 @@ def cmd_bench_add(args: argparse.Namespace) -> int:
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
     if args.gpu_model:  # what it ran on, when not this host's GPUs
         record.gpus = [args.gpu_model] * (args.gpu_count or 1)
-    return _store_and_print(record, args.json)
+    return _store_and_print(record, args)
 
 
 def cmd_lesson_add(args: argparse.Namespace) -> int:
@@ -103,11 +109,11 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
         if getattr(args, dest) is not None:
             setattr(record, dest, getattr(args, dest))
     record.tags = record.tags + args.tag
-    return _store_and_print(record, args.json)
+    return _store_and_print(record, args)
 
 
 def cmd_note_add(args: argparse.Namespace) -> int:
-    return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args.json)
+    return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args)
 
 
 def list_records(
@@ -131,7 +137,7 @@ def list_records(
 def cmd_list(args: argparse.Namespace) -> int:
     records = list_records(args.kind, tag=args.tag, deleted=args.trash, limit=args.limit)
     if args.json:
-        print_json([r.to_dict() for r in records])
+        print_records(records, args)
     elif not records:
         print("no records" + (" in the trash" if args.trash else "") + (f" tagged {args.tag}" if args.tag else ""))
     else:
@@ -149,7 +155,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with store:
         record = store.get(args.id, include_deleted=True)
     if args.json:
-        print_json(record.to_dict())
+        print_records([record], args)
     else:
         print_record(record)
     return 0
@@ -162,7 +168,7 @@ def _coerce(name: str, text: str) -> object:
     """Parse `text` into the type of the record field `name` (for `edit --set`)."""
     kind = _FIELD_TYPES.get(name)
     if kind is None or name in _STORE_KEPT:
-        raise ValueError(f"cannot set field {name!r}")
+        raise ValueError(unknown_field(name))
     if text == "" and "None" in kind:
         return None
     if kind.startswith("bool"):
@@ -178,6 +184,13 @@ def _coerce(name: str, text: str) -> object:
     if kind.startswith("list") or kind.startswith("dict"):
         raise ValueError(f"field {name!r} cannot be set from the command line")
     return text
+
+
+def unknown_field(name: str) -> str:
+    """The one line for a field name that is not a settable field of a record."""
+    if name in _STORE_KEPT:
+        return f"cannot set field {name!r}: the store keeps it"
+    return f"no field {name!r}{did_you_mean(name, set(_FIELD_TYPES) - set(_STORE_KEPT))}"
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -205,7 +218,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
     with open_store() as store:  # compare-and-set: a concurrent edit of other fields is kept
         record = store.edit(store.get(args.id).id, changes)
     if args.json:
-        print_json(record.to_dict())
+        print_records([record], args)
     else:
         print(f"updated {record.id}: {', '.join(sorted(changes))}")
     return 0
@@ -214,6 +227,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_rm(args: argparse.Namespace) -> int:
     with open_store() as store:
         record = store.delete(args.id)
+    if args.json:
+        print_records([record], args)
+        return 0
     print(f"moved {record.id} to the trash (undo: sessiontui restore {record.id})")
     return 0
 
@@ -221,39 +237,62 @@ def cmd_rm(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     with open_store() as store:
         record = store.restore(args.id)
+    if args.json:
+        print_records([record], args)
+        return 0
     print(f"restored {record.id}: {record.label}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import (
-        export_records,
-        export_target,
-        records_toml,
-        write_atomic,
-    )
+    from sessiontui.project_memory.exchange import export_records, records_toml
 
     store = open_reader()
     records = []
     if store:
         with store:
             records = export_records(store)
-    text = records_toml(records)
-    if args.path:
+    return write_export(records_toml(records), records, args)
+
+
+def write_export(text: str, records: list[Record], args: argparse.Namespace, *, say: bool = True,
+                 **extra: object) -> int:
+    """An export's TOML to PATH (then a summary on stdout) or to stdout (`-` or no PATH; with
+    --json the records themselves, as JSON, instead of TOML)."""
+    from sessiontui.project_memory.exchange import export_target, write_atomic
+
+    to_stdout = args.path in (None, "-")
+    if to_stdout and args.json:
+        print_records(records, args, exported=len(records), path="-", **extra)
+    elif to_stdout:
+        sys.stdout.write(text)
+    else:
         path = export_target(Path(args.path))
         write_atomic(path, text)
-        print(f"exported {len(records)} records to {path}")
-    else:
-        sys.stdout.write(text)
+        if args.json:
+            print_json({"exported": len(records), "path": str(path), **extra})
+        elif say:
+            print(f"exported {len(records)} records to {path}")
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import import_toml
+    from sessiontui.project_memory.exchange import import_toml, parse_toml, read_bounded
+    from sessiontui.project_memory.store import StoreError
 
     with open_store() as store:
-        added, updated = import_toml(store, Path(args.path))
-    print(f"imported {args.path}: {added} added, {updated} updated")
+        if args.path == "-":
+            try:
+                text = read_bounded(sys.stdin.buffer, "standard input").decode("utf-8")
+            except UnicodeDecodeError:
+                raise StoreError("standard input: not a TOML export (not UTF-8 text)") from None
+            added, updated = store.merge(parse_toml(text, "standard input"))
+        else:
+            added, updated = import_toml(store, Path(args.path))
+    if args.json:
+        print_json({"path": args.path, "added": added, "updated": updated})
+    else:
+        print(f"imported {args.path}: {added} added, {updated} updated")
     return 0
 
 
@@ -307,9 +346,10 @@ def _followed_run(log: str | None) -> Callable[[], list[LiveRun]] | None:
     return read
 
 
-def answer_question(question: str) -> tuple[Answer, list[str]]:
+def answer_question(question: str, *, remember: bool = True) -> tuple[Answer, list[str]]:
     """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
-    same answer), keeping a speedup answer's live figures for the next one's trend line; also
+    same answer), keeping a speedup answer's live figures for the next one's trend line (unless
+    not to `remember`: a read-only MCP server writes nothing); also
     the problems, if any, of reading sessiontui.toml."""
     from sessiontui.project_memory.answers import ask
     from sessiontui.tui.commands.speedup import settings
@@ -325,17 +365,29 @@ def answer_question(question: str) -> tuple[Answer, list[str]]:
     finally:
         if store:
             store.close()
-    if answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
+    if remember and answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
         _remember_answer(answer.figures)
     return answer, config.problems
 
 
+def answer_json(answer: Answer, *, full: bool = False) -> dict:
+    """`ask --json` (and the mcp tool): the answer, its source records compact unless `full`."""
+    data = answer.to_dict()
+    data["records"] = data["records"] if full else [compact(record) for record in data["records"]]
+    return data
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
-    answer, problems = answer_question(" ".join(args.question))
+    question = " ".join(args.question).strip()
+    if not question:
+        print("sessiontui: ask needs a question, e.g. sessiontui ask \"what's the baseline?\"",
+              file=sys.stderr)
+        return 2
+    answer, problems = answer_question(question)
     for problem in problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
     if args.json:
-        print_json(answer.to_dict())
+        print_json(answer_json(answer, full=args.full))
     else:
         print(answer.text)
     return 0
@@ -343,71 +395,94 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the memory commands to the CLI."""
-    bench = sub.add_parser("bench", help="benchmark results").add_subparsers(dest="action", required=True)
-    p = bench.add_parser("add", help="record a measured result")
+    bench = add_command(sub, "bench", "benchmark results", "sessiontui bench add --config 'sglang c=1' "
+                        "--value 51.2 --baseline").add_subparsers(dest="action", required=True)
+    p = add_command(bench, "add", "record a measured result",
+                    "sessiontui bench add --config 'sglang eagle3 c=1' --value 88.4 --accept-length 3.1",
+                    "sessiontui bench add --config 'sglang c=1' --value 51.2 --baseline --tag h200 --json")
     _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
     p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
     p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
-    p.add_argument("--tag", action="append", default=[], help="repeatable")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
+    add_json_options(p)
     p.set_defaults(func=cmd_bench_add)
 
-    lesson = sub.add_parser("lesson", help="failures and their fixes").add_subparsers(dest="action", required=True)
-    p = lesson.add_parser("add", help="record a failure: symptom, cause, fix")
+    lesson = add_command(sub, "lesson", "failures and their fixes",
+                         "sessiontui lesson add --title 'smem' --symptom OutOfResources --cause 'BLOCK "
+                         "too big' --fix num_stages=2").add_subparsers(dest="action", required=True)
+    p = add_command(lesson, "add", "record a failure: symptom, cause, fix",
+                    "sessiontui lesson add --title 'Triton smem' --symptom OutOfResources "
+                    "--cause 'BLOCK too big' --fix num_stages=2",
+                    "sessiontui lesson add --from-run r-1a2b --fix 'lower the lr'")
     _add_field_flags(p, _LESSON_FLAGS)
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
-    p.add_argument("--tag", action="append", default=[])
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
+    add_json_options(p)
     p.set_defaults(func=cmd_lesson_add)
 
-    note = sub.add_parser("note", help="free-form notes").add_subparsers(dest="action", required=True)
-    p = note.add_parser("add", help="record a note")
-    p.add_argument("text", nargs="+")
-    p.add_argument("--tag", action="append", default=[])
-    p.add_argument("--json", action="store_true")
+    note = add_command(sub, "note", "free-form notes", "sessiontui note add packing was off").add_subparsers(
+        dest="action", required=True)
+    p = add_command(note, "add", "record a note", "sessiontui note add packing was off --tag data")
+    p.add_argument("text", nargs="+", help="the note's text (the words are joined by spaces)")
+    p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
+    add_json_options(p)
     p.set_defaults(func=cmd_note_add)
 
-    p = sub.add_parser("list", help="list records, newest first")
-    p.add_argument("--kind", choices=KINDS)
+    p = add_command(sub, "list", "list records, newest first", "sessiontui list",
+                    "sessiontui list --kind benchmark --limit 5 --json", "sessiontui list --trash")
+    p.add_argument("--kind", choices=KINDS, help=f"only this kind ({', '.join(KINDS)})")
     p.add_argument("--tag", help="only records carrying this tag (e.g. via:mcp)")
     p.add_argument("--trash", action="store_true", help="list deleted records instead")
-    p.add_argument("--limit", type=positive_int)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=positive_int, help="at most this many records")
+    add_json_options(p)
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("show", help="show one record (id or unique prefix)")
-    p.add_argument("id")
-    p.add_argument("--json", action="store_true")
+    p = add_command(sub, "show", "show one record (id or unique prefix)", "sessiontui show b-12ab",
+                    "sessiontui show b-12ab --json --full")
+    p.add_argument("id", help="the record's id or a unique prefix of it")
+    add_json_options(p)
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("edit", help="change fields of a record")
-    p.add_argument("id")
+    p = add_command(sub, "edit", "change fields of a record", "sessiontui edit b-12ab --value 51.0",
+                    "sessiontui edit l-9f --set tags=triton,smem", "sessiontui edit b-12ab --no-baseline")
+    p.add_argument("id", help="the record's id or a unique prefix of it")
     _add_field_flags(p, _BENCH_FLAGS + _LESSON_FLAGS)
     p.add_argument("--text", help="a note's text")
-    p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--tag", action="append", default=[], help="replaces the tags")
-    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="any field")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
+                   help="mark (or unmark) a benchmark as a baseline")
+    p.add_argument("--tag", action="append", default=[], help="replaces the tags (repeatable)")
+    p.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="set any field by name (repeatable; an empty VALUE clears it)")
+    add_json_options(p)
     p.set_defaults(func=cmd_edit)
 
-    p = sub.add_parser("rm", help="move a record to the trash (recoverable)")
-    p.add_argument("id")
+    p = add_command(sub, "rm", "move a record to the trash (recoverable)", "sessiontui rm b-12ab",
+                    "sessiontui rm b-12ab --json")
+    p.add_argument("id", help="the record's id or a unique prefix of it")
+    add_json_options(p)
     p.set_defaults(func=cmd_rm)
 
-    p = sub.add_parser("restore", help="bring a record back from the trash")
-    p.add_argument("id")
+    p = add_command(sub, "restore", "bring a record back from the trash", "sessiontui restore b-12ab")
+    p.add_argument("id", help="the record's id or a unique prefix of it")
+    add_json_options(p)
     p.set_defaults(func=cmd_restore)
 
-    p = sub.add_parser("export", help="write all records as TOML (stdout without PATH)")
-    p.add_argument("path", nargs="?", help=f"a file, or a folder to write {EXPORT_NAME} in")
+    p = add_command(sub, "export", "write all records as TOML (stdout without PATH or with -)",
+                    "sessiontui export > memory.toml", f"sessiontui export backups/  # writes {EXPORT_NAME}",
+                    "sessiontui export - --json | jq '.records[].id'")
+    p.add_argument("path", nargs="?", help=f"a file, a folder to write {EXPORT_NAME} in, or - for stdout")
+    add_json_options(p)
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("import", help="merge a TOML export by id (idempotent)")
-    p.add_argument("path")
+    p = add_command(sub, "import", "merge a TOML export by id (idempotent)", "sessiontui import memory.toml",
+                    "ssh gpu2 sessiontui export | sessiontui import -")
+    p.add_argument("path", help="the export file, or - for stdin")
+    add_json_options(p, records=False)
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("ask", help="answer a question from the memory")
-    p.add_argument("question", nargs="+")
-    p.add_argument("--json", action="store_true")
+    p = add_command(sub, "ask", "answer a question from the memory", "sessiontui ask \"what's the baseline?\"",
+                    "sessiontui ask current speedup --json")
+    p.add_argument("question", nargs="+", help="the question, in plain words")
+    add_json_options(p)
     p.set_defaults(func=cmd_ask)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sessiontui.tui.commands.common import with_examples
+
 if TYPE_CHECKING:
     from sessiontui.collectors.recording import RecordOutcome
 
@@ -18,13 +20,13 @@ EXIT_NOT_STORED = 2  # no result found, or implausible values: nothing stored
 
 def _report(outcome: RecordOutcome, as_json: bool, exit_code: int) -> int:
     """Print what was stored (JSON for scripts, or one line per record), or why nothing was."""
-    from sessiontui.tui.commands.common import print_json, record_line
+    from sessiontui.tui.commands.common import print_json, record_json, record_line
 
     if not outcome.stored:
         print(f"sessiontui record: {outcome.problem}", file=sys.stderr)
         return EXIT_NOT_STORED
     if as_json:
-        print_json({"records": [record.to_dict() for record in outcome.records]})
+        print_json({"records": [record_json(record) for record in outcome.records]})
         return exit_code
     print(f"sessiontui: stored {len(outcome.records)} record(s); output saved at {outcome.output_path}")
     for record in outcome.records:
@@ -97,6 +99,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "store one benchmark record per result found in it (SGLang, vLLM, llama.cpp formats). "
         "A failing command is stored as a failed attempt. Results with implausible values (not "
         "finite, throughput <= 0, accept length < 1, concurrency < 1) are not stored: exit 2.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
+            "sessiontui record --config 'sglang c=1' --baseline -- python -m sglang.bench_serving ...",
+            "sessiontui record --from bench.txt --json", "vllm bench serve ... | sessiontui record --from -"),
     )
     p.add_argument("--config", metavar="NAME", help="configuration name (default: derived)")
     p.add_argument("--baseline", action="store_true", help="mark the results as the baseline")

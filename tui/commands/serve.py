@@ -20,13 +20,16 @@ def listen_address(text: str) -> tuple[str, int]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `serve` subcommand."""
-    from sessiontui.tui.commands.common import positive_float
+    from sessiontui.tui.commands.common import positive_float, with_examples
 
     p = sub.add_parser(
         "serve", help="follow logs and serve GPU and training metrics to Prometheus",
         description="Follow the configured logs (and --log files) like `watch`, keeping their run "
                     "records, and serve this host's GPU samples and each run's progress in the "
                     "Prometheus text format at http://HOST:PORT/metrics. Ctrl-C stops.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
+            "sessiontui serve", "sessiontui serve --listen 0.0.0.0:9464 --log runs/exp3/train.log",
+            "curl -s localhost:9464/metrics | grep sessiontui_"),
     )
     p.add_argument("--log", action="append", default=[], type=Path, metavar="FILE",
                    help="a log to follow besides those in sessiontui.toml (repeatable)")
@@ -47,7 +50,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.paths import project_root
     from sessiontui.tui.commands.common import open_store
     from sessiontui.tui.config import config_path, load_config
-    from sessiontui.tui.serve import (
+    from sessiontui.tui.metrics_service import (
         Serve,
         Settings,
         gpu_sampler,
@@ -60,6 +63,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config = load_config(path)
     for problem in config.problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
+    if any(str(log) == "-" for log in args.log):
+        print("sessiontui: serve follows log files by their path; standard input cannot be followed",
+              file=sys.stderr)
+        return 2
     logs = [*config.log_paths(path.parent), *(p.expanduser() for p in args.log)]
     logs = list(dict.fromkeys(p.absolute() for p in logs))
     host, port = args.listen

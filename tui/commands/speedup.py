@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.limits import MAX_DRAFT_DEPTH
-from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
+from sessiontui.tui.commands.common import (
+    add_json_options,
+    finite_float,
+    input_path,
+    open_store,
+    positive_int,
+    print_json,
+    with_examples,
+)
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.speedup import SpeedupReport
@@ -37,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "one calibrated by what past benchmarks on this system delivered. Without explicit "
         "inputs: the followed training log, the best stored baseline and the latest speculative "
         "benchmark.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=with_examples("sessiontui speedup", "sessiontui speedup --acc 0.8,0.6,0.5 --draft-overhead 0.1 --json",
+                             "sessiontui speedup --simulated-acc-len 3.2 --baseline-value 51"),
     )
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--acc", type=rate_list, metavar="R1,R2,...",
@@ -55,9 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="value that run measured")
     parser.add_argument("--depth", type=_depth, metavar="N",
                         help=f"draft tokens per step to project at (1 to {MAX_DRAFT_DEPTH})")
-    parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from")
+    parser.add_argument("--log", metavar="FILE", help="training log to read acceptance from (- for stdin)")
     parser.add_argument("--metric", help="benchmark metric (default: from sessiontui.toml)")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_json_options(parser, records=False)
     parser.set_defaults(func=cmd_speedup)
 
 
@@ -121,12 +133,13 @@ def cmd_speedup(args: argparse.Namespace) -> int:
     from sessiontui.project_memory.speedup import lead_lines, speedup_answer_lines
 
     try:
-        report = speedup_report(
-            log=args.log, metric=args.metric, acc=args.acc, acc_kind=args.acc_kind,
-            simulated_acc_len=args.simulated_acc_len, draft_overhead=args.draft_overhead,
-            baseline_value=args.baseline_value, calibrate_accept=args.calibrate_accept,
-            calibrate_value=args.calibrate_value, depth=args.depth,
-        )
+        with input_path(args.log) if args.log else contextlib.nullcontext() as log:
+            report = speedup_report(
+                log=str(log) if log else None, metric=args.metric, acc=args.acc, acc_kind=args.acc_kind,
+                simulated_acc_len=args.simulated_acc_len, draft_overhead=args.draft_overhead,
+                baseline_value=args.baseline_value, calibrate_accept=args.calibrate_accept,
+                calibrate_value=args.calibrate_value, depth=args.depth,
+            )
     except ValueError as exc:
         print(f"sessiontui speedup: {exc}", file=sys.stderr)
         return 2

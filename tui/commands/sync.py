@@ -8,12 +8,14 @@ conflict in that file from both sides) and `git push`, through GitPython.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sessiontui.project_memory.sync import SYNC_FILE, ConflictSides
+from sessiontui.project_memory.sync import SYNC_FILE, ConflictSides, Superseded
+from sessiontui.tui.commands.common import add_command, add_json_options, open_store, print_json
 
 if TYPE_CHECKING:
     import git
@@ -38,6 +40,7 @@ class SyncReport:
     conflicts: int = 0
     total: int = 0
     pushed: str | None = None  # the remote branch pushed to
+    superseded: list[Superseded] = field(default_factory=list)  # local edits a teammate's replaced
 
     def add(self, other: SyncReport | None, *, conflict: bool = False) -> None:
         """Count another merge of the same sync (one that resolved a git conflict, maybe)."""
@@ -46,6 +49,7 @@ class SyncReport:
             self.sent += other.sent
             self.total = other.total
             self.conflicts += int(conflict)
+            self.superseded += other.superseded
 
 
 def _conflict_records(conflict: ConflictSides, where: str) -> list[Record]:
@@ -68,12 +72,19 @@ def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) 
     and the store into the file; remembers the result as the next merge's base."""
     from sessiontui.project_memory.exchange import parse_toml, records_toml, write_atomic
     from sessiontui.project_memory.records import is_invalid
-    from sessiontui.project_memory.sync import SYNCED_KINDS, changed, has_conflict_markers, merge
+    from sessiontui.project_memory.sync import (
+        SYNCED_KINDS,
+        changed,
+        has_conflict_markers,
+        merge,
+        superseded,
+    )
     from sessiontui.project_memory.sync_state import SyncState, load_state, save_state
 
     local = [  # a stored row this version cannot read stays here, to be repaired or salvaged
         r for r in store.list() + store.list(deleted=True) if r.kind in SYNCED_KINDS and not is_invalid(r)
     ]
+    check_sync_file(path)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if conflict is not None:
         shared = _conflict_records(conflict, str(path))
@@ -82,14 +93,27 @@ def merge_file(store: Store, path: Path, conflict: ConflictSides | None = None) 
                         f"version (git checkout HEAD -- {path.name}) and sync again")
     else:
         shared = parse_toml(text, str(path))
-    merged = merge([local, shared], load_state(store.path.parent).versions)
+    state = load_state(store.path.parent)
+    merged = merge([local, shared], state.versions)
+    replaced = superseded(local, merged)
     incoming = changed(merged, local)
     store.put_all(incoming)
     outgoing = changed(merged, shared)
     if outgoing or len(merged) != len(shared) or conflict is not None:
         write_atomic(path, records_toml(merged))
-    save_state(SyncState.after(store, merged), store.path.parent)
-    return SyncReport(str(path), len(incoming), len(outgoing), 0, len(merged))
+    save_state(SyncState.after(store, merged, push_failed=state.push_failed), store.path.parent)
+    return SyncReport(str(path), len(incoming), len(outgoing), 0, len(merged), superseded=replaced)
+
+
+def check_sync_file(path: Path) -> None:
+    """The shared file must be a regular file inside the work tree: a committed symlink (or a
+    folder, a pipe) would make sync write the memory somewhere else."""
+    if path.is_symlink():
+        raise SyncError(f"{path} is a symbolic link (to {path.readlink()}): sync writes only a regular "
+                        f"file inside the work tree; replace it (git rm {SYNC_FILE}) and sync again")
+    if path.exists() and not path.is_file():
+        raise SyncError(f"{path} is not a regular file: remove it (git rm {SYNC_FILE}) and sync again")
+
 
 
 # -- git ------------------------------------------------------------------------------------------
@@ -104,7 +128,13 @@ def open_repo() -> git.Repo:
 
 
 def _unmerged(repo: git.Repo) -> set[str]:
-    return set(repo.git.diff("--name-only", "--diff-filter=U").split())
+    """Paths git has conflicted (NUL-separated: a name may hold spaces)."""
+    return {name for name in repo.git.diff("--name-only", "-z", "--diff-filter=U").split("\0") if name}
+
+
+def _names(paths: set[str]) -> str:
+    """File names for a one-line message, each quoted so that spaces cannot split them."""
+    return ", ".join(repr(name) for name in sorted(paths))
 
 
 def conflict_sides(repo: git.Repo) -> ConflictSides | None:
@@ -120,24 +150,41 @@ def conflict_sides(repo: git.Repo) -> ConflictSides | None:
     return ConflictSides(repo.git.show(f":2:{SYNC_FILE}"), repo.git.show(f":3:{SYNC_FILE}"), base)
 
 
-def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> SyncReport | None:
-    """Resolve a stopped rebase or merge whose only conflict is the shared file (None if none)."""
-    unmerged = _unmerged(repo)
-    if not unmerged:
-        return None
-    if unmerged != {SYNC_FILE}:
-        others = ", ".join(sorted(unmerged - {SYNC_FILE}))
-        raise SyncError(f"git has conflicts in {others}: resolve them, then run sync again")
-    report = merge_file(store, path, conflict_sides(repo))
-    repo.git.add(SYNC_FILE)
+def _rebasing(repo: git.Repo) -> bool:
     git_dir = Path(repo.git_dir)
+    return (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists()
+
+
+def _merging(repo: git.Repo) -> bool:
+    return (Path(repo.git_dir) / "MERGE_HEAD").exists()
+
+
+def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> SyncReport | None:
+    """Finish a rebase or merge stopped on the shared file (also one a killed `sync --push` left):
+    resolve it from both sides, add it, continue, as often as the rebase stops on it. Refuses in
+    one line when other files conflict; None when no git operation was under way."""
+    reports = []
     editor = {"GIT_EDITOR": "true"}
-    if (git_dir / "rebase-merge").exists() or (git_dir / "rebase-apply").exists():
-        nothing_left = not repo.git.diff("--cached", "--name-only")
-        _git_step(repo, "rebase", "--skip" if nothing_left else "--continue", env=editor)
-    else:
-        repo.git.commit("--no-edit", env=editor)
-    return report
+    while _rebasing(repo) or _merging(repo):
+        unmerged = _unmerged(repo)
+        if unmerged - {SYNC_FILE}:
+            operation = "a rebase" if _rebasing(repo) else "a merge"
+            raise SyncError(f"git stopped {operation} on conflicts in {_names(unmerged - {SYNC_FILE})}: "
+                            f"resolve them (or git {operation.split()[1]} --abort), then sync again")
+        if unmerged:
+            reports.append(merge_file(store, path, conflict_sides(repo)))
+            repo.git.add(SYNC_FILE)
+        if _rebasing(repo):
+            nothing_left = not repo.git.diff("--cached", "--name-only")
+            _git_step(repo, "rebase", "--skip" if nothing_left else "--continue", env=editor)
+        else:
+            _git_step(repo, "commit", "--no-edit", env=editor)
+    if not reports:
+        return None
+    total = SyncReport(reports[0].file)
+    for report in reports:
+        total.add(report)
+    return total
 
 
 def _git_step(repo: git.Repo, *args: str, env: dict[str, str] | None = None) -> None:
@@ -188,33 +235,61 @@ def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) ->
     while unmerged := _unmerged(repo):
         if unmerged != {SYNC_FILE}:  # the user's own commits conflict: leave the branch as it was
             repo.git.rebase("--abort")
-            others = ", ".join(sorted(unmerged - {SYNC_FILE}))
-            raise SyncError(f"git pull --rebase stopped on conflicts in {others} and was undone "
-                            "(the memory is merged locally): pull and resolve them, then sync again")
+            raise SyncError(f"git pull --rebase stopped on conflicts in {_names(unmerged - {SYNC_FILE})} "
+                            "and was undone (the memory is merged locally): pull and resolve them, "
+                            "then sync again")
         resolved.append(_resolve_conflict(repo, store, path))
     return [report for report in resolved if report is not None]
 
 
 def _push(repo: git.Repo, remote: str, branch: str) -> bool:
-    """Push; False when the remote moved on since the pull (try again), SyncError otherwise."""
+    """Push; False when the remote moved on since the pull (try again), SyncError otherwise
+    (a server hook's refusal says so, with the hook's first line)."""
     import git
 
     try:
         repo.git.push("--set-upstream", remote, f"HEAD:{branch}")
     except git.GitCommandError as exc:
         message = str(exc.stderr)
-        if "rejected" in message or "fetch first" in message or "non-fast-forward" in message:
+        if "[remote rejected]" in message or "hook declined" in message:
+            said = [found[1].strip() for found in re.finditer(r"remote:(.*)", message) if found[1].strip()]
+            why = f": {said[0]}" if said else ""
+            raise SyncError(f"the remote refused the push (a server hook{why}); the memory is "
+                            "merged and committed here, not shared") from None
+        if "fetch first" in message or "non-fast-forward" in message or "[rejected]" in message:
             return False
         raise SyncError(f"git push failed: {_first_line(exc)}") from None
     return True
 
 
+def _remember_push(store: Store, failure: str | None) -> None:
+    """Keep why the last push failed (None: it succeeded), for `sync --status`."""
+    from sessiontui.project_memory.sync_state import load_state, save_state
+
+    state = load_state(store.path.parent)
+    state.push_failed = failure
+    save_state(state, store.path.parent)
+
+
 def sync_with_remote(store: Store, repo: git.Repo) -> SyncReport:
-    """Merge, commit, pull --rebase (resolving the shared file), merge again, push."""
+    """Finish what a stopped sync or pull left, merge, commit, pull --rebase (resolving the
+    shared file), merge again, push; a push that fails is remembered as unsynced."""
+    import git
+
+    try:
+        report = _sync_and_push(store, repo)
+    except (SyncError, git.GitCommandError) as exc:
+        _remember_push(store, _first_line(exc) if isinstance(exc, git.GitCommandError) else str(exc))
+        raise
+    _remember_push(store, None)
+    return report
+
+
+def _sync_and_push(store: Store, repo: git.Repo) -> SyncReport:
     path = Path(str(repo.working_tree_dir)) / SYNC_FILE
-    remote, branch = _upstream(repo)
     report = SyncReport(str(path))
-    report.add(_resolve_conflict(repo, store, path), conflict=True)  # left by a manual pull
+    report.add(_resolve_conflict(repo, store, path), conflict=True)  # left by a pull or a kill
+    remote, branch = _upstream(repo)
     report.add(merge_file(store, path))
     for _ in range(PUSH_ROUNDS):
         _commit(repo)
@@ -231,9 +306,11 @@ def sync_with_remote(store: Store, repo: git.Repo) -> SyncReport:
 # -- command ----------------------------------------------------------------------------------
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `sync` command."""
-    p = sub.add_parser(
-        "sync",
-        help=f"share the memory through git ({SYNC_FILE})",
+    p = add_command(
+        sub, "sync", f"share the memory through git ({SYNC_FILE})",
+        "sessiontui sync            # merge with the file, no git commands",
+        "sessiontui sync --push     # commit, pull --rebase, merge, push",
+        "sessiontui sync --status || sessiontui sync --push",
         description=f"Merge the memory with {SYNC_FILE} at the repository root (by record id; "
         "concurrent edits: the later wins, the other is kept in the record's history; deletions "
         "travel as tombstones). With --push: commit it, git pull --rebase, merge again, git push.",
@@ -242,32 +319,38 @@ def register(sub: argparse._SubParsersAction) -> None:
     action.add_argument("--push", action="store_true", help="also commit, pull --rebase and push")
     action.add_argument("--status", action="store_true",
                         help="only say whether the memory changed since the last sync")
-    p.add_argument("--json", action="store_true", help="print what was done as JSON")
+    add_json_options(p, records=False)
     p.set_defaults(func=cmd_sync)
 
 
-def print_status() -> int:
-    """Say whether records changed here since the last sync (no git involved)."""
+def print_status(as_json: bool) -> int:
+    """Say whether records changed here since the last sync (no git involved): exit 0 in sync,
+    1 with something to sync."""
     from sessiontui.project_memory.sync_state import load_state, unsynced
-    from sessiontui.tui.commands.common import open_store
 
     store = open_store(create=False)
-    if store is None:
+    pending, failed = False, None
+    if store is not None:
+        with store:
+            state = load_state(store.path.parent)
+            failed = state.push_failed
+            pending = unsynced(store, state) or failed is not None
+    if as_json:
+        print_json({"unsynced": pending, "push_failed": failed} if failed else {"unsynced": pending})
+    elif store is None:
         print("nothing recorded here yet")
-        return 0
-    with store:
-        pending = unsynced(store, load_state(store.path.parent))
-    print("unsynced changes: run `sessiontui sync --push`" if pending else "no changes since the last sync")
-    return 0
+    elif failed:
+        print(f"unsynced: the last `sessiontui sync --push` did not reach the remote ({failed})")
+    else:
+        print("unsynced changes: run `sessiontui sync --push`" if pending else "no changes since the last sync")
+    return 1 if pending else 0
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
     """Sync the current project's memory; problems are one line, exit 1."""
     if args.status:
-        return print_status()
+        return print_status(args.json)
     import git
-
-    from sessiontui.tui.commands.common import open_store, print_json
 
     try:
         repo = open_repo()
@@ -276,7 +359,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 report = sync_with_remote(store, repo)
             else:
                 path = Path(str(repo.working_tree_dir)) / SYNC_FILE
-                report = merge_file(store, path, conflict_sides(repo))
+                report = SyncReport(str(path))
+                report.add(_resolve_conflict(repo, store, path), conflict=True)
+                report.add(merge_file(store, path))
     except (SyncError, git.GitCommandError) as exc:
         print(f"sessiontui sync: {_first_line(exc) if isinstance(exc, git.GitCommandError) else exc}",
               file=sys.stderr)
@@ -288,4 +373,6 @@ def cmd_sync(args: argparse.Namespace) -> int:
         conflicts = f", {report.conflicts} git conflict(s) resolved" if report.conflicts else ""
         print(f"synced {report.total} records with {SYNC_FILE}: {report.received} received, "
               f"{report.sent} sent{conflicts}{pushed}")
+        for replaced in report.superseded:
+            print(replaced.line())
     return 0

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from sessiontui.tui.commands.common import input_path, with_examples
 from sessiontui.tui.commands.hosts import add_host_option
 
 if TYPE_CHECKING:
@@ -14,10 +15,14 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `train` command and its `status` subcommand."""
-    parser = sub.add_parser("train", help="training-log status")
+    parser = sub.add_parser("train", help="training-log status", formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog=with_examples("sessiontui train status --log train.log --json"))
     actions = parser.add_subparsers(dest="train_command", metavar="ACTION", required=True)
-    status = actions.add_parser("status", help="parse a training log and print where it stands")
-    status.add_argument("--log", metavar="FILE", help="the job's log file")
+    status = actions.add_parser(
+        "status", help="parse a training log and print where it stands",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
+            "sessiontui train status --log train.log", "sessiontui train status --host node-2 --run exp3 --json"))
+    status.add_argument("--log", metavar="FILE", help="the job's log file (- for stdin)")
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     add_host_option(status)
     status.add_argument("--run", metavar="NAME", help="with --host: only this run")
@@ -32,7 +37,8 @@ def cmd_train_status(args: argparse.Namespace) -> int:
         print("sessiontui: train status needs --log FILE or --host NAME", file=sys.stderr)
         return 2
     try:
-        snapshot, lessons = read_status(args.log)
+        with input_path(args.log) as log:  # `-`: standard input
+            snapshot, lessons = read_status(str(log))
     except OSError as exc:
         print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
@@ -53,12 +59,16 @@ def _remote_status(args: argparse.Namespace) -> int:
     if remote is None:
         return 1
     runs = [run for run in remote.runs if args.run in (None, run.source)]
-    if args.json:
+    if args.json and len(runs) > 1:  # one run, the shape of `train status --json`
+        names = ", ".join(run.source for run in runs)
+        print(f"sessiontui: {args.host} reports {len(runs)} runs ({names}): name one with --run",
+              file=sys.stderr)
+        return 2
+    if args.json and runs:
         from sessiontui.tui.commands.common import print_json
 
-        print_json({"host": args.host, "reachable": remote.reachable, "problem": remote.problem(),
-                    "runs": [{"run": run.source, **run.to_dict()} for run in runs]})
-    else:
+        print_json({**status_dict(runs[0], [[] for _ in runs[0].events]), "host": args.host})
+    elif not args.json:
         for run in runs:
             print(f"{run.source} @ {args.host}\n{render_summary(run)}")
     if remote.reachable and not runs:

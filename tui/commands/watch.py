@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
@@ -11,7 +10,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sessiontui.tui.commands.common import open_store, print_json
+from sessiontui.tui.commands.common import add_command, json_line, open_store
 
 if TYPE_CHECKING:
     from sessiontui.collectors.run_watcher import RunWatcher
@@ -39,7 +38,7 @@ def _gpu_names() -> list[str]:
 
 def _print_record(record: Record, as_json: bool, store: Store) -> None:
     if as_json:
-        print_json(record.to_dict())
+        print(json_line(record), flush=True)
     else:
         from sessiontui.project_memory.run_answers import describe_run
 
@@ -79,8 +78,8 @@ class _Reporter:
         if not record.id or state == self.state:
             return
         self.state = state
-        if self.as_json:  # one compact JSON object per change, for scripts
-            print(json.dumps(state, default=str), flush=True)
+        if self.as_json:  # JSON Lines: one compact record per change, for scripts
+            print(json_line(record), flush=True)
             return
         from sessiontui.project_memory.run_answers import event_lines
 
@@ -131,6 +130,10 @@ def _follow(path: Path, args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
+    if str(args.log) == "-":
+        print("sessiontui: watch follows a log file by its path; standard input cannot be followed "
+              "(tee it to a file and watch that)", file=sys.stderr)
+        return 2
     path = args.log.expanduser().absolute()
     if path.is_dir():
         print(f"sessiontui: {path} is a folder; give the log file inside it "
@@ -145,8 +148,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "watch", help="follow a training log and keep its run record in the memory",
+    """Add the `watch` command."""
+    p = add_command(
+        sub, "watch", "follow a training log and keep its run record in the memory",
+        "sessiontui watch --log runs/exp3/train.log", "sessiontui watch --log train.log --once --json",
         description="Follow a training log like the app does, without the app: keeps one run "
                     "record per run of the log up to date (progress, metrics, milestones, "
                     "failures matched against lessons). Ctrl-C, SIGTERM and SIGHUP save and stop.",
@@ -155,5 +160,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="run name (default: from the log path)")
     p.add_argument("--once", action="store_true", help="process what the log holds now and exit")
     p.add_argument("--json", action="store_true",
-                   help="print the run record as JSON (one line per change while following)")
+                   help="print the run record as JSON Lines (one line per change while following)")
     p.set_defaults(func=cmd_watch)

@@ -1,7 +1,9 @@
-"""`sessiontui mcp`: the project memory as Model Context Protocol tools, for coding agents.
+"""The MCP tools and server of `sessiontui mcp` (the command is tui/commands/mcp.py): the project
+memory as Model Context Protocol tools, for coding agents.
 
 Each tool calls the code its CLI command runs and returns the JSON that command prints with
-`--json`. Writes are stamped like any record and tagged `via:mcp` for review. Imported only by
+`--json` (docs/json.md), once, as text: compact records, lists under `records`. Writes are
+stamped like any record and tagged `via:mcp` for review. Imported only by
 `sessiontui mcp`: the MCP SDK is an optional extra and costs the other commands nothing.
 """
 
@@ -16,10 +18,19 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
+from sessiontui.collectors.bench_output import KNOWN_FORMATS
 from sessiontui.project_memory.limits import MAX_DRAFT_DEPTH
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import StoreError
-from sessiontui.tui.commands.common import add_stamped, json_text, open_reader, open_store
+from sessiontui.tui.commands.common import (
+    add_stamped,
+    did_you_mean,
+    envelope,
+    json_text,
+    open_reader,
+    open_store,
+    record_json,
+)
 
 VIA_MCP = "via:mcp"
 INSTRUCTIONS = (
@@ -35,10 +46,13 @@ Tags = Annotated[list[str], Field(description="extra tags; via:mcp is always add
 Number = Annotated[float, Field(allow_inf_nan=False)]
 
 
-def _result(data: dict[str, Any], text: object | None = None) -> CallToolResult:
-    """A tool result: `text` (default `data`) as the CLI's JSON, `data` as structured content."""
-    body = json_text(data if text is None else text)
-    return CallToolResult(content=[TextContent(type="text", text=body)], structured_content=data)
+def _result(data: dict[str, Any]) -> CallToolResult:
+    """A tool result: the object the CLI prints with --json, once (no second structured copy)."""
+    return CallToolResult(content=[TextContent(type="text", text=json_text(envelope(data)))])
+
+
+def _records(records: list[Record]) -> CallToolResult:
+    return _result({"records": [record_json(record) for record in records]})
 
 
 @contextlib.contextmanager
@@ -54,16 +68,17 @@ def _added(record: Record) -> CallToolResult:
     """Tag, stamp and store a record an agent wrote; returns it as `... add --json` prints it."""
     record.tags = [*dict.fromkeys([*record.tags, VIA_MCP])]
     with _as_tool_error():
-        return _result(add_stamped(record).to_dict())
+        return _records([add_stamped(record)])
 
 
 # -- reading tools ----------------------------------------------------------------------------
 def ask(question: Annotated[str, Field(min_length=1, description="a plain-language question")]) -> CallToolResult:
-    from sessiontui.tui.commands.memory import answer_question
+    from sessiontui.tui.commands.memory import answer_json, answer_question
 
     with _as_tool_error():
-        answer, _ = answer_question(question)  # (problems reading sessiontui.toml: CLI stderr)
-        return _result(answer.to_dict())
+        # read-only: the trend line's state file is read, never written
+        answer, _ = answer_question(question, remember=not _server_read_only)
+        return _result(answer_json(answer))
 
 
 def list_records(
@@ -76,8 +91,7 @@ def list_records(
     from sessiontui.tui.commands.memory import list_records as find
 
     with _as_tool_error():
-        records = [r.to_dict() for r in find(kind, tag=tag, query=query, limit=limit)]
-    return _result({"records": records}, records)
+        return _records(find(kind, tag=tag, query=query, limit=limit))
 
 
 def show_record(id: Annotated[str, Field(min_length=1, description="record id or unique prefix")]) -> CallToolResult:
@@ -85,7 +99,7 @@ def show_record(id: Annotated[str, Field(min_length=1, description="record id or
     if store is None:
         raise ToolError(f"no record with id {id}: nothing is recorded in this project yet")
     with _as_tool_error(), store:
-        return _result(store.get(id, include_deleted=True).to_dict())
+        return _records([store.get(id, include_deleted=True)])
 
 
 def train_status(
@@ -97,6 +111,8 @@ def train_status(
     log = log or settings()[0]  # the first log sessiontui.toml follows
     if not log:
         raise ToolError("no log given and sessiontui.toml follows none: pass log")
+    if _server_read_only:
+        _check_readable(log)
     with _as_tool_error():
         return _result(status_dict(*read_status(log)))
 
@@ -117,6 +133,8 @@ def speedup(
 ) -> CallToolResult:
     from sessiontui.tui.commands.speedup import speedup_report
 
+    if log and _server_read_only:
+        _check_readable(log)
     with _as_tool_error():
         report = speedup_report(
             log=log, metric=metric, acc=acc, acc_kind=acc_kind, simulated_acc_len=simulated_acc_len,
@@ -174,7 +192,55 @@ def record_output(
         outcome = record_text(store, text, config=config, baseline=baseline, tags=[VIA_MCP])
     if not outcome.stored:
         raise ToolError(outcome.problem)
-    return _result({"records": [record.to_dict() for record in outcome.records]})
+    return _records(outcome.records)
+
+
+def list_targets(
+    log: Annotated[str | None, Field(description="the drafter's training log (default: the first followed log)")] = None,
+) -> CallToolResult:
+    from sessiontui.project_memory.targets import all_statuses
+    from sessiontui.tui.commands.speedup import read_snapshot, settings
+    from sessiontui.tui.commands.target import status_json
+
+    followed, config = settings()
+    log = log or followed
+    if log and _server_read_only:
+        _check_readable(log)
+    snapshot = read_snapshot(log)[0] if log else None
+    store = open_reader()
+    if store is None:
+        return _result({"records": []})
+    with _as_tool_error(), store:
+        return _result(status_json(all_statuses(store, snapshot, config.draft_overhead)))
+
+
+def set_target(
+    text: Annotated[str, Field(min_length=1, description='the target in plain words, e.g. "beat 90 tok/s '
+                                                         'single stream" or "accept length 3.0"')],
+    metric: Annotated[str | None, Field(description="metric name, when the text names none")] = None,
+    value: Annotated[Number | None, Field(description="the threshold, when the text gives none")] = None,
+    concurrency: Annotated[int | None, Field(ge=1, description="concurrent requests it applies to")] = None,
+) -> CallToolResult:
+    from sessiontui.tui.commands.target import new_target
+
+    with _as_tool_error():
+        target = new_target(text, metric=metric, value=value, concurrency=concurrency)
+    return _added(target)
+
+
+def _check_readable(log: str) -> None:
+    """Read-only servers read only the project's files and the logs sessiontui.toml names."""
+    from pathlib import Path
+
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.commands.speedup import settings
+
+    root = project_root().resolve()
+    path = Path(log).expanduser().resolve()
+    named = {p.expanduser().resolve() for p in settings()[1].log_paths(root)}
+    if path not in named and not path.is_relative_to(root):
+        raise ToolError(f"{log}: outside the project and not a log sessiontui.toml follows; "
+                        "this server was started with --read-only")
 
 
 READING = {
@@ -183,12 +249,15 @@ READING = {
     show_record: "Show one record in full by its id (or a unique id prefix).",
     train_status: "Where a training run stands, read from its log: step, loss, acceptance, ETA, events.",
     speedup: "Project the speculative-decoding speedup from acceptance rates, calibrated by stored benchmarks.",
+    list_targets: "List the project's targets, how far each is and whether projections clear it.",
 }
 WRITING = {
     add_benchmark: "Store a benchmark result you measured (set baseline for a run without the feature).",
     add_lesson: "Store a failure you diagnosed: its symptom, cause and fix, so it is never re-debugged.",
     add_note: "Store a free-form note about the project.",
-    record_output: "Parse the printed output of SGLang, vLLM or llama.cpp benchmarks and store each result.",
+    record_output: "Parse a benchmark tool's printed output and store each result; reads "
+    f"{', '.join(KNOWN_FORMATS)}.",
+    set_target: "Set a target the project aims for, from plain words (metric, value, conditions).",
 }
 
 
@@ -221,6 +290,13 @@ class MemoryServer(MCPServer):
         """Run a tool; every anticipated failure comes back as one sentence."""
         if self.read_only and name in {fn.__name__ for fn in WRITING}:
             raise ToolError(f"{name} is not available: this server was started with --read-only")
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None:
+            known = set(tool.parameters.get("properties", {}))
+            if unknown := [key for key in arguments or {} if key not in known]:
+                hint = did_you_mean(unknown[0], known)
+                raise ToolError(f"{name}: unknown argument(s) {', '.join(unknown)}{hint}; "
+                                f"it takes {', '.join(sorted(known)) or 'none'}")
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -229,6 +305,11 @@ class MemoryServer(MCPServer):
             raise ToolError(_one_sentence(name, exc)) from None
 
 
+_server_read_only = False  # set once by serve(): the tools a read-only server runs write nothing
+
+
 def serve(*, read_only: bool = False) -> None:
     """Serve the memory of the project in the current directory on stdin/stdout until EOF."""
+    global _server_read_only
+    _server_read_only = read_only
     MemoryServer(read_only=read_only).run("stdio")

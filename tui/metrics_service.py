@@ -1,4 +1,6 @@
-"""`sessiontui serve`: follow logs like `watch` and expose GPUs and runs to Prometheus.
+"""The headless metrics service behind `sessiontui serve` (the command is tui/commands/serve.py):
+its loop follows logs like `watch` and samples the GPUs, its HTTP endpoint exposes them to
+Prometheus.
 
 One thread follows the logs and samples the GPUs on the configured cadence, then renders the
 metrics once; the HTTP server's threads only copy those bytes out. Scrapes therefore cost the
@@ -7,22 +9,26 @@ followers nothing but a little GIL time, however many arrive at once.
 
 from __future__ import annotations
 
+import gzip
 import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Protocol
 
-from sessiontui.collectors.exporter import CONTENT_TYPE_LATEST, Exporter, ServedRun
+from prometheus_client.exposition import MetricsHandler, gzip_accepted
+
+from sessiontui.collectors.exporter import Exporter, ServedRun
 from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot
 from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
 from sessiontui.project_memory.runs import run_name
 
 METRICS_PATHS = ("/metrics", "/")
 BACKLOG = 256  # pending connections the listener holds: a burst of scrapes is queued, not refused
+IDLE_TIMEOUT_S = 10.0  # a connection that sends nothing for this long is closed (a thread each)
 
 
 class Watch(Protocol):
@@ -52,30 +58,42 @@ class _MetricsServer(ThreadingHTTPServer):
     exporter: Exporter
 
 
-class _Handler(BaseHTTPRequestHandler):
-    """Answers GET /metrics with the latest rendered payload; nothing else is served."""
+class _Handler(MetricsHandler):
+    """prometheus_client's handler in front of the cached sample: GET and HEAD /metrics, the
+    format the Accept header negotiates (OpenMetrics or text), gzip when accepted; keep-alive
+    connections idle for `timeout` seconds are closed."""
 
     server: _MetricsServer
     protocol_version = "HTTP/1.1"
+    timeout = IDLE_TIMEOUT_S
 
     def do_GET(self) -> None:  # noqa: N802 - the name http.server dispatches to
+        self._answer(with_body=True)
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._answer(with_body=False)
+
+    def _answer(self, *, with_body: bool) -> None:
         if self.path.split("?")[0] not in METRICS_PATHS:
             self.send_error(404, "only /metrics is served")
             return
-        body = self.server.exporter.payload()
+        body, content_type = self.server.exporter.page(self.headers.get("Accept"))
         self.send_response(200)
-        self.send_header("Content-Type", CONTENT_TYPE_LATEST)
+        self.send_header("Content-Type", content_type)
+        if gzip_accepted(self.headers.get("Accept-Encoding") or ""):
+            body = gzip.compress(body, compresslevel=5)
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        """Scrapes are not news: nothing is logged per request."""
+        if with_body:
+            self.wfile.write(body)
 
 
-def start_server(exporter: Exporter, host: str, port: int) -> _MetricsServer:
+def start_server(exporter: Exporter, host: str, port: int, *,
+                 idle_timeout_s: float = IDLE_TIMEOUT_S) -> _MetricsServer:
     """Listen on host:port (port 0 picks a free one) in a daemon thread; OSError if it cannot."""
-    server = _MetricsServer((host, port), _Handler)
+    handler = type("Handler", (_Handler,), {"timeout": idle_timeout_s})
+    server = _MetricsServer((host, port), handler)
     server.exporter = exporter
     threading.Thread(target=server.serve_forever, name="metrics-http", daemon=True).start()
     return server
