@@ -19,14 +19,11 @@ __all__ = ["RunWatcher", "snapshot_key"]
 
 
 def snapshot_key(snapshot: TrainSnapshot, now: float | None = None) -> tuple:
-    """What must differ for a training snapshot to be worth showing again (a stalled run's
-    minutes too: "stalled for 14 min" must not stay at 10)."""
-    stalled_min = None
-    if snapshot.status == "stalled" and snapshot.last_update is not None:
-        stalled_min = int(((time.time() if now is None else now) - snapshot.last_update) // 60)
+    """What must differ for a training snapshot to be worth showing again (the age of the last
+    step too, as the card rounds it: "stalled for 14 min" must not stay at 10)."""
     return (
         snapshot.step, snapshot.status, snapshot.loss, snapshot.last_update, snapshot.caught_up,
-        len(snapshot.events), snapshot.eta_s, snapshot.run_index, stalled_min,
+        len(snapshot.events), snapshot.eta_s, snapshot.run_index, snapshot.age_bucket(now),
     )
 
 

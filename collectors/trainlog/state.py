@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from statistics import median
 from types import MappingProxyType
 
 from sessiontui.collectors.logtext import abstract, clean, has_hint, rank_of
@@ -24,9 +25,10 @@ MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
 RATE_SMOOTHING = 0.3  # weight of the newest steps/s figure in the moving average
 MIN_RATE_WINDOW_S = 1.0  # progress closer together than this is merged before measuring a rate
-STALL_FACTOR = 5.0  # stalled after this many usual intervals between progress lines ...
-MIN_STALL_S = 120.0  # ... but never sooner than this
-UNKNOWN_STALL_S = 600.0  # before the usual interval is known
+STALL_FACTOR = 5.0  # stalled after this many median intervals between progress lines ...
+MIN_STALL_S = 30.0  # ... but never sooner than this
+UNKNOWN_STALL_S = 600.0  # while no interval is known (a single progress line so far)
+MAX_GAPS = 32  # recent intervals between progress lines the median is taken over
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
@@ -35,6 +37,17 @@ BAR_FORMATS = frozenset({"tqdm", "lightning"})
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
+
+
+def stall_limit_s(interval_s: float | None, override_s: float | None = None) -> float:
+    """The one rule every reader (app, watch, serve, train status, MCP) uses for "alive": a run
+    is stalled once its last step is older than max(5 x its median step interval, 30 s); the
+    `stall_after_s` setting overrides it, and 600 s applies while no interval is known."""
+    if override_s is not None:
+        return override_s
+    if interval_s is None:
+        return UNKNOWN_STALL_S
+    return max(STALL_FACTOR * interval_s, MIN_STALL_S)
 
 
 class TrainState:
@@ -68,7 +81,9 @@ class TrainState:
         self._tool_eta: float | None = None  # tqdm's `<remaining` of the latest progress line
         self._rate_mark: tuple[float, int] | None = None  # (time, step) where the rate window began
         self._rate_logged = False  # the rate window runs on the log's own time stamps
-        self._interval: float | None = None
+        self._gaps: deque[float] = deque(maxlen=MAX_GAPS)  # seconds between progress lines
+        self._step_gaps: deque[int] = deque(maxlen=MAX_GAPS)  # steps between progress lines
+        self._logged_last: float | None = None  # the log's own time of the latest progress line
         self._redraws = 0
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
@@ -219,9 +234,17 @@ class TrainState:
             loss = metrics.get("loss")
             if loss is not None:
                 self._check_loss(loss, reading, at)
-        if reading.done:
+        if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _last_step_read(self, reading: Reading) -> bool:
+        """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's
+        own total ends only its epoch, unless the log declared how many there are)."""
+        if reading.step is None or not self.total or reading.step < self.total:
+            return False
+        per_epoch = reading.format in BAR_FORMATS and reading.epoch is not None
+        return not per_epoch or bool(self._declared_total or self._epochs_total)
 
     def _restarted(self, reading: Reading) -> bool:
         """Whether this reading starts the job again in the same log: its step counter went back
@@ -292,9 +315,13 @@ class TrainState:
     def _progress(self, step: int, at: float, logged: float | None = None) -> None:
         """Update the smoothed steps/s and the usual interval between progress lines; the rate
         runs on the lines' own time stamps when they carry them (a log read after the fact)."""
-        if self.last_update is not None and at > self.last_update:
-            gap = at - self.last_update
-            self._interval = gap if self._interval is None else 0.7 * self._interval + 0.3 * gap
+        if logged is not None and self._logged_last is not None and logged > self._logged_last:
+            self._gaps.append(logged - self._logged_last)  # the log's own clock (read late too)
+        elif logged is None and self.last_update is not None and at > self.last_update:
+            self._gaps.append(at - self.last_update)  # arrival times, while following
+        if self.step is not None and step > self.step:
+            self._step_gaps.append(step - self.step)
+        self._logged_last = logged if logged is not None else self._logged_last
         clock = logged if logged is not None else at
         if (self._rate_mark is None or step < self._rate_mark[1]
                 or self._rate_logged != (logged is not None)):
@@ -337,13 +364,19 @@ class TrainState:
         """The tool's own rate when it prints one (tqdm smooths it), else the measured average."""
         return self._tool_rate or self._ema_rate
 
+    def step_interval(self) -> float | None:
+        """The median seconds between progress lines: from the log's timestamps or arrival
+        times, else (a log read in one go, its lines all seen at once) from its steps/s."""
+        if self._gaps:
+            return median(self._gaps)
+        rate = self.steps_per_s()
+        if rate and self._step_gaps:
+            return median(self._step_gaps) / rate
+        return None
+
     def stall_limit(self) -> float:
         """Seconds without progress after which the job counts as stalled."""
-        if self.stall_after_s is not None:
-            return self.stall_after_s
-        if self._interval is None:
-            return UNKNOWN_STALL_S
-        return max(STALL_FACTOR * self._interval, MIN_STALL_S)
+        return stall_limit_s(self.step_interval(), self.stall_after_s)
 
     def check_stall(self, now: float) -> None:
         """Raise a stalled event once when progress has been silent for too long."""
@@ -385,16 +418,18 @@ class TrainState:
         self.check_stall(now)
         metrics = dict(self.metrics)
         status = self.status()
+        # A stalled run shows no rate (it is not moving) and only a running one has an ETA.
         return TrainSnapshot(
             source=self.source, format=self.format, step=self.step, total_steps=self.total,
             epoch=self.epoch, loss=metrics.get("loss"), lr=metrics.get("lr"),
             grad_norm=metrics.get("grad_norm"), acc=acc_positions(metrics),
-            metrics=MappingProxyType(metrics), steps_per_s=self.steps_per_s(),
-            eta_s=None if status == "crashed" else self.eta_s(), last_update=self.last_update,
+            metrics=MappingProxyType(metrics), steps_per_s=None if status == "stalled" else self.steps_per_s(),
+            eta_s=self.eta_s() if status == "running" else None, last_update=self.last_update,
             status=status, events=tuple(self.events),
             history=MappingProxyType({k: tuple(s.points) for k, s in self.history.items()}),
             caught_up=caught_up, progress=progress, run_index=self.run_index,
             ended_runs=tuple(self.segments),
             started_at=self.started_at if self.started_from else self._first_sight,
             started_from=self.started_from or ("first sight" if self._first_sight else None),
+            seen_at=now, step_interval_s=self.step_interval(), stall_after_s=self.stall_limit(),
         )

@@ -75,20 +75,34 @@ def _accept_length(rates: tuple[float, ...]) -> float | None:
 
 
 def stats_line(snapshot: Any, now: float | None = None) -> str:
-    """Step, speed, ETA, epoch and status of a run; a stalled run says how long, not a rate."""
+    """Step, speed, ETA, epoch and status of a run, and how long ago its last step was once that
+    is news; a stalled run says how long, not a rate; only a running run has an ETA, counting
+    down from now (gone, not frozen, once it has passed)."""
+    from sessiontui.project_memory.humanize import duration, stall_text
+
+    now = getattr(snapshot, "seen_at", None) if now is None else now
+    now = time.time() if now is None else now
     total = f"/{snapshot.total_steps}" if snapshot.total_steps else ""
     step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
     epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
     if snapshot.status == "stalled":
-        from sessiontui.project_memory.humanize import stall_text
+        return f"step {step}{epoch}  {stall_text(snapshot.step, snapshot.last_update, now)}"
+    parts = [f"step {step}"]
+    if snapshot.steps_per_s:
+        parts.append(f"{num(snapshot.steps_per_s)} step/s")
+    if snapshot.status == "running" and snapshot.eta_s is not None:
+        eta = finish_time(snapshot.eta_s, snapshot.last_update, now)
+        parts.append(f"ETA {eta}" if " ago" not in eta else f"ETA {DASH}")
+    parts.append(f"{epoch.strip()}  {snapshot.status}" if epoch else snapshot.status)
+    quiet = snapshot.quiet_s(now) if hasattr(snapshot, "quiet_s") else None
+    if quiet is not None:
+        parts.append(f"last step {duration(_coarse(quiet))} ago")
+    return "  ".join(parts)
 
-        stalled = stall_text(snapshot.step, snapshot.last_update, time.time() if now is None else now)
-        return f"step {step}{epoch}  {stalled}"
-    return (
-        f"step {step}  {num(snapshot.steps_per_s)} step/s  "
-        f"ETA {finish_time(snapshot.eta_s, snapshot.last_update)}"
-        f"{epoch}  {snapshot.status}"
-    )
+
+def _coarse(seconds: float) -> float:
+    """An age as the card says it: 10 s steps under a minute, whole minutes after."""
+    return seconds // 10 * 10 if seconds < 60 else seconds // 60 * 60
 
 
 def figures_line(snapshot: Any) -> str:
