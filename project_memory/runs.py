@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sessiontui.project_memory.events import FAILURES, TrainEvent, iso_time
+from sessiontui.project_memory.events import FAILURES, TrainEvent, iso_time, unix_time
 from sessiontui.project_memory.lessons import lessons_for_event
 from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
@@ -21,7 +21,8 @@ from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.stamp import stamp
 from sessiontui.project_memory.store import Store
 
-__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "iso_time", "run_name"]
+__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "attempt_name", "iso_time", "run_name",
+           "same_run"]
 
 RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
 ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
@@ -49,6 +50,28 @@ def run_name(log_path: Path | str) -> str:
     if stem.lower() in _GENERIC_STEMS and path.parent.name:
         return f"{path.parent.name}/{stem}"
     return stem
+
+
+def attempt_name(log_path: Path | str, log_run: int) -> str:
+    """A run's name: its log's, with the attempt number from the second attempt on
+    (`p/train`, `p/train #2`, ...): runs of one log never share a name."""
+    name = run_name(log_path)
+    return name if log_run == 0 else f"{name} #{log_run + 1}"
+
+
+def same_run(stored: Record, run: Any) -> bool:
+    """Whether a stored run record and a run read from its log now are one attempt: its step
+    did not go back, a run that had ended did not go on, and the log's start time agrees."""
+    if stored.step is None or run.step is None:
+        return True
+    if run.step < stored.step:
+        return False
+    if stored.status in ENDINGS and run.status != stored.status:
+        return False
+    began = unix_time(stored.started_at) if stored.started_from == "log timestamps" else None
+    if began is not None and run.started_from == "log timestamps" and run.started_at is not None:
+        return abs(run.started_at - began) < 1.0
+    return True
 
 
 def _finite(value: Any) -> float | None:
@@ -191,14 +214,33 @@ class RunTracker:
         self._news: list[Announcement] = []
         self.log_path = str(Path(log_path).absolute())
         self.record = store.run_for_log(self.log_path) or self._new(0, None)
+        self._base: int | None = None  # the attempt number of the log file's first run
         if name:
             self.record.name = name
         self._begin()
 
     def _new(self, log_run: int, previous: Record | None) -> Record:
         """An unsaved record for the log's `log_run`-th run."""
-        return Record("run", name=self._name or run_name(self.log_path), log_path=self.log_path,
-                      log_run=log_run, previous_run=previous.id if previous else None)
+        name = f"{self._name} #{log_run + 1}" if self._name and log_run else self._name
+        return Record("run", name=name or attempt_name(self.log_path, log_run),
+                      log_path=self.log_path, log_run=log_run,
+                      previous_run=previous.id if previous else None)
+
+    def _attach(self, snapshot: LiveRun) -> int:
+        """The attempt number of the file's first run, decided at the first snapshot: the file
+        continues the latest stored attempt when one of its runs is that attempt, else (the
+        log was rewritten: `python train.py > train.log` again) its runs are new attempts."""
+        stored = self.record
+        if not stored.id:
+            return 0
+        latest = stored.log_run or 0
+        by_index = {ended.index: ended for ended in snapshot.ended_runs}
+        run = snapshot if latest == snapshot.run_index else by_index.get(latest)
+        if latest <= snapshot.run_index and run is not None and same_run(stored, run):
+            return 0
+        if same_run(stored, snapshot):
+            return max(0, latest - snapshot.run_index)
+        return latest + 1
 
     def _begin(self) -> None:
         """Remember what the current record already holds (its events are never told again)."""
@@ -215,11 +257,17 @@ class RunTracker:
         """Fold one snapshot into the run records (ending the run the job restarted after,
         starting the new one); writes only when something changed. The events seen for the
         first time wait in `take_news()`."""
+        if self._base is None:
+            if not self.record.id and snapshot.step is None and not snapshot.events:
+                return self.record  # nothing parsed yet: no run to remember
+            self._base = self._attach(snapshot)
+            if self._base > (self.record.log_run or 0):
+                self._restart(self._base)
         for ended in snapshot.ended_runs:
-            if ended.index == (self.record.log_run or 0):
+            if self._base + ended.index == (self.record.log_run or 0):
                 self._end(ended)
-        if snapshot.run_index > (self.record.log_run or 0):
-            self._restart(snapshot.run_index)
+        if self._base + snapshot.run_index > (self.record.log_run or 0):
+            self._restart(self._base + snapshot.run_index)
         record = self.record
         if not record.id and snapshot.step is None and not snapshot.events:
             return record  # nothing parsed yet: no run to remember

@@ -17,6 +17,7 @@ from sessiontui.collectors.trainlog.trainer_state import is_trainer_state, train
 CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small enough to stay flat
 MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll
 UNLIMITED = 1 << 62
+TAIL_CHECK_BYTES = 64  # the last bytes read, looked at again before each poll: rewritten or not
 
 
 class LogFollower:
@@ -32,6 +33,7 @@ class LogFollower:
         self._read = 0  # bytes consumed from the open file
         self._size = 0  # size of the file at the last look
         self._stamp: tuple[int, int] | None = None  # (mtime_ns, size) of a whole-file JSON state
+        self._tail = b""  # the last bytes consumed: differing there, the file was rewritten
         self._caught_up = False
         self._lock = threading.Lock()
         self._latest: TrainSnapshot = self._state.snapshot(clock(), False, 0.0)
@@ -44,6 +46,7 @@ class LogFollower:
         except OSError:
             self._file = None
         self._read = 0
+        self._tail = b""
         self._buffer.reset()
 
     def _replaced(self) -> bool:
@@ -69,13 +72,22 @@ class LogFollower:
             if self._file is None:
                 return
         size = os.fstat(self._file.fileno()).st_size
-        if size < self._read:  # truncated in place (copytruncate): start again from the top
+        if size < self._read or self._rewritten():  # truncated in place, maybe written again
             self._file.seek(0)
             self._read = 0
+            self._tail = b""
             self._buffer.reset()
             self._state.truncated()
         self._size = size
         self._read_chunks(limit, at, on_chunk)
+
+    def _rewritten(self) -> bool:
+        """Whether the bytes just before where reading stopped changed: the file was truncated
+        and written again (`python train.py > train.log` once more) between two looks."""
+        if not self._tail or self._file is None:
+            return False
+        return os.pread(self._file.fileno(), len(self._tail), self._read - len(self._tail)) \
+            != self._tail
 
     def _read_chunks(self, limit: int, at: float | None,
                      on_chunk: Callable[[], None] | None = None) -> None:
@@ -87,6 +99,7 @@ class LogFollower:
                 break
             self._read += len(data)
             limit -= len(data)
+            self._tail = (self._tail + data[-TAIL_CHECK_BYTES:])[-TAIL_CHECK_BYTES:]
             self._state.feed(self._buffer.feed(data), self._clock() if at is None else at)
             if on_chunk:
                 on_chunk()

@@ -37,6 +37,7 @@ BAR_FORMATS = frozenset({"tqdm", "lightning"})
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
+ENDED = frozenset({"crashed", "finished", "stalled"})  # episodes after which a rewrite is a new run
 
 
 def stall_limit_s(interval_s: float | None, override_s: float | None = None) -> float:
@@ -247,13 +248,21 @@ class TrainState:
         return not per_epoch or bool(self._declared_total or self._epochs_total)
 
     def _restarted(self, reading: Reading) -> bool:
-        """Whether this reading starts the job again in the same log: its step counter went back
-        after the run ended (crashed or finished), or, for formats without per-epoch bars, back
-        to the first half of where it was."""
-        if reading.step is None or self.step is None or reading.step >= self.step:
+        """Whether this reading starts the job again in the same log: after the file was cut or
+        replaced, a run that had ended or a step counter that went back; else the counter went
+        back after the run ended (crashed or finished), to its start after a stall, or, for
+        formats without per-epoch bars, to the first half of where it was."""
+        if reading.step is None or self.step is None:
             return False
-        if self._open & {"crashed", "finished"} or self._truncated:
+        if self._truncated and (self._open & ENDED or reading.step <= self.step):
+            return True
+        if reading.step >= self.step:
+            return False
+        if self._open & {"crashed", "finished"}:
             return not (reading.total and self.total and reading.total != self.total)
+        next_epoch = reading.epoch is not None and reading.epoch > (self.epoch or 0)
+        if "stalled" in self._open and reading.step <= 1 and not next_epoch:
+            return True
         return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
 
     def truncated(self) -> None:
