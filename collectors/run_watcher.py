@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,7 +54,10 @@ class RunWatcher:
     def read(self) -> TrainSnapshot | None:
         """Poll the log; the new snapshot when it differs from the last one shown, else None."""
         snapshot = self.follower.poll()
-        key = snapshot_key(snapshot)
+        if self._tracker is not None:  # numbered as the run records count the log's attempts
+            snapshot = replace(snapshot, attempt=self._tracker.attempt(snapshot),
+                               earlier=self._tracker.earlier)
+        key = (*snapshot_key(snapshot), snapshot.attempt)
         if key == self._last_key:
             return None
         self._last_key = key

@@ -19,14 +19,15 @@ from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.stamp import stamp
-from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.store import Store, StoreError
 
-__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "attempt_name", "iso_time", "run_name",
+__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "attempt_name", "attempt_of", "iso_time", "run_name",
            "same_run"]
 
 RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
 ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
 MILESTONE_PCT = 5
+MAX_ATTEMPT_LINES = 5  # earlier attempts of a log a card lists
 MAX_EVENTS = 100  # a run that stalls and recovers for days keeps its latest events only
 MAX_CONTEXT_LINES = 20
 PROGRESS_WRITE_S = 10.0  # step, loss and ETA reach the store at most this often ...
@@ -72,6 +73,62 @@ def same_run(stored: Record, run: Any) -> bool:
     if began is not None and run.started_from == "log timestamps" and run.started_at is not None:
         return abs(run.started_at - began) < 1.0
     return True
+
+
+def first_attempt(stored: Record | None, snapshot: LiveRun) -> int:
+    """The attempt number (from 0) of the first run a log file holds now, given the log's latest
+    stored run: the file continues that attempt when one of its runs is it, else (the log was
+    rewritten: `python train.py > train.log` again) its runs are new attempts after it."""
+    if stored is None:
+        return 0
+    latest = stored.log_run or 0
+    by_index = {ended.index: ended for ended in snapshot.ended_runs}
+    run = snapshot if latest == snapshot.run_index else by_index.get(latest)
+    if latest <= snapshot.run_index and run is not None and same_run(stored, run):
+        return 0
+    if same_run(stored, snapshot):
+        return max(0, latest - snapshot.run_index)
+    return latest + 1
+
+
+def attempt_of(store: Store, log_path: Path | str, snapshot: LiveRun) -> int:
+    """Which attempt (1, 2, ...) of its log a snapshot read now is, as the run records count
+    them: what `train status` says, the same number the followers give it."""
+    stored = store.run_for_log(str(Path(log_path).absolute()))
+    return first_attempt(stored, snapshot) + snapshot.run_index + 1
+
+
+def attempt_line(store: Store, run: Record) -> str:
+    """One short line on an earlier attempt of a log: how it ended, its failure and the lesson
+    that matched it (`attempt 2 crashed at step 66, CUDA OOM — seen before: ... — fix: ...`)."""
+    where = f" at step {run.step}" if run.step is not None else ""
+    line = f"attempt {(run.log_run or 0) + 1} {run.status or 'ended'}{where}"
+    failures = [TrainEvent.from_dict(e) for e in run.events if e.get("kind") in FAILURES]
+    if not failures:
+        return line
+    failure = failures[-1]
+    line += ", " + (failure.message or failure.line).split(" at step ")[0]
+    for lesson_id in failure.lessons[:1]:
+        try:
+            lesson = store.get(lesson_id)
+        except StoreError:
+            continue
+        line += f" — seen before: {lesson.title} — fix: {lesson.fix or 'n/a'}"
+    return line
+
+
+def earlier_attempts(store: Store, run: Record, limit: int = MAX_ATTEMPT_LINES) -> tuple[str, ...]:
+    """Lines on the attempts of a run's log before it, oldest first (the latest `limit`)."""
+    lines: list[str] = []
+    previous = run.previous_run
+    while previous and len(lines) < limit:
+        try:
+            before = store.get(previous)
+        except StoreError:
+            break
+        lines.append(attempt_line(store, before))
+        previous = before.previous_run
+    return tuple(reversed(lines))
 
 
 def _finite(value: Any) -> float | None:
@@ -226,25 +283,21 @@ class RunTracker:
                       log_path=self.log_path, log_run=log_run,
                       previous_run=previous.id if previous else None)
 
-    def _attach(self, snapshot: LiveRun) -> int:
-        """The attempt number of the file's first run, decided at the first snapshot: the file
-        continues the latest stored attempt when one of its runs is that attempt, else (the
-        log was rewritten: `python train.py > train.log` again) its runs are new attempts."""
-        stored = self.record
-        if not stored.id:
-            return 0
-        latest = stored.log_run or 0
-        by_index = {ended.index: ended for ended in snapshot.ended_runs}
-        run = snapshot if latest == snapshot.run_index else by_index.get(latest)
-        if latest <= snapshot.run_index and run is not None and same_run(stored, run):
-            return 0
-        if same_run(stored, snapshot):
-            return max(0, latest - snapshot.run_index)
-        return latest + 1
+    @property
+    def earlier(self) -> tuple[str, ...]:
+        """Lines on the log's attempts before the current one (read again at each restart)."""
+        if self._earlier is None:
+            self._earlier = earlier_attempts(self.store, self.record)
+        return self._earlier
+
+    def attempt(self, snapshot: LiveRun) -> int | None:
+        """The snapshot's attempt number (1, 2, ...) among the log's stored runs, once known."""
+        return None if self._base is None else self._base + snapshot.run_index + 1
 
     def _begin(self) -> None:
         """Remember what the current record already holds (its events are never told again)."""
         self._seen = {_event_key(event) for event in self.record.events}
+        self._earlier: tuple[str, ...] | None = None
         self._written_at = -math.inf
         self._stored = self._state() if self.record.id else None
 
@@ -260,7 +313,7 @@ class RunTracker:
         if self._base is None:
             if not self.record.id and snapshot.step is None and not snapshot.events:
                 return self.record  # nothing parsed yet: no run to remember
-            self._base = self._attach(snapshot)
+            self._base = first_attempt(self.record if self.record.id else None, snapshot)
             if self._base > (self.record.log_run or 0):
                 self._restart(self._base)
         for ended in snapshot.ended_runs:

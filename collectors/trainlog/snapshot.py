@@ -52,6 +52,8 @@ class TrainSnapshot:
     ended_runs: tuple[RunSegment, ...] = ()  # the latest of those, as they ended
     started_at: float | None = None  # when this run began ...
     started_from: str | None = None  # ... and how that is known: log timestamps, file times, first sight
+    attempt: int | None = None  # which attempt of its log, as the run records count (1, 2, ...)
+    earlier: tuple[str, ...] = ()  # one line per earlier attempt of the log, oldest first
     seen_at: float | None = None  # the clock when this snapshot was taken (ages count from it)
     step_interval_s: float | None = None  # median seconds between progress lines, when known
     stall_after_s: float | None = None  # stalled once the last step is older than this
@@ -90,7 +92,7 @@ class TrainSnapshot:
             "last_update": self.last_update,
             "metrics": {k: _json_number(v) for k, v in self.metrics.items()},
             "events": [event.to_dict() for event in self.events],
-            "run_index": self.run_index, "attempt": self.run_index + 1,
+            "run_index": self.run_index, "attempt": self.attempt or self.run_index + 1,
             "started_at": self.started_at, "started_from": self.started_from,
             "idle_s": self.idle_s(), "step_interval_s": self.step_interval_s,
             "stall_after_s": self.stall_after_s,

@@ -138,6 +138,7 @@ class RunCard(TextLines):
     def __init__(self, path: Path, title: str | None = None) -> None:
         super().__init__(classes="run-card")
         self.path = path
+        self.title = title
         self.border_title = literal(title or path.name)
         self.tooltip = CARD_LEGEND
         self.snapshot: Any = None
@@ -149,7 +150,10 @@ class RunCard(TextLines):
         self.repaint()
 
     def show(self, snapshot: Any) -> None:
-        """Show a new snapshot of the log."""
+        """Show a new snapshot of the log (titled with its attempt from the second one on)."""
+        attempt = getattr(snapshot, "attempt", None)
+        if attempt and attempt > 1 and self.title is None:
+            self.border_title = literal(f"{self.path.name} #{attempt}")
         self.snapshot = snapshot
         self.catch_up = None if snapshot.caught_up else snapshot.progress
         self.repaint()
@@ -176,7 +180,8 @@ class RunCard(TextLines):
         events = events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
         })
-        return [*lines, *events.split("\n")]
+        earlier = [literal(line) for line in getattr(snapshot, "earlier", ())]
+        return [*lines, *events.split("\n"), *earlier]
 
 
 def chart_line(label: str, values: Sequence[float], width: int, style: Any) -> Text:
