@@ -72,6 +72,8 @@ class RunWatcher:
             self._tracker = RunTracker(self.store, self.path, name=self._name, gpus=self._gpus,
                                        clock=self._clock)
         self._tracker.update(snapshot)
+        if snapshot.earlier != self._tracker.earlier:  # a restart began a record: show it again
+            self._last_key = ()
         return self._tracker.take_news()
 
     @property

@@ -216,9 +216,9 @@ class LogFollower:
         return self._latest
 
 
-def read_log(path: str | Path) -> TrainSnapshot:
-    """One-shot parse of a whole file (the CLI's `train status`)."""
-    follower = LogFollower(path)
+def read_log(path: str | Path, clock: Callable[[], float] = time.time) -> TrainSnapshot:
+    """One-shot parse of a whole file (the CLI's `train status`), as of `clock()`."""
+    follower = LogFollower(path, clock=clock)
     try:
         return follower.catch_up(final=True)
     finally:

@@ -199,6 +199,8 @@ class TrainState:
         self._run_wide(reading)
         if self._restarted(reading):
             self._restart(at)
+            if reading.logged_at is not None:  # dated by its first line, not the next block's
+                self.started_at, self.started_from = reading.logged_at, "log timestamps"
         if reading.step is not None:
             self._truncated = False
         progressed = False

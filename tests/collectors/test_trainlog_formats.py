@@ -10,6 +10,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import parse_bar
+from tests.collectors.test_trainlog_formats_pastes import as_written
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 
@@ -110,7 +111,7 @@ def test_deepspeed_step_lines() -> None:
 
 
 def test_megatron_iteration_lines() -> None:
-    snap = read_log(FIXTURES / "megatron.log")
+    snap = as_written(FIXTURES / "megatron.log")
     assert snap.format == "megatron"
     assert (snap.step, snap.total_steps) == (200, 1000)
     assert snap.loss == pytest.approx(6.54321)

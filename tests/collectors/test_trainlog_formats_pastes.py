@@ -17,8 +17,13 @@ from sessiontui.collectors.trainlog.readings import ALIASES
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 
 
+def as_written(path: Path):
+    """The log read as of its last write (a fixture's age would make any run stalled)."""
+    return read_log(path, clock=lambda: path.stat().st_mtime)
+
+
 def test_detr_metric_logger_line() -> None:
-    snap = read_log(FIXTURES / "detr_metriclogger.log")
+    snap = as_written(FIXTURES / "detr_metriclogger.log")
     assert (snap.format, snap.step, snap.total_steps, snap.epoch) == ("metriclogger", 210, 225, 0.0)
     assert (snap.loss, snap.lr, snap.eta_s) == (18.054, 0.001, 4.0)  # the value, not the (avg)
     assert snap.metrics["loss_giou_4"] == 1.3233
@@ -50,7 +55,7 @@ def test_espnet_epoch_loss_and_lr() -> None:
 
 
 def test_old_megatron_lines_without_colons() -> None:
-    snap = read_log(FIXTURES / "megatron_old.log")
+    snap = as_written(FIXTURES / "megatron_old.log")
     assert (snap.format, snap.step, snap.total_steps) == ("megatron", 100, 300)
     assert (snap.loss, snap.lr) == (4.799004, 1.258e-4)
     assert snap.metrics["loss_scale"] == 32768.0
@@ -58,7 +63,7 @@ def test_old_megatron_lines_without_colons() -> None:
 
 
 def test_megatron_deepspeed_line_led_by_samples_per_second() -> None:
-    snap = read_log(FIXTURES / "deepspeed_megatron_bf16.log")
+    snap = as_written(FIXTURES / "deepspeed_megatron_bf16.log")
     assert (snap.step, snap.total_steps, snap.loss) == (34, 10000, 11.18665)
     assert snap.lr == 2.111e-06 and snap.steps_per_s == pytest.approx(1000 / 4103.1)
 
