@@ -17,6 +17,7 @@ from sessiontui.collectors.trainlog.trainer_state import is_trainer_state, train
 CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small enough to stay flat
 MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll
 UNLIMITED = 1 << 62
+TAIL_BYTES = 1 << 20  # the most a log tail reads from the end of its file
 TAIL_CHECK_BYTES = 64  # the last bytes read, looked at again before each poll: rewritten or not
 
 
@@ -223,3 +224,23 @@ def read_log(path: str | Path, clock: Callable[[], float] = time.time) -> TrainS
         return follower.catch_up(final=True)
     finally:
         follower.close()
+
+
+def tail_lines(path: str | Path, count: int = 200) -> list[str]:
+    """The last `count` lines of a log as a terminal last showed them: a progress bar's redraws
+    (`\r`) leave their latest state, escape codes go. Empty when the file cannot be read."""
+    from sessiontui.collectors.logtext import ANSI
+
+    try:
+        with open(path, "rb") as log:
+            size = log.seek(0, os.SEEK_END)
+            log.seek(max(0, size - TAIL_BYTES))
+            data = log.read(TAIL_BYTES)
+    except OSError:
+        return []
+    lines = data.decode("utf-8", "replace").split("\n")
+    if len(data) == TAIL_BYTES and size > TAIL_BYTES:
+        lines = lines[1:]  # the first is cut
+    if lines and not lines[-1]:
+        lines.pop()
+    return [ANSI.sub("", line.rstrip("\r").rsplit("\r", 1)[-1]) for line in lines[-count:]]

@@ -379,6 +379,12 @@ class MemoryPane(Vertical):
 
     @on(DataTable.RowSelected, "#memory-table")
     def action_open(self) -> None:
+        record = self.selected()
+        if record is not None and record.kind == "run":  # a run opens in the run view
+            from sessiontui.tui.screens.run_view import RunView
+
+            self.app.push_screen(RunView(record=record, store_path=getattr(self.app, "store_path", None)))
+            return
         self._ask(self.OpenRecord)
 
     def action_edit(self) -> None:

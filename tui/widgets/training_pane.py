@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -130,6 +131,7 @@ class RunCard(TextLines):
     """Everything about one followed log; a new snapshot repaints only the lines it changed."""
 
     WRAP = True
+    can_focus = True  # ↑/↓ in the Training pane move between runs, Enter opens one
     COMPONENT_CLASSES = {
         "run-card--bar", "run-card--bar-back", "run-card--chart",
         *(f"run-card--{kind}" for kind in EVENT_KINDS),
@@ -210,9 +212,37 @@ def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
 
 
 class TrainingPane(VerticalScroll):
-    """Cards for every followed log, in the order they were followed."""
+    """Cards for every followed log, in the order they were followed: ↑/↓ move between them,
+    Enter opens the run under the cursor."""
 
     BORDER_TITLE = "Training"
+    BINDINGS = [
+        Binding("down", "move(1)", "Next run", show=False),
+        Binding("up", "move(-1)", "Previous run", show=False),
+        Binding("enter", "open_run", "Open run"),
+    ]
+
+    def action_move(self, by: int) -> None:
+        """Focus the next (or previous) card; from the pane itself, the first (or last)."""
+        cards = list(self.cards.values())
+        if not cards:
+            return
+        focused = self.screen.focused
+        at = cards.index(focused) if focused in cards else (-1 if by > 0 else len(cards))
+        card = cards[max(0, min(len(cards) - 1, at + by))]
+        card.focus()
+        card.scroll_visible(animate=False)
+
+    def action_open_run(self) -> None:
+        """Open the focused card's run (the first card's when none has focus) in the run view."""
+        from sessiontui.tui.screens.run_view import RunView
+
+        focused = self.screen.focused
+        card = focused if isinstance(focused, RunCard) else next(iter(self.cards.values()), None)
+        if card is None:
+            return
+        self.app.push_screen(RunView(log_path=card.path, snapshot=card.snapshot,
+                                     store_path=getattr(self.app, "store_path", None)))
 
     def __init__(self, paths: Sequence[Path] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
