@@ -6,7 +6,9 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
 
 from sessiontui.collectors.trainlog.lines import LineBuffer
@@ -19,6 +21,20 @@ MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest wait
 UNLIMITED = 1 << 62
 TAIL_BYTES = 1 << 20  # the most a log tail reads from the end of its file
 TAIL_CHECK_BYTES = 64  # the last bytes read, looked at again before each poll: rewritten or not
+
+
+class NotRegularFile(OSError):
+    """The path names a FIFO, a device or a folder: a log must be a regular file."""
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """Open a regular file for reading; NotRegularFile for anything else (a FIFO would block the
+    open and never end, a device such as /dev/zero never ends), OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
+    if not S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotRegularFile(f"{path} is not a regular file: a training log must be one")
+    return os.fdopen(fd, "rb")
 
 
 class LogFollower:
@@ -36,16 +52,20 @@ class LogFollower:
         self._stamp: tuple[int, int] | None = None  # (mtime_ns, size) of a whole-file JSON state
         self._tail = b""  # the last bytes consumed: differing there, the file was rewritten
         self._caught_up = False
+        self.problem: str | None = None  # why the path is not read (not a regular file)
         self._lock = threading.Lock()
         self._latest: TrainSnapshot = self._state.snapshot(clock(), False, 0.0)
 
     # File handling -----------------------------------------------------------------------
     def _open(self) -> None:
-        """Open the file now at the path (if any) from its start."""
+        """Open the file now at the path (if any) from its start: only a regular file (a FIFO
+        would block the open and a device never ends; a folder has no lines)."""
         try:
-            self._file = open(self.path, "rb")  # noqa: SIM115 - held open across polls, like tail
+            self._file, self.problem = open_regular(self.path), None  # held open, like tail
+        except NotRegularFile as exc:
+            self._file, self.problem = None, str(exc)
         except OSError:
-            self._file = None
+            self._file, self.problem = None, None
         self._read = 0
         self._tail = b""
         self._buffer.reset()
@@ -213,7 +233,8 @@ class LogFollower:
 
     def _publish(self) -> TrainSnapshot:
         """A fresh snapshot, kept for readers that must not wait."""
-        self._latest = self._state.snapshot(self._clock(), self._caught_up, self._fraction())
+        snapshot = self._state.snapshot(self._clock(), self._caught_up, self._fraction())
+        self._latest = replace(snapshot, problem=self.problem) if self.problem else snapshot
         return self._latest
 
 
@@ -232,7 +253,7 @@ def tail_lines(path: str | Path, count: int = 200) -> list[str]:
     from sessiontui.collectors.logtext import ANSI
 
     try:
-        with open(path, "rb") as log:
+        with open_regular(path) as log:
             size = log.seek(0, os.SEEK_END)
             log.seek(max(0, size - TAIL_BYTES))
             data = log.read(TAIL_BYTES)

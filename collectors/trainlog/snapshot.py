@@ -55,6 +55,7 @@ class TrainSnapshot:
     attempt: int | None = None  # which attempt of its log, as the run records count (1, 2, ...)
     earlier: tuple[str, ...] = ()  # one line per earlier attempt of the log, oldest first
     seen_at: float | None = None  # the clock when this snapshot was taken (ages count from it)
+    problem: str | None = None  # why nothing is read from the path (not a regular file)
     step_interval_s: float | None = None  # median seconds between progress lines, when known
     stall_after_s: float | None = None  # stalled once the last step is older than this
 
@@ -95,7 +96,7 @@ class TrainSnapshot:
             "run_index": self.run_index, "attempt": self.attempt or self.run_index + 1,
             "started_at": self.started_at, "started_from": self.started_from,
             "idle_s": self.idle_s(), "step_interval_s": self.step_interval_s,
-            "stall_after_s": self.stall_after_s,
+            "stall_after_s": self.stall_after_s, "problem": self.problem,
         }
 
 

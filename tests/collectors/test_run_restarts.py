@@ -157,3 +157,22 @@ def test_a_log_rewritten_while_nothing_followed_it_is_a_new_attempt(
     third, _ = follow(store, log)
     assert third.tracker is not None and third.tracker.record.id == current.id
     assert isinstance(again, RunWatcher)
+
+
+def test_a_fifo_or_a_device_is_not_read_and_says_why(tmp_path: Path) -> None:
+    fifo = tmp_path / "train.fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        follower = LogFollower(path)
+        snap = follower.catch_up()  # returns at once: the open neither blocks nor reads forever
+        assert snap.step is None and snap.problem is not None and "not a regular file" in snap.problem
+        assert follower.poll().problem == snap.problem
+        follower.close()
+
+
+def test_a_file_appearing_where_nothing_was_is_followed(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    follower = LogFollower(log)
+    assert follower.catch_up().problem is None  # a missing file is waited for, not refused
+    log.write_text(steps(1, 3))
+    assert follower.poll().step == 3

@@ -136,6 +136,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"sessiontui: {path} is a folder; give the log file inside it "
               f"(e.g. --log {path / 'train.log'})", file=sys.stderr)
         return 1
+    if path.exists() and not path.is_file():  # a FIFO, /dev/zero: never a log that ends
+        print(f"sessiontui: {path} is not a regular file; a training log must be one",
+              file=sys.stderr)
+        return 1
     if args.once:
         if not path.is_file():
             print(f"sessiontui: {path}: no such log file", file=sys.stderr)
