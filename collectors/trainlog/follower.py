@@ -20,6 +20,10 @@ CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small 
 MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll
 UNLIMITED = 1 << 62
 TAIL_BYTES = 1 << 20  # the most a log tail reads from the end of its file
+SAMPLED_ABOVE = 64 << 20  # a one-shot read of a longer log reads its end and samples the rest
+END_BYTES = 1 << 20  # ... the end read whole: latest figures, rate, interval and events
+SAMPLES = 256  # ... and this many windows before it, evenly spaced, for the history
+SAMPLE_BYTES = 8 << 10  # ... of this many bytes each
 TAIL_CHECK_BYTES = 64  # the last bytes read, looked at again before each poll: rewritten or not
 
 
@@ -183,6 +187,40 @@ class LogFollower:
                 on_progress(1.0)
             return snapshot
 
+    def read_end(self) -> TrainSnapshot:
+        """A one-shot read of a long log that costs the same whatever its length: the last
+        END_BYTES read whole (latest figures, rate, step interval, events), and SAMPLES windows
+        spread evenly before them for the charts' history (a failure or restart between the
+        windows is not seen: the app's catch-up reads everything)."""
+        with self._lock:
+            self._open()
+            if self._file is None:
+                return self._publish()
+            log = self._file
+            size = os.fstat(log.fileno()).st_size
+            at = min(os.fstat(log.fileno()).st_mtime, self._clock())
+            end = max(0, size - END_BYTES)
+            for sample in range(SAMPLES if end else 0):
+                log.seek(sample * end // SAMPLES)
+                self._feed_window(log.read(min(SAMPLE_BYTES, end - log.tell())), at, sample > 0)
+            log.seek(end)
+            self._feed_window(log.read(), at, end > 0)
+            self._state.feed(self._buffer.flush(), at)
+            self._read = self._size = size
+            self._date_from_file()
+            self._caught_up = True
+            return self._publish()
+
+    def _feed_window(self, data: bytes, at: float, cut: bool) -> None:
+        """Feed the complete records of a window read from the middle of the log; `cut`: its
+        first record began before the window and is dropped."""
+        self._buffer.reset()
+        block = self._buffer.feed(data)
+        if cut:
+            ends = [at for at in (block.find(b"\n"), block.find(b"\r")) if at >= 0]
+            block = block[min(ends) + 1:] if ends else b""
+        self._state.feed(block, at)
+
     def catch_up_in_background(
         self, on_progress: Callable[[float], None] | None = None,
         on_done: Callable[[TrainSnapshot], None] | None = None,
@@ -242,9 +280,19 @@ def read_log(path: str | Path, clock: Callable[[], float] = time.time) -> TrainS
     """One-shot parse of a whole file (the CLI's `train status`), as of `clock()`."""
     follower = LogFollower(path, clock=clock)
     try:
+        if not is_trainer_state(Path(path).name) and _size(path) > SAMPLED_ABOVE:
+            return follower.read_end()
         return follower.catch_up(final=True)
     finally:
         follower.close()
+
+
+def _size(path: str | Path) -> int:
+    """The file's size, 0 when it cannot be looked at."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def tail_lines(path: str | Path, count: int = 200) -> list[str]:

@@ -176,3 +176,22 @@ def test_a_file_appearing_where_nothing_was_is_followed(tmp_path: Path) -> None:
     assert follower.catch_up().problem is None  # a missing file is waited for, not refused
     log.write_text(steps(1, 3))
     assert follower.poll().step == 3
+
+
+def test_a_long_log_read_once_from_its_end_matches_the_whole_read(
+        tmp_path: Path, monkeypatch) -> None:
+    from sessiontui.collectors.trainlog import follower
+
+    log = tmp_path / "train.log"
+    log.write_text(steps(1, 3000) + OOM)
+    whole = read_log(log)
+    monkeypatch.setattr(follower, "SAMPLED_ABOVE", 10_000)  # this log counts as long
+    monkeypatch.setattr(follower, "END_BYTES", 20_000)
+    monkeypatch.setattr(follower, "SAMPLE_BYTES", 1_000)
+    tail = read_log(log)
+    assert (tail.step, tail.total_steps, tail.loss, tail.status) == (
+        whole.step, whole.total_steps, whole.loss, whole.status) == (3000, 22150, whole.loss,
+                                                                     "crashed")
+    assert [e.kind for e in tail.events] == ["crashed"]
+    history = [step for step, _ in tail.history["loss"]]
+    assert history[0] < 50 and history[-1] > 2900 and len(history) > 200  # sampled, start to end
