@@ -40,7 +40,7 @@ def test_metric_logger_time_eta_days_and_test_lines() -> None:
 
 
 def test_diffusion_pipe_steps_and_rate_from_iteration_time() -> None:
-    snap = read_log(FIXTURES / "diffusion_pipe.log")
+    snap = as_written(FIXTURES / "diffusion_pipe.log")
     assert (snap.format, snap.step, snap.loss) == ("deepspeed", 4, 0.1193)
     assert snap.steps_per_s == pytest.approx(1 / 533.263)
     assert snap.lr == pytest.approx(3.9872000000000007e-07)
