@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sessiontui.project_memory.events import FAILURES, TrainEvent, iso_time, unix_time
+from sessiontui.project_memory.events import (
+    ENDINGS,
+    FAILURES,
+    RUN_STATUSES,
+    TrainEvent,
+    iso_time,
+    unix_time,
+)
 from sessiontui.project_memory.lessons import lessons_for_event
 from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
@@ -24,8 +31,6 @@ from sessiontui.project_memory.store import Store, StoreError
 __all__ = ["FAILURES", "RunTracker", "apply_snapshot", "attempt_name", "attempt_of", "iso_time", "run_name",
            "same_run"]
 
-RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
-ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
 MILESTONE_PCT = 5
 MAX_ATTEMPT_LINES = 5  # earlier attempts of a log a card lists
 MAX_EVENTS = 100  # a run that stalls and recovers for days keeps its latest events only
@@ -272,6 +277,7 @@ class RunTracker:
         self.log_path = str(Path(log_path).absolute())
         self.record = store.run_for_log(self.log_path) or self._new(0, None)
         self._base: int | None = None  # the attempt number of the log file's first run
+        self._earlier: tuple[str, ...] | None = None  # lines on earlier attempts, read once
         if name:
             self.record.name = name
         self._begin()
@@ -297,7 +303,7 @@ class RunTracker:
     def _begin(self) -> None:
         """Remember what the current record already holds (its events are never told again)."""
         self._seen = {_event_key(event) for event in self.record.events}
-        self._earlier: tuple[str, ...] | None = None
+        self._earlier = None
         self._written_at = -math.inf
         self._stored = self._state() if self.record.id else None
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sessiontui.collectors.trainlog.events import TrainEvent
+from sessiontui.project_memory.events import RunStatus
 
 QUIET_INTERVALS = 3  # "last step N s ago" once the last step is older than this many intervals ...
 QUIET_MIN_S = 10.0  # ... and than this
@@ -17,7 +18,7 @@ class RunSegment:
     """A run that ended in a log before the job restarted in it: its final state and events."""
 
     index: int
-    status: str
+    status: RunStatus
     step: int | None
     total_steps: int | None
     last_update: float | None
@@ -43,7 +44,7 @@ class TrainSnapshot:
     steps_per_s: float | None
     eta_s: float | None
     last_update: float | None
-    status: str  # "running" | "finished" | "crashed" | "stalled" | "diverged" | "waiting"
+    status: RunStatus
     events: tuple[TrainEvent, ...]
     history: Mapping[str, tuple[tuple[int, float], ...]]
     caught_up: bool

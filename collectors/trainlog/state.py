@@ -6,6 +6,7 @@ import math
 from collections import deque
 from statistics import median
 from types import MappingProxyType
+from typing import cast
 
 from sessiontui.collectors.logtext import abstract, clean, has_hint, rank_of
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
@@ -20,6 +21,7 @@ from sessiontui.collectors.trainlog.parsers import (
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
+from sessiontui.project_memory.events import EventKind, RunStatus
 
 MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
@@ -92,7 +94,7 @@ class TrainState:
         self._sequence = 0  # x position for metrics seen before any step
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
         self._watcher = FailureWatcher()
-        self._open: set[str] = set()  # event kinds whose episode has not ended yet
+        self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
 
@@ -353,7 +355,7 @@ class TrainState:
         where = f" at step {self.step}" if self.step is not None else ""
         self._once("diverged", f"loss is {loss}{where}", reading, at)
 
-    def _once(self, kind: str, message: str, reading: Reading, at: float) -> None:
+    def _once(self, kind: EventKind, message: str, reading: Reading, at: float) -> None:
         """Record an event unless an episode of that kind is open or just ended at this step."""
         if kind in self._open:
             return
@@ -406,11 +408,11 @@ class TrainState:
         message = f"no progress for {idle:.0f} s{where}"
         self.events.append(TrainEvent("stalled", message, "", now, self.step, abstract(message)))
 
-    def status(self) -> str:
+    def status(self) -> RunStatus:
         """The most serious open episode, else running (or waiting before any progress)."""
         for kind in ("crashed", "diverged", "finished", "stalled"):
             if kind in self._open:
-                return kind
+                return cast(RunStatus, kind)
         return "running" if self.metrics or self.step is not None else "waiting"
 
     def eta_s(self) -> float | None:

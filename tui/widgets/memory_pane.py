@@ -381,9 +381,9 @@ class MemoryPane(Vertical):
     def action_open(self) -> None:
         record = self.selected()
         if record is not None and record.kind == "run":  # a run opens in the run view
-            from sessiontui.tui.screens.run_view import RunView
+            from sessiontui.tui.widgets.training_pane import TrainingPane
 
-            self.app.push_screen(RunView(record=record, store_path=getattr(self.app, "store_path", None)))
+            self.post_message(TrainingPane.OpenRun(record=record))
             return
         self._ask(self.OpenRecord)
 

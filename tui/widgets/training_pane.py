@@ -13,8 +13,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
+from sessiontui.project_memory.events import ALERT_KINDS, EVENT_KINDS
 from sessiontui.project_memory.humanize import finish_time
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.tui.widgets.fmt import DASH, compact, num
@@ -22,14 +24,14 @@ from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.spark import bar, spark
 from sessiontui.tui.widgets.text_lines import TextLines
 
+__all__ = ["ALERT_KINDS", "RunCard", "TrainingPane"]
+
 EVENT_LINES = 3
 CARD_LEGEND = (
     "acc: per-position acceptance now · τ accept length (tokens per drafting step) · "
     "↑↓→ trend · charts: lowest–highest value on the right"
 )
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
-ALERT_KINDS = ("crashed", "diverged", "stalled")
-EVENT_KINDS = (*ALERT_KINDS, "finished")
 CHART_LABEL = 5  # cells before a chart: its name
 RANGE_LABEL = 16  # cells after a chart: the lowest and highest value drawn
 MIN_SPAN = 0.02  # a chart's scale spans at least this fraction of its values: noise stays flat
@@ -233,16 +235,20 @@ class TrainingPane(VerticalScroll):
         card.focus()
         card.scroll_visible(animate=False)
 
+    class OpenRun(Message):
+        """Open a run in the run view: a card's (its log and latest snapshot) or a run record."""
+
+        def __init__(self, path: Path | None = None, snapshot: Any = None,
+                     record: Any = None) -> None:
+            super().__init__()
+            self.path, self.snapshot, self.record = path, snapshot, record
+
     def action_open_run(self) -> None:
         """Open the focused card's run (the first card's when none has focus) in the run view."""
-        from sessiontui.tui.screens.run_view import RunView
-
         focused = self.screen.focused
         card = focused if isinstance(focused, RunCard) else next(iter(self.cards.values()), None)
-        if card is None:
-            return
-        self.app.push_screen(RunView(log_path=card.path, snapshot=card.snapshot,
-                                     store_path=getattr(self.app, "store_path", None)))
+        if card is not None:
+            self.post_message(self.OpenRun(card.path, card.snapshot))
 
     def __init__(self, paths: Sequence[Path] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
