@@ -276,9 +276,10 @@ class LogFollower:
         return self._latest
 
 
-def read_log(path: str | Path, clock: Callable[[], float] = time.time) -> TrainSnapshot:
+def read_log(path: str | Path, clock: Callable[[], float] = time.time,
+             stall_after_s: float | None = None) -> TrainSnapshot:
     """One-shot parse of a whole file (the CLI's `train status`), as of `clock()`."""
-    follower = LogFollower(path, clock=clock)
+    follower = LogFollower(path, clock=clock, stall_after_s=stall_after_s)
     try:
         if not is_trainer_state(Path(path).name) and _size(path) > SAMPLED_ABOVE:
             return follower.read_end()

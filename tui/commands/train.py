@@ -75,7 +75,16 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
 
     if not os.path.isfile(log) or not os.access(log, os.R_OK):
         raise OSError(f"cannot read training log {log!r}")
-    return _from_memory(log, read_log(log))
+    return _from_memory(log, read_log(log, stall_after_s=configured_stall_after_s()))
+
+
+def configured_stall_after_s() -> float | None:
+    """The project's `stall_after_s` setting (None: the run's own interval decides), so that
+    every reader calls a run stalled at the same moment as the app does."""
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
+
+    return load_config(config_path(project_root())).stall_after_s
 
 
 def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:

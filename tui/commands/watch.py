@@ -49,7 +49,10 @@ def _print_record(record: Record, as_json: bool, store: Store) -> None:
 def _watcher(store: Store, path: Path, args: argparse.Namespace) -> RunWatcher:
     from sessiontui.collectors.run_watcher import RunWatcher
 
-    return RunWatcher(store, path, name=args.name, gpus=_gpu_names())
+    from sessiontui.tui.commands.train import configured_stall_after_s
+
+    return RunWatcher(store, path, name=args.name, gpus=_gpu_names(),
+                      stall_after_s=configured_stall_after_s())
 
 
 def _once(path: Path, args: argparse.Namespace) -> int:
