@@ -48,7 +48,6 @@ def _print_record(record: Record, as_json: bool, store: Store) -> None:
 
 def _watcher(store: Store, path: Path, args: argparse.Namespace) -> RunWatcher:
     from sessiontui.collectors.run_watcher import RunWatcher
-
     from sessiontui.tui.commands.train import configured_stall_after_s
 
     return RunWatcher(store, path, name=args.name, gpus=_gpu_names(),
