@@ -35,17 +35,24 @@ def test_the_stall_rule_is_five_median_intervals_but_at_least_30_s() -> None:
     assert stall_limit_s(None) == 600.0  # a single progress line: no interval yet
 
 
-def test_a_half_second_per_step_run_reads_stalled_30_s_after_its_last_step(tmp_path: Path) -> None:
+def followed(tmp_path: Path, last: int, every_s: float) -> tuple[Path, Clock, LogFollower]:
+    """A log written one step every `every_s` seconds of an injected clock, polled after each."""
     log = tmp_path / "train.log"
     log.write_text("")
     clock = Clock()
     follower = LogFollower(log, clock=clock)
     follower.catch_up()
-    for step in range(1, 21):
+    for step in range(1, last + 1):
         with log.open("a") as out:
             out.write(steps(step, step))
-        clock.now += 0.5
-        snap = follower.poll()
+        clock.now += every_s
+        follower.poll()
+    return log, clock, follower
+
+
+def test_a_half_second_per_step_run_reads_stalled_30_s_after_its_last_step(tmp_path: Path) -> None:
+    _, clock, follower = followed(tmp_path, 20, 0.5)
+    snap = follower.snapshot()
     assert snap.status == "running" and snap.step_interval_s == 0.5 and snap.stall_after_s == 30
     assert snap.eta_s is not None and snap.steps_per_s
     last = snap.last_update
@@ -105,16 +112,7 @@ def test_a_run_recreated_at_the_same_path_is_a_new_run(tmp_path: Path) -> None:
 
 
 def test_a_step_counter_back_at_its_start_after_a_stall_is_a_new_run(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text("")
-    clock = Clock()
-    follower = LogFollower(log, clock=clock)
-    follower.catch_up()
-    for step in range(1, 11):
-        with log.open("a") as out:
-            out.write(steps(step, step))
-        clock.now += 1
-        follower.poll()
+    log, clock, follower = followed(tmp_path, 10, 1.0)
     clock.now += 60
     assert follower.poll().status == "stalled"
     with log.open("a") as out:
