@@ -79,7 +79,7 @@ def test_sigterm_stops_watch_while_it_waits_for_a_missing_log(memory_dir: Path,
     assert proc.stdout is not None and proc.stdout.readline().startswith("watching")
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=WAIT_S)
-    assert proc.returncode == 128 + signal.SIGTERM and "SIGTERM: progress saved" in err
+    assert proc.returncode == 128 + signal.SIGTERM and "SIGTERM: progress saved" in err, err
 
 
 def test_a_binary_file_is_not_a_run(run_cli, store: Store, tmp_path: Path) -> None:

@@ -100,17 +100,17 @@ def _raise_stopped(signum: int, frame: object) -> None:
 
 
 def _follow(path: Path, args: argparse.Namespace) -> int:
-    for name in SAVE_SIGNALS:
-        signal.signal(getattr(signal, name), _raise_stopped)
     with open_store() as store:
         watcher = _watcher(store, path, args)
-        reporter = _Reporter(store, args.json)
-        if not args.json:
-            print(f"watching {path} (Ctrl-C to stop)", flush=True)
-        if not path.exists():
-            print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
-                  file=sys.stderr, flush=True)
-        try:
+        for name in SAVE_SIGNALS:  # before this, a signal ends the process as usual: nothing to save
+            signal.signal(getattr(signal, name), _raise_stopped)
+        try:  # from here a signal saves and stops, whenever it comes
+            reporter = _Reporter(store, args.json)
+            if not args.json:
+                print(f"watching {path} (Ctrl-C to stop)", flush=True)
+            if not path.exists():
+                print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
+                      file=sys.stderr, flush=True)
             snapshot = watcher.catch_up()
             while True:
                 if snapshot is not None:
