@@ -96,7 +96,7 @@ class TrainSnapshot:
             "events": [event.to_dict() for event in self.events],
             "run_index": self.run_index, "attempt": self.attempt or self.run_index + 1,
             "started_at": self.started_at, "started_from": self.started_from,
-            "idle_s": self.idle_s(), "step_interval_s": self.step_interval_s,
+            "step_interval_s": self.step_interval_s,
             "stall_after_s": self.stall_after_s, "problem": self.problem,
         }
 
