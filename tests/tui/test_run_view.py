@@ -4,6 +4,7 @@ table and the log's last lines, searchable with /. Snapshots of the run view at 
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -147,3 +148,12 @@ async def open_run(pilot) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_run_view_snapshot(viewed: SessionApp, snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(viewed, terminal_size=size, run_before=open_run)
+
+
+async def test_a_fifo_followed_by_mistake_is_said_on_its_card(tmp_path: Path) -> None:
+    fifo = tmp_path / "train.log"
+    os.mkfifo(fifo)
+    app = make_app(tmp_path, [fifo])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: fifo in app.training_pane.cards
+                    and "not a regular file" in text_of(app.training_pane.cards[fifo]))

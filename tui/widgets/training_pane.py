@@ -170,6 +170,9 @@ class RunCard(TextLines):
             fraction = self.catch_up or 0.0
             return [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back")),
                     Text(f"catching up: {100 * fraction:.0f}% of the log read")]
+        problem = getattr(snapshot, "problem", None)
+        if problem:  # a FIFO, a device, a folder: nothing is read, and the card says why
+            return [literal(problem)]
         fraction = (snapshot.step or 0) / snapshot.total_steps if snapshot.total_steps else 0.0
         lines = [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))]
         lines += [literal(line) for line in (stats_line(snapshot), figures_line(snapshot),
