@@ -54,6 +54,7 @@ TRAIN_METRICS: dict[str, tuple[str, str]] = {
     "lr": ("train_learning_rate", "Latest learning rate."),
     "last_update": ("train_last_update_timestamp_seconds",
                     "When the log last showed progress (Unix time)."),
+    "attempt_number": ("train_attempt", "Which attempt of its log the run is: 1, then 2 after a restart."),
 }
 ACCEPTANCE = "train_acceptance_ratio"
 ACCEPT_LENGTH = "train_accept_length_tokens"

@@ -60,6 +60,11 @@ class TrainSnapshot:
     step_interval_s: float | None = None  # median seconds between progress lines, when known
     stall_after_s: float | None = None  # stalled once the last step is older than this
 
+    @property
+    def attempt_number(self) -> int:
+        """Which attempt of its log: as the run records count, else as this follower saw."""
+        return self.attempt or self.run_index + 1
+
     def idle_s(self, now: float | None = None) -> float | None:
         """Seconds since the last step, as of `now` (default: when the snapshot was taken)."""
         now = self.seen_at if now is None else now
@@ -94,7 +99,7 @@ class TrainSnapshot:
             "last_update": self.last_update,
             "metrics": {k: _json_number(v) for k, v in self.metrics.items()},
             "events": [event.to_dict() for event in self.events],
-            "run_index": self.run_index, "attempt": self.attempt or self.run_index + 1,
+            "run_index": self.run_index, "attempt": self.attempt_number,
             "started_at": self.started_at, "started_from": self.started_from,
             "step_interval_s": self.step_interval_s,
             "stall_after_s": self.stall_after_s, "problem": self.problem,

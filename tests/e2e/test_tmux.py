@@ -247,10 +247,12 @@ def test_a_run_that_stops_crashes_restarts_and_finishes_reads_the_same_everywher
         page = urllib.request.urlopen(url, timeout=10).read().decode()
         served = re.search(r'train_status\{[^}]*status="(\w+)"\} 1\.0', page)
         step = re.search(r"train_step\{[^}]*\} ([\d.]+)", page)
+        attempt = re.search(r"train_attempt\{[^}]*\} ([\d.]+)", page)
         return {
             "train status": (status["status"], status["step"], status["attempt"]) if status else (),
             "list": (latest.get("status"), latest.get("step"), (latest.get("log_run") or 0) + 1),
-            "serve": (served[1] if served else None, int(float(step[1])) if step else None),
+            "serve": (served[1] if served else None, int(float(step[1])) if step else None,
+                      int(float(attempt[1])) if attempt else None),
         }
 
     def phase(status: str, step: int, attempt: int, *on_screen: str) -> None:
@@ -258,8 +260,7 @@ def test_a_run_that_stops_crashes_restarts_and_finishes_reads_the_same_everywher
                                  timeout_s=STARTUP_DEADLINE_S)
         assert shown, f"the card never read {status}:\n{session.screen()}"
         deadline = time.monotonic() + STARTUP_DEADLINE_S
-        want = {"train status": (status, step, attempt), "list": (status, step, attempt),
-                "serve": (status, step)}
+        want = dict.fromkeys(("train status", "list", "serve"), (status, step, attempt))
         while (seen := readers()) != want and time.monotonic() < deadline:
             time.sleep(0.2)  # the readers poll on their own schedules: look again
         assert seen == want
