@@ -18,6 +18,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, choose_encoder
 
 from sessiontui.collectors.gpu import GpuSnapshot
 from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+from sessiontui.project_memory.events import LIVE_STATUSES
 from sessiontui.project_memory.specdec import accept_length
 
 __all__ = ["CONTENT_TYPE_LATEST", "GPU_METRICS", "RUN_STATUSES", "TRAIN_METRICS", "Exporter",
@@ -27,7 +28,7 @@ PREFIX = "sessiontui_"
 _MIB = 1024 * 1024
 
 # Every status a run can have: a state set, one series each, 1 for the current one.
-RUN_STATUSES = ("waiting", "running", "stalled", "diverged", "crashed", "finished")
+RUN_STATUSES = LIVE_STATUSES
 
 # GpuSample field -> (metric name, help, factor to base units).
 GPU_METRICS: dict[str, tuple[str, str, float]] = {
@@ -53,6 +54,7 @@ TRAIN_METRICS: dict[str, tuple[str, str]] = {
     "lr": ("train_learning_rate", "Latest learning rate."),
     "last_update": ("train_last_update_timestamp_seconds",
                     "When the log last showed progress (Unix time)."),
+    "attempt_number": ("train_attempt", "Which attempt of its log the run is: 1, then 2 after a restart."),
 }
 ACCEPTANCE = "train_acceptance_ratio"
 ACCEPT_LENGTH = "train_accept_length_tokens"

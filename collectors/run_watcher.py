@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,14 +20,11 @@ __all__ = ["RunWatcher", "snapshot_key"]
 
 
 def snapshot_key(snapshot: TrainSnapshot, now: float | None = None) -> tuple:
-    """What must differ for a training snapshot to be worth showing again (a stalled run's
-    minutes too: "stalled for 14 min" must not stay at 10)."""
-    stalled_min = None
-    if snapshot.status == "stalled" and snapshot.last_update is not None:
-        stalled_min = int(((time.time() if now is None else now) - snapshot.last_update) // 60)
+    """What must differ for a training snapshot to be worth showing again (the age of the last
+    step too, as the card rounds it: "stalled for 14 min" must not stay at 10)."""
     return (
         snapshot.step, snapshot.status, snapshot.loss, snapshot.last_update, snapshot.caught_up,
-        len(snapshot.events), snapshot.eta_s, snapshot.run_index, stalled_min,
+        len(snapshot.events), snapshot.eta_s, snapshot.run_index, snapshot.age_bucket(now),
     )
 
 
@@ -56,7 +54,10 @@ class RunWatcher:
     def read(self) -> TrainSnapshot | None:
         """Poll the log; the new snapshot when it differs from the last one shown, else None."""
         snapshot = self.follower.poll()
-        key = snapshot_key(snapshot)
+        if self._tracker is not None:  # numbered as the run records count the log's attempts
+            snapshot = replace(snapshot, attempt=self._tracker.attempt(snapshot),
+                               earlier=self._tracker.earlier)
+        key = (*snapshot_key(snapshot), snapshot.attempt)
         if key == self._last_key:
             return None
         self._last_key = key
@@ -71,6 +72,8 @@ class RunWatcher:
             self._tracker = RunTracker(self.store, self.path, name=self._name, gpus=self._gpus,
                                        clock=self._clock)
         self._tracker.update(snapshot)
+        if snapshot.earlier != self._tracker.earlier:  # a restart began a record: show it again
+            self._last_key = ()
         return self._tracker.take_news()
 
     @property

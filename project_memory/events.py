@@ -7,16 +7,26 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
-FAILURES = frozenset({"crashed", "stalled", "diverged"})
+# The kinds of training event and the statuses of a run, declared once: every layer imports these.
+EventKind = Literal["crashed", "diverged", "stalled", "finished"]
+RunStatus = Literal["waiting", "running", "stalled", "diverged", "crashed", "finished", "abandoned"]
+EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)  # most serious first
+ALERT_KINDS: tuple[EventKind, ...] = ("crashed", "diverged", "stalled")  # said as alerts
+FAILURES: frozenset[EventKind] = frozenset(ALERT_KINDS)
+SEVERITY: dict[EventKind, Literal["error", "warning", "information"]] = {
+    "crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
+RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
+LIVE_STATUSES: tuple[RunStatus, ...] = RUN_STATUSES[:-1]  # what a log shows; abandoned is a record's
+ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "diverged"})  # ends by itself
 
 
 @dataclass(frozen=True)
 class TrainEvent:
     """Something a watcher must say once: the job stalled, diverged, crashed or finished."""
 
-    kind: str  # "stalled" | "diverged" | "crashed" | "finished"
+    kind: EventKind
     message: str  # one human line
     line: str  # the log line that triggered it (literal text)
     at: float | None  # unix time seen
@@ -46,7 +56,8 @@ class TrainEvent:
         """An event from its stored form (tolerant of fields older records lack)."""
         step = data.get("step")
         return cls(
-            kind=str(data.get("kind") or ""), message=str(data.get("message") or ""),
+            kind=cast(EventKind, str(data.get("kind") or "")),
+            message=str(data.get("message") or ""),
             line=str(data.get("line") or ""), at=unix_time(data.get("at")),
             step=step if isinstance(step, int) and not isinstance(step, bool) else None,
             signature=data.get("signature") or None,

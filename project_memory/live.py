@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from sessiontui.project_memory.events import TrainEvent
+from sessiontui.project_memory.events import RunStatus, TrainEvent
 
 
 class EndedRun(Protocol):
@@ -14,7 +14,7 @@ class EndedRun(Protocol):
     @property
     def index(self) -> int: ...
     @property
-    def status(self) -> str: ...
+    def status(self) -> RunStatus: ...
     @property
     def step(self) -> int | None: ...
     @property
@@ -35,7 +35,7 @@ class LiveRun(Protocol):
     @property
     def source(self) -> str: ...
     @property
-    def status(self) -> str: ...
+    def status(self) -> RunStatus: ...
     @property
     def step(self) -> int | None: ...
     @property

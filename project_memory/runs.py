@@ -13,19 +13,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sessiontui.project_memory.events import FAILURES, TrainEvent, iso_time
+from sessiontui.project_memory.events import (
+    ENDINGS,
+    FAILURES,
+    RUN_STATUSES,
+    TrainEvent,
+    iso_time,
+    unix_time,
+)
 from sessiontui.project_memory.lessons import lessons_for_event
 from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.project_memory.stamp import stamp
-from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.store import Store, StoreError
 
-__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "iso_time", "run_name"]
+__all__ = ["FAILURES", "RunTracker", "apply_snapshot", "attempt_name", "attempt_of", "iso_time", "run_name",
+           "same_run"]
 
-RUN_STATUSES = ("running", "finished", "crashed", "stalled", "diverged", "abandoned")
-ENDINGS = frozenset({"finished", "crashed", "diverged"})  # how a run can end by itself
 MILESTONE_PCT = 5
+MAX_ATTEMPT_LINES = 5  # earlier attempts of a log a card lists
 MAX_EVENTS = 100  # a run that stalls and recovers for days keeps its latest events only
 MAX_CONTEXT_LINES = 20
 PROGRESS_WRITE_S = 10.0  # step, loss and ETA reach the store at most this often ...
@@ -49,6 +56,84 @@ def run_name(log_path: Path | str) -> str:
     if stem.lower() in _GENERIC_STEMS and path.parent.name:
         return f"{path.parent.name}/{stem}"
     return stem
+
+
+def attempt_name(log_path: Path | str, log_run: int) -> str:
+    """A run's name: its log's, with the attempt number from the second attempt on
+    (`p/train`, `p/train #2`, ...): runs of one log never share a name."""
+    name = run_name(log_path)
+    return name if log_run == 0 else f"{name} #{log_run + 1}"
+
+
+def same_run(stored: Record, run: Any) -> bool:
+    """Whether a stored run record and a run read from its log now are one attempt: its step
+    did not go back, a run that had ended did not go on, and the log's start time agrees."""
+    if stored.step is None or run.step is None:
+        return True
+    if run.step < stored.step:
+        return False
+    if stored.status in ENDINGS and run.status != stored.status:
+        return False
+    began = unix_time(stored.started_at) if stored.started_from == "log timestamps" else None
+    if began is not None and run.started_from == "log timestamps" and run.started_at is not None:
+        return abs(run.started_at - began) < 1.0
+    return True
+
+
+def first_attempt(stored: Record | None, snapshot: LiveRun) -> int:
+    """The attempt number (from 0) of the first run a log file holds now, given the log's latest
+    stored run: the file continues that attempt when one of its runs is it, else (the log was
+    rewritten: `python train.py > train.log` again) its runs are new attempts after it."""
+    if stored is None:
+        return 0
+    latest = stored.log_run or 0
+    by_index = {ended.index: ended for ended in snapshot.ended_runs}
+    run = snapshot if latest == snapshot.run_index else by_index.get(latest)
+    if latest <= snapshot.run_index and run is not None and same_run(stored, run):
+        return 0
+    if same_run(stored, snapshot):
+        return max(0, latest - snapshot.run_index)
+    return latest + 1
+
+
+def attempt_of(store: Store, log_path: Path | str, snapshot: LiveRun) -> int:
+    """Which attempt (1, 2, ...) of its log a snapshot read now is, as the run records count
+    them: what `train status` says, the same number the followers give it."""
+    stored = store.run_for_log(str(Path(log_path).absolute()))
+    return first_attempt(stored, snapshot) + snapshot.run_index + 1
+
+
+def attempt_line(store: Store, run: Record) -> str:
+    """One short line on an earlier attempt of a log: how it ended, its failure and the lesson
+    that matched it (`attempt 2 crashed at step 66, CUDA OOM — seen before: ... — fix: ...`)."""
+    where = f" at step {run.step}" if run.step is not None else ""
+    line = f"attempt {(run.log_run or 0) + 1} {run.status or 'ended'}{where}"
+    failures = [TrainEvent.from_dict(e) for e in run.events if e.get("kind") in FAILURES]
+    if not failures:
+        return line
+    failure = failures[-1]
+    line += ", " + (failure.message or failure.line).split(" at step ")[0]
+    for lesson_id in failure.lessons[:1]:
+        try:
+            lesson = store.get(lesson_id)
+        except StoreError:
+            continue
+        line += f" — seen before: {lesson.title} — fix: {lesson.fix or 'n/a'}"
+    return line
+
+
+def earlier_attempts(store: Store, run: Record, limit: int = MAX_ATTEMPT_LINES) -> tuple[str, ...]:
+    """Lines on the attempts of a run's log before it, oldest first (the latest `limit`)."""
+    lines: list[str] = []
+    previous = run.previous_run
+    while previous and len(lines) < limit:
+        try:
+            before = store.get(previous)
+        except StoreError:
+            break
+        lines.append(attempt_line(store, before))
+        previous = before.previous_run
+    return tuple(reversed(lines))
 
 
 def _finite(value: Any) -> float | None:
@@ -191,18 +276,34 @@ class RunTracker:
         self._news: list[Announcement] = []
         self.log_path = str(Path(log_path).absolute())
         self.record = store.run_for_log(self.log_path) or self._new(0, None)
+        self._base: int | None = None  # the attempt number of the log file's first run
+        self._earlier: tuple[str, ...] | None = None  # lines on earlier attempts, read once
         if name:
             self.record.name = name
         self._begin()
 
     def _new(self, log_run: int, previous: Record | None) -> Record:
         """An unsaved record for the log's `log_run`-th run."""
-        return Record("run", name=self._name or run_name(self.log_path), log_path=self.log_path,
-                      log_run=log_run, previous_run=previous.id if previous else None)
+        name = f"{self._name} #{log_run + 1}" if self._name and log_run else self._name
+        return Record("run", name=name or attempt_name(self.log_path, log_run),
+                      log_path=self.log_path, log_run=log_run,
+                      previous_run=previous.id if previous else None)
+
+    @property
+    def earlier(self) -> tuple[str, ...]:
+        """Lines on the log's attempts before the current one (read again at each restart)."""
+        if self._earlier is None:
+            self._earlier = earlier_attempts(self.store, self.record)
+        return self._earlier
+
+    def attempt(self, snapshot: LiveRun) -> int | None:
+        """The snapshot's attempt number (1, 2, ...) among the log's stored runs, once known."""
+        return None if self._base is None else self._base + snapshot.run_index + 1
 
     def _begin(self) -> None:
         """Remember what the current record already holds (its events are never told again)."""
         self._seen = {_event_key(event) for event in self.record.events}
+        self._earlier = None
         self._written_at = -math.inf
         self._stored = self._state() if self.record.id else None
 
@@ -215,11 +316,17 @@ class RunTracker:
         """Fold one snapshot into the run records (ending the run the job restarted after,
         starting the new one); writes only when something changed. The events seen for the
         first time wait in `take_news()`."""
+        if self._base is None:
+            if not self.record.id and snapshot.step is None and not snapshot.events:
+                return self.record  # nothing parsed yet: no run to remember
+            self._base = first_attempt(self.record if self.record.id else None, snapshot)
+            if self._base > (self.record.log_run or 0):
+                self._restart(self._base)
         for ended in snapshot.ended_runs:
-            if ended.index == (self.record.log_run or 0):
+            if self._base + ended.index == (self.record.log_run or 0):
                 self._end(ended)
-        if snapshot.run_index > (self.record.log_run or 0):
-            self._restart(snapshot.run_index)
+        if self._base + snapshot.run_index > (self.record.log_run or 0):
+            self._restart(self._base + snapshot.run_index)
         record = self.record
         if not record.id and snapshot.step is None and not snapshot.events:
             return record  # nothing parsed yet: no run to remember

@@ -633,6 +633,12 @@ class SessionApp(App[None]):
         self._show_view("memory")
         self.set_focus(self.memory_pane.filter)
 
+    def on_training_pane_open_run(self, message: TrainingPane.OpenRun) -> None:
+        from sessiontui.tui.screens.run_view import RunView
+
+        self.push_screen(RunView(log_path=message.path, snapshot=message.snapshot,
+                                 record=message.record, store_path=self.store_path))
+
     def on_memory_pane_open_record(self, message: MemoryPane.OpenRecord) -> None:
         from sessiontui.tui.screens.record_view import RecordView
 

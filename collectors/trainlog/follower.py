@@ -6,7 +6,9 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
 
 from sessiontui.collectors.trainlog.lines import LineBuffer
@@ -17,6 +19,26 @@ from sessiontui.collectors.trainlog.trainer_state import is_trainer_state, train
 CHUNK_BYTES = 4 << 20  # one read during catch-up: big enough to be fast, small enough to stay flat
 MAX_POLL_BYTES = 8 << 20  # a poll never blocks on more than this; the rest waits for the next poll
 UNLIMITED = 1 << 62
+TAIL_BYTES = 1 << 20  # the most a log tail reads from the end of its file
+SAMPLED_ABOVE = 64 << 20  # a one-shot read of a longer log reads its end and samples the rest
+END_BYTES = 1 << 20  # ... the end read whole: latest figures, rate, interval and events
+SAMPLES = 256  # ... and this many windows before it, evenly spaced, for the history
+SAMPLE_BYTES = 8 << 10  # ... of this many bytes each
+TAIL_CHECK_BYTES = 64  # the last bytes read, looked at again before each poll: rewritten or not
+
+
+class NotRegularFile(OSError):
+    """The path names a FIFO, a device or a folder: a log must be a regular file."""
+
+
+def open_regular(path: str | Path) -> BinaryIO:
+    """Open a regular file for reading; NotRegularFile for anything else (a FIFO would block the
+    open and never end, a device such as /dev/zero never ends), OSError when it cannot be read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
+    if not S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise NotRegularFile(f"{path} is not a regular file: a training log must be one")
+    return os.fdopen(fd, "rb")
 
 
 class LogFollower:
@@ -32,18 +54,24 @@ class LogFollower:
         self._read = 0  # bytes consumed from the open file
         self._size = 0  # size of the file at the last look
         self._stamp: tuple[int, int] | None = None  # (mtime_ns, size) of a whole-file JSON state
+        self._tail = b""  # the last bytes consumed: differing there, the file was rewritten
         self._caught_up = False
+        self.problem: str | None = None  # why the path is not read (not a regular file)
         self._lock = threading.Lock()
         self._latest: TrainSnapshot = self._state.snapshot(clock(), False, 0.0)
 
     # File handling -----------------------------------------------------------------------
     def _open(self) -> None:
-        """Open the file now at the path (if any) from its start."""
+        """Open the file now at the path (if any) from its start: only a regular file (a FIFO
+        would block the open and a device never ends; a folder has no lines)."""
         try:
-            self._file = open(self.path, "rb")  # noqa: SIM115 - held open across polls, like tail
+            self._file, self.problem = open_regular(self.path), None  # held open, like tail
+        except NotRegularFile as exc:
+            self._file, self.problem = None, str(exc)
         except OSError:
-            self._file = None
+            self._file, self.problem = None, None
         self._read = 0
+        self._tail = b""
         self._buffer.reset()
 
     def _replaced(self) -> bool:
@@ -69,13 +97,22 @@ class LogFollower:
             if self._file is None:
                 return
         size = os.fstat(self._file.fileno()).st_size
-        if size < self._read:  # truncated in place (copytruncate): start again from the top
+        if size < self._read or self._rewritten():  # truncated in place, maybe written again
             self._file.seek(0)
             self._read = 0
+            self._tail = b""
             self._buffer.reset()
             self._state.truncated()
         self._size = size
         self._read_chunks(limit, at, on_chunk)
+
+    def _rewritten(self) -> bool:
+        """Whether the bytes just before where reading stopped changed: the file was truncated
+        and written again (`python train.py > train.log` once more) between two looks."""
+        if not self._tail or self._file is None:
+            return False
+        return os.pread(self._file.fileno(), len(self._tail), self._read - len(self._tail)) \
+            != self._tail
 
     def _read_chunks(self, limit: int, at: float | None,
                      on_chunk: Callable[[], None] | None = None) -> None:
@@ -87,6 +124,7 @@ class LogFollower:
                 break
             self._read += len(data)
             limit -= len(data)
+            self._tail = (self._tail + data[-TAIL_CHECK_BYTES:])[-TAIL_CHECK_BYTES:]
             self._state.feed(self._buffer.feed(data), self._clock() if at is None else at)
             if on_chunk:
                 on_chunk()
@@ -149,6 +187,40 @@ class LogFollower:
                 on_progress(1.0)
             return snapshot
 
+    def read_end(self) -> TrainSnapshot:
+        """A one-shot read of a long log that costs the same whatever its length: the last
+        END_BYTES read whole (latest figures, rate, step interval, events), and SAMPLES windows
+        spread evenly before them for the charts' history (a failure or restart between the
+        windows is not seen: the app's catch-up reads everything)."""
+        with self._lock:
+            self._open()
+            if self._file is None:
+                return self._publish()
+            log = self._file
+            size = os.fstat(log.fileno()).st_size
+            at = min(os.fstat(log.fileno()).st_mtime, self._clock())
+            end = max(0, size - END_BYTES)
+            for sample in range(SAMPLES if end else 0):
+                log.seek(sample * end // SAMPLES)
+                self._feed_window(log.read(min(SAMPLE_BYTES, end - log.tell())), at, sample > 0)
+            log.seek(end)
+            self._feed_window(log.read(), at, end > 0)
+            self._state.feed(self._buffer.flush(), at)
+            self._read = self._size = size
+            self._date_from_file()
+            self._caught_up = True
+            return self._publish()
+
+    def _feed_window(self, data: bytes, at: float, cut: bool) -> None:
+        """Feed the complete records of a window read from the middle of the log; `cut`: its
+        first record began before the window and is dropped."""
+        self._buffer.reset()
+        block = self._buffer.feed(data)
+        if cut:
+            ends = [at for at in (block.find(b"\n"), block.find(b"\r")) if at >= 0]
+            block = block[min(ends) + 1:] if ends else b""
+        self._state.feed(block, at)
+
     def catch_up_in_background(
         self, on_progress: Callable[[float], None] | None = None,
         on_done: Callable[[TrainSnapshot], None] | None = None,
@@ -199,14 +271,46 @@ class LogFollower:
 
     def _publish(self) -> TrainSnapshot:
         """A fresh snapshot, kept for readers that must not wait."""
-        self._latest = self._state.snapshot(self._clock(), self._caught_up, self._fraction())
+        snapshot = self._state.snapshot(self._clock(), self._caught_up, self._fraction())
+        self._latest = replace(snapshot, problem=self.problem) if self.problem else snapshot
         return self._latest
 
 
-def read_log(path: str | Path) -> TrainSnapshot:
-    """One-shot parse of a whole file (the CLI's `train status`)."""
-    follower = LogFollower(path)
+def read_log(path: str | Path, clock: Callable[[], float] = time.time,
+             stall_after_s: float | None = None) -> TrainSnapshot:
+    """One-shot parse of a whole file (the CLI's `train status`), as of `clock()`."""
+    follower = LogFollower(path, clock=clock, stall_after_s=stall_after_s)
     try:
+        if not is_trainer_state(Path(path).name) and _size(path) > SAMPLED_ABOVE:
+            return follower.read_end()
         return follower.catch_up(final=True)
     finally:
         follower.close()
+
+
+def _size(path: str | Path) -> int:
+    """The file's size, 0 when it cannot be looked at."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def tail_lines(path: str | Path, count: int = 200) -> list[str]:
+    """The last `count` lines of a log as a terminal last showed them: a progress bar's redraws
+    (`\r`) leave their latest state, escape codes go. Empty when the file cannot be read."""
+    from sessiontui.collectors.logtext import ANSI
+
+    try:
+        with open_regular(path) as log:
+            size = log.seek(0, os.SEEK_END)
+            log.seek(max(0, size - TAIL_BYTES))
+            data = log.read(TAIL_BYTES)
+    except OSError:
+        return []
+    lines = data.decode("utf-8", "replace").split("\n")
+    if len(data) == TAIL_BYTES and size > TAIL_BYTES:
+        lines = lines[1:]  # the first is cut
+    if lines and not lines[-1]:
+        lines.pop()
+    return [ANSI.sub("", line.rstrip("\r").rsplit("\r", 1)[-1]) for line in lines[-count:]]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from statistics import median
 from types import MappingProxyType
+from typing import cast
 
 from sessiontui.collectors.logtext import abstract, clean, has_hint, rank_of
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
@@ -19,14 +21,16 @@ from sessiontui.collectors.trainlog.parsers import (
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
+from sessiontui.project_memory.events import EventKind, RunStatus
 
 MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
 RATE_SMOOTHING = 0.3  # weight of the newest steps/s figure in the moving average
 MIN_RATE_WINDOW_S = 1.0  # progress closer together than this is merged before measuring a rate
-STALL_FACTOR = 5.0  # stalled after this many usual intervals between progress lines ...
-MIN_STALL_S = 120.0  # ... but never sooner than this
-UNKNOWN_STALL_S = 600.0  # before the usual interval is known
+STALL_FACTOR = 5.0  # stalled after this many median intervals between progress lines ...
+MIN_STALL_S = 30.0  # ... but never sooner than this
+UNKNOWN_STALL_S = 600.0  # while no interval is known (a single progress line so far)
+MAX_GAPS = 32  # recent intervals between progress lines the median is taken over
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
@@ -35,6 +39,18 @@ BAR_FORMATS = frozenset({"tqdm", "lightning"})
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
+ENDED = frozenset({"crashed", "finished", "stalled"})  # episodes after which a rewrite is a new run
+
+
+def stall_limit_s(interval_s: float | None, override_s: float | None = None) -> float:
+    """The one rule every reader (app, watch, serve, train status, MCP) uses for "alive": a run
+    is stalled once its last step is older than max(5 x its median step interval, 30 s); the
+    `stall_after_s` setting overrides it, and 600 s applies while no interval is known."""
+    if override_s is not None:
+        return override_s
+    if interval_s is None:
+        return UNKNOWN_STALL_S
+    return max(STALL_FACTOR * interval_s, MIN_STALL_S)
 
 
 class TrainState:
@@ -68,7 +84,9 @@ class TrainState:
         self._tool_eta: float | None = None  # tqdm's `<remaining` of the latest progress line
         self._rate_mark: tuple[float, int] | None = None  # (time, step) where the rate window began
         self._rate_logged = False  # the rate window runs on the log's own time stamps
-        self._interval: float | None = None
+        self._gaps: deque[float] = deque(maxlen=MAX_GAPS)  # seconds between progress lines
+        self._step_gaps: deque[int] = deque(maxlen=MAX_GAPS)  # steps between progress lines
+        self._logged_last: float | None = None  # the log's own time of the latest progress line
         self._redraws = 0
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
@@ -76,7 +94,7 @@ class TrainState:
         self._sequence = 0  # x position for metrics seen before any step
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
         self._watcher = FailureWatcher()
-        self._open: set[str] = set()  # event kinds whose episode has not ended yet
+        self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
 
@@ -183,6 +201,8 @@ class TrainState:
         self._run_wide(reading)
         if self._restarted(reading):
             self._restart(at)
+            if reading.logged_at is not None:  # dated by its first line, not the next block's
+                self.started_at, self.started_from = reading.logged_at, "log timestamps"
         if reading.step is not None:
             self._truncated = False
         progressed = False
@@ -219,18 +239,34 @@ class TrainState:
             loss = metrics.get("loss")
             if loss is not None:
                 self._check_loss(loss, reading, at)
-        if reading.done:
+        if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
 
-    def _restarted(self, reading: Reading) -> bool:
-        """Whether this reading starts the job again in the same log: its step counter went back
-        after the run ended (crashed or finished), or, for formats without per-epoch bars, back
-        to the first half of where it was."""
-        if reading.step is None or self.step is None or reading.step >= self.step:
+    def _last_step_read(self, reading: Reading) -> bool:
+        """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's
+        own total ends only its epoch, unless the log declared how many there are)."""
+        if reading.step is None or not self.total or reading.step < self.total:
             return False
-        if self._open & {"crashed", "finished"} or self._truncated:
+        per_epoch = reading.format in BAR_FORMATS and reading.epoch is not None
+        return not per_epoch or bool(self._declared_total or self._epochs_total)
+
+    def _restarted(self, reading: Reading) -> bool:
+        """Whether this reading starts the job again in the same log: after the file was cut or
+        replaced, a run that had ended or a step counter that went back; else the counter went
+        back after the run ended (crashed or finished), to its start after a stall, or, for
+        formats without per-epoch bars, to the first half of where it was."""
+        if reading.step is None or self.step is None:
+            return False
+        if self._truncated and (self._open & ENDED or reading.step <= self.step):
+            return True
+        if reading.step >= self.step:
+            return False
+        if self._open & {"crashed", "finished"}:
             return not (reading.total and self.total and reading.total != self.total)
+        next_epoch = reading.epoch is not None and reading.epoch > (self.epoch or 0)
+        if "stalled" in self._open and reading.step <= 1 and not next_epoch:
+            return True
         return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
 
     def truncated(self) -> None:
@@ -292,9 +328,13 @@ class TrainState:
     def _progress(self, step: int, at: float, logged: float | None = None) -> None:
         """Update the smoothed steps/s and the usual interval between progress lines; the rate
         runs on the lines' own time stamps when they carry them (a log read after the fact)."""
-        if self.last_update is not None and at > self.last_update:
-            gap = at - self.last_update
-            self._interval = gap if self._interval is None else 0.7 * self._interval + 0.3 * gap
+        if logged is not None and self._logged_last is not None and logged > self._logged_last:
+            self._gaps.append(logged - self._logged_last)  # the log's own clock (read late too)
+        elif logged is None and self.last_update is not None and at > self.last_update:
+            self._gaps.append(at - self.last_update)  # arrival times, while following
+        if self.step is not None and step > self.step:
+            self._step_gaps.append(step - self.step)
+        self._logged_last = logged if logged is not None else self._logged_last
         clock = logged if logged is not None else at
         if (self._rate_mark is None or step < self._rate_mark[1]
                 or self._rate_logged != (logged is not None)):
@@ -315,7 +355,7 @@ class TrainState:
         where = f" at step {self.step}" if self.step is not None else ""
         self._once("diverged", f"loss is {loss}{where}", reading, at)
 
-    def _once(self, kind: str, message: str, reading: Reading, at: float) -> None:
+    def _once(self, kind: EventKind, message: str, reading: Reading, at: float) -> None:
         """Record an event unless an episode of that kind is open or just ended at this step."""
         if kind in self._open:
             return
@@ -337,13 +377,19 @@ class TrainState:
         """The tool's own rate when it prints one (tqdm smooths it), else the measured average."""
         return self._tool_rate or self._ema_rate
 
+    def step_interval(self) -> float | None:
+        """The median seconds between progress lines: from the log's timestamps or arrival
+        times, else (a log read in one go, its lines all seen at once) from its steps/s."""
+        if self._gaps:
+            return median(self._gaps)
+        rate = self.steps_per_s()
+        if rate and self._step_gaps:
+            return median(self._step_gaps) / rate
+        return None
+
     def stall_limit(self) -> float:
         """Seconds without progress after which the job counts as stalled."""
-        if self.stall_after_s is not None:
-            return self.stall_after_s
-        if self._interval is None:
-            return UNKNOWN_STALL_S
-        return max(STALL_FACTOR * self._interval, MIN_STALL_S)
+        return stall_limit_s(self.step_interval(), self.stall_after_s)
 
     def check_stall(self, now: float) -> None:
         """Raise a stalled event once when progress has been silent for too long."""
@@ -362,11 +408,11 @@ class TrainState:
         message = f"no progress for {idle:.0f} s{where}"
         self.events.append(TrainEvent("stalled", message, "", now, self.step, abstract(message)))
 
-    def status(self) -> str:
+    def status(self) -> RunStatus:
         """The most serious open episode, else running (or waiting before any progress)."""
         for kind in ("crashed", "diverged", "finished", "stalled"):
             if kind in self._open:
-                return kind
+                return cast(RunStatus, kind)
         return "running" if self.metrics or self.step is not None else "waiting"
 
     def eta_s(self) -> float | None:
@@ -385,16 +431,18 @@ class TrainState:
         self.check_stall(now)
         metrics = dict(self.metrics)
         status = self.status()
+        # A stalled run shows no rate (it is not moving) and only a running one has an ETA.
         return TrainSnapshot(
             source=self.source, format=self.format, step=self.step, total_steps=self.total,
             epoch=self.epoch, loss=metrics.get("loss"), lr=metrics.get("lr"),
             grad_norm=metrics.get("grad_norm"), acc=acc_positions(metrics),
-            metrics=MappingProxyType(metrics), steps_per_s=self.steps_per_s(),
-            eta_s=None if status == "crashed" else self.eta_s(), last_update=self.last_update,
+            metrics=MappingProxyType(metrics), steps_per_s=None if status == "stalled" else self.steps_per_s(),
+            eta_s=self.eta_s() if status == "running" else None, last_update=self.last_update,
             status=status, events=tuple(self.events),
             history=MappingProxyType({k: tuple(s.points) for k, s in self.history.items()}),
             caught_up=caught_up, progress=progress, run_index=self.run_index,
             ended_runs=tuple(self.segments),
             started_at=self.started_at if self.started_from else self._first_sight,
             started_from=self.started_from or ("first sight" if self._first_sight else None),
+            seen_at=now, step_interval_s=self.step_interval(), stall_after_s=self.stall_limit(),
         )

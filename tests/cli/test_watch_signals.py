@@ -59,6 +59,29 @@ def test_a_folder_is_told_plainly(run_cli, tmp_path: Path) -> None:
         assert "is a folder" in result.stderr and "Traceback" not in result.stderr
 
 
+def test_a_fifo_or_a_device_is_refused_in_one_line(run_cli, tmp_path: Path) -> None:
+    fifo = tmp_path / "train.fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        for extra in ((), ("--once",)):
+            result = run_cli("watch", "--log", str(path), *extra)
+            assert result.returncode == 1 and "Traceback" not in result.stderr
+            assert result.stderr.strip().splitlines() == [
+                f"sessiontui: {path} is not a regular file; a training log must be one"]
+
+
+def test_sigterm_stops_watch_while_it_waits_for_a_missing_log(memory_dir: Path,
+                                                               tmp_path: Path) -> None:
+    env = dict(os.environ, SESSIONTUI_DIR=str(memory_dir), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([*sessiontui_command(), "watch", "--log", str(tmp_path / "later.log")],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=tmp_path)
+    assert proc.stdout is not None and proc.stdout.readline().startswith("watching")
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=WAIT_S)
+    assert proc.returncode == 128 + signal.SIGTERM and "SIGTERM: progress saved" in err, err
+
+
 def test_a_binary_file_is_not_a_run(run_cli, store: Store, tmp_path: Path) -> None:
     blob = tmp_path / "weights.bin"
     blob.write_bytes(os.urandom(64 * 1024))

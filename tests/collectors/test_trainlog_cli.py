@@ -36,7 +36,7 @@ def test_human_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     log.write_bytes((FIXTURES / "trainlog" / "specforge_v2.log").read_bytes())
     assert main(["train", "status", "--log", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("running · specforge-v2 · step 6/6")
+    assert out[0].startswith("finished · specforge-v2 · step 6/6")  # its last step is read
     assert "loss 2.6" in out[1] and "steps/s" in out[1]
     assert out[2] == "acc 0.746 0.696 0.646 0.596 0.546 0.496 0.446"
 

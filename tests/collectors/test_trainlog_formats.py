@@ -10,12 +10,13 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import parse_bar
+from tests.collectors.test_trainlog_formats_pastes import as_written
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 
 
 def test_specforge_v2_bar_redraws_and_glued_eval_lines() -> None:
-    snap = read_log(FIXTURES / "specforge_v2.log")
+    snap = as_written(FIXTURES / "specforge_v2.log")
     assert snap.format == "specforge-v2"
     assert (snap.step, snap.total_steps) == (6, 6)
     assert snap.loss == pytest.approx(2.6)
@@ -40,7 +41,7 @@ def test_specforge_v1_per_epoch_position_lines() -> None:
 
 
 def test_specforge_v3_dicts_strip_train_prefix_and_keep_eval_figures() -> None:
-    snap = read_log(FIXTURES / "specforge_v3.log")
+    snap = as_written(FIXTURES / "specforge_v3.log")
     assert snap.format == "specforge-v3"
     assert snap.step == 300
     assert snap.loss == pytest.approx(2.2)
@@ -92,7 +93,7 @@ def test_trainer_state_json(tmp_path: Path) -> None:
 
 
 def test_lightning_bar_with_slash_keys_and_fit_end() -> None:
-    snap = read_log(FIXTURES / "lightning.log")
+    snap = as_written(FIXTURES / "lightning.log")
     assert snap.format == "lightning"
     assert (snap.step, snap.total_steps, snap.epoch) == (300, 300, 0.0)
     assert snap.loss == pytest.approx(1.2)  # train/loss_step
@@ -110,7 +111,7 @@ def test_deepspeed_step_lines() -> None:
 
 
 def test_megatron_iteration_lines() -> None:
-    snap = read_log(FIXTURES / "megatron.log")
+    snap = as_written(FIXTURES / "megatron.log")
     assert snap.format == "megatron"
     assert (snap.step, snap.total_steps) == (200, 1000)
     assert snap.loss == pytest.approx(6.54321)

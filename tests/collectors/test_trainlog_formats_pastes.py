@@ -17,8 +17,13 @@ from sessiontui.collectors.trainlog.readings import ALIASES
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 
 
+def as_written(path: Path):
+    """The log read as of its last write (a fixture's age would make any run stalled)."""
+    return read_log(path, clock=lambda: path.stat().st_mtime)
+
+
 def test_detr_metric_logger_line() -> None:
-    snap = read_log(FIXTURES / "detr_metriclogger.log")
+    snap = as_written(FIXTURES / "detr_metriclogger.log")
     assert (snap.format, snap.step, snap.total_steps, snap.epoch) == ("metriclogger", 210, 225, 0.0)
     assert (snap.loss, snap.lr, snap.eta_s) == (18.054, 0.001, 4.0)  # the value, not the (avg)
     assert snap.metrics["loss_giou_4"] == 1.3233
@@ -35,7 +40,7 @@ def test_metric_logger_time_eta_days_and_test_lines() -> None:
 
 
 def test_diffusion_pipe_steps_and_rate_from_iteration_time() -> None:
-    snap = read_log(FIXTURES / "diffusion_pipe.log")
+    snap = as_written(FIXTURES / "diffusion_pipe.log")
     assert (snap.format, snap.step, snap.loss) == ("deepspeed", 4, 0.1193)
     assert snap.steps_per_s == pytest.approx(1 / 533.263)
     assert snap.lr == pytest.approx(3.9872000000000007e-07)
@@ -50,7 +55,7 @@ def test_espnet_epoch_loss_and_lr() -> None:
 
 
 def test_old_megatron_lines_without_colons() -> None:
-    snap = read_log(FIXTURES / "megatron_old.log")
+    snap = as_written(FIXTURES / "megatron_old.log")
     assert (snap.format, snap.step, snap.total_steps) == ("megatron", 100, 300)
     assert (snap.loss, snap.lr) == (4.799004, 1.258e-4)
     assert snap.metrics["loss_scale"] == 32768.0
@@ -58,7 +63,7 @@ def test_old_megatron_lines_without_colons() -> None:
 
 
 def test_megatron_deepspeed_line_led_by_samples_per_second() -> None:
-    snap = read_log(FIXTURES / "deepspeed_megatron_bf16.log")
+    snap = as_written(FIXTURES / "deepspeed_megatron_bf16.log")
     assert (snap.step, snap.total_steps, snap.loss) == (34, 10000, 11.18665)
     assert snap.lr == 2.111e-06 and snap.steps_per_s == pytest.approx(1000 / 4103.1)
 
@@ -129,8 +134,10 @@ def test_scientific_notation_values() -> None:
     assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (7, 438.811, 1e-05)
 
 
-def test_steps_per_second_from_the_lines_time_stamps() -> None:
-    snap = read_log(FIXTURES / "deepspeed_timestamps.log")
+def test_steps_per_second_from_the_lines_time_stamps(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"  # written just now: a long-silent log has no rate
+    log.write_bytes((FIXTURES / "deepspeed_timestamps.log").read_bytes())
+    snap = read_log(log)
     assert snap.step == 60 and snap.lr == 5e-05
     assert snap.steps_per_s == pytest.approx(10 / 15.144, rel=0.05)
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import psutil
@@ -204,3 +210,79 @@ def test_a_bracketed_paste_with_colour_codes_is_stored_as_pasted(tmp_path: Path)
         session.close()
     with Store(project / ".sessiontui" / "memory.db") as store:
         assert [note.text for note in store.list("note")] == ["AAA BBB"]
+
+
+def _lines(first: int, last: int) -> str:
+    """Megatron iteration lines of a 100-step run, time-stamped half a second apart."""
+    return "".join(f"2026-01-02 03:00:{s // 2:02d}.{5 * (s % 2)}00 INFO iteration {s:8d}/{100:8d} | "
+                   f"lm loss: {3 - s / 100:.6E} |\n" for s in range(first, last + 1))
+
+
+def test_a_run_that_stops_crashes_restarts_and_finishes_reads_the_same_everywhere(
+        tmp_path: Path) -> None:
+    """The installed app in tmux, `train status`, `list` and `serve` on one log's life; the
+    stall limit comes from the setting (3 s) so that the stop is seen without a long wait."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    log = project / "train.log"
+    log.write_text(_lines(1, 20))
+    (project / "sessiontui.toml").write_text(
+        'logs = ["train.log"]\nstall_after_s = 3\nrefresh_s = 0.5\n')
+    env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
+    full_env = {**os.environ, **env}
+    serve = subprocess.Popen([str(INSTALLED), "serve", "--listen", "127.0.0.1:0", "--no-gpu",
+                              "--interval", "0.5"], cwd=project, env=full_env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
+
+    def cli(*args: str) -> object:
+        done = subprocess.run([str(INSTALLED), *args], cwd=project, env=full_env,
+                              capture_output=True, text=True, timeout=60)
+        return json.loads(done.stdout) if done.returncode == 0 else None
+
+    def readers() -> dict[str, tuple]:
+        status = cli("train", "status", "--log", "train.log", "--json")
+        listed = cli("list", "--kind", "run", "--json") or []
+        latest = max(listed, key=lambda r: r.get("log_run") or 0) if listed else {}
+        page = urllib.request.urlopen(url, timeout=10).read().decode()
+        served = re.search(r'train_status\{[^}]*status="(\w+)"\} 1\.0', page)
+        step = re.search(r"train_step\{[^}]*\} ([\d.]+)", page)
+        attempt = re.search(r"train_attempt\{[^}]*\} ([\d.]+)", page)
+        return {
+            "train status": (status["status"], status["step"], status["attempt"]) if status else (),
+            "list": (latest.get("status"), latest.get("step"), (latest.get("log_run") or 0) + 1),
+            "serve": (served[1] if served else None, int(float(step[1])) if step else None,
+                      int(float(attempt[1])) if attempt else None),
+        }
+
+    def phase(status: str, step: int, attempt: int, *on_screen: str) -> None:
+        shown = session.wait_for(lambda s: all(t in s for t in (status, *on_screen)),
+                                 timeout_s=STARTUP_DEADLINE_S)
+        assert shown, f"the card never read {status}:\n{session.screen()}"
+        deadline = time.monotonic() + STARTUP_DEADLINE_S
+        want = dict.fromkeys(("train status", "list", "serve"), (status, step, attempt))
+        while (seen := readers()) != want and time.monotonic() < deadline:
+            time.sleep(0.2)  # the readers poll on their own schedules: look again
+        assert seen == want
+
+    try:
+        assert serve.stdout is not None
+        url = serve.stdout.readline().split()[1]
+        session.start()
+        phase("running", 20, 1, "step 20/100")
+        phase("stalled", 20, 1, "stalled for")  # 3 s after the last step, by the setting
+        with log.open("a") as out:
+            out.write(_lines(21, 66) + "Traceback (most recent call last):\n"
+                      '  File "train.py", line 9, in step\n'
+                      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.82 GiB.\n")
+        phase("crashed", 66, 1, "step 66/100")
+        log.write_text(_lines(1, 10))  # relaunched with `python train.py > train.log`
+        phase("running", 10, 2, "train.log #2", "attempt 1 crashed at step 66")
+        with log.open("a") as out:
+            out.write(_lines(11, 100))
+        phase("finished", 100, 2, "step 100/100")
+        session.send_keys("C-q")
+    finally:
+        session.close()
+        serve.terminate()
+        serve.communicate(timeout=30)

@@ -72,7 +72,7 @@ def specforge_run(
         loss=history["loss"][-1][1], lr=8e-5, grad_norm=0.91, acc=acc, metrics={},
         steps_per_s=2.5, eta_s=(10000 - step) / 2.5, last_update=1_780_000_000.0,
         status="crashed" if events else "running", events=events, history=history,
-        caught_up=True, progress=1.0,
+        caught_up=True, progress=1.0, seen_at=1_780_000_000.0,  # seen right at its last update
     )
 
 

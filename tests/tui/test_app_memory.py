@@ -198,6 +198,7 @@ async def test_narrow_memory_cuts_names_with_an_ellipsis_and_no_sideways_scroll(
 
 async def test_a_record_opens_in_full_and_runs_are_listed(tmp_path: Path, seeded: Path) -> None:
     from sessiontui.tui.screens.record_view import RecordView
+    from sessiontui.tui.screens.run_view import RunView
 
     with Store(seeded) as store:
         store.add(Record(kind="run", name="drafter-v2", status="crashed", step=4229,
@@ -212,7 +213,9 @@ async def test_a_record_opens_in_full_and_runs_are_listed(tmp_path: Path, seeded
         table = app.memory_pane.table
         table.focus()
         table.move_cursor(row=[row[1] for row in rows(app)].index("run"))
-        await pilot.press("enter")
+        await pilot.press("enter")  # a run opens in the run view; r shows its record in full
+        await until(pilot, lambda: isinstance(app.screen, RunView))
+        await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, RecordView))
         shown = text_of(app.screen.query_one("#record-fields"))
         for expected in ("log path", "/runs/train.log", "total steps", "22150", "CUDA OOM"):

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import threading
 from dataclasses import replace
 from pathlib import Path
-
-import pytest
 
 from sessiontui.collectors.trainlog.history import history_for_chart
 from sessiontui.project_memory.records import Record
@@ -59,13 +56,7 @@ def chart_range(card: RunCard, label: str) -> str:
     return line.split()[-1]
 
 
-async def test_card_shows_progress_speed_eta_loss_and_accuracy(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from sessiontui.tui.widgets import training_pane
-
-    clock = functools.partial(training_pane.finish_time, now=1_780_000_000.0)  # the fake's update
-    monkeypatch.setattr(training_pane, "finish_time", clock)
+async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     run = specforge_run(str(log), step=1200)
     app = make_app(tmp_path, followers(**{"train.log": [run]}))

@@ -20,7 +20,7 @@ import pytest
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
-from sessiontui.tui.widgets import memory_pane, training_pane
+from sessiontui.tui.widgets import memory_pane
 from tests.tui.app_fakes import (
     HOST,
     NO_NVML,
@@ -43,9 +43,6 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
     monkeypatch.setattr(memory_pane, "date_text", partial(memory_pane.date_text, now=NOW))
-    # ETAs as seen right at the fake run's last update
-    monkeypatch.setattr(training_pane, "finish_time",
-                        partial(training_pane.finish_time, now=1_780_000_000.0))
 
 
 @pytest.fixture

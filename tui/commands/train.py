@@ -85,8 +85,16 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
 
     if not os.path.isfile(log) or not os.access(log, os.R_OK):
         raise OSError(f"cannot read training log {log!r}")
-    snapshot = read_log(log)
-    return snapshot, _lessons_by_event(snapshot)
+    return _from_memory(log, read_log(log, stall_after_s=configured_stall_after_s()))
+
+
+def configured_stall_after_s() -> float | None:
+    """The project's `stall_after_s` setting (None: the run's own interval decides), so that
+    every reader calls a run stalled at the same moment as the app does."""
+    from sessiontui.project_memory.paths import project_root
+    from sessiontui.tui.config import config_path, load_config
+
+    return load_config(config_path(project_root())).stall_after_s
 
 
 def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
@@ -97,21 +105,27 @@ def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
     return data
 
 
-def _lessons_by_event(snapshot: TrainSnapshot) -> list[list]:
-    """For each event, the stored lessons that match it, best first (none without a memory)."""
+def _from_memory(log: str, snapshot: TrainSnapshot) -> tuple[TrainSnapshot, list[list]]:
+    """The snapshot numbered as the run records count the log's attempts, and for each event the
+    stored lessons that match it, best first (neither without a memory)."""
+    from dataclasses import replace
+
     from sessiontui.project_memory.lessons import lessons_for_event
+    from sessiontui.project_memory.runs import attempt_of
     from sessiontui.project_memory.store import StoreError
     from sessiontui.tui.commands.common import open_reader
 
+    nothing: list[list] = [[] for _ in snapshot.events]
     try:
         store = open_reader()
         if store is None:
-            return [[] for _ in snapshot.events]
+            return snapshot, nothing
         with store:
-            return [lessons_for_event(store, event) for event in snapshot.events]
+            snapshot = replace(snapshot, attempt=attempt_of(store, log, snapshot))
+            return snapshot, [lessons_for_event(store, event) for event in snapshot.events]
     except StoreError as exc:  # the status needs no memory: say what was skipped, go on
         print(f"sessiontui: lessons were not matched: {exc}", file=sys.stderr)
-        return [[] for _ in snapshot.events]
+        return snapshot, nothing
 
 
 def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> str:
@@ -123,7 +137,8 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     step = "?" if snap.step is None else f"{snap.step}"
     total = f"/{snap.total_steps}" if snap.total_steps else ""
     pct = f" ({100 * snap.step / snap.total_steps:.1f}%)" if snap.total_steps and snap.step else ""
-    lines = [f"{snap.status} · {snap.format or 'unknown format'} · step {step}{total}{pct}"]
+    attempt = f" · attempt {snap.attempt}" if snap.attempt and snap.attempt > 1 else ""
+    lines = [f"{snap.status} · {snap.format or 'unknown format'} · step {step}{total}{pct}{attempt}"]
     figures = [
         f"{name} {value:.4g}" for name, value in
         (("loss", snap.loss), ("lr", snap.lr), ("grad_norm", snap.grad_norm), ("epoch", snap.epoch))

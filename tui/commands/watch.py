@@ -47,8 +47,10 @@ def _print_record(record: Record, as_json: bool, store: Store) -> None:
 
 def _watcher(store: Store, path: Path, args: argparse.Namespace) -> RunWatcher:
     from sessiontui.collectors.run_watcher import RunWatcher
+    from sessiontui.tui.commands.train import configured_stall_after_s
 
-    return RunWatcher(store, path, name=args.name, gpus=_gpu_names())
+    return RunWatcher(store, path, name=args.name, gpus=_gpu_names(),
+                      stall_after_s=configured_stall_after_s())
 
 
 def _once(path: Path, args: argparse.Namespace) -> int:
@@ -97,17 +99,17 @@ def _raise_stopped(signum: int, frame: object) -> None:
 
 
 def _follow(path: Path, args: argparse.Namespace) -> int:
-    for name in SAVE_SIGNALS:
-        signal.signal(getattr(signal, name), _raise_stopped)
     with open_store() as store:
         watcher = _watcher(store, path, args)
-        reporter = _Reporter(store, args.json)
-        if not args.json:
-            print(f"watching {path} (Ctrl-C to stop)", flush=True)
-        if not path.exists():
-            print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
-                  file=sys.stderr, flush=True)
-        try:
+        for name in SAVE_SIGNALS:  # before this, a signal ends the process as usual: nothing to save
+            signal.signal(getattr(signal, name), _raise_stopped)
+        try:  # from here a signal saves and stops, whenever it comes
+            reporter = _Reporter(store, args.json)
+            if not args.json:
+                print(f"watching {path} (Ctrl-C to stop)", flush=True)
+            if not path.exists():
+                print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
+                      file=sys.stderr, flush=True)
             snapshot = watcher.catch_up()
             while True:
                 if snapshot is not None:
@@ -138,6 +140,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     if path.is_dir():
         print(f"sessiontui: {path} is a folder; give the log file inside it "
               f"(e.g. --log {path / 'train.log'})", file=sys.stderr)
+        return 1
+    if path.exists() and not path.is_file():  # a FIFO, /dev/zero: never a log that ends
+        print(f"sessiontui: {path} is not a regular file; a training log must be one",
+              file=sys.stderr)
         return 1
     if args.once:
         if not path.is_file():

@@ -17,30 +17,50 @@ from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
 
 LIST_ITEMS = 8  # a run's latest milestones and events shown; the rest are counted
+NESTED_INDENT = "    "  # lines of a list inside an entry (a failure's traceback) sit under it
+
+
+def _scalar(value: Any) -> str:
+    """One value as text: floats short, the rest as they are."""
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
 
 
 def _item(entry: Any) -> str:
-    """One milestone or event of a run as `key value` pairs on a line."""
-    if isinstance(entry, dict):
-        return "  ".join(f"{k} {v}" for k, v in entry.items() if v not in (None, "", [], {}))
-    return str(entry)
+    """One milestone or event of a run: its plain fields as `key value` pairs on a line, each
+    list inside it (a traceback, lesson ids) one item per line beneath."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    kept = {k: v for k, v in entry.items() if v not in (None, "", [], {})}
+    head = "  ".join(f"{k} {_scalar(v)}" for k, v in kept.items() if not isinstance(v, list | dict))
+    nested = [f"{k}:" + "".join(f"\n{NESTED_INDENT}{_scalar(item)}" for item in v)
+              for k, v in kept.items() if isinstance(v, list)]
+    nested += [f"{k}:\n" + _table(v, NESTED_INDENT) for k, v in kept.items() if isinstance(v, dict)]
+    return "\n".join([head, *nested]) if nested else head
+
+
+def _table(figures: dict[str, Any], indent: str = "") -> str:
+    """Named figures as a two-column table, one per line, names aligned."""
+    width = max(len(str(name)) for name in figures) + 2
+    return "\n".join(f"{indent}{str(name).ljust(width)}{_scalar(value)}"
+                     for name, value in figures.items())
 
 
 def field_text(value: Any) -> str:
-    """A field's value as text: lists joined or one per line, dicts as `key value` pairs."""
+    """A field's value as text: figures as a table, lists one item per line (a list of numbers on
+    one line), entries of a run's milestones and events one per line with their lists beneath."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
-        return _item(value)
+        return _table(value) if value else ""
     if isinstance(value, list):
         if value and isinstance(value[0], dict):
             shown = [_item(entry) for entry in value[-LIST_ITEMS:]]
             more = len(value) - len(shown)
             return "\n".join([f"… {more} earlier", *shown] if more > 0 else shown)
-        return ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)
+        if all(isinstance(v, int | float) for v in value):
+            return ", ".join(_scalar(v) for v in value)
+        return "\n".join(f"• {_scalar(v)}" for v in value)
+    return _scalar(value)
 
 
 def record_lines(record: Record) -> list[tuple[str, str]]:

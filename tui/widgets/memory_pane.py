@@ -51,9 +51,14 @@ def group(record: Record, reference: Record | None) -> int:
 
 
 def ordered(records: Sequence[Record], reference: Record | None) -> list[Record]:
-    """Records by group, newest first within each group."""
+    """Records by group, newest first within each group; the attempts of one log together,
+    latest attempt first, where that log's newest attempt falls."""
     newest = sorted(records, key=lambda r: r.last_update or r.created_at, reverse=True)
-    return sorted(newest, key=lambda r: group(r, reference))
+    place: dict[str, int] = {}  # a log's place: that of its newest attempt
+    for rank, record in enumerate(newest):
+        place.setdefault(record.log_path or record.id if record.kind == "run" else record.id, rank)
+    return sorted(newest, key=lambda r: (
+        group(r, reference), place[r.log_path or r.id if r.kind == "run" else r.id], -(r.log_run or 0)))
 
 
 def flags(record: Record) -> str:
@@ -379,6 +384,12 @@ class MemoryPane(Vertical):
 
     @on(DataTable.RowSelected, "#memory-table")
     def action_open(self) -> None:
+        record = self.selected()
+        if record is not None and record.kind == "run":  # a run opens in the run view
+            from sessiontui.tui.widgets.training_pane import TrainingPane
+
+            self.post_message(TrainingPane.OpenRun(record=record))
+            return
         self._ask(self.OpenRecord)
 
     def action_edit(self) -> None:

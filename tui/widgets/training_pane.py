@@ -11,9 +11,12 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Static
 
+from sessiontui.project_memory.events import ALERT_KINDS, EVENT_KINDS
 from sessiontui.project_memory.humanize import finish_time
 from sessiontui.project_memory.specdec import accept_length
 from sessiontui.tui.widgets.fmt import DASH, compact, num
@@ -21,14 +24,14 @@ from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.spark import bar, spark
 from sessiontui.tui.widgets.text_lines import TextLines
 
+__all__ = ["ALERT_KINDS", "RunCard", "TrainingPane"]
+
 EVENT_LINES = 3
 CARD_LEGEND = (
     "acc: per-position acceptance now · τ accept length (tokens per drafting step) · "
     "↑↓→ trend · charts: lowest–highest value on the right"
 )
 TREND_LOOKBACK = 10  # chart points between "now" and the value a trend arrow compares against
-ALERT_KINDS = ("crashed", "diverged", "stalled")
-EVENT_KINDS = (*ALERT_KINDS, "finished")
 CHART_LABEL = 5  # cells before a chart: its name
 RANGE_LABEL = 16  # cells after a chart: the lowest and highest value drawn
 MIN_SPAN = 0.02  # a chart's scale spans at least this fraction of its values: noise stays flat
@@ -75,20 +78,34 @@ def _accept_length(rates: tuple[float, ...]) -> float | None:
 
 
 def stats_line(snapshot: Any, now: float | None = None) -> str:
-    """Step, speed, ETA, epoch and status of a run; a stalled run says how long, not a rate."""
+    """Step, speed, ETA, epoch and status of a run, and how long ago its last step was once that
+    is news; a stalled run says how long, not a rate; only a running run has an ETA, counting
+    down from now (gone, not frozen, once it has passed)."""
+    from sessiontui.project_memory.humanize import duration, stall_text
+
+    now = getattr(snapshot, "seen_at", None) if now is None else now
+    now = time.time() if now is None else now
     total = f"/{snapshot.total_steps}" if snapshot.total_steps else ""
     step = DASH if snapshot.step is None else f"{snapshot.step}{total}"
     epoch = "" if snapshot.epoch is None else f"  epoch {num(snapshot.epoch, 2)}"
     if snapshot.status == "stalled":
-        from sessiontui.project_memory.humanize import stall_text
+        return f"step {step}{epoch}  {stall_text(snapshot.step, snapshot.last_update, now)}"
+    parts = [f"step {step}"]
+    if snapshot.steps_per_s:
+        parts.append(f"{num(snapshot.steps_per_s)} step/s")
+    if snapshot.status == "running" and snapshot.eta_s is not None:
+        eta = finish_time(snapshot.eta_s, snapshot.last_update, now)
+        parts.append(f"ETA {eta}" if " ago" not in eta else f"ETA {DASH}")
+    parts.append(f"{epoch.strip()}  {snapshot.status}" if epoch else snapshot.status)
+    quiet = snapshot.quiet_s(now) if hasattr(snapshot, "quiet_s") else None
+    if quiet is not None:
+        parts.append(f"last step {duration(_coarse(quiet))} ago")
+    return "  ".join(parts)
 
-        stalled = stall_text(snapshot.step, snapshot.last_update, time.time() if now is None else now)
-        return f"step {step}{epoch}  {stalled}"
-    return (
-        f"step {step}  {num(snapshot.steps_per_s)} step/s  "
-        f"ETA {finish_time(snapshot.eta_s, snapshot.last_update)}"
-        f"{epoch}  {snapshot.status}"
-    )
+
+def _coarse(seconds: float) -> float:
+    """An age as the card says it: 10 s steps under a minute, whole minutes after."""
+    return seconds // 10 * 10 if seconds < 60 else seconds // 60 * 60
 
 
 def figures_line(snapshot: Any) -> str:
@@ -116,6 +133,7 @@ class RunCard(TextLines):
     """Everything about one followed log; a new snapshot repaints only the lines it changed."""
 
     WRAP = True
+    can_focus = True  # ↑/↓ in the Training pane move between runs, Enter opens one
     COMPONENT_CLASSES = {
         "run-card--bar", "run-card--bar-back", "run-card--chart",
         *(f"run-card--{kind}" for kind in EVENT_KINDS),
@@ -124,6 +142,7 @@ class RunCard(TextLines):
     def __init__(self, path: Path, title: str | None = None) -> None:
         super().__init__(classes="run-card")
         self.path = path
+        self.title = title
         self.border_title = literal(title or path.name)
         self.tooltip = CARD_LEGEND
         self.snapshot: Any = None
@@ -135,7 +154,10 @@ class RunCard(TextLines):
         self.repaint()
 
     def show(self, snapshot: Any) -> None:
-        """Show a new snapshot of the log."""
+        """Show a new snapshot of the log (titled with its attempt from the second one on)."""
+        attempt = getattr(snapshot, "attempt", None)
+        if attempt and attempt > 1 and self.title is None:
+            self.border_title = literal(f"{self.path.name} #{attempt}")
         self.snapshot = snapshot
         self.catch_up = None if snapshot.caught_up else snapshot.progress
         self.repaint()
@@ -148,6 +170,9 @@ class RunCard(TextLines):
             fraction = self.catch_up or 0.0
             return [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back")),
                     Text(f"catching up: {100 * fraction:.0f}% of the log read")]
+        problem = getattr(snapshot, "problem", None)
+        if problem:  # a FIFO, a device, a folder: nothing is read, and the card says why
+            return [literal(problem)]
         fraction = (snapshot.step or 0) / snapshot.total_steps if snapshot.total_steps else 0.0
         lines = [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))]
         lines += [literal(line) for line in (stats_line(snapshot), figures_line(snapshot),
@@ -162,7 +187,8 @@ class RunCard(TextLines):
         events = events_text(snapshot.events, {
             kind: style(f"run-card--{kind}") for kind in EVENT_KINDS
         })
-        return [*lines, *events.split("\n")]
+        earlier = [literal(line) for line in getattr(snapshot, "earlier", ())]
+        return [*lines, *events.split("\n"), *earlier]
 
 
 def chart_line(label: str, values: Sequence[float], width: int, style: Any) -> Text:
@@ -191,9 +217,41 @@ def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
 
 
 class TrainingPane(VerticalScroll):
-    """Cards for every followed log, in the order they were followed."""
+    """Cards for every followed log, in the order they were followed: ↑/↓ move between them,
+    Enter opens the run under the cursor."""
 
     BORDER_TITLE = "Training"
+    BINDINGS = [
+        Binding("down", "move(1)", "Next run", show=False),
+        Binding("up", "move(-1)", "Previous run", show=False),
+        Binding("enter", "open_run", "Open run"),
+    ]
+
+    def action_move(self, by: int) -> None:
+        """Focus the next (or previous) card; from the pane itself, the first (or last)."""
+        cards = list(self.cards.values())
+        if not cards:
+            return
+        focused = self.screen.focused
+        at = cards.index(focused) if focused in cards else (-1 if by > 0 else len(cards))
+        card = cards[max(0, min(len(cards) - 1, at + by))]
+        card.focus()
+        card.scroll_visible(animate=False)
+
+    class OpenRun(Message):
+        """Open a run in the run view: a card's (its log and latest snapshot) or a run record."""
+
+        def __init__(self, path: Path | None = None, snapshot: Any = None,
+                     record: Any = None) -> None:
+            super().__init__()
+            self.path, self.snapshot, self.record = path, snapshot, record
+
+    def action_open_run(self) -> None:
+        """Open the focused card's run (the first card's when none has focus) in the run view."""
+        focused = self.screen.focused
+        card = focused if isinstance(focused, RunCard) else next(iter(self.cards.values()), None)
+        if card is not None:
+            self.post_message(self.OpenRun(card.path, card.snapshot))
 
     def __init__(self, paths: Sequence[Path] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
