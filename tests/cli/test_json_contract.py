@@ -7,10 +7,13 @@ import argparse
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
 from sessiontui.tui.cli import main
 from sessiontui.tui.commands.parser import build_parser
 
@@ -68,6 +71,10 @@ def project(tmp_path: Path, memory_dir: Path, monkeypatch: pytest.MonkeyPatch) -
         ids[name] = run_json([*argv, "--json"])["records"][0]["id"]
     run_json(["rm", ids["gone"], "--json"])
     ids["log"] = str(log)
+    with Store(memory_dir / "memory.db") as store:
+        for name in ("v1", "v2"):
+            ids[name] = store.add(Record(kind="run", name=name, log_path=f"/runs/{name}/train.log",
+                                         step=100, loss=2.0)).id
     return ids
 
 
@@ -119,6 +126,11 @@ def invocations(ids: dict[str, str], tmp_path: Path) -> dict[str, list[str]]:
         "sync --status": ["sync", "--status"],
         "watch --once": ["watch", "--once", "--log", ids["log"]],
         "config show": ["config", "show"],
+        "record --sweep": ["record", "--sweep", "concurrency=1,2", "--json", "--", sys.executable,
+                           str(FIXTURES / "sweep" / "stub_bench_serving.py"), "--max-concurrency", "0"],
+        "sweeps": ["sweeps"],
+        "compare": ["compare", ids["v1"], ids["v2"]],
+        "report": ["report"],
     }
 
 

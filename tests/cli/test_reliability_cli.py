@@ -362,7 +362,7 @@ def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Pa
 # -- issue 29: concurrent edits of one record ----------------------------------------------------
 def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory_dir: Path) -> None:
     added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--json",
-                               check=True).stdout)
+                               check=True).stdout)["records"][0]
     fields = {"concurrency": 8, "batch_size": 4, "input_len": 1024, "output_len": 256,
               "num_steps": 3, "topk": 2}
     env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir)}

@@ -15,48 +15,47 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `report`, `compare` and `sweeps` commands."""
-    report = sub.add_parser(
-        "report", help="write a Markdown report (baselines, results, sweeps, runs, lessons)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    from sessiontui.tui.commands.common import add_command, add_json_options
+
+    report = add_command(
+        sub, "report", "write a Markdown report (baselines, results, sweeps, runs, lessons)",
+        "sessiontui report --since 7d -o report.md", "sessiontui report --since 2026-11-30 | less",
         description="Markdown for a PR or the team chat: baselines by conditions with the number "
         "to beat, results with their ratios, sweeps with their crossover, runs with their final "
         "figures, and the lessons added. With -o, SVG charts are written to charts/ beside it.",
-        epilog="examples:\n  sessiontui report --since 7d -o report.md\n"
-        "  sessiontui report --since 2026-11-30 | less",
     )
     report.add_argument("--since", metavar="WHEN",
                         help="only results, runs and lessons since 7d, 24h, 30m, 2w or a date")
     report.add_argument("-o", "--output", metavar="FILE",
                         help="write the report here and its charts in charts/ beside it "
-                        "(default: Markdown on stdout, no charts)")
+                        "(default or -: Markdown on stdout, no charts)")
     report.add_argument("--metric", default=None, help=f"the metric compared (default: the "
                         f"configured metric, else {DEFAULT_METRIC})")
+    add_json_options(report, records=False)
     report.set_defaults(func=cmd_report)
 
-    compare = sub.add_parser(
-        "compare", help="compare training runs: loss and accept length at equal steps",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    compare = add_command(
+        sub, "compare", "compare training runs: loss and accept length at equal steps",
+        "sessiontui compare r-1a2b r-3c4d", "sessiontui compare r-1a2b r-3c4d --json",
+        "sessiontui compare r-1a2b r-3c4d --svg runs.svg",
         description="Two or more run records side by side: each run's final and best loss and "
         "accept length, and both at the furthest step every run reached.",
-        epilog="examples:\n  sessiontui compare r-1a2b r-3c4d\n  sessiontui compare r-1a2b r-3c4d "
-        "--json\n  sessiontui compare r-1a2b r-3c4d --svg runs.svg",
     )
     compare.add_argument("runs", nargs="+", metavar="RUN", help="run ids (two or more)")
-    compare.add_argument("--json", action="store_true", help="print the comparison as JSON")
     compare.add_argument("--svg", metavar="FILE",
                          help="also save the loss chart here (and the τ chart beside it)")
+    add_json_options(compare, records=False)
     compare.set_defaults(func=cmd_compare)
 
-    sweeps = sub.add_parser(
-        "sweeps", help="concurrency sweeps against the number to beat, with the crossover",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    sweeps = add_command(
+        sub, "sweeps", "concurrency sweeps against the number to beat, with the crossover",
+        "sessiontui sweeps", "sessiontui sweeps --json",
         description="Results of one configuration at several concurrencies (recorded with "
         "`record --sweep`, or found), each point divided by the number to beat at its "
         "concurrency, and where the feature stops paying.",
-        epilog="examples:\n  sessiontui sweeps\n  sessiontui sweeps --json",
     )
-    sweeps.add_argument("--json", action="store_true", help="print the sweeps as JSON")
     sweeps.add_argument("--metric", default=None, help="the metric compared")
+    add_json_options(sweeps, records=False)
     sweeps.set_defaults(func=cmd_sweeps)
 
 
@@ -85,13 +84,24 @@ def cmd_report(args: argparse.Namespace) -> int:
         store.close()
     report = build_report(records, since, _metric(args.metric))
     if not args.output or args.output == "-":
-        sys.stdout.write(report.markdown)
+        if args.json:
+            from sessiontui.tui.commands.common import print_json
+
+            print_json({"path": None, "markdown": report.markdown, "charts": []})
+        else:
+            sys.stdout.write(report.markdown)
         return 0
     try:
         written = report.write(Path(args.output))
     except OSError as exc:
         print(f"sessiontui report: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
         return 1
+    if args.json:
+        from sessiontui.tui.commands.common import print_json
+
+        print_json({"path": str(written[0]), "markdown": report.markdown,
+                    "charts": [str(path) for path in written[1:]]})
+        return 0
     charts = len(written) - 1
     print(f"sessiontui: wrote {written[0]}" + (f" and {charts} chart(s) in "
                                                f"{written[0].parent / 'charts'}" if charts else ""))

@@ -11,7 +11,7 @@ from sessiontui.project_memory.humanize import duration
 def record_sweep(command: list[str], args: argparse.Namespace) -> int:
     """Run one benchmark per concurrency; exit 130 after ctrl+c (what finished is kept)."""
     from sessiontui.collectors.sweep_run import SweepError, SweepProgress, parse_sweep, run_sweep
-    from sessiontui.tui.commands.common import open_store, print_json, record_line
+    from sessiontui.tui.commands.common import open_store, print_records, record_line
 
     try:
         values = parse_sweep(args.sweep)
@@ -36,8 +36,8 @@ def record_sweep(command: list[str], args: argparse.Namespace) -> int:
         if not result.stored:
             print(f"sessiontui record: concurrency={value}: {result.problem}", file=sys.stderr)
     if args.json:
-        print_json({"sweep_id": outcome.sweep_id, "interrupted": outcome.interrupted,
-                    "records": [record.to_dict() for record in outcome.records]})
+        print_records(outcome.records, args, sweep_id=outcome.sweep_id,
+                      interrupted=outcome.interrupted)
     else:
         print(f"sessiontui: sweep {outcome.sweep_id}: stored {len(outcome.records)} record(s) "
               f"from {len(outcome.outcomes)} of {len(values)} runs")
