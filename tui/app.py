@@ -662,15 +662,15 @@ class SessionApp(App[None]):
 
         Raises UserError with what to do when the store refuses (read-only folder, full disk).
         """
+        from sessiontui.collectors.recording import add_by_hand
         from sessiontui.project_memory.records import RecordError
-        from sessiontui.project_memory.stamp import stamp
         from sessiontui.project_memory.store import Store, StoreError
         from sessiontui.tui.user_errors import UserError, store_problem
 
         try:
             with Store(self.store_path) as store:
                 if operation == "add":
-                    record = store.add(stamp(target, gpus=self._gpu_names, path=self.project_dir))
+                    record = add_by_hand(store, target, gpus=self._gpu_names, path=self.project_dir)
                     done = "Added"
                 elif operation == "update":
                     record, done = store.update(target), "Saved"

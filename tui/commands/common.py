@@ -49,20 +49,20 @@ class EscapedOutput:
 
 
 def stamped(*records: Record) -> Record:
-    """Stamp new records with host, GPU models, driver, CUDA and git state, each looked up once
-    for all of them (GitPython and NVML are imported only here); returns the first."""
-    from sessiontui.collectors.gpu_env import gpu_environment
-    from sessiontui.project_memory.stamp import stamp_all
+    """Stamp new records as `recording.stamp_by_hand` does (NVML and git looked up once, and
+    imported only here); returns the first."""
+    from sessiontui.collectors.recording import stamp_by_hand
 
-    env = gpu_environment()
-    stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
+    stamp_by_hand(records)
     return records[0]
 
 
 def add_stamped(record: Record) -> Record:
-    """Stamp a new record and store it: the one way every front end adds a record by hand."""
+    """Add a record typed on the command line or by an agent (`recording.add_by_hand`)."""
+    from sessiontui.collectors.recording import add_by_hand
+
     with open_store() as store:
-        return store.add(stamped(record))
+        return add_by_hand(store, record)
 
 
 def json_text(obj: Any) -> str:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.exchange import EXPORT_NAME
-from sessiontui.project_memory.records import KINDS, Record
+from sessiontui.project_memory.records import FIELDS, KINDS, FieldSpec, Record, did_you_mean
 from sessiontui.tui.commands.common import (
     add_stamped,
-    finite_float,
     open_reader,
     open_store,
     positive_int,
@@ -28,45 +26,36 @@ if TYPE_CHECKING:
     from sessiontui.project_memory.answer import Answer
     from sessiontui.project_memory.live import GpuReadings, LiveRun
 
-# Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
-_BENCH_FLAGS = (
-    ("--config", "config", str),
-    ("--value", "value", finite_float),
-    ("--metric", "metric", str),
-    ("--unit", "unit", str),
-    ("--accept-length", "accept_length", finite_float),
-    ("--draft-tokens", "num_draft_tokens", positive_int),
-    ("--num-steps", "num_steps", positive_int),
-    ("--topk", "topk", positive_int),
-    ("--concurrency", "concurrency", positive_int),
-    ("--batch-size", "batch_size", positive_int),
-    ("--input-len", "input_len", positive_int),
-    ("--output-len", "output_len", positive_int),
-    ("--dataset", "dataset", str),
-    ("--spec-algorithm", "spec_algorithm", str),
-    ("--draft-model", "draft_model", str),
-    ("--engine", "engine", str),
-    ("--engine-version", "engine_version", str),
-    ("--driver", "driver_version", str),
-    ("--cuda", "cuda_version", str),
-    ("--model", "model", str),
-    ("--command", "command", str),
-    ("--notes", "notes", str),
-)
-_LESSON_FLAGS = (
-    ("--title", "title", str),
-    ("--symptom", "symptom", str),
-    ("--cause", "cause", str),
-    ("--fix", "fix", str),
-    ("--signature", "signature", str),
-)
 _ASK_STATE = "ask_state.json"
-_FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
 
 
-def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required: set[str] = frozenset()) -> None:
-    for flag, dest, kind in flags:
-        parser.add_argument(flag, dest=dest, type=kind, required=dest in required, default=None)
+def _flags(kind: str) -> list[FieldSpec]:
+    """The fields whose flags `add` of this kind takes (the field table's `flag` and `added_with`)."""
+    return [spec for spec in FIELDS.values() if kind in spec.rule.added_with]
+
+
+def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
+    """An argparse type parsing a flag's text as the table's parser does, its word kept."""
+
+    def parse(text: str) -> object:
+        try:
+            return spec.parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _add_field_flags(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
+                     required_for: str | None = None) -> None:
+    """One flag per field; required where the kind needs the field and has no default for it."""
+    fresh = Record(kind=required_for) if required_for else None
+    for spec in specs:
+        assert spec.rule.flag is not None
+        needed = fresh is not None and spec.required_for(fresh.kind) and (
+            getattr(fresh, spec.name) in (None, ""))
+        parser.add_argument(spec.rule.flag, dest=spec.name, type=_as_flag(spec), default=None,
+                            required=needed, help=spec.rule.help or None)
 
 
 def _store_and_print(record: Record, as_json: bool) -> int:
@@ -79,7 +68,7 @@ def _store_and_print(record: Record, as_json: bool) -> int:
 
 
 def cmd_bench_add(args: argparse.Namespace) -> int:
-    values = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS}
+    values = {spec.name: getattr(args, spec.name) for spec in _flags("benchmark")}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
     if args.gpu_model:  # what it ran on, when not this host's GPUs
@@ -99,9 +88,9 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
             print(f"sessiontui: lesson add needs --{' --'.join(missing)}", file=sys.stderr)
             return 2
         record = Record(kind="lesson")
-    for _, dest, _ in _LESSON_FLAGS:
-        if getattr(args, dest) is not None:
-            setattr(record, dest, getattr(args, dest))
+    for spec in _flags("lesson"):
+        if getattr(args, spec.name) is not None:
+            setattr(record, spec.name, getattr(args, spec.name))
     record.tags = record.tags + args.tag
     return _store_and_print(record, args.json)
 
@@ -155,33 +144,22 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-_STORE_KEPT = ("id", "kind", "created_at", "updated_at", "deleted_at", "revision")  # not edited
-
-
 def _coerce(name: str, text: str) -> object:
     """Parse `text` into the type of the record field `name` (for `edit --set`)."""
-    kind = _FIELD_TYPES.get(name)
-    if kind is None or name in _STORE_KEPT:
+    spec = FIELDS.get(name)
+    if spec is None:
+        guess = did_you_mean(name)
+        raise ValueError(f"no field {name!r}" + (f" (did you mean {guess}?)" if guess else ""))
+    if not spec.rule.by_hand:
         raise ValueError(f"cannot set field {name!r}")
-    if text == "" and "None" in kind:
-        return None
-    if kind.startswith("bool"):
-        if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise ValueError(f"{name} takes true or false, not {text!r}")
-        return text.lower() in ("true", "1", "yes")
-    if kind.startswith("int"):
-        return positive_int(text)
-    if kind.startswith("float"):
-        return finite_float(text)
-    if kind.startswith("list[str]"):
-        return [t.strip() for t in text.split(",") if t.strip()]
-    if kind.startswith("list") or kind.startswith("dict"):
-        raise ValueError(f"field {name!r} cannot be set from the command line")
-    return text
+    try:
+        return spec.parse(text)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    changes = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS + _LESSON_FLAGS}
+    changes = {spec.name: getattr(args, spec.name) for spec in _flags("benchmark") + _flags("lesson")}
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.text is not None:
         changes["text"] = args.text
@@ -194,7 +172,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             return 2
         try:
             changes[name.strip()] = _coerce(name.strip(), text)
-        except (ValueError, argparse.ArgumentTypeError) as exc:
+        except ValueError as exc:
             print(f"sessiontui: {exc}", file=sys.stderr)
             return 2
     if args.tag:
@@ -348,7 +326,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the memory commands to the CLI."""
     bench = sub.add_parser("bench", help="benchmark results").add_subparsers(dest="action", required=True)
     p = bench.add_parser("add", help="record a measured result")
-    _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
+    _add_field_flags(p, _flags("benchmark"), required_for="benchmark")
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
     p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
     p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
@@ -358,7 +336,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     lesson = sub.add_parser("lesson", help="failures and their fixes").add_subparsers(dest="action", required=True)
     p = lesson.add_parser("add", help="record a failure: symptom, cause, fix")
-    _add_field_flags(p, _LESSON_FLAGS)
+    _add_field_flags(p, _flags("lesson"))
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--json", action="store_true")
@@ -386,7 +364,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("edit", help="change fields of a record")
     p.add_argument("id")
-    _add_field_flags(p, _BENCH_FLAGS + _LESSON_FLAGS)
+    _add_field_flags(p, _flags("benchmark") + _flags("lesson"))
     p.add_argument("--text", help="a note's text")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--tag", action="append", default=[], help="replaces the tags")
