@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Container
@@ -24,29 +24,13 @@ from textual.worker import Worker, WorkerState
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.tui import dialogs, paste
+from sessiontui.tui import messages as msg
 from sessiontui.tui.compositor import PartialCompositor
 from sessiontui.tui.feeds.clock import Clock, Frames
-from sessiontui.tui.feeds.memory import MEMORY_CHECK_S, PAST, MemoryFeed
-from sessiontui.tui.feeds.telemetry import (
-    HostsFeed,
-    TelemetryFeed,
-    default_gpu_collector,
-    default_host_collector,
-)
+from sessiontui.tui.feeds.memory import MEMORY_CHECK_S, MemoryFeed
+from sessiontui.tui.feeds.telemetry import HostsFeed, TelemetryFeed
 from sessiontui.tui.feeds.training import SEVERITY, TrainingFeed, alert_text
-from sessiontui.tui.messages import (
-    TOAST_CHARS,
-    AnswerReady,
-    CatchUpProgress,
-    GpuSampled,
-    HostSampled,
-    HostsSampled,
-    MemoryLoaded,
-    Notice,
-    TrainAlert,
-    TrainSampled,
-    one_line,
-)
+from sessiontui.tui.messages import TOAST_CHARS, Notice, one_line
 from sessiontui.tui.palette import COMMANDS
 from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
 from sessiontui.tui.widgets.gpu_pane import GpuPane
@@ -57,13 +41,10 @@ from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
 
 if TYPE_CHECKING:
-    from sessiontui.collectors.gpu import GpuSnapshot
-    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.events import TrainEvent
     from sessiontui.tui.config import Config
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
-STAGGER_S = 0.3  # GPU sampling starts this long after the log follower: threads share the GIL
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
 VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
 
@@ -131,19 +112,16 @@ class SessionApp(App[None]):
             follower_factory=follower_factory)
         for path in self.log_paths:
             self.training.follow(path)
-        interconnect = bool(config and config.gpu_interconnect)
         self.telemetry = TelemetryFeed(
             self.post_message, self.clock, refresh_s=self.refresh_s,
             gpu_refresh_s=config.gpu_refresh_s if config else refresh_s,
-            gpu=(lambda: gpu_collector) if gpu_collector else partial(default_gpu_collector, interconnect),
-            host=(lambda: host_collector) if host_collector else lambda: default_host_collector(
-                self._watched_dirs(), lambda: tuple(self.log_paths)))
+            watched=self._watched_dirs, logs=lambda: tuple(self.log_paths),
+            interconnect=bool(config and config.gpu_interconnect), gpu=gpu_collector,
+            host=host_collector)
         self.memory = MemoryFeed(self.post_message, self.clock, self.store_path, self.project_dir,
                                  self.metric)
         self._memory_shown = False  # the first read shows at once, later ones in a tick's frame
         self._remote_runs: dict[str, dict[str, Any]] = {}
-        self._deleted: list[str] = []  # ids deleted in this session, the newest last (u undoes)
-        self._restored = 0
         self._last_failure: tuple[Path, TrainEvent] | None = None
 
         first = self._first_view()  # styled as active from the start: no restyle after mount
@@ -188,44 +166,28 @@ class SessionApp(App[None]):
     def on_mount(self) -> None:
         for problem in self.config.problems if self.config else ():
             self.notify(problem, severity="warning", markup=False)
-        self._feed(self.training.run, "training")  # at once: the log read overlaps the first frame
-        self._feed(self.memory.watch, "memory-watch")  # at once: the pane fills in the first second
-        self.set_timer(STAGGER_S, partial(self._feed, self.telemetry.run, "telemetry"))
+        self._thread("training", self.training.run)  # at once: the log read overlaps the first frame
+        self._thread("memory-watch", self.memory.watch)  # at once: the pane fills in the first second
+        # GPUs and hosts once the first frame is drawn: their threads would share the GIL with it
+        self.call_after_refresh(self._thread, "telemetry", self.telemetry.run)
         if self.config and self.config.hosts:
             hosts = HostsFeed(self.post_message, self.clock, self.config.hosts,
                               self.config.hosts_refresh_s)
-            self.set_timer(STAGGER_S, partial(self._feed, hosts.run, "hosts"))
-        self.set_timer(MEMORY_CHECK_S, self._open_session)  # after the first frames
+            self.call_after_refresh(self._thread, "hosts", hosts.run)
+        self.set_timer(MEMORY_CHECK_S, partial(self._thread, "session", self.memory.open_session))
 
-    def _feed(self, run: Callable[[], None], group: str) -> None:
-        """Run a feed's loop in a thread worker (a failure is said in words, see below)."""
-        self.run_worker(run, thread=True, exclusive=True, group=group, exit_on_error=False)
+    def _thread(self, group: str, run: Callable[..., object], *args: Any) -> None:
+        """Run a feed's loop or one of its jobs in a thread worker; a newer read or question
+        replaces an older one (a failure is said in words, see on_worker_state_changed)."""
+        self.run_worker(partial(run, *args), thread=True, group=group, exit_on_error=False,
+                        exclusive=group in ("memory-read", "ask"))
 
     def on_unmount(self) -> None:
         self.stop_collectors()
-        from sessiontui.tui.session_files import leave
+        self.memory.close_session()
 
-        leave(self.memory_dir)
-
-    @property
-    def memory_dir(self) -> Path:
-        """The project's `.sessiontui` folder: the memory, the ask history, who has the app open."""
-        return self.store_path.parent
-
-    @work(thread=True, group="session", exit_on_error=False)
-    def _open_session(self) -> None:
-        """Restore the ask history; say when another app has this project open too."""
-        from sessiontui.tui.session_files import enter, read_history
-
-        history = read_history(self.memory_dir)
-        self.call_from_thread(self.ask_bar.load_history, history)
-        others = enter(self.memory_dir)
-        if others:
-            pids = ", ".join(str(pid) for pid in others)
-            self.post_message(Notice(
-                f"sessiontui is also open on this project (pid {pids}); both keep working.",
-                "warning",
-            ))
+    def on_history_read(self, message: msg.HistoryRead) -> None:
+        self.ask_bar.load_history(message.questions)
 
     def stop_collectors(self) -> None:
         """Stop the feeds; wait (briefly) for the run records' last save. Safe from any thread."""
@@ -253,14 +215,14 @@ class SessionApp(App[None]):
         with self.batch_update():
             self._frames.draw()
 
-    def on_gpu_sampled(self, message: GpuSampled) -> None:
+    def on_gpu_sampled(self, message: msg.GpuSampled) -> None:
         self._frames.add(partial(setattr, self.gpu_pane, "snapshot", message.snapshot),
                          first=self.gpu_pane.snapshot is None)
 
-    def on_host_sampled(self, message: HostSampled) -> None:
+    def on_host_sampled(self, message: msg.HostSampled) -> None:
         self.gpu_pane.host = message.snapshot
 
-    async def on_hosts_sampled(self, message: HostsSampled) -> None:
+    async def on_hosts_sampled(self, message: msg.HostsSampled) -> None:
         self.gpu_pane.remote = message.snapshots
         await show_remote_runs(self.training_pane, message.snapshots, self._remote_runs)
 
@@ -268,18 +230,18 @@ class SessionApp(App[None]):
         dialogs.signal_process(self, message.signal_name, message.row)
 
     # -- training logs ------------------------------------------------------------------------
-    async def on_catch_up_progress(self, message: CatchUpProgress) -> None:
+    async def on_catch_up_progress(self, message: msg.CatchUpProgress) -> None:
         card = await self.training_pane.card(message.path)
         card.show_progress(message.fraction)
 
-    async def on_train_sampled(self, message: TrainSampled) -> None:
+    async def on_train_sampled(self, message: msg.TrainSampled) -> None:
         card = await self.training_pane.card(message.path)
         first = card.snapshot is None
         if first:  # the log's first record waits for this frame (see TrainingFeed)
             self.call_after_refresh(self.training.card_drawn, message.path)
         self._frames.add(partial(card.show, message.snapshot), first=first)
 
-    def on_train_alert(self, message: TrainAlert) -> None:
+    def on_train_alert(self, message: msg.TrainAlert) -> None:
         if message.lesson is None and message.event.kind in ALERT_KINDS:
             self._last_failure = (message.path, message.event)
         severity = SEVERITY[message.event.kind]
@@ -295,7 +257,7 @@ class SessionApp(App[None]):
         path = self._resolve(Path(log))
         self.log_paths.append(path)
         self.training.follow(path)
-        self._save_followed_log(log, True)
+        self._thread("config", self.training.save_followed, self.config_path, log, True)
 
     def action_unfollow_log(self) -> None:
         """Choose a followed log to stop following (removed from sessiontui.toml too)."""
@@ -305,11 +267,7 @@ class SessionApp(App[None]):
         self.log_paths.remove(path)
         self.training.drop(path)
         self.training_pane.drop_card(path)
-        self._save_followed_log(str(path), False)
-
-    @work(thread=True, group="config", exit_on_error=False)
-    def _save_followed_log(self, log: str, follow: bool) -> None:
-        self.training.save_followed(self.config_path, log, follow)
+        self._thread("config", self.training.save_followed, self.config_path, str(path), False)
 
     # -- memory -------------------------------------------------------------------------------
     def on_memory_changed(self) -> None:
@@ -317,19 +275,18 @@ class SessionApp(App[None]):
 
     def _load_memory(self) -> None:
         """Read the memory again in a worker (what changed only); it posts MemoryLoaded."""
-        self.run_worker(self.memory.read, thread=True, exclusive=True, group="memory-read",
-                        exit_on_error=False)
+        self._thread("memory-read", self.memory.read)
 
     @property
     def _memory_counts(self) -> dict[str, int]:
         """The per-kind write counters of the last read (empty before the first)."""
         return self.memory.counts
 
-    def on_memory_loaded(self, message: MemoryLoaded) -> None:
+    def on_memory_loaded(self, message: msg.MemoryLoaded) -> None:
         self._frames.add(partial(self._show_memory, message), first=not self._memory_shown)
         self._memory_shown = True
 
-    def _show_memory(self, message: MemoryLoaded) -> None:
+    def _show_memory(self, message: msg.MemoryLoaded) -> None:
         self.memory_pane.show(message.records, message.reference)
         self.memory_pane.border_subtitle = "unsynced: sessiontui sync --push" if message.unsynced else ""
 
@@ -382,14 +339,14 @@ class SessionApp(App[None]):
         self._delete(message.record)
 
     def _delete(self, record: Record) -> None:
-        self._deleted.append(record.id)
-        self._write("delete", record.id)
+        self.memory.deleted.append(record.id)
+        self._thread("memory-write", self.memory.change, "delete", record.id)
 
     def action_undelete(self) -> None:
-        if self._deleted:
-            self._restored += 1
-            self._write("restore", self._deleted.pop())
-        elif self._restored:
+        if self.memory.deleted:
+            self.memory.restored += 1
+            self._thread("memory-write", self.memory.change, "restore", self.memory.deleted.pop())
+        elif self.memory.restored:
             self.notify("Nothing left to undo: every record deleted here was restored.")
         else:
             self.notify("Nothing deleted in this session.")
@@ -406,20 +363,6 @@ class SessionApp(App[None]):
         lesson.notes = f"log: {path}"
         self._edit(lesson)
 
-    @work(thread=True, group="memory-write", exit_on_error=False)
-    def _write(self, operation: str, target: str) -> None:
-        """A delete or restore in a thread, its outcome as a notification."""
-        from sessiontui.tui.user_errors import UserError
-
-        try:
-            text = self.memory.write(operation, target)
-        except UserError as exc:
-            if operation == "delete" and self._deleted and self._deleted[-1] == target:
-                self._deleted.pop()
-            self.post_message(Notice(f"Not {PAST[operation]}: {exc}", "error"))
-            return
-        self.post_message(Notice(text, reload=True))
-
     def on_notice(self, message: Notice) -> None:
         self.notify(one_line(message.text, 2 * TOAST_CHARS), severity=message.severity,
                     markup=False, timeout=message.timeout)
@@ -427,11 +370,8 @@ class SessionApp(App[None]):
             self._load_memory()
 
     def action_export(self) -> None:
-        dialogs.export_memory(self, self.keep_dir, self._resolve, self._export_to)
-
-    @work(thread=True, group="export", exit_on_error=False)
-    def _export_to(self, path: Path) -> None:
-        self.memory.export(path)
+        dialogs.export_memory(self, self.keep_dir, self._resolve,
+                              partial(self._thread, "export", self.memory.export))
 
     def action_screenshot(self) -> None:
         """Save an SVG of the screen into the project (after the palette has closed)."""
@@ -462,36 +402,14 @@ class SessionApp(App[None]):
             return
         bar = self.ask_bar
         bar.remember(question)
-        self._keep_history(list(bar.history))
+        self._thread("session", self.memory.keep_history, list(bar.history))
         bar.value = ""
         self.action_view("answer")
         bar.focus()
-        self._ask(question, tuple(self.training.latest.values()), self.gpu_pane.snapshot)
+        self._thread("ask", self.memory.answer, question, tuple(self.training.latest.values()),
+                     self.gpu_pane.snapshot, self.config)
 
-    @work(thread=True, group="session", exit_on_error=False)
-    def _keep_history(self, questions: list[str]) -> None:
-        from sessiontui.tui.session_files import write_history
-
-        write_history(self.memory_dir, questions)
-
-    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
-    def _ask(self, question: str, snapshots: tuple[TrainSnapshot, ...],
-             gpu: GpuSnapshot | None) -> None:
-        from sessiontui.project_memory.answers import ask
-        from sessiontui.project_memory.store import Store, StoreError
-        from sessiontui.tui.config import Config, trust_rules
-
-        config = self.config or Config()
-        try:
-            with Store(self.store_path) as store:
-                answer = ask(store, question, snapshots=snapshots, gpu=gpu, metric=self.metric,
-                             draft_overhead=config.draft_overhead, rules=trust_rules(config))
-        except StoreError as exc:
-            self.post_message(AnswerReady(question, None, error=str(exc)))
-            return
-        self.post_message(AnswerReady(question, answer))
-
-    def on_answer_ready(self, message: AnswerReady) -> None:
+    def on_answer_ready(self, message: msg.AnswerReady) -> None:
         if message.answer is None:
             self.answer_panel.show_error(message.question, message.error)
         else:

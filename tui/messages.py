@@ -109,6 +109,14 @@ class MemoryLoaded(Message):
         self.unsynced = unsynced
 
 
+class HistoryRead(Message):
+    """The ask bar's questions of earlier sessions, oldest first."""
+
+    def __init__(self, questions: list[str]) -> None:
+        super().__init__()
+        self.questions = questions
+
+
 class AnswerReady(Message):
     """The answer to a question from the ask bar, or why there is none."""
 

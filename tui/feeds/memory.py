@@ -6,12 +6,25 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from sessiontui.project_memory.records import Record
 from sessiontui.tui.feeds.clock import Clock
-from sessiontui.tui.messages import MemoryChanged, MemoryLoaded, Notice, one_line
+from sessiontui.tui.messages import (
+    AnswerReady,
+    HistoryRead,
+    MemoryChanged,
+    MemoryLoaded,
+    Notice,
+    one_line,
+)
+
+if TYPE_CHECKING:
+    from sessiontui.collectors.gpu import GpuSnapshot
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+    from sessiontui.tui.config import Config
 
 MEMORY_CHECK_S = 1.0  # how often the memory files are looked at (stat calls) for changes
 SHOWN_KINDS = ("target", "benchmark", "run", "lesson", "note")  # every kind, in the memory pane
@@ -29,9 +42,10 @@ def file_state(path: Path) -> tuple[int, int] | None:
 
 
 class MemoryFeed:
-    """The app's door to the store: `watch` looks at its files on every tick (the first look at
-    once, so the pane fills in the first second), `read` reads the kinds whose records changed
-    (per-kind counters), `write` adds, updates, deletes and restores."""
+    """The app's door to the memory folder: `watch` looks at the store's files on every tick
+    (the first look at once, so the pane fills in the first second), `read` reads the kinds whose
+    records changed (per-kind counters), `write` adds, updates, deletes and restores, `answer`
+    answers a question; the session files (ask history, who has the project open) too."""
 
     def __init__(self, post: Callable[[Message], object], clock: Clock, store_path: Path,
                  project_dir: Path, metric: str) -> None:
@@ -42,6 +56,8 @@ class MemoryFeed:
         self._reference: Record | None = None
         self._sync_version: object = None
         self._reading = threading.Lock()
+        self.deleted: list[str] = []  # ids deleted in this session, the newest last (u undoes)
+        self.restored = 0  # how many of them were restored
 
     def watch(self) -> None:
         """The worker: stat the memory's files on each tick of MEMORY_CHECK_S; post a change.
@@ -112,6 +128,20 @@ class MemoryFeed:
         undo = " (u undoes)" if operation == "delete" else ""
         return one_line(f"{WRITTEN[operation]} {record.kind} {record.id}{undo}: {record.label}")
 
+    def change(self, operation: str, record_id: str) -> None:
+        """Delete or restore by id (in a worker); the outcome as a notice. A delete that
+        failed leaves nothing to undo."""
+        from sessiontui.tui.user_errors import UserError
+
+        try:
+            text = self.write(operation, record_id)
+        except UserError as exc:
+            if operation == "delete" and self.deleted and self.deleted[-1] == record_id:
+                self.deleted.pop()
+            self._post(Notice(f"Not {PAST[operation]}: {exc}", "error"))
+            return
+        self._post(Notice(text, reload=True))
+
     def export(self, path: Path) -> None:
         """Write the memory as TOML to `path`; the outcome as a notice."""
         from sessiontui.project_memory.exchange import export_toml
@@ -124,3 +154,42 @@ class MemoryFeed:
             self._post(Notice(f"Export failed: {exc}", "error"))
             return
         self._post(Notice(f"Exported the memory to {path}"))
+
+    def answer(self, question: str, snapshots: tuple[TrainSnapshot, ...],
+               gpu: GpuSnapshot | None, config: Config | None) -> None:
+        """Answer a question from the memory and the live figures; post it, or why not."""
+        from sessiontui.project_memory.answers import ask
+        from sessiontui.project_memory.store import Store, StoreError
+        from sessiontui.tui.config import Config, trust_rules
+
+        config = config or Config()
+        try:
+            with Store(self.store_path) as store:
+                answer = ask(store, question, snapshots=snapshots, gpu=gpu, metric=self._metric,
+                             draft_overhead=config.draft_overhead, rules=trust_rules(config))
+        except StoreError as exc:
+            self._post(AnswerReady(question, None, error=str(exc)))
+            return
+        self._post(AnswerReady(question, answer))
+
+    def open_session(self) -> None:
+        """Restore the ask history; say when another app has this project open too."""
+        from sessiontui.tui.session_files import enter, read_history
+
+        self._post(HistoryRead(read_history(self.store_path.parent)))
+        others = enter(self.store_path.parent)
+        if others:
+            pids = ", ".join(str(pid) for pid in others)
+            self._post(Notice(
+                f"sessiontui is also open on this project (pid {pids}); both keep working.",
+                "warning"))
+
+    def keep_history(self, questions: list[str]) -> None:
+        from sessiontui.tui.session_files import write_history
+
+        write_history(self.store_path.parent, questions)
+
+    def close_session(self) -> None:
+        from sessiontui.tui.session_files import leave
+
+        leave(self.store_path.parent)

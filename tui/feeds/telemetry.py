@@ -13,36 +13,23 @@ from sessiontui.tui.feeds.clock import Clock
 from sessiontui.tui.messages import GpuSampled, HostSampled, HostsSampled, Notice
 
 if TYPE_CHECKING:
-    from sessiontui.collectors.gpu import GpuSnapshot
+    from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot
+    from sessiontui.collectors.host import HostCollector, HostSnapshot
     from sessiontui.collectors.remote import RemoteHost
-
-
-def default_gpu_collector(interconnect: bool = False) -> Any:
-    """The NVML collector (imported in the worker: pynvml loads a shared library), reading
-    PCIe and NVLink throughput only when asked (slow calls)."""
-    from sessiontui.collectors.gpu import GpuCollector
-
-    return GpuCollector(pcie=interconnect, nvlink=interconnect)
-
-
-def default_host_collector(paths: Sequence[Path], logs: Callable[[], Sequence[Path]]) -> Any:
-    """The psutil host collector watching the disks that hold the project and the logs, and
-    marking the processes that write the followed `logs`."""
-    from sessiontui.collectors.host import HostCollector
-
-    return HostCollector(list(paths), logs=logs)
 
 
 class TelemetryFeed:
     """Samples the GPUs every `gpu_refresh_s` and the host (with the GPU processes) every
     `refresh_s`, and says once when a GPU is lost, NVML goes away or a disk fills up."""
 
-    def __init__(self, post: Callable[[Message], object], clock: Clock, *,
-                 gpu: Callable[[], Any], host: Callable[[], Any], refresh_s: float,
-                 gpu_refresh_s: float) -> None:
+    def __init__(self, post: Callable[[Message], object], clock: Clock, *, refresh_s: float,
+                 gpu_refresh_s: float, watched: Callable[[], Sequence[Path]],
+                 logs: Callable[[], Sequence[Path]], interconnect: bool = False,
+                 gpu: Any = None, host: Any = None) -> None:
         self._post, self._clock = post, clock
-        self._gpu, self._host = gpu, host  # built in the worker: NVML loads a library
         self._refresh_s, self._gpu_refresh_s = refresh_s, gpu_refresh_s
+        self._watched, self._logs, self._interconnect = watched, logs, interconnect
+        self._gpu, self._host = gpu, host  # the real ones are built in the worker
         self.gpu_names: list[str] = []  # this host's GPU models, as last sampled
         self._lost: set[int] = set()
         self._available: bool | None = None
@@ -50,7 +37,7 @@ class TelemetryFeed:
 
     def run(self) -> None:
         """The worker: sample until the clock stops (the host first: the pane repaints once)."""
-        gpu, host = self._gpu(), self._host()
+        gpu, host = self._gpu or self._nvml(), self._host or self._psutil()
         next_host = 0.0
         while not self._clock.stopped:
             snapshot = gpu.sample()
@@ -63,7 +50,21 @@ class TelemetryFeed:
             if not self._clock.tick(self._gpu_refresh_s):
                 return
 
-    def _host_sampled(self, snapshot: Any) -> None:
+    def _nvml(self) -> GpuCollector:
+        """The NVML collector (pynvml loads a shared library), reading PCIe and NVLink
+        throughput only when asked (slow calls)."""
+        from sessiontui.collectors.gpu import GpuCollector
+
+        return GpuCollector(pcie=self._interconnect, nvlink=self._interconnect)
+
+    def _psutil(self) -> HostCollector:
+        """The host collector watching the disks that hold the project and the logs, and
+        marking the processes that write the followed logs."""
+        from sessiontui.collectors.host import HostCollector
+
+        return HostCollector(list(self._watched()), logs=self._logs)
+
+    def _host_sampled(self, snapshot: HostSnapshot) -> None:
         self._post(HostSampled(snapshot))
         for event in sorted(set(snapshot.events) - self._host_events):
             self._post(Notice(event, "warning", timeout=30))
