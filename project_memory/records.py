@@ -164,8 +164,9 @@ class FieldRule:
     by_hand: bool = True  # False: kept by the store (id, times, revision), never typed
 
 
-def _bench(flag: str, help: str = "", **bounds: float) -> FieldRule:
-    return FieldRule(flag=flag, help=help, added_with=("benchmark",), **bounds)
+def _bench(flag: str, help: str = "", *, low: float | None = None,
+           high: float | None = None) -> FieldRule:
+    return FieldRule(low=low, high=high, flag=flag, help=help, added_with=("benchmark",))
 
 
 def _lesson(flag: str, help: str, **rule: Any) -> FieldRule:

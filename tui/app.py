@@ -125,7 +125,7 @@ class SessionApp(App[None]):
         self._last_failure: tuple[Path, TrainEvent] | None = None
 
         first = self._first_view()  # styled as active from the start: no restyle after mount
-        self.view_bar = ViewBar(VIEWS.items(), id="views")
+        self.view_bar = ViewBar(list(VIEWS.items()), id="views")
         self.view_bar.active = first
         self.gpu_pane = GpuPane(id="gpu", classes=pane_classes("gpu", first))
         self.training_pane = TrainingPane(
@@ -159,7 +159,8 @@ class SessionApp(App[None]):
         a compositor that renders only the panes an update touches."""
         width = self.size.width
         widest = max(edge for edge, _ in self.HORIZONTAL_BREAKPOINTS if width >= edge)
-        screen = Screen(id="_default", classes=dict(self.HORIZONTAL_BREAKPOINTS)[widest])
+        screen: Screen[None] = Screen(id="_default",
+                                      classes=dict(self.HORIZONTAL_BREAKPOINTS)[widest])
         screen._compositor = PartialCompositor()  # a change in one pane re-renders that pane only
         return screen
 
@@ -373,7 +374,7 @@ class SessionApp(App[None]):
         dialogs.export_memory(self, self.keep_dir, self._resolve,
                               partial(self._thread, "export", self.memory.export))
 
-    def action_screenshot(self) -> None:
+    def action_screenshot(self) -> None:  # type: ignore[override]  # ours takes no file name
         """Save an SVG of the screen into the project (after the palette has closed)."""
         self.set_timer(0.1, self._save_screenshot)
 
@@ -436,8 +437,8 @@ class SessionApp(App[None]):
         for command in super().get_system_commands(screen):
             if command.title != "Screenshot":  # ours saves into the project and says where
                 yield command
-        for command in COMMANDS:
-            yield SystemCommand(command.name, command.help, partial(self.run_action, command.action))
+        for action in COMMANDS:
+            yield SystemCommand(action.name, action.help, partial(self.run_action, action.action))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """A worker that failed says so, in words, instead of taking the app down."""

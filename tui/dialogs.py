@@ -24,7 +24,11 @@ def _confirm(app: App[Any], question: str, then: Callable[[], object]) -> None:
     """Ask a yes/no question; `then` runs only on yes."""
     from sessiontui.tui.screens.confirm import ConfirmScreen
 
-    app.push_screen(ConfirmScreen(question), lambda yes: then() if yes else None)
+    def answered(yes: bool | None) -> None:
+        if yes:
+            then()
+
+    app.push_screen(ConfirmScreen(question), answered)
 
 
 def follow_log(app: App[Any], followed: Sequence[Path], resolve: Callable[[Path], Path],
@@ -59,8 +63,12 @@ def unfollow_log(app: App[Any], followed: Sequence[Path], unfollow: Callable[[Pa
         return
     from sessiontui.tui.screens.choose import ChooseScreen
 
+    def chosen(choice: str | None) -> None:
+        if choice is not None:
+            unfollow(Path(choice))
+
     app.push_screen(ChooseScreen("Stop following which log?", [str(path) for path in followed]),
-                    lambda choice: unfollow(Path(choice)) if choice is not None else None)
+                    chosen)
 
 
 def export_memory(app: App[Any], folder: Path, resolve: Callable[[Path], Path],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,7 @@ class Latest(Message):
     key: Hashable = None
 
     def can_replace(self, message: Message) -> bool:
-        return type(message) is type(self) and message.key == self.key  # type: ignore[attr-defined]
+        return type(message) is type(self) and message.key == self.key
 
 
 class FrameDue(Message):
@@ -61,7 +61,7 @@ class HostSampled(Latest):
 class HostsSampled(Latest):
     """Snapshots of the other hosts ([[hosts]] in sessiontui.toml), one per host."""
 
-    def __init__(self, snapshots: Sequence[RemoteSnapshot]) -> None:
+    def __init__(self, snapshots: tuple[RemoteSnapshot, ...]) -> None:
         super().__init__()
         self.snapshots = snapshots
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from typing import Any, Literal, overload
 
 from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
@@ -18,6 +18,10 @@ _CONTROLS = [*(c for c in range(0x20) if chr(c) not in "\n\t"), 0x7F, *range(0x8
 _VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
 
 
+@overload
+def open_store(*, create: Literal[True] = True) -> Store: ...
+@overload
+def open_store(*, create: Literal[False]) -> Store | None: ...
 def open_store(*, create: bool = True) -> Store | None:
     """The project's store for writing; with `create=False`, for reading only (see open_reader)."""
     return Store(database_path()) if create else open_reader()

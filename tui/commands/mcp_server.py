@@ -8,7 +8,7 @@ Each tool calls the code its CLI command runs and returns the JSON that command 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -176,14 +176,14 @@ def record_output(
     return _result({"records": [record.to_dict() for record in outcome.records]})
 
 
-READING = {
+READING: dict[Callable[..., CallToolResult], str] = {
     ask: "Answer a question from the memory (baseline, speedup, lessons, runs) with numbers and sources.",
     list_records: "List stored records newest first, or by relevance to a search query.",
     show_record: "Show one record in full by its id (or a unique id prefix).",
     train_status: "Where a training run stands, read from its log: step, loss, acceptance, ETA, events.",
     speedup: "Project the speculative-decoding speedup from acceptance rates, calibrated by stored benchmarks.",
 }
-WRITING = {
+WRITING: dict[Callable[..., CallToolResult], str] = {
     add_benchmark: "Store a benchmark result you measured (set baseline for a run without the feature).",
     add_lesson: "Store a failure you diagnosed: its symptom, cause and fix, so it is never re-debugged.",
     add_note: "Store a free-form note about the project.",

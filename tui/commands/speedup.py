@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sessiontui.tui.commands.common import finite_float, open_store, positive_int, print_json
 
 if TYPE_CHECKING:
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.tui.config import Config
 
@@ -63,7 +64,7 @@ def settings() -> tuple[str | None, Config]:
     return (str(logs[0]) if logs else None), config
 
 
-def read_snapshot(log: str) -> tuple[object | None, list[str]]:
+def read_snapshot(log: str) -> tuple[TrainSnapshot | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
     from sessiontui.collectors.trainlog import read_log
 

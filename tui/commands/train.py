@@ -82,7 +82,8 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
 def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
     """The `train status --json` object: the snapshot, each event with its lessons' ids."""
     data = snapshot.to_dict()
-    for event, matched in zip(data["events"], lessons, strict=True):
+    events: list[dict[str, object]] = data["events"]  # type: ignore[assignment]  # to_dict's shape
+    for event, matched in zip(events, lessons, strict=True):
         event["lessons"] = [lesson.id for lesson in matched]
     return data
 

@@ -121,7 +121,11 @@ class TrainingFeed:
         factory = self._follower_factory
         watcher = RunWatcher(store, path, follower=factory(path) if factory else None,
                              stall_after_s=self._stall_after_s)
-        watcher.catch_up(lambda fraction: self._post(CatchUpProgress(path, fraction)))
+
+        def progress(fraction: float) -> None:
+            self._post(CatchUpProgress(path, fraction))
+
+        watcher.catch_up(progress)
         return watcher
 
     def _poll(self, path: Path, watcher: RunWatcher) -> None:

@@ -116,7 +116,9 @@ class RecordForm(ModalScreen[str | None]):
 
     def _typed(self) -> dict[str, Any]:
         """What each field shows now (text, or the checkbox state)."""
-        return {field.name: self.query_one(f"#field-{field.name}").value for field in self.fields}
+        shown = (self.query_one(f"#field-{field.name}") for field in self.fields)
+        return {field.name: widget.value for field, widget in zip(self.fields, shown, strict=True)
+                if isinstance(widget, Input | Checkbox)}
 
     def on_mount(self) -> None:
         self._initial = self._typed()
