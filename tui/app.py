@@ -28,7 +28,7 @@ from sessiontui.tui import messages as msg
 from sessiontui.tui.compositor import PartialCompositor
 from sessiontui.tui.feeds.clock import Clock, Frames
 from sessiontui.tui.feeds.memory import MEMORY_CHECK_S, MemoryFeed
-from sessiontui.tui.feeds.telemetry import HostsFeed, TelemetryFeed
+from sessiontui.tui.feeds.telemetry import GpuSource, HostsFeed, HostSource, TelemetryFeed
 from sessiontui.tui.feeds.training import SEVERITY, TrainingFeed, alert_text
 from sessiontui.tui.messages import TOAST_CHARS, Notice, one_line
 from sessiontui.tui.palette import COMMANDS
@@ -41,6 +41,8 @@ from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
 
 if TYPE_CHECKING:
+    from sessiontui.collectors.trainlog.follower import LogFollower
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.events import TrainEvent
     from sessiontui.tui.config import Config
 
@@ -84,13 +86,13 @@ class SessionApp(App[None]):
         project_dir: Path,
         *,
         store_path: Path | None = None,
-        gpu_collector: Any = None,
-        host_collector: Any = None,
+        gpu_collector: GpuSource | None = None,
+        host_collector: HostSource | None = None,
         log_paths: Sequence[Path] = (),
         config_path: Path | None = None,
         refresh_s: float = 1.0,
         config: Config | None = None,
-        follower_factory: Callable[[Path], Any] | None = None,
+        follower_factory: Callable[[Path], LogFollower] | None = None,
         keep_dir: Path | None = None,
     ) -> None:
         super().__init__()
@@ -121,7 +123,7 @@ class SessionApp(App[None]):
         self.memory = MemoryFeed(self.post_message, self.clock, self.store_path, self.project_dir,
                                  self.metric)
         self._memory_shown = False  # the first read shows at once, later ones in a tick's frame
-        self._remote_runs: dict[str, dict[str, Any]] = {}
+        self._remote_runs: dict[str, dict[str, TrainSnapshot]] = {}
         self._last_failure: tuple[Path, TrainEvent] | None = None
 
         first = self._first_view()  # styled as active from the start: no restyle after mount

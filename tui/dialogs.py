@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sessiontui.tui.messages import one_line
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 EXPORT_NAME = "sessiontui-memory.toml"
 
 
-def _confirm(app: App[Any], question: str, then: Callable[[], object]) -> None:
+def _confirm(app: App[None], question: str, then: Callable[[], object]) -> None:
     """Ask a yes/no question; `then` runs only on yes."""
     from sessiontui.tui.screens.confirm import ConfirmScreen
 
@@ -31,7 +31,7 @@ def _confirm(app: App[Any], question: str, then: Callable[[], object]) -> None:
     app.push_screen(ConfirmScreen(question), answered)
 
 
-def follow_log(app: App[Any], followed: Sequence[Path], resolve: Callable[[Path], Path],
+def follow_log(app: App[None], followed: Sequence[Path], resolve: Callable[[Path], Path],
                follow: Callable[[str], object]) -> None:
     """Ask for a log to follow; a path that does not exist yet is followed only if the user
     says so (the job may not have created it yet)."""
@@ -56,7 +56,7 @@ def follow_log(app: App[Any], followed: Sequence[Path], resolve: Callable[[Path]
                                  placeholder="path/to/train.log"), answered)
 
 
-def unfollow_log(app: App[Any], followed: Sequence[Path], unfollow: Callable[[Path], object]) -> None:
+def unfollow_log(app: App[None], followed: Sequence[Path], unfollow: Callable[[Path], object]) -> None:
     """Choose a followed log to stop following."""
     if not followed:
         app.notify("No log is followed.", markup=False)
@@ -71,7 +71,7 @@ def unfollow_log(app: App[Any], followed: Sequence[Path], unfollow: Callable[[Pa
                     chosen)
 
 
-def export_memory(app: App[Any], folder: Path, resolve: Callable[[Path], Path],
+def export_memory(app: App[None], folder: Path, resolve: Callable[[Path], Path],
                   export: Callable[[Path], object]) -> None:
     """Ask where to export; an existing file is replaced only after the user says yes."""
     from sessiontui.tui.screens.prompt import PromptScreen
@@ -91,7 +91,7 @@ def export_memory(app: App[Any], folder: Path, resolve: Callable[[Path], Path],
                     answered)
 
 
-def signal_process(app: App[Any], name: str, row: ProcessRow) -> None:
+def signal_process(app: App[None], name: str, row: ProcessRow) -> None:
     """Send a signal to a GPU process only after a confirmation that names it."""
     from sessiontui.collectors.processes import signal_process as send
     from sessiontui.tui.screens.signal_confirm import SignalConfirm

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 from textual.message import Message
 
@@ -13,9 +13,21 @@ from sessiontui.tui.feeds.clock import Clock
 from sessiontui.tui.messages import GpuSampled, HostSampled, HostsSampled, Notice
 
 if TYPE_CHECKING:
-    from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot
-    from sessiontui.collectors.host import HostCollector, HostSnapshot
-    from sessiontui.collectors.remote import RemoteHost
+    from sessiontui.collectors.gpu import GpuSnapshot
+    from sessiontui.collectors.host import HostSnapshot
+    from sessiontui.collectors.remote import RemoteHost, RemoteSnapshot
+
+
+class GpuSource(Protocol):
+    """What samples the GPUs: NVML's GpuCollector, or a recorded trace."""
+
+    def sample(self) -> GpuSnapshot: ...
+
+
+class HostSource(Protocol):
+    """What samples the host, marking the GPU processes `pids`: psutil's HostCollector."""
+
+    def sample(self, pids: Iterable[int] = ()) -> HostSnapshot: ...
 
 
 class TelemetryFeed:
@@ -25,7 +37,7 @@ class TelemetryFeed:
     def __init__(self, post: Callable[[Message], object], clock: Clock, *, refresh_s: float,
                  gpu_refresh_s: float, watched: Callable[[], Sequence[Path]],
                  logs: Callable[[], Sequence[Path]], interconnect: bool = False,
-                 gpu: Any = None, host: Any = None) -> None:
+                 gpu: GpuSource | None = None, host: HostSource | None = None) -> None:
         self._post, self._clock = post, clock
         self._refresh_s, self._gpu_refresh_s = refresh_s, gpu_refresh_s
         self._watched, self._logs, self._interconnect = watched, logs, interconnect
@@ -50,14 +62,14 @@ class TelemetryFeed:
             if not self._clock.tick(self._gpu_refresh_s):
                 return
 
-    def _nvml(self) -> GpuCollector:
+    def _nvml(self) -> GpuSource:
         """The NVML collector (pynvml loads a shared library), reading PCIe and NVLink
         throughput only when asked (slow calls)."""
         from sessiontui.collectors.gpu import GpuCollector
 
         return GpuCollector(pcie=self._interconnect, nvlink=self._interconnect)
 
-    def _psutil(self) -> HostCollector:
+    def _psutil(self) -> HostSource:
         """The host collector watching the disks that hold the project and the logs, and
         marking the processes that write the followed logs."""
         from sessiontui.collectors.host import HostCollector
@@ -106,7 +118,7 @@ class HostsFeed:
         finally:
             collector.close()
 
-    def _news(self, snapshots: Sequence[Any]) -> None:
+    def _news(self, snapshots: Sequence[RemoteSnapshot]) -> None:
         for snapshot in snapshots:
             name, problem = snapshot.host.name, snapshot.problem()
             if problem and name not in self._down:

@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from sessiontui.collectors.run_watcher import RunWatcher
+    from sessiontui.collectors.trainlog.follower import LogFollower
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.events import TrainEvent
     from sessiontui.project_memory.store import Store
@@ -49,7 +50,7 @@ class TrainingFeed:
 
     def __init__(self, post: Callable[[Message], object], clock: Clock, store_path: Path, *,
                  refresh_s: float, stall_after_s: float | None = None,
-                 follower_factory: Callable[[Path], Any] | None = None) -> None:
+                 follower_factory: Callable[[Path], LogFollower] | None = None) -> None:
         self._post, self._clock, self._store_path = post, clock, store_path
         self._refresh_s, self._stall_after_s = refresh_s, stall_after_s
         self._follower_factory = follower_factory

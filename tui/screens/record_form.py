@@ -48,7 +48,7 @@ def shown_value(record: Record, field: FieldSpec) -> str:
     return "" if value is None else str(value)
 
 
-def parse_value(field: FieldSpec, raw: str, *, required: bool = False) -> Any:
+def parse_value(field: FieldSpec, raw: str, *, required: bool = False) -> object:
     """Text typed into a field as the record's value (the field table's parser); raises
     FieldError with a message to show."""
     label = field.name.replace("_", " ")
@@ -114,7 +114,7 @@ class RecordForm(ModalScreen[str | None]):
                 yield Button("Save", id="save", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    def _typed(self) -> dict[str, Any]:
+    def _typed(self) -> dict[str, str | bool]:
         """What each field shows now (text, or the checkbox state)."""
         shown = (self.query_one(f"#field-{field.name}") for field in self.fields)
         return {field.name: widget.value for field, widget in zip(self.fields, shown, strict=True)
@@ -127,12 +127,12 @@ class RecordForm(ModalScreen[str | None]):
         """Whether the record may not be saved with this field empty."""
         return needs(self.record, field.name)
 
-    def values(self) -> dict[str, Any]:
+    def values(self) -> dict[str, Any]:  # Any: each field's own type, for dataclasses.replace
         """Parsed values of every field; raises FieldError naming the first bad one."""
         typed = self._typed()
         return {
             field.name: typed[field.name] if field.base is bool
-            else parse_value(field, typed[field.name], required=self._needs(field))
+            else parse_value(field, str(typed[field.name]), required=self._needs(field))
             for field in self.fields
         }
 
