@@ -169,8 +169,8 @@ def _bench(flag: str, help: str = "", *, low: float | None = None,
     return FieldRule(low=low, high=high, flag=flag, help=help, added_with=("benchmark",))
 
 
-def _lesson(flag: str, help: str, **rule: Any) -> FieldRule:
-    return FieldRule(flag=flag, help=help, added_with=("lesson",), **rule)
+def _lesson(flag: str, help: str, *, required: tuple[str, ...] = ()) -> FieldRule:
+    return FieldRule(flag=flag, help=help, added_with=("lesson",), required=required)
 
 
 _KEPT = FieldRule(by_hand=False)
@@ -227,11 +227,6 @@ class FieldSpec:
     name: str
     type: Any
     rule: FieldRule
-
-    @property
-    def optional(self) -> bool:
-        """Whether the field may hold None."""
-        return NoneType in get_args(self.type)
 
     @property
     def base(self) -> Any:
@@ -466,7 +461,8 @@ def _missing(record: Record, spec: FieldSpec) -> str | None:
     if value is not None:
         return None
     if record.kind == "benchmark":  # a failed attempt keeps what it ran, with no value
-        return None if record.status == "failed" else "must be set for a result that did not fail"
+        ok = record.status in (None, "ok")
+        return "must be set for a result that did not fail" if ok else None
     return "must be set"
 
 
