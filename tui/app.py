@@ -170,8 +170,8 @@ class SessionApp(App[None]):
         for problem in self.config.problems if self.config else ():
             self.notify(problem, severity="warning", markup=False)
         self._thread("training", self.training.run)  # at once: the log read overlaps the first frame
-        self._thread("memory-watch", self.memory.watch)  # at once: the pane fills in the first second
-        # GPUs and hosts once the first frame is drawn: their threads would share the GIL with it
+        # the memory, GPUs and hosts right after the first frame (their threads share its GIL)
+        self.call_after_refresh(self._thread, "memory-watch", self.memory.watch)
         self.call_after_refresh(self._thread, "telemetry", self.telemetry.run)
         if self.config and self.config.hosts:
             hosts = HostsFeed(self.post_message, self.clock, self.config.hosts,
@@ -303,11 +303,7 @@ class SessionApp(App[None]):
         operation = "update" if record.id else "add"
         self.push_screen(RecordForm(
             record, lambda typed: self.memory.write(operation, typed, self.telemetry.gpu_names)),
-            self._saved)
-
-    def _saved(self, text: str | None) -> None:
-        if text:
-            self.on_notice(Notice(text, reload=True))
+            lambda saved: self.on_notice(Notice(saved, reload=True)) if saved else None)
 
     def action_memory(self, operation: str) -> None:
         """Open, edit or delete the record under the Memory pane's cursor (from the palette)."""
