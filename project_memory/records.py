@@ -174,16 +174,15 @@ def _lesson(flag: str, help: str, *, required: tuple[str, ...] = ()) -> FieldRul
 
 
 _KEPT = FieldRule(by_hand=False)
-_RULES: dict[str, FieldRule] = {
+_RULES: dict[str, FieldRule] = {  # the flags' order is `--help`'s
     "kind": _KEPT, "id": _KEPT, "created_at": _KEPT, "updated_at": _KEPT, "deleted_at": _KEPT,
     "revision": FieldRule(low=0, high=MAX_REVISION, by_hand=False),
-    "notes": _bench("--notes", "free text"),
     "config": FieldRule(required=("benchmark",), flag="--config", added_with=("benchmark",),
                         help="the configuration's name, e.g. 'eagle3 steps5 topk4'"),
-    "metric": FieldRule(required=("benchmark", "target"), flag="--metric",
-                        added_with=("benchmark",), help="what was measured (default output_tok_s)"),
     "value": FieldRule(above=0, high=LARGEST, required=("benchmark", "target"), flag="--value",
                        added_with=("benchmark",), help="the measured number"),
+    "metric": FieldRule(required=("benchmark", "target"), flag="--metric",
+                        added_with=("benchmark",), help="what was measured (default output_tok_s)"),
     "unit": _bench("--unit", "the value's unit (tok/s for output_tok_s)"),
     "accept_length": _bench("--accept-length", "mean accepted tokens per step", low=1, high=1000),
     "num_draft_tokens": _bench("--draft-tokens", "draft tokens per step", low=1, high=10**6),
@@ -202,6 +201,7 @@ _RULES: dict[str, FieldRule] = {
     "cuda_version": _bench("--cuda", "CUDA version (default: this host's)"),
     "model": _bench("--model", "the served model"),
     "command": _bench("--command", "the command that measured it"),
+    "notes": _bench("--notes", "free text"),
     "duration_s": FieldRule(low=0, high=LARGEST),
     "title": _lesson("--title", "one line naming the failure", required=("lesson",)),
     "symptom": _lesson("--symptom", "what was seen"),
@@ -283,6 +283,11 @@ _TABLE_LISTS = frozenset(  # list[dict[...]]: a run's milestones and events, a s
     name for name, spec in FIELDS.items()
     if get_origin(spec.base) is list and get_origin(get_args(spec.base)[0]) is dict
 )
+
+
+def flagged(kind: str) -> list[FieldSpec]:
+    """The fields whose flags `add` of this kind takes, in the table's order."""
+    return [FIELDS[name] for name, rule in _RULES.items() if kind in rule.added_with]
 
 
 def typed_fields() -> list[str]:

@@ -146,12 +146,11 @@ async def test_a_benchmark_typed_in_the_app_is_stamped_like_one_typed_on_the_com
     FakeNvml(monkeypatch)  # NVML as an H200 host with driver 580.159.04 and CUDA 13.0 shows it
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        form = await open_form(pilot, "b")
-        field(form, "config").value = "sglang c1"
-        field(form, "value").value = "82.5"
-        await pilot.press("ctrl+s")
+        await open_form(pilot, "b")  # typed as a person does: config, past the metric, value
+        await pilot.press(*"sglang", "tab", "tab", *"82.5", "ctrl+s")
         await until(pilot, lambda: any("Added benchmark" in n.message for n in app._notifications))
     with Store(tmp_path / "memory.db") as store:
         added = store.list("benchmark")[0]
+    assert (added.config, added.value) == ("sglang", 82.5)
     assert (added.driver_version, added.cuda_version) == ("580.159.04", "13.0")
     assert added.host and added.gpus

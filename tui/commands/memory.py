@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.exchange import EXPORT_NAME
-from sessiontui.project_memory.records import FIELDS, KINDS, FieldSpec, Record, did_you_mean
+from sessiontui.project_memory.records import (
+    FIELDS,
+    KINDS,
+    FieldSpec,
+    Record,
+    did_you_mean,
+    flagged,
+)
 from sessiontui.tui.commands.common import (
     add_stamped,
     open_reader,
@@ -29,11 +36,6 @@ if TYPE_CHECKING:
 _ASK_STATE = "ask_state.json"
 
 
-def _flags(kind: str) -> list[FieldSpec]:
-    """The fields whose flags `add` of this kind takes (the field table's `flag` and `added_with`)."""
-    return [spec for spec in FIELDS.values() if kind in spec.rule.added_with]
-
-
 def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
     """An argparse type parsing a flag's text as the table's parser does, its word kept."""
 
@@ -46,7 +48,7 @@ def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
     return parse
 
 
-def _add_field_flags(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
+def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
                      required_for: str | None = None) -> None:
     """One flag per field; required where the kind needs the field and has no default for it."""
     fresh = Record(kind=required_for) if required_for else None
@@ -68,7 +70,7 @@ def _store_and_print(record: Record, as_json: bool) -> int:
 
 
 def cmd_bench_add(args: argparse.Namespace) -> int:
-    values = {spec.name: getattr(args, spec.name) for spec in _flags("benchmark")}
+    values = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark")}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
     if args.gpu_model:  # what it ran on, when not this host's GPUs
@@ -88,7 +90,7 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
             print(f"sessiontui: lesson add needs --{' --'.join(missing)}", file=sys.stderr)
             return 2
         record = Record(kind="lesson")
-    for spec in _flags("lesson"):
+    for spec in flagged("lesson"):
         if getattr(args, spec.name) is not None:
             setattr(record, spec.name, getattr(args, spec.name))
     record.tags = record.tags + args.tag
@@ -159,7 +161,7 @@ def _coerce(name: str, text: str) -> object:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    changes = {spec.name: getattr(args, spec.name) for spec in _flags("benchmark") + _flags("lesson")}
+    changes = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark") + flagged("lesson")}
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.text is not None:
         changes["text"] = args.text
@@ -326,7 +328,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the memory commands to the CLI."""
     bench = sub.add_parser("bench", help="benchmark results").add_subparsers(dest="action", required=True)
     p = bench.add_parser("add", help="record a measured result")
-    _add_field_flags(p, _flags("benchmark"), required_for="benchmark")
+    _add_fieldflagged(p, flagged("benchmark"), required_for="benchmark")
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
     p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
     p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
@@ -336,7 +338,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     lesson = sub.add_parser("lesson", help="failures and their fixes").add_subparsers(dest="action", required=True)
     p = lesson.add_parser("add", help="record a failure: symptom, cause, fix")
-    _add_field_flags(p, _flags("lesson"))
+    _add_fieldflagged(p, flagged("lesson"))
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
     p.add_argument("--tag", action="append", default=[])
     p.add_argument("--json", action="store_true")
@@ -364,7 +366,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("edit", help="change fields of a record")
     p.add_argument("id")
-    _add_field_flags(p, _flags("benchmark") + _flags("lesson"))
+    _add_fieldflagged(p, flagged("benchmark") + flagged("lesson"))
     p.add_argument("--text", help="a note's text")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--tag", action="append", default=[], help="replaces the tags")
