@@ -398,22 +398,20 @@ def _declared_problem(declared: Any, value: object) -> str | None:
         return None if math.isfinite(value) else f"must be a finite number, not {value}"
     if origin is Literal:
         return None if value in args else f"must be one of {', '.join(map(str, args))}, not {value!r}"
-    if origin is list:
+    if origin in (list, dict):
+        container = "list" if origin is list else "table"
         if not isinstance(value, list | dict):
-            return f"must be a list, not {value!r}"
-        return _items_problem(args[0], value if isinstance(value, list) else None, "list")
-    if origin is dict:
-        if not isinstance(value, list | dict):
-            return f"must be a table, not {value!r}"
-        if isinstance(value, dict) and not all(isinstance(k, str) for k in value):
-            return _items_problem(args[1], None, "table")
-        return _items_problem(args[1], list(value.values()) if isinstance(value, dict) else None,
-                              "table")
+            return f"must be a {container}, not {value!r}"
+        items = (value if origin is list and isinstance(value, list)
+                 else list(value.values()) if origin is dict and isinstance(value, dict)
+                 and all(isinstance(k, str) for k in value) else None)
+        return _items_problem(args[-1], items, container)
     return None
 
 
 def _items_problem(item: Any, values: list[Any] | None, container: str) -> str | None:
-    """Why the items of a list or table do not fit `item` (None for the wrong container)."""
+    """Why the items of a list or table do not fit `item` (`values` None: the wrong container,
+    or a table with a key that is not text)."""
     if item is str:
         ok = values is not None and all(isinstance(v, str) for v in values)
         return None if ok else f"must be a {container} of text"
