@@ -22,9 +22,9 @@ lint: $(BIN)/sessiontui
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
-# mypy cannot follow setuptools' package-dir mapping: check the lower layers through a link tree
-# that spells their installed names (sessiontui.project_memory, sessiontui.collectors).
+# mypy cannot follow setuptools' package-dir mapping: check the three layers through a link tree
+# that spells their installed names (sessiontui.project_memory, sessiontui.collectors, sessiontui.tui).
 typecheck: $(BIN)/sessiontui
 	mkdir -p $(TYPECHECK)/sessiontui
 	for package in project_memory collectors tui; do ln -sfn $(CURDIR)/$$package $(TYPECHECK)/sessiontui/$$package; done
-	MYPYPATH=$(TYPECHECK) $(BIN)/mypy -p sessiontui.project_memory -p sessiontui.collectors
+	MYPYPATH=$(TYPECHECK) $(BIN)/mypy -p sessiontui.project_memory -p sessiontui.collectors -p sessiontui.tui

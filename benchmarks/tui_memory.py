@@ -23,10 +23,11 @@ import psutil
 
 from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
 from sessiontui.collectors.trainlog import LogFollower
-from sessiontui.tui.app import GpuSampled, SessionApp
+from sessiontui.tui.app import SessionApp
 from sessiontui.tui.config import Config
 from sessiontui.tui.demo import build_demo
 from sessiontui.tui.demo_log import Curve
+from sessiontui.tui.messages import GpuSampled
 
 DAY_S = 86_400
 DAY_STEPS = 200_000

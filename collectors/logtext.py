@@ -192,11 +192,6 @@ def _short(type_name: str) -> str:
     return type_name.rsplit(".", 1)[-1]
 
 
-def failure_lines(text: str) -> list[str]:
-    """The lines of a failure text that name the failure (exception and crash lines), in order."""
-    return [line for line in clean_lines(text) if is_exception_line(line) or CRASH_LINE.search(line)]
-
-
 def excerpt(lines: Iterable[str], limit: int = EXCERPT_LINES) -> list[str]:
     """What a person needs to recognise a failure: the traceback header, its innermost frames and
     the exception line (or the crash lines), prefixes stripped, bars dropped, repeats collapsed."""

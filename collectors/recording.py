@@ -71,6 +71,25 @@ def failed_attempt(parsed: Sequence[Record]) -> Record:
     return Record(kind="benchmark", status="failed")
 
 
+def stamp_by_hand(records: Sequence[Record], *, gpus: Sequence[str] = (),
+                  path: Path | None = None) -> None:
+    """Stamp new records with host, GPU models, NVIDIA driver, CUDA and the git state of `path`
+    (default: the current directory), each looked up once for all of them; `gpus` are the GPU
+    models already known (the app's sample), else NVML's."""
+    from sessiontui.collectors.gpu_env import gpu_environment  # NVML: only when storing
+
+    env = gpu_environment()
+    stamp_all(records, gpus=list(gpus) or env.names, path=path, driver=env.driver, cuda=env.cuda)
+
+
+def add_by_hand(store: Store, record: Record, *, gpus: Sequence[str] = (),
+                path: Path | None = None) -> Record:
+    """The one way a record typed by a person or an agent is added (the CLI's `add` commands,
+    the app's forms, the MCP tools): stamped as `stamp_by_hand` says, checked and stored."""
+    stamp_by_hand([record], gpus=gpus, path=path)
+    return store.add(record)
+
+
 def store_results(
     store: Store,
     records: list[Record],
@@ -94,10 +113,7 @@ def store_results(
     if problem:
         return problem
     if gpus is None:
-        from sessiontui.collectors.gpu_env import gpu_environment  # NVML: only when storing
-
-        env = gpu_environment()
-        stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
+        stamp_by_hand(records)
     else:
         stamp_all(records, gpus=gpus)  # git state of the current directory's project
     store.add_all(records)

@@ -47,7 +47,6 @@ class Forecast:
     at_end: float | None = None
     low: float | None = None
     high: float | None = None
-    time_constant: float | None = None
     reason: str | None = None
 
     @property
@@ -160,7 +159,6 @@ def forecast(series: Sequence[tuple[int, float]], end_step: int | None) -> Forec
         len(points), first, last, end_step,
         current=best.value(last), at_end=best.value(end_step),
         low=max(1.0, min(lo for lo, _ in ends)), high=max(hi for _, hi in ends),
-        time_constant=best.c,
     )
 
 

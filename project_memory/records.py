@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, NamedTuple
+from types import NoneType, UnionType
+from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
 KINDS = ("benchmark", "lesson", "note", "run", "target")
 DEFAULT_METRIC = "output_tok_s"
@@ -74,6 +75,7 @@ class Record:
     output_path: str | None = None
     source_format: str | None = None
     figures: dict[str, float] = field(default_factory=dict)  # ttft_ms, itl_ms, per-position rates...
+    partial: list[str] = field(default_factory=list)  # what a result cut short is missing
     # lesson
     title: str | None = None
     symptom: str | None = None
@@ -141,8 +143,164 @@ class Record:
 
 FIELD_NAMES = tuple(f.name for f in fields(Record))
 _FIELD_SET = frozenset(FIELD_NAMES)
-_FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
-_TABLE_LISTS = frozenset(name for name, kind in _FIELD_TYPES.items() if kind.startswith("list[dict"))
+
+
+# -- the field table: what each field holds, its bounds, who needs it, its words and flag ------
+LARGEST = 1e12  # above this nothing is measured: 1e308 tok/s or an accept length of 5,000 is a typo
+MAX_REVISION = 2**62  # a record's edit count, the merge clock of imports
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """What a record field accepts beyond its Python type, and how people type it."""
+
+    low: float | None = None  # smallest plausible value
+    above: float | None = None  # the value must be larger than this (throughputs, rates, times)
+    high: float | None = None  # largest plausible value
+    required: tuple[str, ...] = ()  # the kinds that must have it (a benchmark's value: unless failed)
+    help: str = ""
+    flag: str | None = None  # its option on the command line (`edit`, and `add` of the kinds below)
+    added_with: tuple[str, ...] = ()  # the kinds whose `add` command takes the flag
+    by_hand: bool = True  # False: kept by the store (id, times, revision), never typed
+
+
+def _bench(flag: str, help: str = "", *, low: float | None = None,
+           high: float | None = None) -> FieldRule:
+    return FieldRule(low=low, high=high, flag=flag, help=help, added_with=("benchmark",))
+
+
+def _lesson(flag: str, help: str, *, required: tuple[str, ...] = ()) -> FieldRule:
+    return FieldRule(flag=flag, help=help, added_with=("lesson",), required=required)
+
+
+_KEPT = FieldRule(by_hand=False)
+_RULES: dict[str, FieldRule] = {  # the flags' order is `--help`'s
+    "kind": _KEPT, "id": _KEPT, "created_at": _KEPT, "updated_at": _KEPT, "deleted_at": _KEPT,
+    "revision": FieldRule(low=0, high=MAX_REVISION, by_hand=False),
+    "config": FieldRule(required=("benchmark",), flag="--config", added_with=("benchmark",),
+                        help="the configuration's name, e.g. 'eagle3 steps5 topk4'"),
+    "value": FieldRule(above=0, high=LARGEST, required=("benchmark", "target"), flag="--value",
+                       added_with=("benchmark",), help="the measured number"),
+    "metric": FieldRule(required=("benchmark", "target"), flag="--metric",
+                        added_with=("benchmark",), help="what was measured (default output_tok_s)"),
+    "unit": _bench("--unit", "the value's unit (tok/s for output_tok_s)"),
+    "accept_length": _bench("--accept-length", "mean accepted tokens per step", low=1, high=1000),
+    "num_draft_tokens": _bench("--draft-tokens", "draft tokens per step", low=1, high=10**6),
+    "num_steps": _bench("--num-steps", "speculative steps", low=1, high=10**6),
+    "topk": _bench("--topk", "draft tree width", low=1, high=10**6),
+    "concurrency": _bench("--concurrency", "requests in flight", low=1, high=10**9),
+    "batch_size": _bench("--batch-size", "batch size", low=1, high=10**9),
+    "input_len": _bench("--input-len", "prompt tokens", low=0, high=10**12),
+    "output_len": _bench("--output-len", "generated tokens", low=0, high=10**12),
+    "dataset": _bench("--dataset", "the prompts' dataset"),
+    "spec_algorithm": _bench("--spec-algorithm", "EAGLE3, NGRAM, ..."),
+    "draft_model": _bench("--draft-model", "the draft model"),
+    "engine": _bench("--engine", "vllm, sglang, trtllm, llama.cpp"),
+    "engine_version": _bench("--engine-version", "the engine's version"),
+    "driver_version": _bench("--driver", "NVIDIA driver (default: this host's)"),
+    "cuda_version": _bench("--cuda", "CUDA version (default: this host's)"),
+    "model": _bench("--model", "the served model"),
+    "command": _bench("--command", "the command that measured it"),
+    "notes": _bench("--notes", "free text"),
+    "duration_s": FieldRule(low=0, high=LARGEST),
+    "title": _lesson("--title", "one line naming the failure", required=("lesson",)),
+    "symptom": _lesson("--symptom", "what was seen"),
+    "cause": _lesson("--cause", "why it happened"),
+    "fix": _lesson("--fix", "what fixed it"),
+    "signature": _lesson("--signature", "a log line that identifies it"),
+    "text": FieldRule(required=("note",)),
+}
+
+
+def _without_none(declared: Any) -> Any:
+    """`int | None` as `int`; other types as they are."""
+    if get_origin(declared) in (Union, UnionType):
+        rest = [arg for arg in get_args(declared) if arg is not NoneType]
+        return rest[0] if len(rest) == 1 else Union[tuple(rest)]  # noqa: UP007
+    return declared
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One record field as the table declares it: its type (the dataclass's) and its rule."""
+
+    name: str
+    type: Any
+    rule: FieldRule
+
+    @property
+    def base(self) -> Any:
+        """The type without None: what a set value must be."""
+        return _without_none(self.type)
+
+    def empty(self) -> Any:
+        """What the field holds when nothing is typed: its default (None, "", [] or False)."""
+        declared = Record.__dataclass_fields__[self.name]
+        if declared.default_factory is not MISSING:
+            return declared.default_factory()
+        return declared.default
+
+    def required_for(self, kind: str) -> bool:
+        """Whether a record of `kind` must have this field set."""
+        return kind in self.rule.required
+
+    def parse(self, text: str) -> Any:
+        """Text a person typed (a flag, `edit --set`, a form field) as this field's value; raises
+        ValueError saying why not. Bounds and required fields are the validation's, for all."""
+        text = text.strip()
+        base = self.base
+        if not text:
+            return self.empty()
+        if base is bool:
+            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(f"takes true or false, not {text!r}")
+            return text.lower() in ("true", "1", "yes")
+        if base is int:
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a whole number") from None
+        if base is float:
+            try:
+                number = float(text)
+            except ValueError:
+                raise ValueError(f"{text!r} is not a number") from None
+            if not math.isfinite(number):
+                raise ValueError(f"{text!r} is not a finite number")
+            return number
+        if base == list[str]:
+            return [part.strip() for part in text.split(",") if part.strip()]
+        if base is str or get_origin(base) is Literal:
+            return text
+        raise ValueError("cannot be typed as text")
+
+
+_HINTS = get_type_hints(Record)
+FIELDS: dict[str, FieldSpec] = {
+    name: FieldSpec(name, _HINTS[name], _RULES.get(name, FieldRule())) for name in FIELD_NAMES
+}
+_TABLE_LISTS = frozenset(  # list[dict[...]]: a run's milestones and events, a sync's history
+    name for name, spec in FIELDS.items()
+    if get_origin(spec.base) is list and get_origin(get_args(spec.base)[0]) is dict
+)
+
+
+def flagged(kind: str) -> list[FieldSpec]:
+    """The fields whose flags `add` of this kind takes, in the table's order."""
+    return [FIELDS[name] for name, rule in _RULES.items() if kind in rule.added_with]
+
+
+def typed_fields() -> list[str]:
+    """The fields a person may set by name (`edit --set`), in the record's order."""
+    return [name for name, spec in FIELDS.items() if spec.rule.by_hand and name != "kind"]
+
+
+def did_you_mean(name: str) -> str | None:
+    """The settable field closest to a misspelt name (`valu` → `value`), or None."""
+    from rapidfuzz import process  # only when a name is wrong
+
+    best = process.extractOne(name, typed_fields(), score_cutoff=70)
+    return best[0] if best else None
 
 
 # -- validation: the one set of rules for forms, CLI, import, parsers and the store -------------
@@ -187,7 +345,7 @@ def _nested_problem(value: object) -> str | None:
 def _type_problem(name: str, value: object) -> str | None:
     """Why `value` does not fit the declared type of field `name`, or None when it does."""
     if name not in _TABLE_LISTS or value is None:
-        return _declared_problem(_FIELD_TYPES[name], value)
+        return _declared_problem(FIELDS[name].type, value)
     if not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
         return "must be a list of tables"
     if not all(isinstance(v.get("kind"), str) for v in value):
@@ -196,12 +354,12 @@ def _type_problem(name: str, value: object) -> str | None:
 
 
 # The keys of a run's milestones and events that its readers use, with their types (others kept).
-_MILESTONE_KEYS = {"step": "int", "pct": "int | None", "at": "str | None", "loss": "float | None",
-                   "accept_length": "float | None", "acc": "list[float] | None",
-                   "metrics": "dict[str, float] | None"}
-_EVENT_KEYS = {"message": "str | None", "line": "str | None", "signature": "str | None",
-               "step": "int | None", "at": "str | None", "context": "list[str] | None",
-               "lessons": "list[str] | None"}
+_MILESTONE_KEYS: dict[str, Any] = {
+    "step": int, "pct": int | None, "at": str | None, "loss": float | None,
+    "accept_length": float | None, "acc": list[float] | None, "metrics": dict[str, float] | None}
+_EVENT_KEYS: dict[str, Any] = {
+    "message": str | None, "line": str | None, "signature": str | None, "step": int | None,
+    "at": str | None, "context": list[str] | None, "lessons": list[str] | None}
 _MILESTONE_NEEDS = {"progress": "pct", "eval": "metrics"}
 
 
@@ -214,45 +372,52 @@ def _table_problem(name: str, table: Mapping[str, Any]) -> str | None:
         return f"has a {kind} milestone without `{_MILESTONE_NEEDS[kind]}`"
     keys = _MILESTONE_KEYS if name == "milestones" else _EVENT_KEYS if name == "events" else {}
     for key, declared in keys.items():
-        if (key in table or "None" not in declared) and (
+        if (key in table or NoneType not in get_args(declared)) and (
                 problem := _declared_problem(declared, table.get(key))):
             return f"has `{key}` that {problem}"
     return _nested_problem(table)
 
 
-def _declared_problem(declared: str, value: object) -> str | None:
+def _declared_problem(declared: Any, value: object) -> str | None:
     """Why `value` does not fit a declared type such as `int | None`, or None when it does."""
     if value is None:
-        return None if "None" in declared else "must be set"
-    base = declared.split(" |")[0]
-    if base == "str":
+        return None if NoneType in get_args(declared) else "must be set"
+    base = _without_none(declared)
+    origin, args = get_origin(base), get_args(base)
+    if base is str:
         return None if isinstance(value, str) else f"must be text, not {value!r}"
-    if base == "bool":
+    if base is bool:
         return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
-    if base == "int":
+    if base is int:
         if not isinstance(value, int) or isinstance(value, bool):
             return f"must be a whole number, not {value!r}"
         return None if abs(value) < 2**63 else f"is out of range: {value}"
-    if base == "float":
-        if not _is_number(value):
+    if base is float:
+        if not isinstance(value, int | float) or isinstance(value, bool):
             return f"must be a number, not {value!r}"
-        return None if math.isfinite(value) else f"must be a finite number, not {value}"  # type: ignore[arg-type]
-    if not isinstance(value, list | dict):
-        return f"must be a {'table' if base.startswith('dict') else 'list'}, not {value!r}"
-    if base == "list[str]":
-        return None if isinstance(value, list) and all(isinstance(v, str) for v in value) else (
-            "must be a list of text")
-    if base == "list[float]":
-        ok = isinstance(value, list) and all(_is_number(v) and math.isfinite(v) for v in value)
-        return None if ok else "must be a list of finite numbers"
-    if base == "dict[str, str]":
-        ok = isinstance(value, dict) and all(
-            isinstance(k, str) and isinstance(v, str) for k, v in value.items())
-        return None if ok else "must be a table of text"
-    if base == "dict[str, float]":
-        ok = isinstance(value, dict) and all(
-            isinstance(k, str) and _is_number(v) and math.isfinite(v) for k, v in value.items())
-        return None if ok else "must be a table of finite numbers"
+        return None if math.isfinite(value) else f"must be a finite number, not {value}"
+    if origin is Literal:
+        return None if value in args else f"must be one of {', '.join(map(str, args))}, not {value!r}"
+    if origin in (list, dict):
+        container = "list" if origin is list else "table"
+        if not isinstance(value, list | dict):
+            return f"must be a {container}, not {value!r}"
+        items = (value if origin is list and isinstance(value, list)
+                 else list(value.values()) if origin is dict and isinstance(value, dict)
+                 and all(isinstance(k, str) for k in value) else None)
+        return _items_problem(args[-1], items, container)
+    return None
+
+
+def _items_problem(item: Any, values: list[Any] | None, container: str) -> str | None:
+    """Why the items of a list or table do not fit `item` (`values` None: the wrong container,
+    or a table with a key that is not text)."""
+    if item is str:
+        ok = values is not None and all(isinstance(v, str) for v in values)
+        return None if ok else f"must be a {container} of text"
+    if item is float:
+        ok = values is not None and all(_is_number(v) and math.isfinite(v) for v in values)
+        return None if ok else f"must be a {container} of finite numbers"
     return None
 
 
@@ -274,19 +439,41 @@ def _in_utc(moment: datetime) -> datetime | None:
         return None
 
 
-# Plausible ranges: (field, smallest, largest) allowed. Above LARGEST nothing is measured: a
-# throughput of 1e308 tok/s or an accept length of 5,000 is a parse or typing error.
-LARGEST = 1e12
-MAX_REVISION = 2**62  # a record's edit count, the merge clock of imports
-_RANGES = (
-    ("accept_length", 1, 1000), ("concurrency", 1, 10**9), ("batch_size", 1, 10**9),
-    ("num_draft_tokens", 1, 10**6), ("num_steps", 1, 10**6), ("topk", 1, 10**6),
-    ("input_len", 0, 10**12), ("output_len", 0, 10**12), ("duration_s", 0, LARGEST),
-    ("revision", 0, MAX_REVISION),
-)
 MAX_ID_CHARS = 200  # an id is typed in `show ID` and printed in lists: one short word
-_REQUIRED_TEXT = {"benchmark": ("config", "metric"), "lesson": ("title",), "note": ("text",),
-                  "target": ("metric",)}
+
+
+def bound_problem(spec: FieldSpec, value: float) -> str | None:
+    """Why a number lies outside the field's plausible range, or None."""
+    rule = spec.rule
+    if rule.above is not None and value <= rule.above:
+        return f"must be > {rule.above:g}, not {value:g}"
+    if rule.low is not None and value < rule.low:
+        return f"must be >= {rule.low:g}, not {value:g}"
+    if rule.high is not None and value > rule.high:
+        return f"is implausibly large: {value:g} (at most {rule.high:g})"
+    return None
+
+
+def _missing(record: Record, spec: FieldSpec) -> str | None:
+    """Why a field the record's kind needs is not there, or None."""
+    if not spec.required_for(record.kind):
+        return None
+    value = getattr(record, spec.name)
+    if isinstance(value, str) or (value is None and spec.base is str):
+        return None if (value or "").strip() else "must not be empty"
+    if value is not None:
+        return None
+    if record.kind == "benchmark":  # a failed attempt keeps what it ran, with no value
+        ok = record.status in (None, "ok")
+        return "must be set for a result that did not fail" if ok else None
+    return "must be set"
+
+
+def needs(record: Record, name: str) -> bool:
+    """Whether the record would be refused with field `name` left empty (a form's `*`)."""
+    spec = FIELDS[name]
+    empty = Record.from_dict({**record.__dict__, name: spec.empty()})
+    return _missing(empty, spec) is not None
 
 
 def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
@@ -294,27 +481,17 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
     problems = []
     # A run mirrors its log: an odd figure there (a negative lr, a step counter gone back) is
     # kept as read, since refusing it would stop the following of the run.
-    for name, low, high in () if record.kind == "run" else _RANGES:
-        value = getattr(record, name)
-        if value is not None and value < low:
-            problems.append(Problem(name, f"must be >= {low}, not {value:g}"))
-        elif value is not None and value > high:
-            problems.append(Problem(name, f"is implausibly large: {value:g} (at most {high:g})"))
+    for spec in () if record.kind == "run" else FIELDS.values():
+        value = getattr(record, spec.name)
+        if _is_number(value) and (problem := bound_problem(spec, value)):
+            problems.append(Problem(spec.name, problem))
     if record.id and (len(record.id) > MAX_ID_CHARS or not record.id.isprintable()
                       or any(c.isspace() for c in record.id)):
         problems.append(Problem("id", f"must be up to {MAX_ID_CHARS} printable characters "
                                       f"without spaces, not {record.id!r}"))
-    for name in _REQUIRED_TEXT.get(record.kind, ()):
-        if not (getattr(record, name) or "").strip():
-            problems.append(Problem(name, "must not be empty"))
-    if record.value is not None and record.value <= 0:  # throughputs, rates and times alike
-        problems.append(Problem("value", f"must be > 0, not {record.value:g}"))
-    elif record.value is not None and record.value > LARGEST:
-        problems.append(Problem("value", f"is implausibly large: {record.value:g}"))
-    elif record.kind == "target" and record.metric == "accept_length" and (record.value or 0) < 1:
+    problems += [Problem(spec.name, why) for spec in FIELDS.values() if (why := _missing(record, spec))]
+    if record.kind == "target" and record.metric == "accept_length" and 0 < (record.value or 1) < 1:
         problems.append(Problem("value", f"must be >= 1 for an accept length, not {record.value:g}"))
-    elif record.kind == "benchmark" and record.value is None and record.status in (None, "ok"):
-        problems.append(Problem("value", "must be set for a result that did not fail"))
     implausible = {k: v for k, v in record.figures.items() if not 0 <= v <= LARGEST}
     if implausible:
         problems.append(Problem("figures", f"must lie in 0..{LARGEST:g}: {implausible}"))
@@ -384,7 +561,7 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
         if isinstance(values.get(name), str) and (moment := parse_time(values[name])):
             values[name] = moment.isoformat()  # a fraction of a second, when given, is kept
     for name, value in list(values.items()):
-        if _FIELD_TYPES.get(name, "").startswith("float") and _is_number(value):
+        if name in FIELDS and FIELDS[name].base is float and _is_number(value):
             values[name] = float(value)  # TOML writes 50.0 as 50 when edited by hand
     if kind in KINDS:  # the well-typed fields' ranges and times, so one message tells all
         wrong = {problem.field for problem in problems}

@@ -494,8 +494,3 @@ def comparison_conditions(asked: AskedConditions, metric: str, results: Sequence
     conditions, why = default_conditions(results, metric)
     conditions = conditions._replace(engine=asked.engine, model=asked.model or conditions.model)
     return conditions, why
-
-
-def classify(question: str) -> str:
-    """The intent of a question (without the memory's vocabulary)."""
-    return understand(question).intent

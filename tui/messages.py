@@ -4,11 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from sessiontui.project_memory.records import Record
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
+    from sessiontui.collectors.gpu import GpuSnapshot
+    from sessiontui.collectors.host import HostSnapshot
+    from sessiontui.collectors.remote import RemoteSnapshot
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+    from sessiontui.project_memory.answer import Answer
+    from sessiontui.project_memory.events import TrainEvent
+
+TOAST_CHARS = 70  # a notification is one short line
+
+
+def one_line(text: str, limit: int = TOAST_CHARS) -> str:
+    """Text as one line of at most `limit` characters, an ellipsis where it was cut."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
 class Latest(Message):
@@ -17,7 +35,7 @@ class Latest(Message):
     key: Hashable = None
 
     def can_replace(self, message: Message) -> bool:
-        return type(message) is type(self) and message.key == self.key  # type: ignore[attr-defined]
+        return type(message) is type(self) and message.key == self.key
 
 
 class FrameDue(Message):
@@ -27,7 +45,7 @@ class FrameDue(Message):
 class GpuSampled(Latest):
     """A GPU snapshot."""
 
-    def __init__(self, snapshot: Any) -> None:
+    def __init__(self, snapshot: GpuSnapshot) -> None:
         super().__init__()
         self.snapshot = snapshot
 
@@ -35,7 +53,7 @@ class GpuSampled(Latest):
 class HostSampled(Latest):
     """A host snapshot (CPU, RAM, disks, low-disk events)."""
 
-    def __init__(self, snapshot: Any) -> None:
+    def __init__(self, snapshot: HostSnapshot) -> None:
         super().__init__()
         self.snapshot = snapshot
 
@@ -43,7 +61,7 @@ class HostSampled(Latest):
 class HostsSampled(Latest):
     """Snapshots of the other hosts ([[hosts]] in sessiontui.toml), one per host."""
 
-    def __init__(self, snapshots: tuple) -> None:
+    def __init__(self, snapshots: tuple[RemoteSnapshot, ...]) -> None:
         super().__init__()
         self.snapshots = snapshots
 
@@ -51,7 +69,7 @@ class HostsSampled(Latest):
 class TrainSampled(Latest):
     """A changed training snapshot of one log."""
 
-    def __init__(self, path: Path, snapshot: Any) -> None:
+    def __init__(self, path: Path, snapshot: TrainSnapshot) -> None:
         super().__init__()
         self.key = self.path = path
         self.snapshot = snapshot
@@ -69,7 +87,7 @@ class CatchUpProgress(Latest):
 class TrainAlert(Message):
     """A run stalled, diverged, crashed or finished; with the best matching lesson if any."""
 
-    def __init__(self, path: Path, event: Any, lesson: Record | None) -> None:
+    def __init__(self, path: Path, event: TrainEvent, lesson: Record | None) -> None:
         super().__init__()
         self.path = path
         self.event = event
@@ -91,10 +109,18 @@ class MemoryLoaded(Message):
         self.unsynced = unsynced
 
 
+class HistoryRead(Message):
+    """The ask bar's questions of earlier sessions, oldest first."""
+
+    def __init__(self, questions: list[str]) -> None:
+        super().__init__()
+        self.questions = questions
+
+
 class AnswerReady(Message):
     """The answer to a question from the ask bar, or why there is none."""
 
-    def __init__(self, question: str, answer: Any, error: str = "") -> None:
+    def __init__(self, question: str, answer: Answer | None, error: str = "") -> None:
         super().__init__()
         self.question = question
         self.answer = answer
@@ -102,10 +128,13 @@ class AnswerReady(Message):
 
 
 class Notice(Message):
-    """A one-line result of background work, shown as a notification."""
+    """A one-line result of background work, shown as a notification (`timeout` seconds, or
+    Textual's default); `reload`: the memory changed, read it again."""
 
-    def __init__(self, text: str, severity: str = "information", reload: bool = False) -> None:
+    def __init__(self, text: str, severity: SeverityLevel = "information", reload: bool = False,
+                 timeout: float | None = None) -> None:
         super().__init__()
         self.text = text
-        self.severity = severity
+        self.severity: SeverityLevel = severity
         self.reload = reload
+        self.timeout = timeout

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from textual import _xterm_parser
 from textual.drivers import linux_driver
+from textual.message import Message
 
 START, END = "\x1b[200~", "\x1b[201~"
 _ESCAPES = re.compile(
@@ -44,7 +45,7 @@ class PasteSafeParser(_xterm_parser.XTermParser):
         self._pasting = False
         self._held = ""  # the start of a paste not yet ended, kept until its end marker arrives
 
-    def feed(self, data: str) -> Iterable[object]:
+    def feed(self, data: str) -> Iterable[Message]:
         if not data:  # end of input
             return super().feed(data)
         cleaned = self._clean(data)

@@ -31,7 +31,7 @@ class Series:
             self.next_step = self.last_step + self.stride
 
 
-def history_for_chart(series: Sequence[tuple[int, float]], width: int) -> list[float]:
+def history_for_chart(series: Sequence[tuple[float, float]], width: int) -> list[float]:
     """At most `width` values for a chart column each: the mean of the points that fall in it."""
     if width <= 0 or not series:
         return []

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from sessiontui.project_memory.answers import ask
 from sessiontui.project_memory.exchange import parse_toml, records_toml
 from sessiontui.project_memory.records import (
-    _FIELD_TYPES,
     FIELD_NAMES,
     KINDS,
+    Record,
     RecordError,
     record_from_data,
 )
@@ -68,7 +68,7 @@ TIMESTAMPS = ("created_at", "updated_at", "deleted_at", "last_update")
 def value_for(name: str) -> st.SearchStrategy:
     """Three times in four a value of the field's declared type, else anything."""
     typed = MOMENTS | MOMENTS.map(lambda m: m.isoformat()) if name in TIMESTAMPS else (
-        BY_TYPE[_FIELD_TYPES[name].split(" |")[0]])
+        BY_TYPE[str(Record.__dataclass_fields__[name].type).split(" |")[0]])
     return st.one_of(typed, typed, typed, SCALARS)
 
 

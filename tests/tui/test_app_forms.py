@@ -135,3 +135,22 @@ async def test_a_value_the_rules_refuse_is_marked_and_focused(tmp_path: Path) ->
         await pilot.pause()
         assert app.screen is form and "value" in text_of(form.query_one("#form-error"))
         assert field(form, "value").has_class("-invalid") and app.focused is field(form, "value")
+
+
+async def test_a_benchmark_typed_in_the_app_is_stamped_like_one_typed_on_the_command_line(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """Issue 27: `b` in the app stored no driver or CUDA, so the staleness checks skipped it."""
+    from tests.collectors.test_gpu import FakeNvml
+
+    FakeNvml(monkeypatch)  # NVML as an H200 host with driver 580.159.04 and CUDA 13.0 shows it
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_form(pilot, "b")  # typed as a person does: config, past the metric, value
+        await pilot.press(*"sglang", "tab", "tab", *"82.5", "ctrl+s")
+        await until(pilot, lambda: any("Added benchmark" in n.message for n in app._notifications))
+    with Store(tmp_path / "memory.db") as store:
+        added = store.list("benchmark")[0]
+    assert (added.config, added.value) == ("sglang", 82.5)
+    assert (added.driver_version, added.cuda_version) == ("580.159.04", "13.0")
+    assert added.host and added.gpus

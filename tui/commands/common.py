@@ -9,7 +9,7 @@ import math
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
@@ -26,6 +26,10 @@ _INVISIBLE = [0x061C, 0x115F, 0x1160, 0x180E, *range(0x200B, 0x2010), 0x2028, 0x
 _VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _INVISIBLE}
 
 
+@overload
+def open_store(*, create: Literal[True] = True) -> Store: ...
+@overload
+def open_store(*, create: Literal[False]) -> Store | None: ...
 def open_store(*, create: bool = True) -> Store | None:
     """The project's store for writing; with `create=False`, for reading only (see open_reader)."""
     return Store(database_path()) if create else open_reader()
@@ -75,20 +79,20 @@ def input_path(text: str) -> Iterator[Path]:
 
 
 def stamped(*records: Record) -> Record:
-    """Stamp new records with host, GPU models, driver, CUDA and git state, each looked up once
-    for all of them (GitPython and NVML are imported only here); returns the first."""
-    from sessiontui.collectors.gpu_env import gpu_environment
-    from sessiontui.project_memory.stamp import stamp_all
+    """Stamp new records as `recording.stamp_by_hand` does (NVML and git looked up once, and
+    imported only here); returns the first."""
+    from sessiontui.collectors.recording import stamp_by_hand
 
-    env = gpu_environment()
-    stamp_all(records, gpus=env.names, driver=env.driver, cuda=env.cuda)
+    stamp_by_hand(records)
     return records[0]
 
 
 def add_stamped(record: Record) -> Record:
-    """Stamp a new record and store it: the one way every front end adds a record by hand."""
+    """Add a record typed on the command line or by an agent (`recording.add_by_hand`)."""
+    from sessiontui.collectors.recording import add_by_hand
+
     with open_store() as store:
-        return store.add(stamped(record))
+        return add_by_hand(store, record)
 
 
 SCHEMA_VERSION = 1  # of the JSON contract in docs/json.md; raised when a documented key changes meaning

@@ -10,7 +10,7 @@ stamped like any record and tagged `via:mcp` for review. Imported only by
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -243,7 +243,7 @@ def _check_readable(log: str) -> None:
                         "this server was started with --read-only")
 
 
-READING = {
+READING: dict[Callable[..., CallToolResult], str] = {
     ask: "Answer a question from the memory (baseline, speedup, lessons, runs) with numbers and sources.",
     list_records: "List stored records newest first, or by relevance to a search query.",
     show_record: "Show one record in full by its id (or a unique id prefix).",
@@ -251,7 +251,7 @@ READING = {
     speedup: "Project the speculative-decoding speedup from acceptance rates, calibrated by stored benchmarks.",
     list_targets: "List the project's targets, how far each is and whether projections clear it.",
 }
-WRITING = {
+WRITING: dict[Callable[..., CallToolResult], str] = {
     add_benchmark: "Store a benchmark result you measured (set baseline for a run without the feature).",
     add_lesson: "Store a failure you diagnosed: its symptom, cause and fix, so it is never re-debugged.",
     add_note: "Store a free-form note about the project.",

@@ -5,19 +5,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.exchange import EXPORT_NAME
-from sessiontui.project_memory.records import KINDS, Record
+from sessiontui.project_memory.records import (
+    FIELDS,
+    KINDS,
+    FieldSpec,
+    Record,
+    did_you_mean,
+    flagged,
+)
 from sessiontui.tui.commands.common import (
     add_command,
     add_json_options,
     add_stamped,
     compact,
-    did_you_mean,
-    finite_float,
     open_reader,
     open_store,
     positive_int,
@@ -33,46 +37,31 @@ if TYPE_CHECKING:
     from sessiontui.project_memory.answer import Answer
     from sessiontui.project_memory.live import GpuReadings, LiveRun
 
-# Benchmark flags: (flag, record field, argparse type). Shared by `bench add` and `edit`.
-_BENCH_FLAGS = (
-    ("--config", "config", str),
-    ("--value", "value", finite_float),
-    ("--metric", "metric", str),
-    ("--unit", "unit", str),
-    ("--accept-length", "accept_length", finite_float),
-    ("--draft-tokens", "num_draft_tokens", positive_int),
-    ("--num-steps", "num_steps", positive_int),
-    ("--topk", "topk", positive_int),
-    ("--concurrency", "concurrency", positive_int),
-    ("--batch-size", "batch_size", positive_int),
-    ("--input-len", "input_len", positive_int),
-    ("--output-len", "output_len", positive_int),
-    ("--dataset", "dataset", str),
-    ("--spec-algorithm", "spec_algorithm", str),
-    ("--draft-model", "draft_model", str),
-    ("--engine", "engine", str),
-    ("--engine-version", "engine_version", str),
-    ("--driver", "driver_version", str),
-    ("--cuda", "cuda_version", str),
-    ("--model", "model", str),
-    ("--command", "command", str),
-    ("--notes", "notes", str),
-)
-_LESSON_FLAGS = (
-    ("--title", "title", str),
-    ("--symptom", "symptom", str),
-    ("--cause", "cause", str),
-    ("--fix", "fix", str),
-    ("--signature", "signature", str),
-)
 _ASK_STATE = "ask_state.json"
-_FIELD_TYPES = {f.name: str(f.type) for f in fields(Record)}
 
 
-def _add_field_flags(parser: argparse.ArgumentParser, flags: tuple, *, required: set[str] = frozenset()) -> None:
-    for flag, dest, kind in flags:
-        parser.add_argument(flag, dest=dest, type=kind, required=dest in required, default=None,
-                            help=f"the record's {dest.replace('_', ' ')}")
+def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
+    """An argparse type parsing a flag's text as the table's parser does, its word kept."""
+
+    def parse(text: str) -> object:
+        try:
+            return spec.parse(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
+                     required_for: str | None = None) -> None:
+    """One flag per field; required where the kind needs the field and has no default for it."""
+    fresh = Record(kind=required_for) if required_for else None
+    for spec in specs:
+        assert spec.rule.flag is not None
+        needed = fresh is not None and spec.required_for(fresh.kind) and (
+            getattr(fresh, spec.name) in (None, ""))
+        parser.add_argument(spec.rule.flag, dest=spec.name, type=_as_flag(spec), default=None,
+                            required=needed, help=spec.rule.help or None)
 
 
 def _store_and_print(record: Record, args: argparse.Namespace) -> int:
@@ -85,7 +74,7 @@ def _store_and_print(record: Record, args: argparse.Namespace) -> int:
 
 
 def cmd_bench_add(args: argparse.Namespace) -> int:
-    values = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS}
+    values = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark")}
     values = {k: v for k, v in values.items() if v is not None}
     record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
     if args.gpu_model:  # what it ran on, when not this host's GPUs
@@ -105,9 +94,9 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
             print(f"sessiontui: lesson add needs --{' --'.join(missing)}", file=sys.stderr)
             return 2
         record = Record(kind="lesson")
-    for _, dest, _ in _LESSON_FLAGS:
-        if getattr(args, dest) is not None:
-            setattr(record, dest, getattr(args, dest))
+    for spec in flagged("lesson"):
+        if getattr(args, spec.name) is not None:
+            setattr(record, spec.name, getattr(args, spec.name))
     record.tags = record.tags + args.tag
     return _store_and_print(record, args)
 
@@ -161,40 +150,22 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-_STORE_KEPT = ("id", "kind", "created_at", "updated_at", "deleted_at", "revision")  # not edited
-
-
 def _coerce(name: str, text: str) -> object:
     """Parse `text` into the type of the record field `name` (for `edit --set`)."""
-    kind = _FIELD_TYPES.get(name)
-    if kind is None or name in _STORE_KEPT:
-        raise ValueError(unknown_field(name))
-    if text == "" and "None" in kind:
-        return None
-    if kind.startswith("bool"):
-        if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-            raise ValueError(f"{name} takes true or false, not {text!r}")
-        return text.lower() in ("true", "1", "yes")
-    if kind.startswith("int"):
-        return positive_int(text)
-    if kind.startswith("float"):
-        return finite_float(text)
-    if kind.startswith("list[str]"):
-        return [t.strip() for t in text.split(",") if t.strip()]
-    if kind.startswith("list") or kind.startswith("dict"):
-        raise ValueError(f"field {name!r} cannot be set from the command line")
-    return text
-
-
-def unknown_field(name: str) -> str:
-    """The one line for a field name that is not a settable field of a record."""
-    if name in _STORE_KEPT:
-        return f"cannot set field {name!r}: the store keeps it"
-    return f"no field {name!r}{did_you_mean(name, set(_FIELD_TYPES) - set(_STORE_KEPT))}"
+    spec = FIELDS.get(name)
+    if spec is None:
+        guess = did_you_mean(name)
+        raise ValueError(f"no field {name!r}" + (f" (did you mean {guess}?)" if guess else ""))
+    if not spec.rule.by_hand:
+        raise ValueError(f"cannot set field {name!r}")
+    try:
+        return spec.parse(text)
+    except ValueError as exc:
+        raise ValueError(f"{name}: {exc}") from None
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    changes = {dest: getattr(args, dest) for _, dest, _ in _BENCH_FLAGS + _LESSON_FLAGS}
+    changes = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark") + flagged("lesson")}
     changes = {k: v for k, v in changes.items() if v is not None}
     if args.text is not None:
         changes["text"] = args.text
@@ -207,7 +178,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
             return 2
         try:
             changes[name.strip()] = _coerce(name.strip(), text)
-        except (ValueError, argparse.ArgumentTypeError) as exc:
+        except ValueError as exc:
             print(f"sessiontui: {exc}", file=sys.stderr)
             return 2
     if args.tag:
@@ -400,7 +371,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(bench, "add", "record a measured result",
                     "sessiontui bench add --config 'sglang eagle3 c=1' --value 88.4 --accept-length 3.1",
                     "sessiontui bench add --config 'sglang c=1' --value 51.2 --baseline --tag h200 --json")
-    _add_field_flags(p, _BENCH_FLAGS, required={"config", "value"})
+    _add_fieldflagged(p, flagged("benchmark"), required_for="benchmark")
     p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
     p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
     p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
@@ -415,7 +386,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "sessiontui lesson add --title 'Triton smem' --symptom OutOfResources "
                     "--cause 'BLOCK too big' --fix num_stages=2",
                     "sessiontui lesson add --from-run r-1a2b --fix 'lower the lr'")
-    _add_field_flags(p, _LESSON_FLAGS)
+    _add_fieldflagged(p, flagged("lesson"))
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
     p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
     add_json_options(p)
@@ -447,7 +418,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "edit", "change fields of a record", "sessiontui edit b-12ab --value 51.0",
                     "sessiontui edit l-9f --set tags=triton,smem", "sessiontui edit b-12ab --no-baseline")
     p.add_argument("id", help="the record's id or a unique prefix of it")
-    _add_field_flags(p, _BENCH_FLAGS + _LESSON_FLAGS)
+    _add_fieldflagged(p, flagged("benchmark") + flagged("lesson"))
     p.add_argument("--text", help="a note's text")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
                    help="mark (or unmark) a benchmark as a baseline")

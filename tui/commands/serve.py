@@ -6,6 +6,7 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+from typing import cast
 
 DEFAULT_LISTEN = "127.0.0.1:9464"
 
@@ -81,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(refresh_s=args.interval or config.refresh_s,
                         gpu_refresh_s=args.interval or config.gpu_refresh_s,
                         stall_after_s=config.stall_after_s)
-    bound_host, bound_port = server.server_address[:2]
+    bound_host, bound_port = cast("tuple[str, int]", server.server_address[:2])
     following = f"following {len(logs)} log{'s' if len(logs) != 1 else ''}"
     print(f"serving http://{bound_host}:{bound_port}/metrics ({following}; Ctrl-C stops)",
           flush=True)

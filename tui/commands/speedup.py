@@ -20,6 +20,7 @@ from sessiontui.tui.commands.common import (
 )
 
 if TYPE_CHECKING:
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.tui.config import Config
 
@@ -84,7 +85,7 @@ def settings() -> tuple[str | None, Config]:
     return (str(logs[0]) if logs else None), config
 
 
-def read_snapshot(log: str) -> tuple[object | None, list[str]]:
+def read_snapshot(log: str) -> tuple[TrainSnapshot | None, list[str]]:
     """The training snapshot of a log file, or None with the reason (front ends read logs)."""
     from sessiontui.collectors.trainlog import read_log
 

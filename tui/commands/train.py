@@ -100,7 +100,8 @@ def configured_stall_after_s() -> float | None:
 def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
     """The `train status --json` object: the snapshot, each event with its lessons' ids."""
     data = snapshot.to_dict()
-    for event, matched in zip(data["events"], lessons, strict=True):
+    events: list[dict[str, object]] = data["events"]  # type: ignore[assignment]  # to_dict's shape
+    for event, matched in zip(events, lessons, strict=True):
         event["lessons"] = [lesson.id for lesson in matched]
     return data
 

@@ -14,6 +14,7 @@ from sessiontui.tui.commands.common import add_command, json_line, open_store
 
 if TYPE_CHECKING:
     from sessiontui.collectors.run_watcher import RunWatcher
+    from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.records import Record
     from sessiontui.project_memory.runs import Announcement
     from sessiontui.project_memory.store import Store
@@ -110,7 +111,7 @@ def _follow(path: Path, args: argparse.Namespace) -> int:
             if not path.exists():
                 print(f"sessiontui: {path} does not exist yet; waiting for it to appear",
                       file=sys.stderr, flush=True)
-            snapshot = watcher.catch_up()
+            snapshot: TrainSnapshot | None = watcher.catch_up()
             while True:
                 if snapshot is not None:
                     news = watcher.record(snapshot)

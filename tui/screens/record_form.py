@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from textual import on
@@ -19,38 +18,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 from textual.worker import Worker, WorkerState
 
-from sessiontui.project_memory.records import Record, record_problems
+from sessiontui.project_memory.records import FIELDS, FieldSpec, Record, needs, record_problems
 from sessiontui.tui.screens.confirm import ConfirmScreen
 
-
-@dataclass(frozen=True)
-class FormField:
-    """One editable record field: its name, how to parse it, whether it may stay empty."""
-
-    name: str
-    parse: str = "text"  # text | float | int | bool | tags
-    required: bool = False
-
-
-FORMS: dict[str, tuple[FormField, ...]] = {
-    "benchmark": (
-        FormField("config", required=True), FormField("metric", required=True),
-        FormField("value", "float", required=True), FormField("unit"),
-        FormField("baseline", "bool"), FormField("concurrency", "int"), FormField("engine"),
-        FormField("model"), FormField("spec_algorithm"), FormField("accept_length", "float"),
-        FormField("tags", "tags"), FormField("notes"),
-    ),
-    "lesson": (
-        FormField("title", required=True), FormField("symptom"), FormField("cause"),
-        FormField("fix"), FormField("signature"), FormField("tags", "tags"),
-    ),
-    "note": (FormField("text", required=True), FormField("tags", "tags")),
-    "run": (FormField("name", required=True), FormField("tags", "tags"), FormField("notes")),
-    "target": (
-        FormField("title", required=True), FormField("metric", required=True),
-        FormField("value", "float", required=True), FormField("concurrency", "int"),
-        FormField("batch_size", "int"), FormField("model"), FormField("engine"),
-    ),
+# The fields each kind's form shows, in order; what they hold and need is the field table's.
+FORMS: dict[str, tuple[str, ...]] = {
+    "benchmark": ("config", "metric", "value", "unit", "baseline", "concurrency", "engine",
+                  "model", "spec_algorithm", "accept_length", "tags", "notes"),
+    "lesson": ("title", "symptom", "cause", "fix", "signature", "tags"),
+    "note": ("text", "tags"),
+    "run": ("name", "tags", "notes"),
+    "target": ("title", "metric", "value", "concurrency", "batch_size", "model", "engine"),
 }
 
 
@@ -62,41 +40,24 @@ class FieldError(ValueError):
         self.field = field
 
 
-def shown_value(record: Record, field: FormField) -> str:
+def shown_value(record: Record, field: FieldSpec) -> str:
     """A record field as the text its input starts with."""
     value = getattr(record, field.name)
-    if field.parse == "tags":
+    if isinstance(value, list):
         return ", ".join(value)
     return "" if value is None else str(value)
 
 
-def _empty(name: str) -> Any:
-    """What an emptied field holds: the record field's default (None, "" or [])."""
-    default = Record.__dataclass_fields__[name]
-    return default.default_factory() if callable(default.default_factory) else default.default
-
-
-def parse_value(field: FormField, raw: str) -> Any:
-    """Text typed into a field as the record's value; raises FieldError with a message to show."""
-    raw = raw.strip()
+def parse_value(field: FieldSpec, raw: str, *, required: bool = False) -> object:
+    """Text typed into a field as the record's value (the field table's parser); raises
+    FieldError with a message to show."""
     label = field.name.replace("_", " ")
-    if not raw:
-        if field.required:
-            raise FieldError(field.name, f"{label} is required")
-        return _empty(field.name)
-    if field.parse == "float":
-        try:
-            return float(raw)
-        except ValueError:
-            raise FieldError(field.name, f"{label}: {raw!r} is not a number") from None
-    if field.parse == "int":
-        try:
-            return int(raw)
-        except ValueError:
-            raise FieldError(field.name, f"{label}: {raw!r} is not a whole number") from None
-    if field.parse == "tags":
-        return [tag.strip() for tag in raw.split(",") if tag.strip()]
-    return raw
+    if required and not raw.strip():
+        raise FieldError(field.name, f"{label} is required")
+    try:
+        return field.parse(raw)
+    except ValueError as exc:
+        raise FieldError(field.name, f"{label}: {exc}") from None
 
 
 class YesNo(Checkbox):
@@ -134,7 +95,7 @@ class RecordForm(ModalScreen[str | None]):
         self.record = record
         self.save = save
         self.reload = reload  # the stored version by id: taken when it changed under the form
-        self.fields = FORMS[record.kind]
+        self.fields = [FIELDS[name] for name in FORMS[record.kind]]
         self._saving = False
 
     def compose(self) -> ComposeResult:
@@ -143,9 +104,9 @@ class RecordForm(ModalScreen[str | None]):
             yield Label(verb, id="form-title")
             with VerticalScroll(id="form-scroll"), Grid(id="form-grid"):
                 for field in self.fields:
-                    label = field.name.replace("_", " ") + (" *" if field.required else "")
+                    label = field.name.replace("_", " ") + (" *" if self._needs(field) else "")
                     yield Label(label, classes="form-label")
-                    if field.parse == "bool":
+                    if field.base is bool:
                         yield YesNo(bool(getattr(self.record, field.name)), id=f"field-{field.name}")
                     else:
                         yield Input(shown_value(self.record, field), id=f"field-{field.name}",
@@ -156,18 +117,25 @@ class RecordForm(ModalScreen[str | None]):
                 yield Button("Save", id="save", variant="primary", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
 
-    def _typed(self) -> dict[str, Any]:
+    def _typed(self) -> dict[str, str | bool]:
         """What each field shows now (text, or the checkbox state)."""
-        return {field.name: self.query_one(f"#field-{field.name}").value for field in self.fields}
+        shown = (self.query_one(f"#field-{field.name}") for field in self.fields)
+        return {field.name: widget.value for field, widget in zip(self.fields, shown, strict=True)
+                if isinstance(widget, Input | Checkbox)}
 
     def on_mount(self) -> None:
         self._initial = self._typed()
 
-    def values(self) -> dict[str, Any]:
+    def _needs(self, field: FieldSpec) -> bool:
+        """Whether the record may not be saved with this field empty."""
+        return needs(self.record, field.name)
+
+    def values(self) -> dict[str, Any]:  # Any: each field's own type, for dataclasses.replace
         """Parsed values of every field; raises FieldError naming the first bad one."""
         typed = self._typed()
         return {
-            field.name: typed[field.name] if field.parse == "bool" else parse_value(field, typed[field.name])
+            field.name: typed[field.name] if field.base is bool
+            else parse_value(field, str(typed[field.name]), required=self._needs(field))
             for field in self.fields
         }
 

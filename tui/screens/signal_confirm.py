@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,10 +13,13 @@ from textual.widgets import Button, Label
 
 from sessiontui.tui.widgets.literal import clean
 
+if TYPE_CHECKING:
+    from sessiontui.tui.widgets.gpu_view import ProcessRow
+
 MAX_COMMAND = 600  # characters of the command line shown (a `python -c` script can be long)
 
 
-def describe(row: Any) -> str:
+def describe(row: ProcessRow) -> str:
     """Who the signal would reach: PID, user, GPU and the full command line."""
     info = row.info
     command = info.command if len(info.command) <= MAX_COMMAND else info.command[:MAX_COMMAND] + "…"
@@ -32,7 +35,7 @@ class SignalConfirm(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Cancel"),
     ]
 
-    def __init__(self, signal_name: str, row: Any) -> None:
+    def __init__(self, signal_name: str, row: ProcessRow) -> None:
         super().__init__()
         self.signal_name = signal_name
         self.row = row

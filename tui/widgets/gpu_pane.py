@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.binding import Binding
@@ -35,6 +35,11 @@ from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.remote_hosts import hosts_lines
 from sessiontui.tui.widgets.text_lines import TextLines
 
+if TYPE_CHECKING:
+    from sessiontui.collectors.gpu import GpuSample, GpuSnapshot
+    from sessiontui.collectors.host import HostSnapshot
+    from sessiontui.tui.widgets.gpu_view import Form
+
 HISTORY = 600  # samples kept per GPU: ten minutes at 1 Hz, enough for a maximised pane's charts
 CHART_SAMPLES = 120  # a chart covers at least this many samples: two minutes at 1 Hz, as nvitop's
 MIN_PROCESS_ROWS = 3  # process rows the layout keeps room for before giving GPUs more lines
@@ -48,7 +53,7 @@ class GpuHistory:
         self.mem: deque[float | None] = deque(maxlen=HISTORY)
         self.power: deque[float | None] = deque(maxlen=HISTORY)
 
-    def add(self, sample: Any) -> None:
+    def add(self, sample: GpuSample) -> None:
         self.util.append(sample.util_pct)
         self.mem.append(sample.mem_used_mib)
         self.power.append(sample.power_w)
@@ -90,8 +95,8 @@ class GpuPane(TextLines, can_focus=True):
         Binding("z", "zoom", "Zoom"),
     ]
 
-    snapshot: var[Any] = var(None, always_update=True)
-    host: var[Any] = var(None, always_update=True)
+    snapshot: var[GpuSnapshot | None] = var(None, always_update=True)
+    host: var[HostSnapshot | None] = var(None, always_update=True)
     remote: var[tuple] = var((), always_update=True)  # other hosts' snapshots ([[hosts]])
 
     def __init__(self, **kwargs: Any) -> None:
@@ -102,7 +107,7 @@ class GpuPane(TextLines, can_focus=True):
         self.selected: tuple[int, int] | None = None  # (GPU index, PID)
         self._drawn_charts: dict[int, tuple[tuple, list[Text]]] = {}  # GPU index: (key, lines)
 
-    def watch_snapshot(self, snapshot: Any) -> None:
+    def watch_snapshot(self, snapshot: GpuSnapshot | None) -> None:
         if snapshot is None:
             return
         self.times.append(snapshot.at)
@@ -193,7 +198,7 @@ class GpuPane(TextLines, can_focus=True):
             lines.extend(host)
         return lines
 
-    def _gpus_text(self, snapshot: Any, form: Any, width: int) -> list[Text]:
+    def _gpus_text(self, snapshot: GpuSnapshot, form: Form, width: int) -> list[Text]:
         cell = chart_width(width)
         per = max(1, -(-CHART_SAMPLES // max(cell, 1)))  # samples per column, rounded up
         skip = self.samples % per
@@ -208,7 +213,7 @@ class GpuPane(TextLines, can_focus=True):
             lines.extend(gpu_block(sample, form, width, self.part, charts))
         return lines
 
-    def _charts(self, sample: Any, rows: int, width: int, per: int, skip: int,
+    def _charts(self, sample: GpuSample, rows: int, width: int, per: int, skip: int,
                 span: float) -> list[Text]:
         """A GPU's chart lines, drawn again only when a column of samples is complete or the
         layout or scales change: between those, every sample would draw the same lines."""

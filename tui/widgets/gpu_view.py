@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style
 from rich.text import Text
@@ -19,6 +19,9 @@ from rich.text import Text
 from sessiontui.tui.widgets.fmt import DASH, duration
 from sessiontui.tui.widgets.gauges import chart, fraction, hbar, time_axis
 from sessiontui.tui.widgets.literal import clean
+
+if TYPE_CHECKING:
+    from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
 
 StyleOf = Callable[[str], Style]
 CHART_HEIGHTS = (6, 5, 4, 3, 2)
@@ -56,7 +59,7 @@ class ProcessRow:
     """One process on one GPU, with its host-side figures when the host sees it."""
 
     gpu: int
-    process: Any  # a GpuProcess
+    process: GpuProcess
     info: Any  # a ProcessInfo, or None outside our PID namespace
 
     @property
@@ -114,7 +117,7 @@ def append_bar(text: Text, share: float | None, width: int, fill: Style, back: S
     text.append("▏ ", back)
 
 
-def gpu_compact(sample: Any, width: int, style: StyleOf) -> Text:
+def gpu_compact(sample: GpuSample, width: int, style: StyleOf) -> Text:
     """One line: index, model, utilisation and memory bars, power/limit, temperature, state."""
     name = short_name(sample.name)[:10]
     text = Text(f"{sample.index:>2} {name:<10} ", no_wrap=True)
@@ -137,7 +140,7 @@ def gpu_compact(sample: Any, width: int, style: StyleOf) -> Text:
     return text
 
 
-def gpu_details(sample: Any) -> Text:
+def gpu_details(sample: GpuSample) -> Text:
     """Clocks, memory-bandwidth utilisation, ECC, interconnect and why clocks are held back."""
     parts = [
         f"SM {whole(sample.sm_clock_mhz)} MHz",
@@ -162,7 +165,7 @@ def rate(kib_s: float | None) -> str:
     return f"{kib_s:.0f}K/s"
 
 
-def gpu_charts(sample: Any, series: Series, span_s: float | None, width: int, rows: int,
+def gpu_charts(sample: GpuSample, series: Series, span_s: float | None, width: int, rows: int,
                style: StyleOf) -> list[Text]:
     """Three charts side by side (utilisation 0–100%, memory 0–total, power 0–limit), each
     with its scale in its title and a time axis underneath."""
@@ -193,7 +196,7 @@ def _gib(mib: float | None) -> float | None:
     return None if mib is None else mib / 1024
 
 
-def gpu_block(sample: Any, form: Form, width: int, style: StyleOf,
+def gpu_block(sample: GpuSample, form: Form, width: int, style: StyleOf,
               charts: Sequence[Text] = ()) -> list[Text]:
     """All lines of one GPU in the given form; `charts` are its chart lines (the chart form),
     drawn by the caller, who knows when they last changed."""
@@ -209,7 +212,7 @@ def gpu_block(sample: Any, form: Form, width: int, style: StyleOf,
     return lines
 
 
-def process_rows(snapshot: Any, host: Any) -> list[ProcessRow]:
+def process_rows(snapshot: GpuSnapshot, host: Any) -> list[ProcessRow]:
     """Every (GPU, process) pair, by GPU then GPU memory, biggest first."""
     infos = host.processes if host is not None else {}
     rows = [

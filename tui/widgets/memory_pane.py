@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
@@ -225,7 +227,8 @@ class MemoryTable(DataTable):
         row = RowKey(key)
         for column, value in cells.items():
             self._data[row][ColumnKey(column)] = value
-        for cache in (self._cell_render_cache, self._row_render_cache):
+        caches: tuple[LRUCache[Any, Any], ...] = (self._cell_render_cache, self._row_render_cache)
+        for cache in caches:
             for cached in [cached for cached in cache.keys() if cached[0] == row]:  # noqa: SIM118 (no __iter__)
                 cache.discard(cached)
         self._line_cache.clear()  # screen lines, rebuilt from the other rows' cached renders

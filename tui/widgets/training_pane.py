@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,7 @@ def accept_length_points(history: Mapping[str, Sequence[tuple[float, float]]]
     if not positions:
         return []
     series = [history[key] for key in positions]
+    rows: Iterable[tuple[float, tuple[float, ...]]]
     steps = [step for step, _ in series[0]]
     if all([step for step, _ in points] == steps for points in series[1:]):
         rates = zip(*([value for _, value in points] for points in series), strict=True)
