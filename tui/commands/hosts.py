@@ -32,11 +32,11 @@ def scrape_named(name: str) -> RemoteSnapshot | None:
         print(f"sessiontui: no host {name!r} in {path} (known: {known})", file=sys.stderr)
         return None
     snapshot = scrape_once(host)
-    problem: str | None = snapshot.problem()
-    if problem is None and not snapshot.gpu.available:
-        problem = snapshot.gpu.reason
-    if problem:
-        print(f"sessiontui: {name}: {problem}", file=sys.stderr)
+    why: str | None = snapshot.problem()
+    if why is None and not snapshot.gpu.available:
+        why = snapshot.gpu.reason
+    if why:
+        print(f"sessiontui: {name}: {why}", file=sys.stderr)
     return snapshot
 
 

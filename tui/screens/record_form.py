@@ -194,8 +194,10 @@ class RecordForm(ModalScreen[str | None]):
         self.record = self.reload(self.record.id)
         for field in self.fields:
             widget = self.query_one(f"#field-{field.name}")
-            widget.value = (bool(getattr(self.record, field.name)) if field.parse == "bool"
-                            else shown_value(self.record, field))
+            if isinstance(widget, Checkbox):
+                widget.value = bool(getattr(self.record, field.name))
+            elif isinstance(widget, Input):
+                widget.value = shown_value(self.record, field)
         self._initial = self._typed()
         self._show_problem(f"reloaded revision {self.record.revision}", set())
 

@@ -71,10 +71,10 @@ def plot_lines(series: Sequence[PlotSeries], width: int, height: int, styles: Se
             grid[row][col] = (MARKERS[index % len(MARKERS)], index)
     tick_rows = {rows - 1 - _position(t, y_ticks[0], y_ticks[-1], rows, False): t for t in y_ticks}
     lines = []
-    for row_index, row in enumerate(grid):
+    for row_index, cells_of_row in enumerate(grid):
         label = tick_text(tick_rows[row_index]) if row_index in tick_rows else ""
         text = Text(label.rjust(label_width - 1) + " │")
-        for char, owner in row:
+        for char, owner in cells_of_row:
             text.append(char, styles[owner % len(styles)] if owner is not None and styles else None)
         lines.append(text)
     lines.append(Text(" " * label_width + "└" + "─" * cols))

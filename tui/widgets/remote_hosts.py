@@ -65,6 +65,7 @@ async def show_remote_runs(pane: TrainingPane, snapshots: Sequence[RemoteSnapsho
         problem = snapshot.problem()
         for name, run in shown.get(snapshot.host.name, {}).items():
             if not snapshot.reachable:
-                run = dataclasses.replace(run, status=problem or "unreachable")
+                # the card's status line says why the host's runs are stale, not a run status
+                run = dataclasses.replace(run, status=problem or "unreachable")  # type: ignore[arg-type]
             card = await pane.card(card_key(snapshot, name), title=f"{name} @ {snapshot.host.name}")
             card.show(run)
