@@ -74,6 +74,7 @@ class Record:
     output_path: str | None = None
     source_format: str | None = None
     figures: dict[str, float] = field(default_factory=dict)  # ttft_ms, itl_ms, per-position rates...
+    partial: list[str] = field(default_factory=list)  # sections or fields a cut output did not print
     # lesson
     title: str | None = None
     symptom: str | None = None

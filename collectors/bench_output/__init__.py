@@ -15,21 +15,24 @@ KNOWN_FORMATS: tuple[str, ...] = tuple(name for family in _FAMILIES for name in 
 
 @dataclass(frozen=True)
 class ParseResult:
-    """The complete results found in an output, and one line per result left out as incomplete."""
+    """The results found in an output (those cut short marked `partial`), and one line per result
+    left out because its headline figure was not printed whole."""
 
     records: list[Record] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
 def read_benchmark_output(data: str | bytes) -> ParseResult:
-    """Every complete result in a tool's output, and what was missing from the incomplete ones.
+    """Every result in a tool's output, and what was left out.
 
-    A result is complete when its block printed its closing line or every field its format
-    always prints; output cut mid-write (a last line without its line break that may end inside
-    a number) is read without that line. Server-log summaries only stand in for a benchmark
-    client: when the same output also holds the client's own results (a script that starts the
-    server and runs the benchmark), only those are returned, since the client measured what was
-    asked for.
+    A result is whole when its block printed its closing line or every field its format always
+    prints; one cut short keeps every figure printed whole and names what it lacks in
+    `partial`, and is left out only when its headline figure (the throughput, or the tool's
+    main rate) is missing. Output cut mid-write (a last line without its line break that may end
+    inside a number) is read without that line. Server-log summaries only stand in for a
+    benchmark client: when the same output also holds the client's own results (a script that
+    starts the server and runs the benchmark), only those are returned, since the client
+    measured what was asked for.
     """
     text = trim_cut_tail(to_text(data))
     records: list[Record] = []

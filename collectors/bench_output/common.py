@@ -17,7 +17,9 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _DECIMALS = re.compile(r"\.(\d+)$")
 _TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|\.$")
 _ANY_DECIMALS = re.compile(r"\d\.(\d+)\b")
+MAX_FIXED_DECIMALS = 6  # more decimals is a float's repr (`23405.927228471104`): its end may be cut
 TAIL_CONTEXT = 600  # characters before a cut last line searched for the precision in use
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
@@ -40,6 +42,8 @@ def trim_cut_tail(text: str) -> str:
     at least two decimals and as many as the most any number shows just before it (the same
     line's others, or the lines before that end in one): a block that starts a new precision
     (trtllm-bench's 4-decimal latency breakdown after a 2-decimal rate) is not mistaken for whole.
+    A number printed as a float's full repr (more than six decimals) has no fixed width and is
+    never taken for whole.
     """
     if not text or text.endswith("\n"):
         return text
@@ -54,19 +58,22 @@ def trim_cut_tail(text: str) -> str:
         if ending:
             earlier.append(len(ending[1]))
     wanted = max([2, *earlier])
-    return text if shown and len(shown[1]) >= wanted else text[:start]
+    whole = shown and wanted <= len(shown[1]) <= MAX_FIXED_DECIMALS
+    return text if whole else text[:start]
 
 
 def number(text: object) -> float | None:
-    """The finite number a value starts with ("1,234.5 tok/s" -> 1234.5), or None."""
+    """The finite number a value starts with ("1,234.5 tok/s" -> 1234.5), or None (also when a
+    control character follows it: the number may continue after the garbage)."""
     if isinstance(text, bool):
         return None
     if isinstance(text, int | float):
         return float(text) if math.isfinite(text) else None
     if not isinstance(text, str):
         return None
-    match = _NUMBER.match(_THOUSANDS.sub("", text.strip()))
-    if not match:
+    text = _THOUSANDS.sub("", text.strip())
+    match = _NUMBER.match(text)
+    if not match or _CONTROL.match(text, match.end()):  # `681\x00.30` is no 681
         return None
     value = float(match.group())
     return value if math.isfinite(value) else None

@@ -17,6 +17,7 @@ from sessiontui.collectors.bench_output.common import (
     median,
     number,
     present,
+    slug,
     whole,
 )
 from sessiontui.collectors.bench_output.serving import (
@@ -181,7 +182,8 @@ def _json_records(text: str) -> list[Record]:
 
 
 def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
-    """Measured runs of bench_one_batch; the warm-up run and a run cut before `Total.` left out."""
+    """Measured runs of bench_one_batch (the warm-up left out); a run cut before `Total.` is
+    marked partial."""
     if "Prefill. latency" not in text:
         return []
     runs: list[dict[str, Any]] = []
@@ -203,8 +205,11 @@ def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
             run["total_latency_s"], run["total_tok_s"] = match[1], match[2]
             runs.append(run)
             run = None
-    if run is not None and run["phase"] != "warmup":
-        problems.append("sglang.bench_one_batch: a run cut before its `Total.` line, not stored")
+    if run is not None and run["phase"] != "warmup":  # cut before its `Total.` line
+        if "value" in run:
+            runs.append({**run, "partial": ["total"]})
+        else:
+            problems.append("sglang.bench_one_batch: a run cut before its decode median, not stored")
     if runs and not any(r["phase"] for r in runs) and len(runs) > 1:
         runs = runs[1:]  # no markers: the first run is the warm-up
     return [record for r in runs if r["phase"] != "warmup" and (record := _one_batch_record(r))]
@@ -235,12 +240,13 @@ def _one_batch_record(run: dict[str, Any]) -> Record | None:
         engine=ENGINE,
         batch_size=batch,
         figures=figures_of((name, run.get(name)) for name in names),
+        partial=run.get("partial", []),
     )
 
 
 def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
     """One record per `batch size:` group printed by bench_one_batch_server; a last group that
-    lacks lines the group before it printed was cut short and is reported instead."""
+    lacks lines the group before it printed was cut short and is marked partial."""
     if "batch size:" not in text:
         return []
     groups: list[dict[str, str]] = []
@@ -253,15 +259,14 @@ def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
             groups.append({})
         if groups:
             groups[-1][key] = raw
-    if len(groups) > 1 and set(groups[-2]) - set(groups[-1]):
-        missing = ", ".join(sorted(set(groups[-2]) - set(groups[-1])))
-        problems.append(f"sglang.bench_one_batch_server: last group cut short ({missing} missing),"
-                        " not stored")
-        groups.pop()
+    cut = sorted(set(groups[-2]) - set(groups[-1])) if len(groups) > 1 else []
     records = []
     for group in groups:
         value = number(group.get("output throughput"))
         if value is None:
+            if group is groups[-1] and cut:
+                problems.append("sglang.bench_one_batch_server: last group cut before its output "
+                                "throughput, not stored")
             continue
         records.append(
             benchmark(
@@ -281,6 +286,7 @@ def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
                         ("cache_hit_rate", group.get("cache hit rate")),
                     )
                 ),
+                partial=[slug(key) for key in cut] if group is groups[-1] else [],
             )
         )
     return records

@@ -215,17 +215,19 @@ def _report_record(text: str, report: _Report) -> Record:
 
 
 def _bench_records(text: str, problems: list[str]) -> list[Record]:
-    """Records of the complete trtllm-bench reports; a cut one is reported instead."""
+    """Records of the trtllm-bench reports (a cut one marked partial with the lines it lacks);
+    one cut before its throughput is reported instead."""
     if "= " not in text or "OVERVIEW" not in text and "= STATISTICS" not in text:
         return []
     records = []
     for report in _reports(text):
         missing = _missing(report)
-        if missing:
-            problems.append(f"{FORMATS[0]}: report cut short, missing {', '.join(missing)}; "
-                            "not stored")
-        else:
-            records.append(_report_record(text, report))
+        if all(number(report.overview.get(label)) is None for label in _VALUE_LABELS):
+            problems.append(f"{FORMATS[0]}: report cut before its output throughput, not stored")
+            continue
+        record = _report_record(text, report)
+        record.partial = missing
+        records.append(record)
     return records
 
 
@@ -273,14 +275,13 @@ def _benchmark_groups(text: str) -> Iterator[dict[str, str]]:
         yield group
 
 
-def _benchmark_record(pairs: dict[str, str]) -> Record | str | None:
-    """The record of one `[BENCHMARK]` result, why it is incomplete, or None if it has no rate."""
+def _benchmark_record(pairs: dict[str, str]) -> Record | None:
+    """The record of one `[BENCHMARK]` result (partial when cut before its latency), or None if
+    it has no rate."""
     value = next((v for name in _LINE_VALUES if (v := number(pairs.get(name))) is not None), None)
     closing = "avg_sequence_latency(ms)" if "token_throughput(token/sec)" in pairs else "latency(ms)"
     if value is None:
         return None
-    if closing not in pairs:
-        return f"{FORMATS[1]}: `[BENCHMARK]` result cut before `{closing}`, not stored"
     accept = number(pairs.get("avg_acceptance_rate(tokens/decoding steps)"))
     return benchmark(
         value,
@@ -292,23 +293,18 @@ def _benchmark_record(pairs: dict[str, str]) -> Record | str | None:
         output_len=whole(pairs.get("output_length")),
         accept_length=accept if accept and accept > 1 else None,
         figures=figures_of((name, pairs.get(key)) for key, name in _LINE_FIGURES.items()),
+        partial=[] if closing in pairs else [closing],
     )
 
 
-def _benchmark_records(text: str, problems: list[str]) -> list[Record]:
-    """Records of `[BENCHMARK]` results that printed their throughput and the latency after it."""
+def _benchmark_records(text: str) -> list[Record]:
+    """Records of `[BENCHMARK]` results that printed their throughput (partial when cut before
+    the latency printed after it)."""
     if "[BENCHMARK]" not in text:
         return []
-    records = []
-    for pairs in _benchmark_groups(text):
-        found = _benchmark_record(pairs)
-        if isinstance(found, str):
-            problems.append(found)
-        elif found is not None:
-            records.append(found)
-    return records
+    return [record for pairs in _benchmark_groups(text) if (record := _benchmark_record(pairs))]
 
 
 def parse(text: str, problems: list[str]) -> list[Record]:
     """Every TensorRT-LLM result in the text."""
-    return [*_bench_records(text, problems), *_benchmark_records(text, problems)]
+    return [*_bench_records(text, problems), *_benchmark_records(text)]
