@@ -188,6 +188,73 @@ def failure_signature(text: str) -> str:
     return named[0] if named else abstract(lines[-1]) if lines else ""
 
 
+# Failure kinds, most specific first: a tail that names several (a CUDA OOM re-raised by a
+# launcher that then reports SIGABRT) is the first kind listed. Old and new spellings of each
+# (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
+FAILURE_KINDS = (
+    ("nccl_timeout", re.compile(
+        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
+        r"|collective operation timeout", re.IGNORECASE)),
+    ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
+    ("cuda_oom", re.compile(
+        r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
+        r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
+        r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
+        r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
+        r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
+        r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError", re.IGNORECASE)),
+    ("illegal_memory_access", re.compile(
+        r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
+        r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
+    ("device_assert", re.compile(
+        r"device-side assert|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed"
+        r"|CUBLAS_STATUS_EXECUTION_FAILED", re.IGNORECASE)),
+    ("no_kernel_image", re.compile(
+        r"no kernel image is available|cudaErrorNoKernelImageForDevice|invalid device function"
+        r"|is not compatible with the current PyTorch installation"
+        r"|CUDA_ERROR_NO_BINARY_FOR_GPU", re.IGNORECASE)),
+    ("cuda_driver", re.compile(
+        r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
+        r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
+        r"|CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|cudaErrorNoDevice"
+        r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML", re.IGNORECASE)),
+    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN error|Could not create cudnn handle"
+                               r"|Failed to get convolution algorithm", re.IGNORECASE)),
+    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle",
+                                re.IGNORECASE)),
+    ("launch_failure", re.compile(
+        r"unspecified launch failure|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED"
+        r"|too many resources requested for launch|cudaErrorLaunchOutOfResources"
+        r"|the launch timed out|cudaErrorLaunchTimeout", re.IGNORECASE)),
+    ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
+                             re.IGNORECASE)),
+    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN)|nccl\w{0,30}Error|ncclInternalError"
+                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
+                              r"|ProcessGroupNCCL", re.IGNORECASE)),
+    ("shm", re.compile(r"DataLoader worker[^\n]{0,80}(?:Bus error|killed)|/dev/shm|shared memory"
+                       r" \(shm\)|insufficient shared memory", re.IGNORECASE)),
+    ("host_oom", re.compile(
+        r"(?:^|\s)Killed(?:\s|$)|Out of memory: Killed process|oom-kill|OOMKilled"
+        r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc", re.IGNORECASE)),
+    ("segfault", re.compile(
+        r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
+        re.IGNORECASE)),
+    ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b", re.IGNORECASE)),
+    ("aborted", re.compile(r"Aborted \(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
+    ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error",
+                              re.IGNORECASE)),
+)
+
+
+def failure_kind(text: str) -> str | None:
+    """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
+    most specific one it names, or None when it names none of them."""
+    tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    return next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
+
+
 def _short(type_name: str) -> str:
     return type_name.rsplit(".", 1)[-1]
 
