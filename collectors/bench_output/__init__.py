@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 
-from sessiontui.collectors.bench_output import llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output import generic, llamacpp, sglang, trtllm, vllm
 from sessiontui.collectors.bench_output.common import to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
-KNOWN_FORMATS: tuple[str, ...] = tuple(name for family in _FAMILIES for name in family.FORMATS)
+KNOWN_FORMATS: tuple[str, ...] = (
+    *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,20 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
         try:
             records.extend(family.parse(text, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
-            problems.append(f"{family.__name__.rsplit('.', 1)[-1]}: unreadable layout ({exc!r})")
+            problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
+    if not records and not problems:
+        claimed = [family for family in _FAMILIES if any(m in text for m in family.MARKERS)]
+        if claimed:  # a known tool's output without a complete result: not read another way
+            problems.append(f"{_name(claimed[0])}: output without a complete result")
+        else:  # no known format: labelled lines, read by their names
+            records = generic.parse(text, problems)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     return ParseResult(client or records, problems)
+
+
+def _name(family: ModuleType) -> str:
+    """A format family's short name for messages (`sglang`)."""
+    return family.__name__.rsplit(".", 1)[-1]
 
 
 def parse_benchmark_output(data: str | bytes) -> list[Record]:

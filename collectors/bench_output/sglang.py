@@ -38,6 +38,8 @@ FORMATS = (
     "sglang.bench_one_batch_server",
     "sglang.server_log",
 )
+# Text only these outputs print: one without a complete result is not read another way.
+MARKERS = ("Benchmark Result", "Prefill. latency", "Decode batch", "last generation throughput")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(

@@ -134,7 +134,12 @@ def test_nan_and_inf_in_json_results_are_dropped() -> None:
 def test_garbage_gives_nothing() -> None:
     assert parse_benchmark_output(bytes(range(256)) * 40) == []
     assert parse_benchmark_output(b"") == []
-    assert parse_benchmark_output("Output token throughput (tok/s): 12\n") == []  # no block
+    assert parse_benchmark_output("Decode step took 12 ms\nloss: 2.5 tokens/s: 900\n") == []
+
+
+def test_a_lone_labelled_throughput_line_is_read_by_the_generic_reader() -> None:
+    [record] = parse_benchmark_output("Output token throughput (tok/s): 12\n")  # no block
+    assert (record.source_format, record.value, record.metric) == ("generic", 12.0, "output_tok_s")
 
 
 @settings(max_examples=200, deadline=None)
