@@ -20,18 +20,31 @@ _ANY_DECIMALS = re.compile(r"\d\.(\d+)\b")
 MAX_FIXED_DECIMALS = 6  # more decimals is a float's repr (`23405.927228471104`): its end may be cut
 TAIL_CONTEXT = 600  # characters before a cut last line searched for the precision in use
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_QUOTES = ("# ", "> ", "// ")
+_QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
-    """Text with CRLF, carriage-return redraws, ANSI colours and rank prefixes made plain."""
+    """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
+    every line shares (a paste kept in shell comments or a Markdown quote) made plain."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in data:
         data = ANSI.sub("", data)
+    data = unquoted(data)
     return strip_ranks(data) if "]:" in data else data
+
+
+def unquoted(text: str) -> str:
+    """The text without a `# `, `> ` or `// ` that starts every non-blank line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    for mark in _QUOTES:
+        if lines and all(line.lstrip().startswith(mark) for line in lines):
+            return _QUOTED[mark].sub("", text)
+    return text
 
 
 def trim_cut_tail(text: str) -> str:

@@ -13,6 +13,7 @@ are kept under their own names.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections.abc import Iterable, Iterator
@@ -26,9 +27,11 @@ from sessiontui.project_memory.records import Record
 FORMATS = ("generic", "generic.server_log")
 ENGINE = None
 _VALUE = re.compile(
-    r"(?<![\w.])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d/])"
-    r"(?:\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][\w/%µ().+ -]{0,30})?"
+    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?)(?![\d/])"
+    r"(?:\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
 _BARS = re.compile(r"[│┃|]")
 _RATE_UNIT = re.compile(
     r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|per\s+)\s*"
@@ -37,19 +40,26 @@ _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
 _TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode", re.IGNORECASE)
-_PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b", re.IGNORECASE)
+_PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
+_AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 _SETTING = re.compile(r"issue|target|configured|request[ _]rate|traffic|burst", re.IGNORECASE)
 _ACCEPT_LENGTH = re.compile(r"accept(?:ance|ed)?[ _]*(?:len(?:gth)?|tokens per step)|acc_length"
                             r"|\btau\b", re.IGNORECASE)
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
-_CONCURRENCY = re.compile(r"concurren|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
+_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
-# Lines not read: commands (their flags are settings, not results) and JSON, which its tool's
-# own recogniser reads whole (a cut JSON line is no result).
-_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{?\s*\"", re.IGNORECASE)
+# Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
+# which their tool's recogniser reads whole (a cut one is no result).
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"", re.IGNORECASE)
+_JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
+_JSON_BRACES = frozenset({"{", "}", "[", "]"})
+_STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
+                        "p90", "p95", "p99", "p1", "p5", "p10"})
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}")
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
@@ -65,9 +75,14 @@ _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), 
           ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
-             "accept_length")
+             "accept_length", "latency_s")
 _LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
-                     r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d")
+                     r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
+_DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
+              "elapsed_time", "benchmark_duration")
+_INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
+_OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
+                  "number_of_completion_tokens")
 MIN_PERIODIC = 5  # single-line results with the same names: a periodic log line, summarised
 
 
@@ -136,7 +151,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
             return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
         if _PER_USER.search(both):
             return "per_user_output_tok_s", 1 / per
-        if _PEAK.search(label):
+        if _PEAK.search(label) or _AUXILIARY.search(label):
             return f"{slug(label)}_tok_s", 1 / per
         if _TOTAL.search(both):
             return "total_tok_s", 1 / per
@@ -151,10 +166,20 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
         return "acceptance_rate", 0.01 if "%" in both else 1.0
     if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
         return "concurrency", 1.0
+    if _MEAN_LATENCY.fullmatch(label.strip()):
+        return "latency_s", 0.001 if unit.strip().lower() == "ms" else 1.0
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency
     return slug(label.split(":")[-1] or label), 1.0
+
+
+def _in_label_parentheses(line: str, at: int) -> bool:
+    """Whether position `at` lies inside parentheses that end a label (`percentile(50, 99):`)."""
+    if line.count("(", 0, at) <= line.count(")", 0, at):
+        return False
+    close = line.find(")", at)
+    return close >= 0 and line[close + 1 :].lstrip()[:1] in (":", "(", "=")
 
 
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
@@ -162,16 +187,19 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     label = ""
     start = 0
     for match in _VALUE.finditer(line):
-        if line.count("(", 0, match.start()) > line.count(")", 0, match.start()):
-            continue  # a number inside a label's parentheses: `percentile(50, 75, 95, 99)`
+        if _in_label_parentheses(line, match.start()):
+            continue
         before = line[start : match.start()]
         if ":" in before or "=" in before or not label:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
         unit = (match[2] or "").strip()
-        yield label, match[1], unit
         start = match.end()
+        if unit and line[start:].lstrip()[:1] in (":", "="):
+            unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
+            start = match.start(2) + len(unit)
+        yield label, match[1], unit
 
 
 def _cells(line: str) -> Iterator[tuple[str, str, str]]:
@@ -182,6 +210,13 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
     number = _VALUE.match(cells[1])
     if number and number.end() == len(cells[1]):
         yield cells[0], number[1], number[2] or ""
+
+
+def _float(raw: str) -> float:
+    """A printed number: `1,234.5` with thousands separators, `9,85` with a decimal comma."""
+    if _DECIMAL_COMMA.fullmatch(raw):
+        return float(raw.replace(",", "."))
+    return float(raw.replace(",", ""))
 
 
 def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
@@ -197,40 +232,117 @@ def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[
         word = f"p{word}" if word.isdigit() else word
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, float(raw_number.replace(",", "")) * factor
+            yield name, _float(raw_number) * factor
+
+
+def _row_cells(line: str) -> list[str]:
+    """The cells of a table row between `|`/`│` bars."""
+    return [cell.strip() for cell in _BARS.split(line.strip().strip("|│┃"))]
+
+
+def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
+    """(column, number, "") of a data row of a headed table; nothing when the row is cut short
+    (fewer cells than the header) or holds no numbers."""
+    cells = _row_cells(line)
+    if len(cells) != len(header):
+        return
+    for column, cell in zip(header, cells, strict=True):
+        number = _VALUE.fullmatch(cell)
+        if number:
+            yield column, number[1], number[2] or ""
+
+
+def _is_header(cells: list[str], next_line: str) -> bool:
+    """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
+    return (len(cells) >= 3 and not any(_VALUE.fullmatch(cell) for cell in cells)
+            and bool(_TABLE_RULE.match(next_line.strip())))
+
+
+class _JsonPath:
+    """The keys enclosing each line of (possibly cut) JSON, and the `unit` their object gives."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.units: list[str] = []
+
+    def read(self, line: str) -> Iterator[tuple[str, str, str]]:
+        """(label, number, unit) of a `"key": number` line; opening and closing braces tracked."""
+        pair = _JSON_PAIR.match(line)
+        if pair and pair[2] in "{[":
+            self.keys.append(pair[1])
+            self.units.append("")
+        elif pair and pair[1] == "unit" and self.units:
+            self.units[-1] = pair[2].strip('"')
+        elif pair and _VALUE.fullmatch(pair[2]):
+            parent = self.keys[-1] if self.keys and pair[1].lower() in _STAT_KEYS else ""
+            unit = self.units[-1] if self.units else ""
+            yield f"{parent} {pair[1]}".strip().replace("_", " "), pair[2], unit
+        elif line.startswith(("}", "]")) and self.keys:
+            self.keys.pop()
+            self.units.pop()
 
 
 def readings(text: str) -> Iterator[_Reading]:
-    """Every named value of the text, line by line (command lines and training lines skipped)."""
-    for index, raw in enumerate(text.splitlines()):
+    """Every named value of the text, line by line: labelled lines, rows of headed tables and
+    `"key": number` lines of JSON (commands and training lines skipped)."""
+    lines = text.splitlines()
+    header: list[str] | None = None
+    json = _JsonPath()
+    for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
-        if not line or not any(c.isdigit() for c in line) or _TRAINING.search(line) or (
-            _SKIPPED.search(line)
-        ):
+        bars = bool(_BARS.search(line[:3]))
+        if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
+                lines) else ""):
+            header = cells
             continue
-        found = list(_cells(line)) if _BARS.search(line[:3]) else list(_segments(line))
-        by_label: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for label, raw_number, unit in found:
-            if label:
-                by_label.setdefault((label, unit), []).append((raw_number, unit))
-        for (label, _), values in by_label.items():
-            for name, value in _named(label, values, line[: max(line.find(label), 0)]):
+        header = header if bars else None
+        if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
+            yield from _line_readings(list(json.read(line)), line, index, logged)
+            continue
+        if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
+            continue
+        if header is not None:
+            found = list(_table_row(header, line))
+        else:
+            found = list(_cells(line)) if bars else list(_segments(line))
+        yield from _line_readings(found, line, index, logged)
+
+
+def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
+                   logged: bool) -> Iterator[_Reading]:
+    """The named readings of one line's (label, number, unit) values, each name once."""
+    by_label: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for label, raw_number, unit in found:
+        if label:
+            by_label.setdefault((label, unit), []).append((raw_number, unit))
+    named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
+    for (label, _), values in by_label.items():
+        for name, value in _named(label, values, line[: max(line.find(label), 0)]):
+            if name not in named:
+                named.add(name)
                 yield _Reading(name, value, index, logged)
 
 
 def _results(found: Iterable[_Reading]) -> list[_Result]:
-    """Readings grouped into results: a name printed again with another value starts the next."""
+    """Readings grouped into results, line by line: a line that prints a name again with
+    another value starts the next result."""
     results = [_Result()]
-    for reading in found:
-        current = results[-1]
-        seen = current.readings.get(reading.name)
-        if seen is not None and abs(seen - reading.value) > 1e-3 * max(abs(seen), 1e-9):
+    for _, group in itertools.groupby(found, key=lambda reading: reading.line):
+        line = list(group)
+        current = results[-1].readings
+        if any(_differs(current.get(r.name), r.value) for r in line):
             results.append(_Result())
-        results[-1].add(reading)
+        for reading in line:
+            results[-1].add(reading)
     for result in results:
         result.readings = _derived(result.readings)
     return [result for result in results if _headline(result.readings)]
+
+
+def _differs(seen: float | None, value: float) -> bool:
+    """Whether a value printed again differs from the one seen (beyond rounding)."""
+    return seen is not None and abs(seen - value) > 1e-3 * max(abs(seen), 1e-9)
 
 
 def _headline(readings: dict[str, float]) -> str | None:
@@ -260,16 +372,32 @@ def _derived(readings: dict[str, float]) -> dict[str, float]:
     k = readings.get("number_of_speculative_tokens")
     if emitted and drafts and k and "accept_length" not in readings:
         readings["accept_length"] = emitted / (drafts / k)
-    rate = readings.get("throughput_tok_s")
-    duration = readings.get("total_latency") or readings.get("duration") or readings.get(
-        "benchmark_duration_s")
-    inputs, outputs = readings.get("total_input_tokens"), readings.get("total_output_tokens")
-    if rate and duration and inputs and outputs and "output_tok_s" not in readings:
-        if abs((inputs + outputs) / duration - rate) <= 1e-3 * rate:
-            readings["total_tok_s"] = readings.pop("throughput_tok_s")
-    elif rate and "request_throughput" in readings and readings.get("_same_line_requests"):
-        readings["total_tok_s"] = readings.pop("throughput_tok_s")
+    _name_the_rate(readings)
     return readings
+
+
+def _first(readings: dict[str, float], names: tuple[str, ...]) -> float | None:
+    """The first of `names` the readings hold (a positive value), or None."""
+    return next((readings[name] for name in names if readings.get(name, 0) > 0), None)
+
+
+def _name_the_rate(readings: dict[str, float]) -> None:
+    """Tell what an unqualified rate counts (`Throughput: 12577 tokens/s`, JSON `throughput`):
+    the total when it equals (input + output) tokens over the duration or is printed beside a
+    request rate, the output rate when it equals output tokens over the duration."""
+    key = "throughput_tok_s" if "throughput_tok_s" in readings else "throughput"
+    rate = readings.get(key)
+    if not rate or "output_tok_s" in readings:
+        return
+    duration = _first(readings, _DURATIONS)
+    inputs, outputs = _first(readings, _INPUT_COUNTS), _first(readings, _OUTPUT_COUNTS)
+    counted_total = bool(duration and inputs and outputs
+                         and abs((inputs + outputs) / duration - rate) <= 1e-3 * rate)
+    beside_requests = key == "throughput_tok_s" and bool(readings.get("_same_line_requests"))
+    if duration and outputs and abs(outputs / duration - rate) <= 1e-3 * rate:
+        readings["output_tok_s"] = readings.pop(key)
+    elif counted_total or beside_requests:
+        readings["total_tok_s"] = readings.pop(key)
 
 
 def _command_settings(text: str, end: int) -> dict[str, float]:
@@ -299,6 +427,8 @@ def _record(result: _Result, text: str, lines: list[str]) -> Record:
         metric = {"metric": "accept_length", "unit": "tok/step"}
     elif headline == "total_tok_s":
         metric = {"metric": "total_tok_s", "unit": "tok/s"}
+    elif headline == "latency_s":
+        metric = {"metric": "latency_s", "unit": "s"}
     value = readings.pop(headline)
     concurrency = readings.pop("concurrency", None)
     accept = readings.pop("accept_length", None) if headline != "accept_length" else value

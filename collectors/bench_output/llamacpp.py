@@ -32,7 +32,7 @@ FORMATS = (
     "llama.cpp.server_log",
 )
 # Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("| model ", "S_TG t/s", "build_commit,", "eval time =", "n_drafted", "seconds, speed:")
+MARKERS = ("| model ", "S_TG t/s", "build_commit,", "print_timing:", "n_drafted", "seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})

@@ -39,7 +39,8 @@ FORMATS = (
     "sglang.server_log",
 )
 # Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("Benchmark Result", "Prefill. latency", "Decode batch", "last generation throughput")
+MARKERS = ("Benchmark Result", "Prefill. latency", "Decode batch", "last generation throughput",
+           "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(

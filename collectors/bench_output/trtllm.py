@@ -22,9 +22,10 @@ ENGINE = "tensorrt-llm"
 FORMATS = ("tensorrt-llm.trtllm-bench", "tensorrt-llm.benchmark")
 # Text only these outputs print: one without a complete result is not read another way.
 MARKERS = ("PERFORMANCE OVERVIEW", "= STATISTICS", "[BENCHMARK]", "THROUGHPUT OVERVIEW")
-_BANNER = re.compile(r"^= ?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")
+_BANNER = re.compile(r"^(?:= ?)?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")  # `= ` dropped in pastes
 _RULE = re.compile(r"^={10,}\s*$")
 _LABEL_VALUE = re.compile(r"^([A-Za-z][^:\[]*?(?:\[[^\]]*\][^:]*?)?)\s*:\s*(\S+)")
+_TABLE_CELL = re.compile(r":\s*\|\s*")  # a report pasted as a table of runs: the first run's value
 _PERCENTILE = re.compile(r"^\[(\w+)\]\s+(\w+)\s*:\s*(\S+)")
 _CONCURRENCY_FLAG = re.compile(r"--concurrency[= ]+(\d+)")
 _MAX_DRAFT = re.compile(r"max_draft_len[\"']?\s*[:=]\s*(\d+)")
@@ -142,7 +143,7 @@ def _read_line(line: str, section: str, report: _Report | None, before: dict[str
         return
     percentile = _PERCENTILE.match(line)
     breakdown = _BREAKDOWN_LINE.match(line) if section in _BREAKDOWNS else None
-    pair = _LABEL_VALUE.match(line)
+    pair = _LABEL_VALUE.match(_TABLE_CELL.sub(": ", line, count=1))  # also `label: | v1 | v2`
     if percentile:
         name = _PERCENTILE_NAMES.get(percentile[1].upper())
         if name:
@@ -219,7 +220,7 @@ def _report_record(text: str, report: _Report) -> Record:
 def _bench_records(text: str, problems: list[str]) -> list[Record]:
     """Records of the trtllm-bench reports (a cut one marked partial with the lines it lacks);
     one cut before its throughput is reported instead."""
-    if "= " not in text or "OVERVIEW" not in text and "= STATISTICS" not in text:
+    if "OVERVIEW" not in text and "= STATISTICS" not in text:
         return []
     records = []
     for report in _reports(text):
