@@ -82,7 +82,7 @@ def score_bench(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
 def score_crash(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
     """(right, why not) for one crash tail: the failure kind read against the expected one."""
     want = entry.get("expect", {}).get("failure")
-    got = failure_kind(path.read_text(encoding="utf-8", errors="replace"))
+    got = failure_kind(path.read_text(encoding="utf-8", errors="replace")) or "none"
     return got == want, "" if got == want else f"read {got!r}, expected {want!r}"
 
 

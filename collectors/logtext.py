@@ -232,15 +232,16 @@ FAILURE_KINDS = (
         r"|the launch timed out|cudaErrorLaunchTimeout", re.IGNORECASE)),
     ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
                              re.IGNORECASE)),
-    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN)|nccl\w{0,30}Error|ncclInternalError"
+    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
+                              r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage",
                               re.IGNORECASE)),
-    ("shm", re.compile(r"DataLoader worker[^\n]{0,80}(?:Bus error|killed)|/dev/shm|shared memory"
-                       r" \(shm\)|insufficient shared memory", re.IGNORECASE)),
-    ("host_oom", re.compile(
-        r"(?:^|\s)Killed(?:\s|$)|Out of memory: Killed process|oom-kill|OOMKilled"
+    ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
+                       r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
+    ("host_oom", re.compile(  # the shell's `Killed` is capitalised; `killed by signal` is not it
+        r"(?:^|\s)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
-        r"|MemoryError|Cannot allocate memory|std::bad_alloc", re.IGNORECASE)),
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
         re.IGNORECASE)),
