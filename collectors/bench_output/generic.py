@@ -34,17 +34,17 @@ _VALUE = re.compile(
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
 _BARS = re.compile(r"[│┃|]")
 _RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|per\s+)\s*"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
 _TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
-_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode", re.IGNORECASE)
+_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 _SETTING = re.compile(r"issue|target|configured|request[ _]rate|traffic|burst", re.IGNORECASE)
-_ACCEPT_LENGTH = re.compile(r"accept(?:ance|ed)?[ _]*(?:len(?:gth)?|tokens per step)|acc_length"
+_ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b", re.IGNORECASE)
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
@@ -59,6 +59,7 @@ _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
                         "p90", "p95", "p99", "p1", "p5", "p10"})
+_KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
 _TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}")
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
@@ -83,7 +84,8 @@ _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_ti
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
 _OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
                   "number_of_completion_tokens")
-MIN_PERIODIC = 5  # single-line results with the same names: a periodic log line, summarised
+ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
+_AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -182,6 +184,20 @@ def _in_label_parentheses(line: str, at: int) -> bool:
     return close >= 0 and line[close + 1 :].lstrip()[:1] in (":", "(", "=")
 
 
+def _open_parenthesis(line: str, at: int) -> int:
+    """Where the parenthesis enclosing position `at` opens, or -1: a value in `(3.0ms/T =
+    333.33T/s)` belongs to the label before the parenthesis (`Generate:`)."""
+    depth = 0
+    for index in range(at - 1, -1, -1):
+        if line[index] == ")":
+            depth += 1
+        elif line[index] == "(":
+            if depth == 0:
+                return index
+            depth -= 1
+    return -1
+
+
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     """(label, number, unit) of each value a cleaned line prints, in order."""
     label = ""
@@ -189,7 +205,8 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     for match in _VALUE.finditer(line):
         if _in_label_parentheses(line, match.start()):
             continue
-        before = line[start : match.start()]
+        opened = _open_parenthesis(line, match.start())
+        before = line[start : max(opened, start)] if opened >= 0 else line[start : match.start()]
         if ":" in before or "=" in before or not label:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
@@ -294,7 +311,8 @@ def readings(text: str) -> Iterator[_Reading]:
         bars = bool(_BARS.search(line[:3]))
         if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
                 lines) else ""):
-            header = cells
+            # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
+            header = None if cells[0].lower() in _KEY_COLUMNS else cells
             continue
         header = header if bars else None
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
@@ -342,7 +360,7 @@ def _results(found: Iterable[_Reading]) -> list[_Result]:
 
 def _differs(seen: float | None, value: float) -> bool:
     """Whether a value printed again differs from the one seen (beyond rounding)."""
-    return seen is not None and abs(seen - value) > 1e-3 * max(abs(seen), 1e-9)
+    return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
 
 
 def _headline(readings: dict[str, float]) -> str | None:
@@ -351,10 +369,9 @@ def _headline(readings: dict[str, float]) -> str | None:
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A periodic log line (logged results, or many one-line results, with the same names) as
-    one result of their medians."""
-    single = [r for r in results if r.first == r.last]
-    periodic = [r for r in results if r.logged] or (single if len(single) >= MIN_PERIODIC else [])
+    """A periodic log line (results printed behind a logger prefix, with the same names) as one
+    result of their medians."""
+    periodic = [r for r in results if r.logged]
     if not periodic or len({frozenset(r.readings) for r in periodic}) != 1:
         return results
     names = periodic[0].readings
@@ -362,6 +379,19 @@ def _summarised(results: list[_Result]) -> list[_Result]:
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
     return [summary, *(r for r in results if r not in periodic)]
+
+
+def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
+    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`) as the average
+    alone: the line the tool prints as its result."""
+    kept: list[_Result] = []
+    for result in results:
+        if _AVERAGE_LINE.match(clean(lines[result.first])):
+            names = set(result.readings)
+            while kept and names <= set(kept[-1].readings):
+                kept.pop()
+        kept.append(result)
+    return kept
 
 
 def _derived(readings: dict[str, float]) -> dict[str, float]:
@@ -450,4 +480,5 @@ def parse(text: str, problems: list[str]) -> list[Record]:
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
-    return [_record(result, text, lines) for result in _summarised(_results(found))]
+    results = _averaged(_summarised(_results(found)), lines)
+    return [_record(result, text, lines) for result in results]
