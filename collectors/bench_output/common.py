@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -119,13 +120,41 @@ def kv_pairs(text: str) -> dict[str, str]:
     return pairs
 
 
+class _Matches:
+    """Every match of one pattern in one text, found once: the last one before an offset is then
+    a binary search, so reading N result blocks stays linear in N (issue 29)."""
+
+    def __init__(self, text: str, pattern: re.Pattern[str]) -> None:
+        self.text = text
+        self.matches = list(pattern.finditer(text))
+        self.starts = [match.start() for match in self.matches]
+
+
+_MATCH_CACHE: dict[tuple[int, re.Pattern[str]], _Matches] = {}
+MATCH_CACHE_SIZE = 32  # (text, pattern) pairs kept: the patterns of one output being parsed
+
+
+def last_match(text: str, pattern: re.Pattern[str], end: int) -> re.Match[str] | None:
+    """The last match of `pattern` that starts before offset `end` (and ends by it), or None."""
+    key = (id(text), pattern)
+    found = _MATCH_CACHE.get(key)
+    if found is None or found.text is not text:
+        if len(_MATCH_CACHE) >= MATCH_CACHE_SIZE:
+            _MATCH_CACHE.clear()
+        found = _MATCH_CACHE[key] = _Matches(text, pattern)
+    index = bisect.bisect_left(found.starts, end) - 1
+    while index >= 0 and found.matches[index].end() > end:
+        index -= 1
+    return found.matches[index] if index >= 0 else None
+
+
 def last_repr_before(text: str, pattern: re.Pattern[str], end: int) -> dict[str, str]:
     """The key=value pairs of the last line matching `pattern` that starts before offset `end`."""
-    found: dict[str, str] = {}
-    for match in pattern.finditer(text, 0, end):
-        line_end = text.find("\n", match.start())
-        found = kv_pairs(text[match.start() : line_end if line_end >= 0 else len(text)])
-    return found
+    match = last_match(text, pattern, end)
+    if match is None:
+        return {}
+    line_end = text.find("\n", match.start())
+    return kv_pairs(text[match.start() : line_end if line_end >= 0 else len(text)])
 
 
 def present(value: str | None) -> str | None:

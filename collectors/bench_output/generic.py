@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, slug
+from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
@@ -433,17 +433,17 @@ def _name_the_rate(readings: dict[str, float]) -> None:
 def _command_settings(text: str, end: int) -> dict[str, float]:
     """Concurrency and request rate given on a printed command line before offset `end`."""
     settings: dict[str, float] = {}
-    for match in _COMMAND_CONCURRENCY.finditer(text, 0, end):
-        settings["concurrency"] = float(next(group for group in match.groups() if group))
-    for match in _COMMAND_RATE.finditer(text, 0, end):
-        settings["request_rate"] = float(match[1])
+    if flag := last_match(text, _COMMAND_CONCURRENCY, end):
+        settings["concurrency"] = float(next(group for group in flag.groups() if group))
+    if rate := last_match(text, _COMMAND_RATE, end):
+        settings["request_rate"] = float(rate[1])
     return settings
 
 
-def _record(result: _Result, text: str, lines: list[str]) -> Record:
+def _record(result: _Result, text: str, offsets: list[int]) -> Record:
     """The benchmark record of one result."""
     readings = dict(result.readings)
-    offset = sum(len(line) + 1 for line in lines[: result.first])
+    offset = offsets[result.first]
     for name, value in _command_settings(text, offset).items():
         readings.setdefault(name, value)
     headline = _headline(readings) or "output_tok_s"
@@ -481,4 +481,5 @@ def parse(text: str, problems: list[str]) -> list[Record]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
     results = _averaged(_summarised(_results(found)), lines)
-    return [_record(result, text, lines) for result in results]
+    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    return [_record(result, text, offsets) for result in results]

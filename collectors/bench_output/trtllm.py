@@ -15,7 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, figures_of, number, whole
+from sessiontui.collectors.bench_output.common import (
+    benchmark,
+    figures_of,
+    last_match,
+    number,
+    whole,
+)
 from sessiontui.project_memory.records import Record
 
 ENGINE = "tensorrt-llm"
@@ -188,12 +194,12 @@ def _report_record(text: str, report: _Report) -> Record:
     figures.update(figures_of((name, before.get(label) or overview.get(label))
                               for label, name in _DETAILS.items()))
     figures.update(figures_of(report.percentiles.items()))
-    concurrency = _CONCURRENCY_FLAG.findall(text, 0, report.start)
+    concurrency = [flag[1]] if (flag := last_match(text, _CONCURRENCY_FLAG, report.start)) else []
     version = before.get("tensorrt-llm version") or before.get("tensorrt llm version")
     accept = figures.get("accept_length_mean")
     spec: dict[str, Any] = {"accept_length": accept if accept and accept > 1 else None}
     if report.decoding_mode is not None:
-        draft = _MAX_DRAFT.findall(text, 0, report.start)
+        draft = [found[1]] if (found := last_match(text, _MAX_DRAFT, report.start)) else []
         spec.update(spec_algorithm=report.decoding_mode.strip().lower() or None,
                     num_steps=whole(draft[-1]) if draft else None)
         if "acceptance_rate_mean" in figures:

@@ -13,6 +13,7 @@ from sessiontui.collectors.bench_output.common import (
     benchmark,
     figures_of,
     json_objects,
+    last_match,
     last_repr_before,
     median,
     number,
@@ -62,10 +63,8 @@ _SPEC_FIELDS = {
 
 def _last(pattern: re.Pattern[str], text: str, end: int) -> str | None:
     """The first group of the last match of `pattern` before offset `end`."""
-    found = None
-    for match in pattern.finditer(text, 0, end):
-        found = match.group(1)
-    return found
+    match = last_match(text, pattern, end)
+    return match.group(1) if match else None
 
 
 # examples/offline_inference/spec_decode.py (and eagle.py before it): counts, then the mean
