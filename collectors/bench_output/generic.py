@@ -29,8 +29,10 @@ ENGINE = None
 _VALUE = re.compile(
     r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?)(?![\d/])"
-    r"(?:\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
+    r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
+_MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
+                            re.IGNORECASE)
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
 _BARS = re.compile(r"[│┃|]")
 _RATE_UNIT = re.compile(
@@ -211,11 +213,13 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
-        unit = (match[2] or "").strip()
+        unit = (match[3] or "").strip()
         start = match.end()
         if unit and line[start:].lstrip()[:1] in (":", "="):
             unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
-            start = match.start(2) + len(unit)
+            start = match.start(3) + len(unit)
+        if match[2] and not unit and _MEASURED_RATE.search(label):
+            unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
         yield label, match[1], unit
 
 
@@ -226,7 +230,7 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
         return
     number = _VALUE.match(cells[1])
     if number and number.end() == len(cells[1]):
-        yield cells[0], number[1], number[2] or ""
+        yield cells[0], number[1], number[3] or ""
 
 
 def _float(raw: str) -> float:
@@ -266,7 +270,7 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     for column, cell in zip(header, cells, strict=True):
         number = _VALUE.fullmatch(cell)
         if number:
-            yield column, number[1], number[2] or ""
+            yield column, number[1], number[3] or ""
 
 
 def _is_header(cells: list[str], next_line: str) -> bool:
