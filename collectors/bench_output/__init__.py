@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from sessiontui.collectors.bench_output import generic, llamacpp, sglang, trtllm, vllm
-from sessiontui.collectors.bench_output.common import to_text, trim_cut_tail
+from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
@@ -37,6 +37,14 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     measured what was asked for.
     """
     text = trim_cut_tail(to_text(data))
+    try:
+        return _read(text)
+    finally:
+        forget_matches()
+
+
+def _read(text: str) -> ParseResult:
+    """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
     for family in _FAMILIES:

@@ -148,6 +148,11 @@ def last_match(text: str, pattern: re.Pattern[str], end: int) -> re.Match[str] |
     return found.matches[index] if index >= 0 else None
 
 
+def forget_matches() -> None:
+    """Drop the matches found so far: they hold the output they were found in."""
+    _MATCH_CACHE.clear()
+
+
 def last_repr_before(text: str, pattern: re.Pattern[str], end: int) -> dict[str, str]:
     """The key=value pairs of the last line matching `pattern` that starts before offset `end`."""
     match = last_match(text, pattern, end)
