@@ -15,11 +15,7 @@ from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Reco
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_DECIMALS = re.compile(r"\.(\d+)$")
 _TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|\.$")
-_ANY_DECIMALS = re.compile(r"\d\.(\d+)\b")
-MAX_FIXED_DECIMALS = 6  # more decimals is a float's repr (`23405.927228471104`): its end may be cut
-TAIL_CONTEXT = 600  # characters before a cut last line searched for the precision in use
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _QUOTES = ("# ", "> ", "// ")
 _QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
@@ -52,28 +48,18 @@ def trim_cut_tail(text: str) -> str:
     """The text without a last line that may have been cut inside a number.
 
     Output cut mid-write ends without a line break; its last line then ends inside whatever was
-    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
-    at least two decimals and as many as the most any number shows just before it (the same
-    line's others, or the lines before that end in one): a block that starts a new precision
-    (trtllm-bench's 4-decimal latency breakdown after a 2-decimal rate) is not mistaken for whole.
-    A number printed as a float's full repr (more than six decimals) has no fixed width and is
-    never taken for whole.
+    being printed (`681.30` cut to `68`, `63266.8804` cut to `63266.88`). Such a line is left out
+    whenever a number is the very end of the input, whatever precision it shows: no width is
+    safe to trust (issue 24: a cut final number is never stored). A last line that ends in a word
+    (`sm80`), a unit, a closing mark or the padding a column printed after the number is whole.
     """
     if not text or text.endswith("\n"):
         return text
     start = text.rfind("\n") + 1
-    last = text[start:].rstrip()
-    if not _TRAILING_NUMBER.search(last):  # ends in a word (`sm80`), a unit or a closing mark
+    last = text[start:]
+    if last != last.rstrip() or not _TRAILING_NUMBER.search(last):
         return text
-    shown = _DECIMALS.search(last)
-    earlier = [len(d) for d in _ANY_DECIMALS.findall(last[: shown.start() if shown else None])]
-    for line in text[max(0, start - TAIL_CONTEXT) : start].splitlines():
-        ending = _DECIMALS.search(line.rstrip())
-        if ending:
-            earlier.append(len(ending[1]))
-    wanted = max([2, *earlier])
-    whole = shown and wanted <= len(shown[1]) <= MAX_FIXED_DECIMALS
-    return text if whole else text[:start]
+    return text[:start]
 
 
 def number(text: object) -> float | None:
