@@ -45,7 +45,9 @@ _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
-_SETTING = re.compile(r"issue|target|configured|request[ _]rate|traffic|burst", re.IGNORECASE)
+_SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
+    r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
+)
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b", re.IGNORECASE)
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
@@ -62,7 +64,7 @@ _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}")
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]")  # `|---|`, `| - | - |`
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
@@ -275,7 +277,9 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 def _is_header(cells: list[str], next_line: str) -> bool:
     """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
-    return (len(cells) >= 3 and not any(_VALUE.fullmatch(cell) for cell in cells)
+    # two columns are a header only when the second is nothing but a unit (`| command | tokens/second |`)
+    columns = len(cells) >= 3 or (len(cells) == 2 and bool(_RATE_UNIT.fullmatch(cells[1])))
+    return (columns and not any(_VALUE.fullmatch(cell) for cell in cells)
             and bool(_TABLE_RULE.match(next_line.strip())))
 
 
