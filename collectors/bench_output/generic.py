@@ -480,8 +480,28 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
     )
 
 
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def _spread_cells(text: str) -> str:
+    """Table rows whose cells stack labelled values with `<br>` (`| case | Total TPS: 9743.28<br>Mean
+    TPOT(ms): 48.57 | ... |`) as one line per value, cell after cell: each cell is a result."""
+    if "<br" not in text:
+        return text
+    lines = []
+    for line in text.splitlines():
+        cells = _row_cells(line) if _BARS.match(line.strip()) else []
+        if len(cells) < 2 or not any("<br" in cell for cell in cells[1:]):
+            lines.append(line)
+            continue
+        for cell in cells[1:]:
+            lines.extend(_HTML_TAG.sub(" ", part).strip() for part in re.split(r"<br\s*/?>", cell))
+    return "\n".join(lines)
+
+
 def parse(text: str, problems: list[str]) -> list[Record]:
     """Every result of the labelled lines in the text (the fallback when no format knows it)."""
+    text = _spread_cells(text)
     found = list(readings(text))
     lines = text.splitlines()
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
