@@ -275,6 +275,18 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
             yield column, number[1], number[3] or ""
 
 
+_SPACED = re.compile(r"\s{2,}")
+
+
+def _is_spaced_header(cells: list[str], next_line: str) -> bool:
+    """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
+    numbers in it, and the next line a name and as many numbers as the remaining columns."""
+    row = _SPACED.split(next_line)
+    return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
+            and not any(_VALUE.fullmatch(cell) for cell in cells)
+            and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+
+
 def _is_header(cells: list[str], next_line: str) -> bool:
     """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
     # two columns are a header only when the second is nothing but a unit (`| command | tokens/second |`)
@@ -312,6 +324,7 @@ def readings(text: str) -> Iterator[_Reading]:
     `"key": number` lines of JSON (commands and training lines skipped)."""
     lines = text.splitlines()
     header: list[str] | None = None
+    columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
@@ -322,6 +335,15 @@ def readings(text: str) -> Iterator[_Reading]:
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
             header = None if cells[0].lower() in _KEY_COLUMNS else cells
             continue
+        spaced = _SPACED.split(line)
+        if not bars and _is_spaced_header(spaced, clean(lines[index + 1]).strip()
+                                          if index + 1 < len(lines) else ""):
+            header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
+            continue
+        if columns and len(spaced) == len(columns) and not bars:
+            yield from _line_readings(list(_table_row(columns, "|".join(spaced))), line, index, logged)
+            continue
+        columns = []
         header = header if bars else None
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, logged)

@@ -108,7 +108,9 @@ def _table_records(text: str) -> list[Record]:
             for earlier in unversioned:
                 earlier.engine_version = _version(*build.groups())
             unversioned = []
-        if not (line.lstrip().startswith("|") and line.rstrip().endswith("|")):  # whole rows only
+        whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
+        lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
+        if not whole_row and not lost_bar:  # whole rows only
             header = None
             continue
         cells = _cells(line)

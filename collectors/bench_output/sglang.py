@@ -54,7 +54,9 @@ _SGLANG_LABELS = frozenset(
         "mean e2e latency (ms)",
     }
 )
-_PREFILL = re.compile(r"^Prefill\. latency:\s*([\d.]+) s, throughput:\s*([\d.]+) token/s")
+_PREFILL = re.compile(r"^Prefill\. latency:\s*([\d.]+) (m?s), throughput:\s*([\d.]+) token/s")
+# The first bench_latency (mid 2024) printed each decode step (`ms`), no median, no `Total.` line.
+_DECODE_STEP_RATE = re.compile(r"^Decode\.? +latency:\s*[\d.]+ m?s, throughput:\s*([\d.]+) token/s")
 _DECODE_STEP = re.compile(r"^Decode (?:\d+\. Batch size:\s*(\d+), )?.*?latency:\s*([\d.]+) s")
 _DECODE_MEDIAN = re.compile(
     r"^Decode\. +median latency:\s*([\d.]+) s, median throughput:\s*([\d.]+) token/s"
@@ -199,16 +201,26 @@ def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
         elif line.startswith("Benchmark ..."):
             phase = "benchmark"
         elif match := _PREFILL.match(line):
-            run = {"phase": phase, "prefill_latency_s": match[1], "prefill_tok_s": match[2]}
+            if run is not None and run.get("steps"):
+                runs.append(_stepped(run))  # the first bench_latency: runs end at the next prefill
+            first = match[2] == "ms"  # only the first bench_latency printed `ms` (and no medians)
+            latency = float(match[1]) / (1000 if first else 1)
+            run = {"phase": phase, "prefill_latency_s": latency, "prefill_tok_s": match[3]}
+            if first:
+                run["steps"] = []
         elif run is not None and (match := _DECODE_MEDIAN.match(line)):
             run["median_decode_latency_s"], run["value"] = match[1], match[2]
+        elif run is not None and "steps" in run and (match := _DECODE_STEP_RATE.match(line)):
+            run["steps"].append(float(match[1]))
         elif run is not None and (match := _DECODE_STEP.match(line)):
             run.setdefault("batch_size", match[1])
         elif run is not None and (match := _TOTAL.match(line)):
             run["total_latency_s"], run["total_tok_s"] = match[1], match[2]
             runs.append(run)
             run = None
-    if run is not None and run["phase"] != "warmup":  # cut before its `Total.` line
+    if run is not None and run.get("steps"):
+        runs.append(_stepped(run))
+    elif run is not None and run["phase"] != "warmup":  # cut before its `Total.` line
         if "value" in run:
             runs.append({**run, "partial": ["total"]})
         else:
@@ -216,6 +228,12 @@ def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
     if runs and not any(r["phase"] for r in runs) and len(runs) > 1:
         runs = runs[1:]  # no markers: the first run is the warm-up
     return [record for r in runs if r["phase"] != "warmup" and (record := _one_batch_record(r))]
+
+
+def _stepped(run: dict[str, Any]) -> dict[str, Any]:
+    """A run of the first bench_latency, valued by the median of its decode steps' throughput."""
+    steps = run.pop("steps")
+    return {**run, "value": median(steps)}
 
 
 def _one_batch_record(run: dict[str, Any]) -> Record | None:
