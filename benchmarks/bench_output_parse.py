@@ -2,8 +2,9 @@
 
 Builds an SGLang server log of N `Decode batch,` lines (sglang 0.5.x layout, DP prefixes) with an
 access-log line after each, the worst case for `record` (every line is looked at by every format),
-then times `parse_benchmark_output` on it and on one `vllm bench serve` block, and prints MB/s.
-Usage: python benchmarks/bench_output_parse.py [--lines 100000]
+then times `parse_benchmark_output` on it and on one `vllm bench serve` block, and prints MB/s;
+then the time per block of outputs holding 100, 1k and 10k result blocks (linear: flat ms/block).
+Usage: python benchmarks/bench_output_parse.py [--lines 100000] [--blocks 100 1000 10000]
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sessiontui.collectors.bench_output import parse_benchmark_output
 
 FIXTURES = Path(__file__).parents[1] / "tests" / "fixtures" / "bench"
 REPEATS = 3
+BLOCK_FIXTURES = ("sglang_bench_serving.txt", "vllm_bench_serve.txt", "trtllm_bench_streaming.txt")
 
 
 def server_log(lines: int) -> bytes:
@@ -47,6 +49,8 @@ def best_of(run, repeats: int = REPEATS) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
+    parser.add_argument("--blocks", type=int, nargs="+", default=[100, 1000, 10000],
+                        help="numbers of result blocks to time (issue 29: linear growth)")
     args = parser.parse_args()
     data = server_log(args.lines)
     megabytes = len(data) / 1e6
@@ -65,6 +69,20 @@ def main() -> None:
     block = (FIXTURES / "vllm_bench_serve.txt").read_bytes()
     per_block = best_of(lambda: [parse_benchmark_output(block) for _ in range(100)]) / 100
     print(f"one vllm bench serve block ({len(block)} B): {per_block * 1e3:.2f} ms")
+    many_blocks(args.blocks)
+
+
+def many_blocks(sizes: list[int]) -> None:
+    """Time per result block for outputs of N blocks of each layout: it must not grow with N (a
+    search from the start of the output for every block made 5,000 blocks take 187 s)."""
+    for name in BLOCK_FIXTURES:
+        block = (FIXTURES / name).read_bytes()
+        timings = []
+        for count in sizes:
+            data = block * count
+            seconds = best_of(lambda data=data: parse_benchmark_output(data), repeats=1)
+            timings.append(f"{count} blocks {seconds / count * 1e3:.2f} ms/block")
+        print(f"{name}: " + ", ".join(timings))
 
 
 if __name__ == "__main__":

@@ -62,16 +62,20 @@ CRASH_LINE = re.compile(
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
     r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS|Aborted \(core dumped\)"
-    r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError",
+    r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
+    r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
+    r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
+    r"|unspecified launch failure|CUDA driver version is insufficient",
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
-         "exitcode", "exit ", "illegal", "assert", "core dumped", "error")
+         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
-    r"|Watchdog caught collective", re.IGNORECASE)
+    r"|Watchdog caught collective|OOM when allocating|RESOURCE_EXHAUSTED: Out of memory",
+    re.IGNORECASE)
 _WRAPPERS = frozenset({"ChildFailedError", "CalledProcessError", "SystemExit", "Aborted"})
 _WORDED = frozenset({"ProcessGroupNCCL", "NCCL"})  # named failures whose message tells them apart
 
@@ -186,6 +190,85 @@ def failure_signature(text: str) -> str:
     if exceptions:
         return _join(exceptions[-1].group(1), exceptions[-1].group(2))
     return named[0] if named else abstract(lines[-1]) if lines else ""
+
+
+# Failure kinds, most specific first: a tail that names several (a CUDA OOM re-raised by a
+# launcher that then reports SIGABRT) is the first kind listed. Old and new spellings of each
+# (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
+FAILURE_KINDS = (
+    ("nccl_timeout", re.compile(
+        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
+        r"|collective operation timeout", re.IGNORECASE)),
+    ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
+    ("cuda_oom", re.compile(
+        r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
+        r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
+        r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
+        r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
+        r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
+        r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED", re.IGNORECASE)),
+    ("illegal_memory_access", re.compile(
+        r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
+        r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
+    ("device_assert", re.compile(
+        r"device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed"
+        r"|CUBLAS_STATUS_EXECUTION_FAILED", re.IGNORECASE)),
+    ("no_kernel_image", re.compile(
+        r"no kernel image is available|cudaErrorNoKernelImageForDevice|invalid device function"
+        r"|is not compatible with the current PyTorch installation"
+        r"|CUDA_ERROR_NO_BINARY_FOR_GPU", re.IGNORECASE)),
+    ("cuda_driver", re.compile(
+        r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
+        r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
+        r"|CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|cudaErrorNoDevice"
+        r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML", re.IGNORECASE)),
+    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN error|Could not create cudnn handle"
+                               r"|Failed to get convolution algorithm", re.IGNORECASE)),
+    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle",
+                                re.IGNORECASE)),
+    ("launch_failure", re.compile(
+        r"unspecified launch failure|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED"
+        r"|too many resources requested for launch|cudaErrorLaunchOutOfResources"
+        r"|the launch timed out|cudaErrorLaunchTimeout", re.IGNORECASE)),
+    ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
+                             re.IGNORECASE)),
+    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
+                              r"|ncclSuccess|unhandled cuda error"
+                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage",
+                              re.IGNORECASE)),
+    ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
+                       r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
+    ("host_oom", re.compile(  # the shell's `Killed` is capitalised; `killed by signal` is not it
+        r"(?:^|\s)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
+        r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc)")),
+    ("segfault", re.compile(
+        r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
+        re.IGNORECASE)),
+    ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
+                             re.IGNORECASE)),
+    ("aborted", re.compile(r"Aborted \(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
+    ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
+                              r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+)
+
+
+# Memory exhaustion in words no library owns (`cudaMalloc failed: out of memory`, `error: out of
+# memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
+_OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
+_GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
+_AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
+
+
+def failure_kind(text: str) -> str | None:
+    """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
+    most specific one it names, or None when it names none of them."""
+    tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
+    if (kind is None or kind in _AFTER_MEMORY) and _OUT_OF_MEMORY.search(tail):
+        return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
+    return kind
 
 
 def _short(type_name: str) -> str:

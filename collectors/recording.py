@@ -15,7 +15,6 @@ from typing import BinaryIO
 from sessiontui.collectors.bench_output import (
     KNOWN_FORMATS,
     derive_config_name,
-    parse_benchmark_output,
     read_benchmark_output,
 )
 from sessiontui.collectors.ran_on import command_flags, engine_version
@@ -25,6 +24,7 @@ from sessiontui.project_memory.store import Store
 
 OUTPUTS_DIR = "outputs"  # inside the memory folder: where captured outputs are kept
 INTERRUPTED = "interrupted with Ctrl-C; results are from the output captured until then"
+MAX_LINE = 300  # characters of a problem line: 499 cut blocks are named by the first of them
 
 
 @dataclass
@@ -35,6 +35,7 @@ class RecordOutcome:
     output_path: Path | None = None
     exit_code: int = 0  # the benchmark command's own exit code (0 for saved output)
     problem: str | None = None
+    warning: str | None = None  # stored, but partly: what the output did not print whole
 
     @property
     def stored(self) -> bool:
@@ -53,6 +54,12 @@ def nothing_found(where: str) -> str:
     return f"no benchmark result found in {where} (known formats: {', '.join(KNOWN_FORMATS)})"
 
 
+def first_of(found: Sequence[str], noun: str) -> str:
+    """One line for many findings, however many: the count and the first (cut to a line)."""
+    first = found[0] if len(found) == 1 else f"{len(found)} {noun}; first: {found[0]}"
+    return first if len(first) <= MAX_LINE else first[: MAX_LINE - 1] + "…"
+
+
 def implausible(records: Sequence[Record]) -> str | None:
     """Why some parsed result may not be stored (each result's problems), or None."""
     found = [
@@ -61,7 +68,18 @@ def implausible(records: Sequence[Record]) -> str | None:
         for number, record in enumerate(records, 1)
         if (problems := record_problems(record))
     ]
-    return f"implausible values, nothing stored: {' | '.join(found)}" if found else None
+    return f"implausible values, nothing stored: {first_of(found, 'results')}" if found else None
+
+
+def partly_read(records: Sequence[Record], left_out: Sequence[str]) -> str | None:
+    """The one line saying what stored results lack and which results were left out, or None."""
+    parts = [f"result {number} ({record.source_format}) is partial, missing "
+             f"{', '.join(record.partial)}" for number, record in enumerate(records, 1)
+             if record.partial]
+    said = [first_of(parts, "results partial")] if parts else []
+    if left_out:
+        said.append("left out: " + first_of(left_out, "results incomplete"))
+    return "; ".join(said) or None
 
 
 def failed_attempt(parsed: Sequence[Record]) -> Record:
@@ -132,14 +150,15 @@ def record_text(
     gpus: list[str] | None = None,
 ) -> RecordOutcome:
     """Store the results in saved benchmark output: from the file `source`, or pasted text (kept
-    under the memory's outputs folder; `pasted_from` names it in messages). Nothing is stored
-    when a result is implausible."""
+    under the memory's outputs folder; `pasted_from` names it in messages). A result cut short
+    is stored with what it printed whole and marked partial; nothing is stored when a result is
+    implausible or no result printed its headline figure whole."""
     parsed = read_benchmark_output(data)
     records = parsed.records
     where = str(source) if source else pasted_from
-    if parsed.problems:  # a result cut short: store nothing rather than part of the output
+    if not records and parsed.problems:  # no headline figure printed whole
         return RecordOutcome(problem=f"incomplete output in {where}, nothing stored: "
-                             + "; ".join(parsed.problems))
+                             + first_of(parsed.problems, "results incomplete"))
     if not records:
         return RecordOutcome(problem=nothing_found(where))
     if source is None:
@@ -151,7 +170,8 @@ def record_text(
         store, records, fallback_name=path.name, config=config, baseline=baseline, tags=tags,
         gpus=gpus, output_path=str(path),
     )
-    return RecordOutcome(records if problem is None else [], path, problem=problem)
+    return RecordOutcome(records if problem is None else [], path, problem=problem,
+                         warning=partly_read(records, parsed.problems))
 
 
 def record_command(
@@ -169,7 +189,8 @@ def record_command(
     from sessiontui.collectors.bench_output.capture import run_and_capture
 
     capture = run_and_capture(list(command), sink, output_path(store, command))
-    parsed = parse_benchmark_output(capture.output)
+    read = read_benchmark_output(capture.output)
+    parsed = read.records
     failed = capture.exit_code != 0 and not (capture.interrupted and parsed)
     outcome = RecordOutcome(output_path=capture.path, exit_code=capture.exit_code)
     if not failed and not parsed:
@@ -186,4 +207,5 @@ def record_command(
         notes=INTERRUPTED if capture.interrupted else "",
     )
     outcome.records = records if outcome.problem is None else []
+    outcome.warning = None if failed else partly_read(records, read.problems)
     return outcome

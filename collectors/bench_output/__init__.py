@@ -3,44 +3,68 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 
-from sessiontui.collectors.bench_output import llamacpp, sglang, trtllm, vllm
-from sessiontui.collectors.bench_output.common import to_text, trim_cut_tail
+from sessiontui.collectors.bench_output import generic, llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
-KNOWN_FORMATS: tuple[str, ...] = tuple(name for family in _FAMILIES for name in family.FORMATS)
+KNOWN_FORMATS: tuple[str, ...] = (
+    *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
 
 
 @dataclass(frozen=True)
 class ParseResult:
-    """The complete results found in an output, and one line per result left out as incomplete."""
+    """The results found in an output (those cut short marked `partial`), and one line per result
+    left out because its headline figure was not printed whole."""
 
     records: list[Record] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
 def read_benchmark_output(data: str | bytes) -> ParseResult:
-    """Every complete result in a tool's output, and what was missing from the incomplete ones.
+    """Every result in a tool's output, and what was left out.
 
-    A result is complete when its block printed its closing line or every field its format
-    always prints; output cut mid-write (a last line without its line break that may end inside
-    a number) is read without that line. Server-log summaries only stand in for a benchmark
-    client: when the same output also holds the client's own results (a script that starts the
-    server and runs the benchmark), only those are returned, since the client measured what was
-    asked for.
+    A result is whole when its block printed its closing line or every field its format always
+    prints; one cut short keeps every figure printed whole and names what it lacks in
+    `partial`, and is left out only when its headline figure (the throughput, or the tool's
+    main rate) is missing. Output cut mid-write (a last line without its line break that may end
+    inside a number) is read without that line. Server-log summaries only stand in for a
+    benchmark client: when the same output also holds the client's own results (a script that
+    starts the server and runs the benchmark), only those are returned, since the client
+    measured what was asked for.
     """
     text = trim_cut_tail(to_text(data))
+    try:
+        return _read(text)
+    finally:
+        forget_matches()
+
+
+def _read(text: str) -> ParseResult:
+    """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
     for family in _FAMILIES:
         try:
             records.extend(family.parse(text, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
-            problems.append(f"{family.__name__.rsplit('.', 1)[-1]}: unreadable layout ({exc!r})")
+            problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
+    if not records and not problems:
+        claimed = [family for family in _FAMILIES if any(m in text for m in family.MARKERS)]
+        if claimed:  # a known tool's output without a complete result: not read another way
+            problems.append(f"{_name(claimed[0])}: output without a complete result")
+        else:  # no known format: labelled lines, read by their names
+            records = generic.parse(text, problems)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     return ParseResult(client or records, problems)
+
+
+def _name(family: ModuleType) -> str:
+    """A format family's short name for messages (`sglang`)."""
+    return family.__name__.rsplit(".", 1)[-1]
 
 
 def parse_benchmark_output(data: str | bytes) -> list[Record]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -14,59 +15,65 @@ from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Reco
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_DECIMALS = re.compile(r"\.(\d+)$")
 _TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|\.$")
-_ANY_DECIMALS = re.compile(r"\d\.(\d+)\b")
-TAIL_CONTEXT = 600  # characters before a cut last line searched for the precision in use
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_QUOTES = ("# ", "> ", "// ")
+_QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
-    """Text with CRLF, carriage-return redraws, ANSI colours and rank prefixes made plain."""
+    """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
+    every line shares (a paste kept in shell comments or a Markdown quote) made plain."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in data:
         data = ANSI.sub("", data)
+    data = unquoted(data)
     return strip_ranks(data) if "]:" in data else data
+
+
+def unquoted(text: str) -> str:
+    """The text without a `# `, `> ` or `// ` that starts every non-blank line."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    for mark in _QUOTES:
+        if lines and all(line.lstrip().startswith(mark) for line in lines):
+            return _QUOTED[mark].sub("", text)
+    return text
 
 
 def trim_cut_tail(text: str) -> str:
     """The text without a last line that may have been cut inside a number.
 
     Output cut mid-write ends without a line break; its last line then ends inside whatever was
-    being printed (`681.30` cut to `68`). Such a line is kept only when its last number shows
-    at least two decimals and as many as the most any number shows just before it (the same
-    line's others, or the lines before that end in one): a block that starts a new precision
-    (trtllm-bench's 4-decimal latency breakdown after a 2-decimal rate) is not mistaken for whole.
+    being printed (`681.30` cut to `68`, `63266.8804` cut to `63266.88`). Such a line is left out
+    whenever a number is the very end of the input, whatever precision it shows: no width is
+    safe to trust (issue 24: a cut final number is never stored). A last line that ends in a word
+    (`sm80`), a unit, a closing mark or the padding a column printed after the number is whole.
     """
     if not text or text.endswith("\n"):
         return text
     start = text.rfind("\n") + 1
-    last = text[start:].rstrip()
-    if not _TRAILING_NUMBER.search(last):  # ends in a word (`sm80`), a unit or a closing mark
+    last = text[start:]
+    if last != last.rstrip() or not _TRAILING_NUMBER.search(last):
         return text
-    shown = _DECIMALS.search(last)
-    earlier = [len(d) for d in _ANY_DECIMALS.findall(last[: shown.start() if shown else None])]
-    for line in text[max(0, start - TAIL_CONTEXT) : start].splitlines():
-        ending = _DECIMALS.search(line.rstrip())
-        if ending:
-            earlier.append(len(ending[1]))
-    wanted = max([2, *earlier])
-    return text if shown and len(shown[1]) >= wanted else text[:start]
+    return text[:start]
 
 
 def number(text: object) -> float | None:
-    """The finite number a value starts with ("1,234.5 tok/s" -> 1234.5), or None."""
+    """The finite number a value starts with ("1,234.5 tok/s" -> 1234.5), or None (also when a
+    control character follows it: the number may continue after the garbage)."""
     if isinstance(text, bool):
         return None
     if isinstance(text, int | float):
         return float(text) if math.isfinite(text) else None
     if not isinstance(text, str):
         return None
-    match = _NUMBER.match(_THOUSANDS.sub("", text.strip()))
-    if not match:
+    text = _THOUSANDS.sub("", text.strip())
+    match = _NUMBER.match(text)
+    if not match or _CONTROL.match(text, match.end()):  # `681\x00.30` is no 681
         return None
     value = float(match.group())
     return value if math.isfinite(value) else None
@@ -99,13 +106,46 @@ def kv_pairs(text: str) -> dict[str, str]:
     return pairs
 
 
+class _Matches:
+    """Every match of one pattern in one text, found once: the last one before an offset is then
+    a binary search, so reading N result blocks stays linear in N (issue 29)."""
+
+    def __init__(self, text: str, pattern: re.Pattern[str]) -> None:
+        self.text = text
+        self.matches = list(pattern.finditer(text))
+        self.starts = [match.start() for match in self.matches]
+
+
+_MATCH_CACHE: dict[tuple[int, re.Pattern[str]], _Matches] = {}
+MATCH_CACHE_SIZE = 32  # (text, pattern) pairs kept: the patterns of one output being parsed
+
+
+def last_match(text: str, pattern: re.Pattern[str], end: int) -> re.Match[str] | None:
+    """The last match of `pattern` that starts before offset `end` (and ends by it), or None."""
+    key = (id(text), pattern)
+    found = _MATCH_CACHE.get(key)
+    if found is None or found.text is not text:
+        if len(_MATCH_CACHE) >= MATCH_CACHE_SIZE:
+            _MATCH_CACHE.clear()
+        found = _MATCH_CACHE[key] = _Matches(text, pattern)
+    index = bisect.bisect_left(found.starts, end) - 1
+    while index >= 0 and found.matches[index].end() > end:
+        index -= 1
+    return found.matches[index] if index >= 0 else None
+
+
+def forget_matches() -> None:
+    """Drop the matches found so far: they hold the output they were found in."""
+    _MATCH_CACHE.clear()
+
+
 def last_repr_before(text: str, pattern: re.Pattern[str], end: int) -> dict[str, str]:
     """The key=value pairs of the last line matching `pattern` that starts before offset `end`."""
-    found: dict[str, str] = {}
-    for match in pattern.finditer(text, 0, end):
-        line_end = text.find("\n", match.start())
-        found = kv_pairs(text[match.start() : line_end if line_end >= 0 else len(text)])
-    return found
+    match = last_match(text, pattern, end)
+    if match is None:
+        return {}
+    line_end = text.find("\n", match.start())
+    return kv_pairs(text[match.start() : line_end if line_end >= 0 else len(text)])
 
 
 def present(value: str | None) -> str | None:

@@ -31,6 +31,8 @@ FORMATS = (
     "llama.cpp.speculative",
     "llama.cpp.server_log",
 )
+# Text only these outputs print: one without a complete result is not read another way.
+MARKERS = ("| model ", "S_TG t/s", "build_commit,", "print_timing:", "n_drafted", "seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
@@ -106,7 +108,9 @@ def _table_records(text: str) -> list[Record]:
             for earlier in unversioned:
                 earlier.engine_version = _version(*build.groups())
             unversioned = []
-        if not (line.lstrip().startswith("|") and line.rstrip().endswith("|")):  # whole rows only
+        whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
+        lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
+        if not whole_row and not lost_bar:  # whole rows only
             header = None
             continue
         cells = _cells(line)

@@ -132,29 +132,46 @@ _LATENCY_NAMES = {
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
 _POSITION = re.compile(r"^position\s+(\d+)$", re.I)
+_TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
 
 
 def complete_block_records(
     text: str, problems: list[str], source_format: str, keep: Callable[[Block], bool],
     record_of: Callable[[str, Block], Record | None],
 ) -> list[Record]:
-    """Records of the complete result blocks `keep` accepts; a cut block is reported in
-    `problems` instead of being stored."""
+    """Records of the result blocks `keep` accepts; a block cut before its closing line is stored
+    with what it printed and marked `partial`, or reported in `problems` when its headline
+    (output token throughput) was not printed whole."""
     records = []
     for block in result_blocks(text):
         if not keep(block):
             continue
+        record = record_of(text, block)
+        if record is None:
+            if not block.closed:
+                problems.append(cut_block(block, source_format))
+            continue
         if not block.closed:
-            problems.append(cut_block(block, source_format))
-        elif record := record_of(text, block):
-            records.append(record)
+            record.partial = missing_parts(block)
+        records.append(record)
     return records
 
 
 def cut_block(block: Block, source_format: str) -> str:
-    """What to say about a block that ended before its closing line: nothing of it is stored."""
+    """What to say about a block cut before its headline figure: nothing of it is stored."""
     last = block.rows[-1][1] if block.rows else "its header"
-    return f"{source_format}: result block cut after `{last}` (no closing line), not stored"
+    return (f"{source_format}: result block cut after `{last}`, before its output token "
+            "throughput (no closing line), not stored")
+
+
+def missing_parts(block: Block) -> list[str]:
+    """What a block cut before its closing line may lack: the total throughput when it was not
+    printed, and the section it stopped in with every section the tools print after it."""
+    missing = [] if block.get(*_TOTAL_LABELS) is not None else ["total_tok_s"]
+    last_section = block.rows[-1][0].lower() if block.rows else ""
+    if "speculative" in last_section or "position" in last_section:
+        return [*missing, "speculative decoding"]
+    return [*missing, "latency"]
 
 
 def _latency_name(stat: str, quantity: str) -> str:

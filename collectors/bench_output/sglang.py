@@ -17,6 +17,7 @@ from sessiontui.collectors.bench_output.common import (
     median,
     number,
     present,
+    slug,
     whole,
 )
 from sessiontui.collectors.bench_output.serving import (
@@ -37,6 +38,9 @@ FORMATS = (
     "sglang.bench_one_batch_server",
     "sglang.server_log",
 )
+# Text only these outputs print: one without a complete result is not read another way.
+MARKERS = ("Benchmark Result", "Prefill. latency", "Decode batch", "last generation throughput",
+           "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(
@@ -50,7 +54,9 @@ _SGLANG_LABELS = frozenset(
         "mean e2e latency (ms)",
     }
 )
-_PREFILL = re.compile(r"^Prefill\. latency:\s*([\d.]+) s, throughput:\s*([\d.]+) token/s")
+_PREFILL = re.compile(r"^Prefill\. latency:\s*([\d.]+) (m?s), throughput:\s*([\d.]+) token/s")
+# The first bench_latency (mid 2024) printed each decode step (`ms`), no median, no `Total.` line.
+_DECODE_STEP_RATE = re.compile(r"^Decode\.? +latency:\s*[\d.]+ m?s, throughput:\s*([\d.]+) token/s")
 _DECODE_STEP = re.compile(r"^Decode (?:\d+\. Batch size:\s*(\d+), )?.*?latency:\s*([\d.]+) s")
 _DECODE_MEDIAN = re.compile(
     r"^Decode\. +median latency:\s*([\d.]+) s, median throughput:\s*([\d.]+) token/s"
@@ -181,7 +187,8 @@ def _json_records(text: str) -> list[Record]:
 
 
 def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
-    """Measured runs of bench_one_batch; the warm-up run and a run cut before `Total.` left out."""
+    """Measured runs of bench_one_batch (the warm-up left out); a run cut before `Total.` is
+    marked partial."""
     if "Prefill. latency" not in text:
         return []
     runs: list[dict[str, Any]] = []
@@ -194,20 +201,39 @@ def _one_batch_records(text: str, problems: list[str]) -> list[Record]:
         elif line.startswith("Benchmark ..."):
             phase = "benchmark"
         elif match := _PREFILL.match(line):
-            run = {"phase": phase, "prefill_latency_s": match[1], "prefill_tok_s": match[2]}
+            if run is not None and run.get("steps"):
+                runs.append(_stepped(run))  # the first bench_latency: runs end at the next prefill
+            first = match[2] == "ms"  # only the first bench_latency printed `ms` (and no medians)
+            latency = float(match[1]) / (1000 if first else 1)
+            run = {"phase": phase, "prefill_latency_s": latency, "prefill_tok_s": match[3]}
+            if first:
+                run["steps"] = []
         elif run is not None and (match := _DECODE_MEDIAN.match(line)):
             run["median_decode_latency_s"], run["value"] = match[1], match[2]
+        elif run is not None and "steps" in run and (match := _DECODE_STEP_RATE.match(line)):
+            run["steps"].append(float(match[1]))
         elif run is not None and (match := _DECODE_STEP.match(line)):
             run.setdefault("batch_size", match[1])
         elif run is not None and (match := _TOTAL.match(line)):
             run["total_latency_s"], run["total_tok_s"] = match[1], match[2]
             runs.append(run)
             run = None
-    if run is not None and run["phase"] != "warmup":
-        problems.append("sglang.bench_one_batch: a run cut before its `Total.` line, not stored")
+    if run is not None and run.get("steps"):
+        runs.append(_stepped(run))
+    elif run is not None and run["phase"] != "warmup":  # cut before its `Total.` line
+        if "value" in run:
+            runs.append({**run, "partial": ["total"]})
+        else:
+            problems.append("sglang.bench_one_batch: a run cut before its decode median, not stored")
     if runs and not any(r["phase"] for r in runs) and len(runs) > 1:
         runs = runs[1:]  # no markers: the first run is the warm-up
     return [record for r in runs if r["phase"] != "warmup" and (record := _one_batch_record(r))]
+
+
+def _stepped(run: dict[str, Any]) -> dict[str, Any]:
+    """A run of the first bench_latency, valued by the median of its decode steps' throughput."""
+    steps = run.pop("steps")
+    return {**run, "value": median(steps)}
 
 
 def _one_batch_record(run: dict[str, Any]) -> Record | None:
@@ -235,12 +261,13 @@ def _one_batch_record(run: dict[str, Any]) -> Record | None:
         engine=ENGINE,
         batch_size=batch,
         figures=figures_of((name, run.get(name)) for name in names),
+        partial=run.get("partial", []),
     )
 
 
 def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
     """One record per `batch size:` group printed by bench_one_batch_server; a last group that
-    lacks lines the group before it printed was cut short and is reported instead."""
+    lacks lines the group before it printed was cut short and is marked partial."""
     if "batch size:" not in text:
         return []
     groups: list[dict[str, str]] = []
@@ -253,15 +280,14 @@ def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
             groups.append({})
         if groups:
             groups[-1][key] = raw
-    if len(groups) > 1 and set(groups[-2]) - set(groups[-1]):
-        missing = ", ".join(sorted(set(groups[-2]) - set(groups[-1])))
-        problems.append(f"sglang.bench_one_batch_server: last group cut short ({missing} missing),"
-                        " not stored")
-        groups.pop()
+    cut = sorted(set(groups[-2]) - set(groups[-1])) if len(groups) > 1 else []
     records = []
     for group in groups:
         value = number(group.get("output throughput"))
         if value is None:
+            if group is groups[-1] and cut:
+                problems.append("sglang.bench_one_batch_server: last group cut before its output "
+                                "throughput, not stored")
             continue
         records.append(
             benchmark(
@@ -281,6 +307,7 @@ def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
                         ("cache_hit_rate", group.get("cache hit rate")),
                     )
                 ),
+                partial=[slug(key) for key in cut] if group is groups[-1] else [],
             )
         )
     return records

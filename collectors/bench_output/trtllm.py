@@ -15,14 +15,23 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, figures_of, number, whole
+from sessiontui.collectors.bench_output.common import (
+    benchmark,
+    figures_of,
+    last_match,
+    number,
+    whole,
+)
 from sessiontui.project_memory.records import Record
 
 ENGINE = "tensorrt-llm"
 FORMATS = ("tensorrt-llm.trtllm-bench", "tensorrt-llm.benchmark")
-_BANNER = re.compile(r"^= ?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")
+# Text only these outputs print: one without a complete result is not read another way.
+MARKERS = ("PERFORMANCE OVERVIEW", "= STATISTICS", "[BENCHMARK]", "THROUGHPUT OVERVIEW")
+_BANNER = re.compile(r"^(?:= ?)?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")  # `= ` dropped in pastes
 _RULE = re.compile(r"^={10,}\s*$")
 _LABEL_VALUE = re.compile(r"^([A-Za-z][^:\[]*?(?:\[[^\]]*\][^:]*?)?)\s*:\s*(\S+)")
+_TABLE_CELL = re.compile(r":\s*\|\s*")  # a report pasted as a table of runs: the first run's value
 _PERCENTILE = re.compile(r"^\[(\w+)\]\s+(\w+)\s*:\s*(\S+)")
 _CONCURRENCY_FLAG = re.compile(r"--concurrency[= ]+(\d+)")
 _MAX_DRAFT = re.compile(r"max_draft_len[\"']?\s*[:=]\s*(\d+)")
@@ -140,7 +149,7 @@ def _read_line(line: str, section: str, report: _Report | None, before: dict[str
         return
     percentile = _PERCENTILE.match(line)
     breakdown = _BREAKDOWN_LINE.match(line) if section in _BREAKDOWNS else None
-    pair = _LABEL_VALUE.match(line)
+    pair = _LABEL_VALUE.match(_TABLE_CELL.sub(": ", line, count=1))  # also `label: | v1 | v2`
     if percentile:
         name = _PERCENTILE_NAMES.get(percentile[1].upper())
         if name:
@@ -185,12 +194,12 @@ def _report_record(text: str, report: _Report) -> Record:
     figures.update(figures_of((name, before.get(label) or overview.get(label))
                               for label, name in _DETAILS.items()))
     figures.update(figures_of(report.percentiles.items()))
-    concurrency = _CONCURRENCY_FLAG.findall(text, 0, report.start)
+    concurrency = [flag[1]] if (flag := last_match(text, _CONCURRENCY_FLAG, report.start)) else []
     version = before.get("tensorrt-llm version") or before.get("tensorrt llm version")
     accept = figures.get("accept_length_mean")
     spec: dict[str, Any] = {"accept_length": accept if accept and accept > 1 else None}
     if report.decoding_mode is not None:
-        draft = _MAX_DRAFT.findall(text, 0, report.start)
+        draft = [found[1]] if (found := last_match(text, _MAX_DRAFT, report.start)) else []
         spec.update(spec_algorithm=report.decoding_mode.strip().lower() or None,
                     num_steps=whole(draft[-1]) if draft else None)
         if "acceptance_rate_mean" in figures:
@@ -215,17 +224,19 @@ def _report_record(text: str, report: _Report) -> Record:
 
 
 def _bench_records(text: str, problems: list[str]) -> list[Record]:
-    """Records of the complete trtllm-bench reports; a cut one is reported instead."""
-    if "= " not in text or "OVERVIEW" not in text and "= STATISTICS" not in text:
+    """Records of the trtllm-bench reports (a cut one marked partial with the lines it lacks);
+    one cut before its throughput is reported instead."""
+    if "OVERVIEW" not in text and "= STATISTICS" not in text:
         return []
     records = []
     for report in _reports(text):
         missing = _missing(report)
-        if missing:
-            problems.append(f"{FORMATS[0]}: report cut short, missing {', '.join(missing)}; "
-                            "not stored")
-        else:
-            records.append(_report_record(text, report))
+        if all(number(report.overview.get(label)) is None for label in _VALUE_LABELS):
+            problems.append(f"{FORMATS[0]}: report cut before its output throughput, not stored")
+            continue
+        record = _report_record(text, report)
+        record.partial = missing
+        records.append(record)
     return records
 
 
@@ -273,14 +284,13 @@ def _benchmark_groups(text: str) -> Iterator[dict[str, str]]:
         yield group
 
 
-def _benchmark_record(pairs: dict[str, str]) -> Record | str | None:
-    """The record of one `[BENCHMARK]` result, why it is incomplete, or None if it has no rate."""
+def _benchmark_record(pairs: dict[str, str]) -> Record | None:
+    """The record of one `[BENCHMARK]` result (partial when cut before its latency), or None if
+    it has no rate."""
     value = next((v for name in _LINE_VALUES if (v := number(pairs.get(name))) is not None), None)
     closing = "avg_sequence_latency(ms)" if "token_throughput(token/sec)" in pairs else "latency(ms)"
     if value is None:
         return None
-    if closing not in pairs:
-        return f"{FORMATS[1]}: `[BENCHMARK]` result cut before `{closing}`, not stored"
     accept = number(pairs.get("avg_acceptance_rate(tokens/decoding steps)"))
     return benchmark(
         value,
@@ -292,23 +302,18 @@ def _benchmark_record(pairs: dict[str, str]) -> Record | str | None:
         output_len=whole(pairs.get("output_length")),
         accept_length=accept if accept and accept > 1 else None,
         figures=figures_of((name, pairs.get(key)) for key, name in _LINE_FIGURES.items()),
+        partial=[] if closing in pairs else [closing],
     )
 
 
-def _benchmark_records(text: str, problems: list[str]) -> list[Record]:
-    """Records of `[BENCHMARK]` results that printed their throughput and the latency after it."""
+def _benchmark_records(text: str) -> list[Record]:
+    """Records of `[BENCHMARK]` results that printed their throughput (partial when cut before
+    the latency printed after it)."""
     if "[BENCHMARK]" not in text:
         return []
-    records = []
-    for pairs in _benchmark_groups(text):
-        found = _benchmark_record(pairs)
-        if isinstance(found, str):
-            problems.append(found)
-        elif found is not None:
-            records.append(found)
-    return records
+    return [record for pairs in _benchmark_groups(text) if (record := _benchmark_record(pairs))]
 
 
 def parse(text: str, problems: list[str]) -> list[Record]:
     """Every TensorRT-LLM result in the text."""
-    return [*_bench_records(text, problems), *_benchmark_records(text, problems)]
+    return [*_bench_records(text, problems), *_benchmark_records(text)]

@@ -13,6 +13,7 @@ from sessiontui.collectors.bench_output.common import (
     benchmark,
     figures_of,
     json_objects,
+    last_match,
     last_repr_before,
     median,
     number,
@@ -33,6 +34,8 @@ from sessiontui.project_memory.records import Record
 
 ENGINE = "vllm"
 FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vllm.server_log")
+# Text only these outputs print: one without a complete result is not read another way.
+MARKERS = ("Benchmark Result", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
 # Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).
@@ -60,10 +63,8 @@ _SPEC_FIELDS = {
 
 def _last(pattern: re.Pattern[str], text: str, end: int) -> str | None:
     """The first group of the last match of `pattern` before offset `end`."""
-    found = None
-    for match in pattern.finditer(text, 0, end):
-        found = match.group(1)
-    return found
+    match = last_match(text, pattern, end)
+    return match.group(1) if match else None
 
 
 # examples/offline_inference/spec_decode.py (and eagle.py before it): counts, then the mean
@@ -233,16 +234,15 @@ def _server_log_records(text: str) -> list[Record]:
 
 
 def _example_record(text: str, start: int, end: int, mean: re.Match[str]) -> Record | str:
-    """The record of one spec_decode example summary (text[start:end]), or why it is incomplete."""
+    """The record of one spec_decode example summary (text[start:end]), partial when it printed
+    fewer position lines than its drafts hold, or why it has no figure."""
     counts = {name: float(raw) for name, raw in _EXAMPLE_COUNT.findall(text, start, mean.start())}
     rates = [number(m[2]) for m in _EXAMPLE_POSITION.finditer(text, mean.end(), end)]
     accept = number(mean[1])
     drafts, draft_tokens = counts.get("num_drafts"), counts.get("num_draft_tokens")
     if accept is None:
         return "vllm.spec_decode: `mean acceptance length` has no number"
-    if drafts and draft_tokens and len(rates) < round(draft_tokens / drafts):
-        expected = round(draft_tokens / drafts)
-        return f"vllm.spec_decode: {len(rates)} of {expected} `acceptance at token` lines printed"
+    cut = bool(drafts and draft_tokens and len(rates) < round(draft_tokens / drafts))
     figures = position_figures(rates)
     figures.update(figures_of((name, value) for name, value in counts.items()))
     if drafts and draft_tokens:
@@ -252,7 +252,8 @@ def _example_record(text: str, start: int, end: int, mean: re.Match[str]) -> Rec
     metric = {} if speed is not None else {"metric": "accept_length", "unit": "tok/step"}
     method = _last(_EXAMPLE_METHOD, text, mean.start())
     model = _last(_EXAMPLE_MODEL, text, mean.start())
-    fields = _with_depth({"spec_algorithm": method} if method else {}, len(rates))
+    depth = round(draft_tokens / drafts) if cut and drafts and draft_tokens else len(rates)
+    fields = _with_depth({"spec_algorithm": method} if method else {}, depth)
     return benchmark(
         speed if speed is not None else accept,
         "vllm.spec_decode",
@@ -260,6 +261,7 @@ def _example_record(text: str, start: int, end: int, mean: re.Match[str]) -> Rec
         model=model,
         accept_length=accept,
         figures=figures,
+        partial=["acceptance positions"] if cut else [],
         **metric,
         **fields,
     )

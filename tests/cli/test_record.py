@@ -155,3 +155,41 @@ def test_wrapped_command_keeps_its_flags_and_engine_environment(run_cli, tmp_pat
     assert record["flags"]["--num-continuous-decode-steps"] == "4"
     assert record["flags"]["env:NCCL_ALGO"] == "Tree" and "env:CUDA_VISIBLE_DEVICES" not in record["flags"]
     assert record["engine"] == "sglang" and record.get("engine_version") is None  # not installed here
+
+
+def test_a_paste_copied_up_to_accept_length_is_stored_partial(run_cli) -> None:
+    text = (FIXTURES / "sglang_bench_serving.txt").read_text()
+    paste = text[: text.index("----------------End-to-End Latency")]  # no latency section
+    done = run_cli("record", "--json", "--from", "-", input=paste)
+    assert done.returncode == 0, done.stderr
+    [stored] = json.loads(done.stdout)["records"]
+    assert stored["value"] == 681.3 and stored["accept_length"] == 3.21
+    assert stored["partial"] == ["latency"] and "ttft_ms_mean" not in stored["figures"]
+    [line] = done.stderr.strip().splitlines()
+    assert "partial" in line and "latency" in line
+    shown = run_cli("show", stored["id"], check=True).stdout
+    assert any(row.split() == ["partial", "['latency']"] for row in shown.splitlines())
+
+
+def test_a_paste_cut_before_its_throughput_is_refused_with_the_reason(run_cli) -> None:
+    text = (FIXTURES / "vllm_bench_serve.txt").read_text()
+    done = run_cli("record", "--from", "-", input=text[: text.index("Output token throughput")])
+    assert done.returncode == 2
+    assert "nothing stored" in done.stderr and "output token throughput" in done.stderr
+    assert listed(run_cli) == []
+
+
+def test_a_number_broken_by_a_control_character_is_not_stored(run_cli) -> None:
+    text = (FIXTURES / "sglang_bench_serving.txt").read_text()
+    done = run_cli("record", "--json", "--from", "-", input=text.replace("681.30", "681\x00.30"))
+    assert done.returncode == 2 and "681" not in done.stdout
+    assert listed(run_cli) == []
+
+
+def test_many_cut_blocks_give_one_short_problem_line(run_cli) -> None:
+    text = (FIXTURES / "sglang_bench_serving.txt").read_text()
+    cut = text[: text.index("Output token throughput")]  # each block stops before its headline
+    done = run_cli("record", "--from", "-", input=cut * 499)
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()
+    assert len(line) <= 400 and "499 results incomplete; first:" in line

@@ -53,19 +53,24 @@ def test_trtllm_bench_speculative_decoding_statistics() -> None:
     assert derive_config_name(record) == "tensorrt-llm Llama-3.1-8B-Instruct EAGLE c=8"
 
 
-def test_trtllm_bench_cut_inside_its_overview_names_the_missing_lines() -> None:
+def test_trtllm_bench_cut_inside_its_overview_is_partial_naming_the_missing_lines() -> None:
     text = (FIXTURES / "trtllm_bench_streaming.txt").read_text()
     cut = text[: text.index("Total Latency (ms)")]
+    [whole] = parse_benchmark_output(text)
     result = read_benchmark_output(cut)
-    assert result.records == []
-    [problem] = result.problems
-    assert "total latency" in problem and "per gpu output throughput" in problem
+    [record] = result.records
+    assert result.problems == [] and record.value == whole.value
+    assert "total latency" in record.partial and "per gpu output throughput" in record.partial
+    assert not whole.partial
+    before_value = read_benchmark_output(text[: text.index("Total Output Throughput")])
+    assert before_value.records == [] and "before its output throughput" in before_value.problems[0]
 
 
-def test_trtllm_bench_cut_inside_decoding_statistics_is_not_stored() -> None:
+def test_trtllm_bench_cut_inside_decoding_statistics_is_partial() -> None:
     text = (FIXTURES / "trtllm_bench_eagle3.txt").read_text()
     result = read_benchmark_output(text[: text.index("[AL] MINIMUM")])
-    assert result.records == [] and "[AL] AVERAGE" in result.problems[0]
+    [record] = result.records
+    assert record.partial == ["[AL] AVERAGE"] and record.accept_length is None
 
 
 def test_trtllm_bench_012_statistics_section() -> None:
@@ -120,10 +125,11 @@ def test_trtllm_gpt_manager_benchmark_groups() -> None:
     assert records[1].accept_length is None  # 1.00 tokens per step: no speculation
 
 
-def test_trtllm_benchmark_line_cut_before_its_latency_is_reported() -> None:
+def test_trtllm_benchmark_line_cut_before_its_latency_is_partial() -> None:
     line = (FIXTURES / "trtllm_benchmark_lines.txt").read_text().splitlines()[6]
     result = read_benchmark_output(line[: line.index("percentile99") + 5])
-    assert result.records == [] and "cut before `latency(ms)`" in result.problems[0]
+    [record] = result.records
+    assert record.partial == ["latency(ms)"] and "latency_ms" not in record.figures
 
 
 def test_vllm_spec_decode_example_runs() -> None:
@@ -156,10 +162,12 @@ def test_vllm_spec_decode_older_print_without_counts() -> None:
     assert record.accept_length == 2.08 and record.figures["accept_pos_2"] == 0.42
 
 
-def test_vllm_spec_decode_cut_between_positions_is_reported() -> None:
+def test_vllm_spec_decode_cut_between_positions_is_partial() -> None:
     text = (FIXTURES / "vllm_spec_decode_draft_model.txt").read_text()
     result = read_benchmark_output(text[: text.index("acceptance at token 2")])
-    assert result.records == [] and "2 of 3 `acceptance at token` lines" in result.problems[0]
+    [record] = result.records
+    assert record.partial == ["acceptance positions"] and record.num_steps == 3
+    assert "accept_pos_2" in record.figures and "accept_pos_3" not in record.figures
 
 
 def test_vllm_request_rate_lines_are_kept_and_saved_json_not_doubled() -> None:

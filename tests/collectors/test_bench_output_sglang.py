@@ -81,10 +81,14 @@ def test_bench_one_batch_skips_the_warmup_run() -> None:
     assert derive_config_name(records[1]) == "sglang bs=16"
 
 
-def test_bench_one_batch_truncated_keeps_finished_runs() -> None:
+def test_bench_one_batch_truncated_keeps_finished_runs_and_the_cut_one_as_partial() -> None:
     text = (FIXTURES / "sglang_bench_one_batch.txt").read_text()
     cut = text[: text.rindex("Total.")]
-    assert [r.batch_size for r in parse_benchmark_output(cut)] == [1]
+    records = parse_benchmark_output(cut)
+    assert [r.batch_size for r in records] == [1, 16]
+    assert [r.partial for r in records] == [[], ["total"]]
+    assert "total_tok_s" not in records[1].figures
+    assert records[1].value == parse_benchmark_output(text)[1].value
 
 
 def test_old_bench_one_batch_infers_batch_size_from_latency_and_throughput() -> None:

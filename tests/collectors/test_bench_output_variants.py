@@ -67,27 +67,31 @@ def test_odd_spacing_and_crlf_parse_the_same(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKS))
-def test_block_cut_before_its_closing_line_is_reported_not_stored(name: str) -> None:
+def test_block_cut_after_its_throughput_is_stored_partial(name: str) -> None:
     text = (FIXTURES / name).read_text()
     throughput = text.index(BLOCKS[name])
     cut = text[: text.index("\n", throughput) + 1]
-    assert len(parse_benchmark_output(text)) == 1
+    [whole] = parse_benchmark_output(text)
     result = read_benchmark_output(cut)
-    assert result.records == []
-    [problem] = result.problems
-    assert "cut after `Output token throughput (tok/s)`" in problem and "not stored" in problem
-    assert read_benchmark_output(text[:throughput]).records == []
+    [record] = result.records
+    assert result.problems == [] and record.value == whole.value and not whole.partial
+    assert record.partial[-1] == "latency" and not any("ttft" in f for f in record.figures)
+    before = read_benchmark_output(text[:throughput])
+    assert before.records == []
+    [problem] = before.problems
+    assert "before its output token throughput" in problem and "not stored" in problem
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKS))
 def test_block_cut_mid_number_is_never_stored(name: str) -> None:
     text = (FIXTURES / name).read_text()
-    line_end = text.index("\n", text.index(BLOCKS[name]))
     [whole] = parse_benchmark_output(text)
     printed = f"{whole.value:.2f}"
+    at = text.index(printed, text.index(BLOCKS[name]))
     for keep in range(1, len(printed)):  # `681.30` cut to `6`, `68`, ..., `681.3`
-        cut = text[: line_end - len(printed) + keep]
-        assert parse_benchmark_output(cut) == []
+        cut = text[: at + keep]
+        result = read_benchmark_output(cut)
+        assert result.records == [] and "before its output token throughput" in result.problems[0]
 
 
 def test_text_values_in_a_block_do_not_become_figures() -> None:
@@ -103,6 +107,8 @@ def test_a_second_block_cut_short_leaves_the_first() -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
     both = text + text[: text.index("Successful requests")]
     assert len(parse_benchmark_output(both)) == 1
+    second = parse_benchmark_output(text + text[: text.index("Concurrency:")])
+    assert [r.partial for r in second] == [[], ["latency"]]
     assert len(parse_benchmark_output(text + text)) == 2
 
 
@@ -128,7 +134,12 @@ def test_nan_and_inf_in_json_results_are_dropped() -> None:
 def test_garbage_gives_nothing() -> None:
     assert parse_benchmark_output(bytes(range(256)) * 40) == []
     assert parse_benchmark_output(b"") == []
-    assert parse_benchmark_output("Output token throughput (tok/s): 12\n") == []  # no block
+    assert parse_benchmark_output("Decode step took 12 ms\nloss: 2.5 tokens/s: 900\n") == []
+
+
+def test_a_lone_labelled_throughput_line_is_read_by_the_generic_reader() -> None:
+    [record] = parse_benchmark_output("Output token throughput (tok/s): 12\n")  # no block
+    assert (record.source_format, record.value, record.metric) == ("generic", 12.0, "output_tok_s")
 
 
 @settings(max_examples=200, deadline=None)

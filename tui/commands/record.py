@@ -15,7 +15,7 @@ from sessiontui.tui.commands.common import with_examples
 if TYPE_CHECKING:
     from sessiontui.collectors.recording import RecordOutcome
 
-EXIT_NOT_STORED = 2  # no result found, or implausible values: nothing stored
+EXIT_NOT_STORED = 2  # no result found, none printed its headline whole, or implausible values
 
 
 def _report(outcome: RecordOutcome, as_json: bool, exit_code: int) -> int:
@@ -25,6 +25,8 @@ def _report(outcome: RecordOutcome, as_json: bool, exit_code: int) -> int:
     if not outcome.stored:
         print(f"sessiontui record: {outcome.problem}", file=sys.stderr)
         return EXIT_NOT_STORED
+    if outcome.warning:
+        print(f"sessiontui record: stored partly: {outcome.warning}", file=sys.stderr)
     if as_json:
         print_json({"records": [record_json(record) for record in outcome.records]})
         return exit_code

@@ -1,0 +1,535 @@
+"""Results of tools no recogniser knows: labelled `name: number unit` lines read through one
+vocabulary of headline figures, so a tool never seen still reads.
+
+A line is cut into labelled values: `label: 12.3 unit` (also `label = 12.3`, `label 12.3` in a
+table row between `│`/`|` bars, several per line separated by commas, and a bare `12.3 unit`
+that takes the line's words as its label). Each value is named from its label and unit words
+(`eval rate` in tokens/s is the output rate, `prompt eval rate` the prompt rate, `RPS` the
+request rate, `Output_tokens/min` an output rate per minute). A result is a run of such values
+that holds a headline figure (an output, total or request rate, or an acceptance length); a
+name printed again with another value starts the next result. Figures a tool prints as counts
+are kept under their own names.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
+from sessiontui.collectors.logtext import clean
+from sessiontui.project_memory.records import Record
+
+FORMATS = ("generic", "generic.server_log")
+ENGINE = None
+_VALUE = re.compile(
+    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?)(?![\d/])"
+    r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
+)
+_MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
+                            re.IGNORECASE)
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
+_BARS = re.compile(r"[│┃|]")
+_RATE_UNIT = re.compile(
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|[\s-]*per[\s-]+)\s*"
+    r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
+_SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
+                "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+_TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
+_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
+_PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
+_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
+_AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
+_SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
+    r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
+)
+_ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
+                            r"|\btau\b", re.IGNORECASE)
+_ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
+_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+_OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
+_STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
+                        re.IGNORECASE)
+# Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
+# which their tool's recogniser reads whole (a cut one is no result).
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"", re.IGNORECASE)
+_JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
+_JSON_BRACES = frozenset({"{", "}", "[", "]"})
+_STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
+                        "p90", "p95", "p99", "p1", "p5", "p10"})
+_KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]")  # `|---|`, `| - | - |`
+_TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
+_COMMAND_CONCURRENCY = re.compile(
+    r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
+_COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+([\d.]+)")
+_LATENCY = (
+    (re.compile(r"time to first token|\bttft\b|first[ _]token[ _]latency", re.I), "ttft"),
+    (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
+    (re.compile(r"time per output token|\btpot\b|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"inter[- ]token latency|\bitl\b", re.I), "itl"),
+    (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
+)
+_STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
+          ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
+          ("average", "mean"))
+HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
+             "accept_length", "latency_s")
+_LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
+                     r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
+_DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
+              "elapsed_time", "benchmark_duration")
+_INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
+_OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
+                  "number_of_completion_tokens")
+ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
+_AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
+
+
+@dataclass
+class _Reading:
+    """One labelled value of a line, named."""
+
+    name: str
+    value: float
+    line: int
+    logged: bool = False  # printed behind a logger prefix: a server's periodic log line
+
+
+@dataclass
+class _Result:
+    """Consecutive readings that form one result, first line to last."""
+
+    readings: dict[str, float] = field(default_factory=dict)
+    first: int = 0
+    last: int = 0
+    logged: bool = True
+    summary: bool = False  # the median of a periodic log line's results
+
+    def add(self, reading: _Reading) -> None:
+        if not self.readings:
+            self.first = reading.line
+        self.readings.setdefault(reading.name, reading.value)
+        self.last = reading.line
+        self.logged = self.logged and reading.logged
+
+
+def _rate(text: str) -> tuple[str, float] | None:
+    """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
+    match = _RATE_UNIT.search(text)
+    if match:
+        what = "req" if match["what"].lower().startswith(("r", "q")) else "tok"
+        return what, 60.0 if match["per"].lower().startswith("min") else 1.0
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+
+
+def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
+    """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
+    quantity = next((name for pattern, name in _LATENCY if pattern.search(label)), None)
+    if quantity is None:
+        return None
+    words = re.findall(r"[a-z0-9]+", label.lower())
+    percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
+    stat = percentile or next((name for word, name in _STATS if word in words), "mean")
+    seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else 1.0
+
+
+def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
+    """The figure name of a labelled value and the factor that brings it to the figure's unit;
+    a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
+    both = f"{label} {unit}"
+    if context and _rate(unit) and name_of(label, unit)[0] == "throughput_tok_s":
+        both = f"{context} {both}"
+    rate = _rate(unit) or _rate(label)
+    if rate is not None:
+        what, per = rate
+        if what == "req" and _SETTING.search(label):
+            return "request_rate", 1 / per  # the rate asked for, not the one measured
+        if what == "req":
+            return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
+        if _PER_USER.search(both):
+            return "per_user_output_tok_s", 1 / per
+        if _PEAK.search(label) or _AUXILIARY.search(label):
+            return f"{slug(label)}_tok_s", 1 / per
+        if _TOTAL.search(both):
+            return "total_tok_s", 1 / per
+        if _PROMPT.search(both):
+            return "prompt_tok_s", 1 / per
+        if re.search(r"output|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+            return "output_tok_s", 1 / per
+        return "throughput_tok_s", 1 / per
+    if _ACCEPT_LENGTH.search(label):
+        return "accept_length", 1.0
+    if _ACCEPT_RATE.search(label):
+        return "acceptance_rate", 0.01 if "%" in both else 1.0
+    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
+        return "concurrency", 1.0
+    if _MEAN_LATENCY.fullmatch(label.strip()):
+        return "latency_s", 0.001 if unit.strip().lower() == "ms" else 1.0
+    latency = _latency_name(label, unit)
+    if latency is not None:
+        return latency
+    return slug(label.split(":")[-1] or label), 1.0
+
+
+def _in_label_parentheses(line: str, at: int) -> bool:
+    """Whether position `at` lies inside parentheses that end a label (`percentile(50, 99):`)."""
+    if line.count("(", 0, at) <= line.count(")", 0, at):
+        return False
+    close = line.find(")", at)
+    return close >= 0 and line[close + 1 :].lstrip()[:1] in (":", "(", "=")
+
+
+def _open_parenthesis(line: str, at: int) -> int:
+    """Where the parenthesis enclosing position `at` opens, or -1: a value in `(3.0ms/T =
+    333.33T/s)` belongs to the label before the parenthesis (`Generate:`)."""
+    depth = 0
+    for index in range(at - 1, -1, -1):
+        if line[index] == ")":
+            depth += 1
+        elif line[index] == "(":
+            if depth == 0:
+                return index
+            depth -= 1
+    return -1
+
+
+def _segments(line: str) -> Iterator[tuple[str, str, str]]:
+    """(label, number, unit) of each value a cleaned line prints, in order."""
+    label = ""
+    start = 0
+    for match in _VALUE.finditer(line):
+        if _in_label_parentheses(line, match.start()):
+            continue
+        opened = _open_parenthesis(line, match.start())
+        before = line[start : max(opened, start)] if opened >= 0 else line[start : match.start()]
+        if ":" in before or "=" in before or not label:
+            head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
+                    for part in re.split(r"[:=]", before)]
+            label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
+        unit = (match[3] or "").strip()
+        start = match.end()
+        if unit and line[start:].lstrip()[:1] in (":", "="):
+            unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
+            start = match.start(3) + len(unit)
+        if match[2] and not unit and _MEASURED_RATE.search(label):
+            unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
+        yield label, match[1], unit
+
+
+def _cells(line: str) -> Iterator[tuple[str, str, str]]:
+    """(label, number, unit) of a table row: the first cell names it, the first number is it."""
+    cells = [cell.strip() for cell in _BARS.split(line) if cell.strip()]
+    if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
+        return
+    number = _VALUE.match(cells[1])
+    if number and number.end() == len(cells[1]):
+        yield cells[0], number[1], number[3] or ""
+
+
+def _float(raw: str) -> float:
+    """A printed number: `1,234.5` with thousands separators, `9,85` with a decimal comma."""
+    if _DECIMAL_COMMA.fullmatch(raw):
+        return float(raw.replace(",", "."))
+    return float(raw.replace(",", ""))
+
+
+def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
+    """(name, value) of a label's values on one line: one per statistic when the label lists
+    them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
+    stats = _STAT_LIST.search(label)
+    listed = [word.strip() for word in stats[1].split(",")] if stats else []
+    if len(listed) != len(values) or len(values) < 2:
+        listed, values = [""], values[:1]
+    base = label.replace(stats[0], " ") if stats and listed != [""] else label
+    for stat, (raw_number, unit) in zip(listed, values, strict=True):
+        word = {"ave": "avg"}.get(stat.lower(), stat.lower())
+        word = f"p{word}" if word.isdigit() else word
+        name, factor = name_of(f"{base} {word}" if word else label, unit, context)
+        if name:
+            yield name, _float(raw_number) * factor
+
+
+def _row_cells(line: str) -> list[str]:
+    """The cells of a table row between `|`/`│` bars."""
+    return [cell.strip() for cell in _BARS.split(line.strip().strip("|│┃"))]
+
+
+def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
+    """(column, number, "") of a data row of a headed table; nothing when the row is cut short
+    (fewer cells than the header) or holds no numbers."""
+    cells = _row_cells(line)
+    if len(cells) != len(header):
+        return
+    for column, cell in zip(header, cells, strict=True):
+        number = _VALUE.fullmatch(cell)
+        if number:
+            yield column, number[1], number[3] or ""
+
+
+_SPACED = re.compile(r"\s{2,}")
+
+
+def _is_spaced_header(cells: list[str], next_line: str) -> bool:
+    """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
+    numbers in it, and the next line a name and as many numbers as the remaining columns."""
+    row = _SPACED.split(next_line)
+    return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
+            and not any(_VALUE.fullmatch(cell) for cell in cells)
+            and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+
+
+def _is_header(cells: list[str], next_line: str) -> bool:
+    """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
+    # two columns are a header only when the second is nothing but a unit (`| command | tokens/second |`)
+    columns = len(cells) >= 3 or (len(cells) == 2 and bool(_RATE_UNIT.fullmatch(cells[1])))
+    return (columns and not any(_VALUE.fullmatch(cell) for cell in cells)
+            and bool(_TABLE_RULE.match(next_line.strip())))
+
+
+class _JsonPath:
+    """The keys enclosing each line of (possibly cut) JSON, and the `unit` their object gives."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        self.units: list[str] = []
+
+    def read(self, line: str) -> Iterator[tuple[str, str, str]]:
+        """(label, number, unit) of a `"key": number` line; opening and closing braces tracked."""
+        pair = _JSON_PAIR.match(line)
+        if pair and pair[2] in "{[":
+            self.keys.append(pair[1])
+            self.units.append("")
+        elif pair and pair[1] == "unit" and self.units:
+            self.units[-1] = pair[2].strip('"')
+        elif pair and _VALUE.fullmatch(pair[2]):
+            parent = self.keys[-1] if self.keys and pair[1].lower() in _STAT_KEYS else ""
+            unit = self.units[-1] if self.units else ""
+            yield f"{parent} {pair[1]}".strip().replace("_", " "), pair[2], unit
+        elif line.startswith(("}", "]")) and self.keys:
+            self.keys.pop()
+            self.units.pop()
+
+
+def readings(text: str) -> Iterator[_Reading]:
+    """Every named value of the text, line by line: labelled lines, rows of headed tables and
+    `"key": number` lines of JSON (commands and training lines skipped)."""
+    lines = text.splitlines()
+    header: list[str] | None = None
+    columns: list[str] = []  # the header of a table laid out with spaces, not bars
+    json = _JsonPath()
+    for index, raw in enumerate(lines):
+        line = clean(raw).strip()
+        logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        bars = bool(_BARS.search(line[:3]))
+        if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
+                lines) else ""):
+            # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
+            header = None if cells[0].lower() in _KEY_COLUMNS else cells
+            continue
+        spaced = _SPACED.split(line)
+        if not bars and _is_spaced_header(spaced, clean(lines[index + 1]).strip()
+                                          if index + 1 < len(lines) else ""):
+            header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
+            continue
+        if columns and len(spaced) == len(columns) and not bars:
+            yield from _line_readings(list(_table_row(columns, "|".join(spaced))), line, index, logged)
+            continue
+        columns = []
+        header = header if bars else None
+        if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
+            yield from _line_readings(list(json.read(line)), line, index, logged)
+            continue
+        if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
+            continue
+        if header is not None:
+            found = list(_table_row(header, line))
+        else:
+            found = list(_cells(line)) if bars else list(_segments(line))
+        yield from _line_readings(found, line, index, logged)
+
+
+def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
+                   logged: bool) -> Iterator[_Reading]:
+    """The named readings of one line's (label, number, unit) values, each name once."""
+    by_label: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for label, raw_number, unit in found:
+        if label:
+            by_label.setdefault((label, unit), []).append((raw_number, unit))
+    named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
+    for (label, _), values in by_label.items():
+        for name, value in _named(label, values, line[: max(line.find(label), 0)]):
+            if name not in named:
+                named.add(name)
+                yield _Reading(name, value, index, logged)
+
+
+def _results(found: Iterable[_Reading]) -> list[_Result]:
+    """Readings grouped into results, line by line: a line that prints a name again with
+    another value starts the next result."""
+    results = [_Result()]
+    for _, group in itertools.groupby(found, key=lambda reading: reading.line):
+        line = list(group)
+        current = results[-1].readings
+        if any(_differs(current.get(r.name), r.value) for r in line):
+            results.append(_Result())
+        for reading in line:
+            results[-1].add(reading)
+    for result in results:
+        result.readings = _derived(result.readings)
+    return [result for result in results if _headline(result.readings)]
+
+
+def _differs(seen: float | None, value: float) -> bool:
+    """Whether a value printed again differs from the one seen (beyond rounding)."""
+    return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
+
+
+def _headline(readings: dict[str, float]) -> str | None:
+    """The name of a result's headline figure, or None when it has none."""
+    return next((name for name in HEADLINES if readings.get(name, 0) > 0), None)
+
+
+def _summarised(results: list[_Result]) -> list[_Result]:
+    """A periodic log line (results printed behind a logger prefix, with the same names) as one
+    result of their medians."""
+    periodic = [r for r in results if r.logged]
+    if not periodic or len({frozenset(r.readings) for r in periodic}) != 1:
+        return results
+    names = periodic[0].readings
+    summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
+                      periodic[0].first, periodic[-1].last, summary=True)
+    summary.readings["log_lines"] = float(len(periodic))
+    return [summary, *(r for r in results if r not in periodic)]
+
+
+def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
+    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`) as the average
+    alone: the line the tool prints as its result."""
+    kept: list[_Result] = []
+    for result in results:
+        if _AVERAGE_LINE.match(clean(lines[result.first])):
+            names = set(result.readings)
+            while kept and names <= set(kept[-1].readings):
+                kept.pop()
+        kept.append(result)
+    return kept
+
+
+def _derived(readings: dict[str, float]) -> dict[str, float]:
+    """Figures a result implies: vLLM V0's acceptance length from its emitted and draft counts,
+    and which tokens an unqualified token rate counts, by the arithmetic of the printed totals."""
+    emitted = readings.get("number_of_emitted_tokens")
+    drafts = readings.get("number_of_draft_tokens")
+    k = readings.get("number_of_speculative_tokens")
+    if emitted and drafts and k and "accept_length" not in readings:
+        readings["accept_length"] = emitted / (drafts / k)
+    _name_the_rate(readings)
+    return readings
+
+
+def _first(readings: dict[str, float], names: tuple[str, ...]) -> float | None:
+    """The first of `names` the readings hold (a positive value), or None."""
+    return next((readings[name] for name in names if readings.get(name, 0) > 0), None)
+
+
+def _name_the_rate(readings: dict[str, float]) -> None:
+    """Tell what an unqualified rate counts (`Throughput: 12577 tokens/s`, JSON `throughput`):
+    the total when it equals (input + output) tokens over the duration or is printed beside a
+    request rate, the output rate when it equals output tokens over the duration."""
+    key = "throughput_tok_s" if "throughput_tok_s" in readings else "throughput"
+    rate = readings.get(key)
+    if not rate or "output_tok_s" in readings:
+        return
+    duration = _first(readings, _DURATIONS)
+    inputs, outputs = _first(readings, _INPUT_COUNTS), _first(readings, _OUTPUT_COUNTS)
+    counted_total = bool(duration and inputs and outputs
+                         and abs((inputs + outputs) / duration - rate) <= 1e-3 * rate)
+    beside_requests = key == "throughput_tok_s" and bool(readings.get("_same_line_requests"))
+    if duration and outputs and abs(outputs / duration - rate) <= 1e-3 * rate:
+        readings["output_tok_s"] = readings.pop(key)
+    elif counted_total or beside_requests:
+        readings["total_tok_s"] = readings.pop(key)
+
+
+def _command_settings(text: str, end: int) -> dict[str, float]:
+    """Concurrency and request rate given on a printed command line before offset `end`."""
+    settings: dict[str, float] = {}
+    if flag := last_match(text, _COMMAND_CONCURRENCY, end):
+        settings["concurrency"] = float(next(group for group in flag.groups() if group))
+    if rate := last_match(text, _COMMAND_RATE, end):
+        settings["request_rate"] = float(rate[1])
+    return settings
+
+
+def _record(result: _Result, text: str, offsets: list[int]) -> Record:
+    """The benchmark record of one result."""
+    readings = dict(result.readings)
+    offset = offsets[result.first]
+    for name, value in _command_settings(text, offset).items():
+        readings.setdefault(name, value)
+    headline = _headline(readings) or "output_tok_s"
+    metric: dict[str, Any] = {}
+    if headline == "throughput_tok_s":
+        headline = "output_tok_s"
+        readings["output_tok_s"] = readings.pop("throughput_tok_s")
+    elif headline == "request_throughput":
+        metric = {"metric": "request_throughput", "unit": "req/s"}
+    elif headline == "accept_length":
+        metric = {"metric": "accept_length", "unit": "tok/step"}
+    elif headline == "total_tok_s":
+        metric = {"metric": "total_tok_s", "unit": "tok/s"}
+    elif headline == "latency_s":
+        metric = {"metric": "latency_s", "unit": "s"}
+    value = readings.pop(headline)
+    concurrency = readings.pop("concurrency", None)
+    accept = readings.pop("accept_length", None) if headline != "accept_length" else value
+    return benchmark(
+        value,
+        FORMATS[1] if result.summary else FORMATS[0],
+        concurrency=int(concurrency) if concurrency and concurrency == int(concurrency) else None,
+        accept_length=accept if accept and accept >= 1 else None,
+        figures={name: v for name, v in readings.items() if not name.startswith("_")},
+        **metric,
+    )
+
+
+_HTML_TAG = re.compile(r"<[^>]+>")
+
+
+def _spread_cells(text: str) -> str:
+    """Table rows whose cells stack labelled values with `<br>` (`| case | Total TPS: 9743.28<br>Mean
+    TPOT(ms): 48.57 | ... |`) as one line per value, cell after cell: each cell is a result."""
+    if "<br" not in text:
+        return text
+    lines = []
+    for line in text.splitlines():
+        cells = _row_cells(line) if _BARS.match(line.strip()) else []
+        if len(cells) < 2 or not any("<br" in cell for cell in cells[1:]):
+            lines.append(line)
+            continue
+        for cell in cells[1:]:
+            lines.extend(_HTML_TAG.sub(" ", part).strip() for part in re.split(r"<br\s*/?>", cell))
+    return "\n".join(lines)
+
+
+def parse(text: str, problems: list[str]) -> list[Record]:
+    """Every result of the labelled lines in the text (the fallback when no format knows it)."""
+    text = _spread_cells(text)
+    found = list(readings(text))
+    lines = text.splitlines()
+    for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
+        if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
+            found.append(_Reading("_same_line_requests", 1.0, reading.line))
+    found.sort(key=lambda r: r.line)
+    results = _averaged(_summarised(_results(found)), lines)
+    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    return [_record(result, text, offsets) for result in results]
