@@ -10,11 +10,10 @@ from sessiontui.project_memory.answer import Answer, describe, lesson_lines, ver
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
     best,
+    compare,
     lower_is_better,
     matches,
     number_to_beat,
-    ratio,
-    reference_of,
 )
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.trust import record_flags
@@ -115,10 +114,10 @@ def answer_benchmarks(store: Store, understanding: Understanding, metric: str = 
         chosen, label = _worst(at, metric), "Worst"
     elif words & _BEST:
         chosen, label = best(at, metric) or chosen, "Best"
-    lines = [f"{label} {metric} at {conditions.text()}: {_with_ratio(chosen, baselines, metric)}",
+    lines = [f"{label} {metric} at {conditions.text()}: {_with_ratio(chosen, baselines)}",
              f"  ({why}; {len(at)} results there)"]
     others = [r for r in at if r is not chosen][:5]
-    lines += [f"  {_with_ratio(r, baselines, metric)}" for r in others]
+    lines += [f"  {_with_ratio(r, baselines)}" for r in others]
     figures = {"metric": metric, "value": chosen.value, "record_id": chosen.id,
                "config": chosen.config, "count": len(at)}
     return Answer("benchmarks", "\n".join(lines), [chosen, *others], figures)
@@ -130,12 +129,11 @@ def _worst(records: Sequence[Record], metric: str) -> Record:
     return min(records, key=lambda r: flip * (r.value or 0.0))
 
 
-def _with_ratio(record: Record, baselines: Sequence[Record], metric: str) -> str:
+def _with_ratio(record: Record, baselines: Sequence[Record]) -> str:
     """A result and, for a feature result, its ratio to the baseline under its conditions."""
     if record.baseline:
         return f"{describe(record)} (baseline)"
-    reference = reference_of(record, baselines)
-    if reference is None or record.value is None or reference.value is None:
+    comparison = compare(record, baselines)
+    if comparison.speedup is None:
         return describe(record)
-    speedup = ratio(record.value, reference.value, metric)
-    return f"{describe(record)} → {speedup:.2f}x ({verdict_word(speedup)})"
+    return f"{describe(record)} → {comparison.text()} ({verdict_word(comparison.speedup)})"

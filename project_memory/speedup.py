@@ -79,6 +79,9 @@ class SpeedupReport:
     calibrated_value: float | None = None
     breakeven_accept_length: float | None = None
     measured_speedup: float | None = None
+    own_baseline_value: float | None = None  # the calibration point's own engine's, when it differs
+    own_baseline_id: str | None = None
+    own_engine: str | None = None
     calibration_label: str | None = None
     target_accept_length: float | None = None
     target_value: float | None = None
@@ -181,15 +184,13 @@ def _fill_baseline(
     conditions: Conditions,
     points: list[_Point],
 ) -> Record | None:
-    """Set the baseline value: explicit; else, unless the question names an engine, the baseline
-    the latest speculative result is compared with (the reference rule); else the number to beat
-    under the conditions."""
+    """Set the baseline value: explicit, else the number to beat under the conditions (the
+    reference rule: any engine), with the calibration point's own engine's baseline when it differs."""
     if explicit is not None:
         report.baseline_value = specdec.require_positive("baseline value", explicit)
         report.sources.append(f"baseline {explicit:g} from the command line")
         return None
-    top = points[0].baseline if points and conditions.engine is None else None
-    top = top or number_to_beat(baselines, conditions)
+    top = number_to_beat(baselines, conditions._replace(engine=None))
     if top is None:
         where = f" at {conditions.text()}" if baselines else " in the memory"
         report.assumptions.append(
@@ -200,7 +201,13 @@ def _fill_baseline(
     report.baseline_value, report.baseline_id = top.value, top.id
     report.unit = top.unit or report.unit
     report.sources.append(f"baseline {top.id} ({top.label}, {top.value:g} {report.unit}, "
-                          f"{top.created_at[:10]})")
+                          f"{top.created_at[:10]}): the number to beat")
+    own = points[0].baseline if points else None
+    if own is not None and own.id != top.id and own.value:
+        report.own_baseline_value, report.own_baseline_id = own.value, own.id
+        report.own_engine = points[0].record.engine
+        report.sources.append(f"{report.own_engine}'s own baseline {own.id} ({own.label}, "
+                              f"{own.value:g} {report.unit}), shown second")
     return top
 
 
@@ -225,7 +232,8 @@ def _points(
         if record.accept_length is None or record.value is None \
                 or not matches(record, conditions._replace(engine=None)):
             continue
-        reference = None if explicit else reference_of(record, baselines)
+        reference = None if explicit else (number_to_beat(baselines, Conditions.of(record))
+                                            or reference_of(record, baselines))
         if reference is None and not explicit:
             unmatched.append(f"{record.id} ({_conditions(record)})")
             continue
@@ -507,7 +515,7 @@ def _fill_projections(report: SpeedupReport) -> None:
     tau, overhead = report.accept_length, report.draft_overhead
     if tau is None or overhead is None:
         return
-    report.theoretical_speedup = specdec.theoretical_speedup(tau, overhead)
+    report.theoretical_speedup = specdec.theoretical_speedup(tau, overhead) * _own_scale(report)
     if report.baseline_value is not None:
         report.theoretical_value = specdec.projected_value(
             report.baseline_value, report.theoretical_speedup
@@ -529,12 +537,21 @@ def _fill_projections(report: SpeedupReport) -> None:
         )
 
 
+def _own_scale(report: SpeedupReport) -> float:
+    """Own engine's baseline over the number to beat: a bound over the engine without speculation,
+    restated against the number to beat (1 when they are the same record)."""
+    if report.own_baseline_value and report.baseline_value:
+        return report.own_baseline_value / report.baseline_value
+    return 1.0
+
+
 def _fill_target(report: SpeedupReport, tau: float) -> None:
     """What-if figures at an accept length the question names."""
     tau = specdec.require_positive("accept length", tau)
     report.target_accept_length = tau
     if report.draft_overhead is not None and tau >= 1:
-        report.target_theoretical_speedup = specdec.theoretical_speedup(tau, report.draft_overhead)
+        report.target_theoretical_speedup = specdec.theoretical_speedup(
+            tau, report.draft_overhead) * _own_scale(report)
     if report.cost_factor is not None and report.baseline_value is not None and tau >= 1:
         report.target_speedup = specdec.calibrated_speedup(tau, report.cost_factor)
         report.target_value = specdec.calibrated_value(report.baseline_value, tau, report.cost_factor)
@@ -545,7 +562,7 @@ def verdict(report: SpeedupReport) -> str:
     """One line: where the live accept length stands against break-even, or what is missing."""
     tau, k = report.accept_length, report.cost_factor
     if tau is not None and k is not None and report.calibrated_speedup is not None:
-        side = "above" if tau >= k else "below"
+        side = "above" if tau >= k else "below"  # k: the break-even against the number to beat
         slower = " (slower than the baseline)" if tau < k else ""
         return (
             f"{side} break-even by {abs(tau - k):.2f} accept length; "
@@ -570,8 +587,8 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
         older = f" ({report.calibration_label})" if report.calibration_label else ""
         lines.append(
             f"Measured{older}: {fmt(report.calibration_value, 1)} {unit} at accept length "
-            f"{report.calibration_accept_length:.2f} = {report.measured_speedup:.2f}x its baseline "
-            f"{fmt(report.calibration_baseline_value, 1)} {unit}"
+            f"{report.calibration_accept_length:.2f} = {report.measured_speedup:.2f}x the number "
+            f"to beat {fmt(report.calibration_baseline_value, 1)} {unit}{_own_figure(report)}"
             + (f" [{report.calibration_id}, {report.calibration_date}]"
                if report.calibration_id else "")
         )
@@ -588,8 +605,11 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
         value = (f" -> {fmt(report.baseline_value, 1)} x {report.theoretical_speedup:.2f} = "
                  f"{fmt(report.theoretical_value, 1)} {unit}"
                  if report.theoretical_value is not None else "")
+        scale = _own_scale(report)
+        over = (f" x own baseline {fmt(report.own_baseline_value, 1)} / "
+                f"{fmt(report.baseline_value, 1)}" if scale != 1.0 else "")
         lines.append(
-            f"Theoretical: {report.accept_length:.2f} / (1 + {report.draft_overhead:.3g}) = "
+            f"Theoretical: {report.accept_length:.2f} / (1 + {report.draft_overhead:.3g}){over} = "
             f"{report.theoretical_speedup:.2f}x{value}"
         )
     if report.best_gamma is not None:
@@ -613,6 +633,15 @@ def speedup_answer_lines(report: SpeedupReport) -> list[str]:
         )
     lines.append(f"Verdict: {report.verdict}")
     return lines
+
+
+def _own_figure(report: SpeedupReport) -> str:
+    """`; 1.50x vllm's own baseline 40.0`: the same-engine figure, second and labelled."""
+    if report.own_baseline_value is None or report.calibration_value is None:
+        return ""
+    own = report.calibration_value / report.own_baseline_value
+    return (f"; {own:.2f}x {report.own_engine or 'its engine'}'s own baseline "
+            f"{fmt(report.own_baseline_value, 1)} {report.unit}")
 
 
 def _bound_line(label: str, speedup: float, value: float | None, report: SpeedupReport) -> str:

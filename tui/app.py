@@ -782,7 +782,7 @@ class SessionApp(App[None]):
 
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
     def _ask(self, question: str, snapshots: tuple, gpu: Any) -> None:
-        from sessiontui.project_memory.answers import ask
+        from sessiontui.project_memory.ask import ask
         from sessiontui.project_memory.store import Store, StoreError
         from sessiontui.tui.config import Config, trust_rules
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from seeds import GpuReadings, LiveSnapshot
 
 from sessiontui.project_memory.answer import Answer
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 

@@ -144,9 +144,16 @@ def test_conditions_decide_the_number_to_beat(store: Store) -> None:
     assert any("no speculative result at c=32" in a for a in report.assumptions)
 
 
-def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:
+def test_another_engine_is_compared_with_the_number_to_beat(store: Store) -> None:
     bench(store, 50, baseline=True, when="2026-01-01T00:00:00+00:00")
-    odd = bench(store, 40, accept_length=1.8, engine="vllm", when="2026-01-02T00:00:00+00:00")
+    bench(store, 60, accept_length=1.8, engine="vllm", when="2026-01-02T00:00:00+00:00")
+    report = build_speedup_report(store, simulated_acc_len=1.4)
+    assert report.measured_speedup == pytest.approx(1.2) and report.baseline_value == 50
+
+
+def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:
+    bench(store, 50, baseline=True, model="m-a", when="2026-01-01T00:00:00+00:00")
+    odd = bench(store, 40, accept_length=1.8, model="m-b", when="2026-01-02T00:00:00+00:00")
     report = build_speedup_report(store, simulated_acc_len=1.4)
     assert report.cost_factor is None
     assert any(odd.id in a and "no baseline under their conditions" in a

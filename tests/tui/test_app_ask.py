@@ -1,10 +1,10 @@
-"""Pilot tests of the ask bar and answer panel, against the real `sessiontui.project_memory.answers.ask`."""
+"""Pilot tests of the ask bar and answer panel, against the real `sessiontui.project_memory.ask.ask`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp

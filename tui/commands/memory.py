@@ -314,7 +314,7 @@ def answer_question(question: str) -> tuple[Answer, list[str]]:
     """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
     same answer), keeping a speedup answer's live figures for the next one's trend line; also
     the problems, if any, of reading sessiontui.toml."""
-    from sessiontui.project_memory.answers import ask
+    from sessiontui.project_memory.ask import ask
     from sessiontui.tui.commands.speedup import settings
     from sessiontui.tui.config import trust_rules
 

@@ -10,11 +10,13 @@ from sessiontui.project_memory.answer import Answer, describe, fmt, lesson_lines
 from sessiontui.project_memory.outlook import answer_outlook, looks_ahead
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
+    Comparison,
     Conditions,
+    compare,
+    divide,
     lower_is_better,
     matches,
     number_to_beat,
-    ratio,
     reference_of,
 )
 from sessiontui.project_memory.store import Store
@@ -85,7 +87,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
         lines.append(f"  notes: {top.notes}")
     lines.append(f"  ({why})")
     if top is not None:  # still valid against the newest result it is compared with?
-        latest = next((r for r in results if reference_of(r, baselines, asked.engine) is top), None)
+        latest = next((r for r in results if reference_of(r, baselines) is top), None)
         lines += [f"  {note}" for note in _trust_notes(rules, latest, top)]
     groups: dict[tuple, list[Record]] = {}
     for record in baselines:
@@ -101,7 +103,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
         lines += [_baseline_row(r, r is beat) for r in records[:_MAX_LINES]]
         shown += records[:_MAX_LINES]
         there = [r for r in results if matches(r, group_conditions) and r not in compared][:3]
-        lines += [_result_row(r, baselines, asked.engine, metric) for r in there]
+        lines += [_result_row(r, baselines) for r in there]
         compared += there
     figures = {
         "reference_value": top.value if top else None,
@@ -113,15 +115,13 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     return Answer("baseline", "\n".join(lines), ordered + compared, figures)
 
 
-def _result_row(result: Record, baselines: Sequence[Record], engine: str | None, metric: str
-                ) -> str:
-    """A feature result with its ratio to the baseline the reference rule gives it, and a verdict."""
-    reference = reference_of(result, baselines, engine)
-    if reference is None or result.value is None or reference.value is None:
+def _result_row(result: Record, baselines: Sequence[Record]) -> str:
+    """A feature result with its ratio to the number to beat (the reference rule), and a verdict."""
+    comparison = compare(result, baselines)
+    if comparison.speedup is None:
         return f"    result {describe(result)}: no baseline under its conditions"
-    speedup = ratio(result.value, reference.value, metric)
-    return (f"    result {describe(result)} → {speedup:.2f}x {reference.config or reference.id}"
-            f" ({verdict_word(speedup)})")
+    return (f"    result {describe(result)} → {comparison.text()}"
+            f" ({verdict_word(comparison.speedup)})")
 
 
 # -- speedup ----------------------------------------------------------------------------------
@@ -143,24 +143,46 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str,
         return Answer("speedup", f"No feature result at {conditions.text()} for {metric} yet{beat}.",
                       [top] if top else [], figures)
     result = candidates[0]
-    reference = reference_of(result, baselines, asked.engine)
-    if reference is None or result.value is None or reference.value is None:
+    comparison = compare(result, baselines)
+    reference, speedup = comparison.beat, comparison.speedup
+    if reference is None or speedup is None or result.value is None or reference.value is None:
         text = f"Latest result {describe(result)}, but no baseline under its conditions to compare."
         return Answer("speedup", text, [result], figures | {"measured_value": result.value})
-    speedup = ratio(result.value, reference.value, metric)
+    own = comparison.own
     text = "\n".join([
-        f"Measured speedup: {speedup:.2f}x ({_arithmetic(result.value, reference.value, metric)})"
+        f"Measured speedup: {comparison.text()} ({_arithmetic(result.value, reference.value, metric)})"
         f" — {verdict_word(speedup).replace('slower', 'SLOWER')}.",
         f"  latest:   {describe(result)}",
-        f"  baseline: {describe(reference)}",
+        f"  baseline: {describe(reference)} (the number to beat)",
+        *([f"  own engine's baseline: {describe(own)}"] if own is not None else []),
         f"  ({why})",
         *(f"  {note}" for note in _trust_notes(rules, result, reference)),
     ])
     figures |= {
         "measured_speedup": round(speedup, 4), "measured_value": result.value,
-        "measured_id": result.id, "reference_value": reference.value, "reference_id": reference.id,
+        "measured_id": result.id, "measured_at": result.created_at,
+        "reference_value": reference.value, "reference_id": reference.id,
     }
-    return Answer("speedup", text, [result, reference], figures)
+    if own is not None and comparison.own_speedup is not None:
+        figures |= {"own_speedup": round(comparison.own_speedup, 4), "own_reference_id": own.id}
+    named = _named_engine_line(result, baselines, conditions, comparison)
+    if named:
+        text += f"\n  {named}"
+    return Answer("speedup", text, [result, reference, *([own] if own else [])], figures)
+
+
+def _named_engine_line(result: Record, baselines: Sequence[Record], conditions: Conditions,
+                       comparison: Comparison) -> str:
+    """The question named an engine whose baseline is neither ratio shown: that one, labelled."""
+    if not conditions.engine or result.value is None:
+        return ""
+    named = number_to_beat(baselines, conditions._replace(model=result.model or conditions.model))
+    speedup = divide(result, named, conditions.metric)
+    if named is None or speedup is None or named.id in {
+            getattr(comparison.beat, "id", None), getattr(comparison.own, "id", None)}:
+        return ""
+    return (f"{speedup:.2f}x {conditions.engine}'s "
+            f"baseline {fmt(named.value)} (the engine you named; not the number to beat)")
 
 
 def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
