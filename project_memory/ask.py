@@ -32,6 +32,7 @@ from sessiontui.project_memory.understanding import (
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.live import GpuReadings, LiveRun
+    from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.project_memory.trust import TrustRules
 
 _MAX_LINES = 6
@@ -192,6 +193,23 @@ def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
     return f"Trend: {delta:+.3f} accept length since the last answer ({previous.get('at', '?')[:16]}{steps})"
 
 
+def _latest_two(measured: Answer, report: SpeedupReport) -> list[str]:
+    """The last measured result against the number to beat and the projection from the live run,
+    each with its source and age, the more recent first."""
+    from sessiontui.project_memory.humanize import age
+    from sessiontui.project_memory.speedup import projection_line
+
+    measured_at = measured.figures.get("measured_at")
+    first_line = measured.text.splitlines()[0]
+    if measured_at:
+        record = f" [{measured.figures.get('measured_id')}, measured {age(measured_at)}]"
+        first_line = f"{first_line.rstrip('.')}{record}"
+    projected = projection_line(report, age(report.acceptance_at))
+    if measured_at and (report.acceptance_at or "") > measured_at:
+        return [projected, first_line]
+    return [first_line, projected]
+
+
 def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequence[LiveRun] = (),
                    previous: dict[str, Any] | None = None, *, metric: str = DEFAULT_METRIC,
                    draft_overhead: float | None = None, rules: TrustRules | None = None) -> Answer:
@@ -216,6 +234,8 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
     )
     breakeven = "breakeven" in understanding.words
     lead = lead_lines(report, breakeven=breakeven)
+    asked_what_if = report.target_accept_length is not None or (
+        breakeven and report.breakeven_accept_length is not None)
     lines = lead + [line for line in speedup_answer_lines(report) if line not in lead]
     if report.accept_length is not None and previous and previous.get("accept_length") is not None:
         lines.insert(-1, _trend_line(report.accept_length, report.step, previous))
@@ -223,13 +243,13 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
     same_point = report.calibration_id and report.calibration_id == measured.figures.get("measured_id")
     if same_point:
         lines = [line for line in lines if not line.startswith("Measured")]
-    if "measured_id" not in measured.figures:  # nothing measured there: say so first
-        measured.text = "\n".join([measured.text, *lines])
-    elif lead:
-        older = f" (older drafter {report.calibration_label})" if report.calibration_label else ""
-        measured.text = "\n".join([*lines, f"Last measured{older}:", *measured.text.splitlines()])
-    else:
-        measured.text = "\n".join([measured.text, *lines])
+    if asked_what_if:  # what was asked first, then the rest
+        first, lines = lines[:len(lead)], lines[len(lead):]
+    else:  # the measured result and the projection, the more recent first
+        first = _latest_two(measured, report)
+        lines = [line for line in lines if line not in lead]
+    details = measured.text.splitlines()[0 if asked_what_if else 1:]
+    measured.text = "\n".join([*first, *lines, "Last measured:", *details])
     measured.figures = report.projection_figures() | measured.figures
     measured.figures |= {"verdict": report.verdict, "step": report.step}
     if report.target_value is not None:

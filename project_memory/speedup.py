@@ -8,6 +8,7 @@ assumptions it needed. Figures it cannot compute stay None, with the reason in `
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory import specdec
@@ -55,6 +56,7 @@ class SpeedupReport:
     depth: int | None = None
     acceptance_source: str | None = None
     live: bool = False  # the accept length comes from a run that is training now
+    acceptance_at: str | None = None  # when the live or stored rates were last updated (ISO 8601)
     step: int | None = None
     conditions: str = ""
     baseline_value: float | None = None
@@ -440,6 +442,9 @@ def _from_snapshot(report: SpeedupReport, snapshot: Any, depth: int | None, poin
         report.assumptions.append(f"acceptance metrics of {source} not usable: {exc}")
         return
     report.step, report.live = step, True
+    updated = getattr(snapshot, "last_update", None)
+    if isinstance(updated, int | float):
+        report.acceptance_at = datetime.fromtimestamp(updated, UTC).isoformat(timespec="seconds")
     if step is not None:
         report.acceptance_source = f"{report.acceptance_source} at step {step}"
 
@@ -457,6 +462,7 @@ def _from_last_run(
         report.assumptions.append(f"acceptance rates of run {run.id} not usable: {exc}")
         return
     report.step, report.live = run.step, run.status in _TRAINING
+    report.acceptance_at = run.last_update or run.updated_at
     report.acceptance_source = (
         f"conditional acc of run {run.id} ({run.label}) at step {run.step}, updated "
         f"{(run.last_update or run.updated_at)[:16]}"
@@ -684,3 +690,21 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
         lines.append(_bound_line("Theoretical bound: ", report.theoretical_speedup,
                                  report.theoretical_value, report))
     return lines
+
+
+def projection_line(report: SpeedupReport, age: str) -> str:
+    """One line: the projection from the live run, calibrated then bound, with source and age."""
+    if report.accept_length is None:
+        return "Projected: no live acceptance metrics (follow the training log)"
+    against = f" against {fmt(report.baseline_value, 1)} {report.unit}" \
+        if report.baseline_value is not None else ""
+    parts = []
+    if report.calibrated_speedup is not None:
+        parts.append(f"calibrated {report.calibrated_speedup:.2f}x ≈ "
+                     f"{fmt(report.calibrated_value, 1)} {report.unit}{against}")
+    if report.theoretical_speedup is not None:
+        parts.append(f"bound {report.theoretical_speedup:.2f}x (draft overhead "
+                     f"{report.draft_overhead:g}, {report.draft_overhead_source})")
+    label = "Projected from the live run" if report.live else "Projected from the last run"
+    return (f"{label} ({report.acceptance_source}, {age}): accept length "
+            f"{report.accept_length:.2f} → {'; '.join(parts) or 'no projection'}")
