@@ -166,24 +166,22 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str,
     }
     if own is not None and comparison.own_speedup is not None:
         figures |= {"own_speedup": round(comparison.own_speedup, 4), "own_reference_id": own.id}
-    named = _named_engine_line(result, baselines, conditions, comparison)
-    if named:
-        text += f"\n  {named}"
+    named = _named_engine_baseline(result, baselines, conditions, comparison)
+    if named is not None and (versus := divide(result, named, metric)) is not None:
+        text += (f"\n  {versus:.2f}x {conditions.engine}'s baseline {fmt(named.value)} "
+                 "(the engine you named; not the number to beat)")
+        figures |= {"named_reference_value": named.value, "named_speedup": round(versus, 4)}
     return Answer("speedup", text, [result, reference, *([own] if own else [])], figures)
 
 
-def _named_engine_line(result: Record, baselines: Sequence[Record], conditions: Conditions,
-                       comparison: Comparison) -> str:
-    """The question named an engine whose baseline is neither ratio shown: that one, labelled."""
-    if not conditions.engine or result.value is None:
-        return ""
+def _named_engine_baseline(result: Record, baselines: Sequence[Record], conditions: Conditions,
+                           comparison: Comparison) -> Record | None:
+    """The baseline of the engine the question named, when it is neither ratio already shown."""
+    if not conditions.engine:
+        return None
     named = number_to_beat(baselines, conditions._replace(model=result.model or conditions.model))
-    speedup = divide(result, named, conditions.metric)
-    if named is None or speedup is None or named.id in {
-            getattr(comparison.beat, "id", None), getattr(comparison.own, "id", None)}:
-        return ""
-    return (f"{speedup:.2f}x {conditions.engine}'s "
-            f"baseline {fmt(named.value)} (the engine you named; not the number to beat)")
+    shown = {getattr(comparison.beat, "id", None), getattr(comparison.own, "id", None)}
+    return None if named is None or named.id in shown else named
 
 
 def _trend_line(now: float, step: int | None, previous: dict[str, Any]) -> str:
