@@ -258,26 +258,85 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
 
 
 # -- lessons and search -----------------------------------------------------------------------
-def answer_lessons(store: Store, question: str) -> Answer:
-    """Lessons ranked by full-text relevance to the question."""
-    words = question
+_EVERY = frozenset("all every list known so far each everything lessons issues gotchas problems "
+                   "bugs pitfalls mistakes".split())
+_DIED = frozenset("crash crashed crashes died die dead killed oom whydid fail failed".split())
+_RUNS = frozenset("training train run job drafter trainer".split())
+
+
+def answer_lessons(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
+    """Lessons ranked by full-text relevance to the question; a plural question lists every match
+    (every lesson when it names nothing); a crash question leads with the run that crashed."""
+    about_a_run = _DIED & set(words) and (
+        _RUNS & set(words) or any(re.fullmatch(r"v\d+", w) for w in words))  # `the v1 run`
+    crashed = _crashed_run(store, question) if about_a_run else None
+    expanded = question
     for short, expansion in _SYNONYMS.items():
         if re.search(rf"\b{short}\b", question.lower()):
-            words += " " + expansion
-    lessons = store.search(words, kind="lesson", limit=5)
+            expanded += " " + expansion
+    if crashed is not None:
+        expanded += " " + _failure_text(crashed)
+    plural = bool(_EVERY & set(words) | _EVERY & set(question.lower().split()))
+    limit = 50 if plural else 5
+    content = _content_words(question) - _EVERY - {"ran", "into", "hit", "seen", "pls", "plz"}
+    lessons = [] if plural and not content else store.search(expanded, kind="lesson", limit=limit)
     heading = []
-    if not lessons:  # "any gotchas?", or no word matches: the latest lessons, said so
-        lessons = store.list("lesson", limit=5)
-        heading = ["The latest lessons:" if not _content_words(question) else
-                   "No lesson matches those words; the latest lessons:"]
+    if not lessons:  # "any gotchas?", "known issues so far", or no word matches: the latest
+        lessons = store.list("lesson", limit=limit)
+        heading = ["Every lesson, newest first:" if plural else "The latest lessons:"
+                   if not content else "No lesson matches those words; the latest lessons:"]
+    lead = [_crash_line(crashed)] if crashed is not None else []
+    figures: dict[str, Any] = {"run_id": crashed.id} if crashed is not None else {}
     if not lessons:
-        related = answer_search(store, words)
-        text = "No recorded lesson matches that."
+        related = answer_search(store, expanded, words)
+        text = "\n".join([*lead, "No recorded lesson matches that."])
         if related.records:
             text += " Related records:\n" + related.text
-        return Answer("lessons", text, related.records, {"count": 0})
-    return Answer("lessons", "\n".join(heading + lesson_lines(lessons)), lessons,
-                  {"count": len(lessons), "lesson_id": lessons[0].id, "title": lessons[0].title})
+        return Answer("lessons", text, related.records, figures | {"count": 0})
+    if crashed is not None:
+        lessons = lessons[:1]  # the lesson for this crash, not every lesson that shares a word
+        lead.append("Matching lesson:")
+    return Answer("lessons", "\n".join(lead + heading + lesson_lines(lessons)),
+                  ([crashed] if crashed is not None else []) + lessons,
+                  figures | {"count": len(lessons), "lesson_id": lessons[0].id,
+                             "title": lessons[0].title})
+
+
+def _crashed_run(store: Store, question: str) -> Record | None:
+    """The run the question names among those that crashed, else the latest that did."""
+    from sessiontui.project_memory.run_answers import find_run
+    from sessiontui.project_memory.runs import FAILURES
+
+    runs = [r for r in store.list("run", limit=50)
+            if r.status in FAILURES or any(e.get("kind") in FAILURES for e in r.events)]
+    return find_run(runs, question) if runs else None
+
+
+def _failure_text(run: Record) -> str:
+    """The words of a run's last failure (its message and line), to find its lesson."""
+    from sessiontui.project_memory.runs import FAILURES
+
+    failures = [e for e in run.events if e.get("kind") in FAILURES]
+    last = failures[-1] if failures else {}
+    return f"{last.get('message', '')} {last.get('line', '')}"
+
+
+def _crash_line(run: Record) -> str:
+    """`train.log (eagle3-kimi-drafter-v1) crashed at step 66 (CUDA OOM), 2.9 days ago`."""
+    from pathlib import PurePath
+
+    from sessiontui.project_memory.humanize import age
+    from sessiontui.project_memory.runs import FAILURES
+
+    failures = [e for e in run.events if e.get("kind") in FAILURES]
+    last = failures[-1] if failures else {}
+    kind = last.get("kind") or run.status or "failed"
+    step = last.get("step", run.step)
+    where = f" at step {step:,}" if isinstance(step, int) else ""
+    why = f" ({last.get('message') or last.get('line')})" if last.get("message") or last.get("line") else ""
+    log = PurePath(run.log_path).name if run.log_path else "the run"
+    return (f"{log} ({run.label}) {kind}{where}{why}, {age(run.last_update or run.updated_at)} "
+            f"[{run.id}]")
 
 
 def _content_words(question: str) -> set[str]:
@@ -287,20 +346,45 @@ def _content_words(question: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9_]+", question.lower()) if not is_intent_word(w)}
 
 
-def answer_search(store: Store, question: str) -> Answer:
-    """Full-text matches over every record; a question about notes lists notes first."""
+SEARCH_BELOW = 0.3
+"""Below this confidence a structured answer also lists the top full-text search hits, and a
+question no structured answer covers is answered from search over every record's text."""
+_WHERE_OR_HOW = frozenset({"whereis", "launched"})
+
+
+def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
+    """Full-text matches over every record's text (notes, commands, configs, lesson fields), each
+    with its matching lines; a question about notes, or where things are and how they were run,
+    lists notes first."""
     about_notes = re.search(r"\b(?:notes?|goal|plan|decided|decision|idea|todo|recipe)\b",
-                            question.lower()) is not None
+                            question.lower()) is not None or bool(_WHERE_OR_HOW & set(words))
     found = store.search(question, kind="note", limit=10) if about_notes else []
     found = found or store.search(question, limit=10)
     if not found and about_notes:
         found = store.list("note", limit=10)
     if not found:
         return Answer("search", "Nothing in the memory matches that.", [], {"count": 0})
-    lines = [f"{r.kind:9} {r.label} [{r.id}, {r.created_at[:10]}]" for r in found]
-    if found[0].kind == "note":
-        lines[0] += f"\n          {found[0].text}"
+    lines = search_lines(found, question)
     return Answer("search", "\n".join(lines), found, {"count": len(found), "top_id": found[0].id})
+
+
+def search_lines(found: Sequence[Record], question: str, per_record: int = 2) -> list[str]:
+    """Each record found, then its lines that hold a word of the question (the matching lines)."""
+    wanted = {w[:5] for w in _content_words(question) if len(w) >= 3}
+    lines = []
+    for record in found:
+        lines.append(f"{record.kind:9} {record.label} [{record.id}, {record.created_at[:10]}]")
+        text_lines = [line.strip() for line in record.search_text().splitlines() if line.strip()]
+        matching = [line for line in text_lines
+                    if wanted & {w[:5] for w in re.findall(r"[a-z0-9]+", line.lower())}]
+        for line in (matching or text_lines[:1])[:per_record]:
+            lines.append(f"          {line[:200]}")
+    return lines
+
+
+def search_hits(store: Store, question: str, limit: int = 3) -> list[str]:
+    """The top full-text hits for a question, with their matching lines (the safety net)."""
+    return search_lines(store.search(question, limit=limit), question, per_record=1)
 
 
 # -- dispatch ---------------------------------------------------------------------------------
@@ -325,7 +409,7 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         from sessiontui.project_memory.gpu_answers import answer_gpu
 
         gpu = context["gpu"] or (context["read_gpu"]() if context["read_gpu"] else None)
-        return answer_gpu(gpu)
+        return answer_gpu(gpu, question)
     if store is None:
         return Answer(intent, "The project memory is empty: nothing recorded here yet.")
     metric = context["metric"]
@@ -343,8 +427,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
     corrected = [w for w in understanding.words if w not in lowered]  # typos fixed, jargon named
     text = " ".join([question, *corrected])
     if intent == "lessons":
-        return answer_lessons(store, text)
-    return answer_search(store, text)
+        return answer_lessons(store, text, understanding.words)
+    return answer_search(store, text, understanding.words)
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),
@@ -374,6 +458,12 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
     if ahead:
         answer = answer_outlook(store, question, understanding, snapshots,
                                 draft_overhead=draft_overhead)
+        if understanding.intent == "run":  # the run asked about: followed, or its record
+            run = _answer("run", store, question, understanding, context)
+            if run.figures.get("live"):
+                answer.figures["run_id"] = run.figures.get("run_id")
+            elif run.figures.get("run_id"):  # a stored run that is not followed: its record
+                answer = run
     else:
         answer = _answer(understanding.intent, store, question, understanding, context)
     if understanding.unsure and not ahead:
@@ -382,6 +472,11 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
         answer.text = (f"Best guess ({understanding.intent}):\n{answer.text}\n\n"
                        f"Or, if you meant {runner_up}:\n{other.text}")
         answer.records += [r for r in other.records if r not in answer.records]
+    if store is not None and answer.intent != "search" and (
+            understanding.confidence < SEARCH_BELOW or not answer.records):
+        hits = search_hits(store, question)
+        if hits:  # the safety net: what the memory's text says, matching lines shown
+            answer.text += "\n\nAlso in the memory (full-text search):\n" + "\n".join(hits)
     answer.confidence = understanding.confidence
     answer.conditions = _conditions_figures(understanding, metric)
     answer.alternatives = [{"intent": name, "score": score}

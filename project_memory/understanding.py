@@ -102,9 +102,24 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("how", "where are we", "status"),
      r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
      " progress "),
+    (("net", "pay", "win", "worth", "on or off", "keep"),
+     r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
+     r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
+     r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b", " speedup verdict "),
+    (("right", "correct", "proper", "wrong", "valid", "reject", "unrecogni", "unknown", "flag for"),
+     r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
+     r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
+     r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm"),
+     r"\blaunch(?:ed|er|ing)?\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b",
+     " launched "),
+    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which"),
+     r"\bwhere(?=(?:'s| did| do| does| is| are| were| was)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored|saved"
+     r"|written|put|kept|dumped)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b"
+     r"|\bwhich (?:node|host|machine|box|cluster)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
-     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b|\blaunched\b|\binvoked\b",
+     r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
      " flags "),
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
@@ -119,6 +134,9 @@ _CONCURRENCY = (
     r"(?:of\s*)?(\d+)\b|\b(\d+)[\s-]*(?:concurrent|concurrency|streams?|users|clients|parallel)\b"
     r"|@\s*c?(\d+)\b"
 )
+_NOT_THIS = r"\b(?:forget|ignore|not|except|besides|excluding|instead of|rather than|other than)" \
+    r"(?: about)?(?: the)? ([\w.-]+)"
+"""An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
     r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were)?\s*"
@@ -147,6 +165,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
         "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
+        "verdict": 2.0, "enough": 1.0, "clear": 0.6,
     },
     "run": {
         "training": 2.0, "train": 1.5, "trainer": 1.5, "progress": 3.0, "eta": 3.5, "step": 2.0,
@@ -180,6 +199,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "avoid": 1.0, "pitfall": 3.0, "pitfalls": 3.0, "mistake": 2.0, "hit": 0.6, "before": 0.6,
         "again": 0.5, "happened": 1.0, "resolve": 1.5, "solved": 1.5, "solve": 1.5, "whydid": 1.5,
         "required": 1.0, "limit": 0.8, "tried": 0.8, "allocate": 1.5, "exceeded": 1.0,
+        "die": 1.5, "died": 2.0, "dead": 1.5,
     },
     "benchmarks": {
         "best": 2.5, "fastest": 2.5, "highest": 2.0, "top": 1.5, "lowest": 1.5, "latest": 1.5,
@@ -196,6 +216,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "ideas": 2.0, "todo": 2.5, "wrote": 1.5, "decided": 2.0, "decision": 2.0, "why": 0.3,
         "recipe": 1.5, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
         "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8, "project": 1.5,
+        "launched": 2.0, "whereis": 2.5, "node": 1.0, "machine": 1.0, "host": 0.8,
     },
 }
 _PRIOR = {"search": 0.6}
@@ -263,6 +284,7 @@ class Vocabulary(NamedTuple):
     words: dict[str, str]
     engines: frozenset[str]
     models: dict[str, str]  # a word of a model -> the model
+    values: frozenset[str] = frozenset()  # stored benchmark values, as `82.3` or `1450`
 
     @classmethod
     def of(cls, records: Iterable[Record]) -> Vocabulary:
@@ -270,29 +292,53 @@ class Vocabulary(NamedTuple):
         words: dict[str, str] = {}
         engines = set(ENGINES)
         models: dict[str, str] = {}
+        values: set[str] = set()
         for record in records:
             if record.kind == "note":
                 for word in _tokens(f"{record.text or ''} {' '.join(record.tags)}"):
                     if len(word) >= 5:
-                        words.setdefault(word, "search")
+                        _point(words, word, "search")
             elif record.kind == "lesson":
                 text = f"{record.title or ''} {record.cause or ''} {record.fix or ''}"
                 for word in _tokens(f"{text} {' '.join(record.tags)}"):
                     if len(word) >= 4:
-                        words.setdefault(word, "lessons")
+                        _point(words, word, "lessons")
             elif record.kind == "run":
-                for word in _tokens(record.name or ""):
-                    words.setdefault(word, "run")
+                name = record.name or ""
+                for word in {*_tokens(name), *re.split(r"[-_. ]", name.lower())}:
+                    _point(words, word, "run")
             elif record.kind == "benchmark":
+                if record.value is not None:
+                    values.add(value_key(record.value))
                 if record.engine:
                     engines.add(record.engine.lower())
                 if record.model:
                     for word in _model_words(record.model):
                         models.setdefault(word, record.model)
         for word in list(words):
-            if word in _STOPWORDS or len(word) < 3 or word.isdigit() or _lexicon_weight(word):
+            if not words[word]:  # in records of two kinds: says nothing about the intent
                 del words[word]
-        return cls(words, frozenset(engines), models)
+                continue
+            short = len(word) < 3 and not (words[word] == "run" and re.fullmatch(r"[a-z]\d", word))
+            if word in _STOPWORDS or short or word.isdigit() or _lexicon_weight(word) \
+                    or word in engines:
+                del words[word]
+        return cls(words, frozenset(engines), models, frozenset(values))
+
+
+def value_key(value: float) -> str:
+    """A figure as people type it: `82.3`, `1450`."""
+    return f"{value:g}"
+
+
+def figures_in(words: Iterable[str]) -> list[float]:
+    """The figures a question names (`1450`, `82.3`), for reverse lookups by value."""
+    return [float(w) for w in words if re.fullmatch(r"\d{2,}(?:\.\d+)?|\d+\.\d+", w)]
+
+
+def _point(words: dict[str, str], word: str, intent: str) -> None:
+    """Point a word at an intent; a word already pointing at another points at none."""
+    words[word] = intent if words.get(word, intent) == intent else ""
 
 
 EMPTY_VOCABULARY = Vocabulary({}, frozenset(ENGINES), {})
@@ -317,8 +363,20 @@ def _lexicon_weight(word: str) -> float:
 _KNOWN = frozenset(w for weights in _LEXICON.values() for w in weights)
 _CANONICAL = frozenset(
     "without with nospec speedup breakeven baseline acceptlen spec throughput perf now "
-    "singlestream util gpumem oom smem whydid gpu gputemp stepsrate eta progress flags trend vs".split()
+    "singlestream util gpumem oom smem whydid gpu gputemp stepsrate eta progress flags trend vs "
+    "verdict gotcha launched whereis".split()
 )
+_BENCH_OBJECTS = frozenset(
+    "bench benchmark benchmarks benches baseline server result results number numbers".split())
+_LOSE = frozenset("lose losing lost loss cost costs drop penalty hit".split())
+_DIED = frozenset("crash crashed crashes died die dead killed oom".split())
+_RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
+
+
+def asks_command(words: Iterable[str]) -> bool:
+    """Whether a question asks how a benchmark was run: its command or flags."""
+    present = set(words)
+    return "flags" in present or ("launched" in present and bool(present & _BENCH_OBJECTS))
 
 
 def is_intent_word(word: str) -> bool:
@@ -329,7 +387,13 @@ def is_intent_word(word: str) -> bool:
 def needs_vocabulary(question: str) -> bool:
     """Whether the question has a word the lexicon does not know, which the memory might."""
     words = _tokens(normalise(question))
-    return any(len(w) > 2 and not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words)
+    return any((len(w) > 2 or bool(re.fullmatch(r"[a-z]\d", w)))
+               and not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words) \
+        or bool(_VALUE.search(question))
+
+
+_VALUE = re.compile(r"(?<![\w.=@])(\d{2,}(?:\.\d+)?|\d+\.\d+)(?![\w.%x])")
+"""A figure in a question (`1450`, `82.3`): maybe a stored result's value, looked up in reverse."""
 
 
 def normalise(question: str) -> str:
@@ -382,7 +446,7 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
         concurrency = int(next(g for g in match.groups() if g))
     if digits and (found := re.search(_BATCH, text)) and int(found.group(1)) > 0:
         batch = int(found.group(1))
-    words = set(text.split())
+    words = set(text.split()) - set(re.findall(_NOT_THIS, text))
     engine = next((e for e in sorted(vocabulary.engines) if e in words or e.replace(".", "") in words),
                   None)
     model = next((vocabulary.models[w] for w in _tokens(text) if w in vocabulary.models), None)
@@ -409,6 +473,8 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
         if word in vocabulary.words:
             scores[vocabulary.words[word]] += 1.5
     present = set(words)
+    if any(value_key(v) in vocabulary.values for v in figures_in(words)):
+        scores["benchmarks"] += 5.0  # a stored result's value: where it came from
     _combinations(scores, present, text, asked)
     return scores
 
@@ -441,6 +507,20 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             "bench", "benchmark", "benches", "benchmarks", "result", "measurement", "config",
             "one", "which"}:
         scores["benchmarks"] += 3.0
+    if "gpu" in present and present & {"did", "was", "were"} and present & _RUN_OBJECTS:
+        scores["search"] += 3.0  # how a past job was run: in the notes, not the GPUs now
+        scores["gpu"] -= 1.5
+    if "launched" in present and present & _BENCH_OBJECTS:
+        scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
+    if present & _LOSE and present & {"throughput", "speedup", "spec", "nospec", "perf"}:
+        scores["speedup"] += 4.0  # tok/s lost to speculation, not the training loss
+        scores["run"] -= 3.0
+    if present & _DIED and present & _RUN_OBJECTS:
+        scores["lessons"] += 2.5  # why a run died: the crashed run, then its lesson
+    if asked.accept_length is not None and "baseline" in present:
+        scores["speedup"] += 3.0  # a what-if against the number to beat
+    if "gotcha" in present:
+        scores["benchmarks"] -= 3.5 if "flags" in present else 0.0
     if "flags" in present:
         scores["benchmarks"] += 2.0
         scores["baseline"] -= 2.0 if "baseline" in present else 0.0
@@ -466,6 +546,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["speedup"] += 1.0
     if asked.named and not asked.no_feature and present & {"throughput", "perf", "numbers"}:
         scores["baseline"] += 0.5
+        if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
+            scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
 
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
