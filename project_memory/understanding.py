@@ -102,21 +102,26 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("how", "where are we", "status"),
      r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
      " progress "),
-    (("net", "pay", "win", "worth", "on or off", "keep"),
+    (("net", "pay", "win", "worth", "on or", "keep"),
      r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
      r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
-     r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b", " speedup verdict "),
+     r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b"
+     r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b", " speedup verdict "),
     (("right", "correct", "proper", "wrong", "valid", "reject", "unrecogni", "unknown", "flag for"),
      r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
-    (("launch", "torchrun", "deepspeed", "accelerate", "slurm"),
-     r"\blaunch(?:ed|er|ing)?\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b",
-     " launched "),
-    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which"),
-     r"\bwhere(?=(?:'s| did| do| does| is| are| were| was)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored|saved"
-     r"|written|put|kept|dumped)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b"
-     r"|\bwhich (?:node|host|machine|box|cluster)\b", " whereis "),
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world"),
+     r"\blaunch(?:ed|er|ing)?\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
+     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b", " launched "),
+    (("down",),
+     r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
+    (("gpu",),
+     r"\bgpu(?=\d)", "gpu "),
+    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat"),
+     r"\bwhere(?=(?:'s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
+     r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
+     r"|\bwhich (?:node|host|machine|box|cluster|server)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
@@ -134,6 +139,8 @@ _CONCURRENCY = (
     r"(?:of\s*)?(\d+)\b|\b(\d+)[\s-]*(?:concurrent|concurrency|streams?|users|clients|parallel)\b"
     r"|@\s*c?(\d+)\b"
 )
+_THRESHOLD = r"\b(?:beat|beats|reach|reaches|hit|hits|above|over|than|past|clear|to)\s+(\d+(?:\.\d+)?)"
+"""A figure named as a bar to clear (`do we beat 90?`), not a stored result to look up."""
 _NOT_THIS = r"\b(?:forget|ignore|not|except|besides|excluding|instead of|rather than|other than)" \
     r"(?: about)?(?: the)? ([\w.-]+)"
 """An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
@@ -183,7 +190,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "busy": 1.5, "idle": 1.5, "mib": 2.0, "gib": 1.5, "occupancy": 1.5, "throttling": 2.5,
         "throttle": 2.5, "fan": 2.0, "pcie": 2.0, "nvlink": 1.5, "hardware": 1.0, "usage": 1.2,
         "saturated": 1.5, "memory": 0.8, "processes": 1.0, "free": 0.6, "maxed": 1.5,
-        "loaded": 0.8, "headroom": 1.2, "power": 2.0,
+        "loaded": 0.8, "headroom": 1.2, "power": 2.0, "mem": 1.5,
     },
     "lessons": {
         "lesson": 3.5, "lessons": 3.5, "error": 2.5, "errors": 2.5, "bug": 2.5, "bugs": 2.5,
@@ -293,6 +300,7 @@ class Vocabulary(NamedTuple):
         engines = set(ENGINES)
         models: dict[str, str] = {}
         values: set[str] = set()
+        shared: set[str] = set()  # words of benchmark configs: a run's name sharing one is no hint
         for record in records:
             if record.kind == "note":
                 for word in _tokens(f"{record.text or ''} {' '.join(record.tags)}"):
@@ -308,6 +316,7 @@ class Vocabulary(NamedTuple):
                 for word in {*_tokens(name), *re.split(r"[-_. ]", name.lower())}:
                     _point(words, word, "run")
             elif record.kind == "benchmark":
+                shared.update(_tokens(f"{record.config or ''} {record.spec_algorithm or ''}"))
                 if record.value is not None:
                     values.add(value_key(record.value))
                 if record.engine:
@@ -316,7 +325,7 @@ class Vocabulary(NamedTuple):
                     for word in _model_words(record.model):
                         models.setdefault(word, record.model)
         for word in list(words):
-            if not words[word]:  # in records of two kinds: says nothing about the intent
+            if not words[word] or (words[word] == "run" and word in shared):  # two kinds: no hint
                 del words[word]
                 continue
             short = len(word) < 3 and not (words[word] == "run" and re.fullmatch(r"[a-z]\d", word))
@@ -473,7 +482,9 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
         if word in vocabulary.words:
             scores[vocabulary.words[word]] += 1.5
     present = set(words)
-    if any(value_key(v) in vocabulary.values for v in figures_in(words)):
+    thresholds = {value_key(float(n)) for n in re.findall(_THRESHOLD, text)}
+    if asked.accept_length is None and any(
+            value_key(v) in vocabulary.values - thresholds for v in figures_in(words)):
         scores["benchmarks"] += 5.0  # a stored result's value: where it came from
     _combinations(scores, present, text, asked)
     return scores
@@ -507,6 +518,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             "bench", "benchmark", "benches", "benchmarks", "result", "measurement", "config",
             "one", "which"}:
         scores["benchmarks"] += 3.0
+    if present & {"whereis", "launched"} and present & _RUN_OBJECTS and not present & _BENCH_OBJECTS:
+        scores["search"] += 3.0  # where a run's files went, how it was launched: the notes
     if "gpu" in present and present & {"did", "was", "were"} and present & _RUN_OBJECTS:
         scores["search"] += 3.0  # how a past job was run: in the notes, not the GPUs now
         scores["gpu"] -= 1.5
@@ -544,7 +557,7 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"throughput", "perf", "numbers"} and present & {"now", "current"} and \
             "speedup" not in present and not asked.no_feature:
         scores["speedup"] += 1.0
-    if asked.named and not asked.no_feature and present & {"throughput", "perf", "numbers"}:
+    if asked.named and not asked.no_feature and present & {"throughput", "perf", "numbers", "number"}:
         scores["baseline"] += 0.5
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
