@@ -111,8 +111,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
-    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world"),
-     r"\blaunch(?:ed|er|ing)?\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
+      "spun"),
+     r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
      r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b", " launched "),
     (("down",),
      r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
@@ -233,7 +234,7 @@ _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
-    "going doing long much".split())
+    "going doing long much lose losing lost cost costs hurt hurts".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -377,7 +378,8 @@ _CANONICAL = frozenset(
 )
 _BENCH_OBJECTS = frozenset(
     "bench benchmark benchmarks benches baseline server result results number numbers".split())
-_LOSE = frozenset("lose losing lost loss cost costs drop penalty hit".split())
+_LOSE = frozenset("lose losing lost loss cost costs drop penalty hit hurt".split())
+_SPEC_WORDS = frozenset("spec eagle eagle2 eagle3 drafter draft mtp medusa".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom".split())
 _RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
 
@@ -485,7 +487,7 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
     thresholds = {value_key(float(n)) for n in re.findall(_THRESHOLD, text)}
     if asked.accept_length is None and any(
             value_key(v) in vocabulary.values - thresholds for v in figures_in(words)):
-        scores["benchmarks"] += 5.0  # a stored result's value: where it came from
+        scores["benchmarks"] += 9.0 if asked.no_feature else 5.0  # a stored value: its source
     _combinations(scores, present, text, asked)
     return scores
 
@@ -525,7 +527,9 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["gpu"] -= 1.5
     if "launched" in present and present & _BENCH_OBJECTS:
         scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
-    if present & _LOSE and present & {"throughput", "speedup", "spec", "nospec", "perf"}:
+    lost = present & _LOSE
+    if lost and (present & {"throughput", "speedup", "nospec", "perf"}
+                 or (lost - {"loss"} and present & _SPEC_WORDS)):
         scores["speedup"] += 4.0  # tok/s lost to speculation, not the training loss
         scores["run"] -= 3.0
     if present & _DIED and present & _RUN_OBJECTS:
