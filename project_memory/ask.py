@@ -479,8 +479,8 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
             answer.text += "\n\nAlso in the memory (full-text search):\n" + "\n".join(hits)
     answer.confidence = understanding.confidence
     answer.conditions = _conditions_figures(understanding, metric)
-    answer.alternatives = [{"intent": name, "score": score}
-                           for name, score in understanding.alternatives[:3]]
+    answer.alternatives = [{"intent": name, "confidence": understanding.confidence_of(name)}
+                           for name, _ in understanding.alternatives[:3]]  # one scale
     return answer
 
 

@@ -280,6 +280,12 @@ class Understanding(NamedTuple):
         ranked = sorted(self.scores.items(), key=lambda item: -item[1])
         return [(name, score) for name, score in ranked if name != self.intent and score > 0]
 
+    def confidence_of(self, intent: str) -> float:
+        """How sure we would be of `intent`, on the scale of `confidence` (0..1): its lead over
+        the best other intent, and its own strength."""
+        others = [score for name, score in self.scores.items() if name != intent]
+        return _confidence(self.scores.get(intent, 0.0), max(max(others, default=0.0), 0.0))
+
     @property
     def unsure(self) -> bool:
         """Whether the runner-up deserves to be shown next to the best guess."""
@@ -578,10 +584,16 @@ def understand(question: str, vocabulary: Vocabulary | None = None) -> Understan
     scores = _score(words, text, asked, vocabulary)
     ranked = sorted(INTENTS, key=lambda name: (-scores[name], INTENTS.index(name)))
     top, second = scores[ranked[0]], max(scores[ranked[1]], 0.0)
-    confidence = 0.0 if top <= 0 else (top - second) / top * min(1.0, top / 3.0) * 0.5 + \
-        min(1.0, top / 6.0) * 0.5
-    return Understanding(ranked[0], round(max(0.0, min(1.0, confidence)), 3),
+    return Understanding(ranked[0], _confidence(top, second),
                          {k: round(v, 2) for k, v in scores.items()}, asked, words)
+
+
+def _confidence(score: float, best_other: float) -> float:
+    """0..1: half the lead over the best other intent (scaled by strength), half the strength."""
+    if score <= 0:
+        return 0.0
+    lead = max(0.0, score - best_other) / score * min(1.0, score / 3.0)
+    return round(max(0.0, min(1.0, lead * 0.5 + min(1.0, score / 6.0) * 0.5)), 3)
 
 
 def comparison_conditions(asked: AskedConditions, metric: str, results: Sequence[Record]

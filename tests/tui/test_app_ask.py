@@ -90,11 +90,11 @@ def test_understood_lines_name_intent_conditions_and_alternatives() -> None:
     from sessiontui.tui.widgets.ask_panel import understood_lines
 
     answer = Answer("baseline", "…", confidence=0.42, conditions={"metric": "output_tok_s",
-                    "concurrency": 32}, alternatives=[{"intent": "speedup", "score": 2.5}])
+                    "concurrency": 32}, alternatives=[{"intent": "speedup", "confidence": 0.21}])
     assert understood_lines(answer) == [
         "baseline, confidence 0.42",
         "assumed: metric output_tok_s, concurrency 32",
-        "also considered: speedup (2.5)",
+        "also considered: speedup (confidence 0.21)",
     ]
 
 

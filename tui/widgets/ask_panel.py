@@ -73,7 +73,7 @@ def understood_lines(answer: Any) -> list[str]:
         lines.append("assumed: " + ", ".join(f"{k} {v}" for k, v in answer.conditions.items()))
     if answer.alternatives:
         lines.append("also considered: " + ", ".join(
-            f"{a['intent']} ({a['score']:g})" for a in answer.alternatives))
+            f"{a['intent']} (confidence {a['confidence']:.2f})" for a in answer.alternatives))
     return lines
 
 
