@@ -796,6 +796,11 @@ class SessionApp(App[None]):
             return
         self.post_message(AnswerReady(question, answer))
 
+    @on(AnswerPanel.Outdated)
+    def _ask_again(self, message: AnswerPanel.Outdated) -> None:
+        """A live answer (speedup, run, GPUs) grew old while shown: ask it again."""
+        self._ask(message.question, tuple(self._train_snapshots.values()), self.gpu_pane.snapshot)
+
     def on_answer_ready(self, message: AnswerReady) -> None:
         if message.answer is None:
             self.answer_panel.show_error(message.question, message.error)
