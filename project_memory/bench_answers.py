@@ -6,7 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sessiontui.project_memory.answer import Answer, describe, lesson_lines, verdict_word
+from sessiontui.project_memory.answer import (
+    Answer,
+    describe,
+    lesson_lines,
+    pasteable,
+    verdict_word,
+)
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
     Conditions,
@@ -64,7 +70,7 @@ def answer_failed(store: Store, understanding: Understanding) -> Answer:
     if record.notes:
         lines.append(f"  why: {record.notes}")
     if record.command:
-        lines.append(f"  command: {record.command}")
+        lines.append(f"  command: {pasteable((), record)}")
     if lessons:
         lines.append("Matching lesson:")
         lines += ["  " + line for line in lesson_lines(lessons)]
@@ -95,7 +101,7 @@ def answer_flags(store: Store, understanding: Understanding, metric: str) -> Ans
         return Answer("benchmarks", f"{describe(record)} has no recorded command.", [record],
                       {"record_id": record.id})
     flags = record_flags(record)
-    lines = [f"Command of {describe(record)}:", f"  {record.command}"]
+    lines = [f"Command of {describe(record)}:", f"  {pasteable((), record)}"]
     lines += [f"  {name}" if value == "true" else f"  {name} {value}" for name, value in flags.items()]
     return Answer("benchmarks", "\n".join(lines), [record],
                   {"record_id": record.id, "command": record.command, "flags": flags})
@@ -171,7 +177,7 @@ def answer_value(store: Store, understanding: Understanding) -> Answer | None:
     lines = [f"{value_key(record.value or 0)} is {describe(record)}", f"  {spec}",
              f"  conditions: {Conditions.of(record).text()}"]
     if record.command:
-        lines.append(f"  measured with: {record.command}")
+        lines.append(f"  measured with: {pasteable((), record)}")
     if record.notes:
         lines.append(f"  notes: {record.notes}")
     lines += [f"  also {describe(r)}" for r in found[1:3]]

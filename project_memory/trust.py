@@ -198,10 +198,12 @@ def staleness_line(baseline: Record, result: Record | None, against: RanOn | Non
         return ""
     other = (f"; {result.config or 'the result'} on {target.describe()}" if result is not None and target
              else f"; this host now: {target.describe()}" if target else "")
-    rerun = (f"sessiontui record --baseline -- {baseline.command}" if baseline.command
-             else "sessiontui record --baseline -- <the baseline's benchmark command>")
+    from sessiontui.project_memory.answer import pasteable
+
+    rerun = (pasteable(("sessiontui", "record", "--baseline", "--"), baseline) if baseline.command
+             else "`sessiontui record --baseline -- <the baseline's benchmark command>`")
     return (f"Stale baseline ({', '.join(reasons)}): measured on {RanOn.of(baseline).describe()}"
-            f"{other} — re-run the baseline to compare fairly: `{rerun}`")
+            f"{other} — re-run the baseline to compare fairly: {rerun}")
 
 
 class TrustRules(NamedTuple):

