@@ -73,7 +73,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     """The number to beat at the asked conditions, the baselines grouped by conditions, and the
     latest feature results at those conditions with their ratio."""
     asked = understanding.conditions
-    metric = asked.metric if asked.metric != DEFAULT_METRIC else metric
+    metric = asked.comparison.metric if asked.comparison.metric != DEFAULT_METRIC else metric
     baselines = store.benchmarks(metric, baseline=True)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, why = comparison_conditions(asked, metric, results)
@@ -134,8 +134,9 @@ def measured_speedup(store: Store, asked: AskedConditions, metric: str,
     conditions, why = comparison_conditions(asked, metric, results)
     figures: dict[str, Any] = {"metric": metric}
     candidates = [r for r in results if matches(r, conditions._replace(engine=None))]
-    if asked.engine:  # a named engine: its own results first, else compare with its baseline
-        candidates.sort(key=lambda r: (r.engine or "").lower() != asked.engine)
+    engine = asked.comparison.engine
+    if engine:  # a named engine: its own results first
+        candidates.sort(key=lambda r: (r.engine or "").lower() != engine)
     if not candidates:
         top = number_to_beat(baselines, conditions)
         figures |= {"reference_value": top.value if top else None,
@@ -222,7 +223,8 @@ def answer_speedup(store: Store, understanding: Understanding, snapshots: Sequen
     asked = understanding.conditions
     measured = measured_speedup(store, asked, metric, rules)
     conditions = None
-    if asked.concurrency is not None or asked.batch_size is not None or asked.engine:
+    named = asked.comparison
+    if named.concurrency is not None or named.batch_size is not None or named.engine:
         conditions, _ = comparison_conditions(asked, metric, ())
     report = build_speedup_report(
         store, snapshot=snapshots[0] if snapshots else None, metric=metric,
@@ -487,10 +489,11 @@ def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = ()
 def _conditions_figures(understanding: Understanding, metric: str) -> dict[str, Any]:
     """What the answer assumed: the metric and the conditions the question named."""
     asked = understanding.conditions
-    conditions: dict[str, Any] = {"metric": asked.metric if asked.metric != DEFAULT_METRIC else metric}
-    for name in ("concurrency", "batch_size", "engine", "model", "accept_length"):
-        if getattr(asked, name) is not None:
-            conditions[name] = getattr(asked, name)
+    named = asked.comparison.to_dict()
+    conditions: dict[str, Any] = named | {"metric": named["metric"] if named["metric"] != DEFAULT_METRIC
+                                          else metric}
+    if asked.accept_length is not None:
+        conditions["accept_length"] = asked.accept_length
     if asked.no_feature:
         conditions["without_feature"] = True
     return conditions

@@ -111,8 +111,8 @@ def answer_benchmarks(store: Store, understanding: Understanding, metric: str = 
                       ) -> Answer:
     """Best, worst or latest results at the asked conditions; failures; flags; else a list."""
     words = set(understanding.words)
-    metric = understanding.conditions.metric if understanding.conditions.metric != DEFAULT_METRIC \
-        else metric
+    asked_metric = understanding.conditions.comparison.metric
+    metric = asked_metric if asked_metric != DEFAULT_METRIC else metric
     if words & _FAILED and not words & _BEST:
         return answer_failed(store, understanding)
     if asks_command(words):

@@ -249,20 +249,19 @@ _STOPWORDS = frozenset(
 
 
 class AskedConditions(NamedTuple):
-    """What the question itself says about the comparison it wants."""
+    """What the question itself says about the comparison it wants: the conditions it names (a
+    `reference.Conditions`, unnamed ones None), and whether it asks without the feature or at
+    an accept length."""
 
-    metric: str = DEFAULT_METRIC
-    concurrency: int | None = None
-    batch_size: int | None = None
-    engine: str | None = None
-    model: str | None = None
+    comparison: Conditions = Conditions()
     no_feature: bool = False  # "w/o eagle3", "no spec": the baseline is asked for
     accept_length: float | None = None  # "if accept length reaches 3"
 
     @property
     def named(self) -> bool:
         """Whether the question names any condition of a comparison."""
-        return any(v is not None for v in (self.concurrency, self.batch_size, self.engine, self.model))
+        c = self.comparison
+        return any(v is not None for v in (c.concurrency, c.batch_size, c.engine, c.model))
 
 
 class Understanding(NamedTuple):
@@ -475,7 +474,7 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
     if target:
         value = float(next(g for g in target.groups() if g))
         accept = value if 1.0 <= value <= 16 else None
-    return AskedConditions(metric, concurrency, batch, engine, model, no_feature, accept)
+    return AskedConditions(Conditions(metric, concurrency, batch, model, engine), no_feature, accept)
 
 
 def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: Vocabulary
@@ -599,11 +598,11 @@ def _confidence(score: float, best_other: float) -> float:
 def comparison_conditions(asked: AskedConditions, metric: str, results: Sequence[Record]
                      ) -> tuple[Conditions, str]:
     """The conditions the question names, else the latest feature result's, else single stream."""
-    if asked.concurrency is not None or asked.batch_size is not None:
-        conditions = Conditions(metric, asked.concurrency, asked.batch_size, asked.model, asked.engine)
-        return conditions, f"conditions asked: {conditions.text()}"
+    named = asked.comparison._replace(metric=metric)
+    if named.concurrency is not None or named.batch_size is not None:
+        return named, f"conditions asked: {named.text()}"
     conditions, why = default_conditions(results, metric)
-    conditions = conditions._replace(engine=asked.engine, model=asked.model or conditions.model)
+    conditions = conditions._replace(engine=named.engine, model=named.model or conditions.model)
     return conditions, why
 
 

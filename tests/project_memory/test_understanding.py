@@ -103,7 +103,7 @@ def test_unsure_questions_show_two_labelled_candidates(store: Store) -> None:
     ("tok/s with 16 concurrent users", 16, None, None),
 ])
 def test_conditions_are_read(question: str, concurrency, batch, engine) -> None:
-    asked = understand(question).conditions
+    asked = understand(question).conditions.comparison
     assert (asked.concurrency, asked.batch_size, asked.engine) == (concurrency, batch, engine)
 
 
