@@ -24,6 +24,7 @@ class Snapshot:
     metrics: dict[str, float] = field(default_factory=dict)
     source: str = "train.log"
     step: int | None = None
+    last_update: float | None = None
 
 
 def bench(store: Store, value: float, *, when: str, baseline: bool = False, **fields) -> Record:
@@ -206,12 +207,12 @@ def test_explicit_depth_extends_and_states_the_assumption() -> None:
 def test_snapshot_simulated_acc_len_with_prefix() -> None:
     snap = Snapshot(metrics={"eval/simulated_acc_len": 1.4, "loss": 2.0}, step=10)
     report = build_speedup_report(None, snapshot=snap)
-    assert report.accept_length == pytest.approx(2.4) and report.acc == []
+    assert report.accept_length == pytest.approx(2.4) and report.acc == ()
 
 
 def test_bad_live_rates_are_reported_not_raised() -> None:
     report = build_speedup_report(None, snapshot=Snapshot(acc=(72.3, 0.6)))
-    assert report.accept_length is None and report.acc == []
+    assert report.accept_length is None and report.acc == ()
     assert any("not usable" in a for a in report.assumptions)
 
 
