@@ -76,7 +76,7 @@ def answer_failed(store: Store, understanding: Understanding) -> Answer:
         lines += ["  " + line for line in lesson_lines(lessons)]
     else:
         lines.append("No lesson matches it yet: `sessiontui lesson add` records one.")
-    figures = {"failed_id": record.id, "failed_count": len(failed),
+    figures = {"failed_id": record.id, "record_id": record.id, "failed_count": len(failed),
                "lesson_id": lessons[0].id if lessons else None,
                "title": lessons[0].title if lessons else None}
     return Answer("benchmarks", "\n".join(lines), [record, *lessons], figures)

@@ -102,27 +102,31 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("how", "where are we", "status"),
      r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
      " progress "),
-    (("net", "pay", "win", "worth", "on or", "keep"),
+    (("give", "giving", "sacrific"),
+     r"\bgiv(?:e|ing) up\b|\bsacrific\w*", " lose "),
+    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt"),
      r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
      r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
      r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b"
-     r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b", " speedup verdict "),
+     r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b|\bbetter off\b"
+     r"|\bhelp(?:s|ing)? or hurt(?:s|ing)?\b", " speedup verdict "),
     (("right", "correct", "proper", "wrong", "valid", "reject", "unrecogni", "unknown", "flag for"),
      r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
     (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
-      "spun"),
+      "spun", "how many"),
      r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
-     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b", " launched "),
+     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b"
+     r"|\bhow many (?:ranks|nodes|processes|workers)\b", " launched "),
     (("down",),
      r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
     (("gpu",),
      r"\bgpu(?=\d)", "gpu "),
-    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat"),
+    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what"),
      r"\bwhere(?=(?:'s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
-     r"|\bwhich (?:node|host|machine|box|cluster|server)\b", " whereis "),
+     r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
@@ -142,7 +146,7 @@ _CONCURRENCY = (
 )
 _THRESHOLD = r"\b(?:beat|beats|reach|reaches|hit|hits|above|over|than|past|clear|to)\s+(\d+(?:\.\d+)?)"
 """A figure named as a bar to clear (`do we beat 90?`), not a stored result to look up."""
-_NOT_THIS = r"\b(?:forget|ignore|not|except|besides|excluding|instead of|rather than|other than)" \
+_NOT_THIS = r"\b(?:forget|ignore|skip|not|except|besides|excluding|instead of|rather than|other than)" \
     r"(?: about)?(?: the)? ([\w.-]+)"
 """An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
@@ -222,7 +226,7 @@ _LEXICON: dict[str, dict[str, float]] = {
     "search": {
         "note": 3.0, "notes": 3.0, "remind": 0.5, "plan": 2.0, "goal": 2.0, "idea": 2.0,
         "ideas": 2.0, "todo": 2.5, "wrote": 1.5, "decided": 2.0, "decision": 2.0, "why": 0.3,
-        "recipe": 1.5, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
+        "recipe": 3.0, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
         "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8, "project": 1.5,
         "launched": 2.0, "whereis": 2.5, "node": 1.0, "machine": 1.0, "host": 0.8,
     },
@@ -570,6 +574,11 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["baseline"] += 0.5
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
+    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although"}:
+        scores["lessons"] += 2.5  # good here, bad there: a known gotcha
+    quiet = max(score for name, score in scores.items() if name != "search") < 1.0
+    if quiet and asked.comparison.engine and asked.named and not present & _COMPARATIVE:
+        scores["baseline"] += 2.0  # `what does vllm do at c=1`: nothing else asked
 
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
