@@ -358,7 +358,8 @@ def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Ans
     """Full-text matches over every record's text (notes, commands, configs, lesson fields), each
     with its matching lines; a question about notes, or where things are and how they were run,
     lists notes first."""
-    about_notes = re.search(r"\b(?:notes?|goal|plan|decided|decision|idea|todo|recipe)\b",
+    about_notes = re.search(r"\b(?:notes?|goals?|plan|decided|decision|idea|todo|recipe|target"
+                            r"|project|objective|aim|purpose)\b",
                             question.lower()) is not None or bool(_WHERE_OR_HOW & set(words))
     found = store.search(question, kind="note", limit=10) if about_notes else []
     found = found or store.search(question, limit=10)

@@ -124,7 +124,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("gpu",),
      r"\bgpu(?=\d)", "gpu "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what"),
-     r"\bwhere(?=(?:'s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
+     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
      r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
@@ -238,7 +238,7 @@ _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
-    "going doing long much lose losing lost cost costs hurt hurts".split())
+    "going doing long much lose losing lost cost costs hurt hurts wheres whats hows whos".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -575,7 +575,10 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
     if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although"}:
-        scores["lessons"] += 2.5  # good here, bad there: a known gotcha
+        scores["lessons"] += 2.5  # good here, bad there: a known gotcha, not a status
+        scores["run"] -= 2.0
+        if present & {"high", "great", "good", "fine"} and present & {"low", "bad", "poor", "worse"}:
+            scores["lessons"] += 1.5
     quiet = max(score for name, score in scores.items() if name != "search") < 1.0
     if quiet and asked.comparison.engine and asked.named and not present & _COMPARATIVE:
         scores["baseline"] += 2.0  # `what does vllm do at c=1`: nothing else asked
