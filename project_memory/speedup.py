@@ -730,10 +730,13 @@ def lead_lines(report: SpeedupReport, *, breakeven: bool = False) -> list[str]:
     lines = []
     tau = report.target_accept_length
     if tau is not None:
-        if report.target_value is not None:
+        if report.target_value is not None and report.target_speedup is not None:
+            k = report.cost_factor
+            enough = ("" if k is None else f" — enough: above break-even {k:.2f}" if tau >= k
+                      else f" — not enough: below break-even {k:.2f}")
             lines.append(f"If accept length reaches {tau:.2f}: calibrated ≈ "
                          f"{fmt(report.target_value, 1)} {unit} ({report.target_speedup:.2f}x"
-                         f"{against}, k = {report.cost_factor:.2f})")
+                         f"{against}, k = {report.cost_factor:.2f}){enough}")
         if report.target_theoretical_speedup is not None:
             speedup = report.target_theoretical_speedup
             lines.append(_bound_line("  theoretical bound ", speedup,

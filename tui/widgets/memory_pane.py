@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from rich.markup import escape
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -324,7 +325,8 @@ class MemoryPane(Vertical):
     def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
         """What the table shows: its columns (label, width) and each row's key and cells."""
         rows = self._rows(shown)
-        labels = (*COLUMNS[:3], column_label(shown, self.baselines, self.reference), *COLUMNS[4:])
+        vs = clean(column_label(shown, self.baselines, self.reference))  # may name a record
+        labels = (*COLUMNS[:3], vs, *COLUMNS[4:])
         widths = [max([len(labels[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
         # Each column has one cell of padding on both sides; the name takes what is left.
         room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
@@ -340,7 +342,8 @@ class MemoryPane(Vertical):
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
             body.append((MORE_KEY, (*(("", "", "left"),) * 5, (more, "", "left"))))
-        return TableModel(tuple(zip(labels, [*widths, room], strict=True)), tuple(body))
+        headers = (*labels[:3], escape(vs), *labels[4:])  # the table reads a label as markup
+        return TableModel(tuple(zip(headers, [*widths, room], strict=True)), tuple(body))
 
     def _rebuild(self, model: TableModel) -> None:
         table = self.table
