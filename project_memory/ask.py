@@ -264,6 +264,9 @@ _EVERY = frozenset("all every list known so far each everything lessons issues g
                    "bugs pitfalls mistakes".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom whydid fail failed".split())
 _RUNS = frozenset("training train run job drafter trainer".split())
+_FILLER = frozenset("ran into hit seen pls plz recorded logged noted written saved stored captured "
+                    "documented found".split())
+"""Words of a plural question that say how lessons were kept, not what about."""
 
 
 def answer_lessons(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
@@ -280,7 +283,7 @@ def answer_lessons(store: Store, question: str, words: Sequence[str] = ()) -> An
         expanded += " " + _failure_text(crashed)
     plural = bool(_EVERY & set(words) | _EVERY & set(question.lower().split()))
     limit = 50 if plural else 5
-    content = _content_words(question) - _EVERY - {"ran", "into", "hit", "seen", "pls", "plz"}
+    content = _content_words(question) - _EVERY - _FILLER
     lessons = [] if plural and not content else store.search(expanded, kind="lesson", limit=limit)
     heading = []
     if not lessons:  # "any gotchas?", "known issues so far", or no word matches: the latest
