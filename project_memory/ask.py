@@ -269,9 +269,11 @@ _FILLER = frozenset("ran into hit seen pls plz recorded logged noted written sav
 """Words of a plural question that say how lessons were kept, not what about."""
 
 
-def answer_lessons(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
+def answer_lessons(store: Store, question: str, words: Sequence[str] = (),
+                   engine: str | None = None) -> Answer:
     """Lessons ranked by full-text relevance to the question; a plural question lists every match
-    (every lesson when it names nothing); a crash question leads with the run that crashed."""
+    (every lesson when it names nothing); a crash question leads with the run that crashed; a
+    speculative flag named for the wrong engine leads with the engine's own spelling."""
     about_a_run = _DIED & set(words) and (
         _RUNS & set(words) or any(re.fullmatch(r"v\d+", w) for w in words))  # `the v1 run`
     crashed = _crashed_run(store, question) if about_a_run else None
@@ -292,6 +294,11 @@ def answer_lessons(store: Store, question: str, words: Sequence[str] = ()) -> An
                    if not content else "No lesson matches those words; the latest lessons:"]
     lead = [_crash_line(crashed)] if crashed is not None else []
     figures: dict[str, Any] = {"run_id": crashed.id} if crashed is not None else {}
+    from sessiontui.project_memory.trust import flag_gotcha  # small; read only for lessons
+
+    if gotcha := flag_gotcha(question, engine):
+        lead.insert(0, f"{gotcha}.")
+        figures["right_flag"] = gotcha.rsplit(" takes ", 1)[1]
     if not lessons:
         related = answer_search(store, expanded, words)
         text = "\n".join([*lead, "No recorded lesson matches that."])
@@ -433,7 +440,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
     corrected = [w for w in understanding.words if w not in lowered]  # typos fixed, jargon named
     text = " ".join([question, *corrected])
     if intent == "lessons":
-        return answer_lessons(store, text, understanding.words)
+        return answer_lessons(store, text, understanding.words,
+                              understanding.conditions.comparison.engine)
     return answer_search(store, text, understanding.words)
 
 

@@ -108,3 +108,12 @@ def test_a_stored_command_offered_to_paste_is_quoted_and_sourced(store: Store) -
     assert "sync or import" in line
     shown = asked(store, "command of the imported baseline")
     assert "; curl" not in shown.text and "'owned;'" in shown.text
+
+
+def test_a_flag_named_for_the_wrong_engine_gets_the_right_spelling(store: Store, seeded) -> None:
+    answer = asked(store, "sglang rejected --num-speculative-tokens, what's the right flag")
+    assert answer.text.startswith("sglang has no --num-speculative-tokens (vllm's spelling); "
+                                  "sglang takes --speculative-num-draft-tokens")
+    assert answer.figures["right_flag"] == "--speculative-num-draft-tokens"
+    other = asked(store, "vllm won't take --speculative-num-draft-tokens, right flag?")
+    assert "num_speculative_tokens" in other.figures["right_flag"]
