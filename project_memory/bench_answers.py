@@ -103,6 +103,10 @@ def answer_flags(store: Store, understanding: Understanding, metric: str) -> Ans
     flags = record_flags(record)
     lines = [f"Command of {describe(record)}:", f"  {pasteable((), record)}"]
     lines += [f"  {name}" if value == "true" else f"  {name} {value}" for name, value in flags.items()]
+    if record.notes:  # where launch settings the command does not show get written down
+        lines.append(f"  notes: {record.notes}")
+    if record.gpus:
+        lines.append(f"  ran on {len(record.gpus)}x {record.gpus[0]}")
     return Answer("benchmarks", "\n".join(lines), [record],
                   {"record_id": record.id, "command": record.command, "flags": flags})
 

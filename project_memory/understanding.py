@@ -400,7 +400,9 @@ _RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
 def asks_command(words: Iterable[str]) -> bool:
     """Whether a question asks how a benchmark was run: its command or flags."""
     present = set(words)
-    return "flags" in present or ("launched" in present and bool(present & _BENCH_OBJECTS))
+    how_run = bool(present & {"launched", "gpu"}) and bool(present & {"did", "was", "were"} or
+                                                        "launched" in present)
+    return "flags" in present or (how_run and bool(present & _BENCH_OBJECTS))
 
 
 def is_intent_word(word: str) -> bool:
@@ -535,6 +537,9 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["benchmarks"] += 3.0
     if present & {"whereis", "launched"} and present & _RUN_OBJECTS and not present & _BENCH_OBJECTS:
         scores["search"] += 3.0  # where a run's files went, how it was launched: the notes
+    if "gpu" in present and present & {"did", "was", "were"} and present & _BENCH_OBJECTS:
+        scores["benchmarks"] += 3.5  # how a past benchmark was run: its command and notes
+        scores["gpu"] -= 1.5
     if "gpu" in present and present & {"did", "was", "were"} and present & _RUN_OBJECTS:
         scores["search"] += 3.0  # how a past job was run: in the notes, not the GPUs now
         scores["gpu"] -= 1.5
