@@ -265,7 +265,7 @@ _EVERY = frozenset("all every list known so far each everything lessons issues g
 _DIED = frozenset("crash crashed crashes died die dead killed oom whydid fail failed".split())
 _RUNS = frozenset("training train run job drafter trainer".split())
 _FILLER = frozenset("ran into hit seen pls plz recorded logged noted written saved stored captured "
-                    "documented found".split())
+                    "documented found gimme give show tell".split())
 """Words of a plural question that say how lessons were kept, not what about."""
 
 

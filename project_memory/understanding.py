@@ -127,10 +127,12 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:whre|wher|wehre)\b", "where"),
     (("did", "was", "were"),
      r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train) on\b", " launched run "),
-    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what"),
+    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
+      "disk"),
      r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
-     r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b", " whereis "),
+     r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"
+     r"|\bdisk (?:space|usage)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: ?line)?s?\b|\bcmd(?: ?line)?s?\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
@@ -242,7 +244,8 @@ _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
-    "going doing long much lose losing lost cost costs hurt hurts wheres whats hows whos".split())
+    "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
+    "gimme lemme".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -391,7 +394,7 @@ _CANONICAL = frozenset(
 )
 _BENCH_OBJECTS = frozenset(
     "bench benchmark benchmarks benches baseline server result results number numbers".split())
-_LOSE = frozenset("lose losing lost loss cost costs drop penalty hit hurt".split())
+_LOSE = frozenset("lose losing lost loss cost costs costing drop penalty hit hurt".split())
 _SPEC_WORDS = frozenset("spec eagle eagle2 eagle3 drafter draft mtp medusa".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom".split())
 _RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
