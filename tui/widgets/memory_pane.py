@@ -36,8 +36,9 @@ EMPTY = (
     "(or `sessiontui record -- CMD` runs a benchmark and stores its result)."
 )
 LEGEND = (
-    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over its "
-    "number to beat (above 1.00x is better) · τ a run's accept length · Enter opens a record"
+    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over the "
+    "number to beat for its conditions, any engine (above 1.00x is better; in brackets, over its "
+    "own engine's baseline) · τ a run's accept length · Enter opens a record"
 )
 FILTER_HELP = "filter: words, kind:lesson, baseline, failed, engine:sglang …"
 
