@@ -1,7 +1,8 @@
 """Prints how often `ask` understands the corpus of tests/fixtures/ask/corpus.txt: right intent,
 and right intent with the right key figure, per intent, on the seeded memory of issue 12.
 
-Run: `.venv/bin/python benchmarks/ask_accuracy.py [-v]` (-v lists the misses).
+Run: `.venv/bin/python benchmarks/ask_accuracy.py [-v] [--batch NAME]` (-v lists the misses;
+--batch scores one `# batch: NAME` section, the way a new batch is scored on first sight).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from sessiontui.project_memory.store import Store  # noqa: E402
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-v", "--verbose", action="store_true", help="list the misses")
-    verbose = parser.parse_args().verbose
-    cases = load()
+    parser.add_argument("--batch", help="score only this batch of the corpus")
+    args = parser.parse_args()
+    verbose = args.verbose
+    cases = load(args.batch)
     total, intent_right, both_right = Counter(), Counter(), Counter()
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "memory.db") as store:
         records = seed(store)

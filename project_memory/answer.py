@@ -77,3 +77,25 @@ def lesson_lines(lessons: Sequence[Record]) -> list[str]:
             if value:
                 lines.append(f"  {label}: {value}")
     return lines
+
+
+def shell_words(command: str) -> list[str]:
+    """A stored command line as the words a shell would pass (an unbalanced quote: split on spaces)."""
+    import shlex  # only when a command is shown
+
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def pasteable(prefix: Sequence[str], record: Record) -> str:
+    """A command to copy and paste, shell-quoted word by word (`;`, `$(…)` and the like stay
+    inert), and where it came from: a stored command can arrive through sync or import."""
+    import shlex
+
+    words = [*prefix, *shell_words(record.command or "")]
+    where = f"on {record.host}" if record.host else "on an unrecorded host"
+    return (f"`{shlex.join(words)}` (the command stored in {record.id}, recorded {where} "
+            f"{record.created_at[:10]}; it may have come through sync or import: read it before "
+            "running it)")

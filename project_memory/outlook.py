@@ -50,8 +50,9 @@ def looks_ahead(understanding: Understanding, question: str, has_targets: bool =
         return False
     if has_targets and _pattern("targets").search(text):
         return True
-    return bool(reach or _pattern("outlook").search(text)
-                or (_pattern("at_the_end").search(text) and understanding.intent in ("run", "speedup")))
+    projecting = understanding.intent in ("run", "speedup")
+    return bool(reach or (_pattern("outlook").search(text) and understanding.intent != "search")
+                or (_pattern("at_the_end").search(text) and projecting))
 
 
 def _asked_accept_length(understanding: Understanding, question: str) -> float | None:

@@ -1,9 +1,12 @@
 """The number to beat: the one rule that decides which baseline a result is compared with.
 
-A result is compared only with baselines measured under the same conditions: the same metric,
-concurrency, batch size and model, and the same engine when the question or the comparison names
-one. A condition unknown on either side never clashes. Answers, speedup projections and the
-memory pane all ask this module, so one speedup is never printed as two numbers.
+Every ratio the product prints divides by the number to beat for the result's conditions: the
+best baseline with the same metric, concurrency, batch size, model and hardware. The engine is
+not a condition: a feature on vLLM is measured against the best baseline, SGLang's included, so
+a weaker baseline never makes a feature look like a win. Where the result's own engine has a
+baseline that differs, that ratio is shown second and labelled. A condition unknown on either
+side never clashes. `compare` is the one function; answers, speedup projections, targets, the
+memory pane, `serve` and MCP all print what it returns.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ class Conditions(NamedTuple):
     batch_size: int | None = None
     model: str | None = None
     engine: str | None = None
+    hardware: str | None = None  # the GPU model, e.g. `NVIDIA H200`
 
     @classmethod
     def of(cls, record: Record, *, engine: bool = True) -> Conditions:
         """A benchmark's conditions (its engine only when `engine`: the comparison names it)."""
         return cls(record.metric or DEFAULT_METRIC, record.concurrency, record.batch_size,
-                   record.model, record.engine if engine else None)
+                   record.model, record.engine if engine else None, hardware_of(record))
 
     def text(self) -> str:
         """For people: `single stream, sglang` or `c=32, bs=8`."""
@@ -50,8 +54,14 @@ class Conditions(NamedTuple):
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, the `conditions` of `ask --json` (unknown ones left out)."""
         data = {"metric": self.metric, "concurrency": self.concurrency,
-                "batch_size": self.batch_size, "model": self.model, "engine": self.engine}
+                "batch_size": self.batch_size, "model": self.model, "engine": self.engine,
+                "hardware": self.hardware}
         return {name: value for name, value in data.items() if value is not None}
+
+
+def hardware_of(record: Record) -> str | None:
+    """The GPU model a benchmark ran on, when it was stamped."""
+    return record.gpus[0] if record.gpus else None
 
 
 def _same(a: object, b: object) -> bool:
@@ -63,7 +73,8 @@ def _same(a: object, b: object) -> bool:
 
 def matches(record: Record, conditions: Conditions) -> bool:
     """Whether a benchmark ran under these conditions (the metric must be the same)."""
-    return (record.metric or DEFAULT_METRIC) == conditions.metric and all(
+    return (record.metric or DEFAULT_METRIC) == conditions.metric and _same(
+        hardware_of(record), conditions.hardware) and all(
         _same(getattr(record, name), getattr(conditions, name))
         for name in ("concurrency", "batch_size", "model", "engine")
     )
@@ -93,13 +104,68 @@ def number_to_beat(baselines: Sequence[Record], conditions: Conditions) -> Recor
     return best([b for b in usable if matches(b, conditions)], conditions.metric)
 
 
-def reference_of(result: Record, baselines: Sequence[Record], engine: str | None = None
-                 ) -> Record | None:
-    """The baseline a result is compared with: its conditions, the named engine else its own."""
-    conditions = Conditions.of(result)
-    if engine:
-        conditions = conditions._replace(engine=engine)
-    return number_to_beat(baselines, conditions)
+def reference_of(result: Record, baselines: Sequence[Record]) -> Record | None:
+    """The baseline a result is compared with: the number to beat for its conditions (any engine)."""
+    return number_to_beat(baselines, Conditions.of(result, engine=False))
+
+
+class Comparison(NamedTuple):
+    """A result against the number to beat for its conditions, and against its own engine's
+    baseline when that is another record (None where there is nothing to divide by)."""
+
+    result: Record
+    beat: Record | None
+    speedup: float | None
+    own: Record | None = None
+    own_speedup: float | None = None
+
+    def short(self) -> str:
+        """For a table cell: `1.20x`, or `1.20x (vllm 1.50x)` when the engine's own differs."""
+        if self.speedup is None:
+            return ""
+        own = f" ({self.result.engine or 'own'} {self.own_speedup:.2f}x)" \
+            if self.own_speedup is not None else ""
+        return f"{self.speedup:.2f}x{own}"
+
+    def text(self) -> str:
+        """`1.20x the number to beat (SGLang 50); 1.50x vLLM's own baseline (40)`."""
+        if self.speedup is None or self.beat is None:
+            return "no baseline under its conditions"
+        line = f"{self.speedup:.2f}x the number to beat ({baseline_name(self.beat)})"
+        if self.own is not None and self.own_speedup is not None:
+            line += f"; {self.own_speedup:.2f}x {self.result.engine or 'its engine'}'s own " \
+                    f"baseline ({_figure(self.own.value)})"
+        return line
+
+
+def baseline_name(record: Record) -> str:
+    """`sglang 50` or the config: which baseline a ratio divides by, in a few words."""
+    name = record.engine or record.config or record.label
+    return f"{name} {_figure(record.value)}"
+
+
+def _figure(value: float | None) -> str:
+    return "?" if value is None else f"{value:,.1f}".rstrip("0").rstrip(".")
+
+
+def compare(result: Record, baselines: Sequence[Record]) -> Comparison:
+    """The one reference rule: `result` divided by the number to beat for its conditions, with its
+    own engine's baseline second when that baseline is another record."""
+    metric = result.metric or DEFAULT_METRIC
+    beat = reference_of(result, baselines)
+    speedup = divide(result, beat, metric)
+    own = number_to_beat(baselines, Conditions.of(result)) if result.engine else None
+    if own is None or own.id in {getattr(beat, "id", None), result.id}:
+        return Comparison(result, beat, speedup)
+    return Comparison(result, beat, speedup, own, divide(result, own, metric))
+
+
+def divide(result: Record, baseline: Record | None, metric: str) -> float | None:
+    """`result` over one given baseline (>1 is better), None where either value is missing."""
+    if baseline is None or result.value is None or baseline.value is None:
+        return None
+    value = ratio(result.value, baseline.value, metric)
+    return None if value != value else value  # nan: nothing to divide by
 
 
 def default_conditions(results: Sequence[Record], metric: str) -> tuple[Conditions, str]:
@@ -129,3 +195,16 @@ def ratio(value: float, reference: float, metric: str) -> float:
     if not (value > 0 and reference > 0):
         return float("nan")
     return reference / value if lower_is_better(metric) else value / reference
+
+
+def column_label(results: Sequence[Record], baselines: Sequence[Record], starred: Record | None
+                 ) -> str:
+    """The header of a column of ratios: `vs beat` when every row divides by the starred number to
+    beat, the reference's name when they all divide by another, else that it differs per row."""
+    references = {c.beat.id: c.beat for r in results if r.kind == "benchmark" and r.value
+                  and (c := compare(r, baselines)).beat is not None}
+    if not references or (starred is not None and set(references) == {starred.id}):
+        return "vs beat"
+    if len(references) == 1:
+        return f"vs {baseline_name(next(iter(references.values())))}"
+    return "vs beat at its c"

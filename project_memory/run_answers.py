@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,10 +53,12 @@ def _candidates(store: Store | None, snapshots: Sequence[LiveRun]) -> list[Recor
 def find_run(runs: Sequence[Record], question: str) -> Record | None:
     """The run the question names (by words of its name or log path), else the latest updated."""
     asked = _words(question) - _QUESTION_WORDS
+    names = {id(run): _words(f"{run.name or ''} {run.log_path or ''}") for run in runs}
+    shared = Counter(word for words in names.values() for word in words & asked)
 
-    def rank(run: Record) -> tuple:
-        named = asked & _words(f"{run.name or ''} {run.log_path or ''}")
-        return len(named), run.last_update or "", run.updated_at
+    def rank(run: Record) -> tuple:  # a word few runs share names a run more than a common one
+        named = sum(1 / shared[word] for word in asked & names[id(run)])
+        return named, run.last_update or "", run.updated_at
 
     return max(runs, key=rank, default=None)
 
@@ -118,7 +121,7 @@ def describe_run(run: Record, store: Store | None = None) -> list[str]:
             if run.accept_length is not None else ""
         lines.append(f"  acc per position {_acc_text(run.acc)}{tau}")
     if run.eta_s is not None and run.status == "running":
-        finish = iso_time(time.time() + run.eta_s)
+        finish = iso_time(_seen_at(run) + run.eta_s)  # from its last rate, when it was last seen
         lines.append(f"  ETA {duration(run.eta_s)} (about {finish}); last progress {run.last_update}")
     elif run.last_update:
         lines.append(f"  last progress {run.last_update}")
@@ -173,6 +176,36 @@ def lead_line(run: Record, words: set[str], history: dict[str, Sequence[tuple[in
     return None
 
 
+def _seen_at(run: Record) -> float:
+    """When a run last progressed (epoch seconds), else now."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(run.last_update or "").timestamp()
+    except ValueError:
+        return time.time()
+
+
+def not_followed_line(run: Record) -> str:
+    """A run known only from its record: last step, status, ETA from its last rate, last seen."""
+    from datetime import datetime
+
+    from sessiontui.project_memory.humanize import finish_time
+
+    seen = run.last_update or run.updated_at
+    where = f"step {run.step:,}" if run.step is not None else "no step"
+    if run.step is not None and run.total_steps:
+        where += f" of {run.total_steps:,} ({100 * run.step / run.total_steps:.0f}%)"
+    line = f"Not followed; from its run record: {run.status} at {where}, last seen {age(seen)}"
+    try:
+        start = datetime.fromisoformat(seen).timestamp() if seen else None
+    except ValueError:
+        start = None
+    if run.eta_s is not None and start is not None:
+        line += f"; at its last rate it ends {finish_time(run.eta_s, start)}"
+    return line + " (follow its log to know whether it moved since)"
+
+
 def answer_run(store: Store | None, question: str, snapshots: Sequence[LiveRun] = (),
                understanding: Understanding | None = None) -> Answer:
     """The named or latest run's status, step, ETA and metrics, the asked figure first."""
@@ -193,8 +226,8 @@ def answer_run(store: Store | None, question: str, snapshots: Sequence[LiveRun] 
     lead = lead_line(run, words, _history(snapshots, run), live)
     if lead:
         lines.insert(0, lead)
-    elif not live and run.status == "running":
-        lines.insert(0, f"From the run record, updated {age(run.last_update or run.updated_at)}:")
+    if not live and run.status == "running":
+        lines.insert(0, not_followed_line(run))
     return Answer("run", "\n".join(lines), [run], figures)
 
 

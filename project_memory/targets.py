@@ -17,10 +17,9 @@ from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.project_memory.reference import (
     Conditions,
     best,
+    compare,
     lower_is_better,
     matches,
-    ratio,
-    reference_of,
 )
 
 if TYPE_CHECKING:
@@ -105,9 +104,9 @@ def measured(target: Record, records: Sequence[Record]) -> float | None:
     for result in results:
         if conditions is not None and not matches(result, conditions):
             continue
-        reference = reference_of(result, benchmarks)
-        if reference is not None and reference.value and result.value:
-            ratios.append(ratio(result.value, reference.value, result.metric or DEFAULT_METRIC))
+        speedup = compare(result, benchmarks).speedup
+        if speedup is not None:
+            ratios.append(speedup)
     return max(ratios, default=None)
 
 

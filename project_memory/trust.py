@@ -8,6 +8,7 @@ feature under test (for speculative decoding, the engine's speculative flags are
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import NamedTuple
 
@@ -21,6 +22,18 @@ FEATURE_FLAGS: dict[str, tuple[str, ...]] = {
              "--speculative-"),
     "trtllm": ("--speculative-config", "--spec-decode-", "--speculative-"),
 }
+SPEC_FLAGS: tuple[dict[str, tuple[str, ...]], ...] = (
+    {"sglang": ("--speculative-num-draft-tokens",),
+     "vllm": ("--speculative-config '{\"num_speculative_tokens\": N}'", "--num-speculative-tokens")},
+    {"sglang": ("--speculative-num-steps",),
+     "vllm": ("--speculative-config '{\"num_speculative_tokens\": N}'", "--num-speculative-tokens")},
+    {"sglang": ("--speculative-draft-model-path",),
+     "vllm": ("--speculative-config '{\"model\": PATH}'", "--speculative-model")},
+    {"sglang": ("--speculative-algorithm EAGLE3",),
+     "vllm": ("--speculative-config '{\"method\": \"eagle3\"}'",)},
+)
+"""The same speculative-decoding setting in each engine, current spelling first, then older ones
+(docs.sglang.io advanced_features/speculative_decoding; docs.vllm.ai features/spec_decode)."""
 # Flags that say where output goes or how the client talks, never how fast the engine is.
 _NEUTRAL = frozenset((
     "--host", "--port", "--base-url", "--output-file", "--result-dir", "--result-filename",
@@ -198,10 +211,12 @@ def staleness_line(baseline: Record, result: Record | None, against: RanOn | Non
         return ""
     other = (f"; {result.config or 'the result'} on {target.describe()}" if result is not None and target
              else f"; this host now: {target.describe()}" if target else "")
-    rerun = (f"sessiontui record --baseline -- {baseline.command}" if baseline.command
-             else "sessiontui record --baseline -- <the baseline's benchmark command>")
+    from sessiontui.project_memory.answer import pasteable
+
+    rerun = (pasteable(("sessiontui", "record", "--baseline", "--"), baseline) if baseline.command
+             else "`sessiontui record --baseline -- <the baseline's benchmark command>`")
     return (f"Stale baseline ({', '.join(reasons)}): measured on {RanOn.of(baseline).describe()}"
-            f"{other} — re-run the baseline to compare fairly: `{rerun}`")
+            f"{other} — re-run the baseline to compare fairly: {rerun}")
 
 
 class TrustRules(NamedTuple):
@@ -221,3 +236,25 @@ class TrustRules(NamedTuple):
 
 
 DEFAULT_RULES = TrustRules()
+
+
+def flag_gotcha(question: str, engine: str | None) -> str:
+    """A speculative flag named for the wrong engine: the spelling the asked engine takes, e.g.
+    `sglang has no --num-speculative-tokens (vllm's spelling); sglang takes
+    --speculative-num-draft-tokens`; "" when the question names no such flag."""
+    text = question.lower()
+    named = {f"--{word}" for word in re.findall(r"(?:--)?([a-z]+(?:-[a-z]+){2,})", text)}
+    for row in SPEC_FLAGS:
+        for owner, spellings in row.items():
+            flags = {spelling.split()[0] for spelling in spellings if spelling.startswith("--")
+                     and " " not in spelling}
+            if not named & flags:
+                continue
+            target = engine if engine and engine != owner else next(
+                (name for name in row if name != owner), None)
+            if target is None or target not in row:
+                continue
+            current, *older = row[target]
+            spelled = current + (f" (older versions: {', '.join(older)})" if older else "")
+            return f"{target} has no {sorted(named & flags)[0]} ({owner}'s spelling); {target} takes {spelled}"
+    return ""

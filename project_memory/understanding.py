@@ -102,9 +102,40 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("how", "where are we", "status"),
      r"\bhow far\b|\bhow'?s (?:the )?(?:training|run|drafter)\b|\bwhere are we\b|\bstatus\b",
      " progress "),
+    (("give", "giving", "sacrific"),
+     r"\bgiv(?:e|ing) up\b|\bsacrific\w*", " lose "),
+    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt"),
+     r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
+     r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
+     r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b"
+     r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b|\bbetter off\b"
+     r"|\bhelp(?:s|ing)? or hurt(?:s|ing)?\b", " speedup verdict "),
+    (("right", "correct", "proper", "wrong", "valid", "reject", "unrecogni", "unknown", "flag for"),
+     r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
+     r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
+     r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
+      "spun", "how many"),
+     r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
+     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b"
+     r"|\bhow many (?:ranks|nodes|processes|workers)\b", " launched "),
+    (("down",),
+     r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
+    (("gpu",),
+     r"\bgpu(?=\d)", "gpu "),
+    (("whre", "wher", "wehre"),
+     r"\b(?:whre|wher|wehre)\b", "where"),
+    (("did", "was", "were"),
+     r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train) on\b", " launched run "),
+    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
+      "disk"),
+     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
+     r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
+     r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"
+     r"|\bdisk (?:space|usage)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
-     r"\bcommand(?: line)?s?\b|\bcmd\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
-     r"|\bhow did we (?:run|launch|start|invoke)\b|\blaunch(?:ed)? with\b|\blaunched\b|\binvoked\b",
+     r"\bcommand(?: ?line)?s?\b|\bcmd(?: ?line)?s?\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
+     r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
      " flags "),
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
@@ -119,6 +150,11 @@ _CONCURRENCY = (
     r"(?:of\s*)?(\d+)\b|\b(\d+)[\s-]*(?:concurrent|concurrency|streams?|users|clients|parallel)\b"
     r"|@\s*c?(\d+)\b"
 )
+_THRESHOLD = r"\b(?:beat|beats|reach|reaches|hit|hits|above|over|than|past|clear|to)\s+(\d+(?:\.\d+)?)"
+"""A figure named as a bar to clear (`do we beat 90?`), not a stored result to look up."""
+_NOT_THIS = r"\b(?:forget|ignore|skip|not|except|besides|excluding|instead of|rather than|other than)" \
+    r"(?: about)?(?: the)? ([\w.-]+)"
+"""An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
     r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were)?\s*"
@@ -147,6 +183,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
         "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
+        "verdict": 2.0, "enough": 1.0, "clear": 0.6,
     },
     "run": {
         "training": 2.0, "train": 1.5, "trainer": 1.5, "progress": 3.0, "eta": 3.5, "step": 2.0,
@@ -164,7 +201,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "busy": 1.5, "idle": 1.5, "mib": 2.0, "gib": 1.5, "occupancy": 1.5, "throttling": 2.5,
         "throttle": 2.5, "fan": 2.0, "pcie": 2.0, "nvlink": 1.5, "hardware": 1.0, "usage": 1.2,
         "saturated": 1.5, "memory": 0.8, "processes": 1.0, "free": 0.6, "maxed": 1.5,
-        "loaded": 0.8, "headroom": 1.2, "power": 2.0,
+        "loaded": 0.8, "headroom": 1.2, "power": 2.0, "mem": 1.5,
     },
     "lessons": {
         "lesson": 3.5, "lessons": 3.5, "error": 2.5, "errors": 2.5, "bug": 2.5, "bugs": 2.5,
@@ -180,6 +217,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "avoid": 1.0, "pitfall": 3.0, "pitfalls": 3.0, "mistake": 2.0, "hit": 0.6, "before": 0.6,
         "again": 0.5, "happened": 1.0, "resolve": 1.5, "solved": 1.5, "solve": 1.5, "whydid": 1.5,
         "required": 1.0, "limit": 0.8, "tried": 0.8, "allocate": 1.5, "exceeded": 1.0,
+        "die": 1.5, "died": 2.0, "dead": 1.5,
     },
     "benchmarks": {
         "best": 2.5, "fastest": 2.5, "highest": 2.0, "top": 1.5, "lowest": 1.5, "latest": 1.5,
@@ -194,8 +232,9 @@ _LEXICON: dict[str, dict[str, float]] = {
     "search": {
         "note": 3.0, "notes": 3.0, "remind": 0.5, "plan": 2.0, "goal": 2.0, "idea": 2.0,
         "ideas": 2.0, "todo": 2.5, "wrote": 1.5, "decided": 2.0, "decision": 2.0, "why": 0.3,
-        "recipe": 1.5, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
+        "recipe": 3.0, "dataset": 1.0, "data": 0.6, "about": 0.5, "find": 1.0, "search": 2.0,
         "mention": 1.5, "mentioned": 1.5, "said": 1.0, "anything": 0.8, "info": 0.8, "project": 1.5,
+        "launched": 2.0, "whereis": 2.5, "node": 1.0, "machine": 1.0, "host": 0.8,
     },
 }
 _PRIOR = {"search": 0.6}
@@ -205,7 +244,8 @@ _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
-    "going doing long much".split())
+    "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
+    "gimme lemme".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -220,20 +260,19 @@ _STOPWORDS = frozenset(
 
 
 class AskedConditions(NamedTuple):
-    """What the question itself says about the comparison it wants."""
+    """What the question itself says about the comparison it wants: the conditions it names (a
+    `reference.Conditions`, unnamed ones None), and whether it asks without the feature or at
+    an accept length."""
 
-    metric: str = DEFAULT_METRIC
-    concurrency: int | None = None
-    batch_size: int | None = None
-    engine: str | None = None
-    model: str | None = None
+    comparison: Conditions = Conditions()
     no_feature: bool = False  # "w/o eagle3", "no spec": the baseline is asked for
     accept_length: float | None = None  # "if accept length reaches 3"
 
     @property
     def named(self) -> bool:
         """Whether the question names any condition of a comparison."""
-        return any(v is not None for v in (self.concurrency, self.batch_size, self.engine, self.model))
+        c = self.comparison
+        return any(v is not None for v in (c.concurrency, c.batch_size, c.engine, c.model))
 
 
 class Understanding(NamedTuple):
@@ -251,6 +290,12 @@ class Understanding(NamedTuple):
         ranked = sorted(self.scores.items(), key=lambda item: -item[1])
         return [(name, score) for name, score in ranked if name != self.intent and score > 0]
 
+    def confidence_of(self, intent: str) -> float:
+        """How sure we would be of `intent`, on the scale of `confidence` (0..1): its lead over
+        the best other intent, and its own strength."""
+        others = [score for name, score in self.scores.items() if name != intent]
+        return _confidence(self.scores.get(intent, 0.0), max(max(others, default=0.0), 0.0))
+
     @property
     def unsure(self) -> bool:
         """Whether the runner-up deserves to be shown next to the best guess."""
@@ -263,6 +308,7 @@ class Vocabulary(NamedTuple):
     words: dict[str, str]
     engines: frozenset[str]
     models: dict[str, str]  # a word of a model -> the model
+    values: frozenset[str] = frozenset()  # stored benchmark values, as `82.3` or `1450`
 
     @classmethod
     def of(cls, records: Iterable[Record]) -> Vocabulary:
@@ -270,29 +316,55 @@ class Vocabulary(NamedTuple):
         words: dict[str, str] = {}
         engines = set(ENGINES)
         models: dict[str, str] = {}
+        values: set[str] = set()
+        shared: set[str] = set()  # words of benchmark configs: a run's name sharing one is no hint
         for record in records:
             if record.kind == "note":
                 for word in _tokens(f"{record.text or ''} {' '.join(record.tags)}"):
                     if len(word) >= 5:
-                        words.setdefault(word, "search")
+                        _point(words, word, "search")
             elif record.kind == "lesson":
                 text = f"{record.title or ''} {record.cause or ''} {record.fix or ''}"
                 for word in _tokens(f"{text} {' '.join(record.tags)}"):
                     if len(word) >= 4:
-                        words.setdefault(word, "lessons")
+                        _point(words, word, "lessons")
             elif record.kind == "run":
-                for word in _tokens(record.name or ""):
-                    words.setdefault(word, "run")
+                name = record.name or ""
+                for word in {*_tokens(name), *re.split(r"[-_. ]", name.lower())}:
+                    _point(words, word, "run")
             elif record.kind == "benchmark":
+                shared.update(_tokens(f"{record.config or ''} {record.spec_algorithm or ''}"))
+                if record.value is not None:
+                    values.add(value_key(record.value))
                 if record.engine:
                     engines.add(record.engine.lower())
                 if record.model:
                     for word in _model_words(record.model):
                         models.setdefault(word, record.model)
         for word in list(words):
-            if word in _STOPWORDS or len(word) < 3 or word.isdigit() or _lexicon_weight(word):
+            if not words[word] or (words[word] == "run" and word in shared):  # two kinds: no hint
                 del words[word]
-        return cls(words, frozenset(engines), models)
+                continue
+            short = len(word) < 3 and not (words[word] == "run" and re.fullmatch(r"[a-z]\d", word))
+            if word in _STOPWORDS or short or word.isdigit() or _lexicon_weight(word) \
+                    or word in engines:
+                del words[word]
+        return cls(words, frozenset(engines), models, frozenset(values))
+
+
+def value_key(value: float) -> str:
+    """A figure as people type it: `82.3`, `1450`."""
+    return f"{value:g}"
+
+
+def figures_in(words: Iterable[str]) -> list[float]:
+    """The figures a question names (`1450`, `82.3`), for reverse lookups by value."""
+    return [float(w) for w in words if re.fullmatch(r"\d{2,}(?:\.\d+)?|\d+\.\d+", w)]
+
+
+def _point(words: dict[str, str], word: str, intent: str) -> None:
+    """Point a word at an intent; a word already pointing at another points at none."""
+    words[word] = intent if words.get(word, intent) == intent else ""
 
 
 EMPTY_VOCABULARY = Vocabulary({}, frozenset(ENGINES), {})
@@ -317,8 +389,23 @@ def _lexicon_weight(word: str) -> float:
 _KNOWN = frozenset(w for weights in _LEXICON.values() for w in weights)
 _CANONICAL = frozenset(
     "without with nospec speedup breakeven baseline acceptlen spec throughput perf now "
-    "singlestream util gpumem oom smem whydid gpu gputemp stepsrate eta progress flags trend vs".split()
+    "singlestream util gpumem oom smem whydid gpu gputemp stepsrate eta progress flags trend vs "
+    "verdict gotcha launched whereis".split()
 )
+_BENCH_OBJECTS = frozenset(
+    "bench benchmark benchmarks benches baseline server result results number numbers".split())
+_LOSE = frozenset("lose losing lost loss cost costs costing drop penalty hit hurt".split())
+_SPEC_WORDS = frozenset("spec eagle eagle2 eagle3 drafter draft mtp medusa".split())
+_DIED = frozenset("crash crashed crashes died die dead killed oom".split())
+_RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
+
+
+def asks_command(words: Iterable[str]) -> bool:
+    """Whether a question asks how a benchmark was run: its command or flags."""
+    present = set(words)
+    how_run = bool(present & {"launched", "gpu"}) and bool(present & {"did", "was", "were"} or
+                                                        "launched" in present)
+    return "flags" in present or (how_run and bool(present & _BENCH_OBJECTS))
 
 
 def is_intent_word(word: str) -> bool:
@@ -329,7 +416,13 @@ def is_intent_word(word: str) -> bool:
 def needs_vocabulary(question: str) -> bool:
     """Whether the question has a word the lexicon does not know, which the memory might."""
     words = _tokens(normalise(question))
-    return any(len(w) > 2 and not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words)
+    return any((len(w) > 2 or bool(re.fullmatch(r"[a-z]\d", w)))
+               and not (is_intent_word(w) or w in ENGINES or w.isdigit()) for w in words) \
+        or bool(_VALUE.search(question))
+
+
+_VALUE = re.compile(r"(?<![\w.=@])(\d{2,}(?:\.\d+)?|\d+\.\d+)(?![\w.%x])")
+"""A figure in a question (`1450`, `82.3`): maybe a stored result's value, looked up in reverse."""
 
 
 def normalise(question: str) -> str:
@@ -382,7 +475,7 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
         concurrency = int(next(g for g in match.groups() if g))
     if digits and (found := re.search(_BATCH, text)) and int(found.group(1)) > 0:
         batch = int(found.group(1))
-    words = set(text.split())
+    words = set(text.split()) - set(re.findall(_NOT_THIS, text))
     engine = next((e for e in sorted(vocabulary.engines) if e in words or e.replace(".", "") in words),
                   None)
     model = next((vocabulary.models[w] for w in _tokens(text) if w in vocabulary.models), None)
@@ -394,7 +487,7 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
     if target:
         value = float(next(g for g in target.groups() if g))
         accept = value if 1.0 <= value <= 16 else None
-    return AskedConditions(metric, concurrency, batch, engine, model, no_feature, accept)
+    return AskedConditions(Conditions(metric, concurrency, batch, model, engine), no_feature, accept)
 
 
 def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: Vocabulary
@@ -409,6 +502,10 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
         if word in vocabulary.words:
             scores[vocabulary.words[word]] += 1.5
     present = set(words)
+    thresholds = {value_key(float(n)) for n in re.findall(_THRESHOLD, text)}
+    if asked.accept_length is None and any(
+            value_key(v) in vocabulary.values - thresholds for v in figures_in(words)):
+        scores["benchmarks"] += 9.0 if asked.no_feature else 5.0  # a stored value: its source
     _combinations(scores, present, text, asked)
     return scores
 
@@ -441,6 +538,27 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             "bench", "benchmark", "benches", "benchmarks", "result", "measurement", "config",
             "one", "which"}:
         scores["benchmarks"] += 3.0
+    if present & {"whereis", "launched"} and present & _RUN_OBJECTS and not present & _BENCH_OBJECTS:
+        scores["search"] += 3.0  # where a run's files went, how it was launched: the notes
+    if "gpu" in present and present & {"did", "was", "were"} and present & _BENCH_OBJECTS:
+        scores["benchmarks"] += 3.5  # how a past benchmark was run: its command and notes
+        scores["gpu"] -= 1.5
+    if "gpu" in present and present & {"did", "was", "were"} and present & _RUN_OBJECTS:
+        scores["search"] += 3.0  # how a past job was run: in the notes, not the GPUs now
+        scores["gpu"] -= 1.5
+    if "launched" in present and present & _BENCH_OBJECTS:
+        scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
+    lost = present & _LOSE
+    if lost and (present & {"throughput", "speedup", "nospec", "perf"}
+                 or (lost - {"loss"} and present & _SPEC_WORDS)):
+        scores["speedup"] += 4.0  # tok/s lost to speculation, not the training loss
+        scores["run"] -= 3.0
+    if present & _DIED and present & _RUN_OBJECTS:
+        scores["lessons"] += 2.5  # why a run died: the crashed run, then its lesson
+    if asked.accept_length is not None and "baseline" in present:
+        scores["speedup"] += 3.0  # a what-if against the number to beat
+    if "gotcha" in present:
+        scores["benchmarks"] -= 3.5 if "flags" in present else 0.0
     if "flags" in present:
         scores["benchmarks"] += 2.0
         scores["baseline"] -= 2.0 if "baseline" in present else 0.0
@@ -464,8 +582,18 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"throughput", "perf", "numbers"} and present & {"now", "current"} and \
             "speedup" not in present and not asked.no_feature:
         scores["speedup"] += 1.0
-    if asked.named and not asked.no_feature and present & {"throughput", "perf", "numbers"}:
+    if asked.named and not asked.no_feature and present & {"throughput", "perf", "numbers", "number"}:
         scores["baseline"] += 0.5
+        if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
+            scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
+    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although"}:
+        scores["lessons"] += 2.5  # good here, bad there: a known gotcha, not a status
+        scores["run"] -= 2.0
+        if present & {"high", "great", "good", "fine"} and present & {"low", "bad", "poor", "worse"}:
+            scores["lessons"] += 1.5
+    quiet = max(score for name, score in scores.items() if name != "search") < 1.0
+    if quiet and asked.comparison.engine and asked.named and not present & _COMPARATIVE:
+        scores["baseline"] += 2.0  # `what does vllm do at c=1`: nothing else asked
 
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
@@ -479,18 +607,24 @@ def understand(question: str, vocabulary: Vocabulary | None = None) -> Understan
     scores = _score(words, text, asked, vocabulary)
     ranked = sorted(INTENTS, key=lambda name: (-scores[name], INTENTS.index(name)))
     top, second = scores[ranked[0]], max(scores[ranked[1]], 0.0)
-    confidence = 0.0 if top <= 0 else (top - second) / top * min(1.0, top / 3.0) * 0.5 + \
-        min(1.0, top / 6.0) * 0.5
-    return Understanding(ranked[0], round(max(0.0, min(1.0, confidence)), 3),
+    return Understanding(ranked[0], _confidence(top, second),
                          {k: round(v, 2) for k, v in scores.items()}, asked, words)
+
+
+def _confidence(score: float, best_other: float) -> float:
+    """0..1: half the lead over the best other intent (scaled by strength), half the strength."""
+    if score <= 0:
+        return 0.0
+    lead = max(0.0, score - best_other) / score * min(1.0, score / 3.0)
+    return round(max(0.0, min(1.0, lead * 0.5 + min(1.0, score / 6.0) * 0.5)), 3)
 
 
 def comparison_conditions(asked: AskedConditions, metric: str, results: Sequence[Record]
                      ) -> tuple[Conditions, str]:
     """The conditions the question names, else the latest feature result's, else single stream."""
-    if asked.concurrency is not None or asked.batch_size is not None:
-        conditions = Conditions(metric, asked.concurrency, asked.batch_size, asked.model, asked.engine)
-        return conditions, f"conditions asked: {conditions.text()}"
+    named = asked.comparison._replace(metric=metric)
+    if named.concurrency is not None or named.batch_size is not None:
+        return named, f"conditions asked: {named.text()}"
     conditions, why = default_conditions(results, metric)
-    conditions = conditions._replace(engine=asked.engine, model=asked.model or conditions.model)
+    conditions = conditions._replace(engine=named.engine, model=named.model or conditions.model)
     return conditions, why

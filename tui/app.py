@@ -428,6 +428,11 @@ class SessionApp(App[None]):
         self._thread("ask", self.memory.answer, question, tuple(self.training.latest.values()),
                      self.gpu_pane.snapshot, self.config)
 
+    def on_answer_panel_outdated(self, message: AnswerPanel.Outdated) -> None:
+        """A live answer (speedup, run, GPUs) grew old while shown: ask it again."""
+        self._thread("ask", self.memory.answer, message.question,
+                     tuple(self.training.latest.values()), self.gpu_pane.snapshot, self.config)
+
     def on_answer_ready(self, message: msg.AnswerReady) -> None:
         if message.answer is None:
             self.answer_panel.show_error(message.question, message.error)

@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from sessiontui.project_memory.answer import fmt
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.demo import seed_memory
 

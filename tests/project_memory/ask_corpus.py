@@ -12,7 +12,7 @@ from pathlib import Path
 from seeds import GpuReadings, LiveSnapshot
 
 from sessiontui.project_memory.answer import Answer
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 
@@ -28,16 +28,19 @@ class Case:
     figure: str
     expected: str
     question: str
+    batch: str = ""  # the `# batch: NAME` line above it, scored on first sight before fixes
 
 
-def load() -> list[Case]:
-    """Every case of the corpus file."""
-    cases = []
+def load(batch: str | None = None) -> list[Case]:
+    """Every case of the corpus file (or of one batch)."""
+    cases, current = [], ""
     for line in CORPUS.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
+        if line.startswith("# batch:"):
+            current = line.removeprefix("# batch:").strip()
+        elif line.strip() and not line.startswith("#"):
             intent, figure, expected, question = (part.strip() for part in line.split("|", 3))
-            cases.append(Case(intent, figure, expected, question))
-    return cases
+            cases.append(Case(intent, figure, expected, question, current))
+    return [case for case in cases if batch is None or case.batch == batch]
 
 
 def answer(store: Store, question: str) -> Answer:

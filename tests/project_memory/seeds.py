@@ -2,8 +2,10 @@
 
 vLLM baseline 82.5 and SGLang baseline 90.0 tok/s, SGLang + EAGLE3 10K drafter 82.3 tok/s at
 accept length 2.1 (all single stream), a throughput baseline of 1450 tok/s at concurrency 32, a
-failed benchmark, four lessons, two notes, and a drafter run at step 4216 whose full (unconditional)
-per-position accuracies are 0.742, 0.47, 0.29, 0.15, 0.097.
+failed benchmark, four lessons, three notes (the last on how the 100k drafter was launched), a
+drafter run at step 4216 whose full (unconditional) per-position accuracies are 0.742, 0.47, 0.29,
+0.15, 0.097, an earlier run that crashed at step 66 (CUDA OOM), and a 100k-sample drafter run
+that is not followed, last seen 18 h ago at step 4000.
 """
 
 from __future__ import annotations
@@ -136,6 +138,19 @@ def seed(store: Store) -> dict[str, Record]:
     r["recipe"] = store.add(Record(kind="note", created_at=_ago(6.1), tags=["recipe"], text=(
         "Benchmark recipe: bench_serving on sharegpt, 80 prompts, max concurrency 1, after 10 "
         "warm-up prompts. Only compare numbers from the same recipe.")))
+    r["launch"] = store.add(Record(kind="note", created_at=_ago(2.0), tags=["infra"], text=(
+        "100k drafter: launched with torchrun --nproc_per_node 8 on gpu-node-07 (deepspeed zero3 "
+        "kept hanging at init). Hidden states regenerated to /data/hs/kimi-k2.5-100k (2.1 TB).")))
+    r["crashed"] = store.add(Record(
+        kind="run", created_at=_ago(3.0), name="eagle3-kimi-drafter-v1",
+        log_path="/data/runs/eagle3-kimi-drafter-v1/train.log", status="crashed", step=66,
+        total_steps=12000, loss=6.8, last_update=_ago(2.9),
+        events=[{"kind": "crashed", "step": 66, "message": "CUDA OOM",
+                 "line": "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 7.83 GiB"}]))
+    r["run100k"] = store.add(Record(
+        kind="run", created_at=_ago(1.5), name="eagle3-kimi-100k",
+        log_path="/data/runs/eagle3-kimi-100k/train.log", status="running", step=4000,
+        total_steps=25000, loss=3.4, eta_s=9.5 * 3600, last_update=_ago(0.75)))
     r["run"] = store.add(Record(
         kind="run", created_at=_ago(0.5), name="eagle3-kimi-drafter-v2", log_path=RUN_LOG,
         status="running", step=LIVE_STEP, total_steps=12000, epoch=0.7, loss=3.12, lr=8e-5,

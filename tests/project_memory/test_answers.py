@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sessiontui.project_memory.answers import ask, classify
+from sessiontui.project_memory.ask import ask, classify
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 

@@ -1,4 +1,4 @@
-"""Questions as engineers type them: the right intent and the right key figure, >= 95% of them."""
+"""Questions as engineers type them: the right intent and the right key figure, >= 97% of them."""
 
 from __future__ import annotations
 
@@ -36,4 +36,4 @@ def test_corpus_accuracy(seeded: tuple[Store, dict]) -> None:
         intent_ok, figure_ok, got = check(store, records, case)
         if not (intent_ok and figure_ok):
             misses.append(f"{case.question!r}: {got.intent} {case.figure}={got.figures.get(case.figure)}")
-    assert len(misses) <= 0.05 * len(CASES), "\n".join(misses)
+    assert len(misses) <= 0.03 * len(CASES), "\n".join(misses)  # issue 26: >= 97%

@@ -6,7 +6,7 @@ import math
 import random
 from dataclasses import replace
 
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.targets import parse_target

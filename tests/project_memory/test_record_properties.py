@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.exchange import parse_toml, records_toml
 from sessiontui.project_memory.records import (
     FIELD_NAMES,

@@ -24,6 +24,7 @@ class Snapshot:
     metrics: dict[str, float] = field(default_factory=dict)
     source: str = "train.log"
     step: int | None = None
+    last_update: float | None = None
 
 
 def bench(store: Store, value: float, *, when: str, baseline: bool = False, **fields) -> Record:
@@ -144,9 +145,16 @@ def test_conditions_decide_the_number_to_beat(store: Store) -> None:
     assert any("no speculative result at c=32" in a for a in report.assumptions)
 
 
-def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:
+def test_another_engine_is_compared_with_the_number_to_beat(store: Store) -> None:
     bench(store, 50, baseline=True, when="2026-01-01T00:00:00+00:00")
-    odd = bench(store, 40, accept_length=1.8, engine="vllm", when="2026-01-02T00:00:00+00:00")
+    bench(store, 60, accept_length=1.8, engine="vllm", when="2026-01-02T00:00:00+00:00")
+    report = build_speedup_report(store, simulated_acc_len=1.4)
+    assert report.measured_speedup == pytest.approx(1.2) and report.baseline_value == 50
+
+
+def test_point_without_a_comparable_baseline_is_skipped(store: Store) -> None:
+    bench(store, 50, baseline=True, model="m-a", when="2026-01-01T00:00:00+00:00")
+    odd = bench(store, 40, accept_length=1.8, model="m-b", when="2026-01-02T00:00:00+00:00")
     report = build_speedup_report(store, simulated_acc_len=1.4)
     assert report.cost_factor is None
     assert any(odd.id in a and "no baseline under their conditions" in a
@@ -199,12 +207,12 @@ def test_explicit_depth_extends_and_states_the_assumption() -> None:
 def test_snapshot_simulated_acc_len_with_prefix() -> None:
     snap = Snapshot(metrics={"eval/simulated_acc_len": 1.4, "loss": 2.0}, step=10)
     report = build_speedup_report(None, snapshot=snap)
-    assert report.accept_length == pytest.approx(2.4) and report.acc == []
+    assert report.accept_length == pytest.approx(2.4) and report.acc == ()
 
 
 def test_bad_live_rates_are_reported_not_raised() -> None:
     report = build_speedup_report(None, snapshot=Snapshot(acc=(72.3, 0.6)))
-    assert report.accept_length is None and report.acc == []
+    assert report.accept_length is None and report.acc == ()
     assert any("not usable" in a for a in report.assumptions)
 
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from seeds import FULL_ACC, LiveSnapshot, seed  # noqa: E402
 
-from sessiontui.project_memory.answers import ask  # noqa: E402
+from sessiontui.project_memory.ask import ask  # noqa: E402
 from sessiontui.project_memory.records import Record  # noqa: E402
 from sessiontui.project_memory.reference import Conditions, number_to_beat, reference_of  # noqa: E402
 from sessiontui.project_memory.specdec import tau_from_full  # noqa: E402
@@ -35,20 +35,18 @@ def test_two_concurrencies_and_two_engines(store: Store) -> None:
     assert number_to_beat(baselines, Conditions(concurrency=1)) is sg1
     assert number_to_beat(baselines, Conditions(concurrency=32)) is vl32
     assert number_to_beat(baselines, Conditions(concurrency=1, engine="vllm")) is vl1
-    assert reference_of(spec_vllm, baselines) is vl1  # the comparison names its engine
-    assert reference_of(spec_vllm, baselines, engine="sglang") is sg1  # the question names one
-    assert reference_of(spec_sg32, baselines) is sg32
-    # issue 11's repro: one speedup, one number, everywhere in the answer
+    assert reference_of(spec_vllm, baselines) is sg1  # the engine is not a condition
+    assert reference_of(spec_sg32, baselines) is vl32
     answer = ask(store, "current speedup at c=1?")
-    assert answer.figures["measured_speedup"] == pytest.approx(1.5)
-    assert "1.20x" not in answer.text and "1.50x" in answer.text
+    assert answer.figures["measured_speedup"] == pytest.approx(1.2)
+    assert answer.figures["own_speedup"] == pytest.approx(1.5)
     answer = ask(store, "speedup at c=32")
-    assert answer.figures["reference_value"] == 1400.0
-    assert answer.figures["measured_speedup"] == pytest.approx(0.9)
+    assert answer.figures["reference_value"] == 1500.0
+    assert answer.figures["measured_speedup"] == pytest.approx(0.84)
     assert "slower" in answer.text.lower()
     answer = ask(store, "what's the baseline at c=32?")
     assert answer.figures["reference_value"] == 1500.0
-    assert "0.90x sglang c32" in answer.text  # a result against its own engine's baseline
+    assert "0.84x the number to beat (vllm 1,500); 0.90x sglang's own baseline" in answer.text
     answer = ask(store, "what's the vllm baseline?")  # the latest result's conditions: c=32
     assert answer.figures["reference_value"] == 1500.0
     assert ask(store, "vllm baseline single stream").figures["reference_value"] == 40.0
@@ -58,12 +56,13 @@ def test_issue_worked_example(store: Store) -> None:
     seed(store)
     answer = ask(store, "what speedup at current perf?", snapshots=(LiveSnapshot(),),
                  draft_overhead=0.15)
-    first, second = answer.text.splitlines()[:2]
-    assert first.startswith("Calibrated projection: 1.20x ≈ 107.7 tok/s against 90.0 tok/s")
-    assert "step 4216" in first
-    assert second.startswith("Theoretical bound: 2.39x ≈ 215.1 tok/s with draft overhead 0.15")
-    assert "your draft_overhead setting in sessiontui.toml" in second
-    assert "Last measured (older drafter sglang kimi-k2.5 eagle3 10k drafter c=1):" in answer.text
+    first, second = answer.text.splitlines()[:2]  # the live run is newer than the last result
+    assert first.startswith("Projected from the live run (conditional acc_i of training log")
+    assert "step 4216" in first and "ago)" in first
+    assert "calibrated 1.20x ≈ 107.7 tok/s against 90.0 tok/s; bound 2.39x" in first
+    assert "your draft_overhead setting in sessiontui.toml" in first
+    assert second.startswith("Measured speedup: 0.91x the number to beat (sglang 90)")
+    assert "measured " in second and " ago]" in second
     assert answer.figures["accept_length"] == pytest.approx(tau_from_full(FULL_ACC))
     assert answer.figures["baseline_value"] == 90.0 and answer.figures["step"] == 4216
 
@@ -85,7 +84,7 @@ def test_json_contract(store: Store) -> None:
             "alternatives"} <= set(data)
     assert data["intent"] == "speedup" and data["conditions"]["engine"] == "vllm"
     assert 0 <= data["confidence"] <= 1
-    assert data["figures"]["reference_value"] == 82.5
+    assert data["figures"]["reference_value"] == 90.0  # the number to beat, whatever is named
 
 
 def test_unsure_questions_show_two_labelled_candidates(store: Store) -> None:
@@ -104,19 +103,18 @@ def test_unsure_questions_show_two_labelled_candidates(store: Store) -> None:
     ("tok/s with 16 concurrent users", 16, None, None),
 ])
 def test_conditions_are_read(question: str, concurrency, batch, engine) -> None:
-    asked = understand(question).conditions
+    asked = understand(question).conditions.comparison
     assert (asked.concurrency, asked.batch_size, asked.engine) == (concurrency, batch, engine)
 
 
-def test_a_named_engine_moves_every_figure_to_its_baseline(store: Store) -> None:
+def test_a_named_engine_never_moves_the_number_to_beat(store: Store) -> None:
     seed(store)
     answer = ask(store, "speedup vs the vllm baseline?", snapshots=(LiveSnapshot(),))
     figures = answer.figures
-    assert figures["reference_value"] == figures["baseline_value"] == 82.5
-    assert figures["measured_speedup"] == pytest.approx(82.3 / 82.5, abs=1e-3)
-    assert figures["calibrated_value"] == pytest.approx(107.73, abs=0.05)  # the system's tok/s
-    assert figures["calibrated_speedup"] == pytest.approx(107.73 / 82.5, abs=1e-3)
-    assert "0.91x" not in answer.text  # never the SGLang ratio beside the vLLM one
+    assert figures["reference_value"] == figures["baseline_value"] == 90.0
+    assert figures["measured_speedup"] == pytest.approx(82.3 / 90.0, abs=1e-3)
+    assert figures["calibrated_speedup"] == pytest.approx(107.73 / 90.0, abs=1e-3)
+    assert "1.00x vllm's baseline 82.5 (the engine you named; not the number to beat)" in answer.text
 
 
 def test_no_feature_result_at_the_asked_conditions_is_said_first(store: Store) -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import (
     Record,
     RecordError,

@@ -1,10 +1,10 @@
-"""Pilot tests of the ask bar and answer panel, against the real `sessiontui.project_memory.answers.ask`."""
+"""Pilot tests of the ask bar and answer panel, against the real `sessiontui.project_memory.ask.ask`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
@@ -70,7 +70,7 @@ async def test_in_a_narrow_terminal_the_answer_tab_comes_forward(tmp_path: Path)
         assert app.gpu_pane.region.height == 0
         await pilot.press("escape", "1")
         assert app.ask_bar.value == "" and app.gpu_pane.has_class("-active")
-        assert expected(tmp_path, "speedup vs baseline?").splitlines()[0] in text_of(
+        assert expected(tmp_path, "speedup vs baseline?").splitlines()[0].split(" [")[0] in text_of(
             app.answer_panel._text)
 
 
@@ -90,11 +90,11 @@ def test_understood_lines_name_intent_conditions_and_alternatives() -> None:
     from sessiontui.tui.widgets.ask_panel import understood_lines
 
     answer = Answer("baseline", "…", confidence=0.42, conditions={"metric": "output_tok_s",
-                    "concurrency": 32}, alternatives=[{"intent": "speedup", "score": 2.5}])
+                    "concurrency": 32}, alternatives=[{"intent": "speedup", "confidence": 0.21}])
     assert understood_lines(answer) == [
         "baseline, confidence 0.42",
         "assumed: metric output_tok_s, concurrency 32",
-        "also considered: speedup (2.5)",
+        "also considered: speedup (confidence 0.21)",
     ]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
 from sessiontui.collectors.trainlog import LogFollower
-from sessiontui.project_memory.answers import ask
+from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.reference import best
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.config import load_config

@@ -322,7 +322,7 @@ def answer_question(question: str, *, remember: bool = True) -> tuple[Answer, li
     same answer), keeping a speedup answer's live figures for the next one's trend line (unless
     not to `remember`: a read-only MCP server writes nothing); also
     the problems, if any, of reading sessiontui.toml."""
-    from sessiontui.project_memory.answers import ask
+    from sessiontui.project_memory.ask import ask
     from sessiontui.tui.commands.speedup import settings
     from sessiontui.tui.config import trust_rules
 

@@ -125,8 +125,7 @@ def speedup_report(
     finally:
         if store is not None:
             store.close()
-    report.assumptions[:0] = problems
-    return report
+    return report.with_assumptions_first(problems)
 
 
 def cmd_speedup(args: argparse.Namespace) -> int:

@@ -169,7 +169,7 @@ class MemoryFeed:
     def answer(self, question: str, snapshots: tuple[TrainSnapshot, ...],
                gpu: GpuSnapshot | None, config: Config | None) -> None:
         """Answer a question from the memory and the live figures; post it, or why not."""
-        from sessiontui.project_memory.answers import ask
+        from sessiontui.project_memory.ask import ask
         from sessiontui.project_memory.store import Store, StoreError
         from sessiontui.tui.config import Config, trust_rules
 

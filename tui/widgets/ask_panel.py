@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widgets import Input, Static
 
+from sessiontui.project_memory.humanize import duration
 from sessiontui.tui.session_files import HISTORY_SIZE
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
@@ -73,7 +76,7 @@ def understood_lines(answer: Any) -> list[str]:
         lines.append("assumed: " + ", ".join(f"{k} {v}" for k, v in answer.conditions.items()))
     if answer.alternatives:
         lines.append("also considered: " + ", ".join(
-            f"{a['intent']} ({a['score']:g})" for a in answer.alternatives))
+            f"{a['intent']} (confidence {a['confidence']:.2f})" for a in answer.alternatives))
     return lines
 
 
@@ -98,24 +101,92 @@ def in_app_words(text: str) -> str:
     return text
 
 
+LIVE_INTENTS = frozenset({"speedup", "run", "gpu"})
+"""Answers read from what moves (the followed run, the GPUs): re-asked while they are shown."""
+REFRESH_S = 5.0
+"""How old a live answer may get before it is asked again; twice that without a fresh one and it
+is greyed: its source moved on."""
+
+
+def age_line(computed_at: float, now: float, live: bool, stale: bool) -> str:
+    """When the answer was computed, how long ago, and whether it is kept fresh or out of date."""
+    when = time.strftime("%H:%M:%S", time.localtime(computed_at))
+    ago = duration(max(0.0, now - computed_at))
+    if stale:
+        return f"computed {when}, {ago} ago — out of date: its source moved on (ask again)"
+    return f"computed {when}, {ago} ago" + (f" (live: refreshed every {REFRESH_S:g} s)" if live else "")
+
+
 class AnswerPanel(VerticalScroll):
-    """The latest answer: its text, then the figures and the records it came from."""
+    """The latest answer: when it was computed, its text, then the figures and the records it
+    came from; a live answer is asked again on the tick, and greyed when no fresh one comes."""
 
     BORDER_TITLE = "Answer"
     COMPONENT_CLASSES = {"answer-panel--heading"}
 
+    class Outdated(Message):
+        """A live answer is older than REFRESH_S: the app asks its question again."""
+
+        def __init__(self, question: str) -> None:
+            super().__init__()
+            self.question = question
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._text = Static("Press / and ask a question.", id="answer-text")
+        self._question = ""
+        self._answer: Any = None
+        self._computed_at = 0.0
+        self._asked_again = False
 
     def compose(self) -> ComposeResult:
         yield self._text
 
-    def show(self, question: str, answer: Any) -> None:
-        """Render an answer object (the same one `sessiontui ask` prints)."""
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self.tick)
+
+    @property
+    def live(self) -> bool:
+        """Whether the answer shown reads from what moves (run, speedup, GPUs)."""
+        return self._answer is not None and self._answer.intent in LIVE_INTENTS
+
+    @property
+    def stale(self) -> bool:
+        """Whether a live answer went without a fresh one for two refresh periods."""
+        return self._text.has_class("-stale")
+
+    def tick(self, now: float | None = None) -> None:
+        """Age the answer: ask a live one again once it is REFRESH_S old, grey it at twice that."""
+        if self._answer is None:
+            return
+        now = time.time() if now is None else now
+        age = now - self._computed_at
+        if self.live and age >= REFRESH_S and not self._asked_again:
+            self._asked_again = True
+            self.post_message(self.Outdated(self._question))
+        self._text.set_class(self.live and age >= 2 * REFRESH_S, "-stale")
+        if self.display:
+            self._paint(now)
+
+    def show(self, question: str, answer: Any, *, now: float | None = None) -> None:
+        """Render an answer object (the same one `sessiontui ask` prints); the same question
+        answered again (a refresh) keeps the scroll position."""
+        again = question == self._question and self._answer is not None
+        self._question, self._answer = question, answer
+        self._computed_at = time.time() if now is None else now
+        self._asked_again = False
+        self._text.remove_class("-stale")
+        self._paint(self._computed_at)
+        if not again:
+            self.scroll_home(animate=False)
+
+    def _paint(self, now: float) -> None:
+        answer = self._answer
         heading = part_style(self, "answer-panel--heading")
         text = Text()
-        text.append_text(literal(f"? {question}", heading))
+        text.append_text(literal(f"? {self._question}", heading))
+        text.append("\n")
+        text.append_text(literal(age_line(self._computed_at, now, self.live, self.stale)))
         text.append("\n")
         text.append_text(literal(in_app_words(answer.text)))
         for title, lines in (
@@ -127,8 +198,9 @@ class AnswerPanel(VerticalScroll):
                 text.append(f"\n\n{title}\n", style=heading)
                 text.append_text(literal("\n".join(lines)))
         self._text.update(text)
-        self.scroll_home(animate=False)
 
     def show_error(self, question: str, message: str) -> None:
         """Say why a question could not be answered."""
+        self._question, self._answer = question, None
+        self._text.remove_class("-stale")
         self._text.update(literal(f"? {question}\n{message}"))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from rich.markup import escape
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -18,8 +19,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
-from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
-from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
+from sessiontui.project_memory.records import FIELD_NAMES, Record
+from sessiontui.project_memory.reference import column_label, compare
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
 from sessiontui.tui.widgets.fmt import compact
 from sessiontui.tui.widgets.literal import clean
@@ -37,8 +38,9 @@ EMPTY = (
     "(or `sessiontui record -- CMD` runs a benchmark and stores its result)."
 )
 LEGEND = (
-    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over its "
-    "number to beat (above 1.00x is better) · τ a run's accept length · Enter opens a record"
+    "★ the number to beat (best baseline) · b another baseline · vs beat: the result over the "
+    "number to beat for its conditions, any engine (above 1.00x is better; in brackets, over its "
+    "own engine's baseline) · τ a run's accept length · Enter opens a record"
 )
 FILTER_HELP = "filter: words, kind:lesson, baseline, failed, engine:sglang …"
 
@@ -127,11 +129,7 @@ def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Recor
         return "" if record.accept_length is None else f"τ {record.accept_length:.2f}"
     if record.kind != "benchmark" or not record.value:
         return ""
-    reference = (number_to_beat(baselines, Conditions.of(record, engine=False)) if record.baseline
-                 else reference_of(record, baselines))
-    if reference is None or not reference.value:
-        return ""
-    return f"{ratio(record.value, reference.value, record.metric or DEFAULT_METRIC):.2f}x"
+    return compare(record, baselines).short()
 
 
 def date_text(stamp: str | None, now: datetime | None = None) -> str:
@@ -336,7 +334,9 @@ class MemoryPane(Vertical):
     def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
         """What the table shows: its columns (label, width) and each row's key and cells."""
         rows = self._rows(shown)
-        widths = [max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
+        vs = clean(column_label(shown, self.baselines, self.reference))  # may name a record
+        labels = (*COLUMNS[:3], vs, *COLUMNS[4:])
+        widths = [max([len(labels[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
         # Each column has one cell of padding on both sides; the name takes what is left.
         room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
         names = [clean(what(r)) for r in shown]
@@ -351,7 +351,8 @@ class MemoryPane(Vertical):
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
             body.append((MORE_KEY, (*(("", "", "left"),) * 5, (more, "", "left"))))
-        return TableModel(tuple(zip(COLUMNS, [*widths, room], strict=True)), tuple(body))
+        headers = (*labels[:3], escape(vs), *labels[4:])  # the table reads a label as markup
+        return TableModel(tuple(zip(headers, [*widths, room], strict=True)), tuple(body))
 
     def _rebuild(self, model: TableModel) -> None:
         table = self.table
