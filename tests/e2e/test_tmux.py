@@ -140,7 +140,7 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
         shows("Added benchmark")
         # Filter to it, then open its detail view.
         session.send_keys("3")
-        shows("^f Filter")  # the Memory pane has the keys
+        shows("/ Filter")  # the Memory pane has the keys
         session.send_keys("C-f")
         session.send_keys("e2e-bench", literal=True)
         session.send_keys("Enter")

@@ -106,6 +106,8 @@ async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
         await until(pilot, lambda: "fix: num_stages=1" in rows(app)[3][WHAT])
         lesson_id = app.memory_pane.selected().id
         await pilot.press("d")
+        await until(pilot, lambda: lesson_id in getattr(app.screen, "question", ""))
+        await pilot.press("y")
         await until(pilot, lambda: app.memory_pane.table.row_count == 4)
         with Store(seeded) as store, pytest.raises(StoreError):
             store.get(lesson_id)
@@ -305,6 +307,8 @@ async def test_undo_after_undo_says_there_is_nothing_left(tmp_path: Path, seeded
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
         app.memory_pane.table.focus()
         await pilot.press("d")
+        await until(pilot, lambda: "Delete" in getattr(app.screen, "question", ""))
+        await pilot.press("y")
         await until(pilot, lambda: app.memory_pane.table.row_count == 4)
         await pilot.press("u")
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)

@@ -3,7 +3,7 @@
 The pane is one widget drawn from lines of Text: a sample repaints only the lines it changed,
 however many GPUs. The host sample arrives just before the GPU sample of the same tick and
 repaints nothing itself.
-A process is selected with up/down (its full command line shows under it) and can be sent
+A process is selected with up/down or j/k, Home/End or g/G (its full command line shows under it) and can be sent
 SIGINT, SIGTERM or SIGKILL (I, T, K) after a confirmation that names it; `z` zooms the pane.
 """
 
@@ -81,8 +81,10 @@ class GpuPane(TextLines, can_focus=True):
     }
     BORDER_TITLE = "GPUs"
     BINDINGS = [
-        Binding("up", "select(-1)", "Previous process", show=False),
-        Binding("down", "select(1)", "Next process", show=False),
+        Binding("up,k", "select(-1)", "Previous process", show=False),
+        Binding("down,j", "select(1)", "Next process", show=False),
+        Binding("home,g", "select_edge(0)", "First process", show=False),
+        Binding("end,G", "select_edge(-1)", "Last process", show=False),
         Binding("escape", "deselect", "Unselect", show=False),
         Binding("I", "signal('SIGINT')", "SIGINT"),
         Binding("T", "signal('SIGTERM')", "SIGTERM"),
@@ -137,6 +139,12 @@ class GpuPane(TextLines, can_focus=True):
             self.selected = keys[0 if step > 0 else -1]
         else:
             self.selected = keys[(keys.index(self.selected) + step) % len(keys)]
+        self.repaint()
+
+    def action_select_edge(self, index: int) -> None:
+        """Select the first (0) or last (-1) process."""
+        keys = [row.key for row in self.rows()]
+        self.selected = keys[index] if keys else None
         self.repaint()
 
     def action_zoom(self) -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
@@ -21,6 +21,7 @@ from sessiontui.project_memory.reference import Conditions, number_to_beat, rati
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
 from sessiontui.tui.widgets.fmt import compact
 from sessiontui.tui.widgets.literal import clean
+from sessiontui.tui.widgets.nav import LeavingInput
 from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
@@ -208,7 +209,32 @@ def _same_shape(a: TableModel, b: TableModel) -> bool:
 class MemoryTable(DataTable):
     """The memory's rows; Enter opens the record under the cursor (shown in the key bar)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open"),
+        # Priority: the filter has focus before the next key of a burst is routed.
+        Binding("slash", "app.filter_memory", "Filter", priority=True),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("home,g", "first_row", "First row", show=False),
+        Binding("end,G", "last_row", "Last row", show=False),
+        Binding("escape", "clear_filter", "Clear the filter", show=False),
+    ]
+
+    def action_first_row(self) -> None:
+        self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        """The last record's row (not the line counting the records left out)."""
+        last = self.row_count - 1
+        if last > 0 and self.coordinate_to_cell_key((last, 0)).row_key.value == MORE_KEY:
+            last -= 1
+        self.move_cursor(row=last)
+
+    def action_clear_filter(self) -> None:
+        """A second Esc (the first left the filter) shows every record again."""
+        pane = self.parent
+        if isinstance(pane, MemoryPane):
+            pane.filter.value = ""
 
     def update_row(self, key: str, cells: dict[str, Text]) -> None:
         """Change some cells of one row and redraw that row alone.
@@ -227,6 +253,12 @@ class MemoryTable(DataTable):
         self.refresh_row(self.get_row_index(row))
 
 
+class MemoryFilter(LeavingInput):
+    """The filter box; Esc (or Enter) hands the keys back to the table, keeping the words."""
+
+    LEAVE = "app.view('memory')"
+
+
 class MemoryPane(Vertical):
     """Filterable list of what the project remembers; asks the app to open, edit or delete."""
 
@@ -236,7 +268,7 @@ class MemoryPane(Vertical):
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
         # Priority: the filter has focus before the next key of a burst is routed.
-        Binding("ctrl+f", "app.filter_memory", "Filter", priority=True),
+        Binding("ctrl+f", "app.filter_memory", "Filter", show=False, priority=True),
     ]
 
     class RecordMessage(Message):
@@ -260,7 +292,7 @@ class MemoryPane(Vertical):
         self.records: list[Record] = []
         self.reference: Record | None = None
         self.baselines: list[Record] = []
-        self.filter = Input(placeholder=FILTER_HELP, id="memory-filter", compact=True)
+        self.filter = MemoryFilter(placeholder=FILTER_HELP, id="memory-filter", compact=True)
         self.table = MemoryTable(id="memory-table", cursor_type="row", zebra_stripes=True)
         self.table.tooltip = LEGEND
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
@@ -282,11 +314,11 @@ class MemoryPane(Vertical):
         else:  # a hidden tab: the table is built when the pane is shown (its resize)
             self._width = -1
 
-    @on(Input.Changed, "#memory-filter")
+    @on(MemoryFilter.Changed, "#memory-filter")
     def _filter_changed(self) -> None:
         self._fill()
 
-    @on(Input.Submitted, "#memory-filter")
+    @on(MemoryFilter.Submitted, "#memory-filter")
     def _filter_done(self) -> None:
         self.app.set_focus(self.table)
 
