@@ -204,3 +204,49 @@ def test_a_bracketed_paste_with_colour_codes_is_stored_as_pasted(tmp_path: Path)
         session.close()
     with Store(project / ".sessiontui" / "memory.db") as store:
         assert [note.text for note in store.list("note")] == ["AAA BBB"]
+
+
+def test_keys_walk_escape_then_b_end_then_d_and_slash_filter(tmp_path: Path) -> None:
+    """The demo at 80x24: `/` filters the Memory pane, Esc then `b` (one write, as typed fast)
+    opens the benchmark form, End then `d` offers the last row by name."""
+    from sessiontui.project_memory.records import DEFAULT_METRIC
+    from sessiontui.project_memory.reference import reference_for
+    from sessiontui.tui.widgets.memory_pane import matches, ordered
+
+    with Store(tmp_path / "expected.db") as store:
+        seed_memory(store)
+        reference = reference_for(store, DEFAULT_METRIC)
+        last = [r for r in ordered(store.list(), reference) if matches(r, ["eagle3"])][-1]
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {"TMPDIR": str(temp), "SESSIONTUI_DIR": str(tmp_path / "user-memory")}
+    session = TmuxSession([str(INSTALLED), "demo"], width=80, height=24, env=env)
+
+    def shows(*texts: str) -> str:
+        screen = session.wait_for(lambda s: all(t in s for t in texts),
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
+        return screen
+
+    try:
+        session.start()
+        shows("Quit")
+        session.send_keys("3")
+        shows("/ Filter")
+        session.send_keys("/")
+        session.send_keys("eagle3", literal=True)
+        screen = session.wait_for(lambda s: "no-spec" not in s and "eagle3" in s,
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"the filter did not narrow the list:\n{session.screen()}"
+        session.send_keys("Escape", "b")  # one write: the app reads ESC b
+        shows("New benchmark")
+        assert "eagle3b" not in session.screen()
+        session.send_keys("Escape")
+        session.wait_for(lambda s: "New benchmark" not in s and "⏎ Open" in s,
+                         timeout_s=STARTUP_DEADLINE_S)  # the table has the keys again
+        session.send_keys("End", "d")
+        shows(f"Delete {last.kind}", "(u undoes)", last.label[:20])  # the last row, named
+        session.send_keys("n")
+        session.send_keys("C-q")
+    finally:
+        session.close()

@@ -42,8 +42,11 @@ def make_app(tmp_path: Path, store_path: Path) -> SessionApp:
 
 
 def rows(app: SessionApp) -> list[list[str]]:
+    """Each row's cells under COLUMNS ("" in a column the table leaves out: empty in every row)."""
     table = app.memory_pane.table
-    return [[cell.plain for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    labels = [str(column.label) for column in table.ordered_columns]
+    return [[dict(zip(labels, (cell.plain for cell in table.get_row_at(i)), strict=True)).get(
+        name, "") for name in COLUMNS] for i in range(table.row_count)]
 
 
 async def test_number_to_beat_first_and_ratios(tmp_path: Path, seeded: Path) -> None:

@@ -26,6 +26,7 @@ from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
+RIGHT = ("value", "vs beat")  # columns of figures, aligned on the right
 MORE_KEY = "more-rows"  # the row saying how many records the list leaves out (not a record id)
 MIN_WHAT = 12  # the name column never gets narrower than this, even in a tiny pane
 _KIND_ORDER = {"target": 0, "benchmark": 1, "run": 2, "lesson": 3, "note": 4}
@@ -165,24 +166,45 @@ def shared_starts(names: Sequence[str]) -> dict[str, int]:
 
 
 def fit(name: str, width: int, common: int = 0) -> str:
-    """`name` in `width` cells with an ellipsis where it is cut, keeping what tells it apart.
+    """`name` in `width` cells, cut as a person would cut it.
 
-    When other names share its first `common` characters, the shared words are shortened
-    first, so the part that differs stays visible ("sglang eagle3 …step_6000 tp1 c4").
+    A name that shares its first `common` characters with another keeps its first word (the
+    engine) and its last words, and as many of its model and its first word that differs from
+    the other name as fit; whole words go from the middle, with one ` … ` where they were
+    ("sglang llama-3.1-8b … no-spec c=1"). A name that shares nothing is cut at its end.
     """
     if len(name) <= width:
         return name
     if width <= 1:
         return "…"[:width]
-    rest = name[common:]
-    head_room = width - len(rest) - 1
-    if common and head_room >= 1:
-        return name[:head_room].rstrip() + "…" + rest
-    if common:
-        first_word = name.split(" ", 1)[0][: max(1, width // 3)]
-        rest = rest[: width - len(first_word) - 2]
-        return f"{first_word}…{rest}…"
-    return name[: width - 1].rstrip() + "…"
+    words = name.split(" ")
+    if not common or len(words) < 4:
+        return name[: width - 1].rstrip() + "…"
+    shared = len(name[:common].split())  # words[shared] is the first word that differs
+    telling = {i for i in (1, shared) if 0 < i < len(words)}  # the model, what differs first
+    best: tuple[int, int, str] | None = None
+    for extra in ({*()}, {1}, {shared}, telling):
+        for tail in range(1, len(words)):
+            kept = {0} | (extra & telling) | set(range(len(words) - tail, len(words)))
+            shown = _without(words, set(range(len(words))) - kept)
+            score = (len(kept & telling), len(shown), shown)
+            if len(shown) <= width and (best is None or score > best):
+                best = score
+    if best is not None:
+        return best[2]
+    head = words[0][: max(1, width // 3)]
+    return f"{head} …{name[len(name) - (width - len(head) - 2):]}"
+
+
+def _without(words: Sequence[str], dropped: set[int]) -> str:
+    """The words with the `dropped` ones left out, each run of them shown as one `…`."""
+    parts: list[str] = []
+    for index, word in enumerate(words):
+        if index not in dropped:
+            parts.append(word)
+        elif not parts or parts[-1] != "…":
+            parts.append("…")
+    return " ".join(parts)
 
 
 Cell = tuple[str, Style | str, str]  # text, style, justification
@@ -358,24 +380,29 @@ class MemoryPane(Vertical):
             self._shown = model
 
     def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
-        """What the table shows: its columns (label, width) and each row's key and cells."""
-        rows = self._rows(shown)
-        widths = [max([len(COLUMNS[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
+        """What the table shows: its columns (label, width) and each row's key and cells; a
+        column empty in every shown row is left out, its room going to the names."""
+        full = self._rows(shown)
+        used = [i for i in range(len(COLUMNS) - 1) if any(row[i] for row in full)]
+        rows = [[row[i] for i in used] for row in full]
+        widths = [max([len(COLUMNS[i]), *(len(row[n]) for row in rows)]) for n, i in enumerate(used)]
         # Each column has one cell of padding on both sides; the name takes what is left.
-        room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
+        room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * (len(used) + 1) - 1)
+        justify = ["right" if COLUMNS[i] in RIGHT else "left" for i in used] + ["left"]
         names = [clean(what(r)) for r in shown]
         common = shared_starts(names)
         beat, failed = part_style(self, "memory-pane--beat"), part_style(self, "memory-pane--failed")
         body = []
         for record, row, name in zip(shown, rows, names, strict=True):
             style = beat if self._is_beat(record) else failed if "failed" in flags(record) else ""
-            cells = tuple((cell, style, "right" if i in (2, 3) else "left")
-                          for i, cell in enumerate([*row, fit(name, room, common[name])]))
+            cells = tuple((cell, style, side) for cell, side in
+                          zip([*row, fit(name, room, common[name])], justify, strict=True))
             body.append((record.id, cells))
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
-            body.append((MORE_KEY, (*(("", "", "left"),) * 5, (more, "", "left"))))
-        return TableModel(tuple(zip(COLUMNS, [*widths, room], strict=True)), tuple(body))
+            body.append((MORE_KEY, (*(("", "", "left"),) * len(used), (more, "", "left"))))
+        labels = [COLUMNS[i] for i in used] + [COLUMNS[-1]]
+        return TableModel(tuple(zip(labels, [*widths, room], strict=True)), tuple(body))
 
     def _rebuild(self, model: TableModel) -> None:
         table = self.table
