@@ -227,3 +227,12 @@ async def test_a_narrow_footer_says_how_many_keys_help_holds(tmp_path: Path) -> 
         await until(pilot, lambda: "SIGINT" in text_of(app.query_one("#keys")))
         keys = text_of(app.query_one("#keys"))
         assert "? Help" in keys and "Follow log" in keys and "more" not in keys
+
+
+async def test_a_key_right_after_switching_to_the_memory_tab_moves_the_cursor(
+        tmp_path: Path, seeded: Path) -> None:
+    app = make_app(tmp_path, seeded)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(app.memory_pane.records) == 5)  # read while hidden
+        burst(app, ("3", "3"), ("end", None))
+        await until(pilot, lambda: app.memory_pane.table.cursor_row == 4)

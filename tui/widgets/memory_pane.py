@@ -19,7 +19,8 @@ from textual.widgets.data_table import ColumnKey, RowKey
 from sessiontui.project_memory.records import DEFAULT_METRIC, FIELD_NAMES, Record
 from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio, reference_of
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
-from sessiontui.tui.widgets.fmt import compact
+from sessiontui.tui.widgets.fmt import rate
+from sessiontui.tui.widgets.fmt import ratio as fmt_ratio
 from sessiontui.tui.widgets.literal import clean
 from sessiontui.tui.widgets.nav import LeavingInput
 from sessiontui.tui.widgets.styling import part_style
@@ -109,7 +110,7 @@ def value_text(record: Record) -> str:
         return threshold_text(record)
     if record.kind != "benchmark" or record.value is None:
         return ""
-    return f"{compact(record.value)} {record.unit or record.metric}"
+    return f"{rate(record.value)} {record.unit or record.metric}"
 
 
 def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Record] = ()) -> str:
@@ -126,7 +127,7 @@ def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Recor
                  else reference_of(record, baselines))
     if reference is None or not reference.value:
         return ""
-    return f"{ratio(record.value, reference.value, record.metric or DEFAULT_METRIC):.2f}x"
+    return fmt_ratio(ratio(record.value, reference.value, record.metric or DEFAULT_METRIC))
 
 
 def date_text(stamp: str | None, now: datetime | None = None) -> str:
@@ -331,10 +332,9 @@ class MemoryPane(Vertical):
         self.records = ordered(records, reference)
         self.reference = reference
         self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
-        if self.table.size.width:
-            self._fill()
-        else:  # a hidden tab: the table is built when the pane is shown (its resize)
-            self._width = -1
+        # Filled even in a hidden tab (at the screen's width): a key pressed right after the
+        # tab is shown then moves through rows, where an empty table dropped it.
+        self._fill()
 
     @on(MemoryFilter.Changed, "#memory-filter")
     def _filter_changed(self) -> None:
@@ -387,7 +387,8 @@ class MemoryPane(Vertical):
         rows = [[row[i] for i in used] for row in full]
         widths = [max([len(COLUMNS[i]), *(len(row[n]) for row in rows)]) for n, i in enumerate(used)]
         # Each column has one cell of padding on both sides; the name takes what is left.
-        room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * (len(used) + 1) - 1)
+        width = self._width or self.app.size.width
+        room = max(MIN_WHAT, width - sum(widths) - 2 * (len(used) + 1) - 1)
         justify = ["right" if COLUMNS[i] in RIGHT else "left" for i in used] + ["left"]
         names = [clean(what(r)) for r in shown]
         common = shared_starts(names)
