@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from sessiontui.collectors.trainlog.history import history_for_chart
+from sessiontui.project_memory.humanize import significant
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.specdec import accept_length, tau_from_conditional
 from sessiontui.project_memory.store import Store
@@ -84,7 +85,7 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(
         assert loss[0] == BARS[-1] and loss[-1] == BARS[0]
         assert tau and tau[0] == BARS[0] and tau[-1] == BARS[-1]  # accuracy rises over the run
         losses = [value for _, value in run.history["loss"]]
-        assert chart_range(card, "loss") == f"{min(losses):.4g}–{max(losses):.4g}"
+        assert chart_range(card, "loss") == f"{significant(min(losses))}–{significant(max(losses))}"
 
 
 async def test_charts_keep_noise_flat_and_show_their_range(tmp_path: Path) -> None:
