@@ -383,7 +383,7 @@ class MemoryPane(Vertical):
         """What the table shows: its columns (label, width) and each row's key and cells; a
         column empty in every shown row is left out, its room going to the names."""
         full = self._rows(shown)
-        used = [i for i in range(len(COLUMNS) - 1) if any(row[i] for row in full)]
+        used = [i for i in range(len(COLUMNS) - 1) if not full or any(row[i] for row in full)]
         rows = [[row[i] for i in used] for row in full]
         widths = [max([len(COLUMNS[i]), *(len(row[n]) for row in rows)]) for n, i in enumerate(used)]
         # Each column has one cell of padding on both sides; the name takes what is left.
