@@ -9,9 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 
+from sessiontui.tui.screens.outside import OutsideClickModal
 from sessiontui.tui.widgets.literal import literal
 
 
@@ -26,7 +26,7 @@ class ChoiceList(OptionList):
     ]
 
 
-class ChooseScreen(ModalScreen[str | None]):
+class ChooseScreen(OutsideClickModal[str | None]):
     """A title over a list; Enter picks the highlighted choice, Escape cancels."""
 
     AUTO_FOCUS = "OptionList"

@@ -14,6 +14,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from sessiontui.tui.screens.outside import OutsideClickModal
 from sessiontui.tui.widgets.nav import KeyScroll
 from sessiontui.tui.widgets.styling import part_style
 
@@ -92,7 +93,7 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
     """Every binding, grouped by the pane (or form) it works in, read from the bindings."""
     from sessiontui.tui.screens.choose import ChoiceList, ChooseScreen
     from sessiontui.tui.screens.confirm import ConfirmScreen
-    from sessiontui.tui.screens.prompt import PromptScreen
+    from sessiontui.tui.screens.prompt import PathInput, PromptScreen
     from sessiontui.tui.screens.record_form import RecordForm
     from sessiontui.tui.screens.record_view import RecordView
     from sessiontui.tui.screens.signal_confirm import SignalConfirm
@@ -112,7 +113,7 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
         ("Answer", [(AnswerPanel, "")]),
         ("Ask bar", [(AskBar, "")]),
         ("Forms and dialogs", [
-            (RecordForm, "record form"), (PromptScreen, "path prompt"),
+            (RecordForm, "record form"), (PromptScreen, "path prompt"), (PathInput, "path prompt"),
             (ConfirmScreen, "yes/no question"), (ChooseScreen, "list"), (ChoiceList, "list"),
             (RecordView, "record view"), (SignalConfirm, "signal question"),
         ]),
@@ -146,7 +147,7 @@ def keys_text(groups: Sequence[tuple[str, Sequence[Row]]], key: Style, heading: 
     return text
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OutsideClickModal[None]):
     """Keys by pane, then symbols; scrolls with the arrows, j/k, PgUp/PgDn, Home/End, g/G."""
 
     AUTO_FOCUS = "#help-dialog"  # focused: the arrows and End scroll it at once
