@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -21,6 +22,19 @@ INSTALLED = Path(sys.executable).parent / "sessiontui"  # the console script, no
 
 QUESTION = "what's the baseline?"
 STARTUP_DEADLINE_S = 90  # generous: a cold start on a loaded CI runner; not a timing assertion
+
+
+def shows_on(session: TmuxSession) -> Callable[..., str]:
+    """`shows(*texts)`: wait until the pane shows every text and return the screen (or fail,
+    printing it)."""
+
+    def shows(*texts: str) -> str:
+        screen = session.wait_for(lambda s: all(t in s for t in texts),
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
+        return screen
+
+    return shows
 
 
 def expected_answer(tmp_path: Path) -> tuple[str, str]:
@@ -121,11 +135,7 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
     env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
     session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
 
-    def shows(*texts: str) -> str:
-        screen = session.wait_for(lambda s: all(t in s for t in texts),
-                                  timeout_s=STARTUP_DEADLINE_S)
-        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
-        return screen
+    shows = shows_on(session)
 
     try:
         session.start()
@@ -222,11 +232,7 @@ def test_keys_walk_escape_then_b_end_then_d_and_slash_filter(tmp_path: Path) -> 
     env = {"TMPDIR": str(temp), "SESSIONTUI_DIR": str(tmp_path / "user-memory")}
     session = TmuxSession([str(INSTALLED), "demo"], width=80, height=24, env=env)
 
-    def shows(*texts: str) -> str:
-        screen = session.wait_for(lambda s: all(t in s for t in texts),
-                                  timeout_s=STARTUP_DEADLINE_S)
-        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
-        return screen
+    shows = shows_on(session)
 
     try:
         session.start()

@@ -5,6 +5,7 @@ help and footer list every key."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -42,6 +43,12 @@ def make_app(tmp_path: Path, store_path: Path | None = None) -> SessionApp:
                       host_collector=SequenceCollector(HOST), refresh_s=0.05)
 
 
+async def memory_tab(pilot: Any, app: SessionApp) -> None:
+    """Switch to the Memory tab and wait for the five seeded records."""
+    await pilot.press("3")
+    await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+
+
 def burst(app: SessionApp, *keys: tuple[str, str | None]) -> None:
     """Keys arriving in one read of the terminal, before the app handles the first."""
     for key, char in keys:
@@ -68,8 +75,7 @@ async def test_escape_then_b_in_the_filter_opens_the_benchmark_form(
         tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("3")
-        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await memory_tab(pilot, app)
         await pilot.press("slash", "e", "a")
         await until(pilot, lambda: app.memory_pane.filter.value == "ea")
         burst(app, *typed("\x1bb"))
@@ -92,8 +98,7 @@ async def test_escape_leaves_the_filter_and_a_second_escape_clears_it(
         tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("3")
-        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await memory_tab(pilot, app)
         await pilot.press("slash", *"eagle3")
         await until(pilot, lambda: app.memory_pane.table.row_count == 3)
         await pilot.press("escape")
@@ -108,8 +113,7 @@ async def test_slash_filters_in_the_memory_pane_and_asks_elsewhere(
         tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("3")
-        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await memory_tab(pilot, app)
         assert "/ Filter" in text_of(app.query_one("#keys"))
         burst(app, ("slash", "/"), ("v", "v"), ("l", "l"))  # keys right after / are the filter's
         await until(pilot, lambda: app.memory_pane.filter.value == "vl")
@@ -123,8 +127,7 @@ async def test_slash_filters_in_the_memory_pane_and_asks_elsewhere(
 async def test_memory_cursor_moves_with_home_end_g_g_j_k(tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("3")
-        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await memory_tab(pilot, app)
         table = app.memory_pane.table
         for keys, row in ((("end",), 4), (("home",), 0), (("G",), 4), (("k", "k"), 2),
                           (("j",), 3), (("g",), 0), (("pagedown",), 4), (("pageup",), 0)):
@@ -136,8 +139,7 @@ async def test_end_then_d_offers_the_last_row_by_name_and_deletes_it(
         tmp_path: Path, seeded: Path) -> None:
     app = make_app(tmp_path, seeded)
     async with app.run_test(size=(120, 30)) as pilot:
-        await pilot.press("3")
-        await until(pilot, lambda: app.memory_pane.table.row_count == 5)
+        await memory_tab(pilot, app)
         await pilot.press("end", "d")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         oldest = CONFIGS[0]  # the oldest benchmark is the last row
@@ -236,3 +238,21 @@ async def test_a_key_right_after_switching_to_the_memory_tab_moves_the_cursor(
         await until(pilot, lambda: len(app.memory_pane.records) == 5)  # read while hidden
         burst(app, ("3", "3"), ("end", None))
         await until(pilot, lambda: app.memory_pane.table.cursor_row == 4)
+
+
+async def test_gpu_processes_are_selected_with_j_k_g_g_home_end(tmp_path: Path) -> None:
+    from sessiontui.tui.demo import planned_demo
+
+    app = SessionApp(tmp_path, store_path=tmp_path / "memory.db",
+                     gpu_collector=planned_demo(tmp_path / "demo").gpu_collector(),
+                     host_collector=SequenceCollector(HOST), refresh_s=3600.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: len(app.gpu_pane.rows()) >= 2)
+        pane = app.gpu_pane
+        keys = [row.key for row in pane.rows()]
+        for pressed, wanted in ((("1", "G"), keys[-1]), (("g",), keys[0]), (("j",), keys[1]),
+                                (("k",), keys[0]), (("end",), keys[-1]), (("home",), keys[0])):
+            await pilot.press(*pressed)
+            assert pane.selected == wanted, pressed
+        await pilot.press("escape")  # a second Esc clears the selection
+        assert pane.selected is None
