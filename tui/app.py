@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from sessiontui.collectors.run_watcher import RunWatcher
     from sessiontui.project_memory.store import Store
     from sessiontui.tui.config import Config
+    from sessiontui.tui.screens.help import Row
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 STAGGER_S = 0.3  # GPU sampling and the memory read start this long after the log follower
@@ -814,7 +815,7 @@ class SessionApp(App[None]):
 
         self.push_screen(HelpScreen(self.key_help()))
 
-    def key_help(self) -> list:
+    def key_help(self) -> list[tuple[str, list[Row]]]:
         """Every binding, grouped by pane, for the help screen (read from the bindings)."""
         from sessiontui.tui.screens.help import key_groups
 

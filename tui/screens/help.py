@@ -107,7 +107,7 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
     palette = Binding(app.COMMAND_PALETTE_BINDING, "command_palette")
     groups["Global"].append(Row(app.get_key_display(palette),
                                 "Command palette: every action by name", "command_palette"))
-    for title, owners in (
+    pane_owners: list[tuple[str, list[tuple[type[DOMNode], str]]]] = [
         ("GPUs", [(GpuPane, "")]),
         ("Memory", [(MemoryTable, ""), (MemoryPane, ""), (MemoryFilter, "in the filter")]),
         ("Answer", [(AnswerPanel, "")]),
@@ -117,7 +117,8 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
             (ConfirmScreen, "yes/no question"), (ChooseScreen, "list"), (ChoiceList, "list"),
             (RecordView, "record view"), (SignalConfirm, "signal question"),
         ]),
-    ):
+    ]
+    for title, owners in pane_owners:
         groups[title].extend(binding_rows(app, owners))
     return [(title, rows) for title, rows in groups.items() if rows]
 

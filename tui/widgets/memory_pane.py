@@ -12,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey, RowKey
@@ -249,7 +250,7 @@ class MemoryTable(DataTable):
     def action_last_row(self) -> None:
         """The last record's row (not the line counting the records left out)."""
         last = self.row_count - 1
-        if last > 0 and self.coordinate_to_cell_key((last, 0)).row_key.value == MORE_KEY:
+        if last > 0 and self.coordinate_to_cell_key(Coordinate(last, 0)).row_key.value == MORE_KEY:
             last -= 1
         self.move_cursor(row=last)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.drivers import linux_driver
 from textual.widgets import Input
@@ -20,7 +20,7 @@ from sessiontui.tui.paste import PasteSafeParser
 
 ESC = "\x1b"
 SEQUENCE_STARTS = "[O"  # ESC [ and ESC O begin the sequences of arrows, F-keys, the mouse
-SCROLL_KEYS = [
+SCROLL_KEYS: list[BindingType] = [
     Binding("j", "scroll_down", "Down", show=False),
     Binding("k", "scroll_up", "Up", show=False),
     Binding("g", "scroll_home", "Top", show=False),
