@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from sessiontui.collectors.gpu import GpuSnapshot
 
+DEMO_PROCESS = "demo: "  # the start of a replayed process's name: not a process of this host
+Layout = Callable[[Sequence[GpuSnapshot]], list[GpuSnapshot]]
+
 
 class ReplayGpuCollector:
     """Same `sample()`/`close()` as `GpuCollector`, reading JSONL `GpuSnapshot.to_dict()` lines."""
 
-    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | Path, *, clock: Callable[[], float] = time.time,
+                 layout: Layout | None = None) -> None:
         self._path = Path(path)
         self._clock = clock
+        self._layout = layout  # turns the recorded frames into the frames replayed
         self._frames: list[GpuSnapshot] | None = None  # read by the first sample, off the UI thread
         self._reason: str | None = None
         self._next = 0
@@ -26,6 +31,8 @@ class ReplayGpuCollector:
         at = self._clock()
         if self._frames is None:
             self._frames, self._reason = _load(self._path)
+            if self._frames and self._layout is not None:
+                self._frames = self._layout(self._frames)
         if not self._frames:
             return GpuSnapshot(False, self._reason, at, None, ())
         frame = self._frames[self._next]

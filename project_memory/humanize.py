@@ -1,4 +1,10 @@
-"""Durations and times for people, written one way by every pane and answer."""
+"""Durations, times and figures for people, written one way by every pane and answer.
+
+One formatter per kind of figure, so a figure keeps its shape from one sample to the next
+(loss `3.78` then `3.70`, never `3.7`) and reads the same on a card, a chart, a table and in
+an answer: `significant` (loss, lr, grad norm, a chart's range), `rate` (tok/s, step/s),
+`ratio` (speedups, vs beat), `percent`.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import time
 from datetime import UTC, datetime
 
 DASH = "—"
+E_BELOW, E_FROM = 1e-3, 1e6  # magnitudes shown in e-notation (lr 1.00e-04)
 
 
 def duration(seconds: float | None) -> str:
@@ -65,3 +72,37 @@ def finish_time(seconds: float | None, start: float | None = None, now: float | 
     left = end - current
     span = f"in {duration(left)}" if left >= 0 else f"{duration(-left)} ago"
     return f"{local_end:%H:%M} {_day(local_end, datetime.fromtimestamp(current).astimezone())}, {span}"
+
+
+def significant(value: float | None, digits: int = 3) -> str:
+    """`value` to `digits` significant figures, trailing zeros kept (`3.70`, `0.412`, `12.3`);
+    e-notation below 0.001 and from a million; a dash when unknown."""
+    if value is None:
+        return DASH
+    if not math.isfinite(value):
+        return str(value)
+    rounded = float(f"{value:.{digits - 1}e}")  # 9.996 -> 10.0: the magnitude after rounding
+    if rounded and not E_BELOW <= abs(rounded) < E_FROM:
+        return f"{value:.{digits - 1}e}"
+    magnitude = math.floor(math.log10(abs(rounded))) if rounded else 0
+    return f"{rounded:.{max(0, digits - 1 - magnitude)}f}"
+
+
+def rate(value: float | None) -> str:
+    """A throughput (tok/s, step/s): two decimals below 10, one below 10 000, else whole."""
+    if value is None:
+        return DASH
+    if not math.isfinite(value):
+        return str(value)
+    decimals = 2 if abs(value) < 10 else 1 if abs(value) < 10_000 else 0
+    return f"{value:.{decimals}f}"
+
+
+def ratio(value: float | None) -> str:
+    """A speedup or a result over the number to beat: `1.50x`."""
+    return DASH if value is None or not math.isfinite(value) else f"{value:.2f}x"
+
+
+def percent(value: float | None) -> str:
+    """A percentage given in percent (utilisation 97.4 -> `97%`)."""
+    return DASH if value is None or not math.isfinite(value) else f"{value:.0f}%"

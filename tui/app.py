@@ -32,10 +32,11 @@ from sessiontui.tui.feeds.telemetry import GpuSource, HostsFeed, HostSource, Tel
 from sessiontui.tui.feeds.training import SEVERITY, TrainingFeed, alert_text
 from sessiontui.tui.messages import TOAST_CHARS, Notice, one_line
 from sessiontui.tui.palette import COMMANDS
+from sessiontui.tui.widgets import nav
 from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
 from sessiontui.tui.widgets.gpu_pane import GpuPane
 from sessiontui.tui.widgets.key_bar import KeyBar
-from sessiontui.tui.widgets.memory_pane import MemoryPane, MemoryTable
+from sessiontui.tui.widgets.memory_pane import MemoryPane
 from sessiontui.tui.widgets.remote_hosts import show_remote_runs
 from sessiontui.tui.widgets.training_pane import ALERT_KINDS, TrainingPane
 from sessiontui.tui.widgets.view_bar import ViewBar
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.events import TrainEvent
     from sessiontui.tui.config import Config
+    from sessiontui.tui.screens.help import Row
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
@@ -97,6 +99,7 @@ class SessionApp(App[None]):
     ) -> None:
         super().__init__()
         paste.install()  # pasted text keeps its order; escape codes in it are dropped
+        nav.install()  # Esc then a key typed fast is Esc, then the key
         self.project_dir = Path(project_dir)
         self.store_path = store_path or database_path(self.project_dir)
         self.config_path = config_path or self.project_dir / "sessiontui.toml"
@@ -355,7 +358,11 @@ class SessionApp(App[None]):
         self._edit(message.record)
 
     def on_memory_pane_delete_record(self, message: MemoryPane.DeleteRecord) -> None:
-        self._delete(message.record)
+        from sessiontui.tui.screens.confirm import ConfirmScreen, delete_question
+
+        record = message.record
+        self.push_screen(ConfirmScreen(delete_question(record)),
+                         lambda yes: self._delete(record) if yes else None)
 
     def _delete(self, record: Record) -> None:
         self.memory.deleted.append(record.id)
@@ -445,15 +452,11 @@ class SessionApp(App[None]):
 
         self.push_screen(HelpScreen(self.key_help()))
 
-    def key_help(self) -> list[tuple[str, str]]:
-        """Every binding of the app, the GPU and memory panes and the ask bar, for the help screen."""
-        rows = []
-        for owner in (self, GpuPane, MemoryTable, MemoryPane, AskBar):
-            for binding in owner.BINDINGS:
-                if isinstance(binding, Binding):
-                    rows.append((self.get_key_display(binding), binding.description))
-        rows.append(("ctrl+p", "Command palette: every action by name"))
-        return rows
+    def key_help(self) -> list[tuple[str, list[Row]]]:
+        """Every binding, grouped by pane, for the help screen (read from the bindings)."""
+        from sessiontui.tui.screens.help import key_groups
+
+        return key_groups(self)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette: Textual's own commands (theme, keys, quit), then each app action once."""

@@ -8,12 +8,14 @@ import subprocess
 import sys
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from sessiontui.collectors.gpu import GpuProcess, GpuSample, GpuSnapshot
+from sessiontui.collectors.gpu_replay import DEMO_PROCESS
 from sessiontui.collectors.logtext import failure_signature
 from sessiontui.project_memory.paths import DB_NAME, DIR_NAME
 from sessiontui.project_memory.records import Record
@@ -24,6 +26,10 @@ from sessiontui.tui.demo_log import DEFAULT_CURVE, STYLES, Curve, TrainingLogWri
 DATA = resources.files("sessiontui.tui") / "demo_data"
 HISTORY_STEPS = 600
 READY = "ready"  # the job's first line once the project is built
+TRAIN_PIDS = (48213, 48214)  # the demo's drafter training: one rank per GPU, for the whole run
+BENCH_PID_OFFSET = 52000  # the replayed GPU's processes: recorded PID + this, the same each loop
+BUSY_PCT, BUSY_W = 90.0, 600.0  # a recorded sample under steady load
+IDLE_W = 150.0  # below this an unloaded sample has settled (above, its power still lags a stop)
 
 
 def _timestamp(now: datetime, days_ago: float) -> str:
@@ -51,6 +57,41 @@ def seed_records(now: datetime | None = None) -> list[Record]:
 def seed_memory(store: Store, now: datetime | None = None) -> list[Record]:
     """Store the demo records through the real Store, oldest first like a real history."""
     return store.add_all(sorted(seed_records(now), key=lambda r: r.created_at))
+
+
+def demo_layout(recorded: Sequence[GpuSnapshot]) -> list[GpuSnapshot]:
+    """Four GPUs from a one-GPU recording, each telling one steady story: GPUs 0 and 1 run the
+    drafter training (the recording's steady load, one process each that keeps its PID), GPU 2
+    replays the recording as it was (loads that start and stop; the reading that lags a stop,
+    0% at 404 W, at the idle power it falls to), GPU 3 stays idle."""
+    samples = [frame.gpus[0] for frame in recorded if frame.gpus]
+    busy = [s for s in samples if (s.util_pct or 0) >= BUSY_PCT and (s.power_w or 0) >= BUSY_W]
+    idle = [s for s in samples
+            if not s.util_pct and not s.processes and (s.power_w or 0) < IDLE_W]
+    if not busy or not idle:
+        return list(recorded)
+    idle_w = min(s.power_w for s in idle if s.power_w is not None)
+    floor = min(s.mem_used_mib for s in idle if s.mem_used_mib is not None)
+    frames = []
+    for t, frame in enumerate(recorded):
+        sample = samples[t % len(samples)]
+        training = [busy[(t + 11 * rank) % len(busy)] for rank in range(len(TRAIN_PIDS))]
+        gpus = [
+            *(_demo_gpu(s, rank, (GpuProcess(pid, f"{DEMO_PROCESS}python3 train_eagle3.py",
+                                             (s.mem_used_mib or floor) - floor, s.util_pct),))
+              for rank, (s, pid) in enumerate(zip(training, TRAIN_PIDS, strict=True))),
+            _demo_gpu(replace(sample, power_w=sample.power_w if sample.util_pct else idle_w),
+                      2, tuple(replace(p, pid=p.pid + BENCH_PID_OFFSET,
+                                       name=f"{DEMO_PROCESS}{p.name} bench_serving")
+                               for p in sample.processes)),
+            _demo_gpu(idle[t % len(idle)], 3, ()),
+        ]
+        frames.append(replace(frame, gpus=tuple(gpus)))
+    return frames
+
+
+def _demo_gpu(sample: GpuSample, index: int, processes: tuple[GpuProcess, ...]) -> GpuSample:
+    return replace(sample, index=index, uuid=f"{sample.uuid}-demo{index}", processes=processes)
 
 
 @dataclass
@@ -95,7 +136,7 @@ class Demo:
         """A collector replaying the recorded H200 trace (it reports itself unavailable if absent)."""
         from sessiontui.collectors.gpu_replay import ReplayGpuCollector
 
-        return ReplayGpuCollector(self.trace_path)
+        return ReplayGpuCollector(self.trace_path, layout=demo_layout)
 
 
 def planned_demo(

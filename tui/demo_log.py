@@ -1,8 +1,9 @@
 """A live SpecForge drafter-training log for the demo: realistic curves in the tools' real formats.
 
-Formats follow SpecForge `scripts/train_eagle3.py` (tqdm bar, `set_postfix(loss, acc, time)`, plus
-the per-position `Eval - Step N [e/E], position i,  Acc: x` / `pLoss: x` lines; tqdm 4.67 layout)
-and `specforge train` (2026: `step N: {...}` dict reprs), as described in FORMATS.md.
+Formats follow SpecForge `scripts/train_eagle3.py` (a tqdm bar with `loss, acc, time, grad_norm`
+in its postfix, no learning rate; the per-position `Eval - Step N [e/E], position i,  Acc: x` /
+`pLoss: x` lines; tqdm 4.67 layout) and `specforge train` (2026: `step N: {...}` dict reprs with
+`lr`), as described in FORMATS.md.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class StepMetrics:
     acc: tuple[float, ...]
     ploss: tuple[float, ...]
     lr: float
+    grad_norm: float
     seconds: float
 
     @property
@@ -75,8 +77,9 @@ def metrics_at(curve: Curve, step: int) -> StepMetrics:
     else:
         done = (step - curve.warmup_steps) / max(1, curve.total_steps - curve.warmup_steps)
         lr = curve.peak_lr * 0.5 * (1 + math.cos(math.pi * min(1.0, done)))
+    grad_norm = max(0.05, 0.45 + 3.2 * decay + abs(noise.gauss(0, 0.08)))
     seconds = curve.seconds_per_step * (1 + noise.gauss(0, 0.04))
-    return StepMetrics(step, acc, ploss, lr, seconds)
+    return StepMetrics(step, acc, ploss, lr, grad_norm, seconds)
 
 
 def _interval(seconds: float) -> str:
@@ -102,7 +105,8 @@ def tqdm_line(curve: Curve, metrics: StepMetrics) -> str:
     rate_text = f"{rate:5.2f}it/s" if rate >= 1 else f"{1 / rate:5.2f}s/it"
     elapsed = done * curve.seconds_per_step
     remaining = (per_epoch - done) / rate
-    postfix = f"loss={metrics.loss:.2f}, acc={metrics.mean_acc:.2f}, time={metrics.seconds:.2f}s"
+    postfix = (f"loss={metrics.loss:.2f}, acc={metrics.mean_acc:.2f}, "
+               f"time={metrics.seconds:.2f}s, grad_norm={metrics.grad_norm:.2f}")
     return (
         f"\rTraining Epoch {epoch}: {100 * done / per_epoch:3.0f}%|{_bar(done / per_epoch)}| "
         f"{done}/{per_epoch} [{_interval(elapsed)}<{_interval(remaining)}, {rate_text}, {postfix}]"

@@ -15,18 +15,19 @@ class Command:
 
 
 COMMANDS = (
-    Command("Ask a question", "Focus the ask bar", "focus_ask"),
+    Command("Ask a question", "Focus the ask bar (/; in the Memory pane / filters instead)",
+            "focus_ask"),
     Command("Add benchmark", "Record a benchmark result", "add('benchmark')"),
     Command("Add lesson", "Record a failure and its fix", "add('lesson')"),
     Command("Add note", "Write a note into the memory", "add('note')"),
     Command("Open record", "Every field of the record under the cursor in the Memory pane",
             "memory('open')"),
     Command("Edit record", "Edit the record under the cursor in the Memory pane", "memory('edit')"),
-    Command("Delete record", "Move the record under the cursor to the trash (u undoes)",
-            "memory('delete')"),
+    Command("Delete record", "Move the record under the cursor to the trash, after a question "
+            "naming it (d; u undoes)", "memory('delete')"),
     Command("Undo delete", "Restore the last record deleted in this session", "undelete"),
-    Command("Filter memory", "Filter the Memory pane (words, kind:lesson, baseline, failed)",
-            "filter_memory"),
+    Command("Filter memory", "Filter the Memory pane: / there, or ctrl+f (words, kind:lesson, "
+            "baseline, failed)", "filter_memory"),
     Command("Lesson from failure", "A lesson pre-filled from the last unmatched failure",
             "lesson_from_failure"),
     Command("Follow a log", "Follow a training log (saved to sessiontui.toml)", "follow_log"),
@@ -43,5 +44,5 @@ COMMANDS = (
     Command("Show Training", "Switch to the Training pane", "view('training')"),
     Command("Show Memory", "Switch to the Memory pane", "view('memory')"),
     Command("Show Answer", "Switch to the Answer pane", "view('answer')"),
-    Command("Help", "Keys, what the panes show, and the symbols", "help"),
+    Command("Help", "Every key, by pane; what the panes show, and the symbols (?)", "help"),
 )

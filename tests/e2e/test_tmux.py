@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -27,6 +28,19 @@ INSTALLED = Path(sys.executable).parent / "sessiontui"  # the console script, no
 
 QUESTION = "what's the baseline?"
 STARTUP_DEADLINE_S = 90  # generous: a cold start on a loaded CI runner; not a timing assertion
+
+
+def shows_on(session: TmuxSession) -> Callable[..., str]:
+    """`shows(*texts)`: wait until the pane shows every text and return the screen (or fail,
+    printing it)."""
+
+    def shows(*texts: str) -> str:
+        screen = session.wait_for(lambda s: all(t in s for t in texts),
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
+        return screen
+
+    return shows
 
 
 def expected_answer(tmp_path: Path) -> tuple[str, str]:
@@ -127,11 +141,7 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
     env = {"SESSIONTUI_DIR": str(project / ".sessiontui")}
     session = TmuxSession([str(INSTALLED)], width=100, height=30, env=env, cwd=project)
 
-    def shows(*texts: str) -> str:
-        screen = session.wait_for(lambda s: all(t in s for t in texts),
-                                  timeout_s=STARTUP_DEADLINE_S)
-        assert screen is not None, f"never showed {texts}:\n{session.screen()}"
-        return screen
+    shows = shows_on(session)
 
     try:
         session.start()
@@ -146,7 +156,7 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
         shows("Added benchmark")
         # Filter to it, then open its detail view.
         session.send_keys("3")
-        shows("^f Filter")  # the Memory pane has the keys
+        shows("/ Filter")  # the Memory pane has the keys
         session.send_keys("C-f")
         session.send_keys("e2e-bench", literal=True)
         session.send_keys("Enter")
@@ -242,7 +252,7 @@ def test_a_run_that_stops_crashes_restarts_and_finishes_reads_the_same_everywher
 
     def readers() -> dict[str, tuple]:
         status = cli("train", "status", "--log", "train.log", "--json")
-        listed = cli("list", "--kind", "run", "--json") or []
+        listed = (cli("list", "--kind", "run", "--json") or {}).get("records", [])
         latest = max(listed, key=lambda r: r.get("log_run") or 0) if listed else {}
         page = urllib.request.urlopen(url, timeout=10).read().decode()
         served = re.search(r'train_status\{[^}]*status="(\w+)"\} 1\.0', page)
@@ -286,3 +296,45 @@ def test_a_run_that_stops_crashes_restarts_and_finishes_reads_the_same_everywher
         session.close()
         serve.terminate()
         serve.communicate(timeout=30)
+
+
+def test_keys_walk_escape_then_b_end_then_d_and_slash_filter(tmp_path: Path) -> None:
+    """The demo at 80x24: `/` filters the Memory pane, Esc then `b` (one write, as typed fast)
+    opens the benchmark form, End then `d` offers the last row by name."""
+    from sessiontui.project_memory.records import DEFAULT_METRIC
+    from sessiontui.project_memory.reference import reference_for
+    from sessiontui.tui.widgets.memory_pane import matches, ordered
+
+    with Store(tmp_path / "expected.db") as store:
+        seed_memory(store)
+        reference = reference_for(store, DEFAULT_METRIC)
+        last = [r for r in ordered(store.list(), reference) if matches(r, ["eagle3"])][-1]
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {"TMPDIR": str(temp), "SESSIONTUI_DIR": str(tmp_path / "user-memory")}
+    session = TmuxSession([str(INSTALLED), "demo"], width=80, height=24, env=env)
+
+    shows = shows_on(session)
+
+    try:
+        session.start()
+        shows("Quit")
+        session.send_keys("3")
+        shows("/ Filter", "no-spec")  # the memory is read (the baselines are listed)
+        session.send_keys("/")
+        session.send_keys("eagle3", literal=True)
+        screen = session.wait_for(lambda s: "no-spec" not in s and "eagle3" in s,
+                                  timeout_s=STARTUP_DEADLINE_S)
+        assert screen is not None, f"the filter did not narrow the list:\n{session.screen()}"
+        session.send_keys("Escape", "b")  # one write: the app reads ESC b
+        shows("New benchmark")
+        assert "eagle3b" not in session.screen()
+        session.send_keys("Escape")
+        session.wait_for(lambda s: "New benchmark" not in s and "⏎ Open" in s,
+                         timeout_s=STARTUP_DEADLINE_S)  # the table has the keys again
+        session.send_keys("End", "d")
+        shows(f"Delete {last.kind}", "(u undoes)", last.label[:20])  # the last row, named
+        session.send_keys("n")
+        session.send_keys("C-q")
+    finally:
+        session.close()

@@ -31,7 +31,7 @@ def expected(tmp_path: Path, question: str) -> str:
 async def test_slash_focuses_the_bar_and_the_answer_shows_text_and_sources(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        app.memory_pane.table.focus()
+        app.gpu_pane.focus()  # (in the Memory pane / filters instead)
         await pilot.press("slash")
         assert isinstance(app.focused, AskBar)
         await pilot.press(*"what's the baseline?", "enter")

@@ -86,23 +86,24 @@ async def test_the_time_axis_reads_two_minutes_at_one_sample_a_second(tmp_path: 
         assert axis.split()[:3] == ["-2", "min", "-1"] and axis.rstrip().endswith("now")
 
 
-async def test_a_chart_moves_once_per_column_of_samples(tmp_path: Path) -> None:
-    """A column is the mean of a few samples (two minutes fit the width): the chart moves when
-    a column is complete, not at every sample, and the figures above it stay live."""
+async def test_the_newest_chart_column_agrees_with_the_figures(tmp_path: Path) -> None:
+    """A column is the mean of a few samples (two minutes fit the width); the newest column is
+    the group still filling, so the chart at "now" agrees with the figure above it: a GPU that
+    reads 100% charts full at once, and one that drops to 0% does not chart full at "now"."""
     app = make_app(tmp_path, gpu_snapshot(gpu(0, 0.0)))
     async with app.run_test(size=(160, 48)) as pilot:
         await until(pilot, lambda: app.gpu_pane.snapshot is not None)
         pane = app.gpu_pane
         charts = lambda: text_of(pane).splitlines()[3:9]  # noqa: E731
+        cell = (pane.size.width - 4) // 3
         while pane.samples % 5:  # 24 columns of 5 samples at this width
             pane.snapshot = gpu_snapshot(gpu(0, 0.0))
-        before = charts()
-        for _ in range(4):  # a column filling with 100%: the chart stands still
+        for _ in range(5):  # a column filling with 100%: full from its first sample
             pane.snapshot = gpu_snapshot(gpu(0, 100.0))
-            assert charts() == before and "100%" in text_of(pane).splitlines()[0]
-        pane.snapshot = gpu_snapshot(gpu(0, 100.0))  # the column is complete
-        cell = (pane.size.width - 4) // 3
-        assert charts() != before and charts()[0][cell - 1] == "█"  # util's newest column: 100%
+            assert charts()[0][cell - 1] == "█" and "100%" in text_of(pane).splitlines()[0]
+        pane.snapshot = gpu_snapshot(gpu(0, 0.0))  # a new column, at 0%: empty at "now"
+        assert charts()[0][cell - 1] == " " and charts()[0][cell - 2] == "█"
+        assert " 0%" in text_of(pane).splitlines()[0]
 
 
 async def test_a_gpu_at_rest_is_not_redrawn(tmp_path: Path) -> None:

@@ -42,8 +42,11 @@ def make_app(tmp_path: Path, store_path: Path) -> SessionApp:
 
 
 def rows(app: SessionApp) -> list[list[str]]:
+    """Each row's cells under COLUMNS ("" in a column the table leaves out: empty in every row)."""
     table = app.memory_pane.table
-    return [[cell.plain for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    labels = [str(column.label) for column in table.ordered_columns]
+    return [[dict(zip(labels, (cell.plain for cell in table.get_row_at(i)), strict=True)).get(
+        name, "") for name in COLUMNS] for i in range(table.row_count)]
 
 
 async def test_number_to_beat_first_and_ratios(tmp_path: Path, seeded: Path) -> None:
@@ -106,6 +109,8 @@ async def test_edit_then_delete_and_undo(tmp_path: Path, seeded: Path) -> None:
         await until(pilot, lambda: "fix: num_stages=1" in rows(app)[3][WHAT])
         lesson_id = app.memory_pane.selected().id
         await pilot.press("d")
+        await until(pilot, lambda: lesson_id in getattr(app.screen, "question", ""))
+        await pilot.press("y")
         await until(pilot, lambda: app.memory_pane.table.row_count == 4)
         with Store(seeded) as store, pytest.raises(StoreError):
             store.get(lesson_id)
@@ -308,6 +313,8 @@ async def test_undo_after_undo_says_there_is_nothing_left(tmp_path: Path, seeded
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)
         app.memory_pane.table.focus()
         await pilot.press("d")
+        await until(pilot, lambda: "Delete" in getattr(app.screen, "question", ""))
+        await pilot.press("y")
         await until(pilot, lambda: app.memory_pane.table.row_count == 4)
         await pilot.press("u")
         await until(pilot, lambda: app.memory_pane.table.row_count == 5)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from sessiontui.collectors.trainlog.history import history_for_chart
+from sessiontui.project_memory.humanize import significant
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.specdec import accept_length, tau_from_conditional
 from sessiontui.project_memory.store import Store
@@ -68,14 +69,14 @@ async def test_card_shows_progress_speed_eta_loss_and_accuracy(tmp_path: Path) -
         assert text.splitlines()[0].endswith(" 12%")  # 1200 of 10000 steps
         # (10000-1200)/2.5 s after the log's last update, as a local time and a span from now
         assert "2.50 step/s" in text and re.search(r"ETA \d\d:\d\d \w+, in 58 min", text)
-        assert f"loss {run.loss:.4g}↓" in text and "lr 8.00e-05" in text
+        assert "loss 1.36↓" in text and "lr 8.00e-05" in text  # 3 significant figures
         assert "acc " + " ".join(f"{a:.2f}↑" for a in run.acc) in text
         assert f"τ {tau_from_conditional(run.acc):.2f}" in text
         loss, tau = chart(card, "loss"), chart(card, "τ")
         assert loss[0] == BARS[-1] and loss[-1] == BARS[0]
         assert tau and tau[0] == BARS[0] and tau[-1] == BARS[-1]  # accuracy rises over the run
         losses = [value for _, value in run.history["loss"]]
-        assert chart_range(card, "loss") == f"{min(losses):.4g}–{max(losses):.4g}"
+        assert chart_range(card, "loss") == f"{significant(min(losses))}–{significant(max(losses))}"
 
 
 async def test_charts_keep_noise_flat_and_show_their_range(tmp_path: Path) -> None:
@@ -92,7 +93,7 @@ async def test_charts_keep_noise_flat_and_show_their_range(tmp_path: Path) -> No
         drawn = chart(card, "loss")
         assert len(set(drawn)) == 2 and BARS[0] not in drawn and BARS[-1] not in drawn
         assert abs(BARS.index(drawn[0]) - BARS.index(drawn[1])) <= 1
-        assert chart_range(card, "loss") == "2.3–2.31"
+        assert chart_range(card, "loss") == "2.30–2.31"
 
 
 async def test_each_followed_log_gets_its_own_card(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from sessiontui.tui.demo_log import (
 TQDM = re.compile(
     r"^\rTraining Epoch (?P<epoch>\d+): +(?P<pct>\d+)%\|.{10}\| (?P<n>\d+)/(?P<total>\d+) "
     r"\[(?:\d+:)?\d\d:\d\d<(?:\d+:)?\d\d:\d\d, +[\d.]+(?:it/s|s/it), "
-    r"loss=(?P<loss>[\d.]+), acc=(?P<acc>[\d.]+), time=[\d.]+s\]$"
+    r"loss=(?P<loss>[\d.]+), acc=(?P<acc>[\d.]+), time=[\d.]+s, grad_norm=(?P<grad>[\d.]+)\]$"
 )
 
 

@@ -9,13 +9,24 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 
+from sessiontui.tui.screens.outside import OutsideClickModal
 from sessiontui.tui.widgets.literal import literal
 
 
-class ChooseScreen(ModalScreen[str | None]):
+class ChoiceList(OptionList):
+    """The choices; j/k and g/G move as the arrows and Home/End do."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "first", "First", show=False),
+        Binding("G", "last", "Last", show=False),
+    ]
+
+
+class ChooseScreen(OutsideClickModal[str | None]):
     """A title over a list; Enter picks the highlighted choice, Escape cancels."""
 
     AUTO_FOCUS = "OptionList"
@@ -30,7 +41,7 @@ class ChooseScreen(ModalScreen[str | None]):
         with Vertical(id="choose-dialog"):
             yield Label(literal(self.choice_title), id="choose-title")
             options: list[Text] = [literal(choice) for choice in self.choices]
-            yield OptionList(*options, id="choose-list")
+            yield ChoiceList(*options, id="choose-list")
             yield Label("enter choose   esc cancel", id="choose-keys")
 
     @on(OptionList.OptionSelected, "#choose-list")

@@ -8,12 +8,13 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from sessiontui.project_memory.records import Record
 from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.nav import KeyScroll
 from sessiontui.tui.widgets.styling import part_style
 
 LIST_ITEMS = 8  # a run's latest milestones and events shown; the rest are counted
@@ -112,7 +113,7 @@ class RecordView(ModalScreen[str | None]):
         with Vertical(id="record-dialog"):
             title = f"{self.record.kind} {self.record.id}: {self.record.label}"
             yield Label(literal(title), id="record-title")
-            with VerticalScroll(id="record-scroll"):
+            with KeyScroll(id="record-scroll"):
                 yield Static(id="record-fields")
             yield Label("e edit   d delete   esc close", id="record-keys")
 

@@ -11,21 +11,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from sessiontui.project_memory.humanize import duration
 from sessiontui.tui.session_files import HISTORY_SIZE
 from sessiontui.tui.widgets.literal import literal
+from sessiontui.tui.widgets.nav import SCROLL_KEYS, LeavingInput
 from sessiontui.tui.widgets.styling import part_style
 
 
-class AskBar(Input):
+class AskBar(LeavingInput):
     """Where questions are typed; up/down walk through the questions asked before."""
 
+    LEAVE = "app.leave_ask"
     BINDINGS = [
         Binding("up", "recall(-1)", "Earlier question", show=False),
         Binding("down", "recall(1)", "Later question", show=False),
-        Binding("escape", "app.leave_ask", "Back to the panes", show=False),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -123,6 +124,7 @@ class AnswerPanel(VerticalScroll):
 
     BORDER_TITLE = "Answer"
     COMPONENT_CLASSES = {"answer-panel--heading"}
+    BINDINGS = SCROLL_KEYS
 
     class Outdated(Message):
         """A live answer is older than REFRESH_S: the app asks its question again."""

@@ -1,10 +1,14 @@
-"""Short number formats shared by the panes; None always reads as a dash."""
+"""Short number formats shared by the panes; None always reads as a dash.
+
+The formatters themselves live in `project_memory.humanize`, so answers write figures the
+same way as the panes.
+"""
 
 from __future__ import annotations
 
-from sessiontui.project_memory.humanize import DASH, duration
+from sessiontui.project_memory.humanize import DASH, duration, percent, rate, ratio, significant
 
-__all__ = ["DASH", "compact", "duration", "gib", "num"]
+__all__ = ["DASH", "compact", "duration", "gib", "num", "percent", "rate", "ratio", "significant"]
 
 
 def num(value: float | None, digits: int = 2) -> str:
@@ -17,14 +21,8 @@ def num(value: float | None, digits: int = 2) -> str:
 
 
 def compact(value: float | None) -> str:
-    """A float in at most ~6 characters (1.23e-04 style for tiny or huge values)."""
-    if value is None:
-        return DASH
-    if value != value or value in (float("inf"), float("-inf")):
-        return str(value)
-    if value != 0 and (abs(value) < 1e-2 or abs(value) >= 1e5):
-        return f"{value:.2e}"
-    return f"{value:.4g}"
+    """A loss, lr, grad norm or chart bound: three significant figures, zeros kept."""
+    return significant(value, 3)
 
 
 def gib(mib: float | None) -> str:

@@ -7,6 +7,7 @@ so a steady 100% fills a bar and an idle GPU draws a flat floor, whatever the hi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from sessiontui.project_memory.humanize import duration
 
@@ -43,9 +44,10 @@ def chart(values: Sequence[float | None], top: float | None, width: int, height:
         share = fraction(value, top)
         eighths = 0 if share is None else max(1, round(share * height * 8))
         columns.append(_column(eighths, height))
-    return ["".join(column[row] for column in columns) for row in range(height)]
+    return ["".join(cells) for cells in zip(*columns, strict=True)] if columns else [""] * height
 
 
+@cache  # a chart column is one of a few dozen strings: drawn once, not per sample
 def _column(eighths: int, height: int) -> str:
     """One chart column, top cell first, filled to `eighths` from the bottom."""
     cells = []

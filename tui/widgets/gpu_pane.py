@@ -3,7 +3,7 @@
 The pane is one widget drawn from lines of Text: a sample repaints only the lines it changed,
 however many GPUs. The host sample arrives just before the GPU sample of the same tick and
 repaints nothing itself.
-A process is selected with up/down (its full command line shows under it) and can be sent
+A process is selected with up/down or j/k, Home/End or g/G (its full command line shows under it) and can be sent
 SIGINT, SIGTERM or SIGKILL (I, T, K) after a confirmation that names it; `z` zooms the pane.
 """
 
@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import var
 
+from sessiontui.collectors.gpu_replay import DEMO_PROCESS
 from sessiontui.tui.widgets.gpu_view import (
     ProcessRow,
     Series,
@@ -59,19 +60,23 @@ class GpuHistory:
         self.power.append(sample.power_w)
 
     def columns(self, count: int, per: int, skip: int) -> Series:
-        """At most `count` chart columns, each the mean of `per` samples, leaving out the newest
-        `skip` (a group still filling): a chart then moves once per group, not every sample."""
+        """At most `count` chart columns, each the mean of `per` samples; the newest `skip`
+        samples (a group still filling) make the last column, so the chart at "now" agrees
+        with the figures beside it (a GPU reading 0% does not chart full)."""
         return Series(*(_means(values, count, per, skip)
                         for values in (self.util, self.mem, self.power)))
 
 
 def _means(values: deque, count: int, per: int, skip: int) -> list[float | None]:
     end = len(values) - skip
-    used = min(end, count * per) // per * per
+    used = min(end, (count - (1 if skip else 0)) * per) // per * per
     window = list(islice(values, end - used, end))
+    groups = [window[start : start + per] for start in range(0, used, per)]
+    if skip:
+        groups.append(list(islice(values, end, len(values))))
     means: list[float | None] = []
-    for start in range(0, used, per):
-        known = [value for value in window[start : start + per] if value is not None]
+    for group in groups:
+        known = [value for value in group if value is not None]
         means.append(sum(known) / len(known) if known else None)
     return means
 
@@ -86,8 +91,10 @@ class GpuPane(TextLines, can_focus=True):
     }
     BORDER_TITLE = "GPUs"
     BINDINGS = [
-        Binding("up", "select(-1)", "Previous process", show=False),
-        Binding("down", "select(1)", "Next process", show=False),
+        Binding("up,k", "select(-1)", "Previous process", show=False),
+        Binding("down,j", "select(1)", "Next process", show=False),
+        Binding("home,g", "select_edge(0)", "First process", show=False),
+        Binding("end,G", "select_edge(-1)", "Last process", show=False),
         Binding("escape", "deselect", "Unselect", show=False),
         Binding("I", "signal('SIGINT')", "SIGINT"),
         Binding("T", "signal('SIGTERM')", "SIGTERM"),
@@ -144,6 +151,12 @@ class GpuPane(TextLines, can_focus=True):
             self.selected = keys[(keys.index(self.selected) + step) % len(keys)]
         self.repaint()
 
+    def action_select_edge(self, index: int) -> None:
+        """Select the first (0) or last (-1) process."""
+        keys = [row.key for row in self.rows()]
+        self.selected = keys[index] if keys else None
+        self.repaint()
+
     def action_zoom(self) -> None:
         """Give the pane the whole screen (room for charts of every GPU), or hand it back."""
         if self.screen.maximized is self:
@@ -168,6 +181,8 @@ class GpuPane(TextLines, can_focus=True):
         row = self.selected_row()
         if row is None:
             self.notify("Select a process first (up/down in the GPU pane).", severity="warning")
+        elif row.process.name.startswith(DEMO_PROCESS):
+            self.notify("demo process: signals are disabled in the demo", markup=False)
         elif row.info is None:
             self.notify(f"Process {row.process.pid} is not visible from here (another PID "
                         "namespace?): it cannot be signalled.", severity="warning", markup=False)
@@ -215,10 +230,9 @@ class GpuPane(TextLines, can_focus=True):
 
     def _charts(self, sample: GpuSample, rows: int, width: int, per: int, skip: int,
                 span: float) -> list[Text]:
-        """A GPU's chart lines, drawn again only when a column of samples is complete or the
-        layout or scales change: between those, every sample would draw the same lines."""
-        key = (self.samples - skip, rows, width, per, span, sample.mem_total_mib,
-               sample.power_limit_w)
+        """A GPU's chart lines, drawn again when a sample arrives (the last column is the group
+        still filling) or the layout or scales change; only rows that changed are repainted."""
+        key = (self.samples, rows, width, per, span, sample.mem_total_mib, sample.power_limit_w)
         drawn = self._drawn_charts.get(sample.index)
         if drawn is None or drawn[0] != key:
             series = self.history[sample.index].columns(chart_width(width), per, skip)

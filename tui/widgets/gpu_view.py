@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from rich.text import Text
 
-from sessiontui.tui.widgets.fmt import DASH, duration
+from sessiontui.tui.widgets.fmt import DASH, duration, percent
 from sessiontui.tui.widgets.gauges import chart, fraction, hbar, time_axis
 from sessiontui.tui.widgets.literal import clean
 
@@ -129,7 +129,7 @@ def gpu_compact(sample: GpuSample, width: int, style: StyleOf) -> Text:
     memory = gib_pair(sample.mem_used_mib, sample.mem_total_mib)
     bars = bar_width(width, 14 + 5 + 11 + len(tail) + 2 + 6, 2)
     back = style("gpu-pane--empty")
-    text.append(f"{whole(sample.util_pct, '%'):>4} ")
+    text.append(f"{percent(sample.util_pct):>4} ")
     append_bar(text, fraction(sample.util_pct, 100), bars, style("gpu-pane--util"), back)
     text.append(f"{memory:>10} ")
     append_bar(text, fraction(sample.mem_used_mib, sample.mem_total_mib), bars,
@@ -145,7 +145,7 @@ def gpu_details(sample: GpuSample) -> Text:
     parts = [
         f"SM {whole(sample.sm_clock_mhz)} MHz",
         f"mem {whole(sample.mem_clock_mhz)} MHz",
-        f"mem-bw {whole(sample.mem_util_pct, '%')}",
+        f"mem-bw {percent(sample.mem_util_pct)}",
         f"ECC {DASH if sample.ecc_uncorrected is None else sample.ecc_uncorrected}",
     ]
     if sample.pcie_tx_kb_s is not None or sample.pcie_rx_kb_s is not None:
@@ -272,7 +272,7 @@ def wrapped(text: str, width: int, indent: int = 6) -> list[str]:
 def host_lines(host: Any, width: int, style: StyleOf) -> list[Text]:
     """Load, CPU, memory and swap on one line; the watched disks, the low ones marked."""
     load = DASH if host.load_avg is None else " ".join(f"{v:.2f}" for v in host.load_avg)
-    first = Text(f"load {load}  CPU {whole(host.cpu_pct, '%'):>4} ", no_wrap=True)
+    first = Text(f"load {load}  CPU {percent(host.cpu_pct):>4} ", no_wrap=True)
     swap = (f"  swap {gib_pair(host.swap_used_mib, host.swap_total_mib)}"
             if host.swap_total_mib else "  swap none")
     memory = f"mem {gib_pair(host.mem_used_mib, host.mem_total_mib)}"

@@ -15,19 +15,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.message import Message
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from sessiontui.project_memory.records import FIELD_NAMES, Record
 from sessiontui.project_memory.reference import column_label, compare
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
-from sessiontui.tui.widgets.fmt import compact
+from sessiontui.tui.widgets.fmt import rate
 from sessiontui.tui.widgets.literal import clean
+from sessiontui.tui.widgets.nav import LeavingInput
 from sessiontui.tui.widgets.styling import part_style
 
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
+RIGHT = ("value", "vs beat")  # columns of figures, aligned on the right
 MORE_KEY = "more-rows"  # the row saying how many records the list leaves out (not a record id)
 MIN_WHAT = 12  # the name column never gets narrower than this, even in a tiny pane
 _KIND_ORDER = {"target": 0, "benchmark": 1, "run": 2, "lesson": 3, "note": 4}
@@ -116,7 +119,7 @@ def value_text(record: Record) -> str:
         return threshold_text(record)
     if record.kind != "benchmark" or record.value is None:
         return ""
-    return f"{compact(record.value)} {record.unit or record.metric}"
+    return f"{rate(record.value)} {record.unit or record.metric}"
 
 
 def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Record] = ()) -> str:
@@ -169,24 +172,45 @@ def shared_starts(names: Sequence[str]) -> dict[str, int]:
 
 
 def fit(name: str, width: int, common: int = 0) -> str:
-    """`name` in `width` cells with an ellipsis where it is cut, keeping what tells it apart.
+    """`name` in `width` cells, cut as a person would cut it.
 
-    When other names share its first `common` characters, the shared words are shortened
-    first, so the part that differs stays visible ("sglang eagle3 …step_6000 tp1 c4").
+    A name that shares its first `common` characters with another keeps its first word (the
+    engine) and its last words, and as many of its model and its first word that differs from
+    the other name as fit; whole words go from the middle, with one ` … ` where they were
+    ("sglang llama-3.1-8b … no-spec c=1"). A name that shares nothing is cut at its end.
     """
     if len(name) <= width:
         return name
     if width <= 1:
         return "…"[:width]
-    rest = name[common:]
-    head_room = width - len(rest) - 1
-    if common and head_room >= 1:
-        return name[:head_room].rstrip() + "…" + rest
-    if common:
-        first_word = name.split(" ", 1)[0][: max(1, width // 3)]
-        rest = rest[: width - len(first_word) - 2]
-        return f"{first_word}…{rest}…"
-    return name[: width - 1].rstrip() + "…"
+    words = name.split(" ")
+    if not common or len(words) < 4:
+        return name[: width - 1].rstrip() + "…"
+    shared = len(name[:common].split())  # words[shared] is the first word that differs
+    telling = {i for i in (1, shared) if 0 < i < len(words)}  # the model, what differs first
+    best: tuple[int, int, str] | None = None
+    for extra in ({*()}, {1}, {shared}, telling):
+        for tail in range(1, len(words)):
+            kept = {0} | (extra & telling) | set(range(len(words) - tail, len(words)))
+            shown = _without(words, set(range(len(words))) - kept)
+            score = (len(kept & telling), len(shown), shown)
+            if len(shown) <= width and (best is None or score > best):
+                best = score
+    if best is not None:
+        return best[2]
+    head = words[0][: max(1, width // 3)]
+    return f"{head} …{name[len(name) - (width - len(head) - 2):]}"
+
+
+def _without(words: Sequence[str], dropped: set[int]) -> str:
+    """The words with the `dropped` ones left out, each run of them shown as one `…`."""
+    parts: list[str] = []
+    for index, word in enumerate(words):
+        if index not in dropped:
+            parts.append(word)
+        elif not parts or parts[-1] != "…":
+            parts.append("…")
+    return " ".join(parts)
 
 
 Cell = tuple[str, Style | str, str]  # text, style, justification
@@ -213,7 +237,32 @@ def _same_shape(a: TableModel, b: TableModel) -> bool:
 class MemoryTable(DataTable):
     """The memory's rows; Enter opens the record under the cursor (shown in the key bar)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open")]
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open"),
+        # Priority: the filter has focus before the next key of a burst is routed.
+        Binding("slash", "app.filter_memory", "Filter", priority=True),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("home,g", "first_row", "First row", show=False),
+        Binding("end,G", "last_row", "Last row", show=False),
+        Binding("escape", "clear_filter", "Clear the filter", show=False),
+    ]
+
+    def action_first_row(self) -> None:
+        self.move_cursor(row=0)
+
+    def action_last_row(self) -> None:
+        """The last record's row (not the line counting the records left out)."""
+        last = self.row_count - 1
+        if last > 0 and self.coordinate_to_cell_key(Coordinate(last, 0)).row_key.value == MORE_KEY:
+            last -= 1
+        self.move_cursor(row=last)
+
+    def action_clear_filter(self) -> None:
+        """A second Esc (the first left the filter) shows every record again."""
+        pane = self.parent
+        if isinstance(pane, MemoryPane):
+            pane.filter.value = ""
 
     def update_row(self, key: str, cells: dict[str, Text]) -> None:
         """Change some cells of one row and redraw that row alone.
@@ -233,6 +282,12 @@ class MemoryTable(DataTable):
         self.refresh_row(self.get_row_index(row))
 
 
+class MemoryFilter(LeavingInput):
+    """The filter box; Esc (or Enter) hands the keys back to the table, keeping the words."""
+
+    LEAVE = "app.view('memory')"
+
+
 class MemoryPane(Vertical):
     """Filterable list of what the project remembers; asks the app to open, edit or delete."""
 
@@ -242,7 +297,7 @@ class MemoryPane(Vertical):
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
         # Priority: the filter has focus before the next key of a burst is routed.
-        Binding("ctrl+f", "app.filter_memory", "Filter", priority=True),
+        Binding("ctrl+f", "app.filter_memory", "Filter", show=False, priority=True),
     ]
 
     class RecordMessage(Message):
@@ -266,7 +321,7 @@ class MemoryPane(Vertical):
         self.records: list[Record] = []
         self.reference: Record | None = None
         self.baselines: list[Record] = []
-        self.filter = Input(placeholder=FILTER_HELP, id="memory-filter", compact=True)
+        self.filter = MemoryFilter(placeholder=FILTER_HELP, id="memory-filter", compact=True)
         self.table = MemoryTable(id="memory-table", cursor_type="row", zebra_stripes=True)
         self.table.tooltip = LEGEND
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
@@ -283,16 +338,15 @@ class MemoryPane(Vertical):
         self.records = ordered(records, reference)
         self.reference = reference
         self.baselines = [r for r in self.records if r.kind == "benchmark" and r.baseline]
-        if self.table.size.width:
-            self._fill()
-        else:  # a hidden tab: the table is built when the pane is shown (its resize)
-            self._width = -1
+        # Filled even in a hidden tab (at the screen's width): a key pressed right after the
+        # tab is shown then moves through rows, where an empty table dropped it.
+        self._fill()
 
-    @on(Input.Changed, "#memory-filter")
+    @on(MemoryFilter.Changed, "#memory-filter")
     def _filter_changed(self) -> None:
         self._fill()
 
-    @on(Input.Submitted, "#memory-filter")
+    @on(MemoryFilter.Submitted, "#memory-filter")
     def _filter_done(self) -> None:
         self.app.set_focus(self.table)
 
@@ -332,26 +386,31 @@ class MemoryPane(Vertical):
             self._shown = model
 
     def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
-        """What the table shows: its columns (label, width) and each row's key and cells."""
-        rows = self._rows(shown)
+        """What the table shows: its columns (label, width) and each row's key and cells; a
+        column empty in every shown row is left out, its room going to the names."""
+        full = self._rows(shown)
         vs = clean(column_label(shown, self.baselines, self.reference))  # may name a record
         labels = (*COLUMNS[:3], vs, *COLUMNS[4:])
-        widths = [max([len(labels[i]), *(len(row[i]) for row in rows)]) for i in range(5)]
+        used = [i for i in range(len(COLUMNS) - 1) if not full or any(row[i] for row in full)]
+        rows = [[row[i] for i in used] for row in full]
+        widths = [max([len(labels[i]), *(len(row[n]) for row in rows)]) for n, i in enumerate(used)]
         # Each column has one cell of padding on both sides; the name takes what is left.
-        room = max(MIN_WHAT, (self._width or 80) - sum(widths) - 2 * len(COLUMNS) - 1)
+        width = self._width or self.app.size.width
+        room = max(MIN_WHAT, width - sum(widths) - 2 * (len(used) + 1) - 1)
+        justify = ["right" if COLUMNS[i] in RIGHT else "left" for i in used] + ["left"]
         names = [clean(what(r)) for r in shown]
         common = shared_starts(names)
         beat, failed = part_style(self, "memory-pane--beat"), part_style(self, "memory-pane--failed")
         body = []
         for record, row, name in zip(shown, rows, names, strict=True):
             style = beat if self._is_beat(record) else failed if "failed" in flags(record) else ""
-            cells = tuple((cell, style, "right" if i in (2, 3) else "left")
-                          for i, cell in enumerate([*row, fit(name, room, common[name])]))
+            cells = tuple((cell, style, side) for cell, side in
+                          zip([*row, fit(name, room, common[name])], justify, strict=True))
             body.append((record.id, cells))
         if hidden > 0:
             more = clean(f"… {hidden} more: filter to narrow")
-            body.append((MORE_KEY, (*(("", "", "left"),) * 5, (more, "", "left"))))
-        headers = (*labels[:3], escape(vs), *labels[4:])  # the table reads a label as markup
+            body.append((MORE_KEY, (*(("", "", "left"),) * len(used), (more, "", "left"))))
+        headers = [escape(labels[i]) if i == 3 else labels[i] for i in used] + [COLUMNS[-1]]
         return TableModel(tuple(zip(headers, [*widths, room], strict=True)), tuple(body))
 
     def _rebuild(self, model: TableModel) -> None:
