@@ -8,14 +8,13 @@ a crossover is never read off a baseline measured under other conditions.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio
+from sessiontui.project_memory.reference import compare
 
 SWEEP_TAG = "sweep:"
 # A concurrency written into a configuration name ("… c=8", "conc16"): not part of what is swept.
@@ -124,13 +123,12 @@ def find_sweeps(benchmarks: Iterable[Record]) -> list[Sweep]:
 def _point(record: Record, baselines: Sequence[Record]) -> SweepPoint:
     """A sweep point with the number to beat at its own conditions (the engine is not one)."""
     assert record.value is not None and record.concurrency is not None  # find_sweeps keeps these
-    conditions = Conditions.of(record, engine=False)
-    reference = number_to_beat(baselines, conditions)
-    if reference is None or reference.value is None or reference.id == record.id:
+    comparison = compare(record, baselines)  # the one reference rule
+    beat = comparison.beat
+    if beat is None or comparison.speedup is None:
         return SweepPoint(record.concurrency, record.value, record.id, None, None, None)
-    value = ratio(record.value, reference.value, conditions.metric)
-    return SweepPoint(record.concurrency, record.value, record.id, reference.value, reference.id,
-                      None if math.isnan(value) else value)
+    return SweepPoint(record.concurrency, record.value, record.id, beat.value, beat.id,
+                      comparison.speedup)
 
 
 def _summary(label: str, points: Sequence[SweepPoint]) -> str:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-from sessiontui.project_memory.reference import Conditions, number_to_beat, ratio
+from sessiontui.project_memory.reference import Conditions, baseline_name, compare, number_to_beat
 from sessiontui.project_memory.run_compare import RunComparison, compare_runs
 from sessiontui.project_memory.sweeps import SweepComparison, compare_sweep, find_sweeps
 from sessiontui.tui.svg_chart import Chart, Series, render_svg
@@ -95,16 +95,11 @@ def _results_section(results: Sequence[Record], baselines: Sequence[Record]) -> 
     """Results newest first, each divided by the number to beat for its own conditions."""
     rows = []
     for result in results:
-        conditions = Conditions.of(result, engine=False)
-        reference = number_to_beat(baselines, conditions)
-        times = "—"
-        if reference is not None and reference.value is not None and result.value is not None:
-            value = ratio(result.value, reference.value, conditions.metric)
-            times = "—" if math.isnan(value) else f"{value:.2f}x"
+        comparison = compare(result, baselines)  # the one reference rule; own engine's second
         rows.append((result.config or result.id, f"{_figure(result.value)} {result.unit or ''}",
-                     conditions.text(), times,
-                     f"{reference.config or reference.id} ({_figure(reference.value)})"
-                     if reference is not None else "none at these conditions",
+                     Conditions.of(result, engine=False).text(), comparison.short() or "—",
+                     baseline_name(comparison.beat) if comparison.beat is not None
+                     else "none at these conditions",
                      _figure(result.accept_length, 2), _when(result.created_at)))
     if not rows:
         return ["## Results", "", "No results in this period.", ""]

@@ -320,10 +320,10 @@ def test_keys_walk_escape_then_b_end_then_d_and_slash_filter(tmp_path: Path) -> 
         session.start()
         shows("Quit")
         session.send_keys("3")
-        shows("/ Filter", "no-spec")  # the memory is read (the baselines are listed)
+        shows("/ Filter", "llama-3.1-8b")  # the memory is read (the baselines are listed)
         session.send_keys("/")
         session.send_keys("eagle3", literal=True)
-        screen = session.wait_for(lambda s: "no-spec" not in s and "eagle3" in s,
+        screen = session.wait_for(lambda s: "llama-3.1-8b" not in s and "eagle3" in s,
                                   timeout_s=STARTUP_DEADLINE_S)
         assert screen is not None, f"the filter did not narrow the list:\n{session.screen()}"
         session.send_keys("Escape", "b")  # one write: the app reads ESC b

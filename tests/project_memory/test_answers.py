@@ -83,7 +83,8 @@ def test_no_store_and_no_data_answers_without_figures(store: Store) -> None:
 def test_speedup_adds_live_projection_calibration_and_trend(store: Store) -> None:
     add_bench(store, "baseline", 50.0, baseline=True)
     spec = add_bench(store, "drafter v1", 40.0, accept_length=1.8)
-    store.add(Record(kind="run", name="drafter v2", acc=[0.8, 0.6, 0.4], step=1200, total_steps=4000))
+    store.add(Record(kind="run", name="drafter v2", acc=[0.8, 0.6, 0.4], step=1200, total_steps=4000,
+                     created_at="2026-11-28T11:00:00+00:00", last_update="2026-11-28T11:00:00+00:00"))
     answer = ask(store, "what speedup at current perf?",
                  previous={"accept_length": 2.4, "step": 900, "at": "2026-11-28T10:00:00+00:00"})
     figures = answer.figures

@@ -79,7 +79,8 @@ async def test_demo_memory_names_are_cut_like_a_person_would(
         assert len(set(shown)) == len(shown)  # no two records read the same
         table = app.memory_pane.table
         assert table.virtual_size.width <= table.size.width  # no sideways scroll
-        assert any(cell.startswith("sglang llama-3.1-8b") for cell in shown), shown
+        if room >= len("sglang llama-3.1-8b … no-spec c=1"):  # room for the model: it is kept
+            assert any(cell.startswith("sglang llama-3.1-8b") for cell in shown), shown
 
 
 async def test_lessons_alone_leave_out_the_empty_value_and_vs_beat_columns(

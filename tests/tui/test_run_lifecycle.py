@@ -21,7 +21,7 @@ from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.cli import main
-from sessiontui.tui.serve import Serve, Settings
+from sessiontui.tui.metrics_service import Serve, Settings
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
 
 TOTAL = 100
@@ -82,7 +82,7 @@ class Readers:
         return {"status": data["status"], "step": data["step"], "attempt": data["attempt"]}
 
     def listed(self) -> dict:
-        runs = [Record.from_dict(r) for r in json.loads(cli("list", "--kind", "run", "--json"))]
+        runs = [Record.from_dict(r) for r in json.loads(cli("list", "--kind", "run", "--json"))["records"]]
         if not runs:
             return {}
         current = max(runs, key=lambda r: r.log_run or 0)
