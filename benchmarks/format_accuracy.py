@@ -32,7 +32,7 @@ Scorer = Callable[[dict, Path], tuple[bool, str]]
 
 def _close(got: object, want: object, key: str) -> bool:
     """Whether a read figure matches the expected one (numbers within tolerance)."""
-    if isinstance(want, bool) or isinstance(want, str):
+    if isinstance(want, bool | str):
         return got == want
     if not isinstance(got, int | float) or not isinstance(want, int | float):
         return False

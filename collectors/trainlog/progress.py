@@ -27,6 +27,8 @@ _DESC_FIGURE = re.compile(
 )
 _EPOCH = re.compile(r"[Ee]poch\s+(\d+)")
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map", re.IGNORECASE)
+# Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
+_DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
 _SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
 MAX_STEP = 1e15
 
@@ -93,7 +95,7 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         return None, text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())
-    if not training:
+    if not training or match["unit"] in _DATA_UNITS:
         return None, rest
     metrics: dict[str, float] = {}
     if desc and (":" in desc or "=" in desc):
@@ -110,7 +112,7 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         metrics,
         step=int(n),
         total=int(total) if total else None,
-        epoch=epoch,
+        epoch=epoch + n / total if epoch is not None and total else epoch,
         steps_per_s=_steps_per_s(match["rate"], match["unit"], match["per"]),
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),

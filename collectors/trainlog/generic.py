@@ -1,0 +1,125 @@
+"""The reader for lines no per-tool recogniser claims: positions in all their shapes, totals
+announced anywhere, and every `name value` / `name: value` / `name=value` pair, with units,
+named through the one vocabulary."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
+from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plain_name
+
+_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
+_UNIT = r"(?:%|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
+_WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
+# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`: a key of
+# up to four words, then the value and its unit, not followed by more of a number or a clock.
+_PAIR = re.compile(
+    rf"(?<![\w./-])(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)\s*(?:[:=]\s*|\s+)"
+    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
+    re.IGNORECASE,
+)
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `it 20/100`: a position and its total.
+_POSITION = re.compile(
+    r"(?<![\w/])(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*(?P<n>\d+)\s*/\s*"
+    r"(?P<total>\d+)(?![\d.])",
+    re.IGNORECASE,
+)
+_EPOCH_OF = re.compile(r"\bEpoch \[(?P<e>\d+)/(?P<E>\d+)\]")  # EAGLE `Epoch [e/E], Loss: x`
+_UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
+_TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
+               "train_iters", "total_iters", "num_training_steps")
+_VALIDATION = re.compile(r"^\W*(?:validation|validating|valid|val|eval|evaluating|test)\b"
+                         r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
+_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
+
+
+def _value(raw: str, unit: str, key: str) -> float | None:
+    """A pair's number in plain units: `%` as a fraction, `11.5K` as 11500 (not for memory)."""
+    value = to_float(raw)
+    if value is None:
+        return None
+    if unit == "%":
+        return value / 100 if math.isfinite(value) else value
+    if unit in _SCALE and "mem" not in key.lower():
+        return value * _SCALE[unit]
+    return value
+
+
+def pairs(text: str) -> list[tuple[str, float]]:
+    """(key as printed, value) of every figure in a line, in order."""
+    found = []
+    for match in _PAIR.finditer(text):
+        key = match["key"]
+        if key.count(" ") >= MAX_KEY_WORDS and canonical(key) == plain_name(key):
+            continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
+        value = _value(match["value"], match["unit"], key)
+        if value is not None:
+            found.append((key, value))
+    return found
+
+
+def generic(text: str) -> Reading | None:
+    """Any line that prints figures: step (the most trusted position name), total, epoch and
+    metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
+    found = pairs(text)
+    position = _POSITION.search(text)
+    if not found and position is None:
+        return None
+    validation = bool(_VALIDATION.search(text))
+    metrics: dict[str, float] = {}
+    step: tuple[int, int] | None = None  # (rank, step)
+    total: int | None = None
+    epoch: float | None = None
+    if position is not None:
+        rank = STEP_RANK.get(plain_name(position["word"]), 2)
+        step, total = (rank, int(position["n"])), int(position["total"])
+    elif updates := _UPDATES.search(text):
+        step = (0, int(updates["n"]))
+    positioned = step
+    if eagle := _EPOCH_OF.search(text):
+        epoch = float(eagle["e"])
+    for key, value in found:
+        name = canonical(key)
+        plain = plain_name(key)
+        if plain.endswith(_TOTAL_KEYS):
+            total = int(value) if math.isfinite(value) and value > 0 else total
+        elif name == "step":
+            rank = STEP_RANK.get(plain, 1)
+            if math.isfinite(value) and (step is None or rank < step[0]):
+                step = (rank, int(value))
+        elif name == "epoch":
+            epoch = value if epoch is None else epoch
+        elif validation and not name.startswith(("val", "eval")):
+            metrics["val_" + name] = value
+        else:
+            add_metric(metrics, key, value)
+    if step is not positioned and position is not None:
+        total = None  # the total belonged to a position less trusted than the step printed
+    if not metrics and step is None and epoch is None and total is None:
+        return None
+    updates_per_s = metrics.get("ups")  # fairseq updates/s
+    return Reading("key-value", metrics, step=step[1] if step else None, total=total,
+                   epoch=epoch, steps_per_s=updates_per_s or None)
+
+
+def json_object(text: str) -> Reading | None:
+    """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
+    strings (fairseq's `"loss": "3.180"`) count."""
+    start = text.find('{"')
+    try:
+        data = json.loads(text[start:]) if start != -1 else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    numeric = []
+    for key, value in data.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float) or (isinstance(value, str) and to_float(value) is not None):
+            numeric.append((str(key), str(value)))
+    return from_pairs("jsonl", numeric)

@@ -1,0 +1,83 @@
+"""Reads one log's lines in order: each normalised, then recognised; what a line announces for
+the lines under it is remembered (a column header over its rows, Keras's `Epoch 3/10` over its
+progress line), so a row of bare numbers still says which figure is which."""
+
+from __future__ import annotations
+
+import re
+
+from sessiontui.collectors.trainlog.normalize import normalize
+from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
+
+_HEADER_WORD = re.compile(r"[A-Za-z][\w()/.-]*")
+_ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
+_KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
+_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) \[[=>.]*\]")
+_BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+MIN_COLUMNS = 3
+
+
+def _cells(text: str) -> list[str]:
+    """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`)."""
+    bar = _BAR_AT.search(text)
+    return (text[:bar.start()] if bar else text).split()
+
+
+def _header(text: str) -> list[str] | None:
+    """Column names of an aligned header line (names separated by runs of spaces)."""
+    cells = _cells(text)
+    if len(cells) < MIN_COLUMNS or not all(_HEADER_WORD.fullmatch(cell) for cell in cells):
+        return None
+    head = text[:_BAR_AT.search(text).start()] if _BAR_AT.search(text) else text
+    return cells if len(re.split(r"\s{2,}", head.strip())) == len(cells) else None
+
+
+class LineReader:
+    """Per-log reader state: the latest column header and the latest announced epoch."""
+
+    def __init__(self) -> None:
+        self._columns: list[str] | None = None
+        self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
+
+    def read(self, raw: str) -> list[Reading]:
+        """Every reading in one raw log line."""
+        text = normalize(raw)
+        if not text.strip():
+            return []
+        if (columns := _header(text)) is not None:
+            self._columns = columns
+            return []
+        if self._columns is not None and (row := self._row(text)) is not None:
+            return [row]
+        if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
+            self._epoch = int(epoch[1]), int(epoch[2])
+            return [Reading("keras", {"total_epochs": float(epoch[2])},
+                            epoch=float(int(epoch[1]) - 1))]
+        readings = parse_record(text)
+        bar = _KERAS_BAR.match(text) if self._epoch else None
+        if bar is not None and self._epoch is not None and int(bar[2]) > 0:
+            for reading in readings:
+                reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
+        return readings
+
+    def _row(self, text: str) -> Reading | None:
+        """The figures of a row under the header, one per column (`151/200` as epoch of total)."""
+        assert self._columns is not None
+        cells = _cells(text)
+        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
+        if len(cells) != len(self._columns) or sum(numeric) < len(cells) - 1:
+            return None
+        metrics: dict[str, float] = {}
+        epoch = None
+        validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
+        for name, cell in zip(self._columns, cells, strict=True):
+            if name.lower() == "epoch" and "/" in cell:
+                done, total = cell.split("/", 1)
+                epoch = float(int(done) - 1)
+                metrics["total_epochs"] = float(total)
+                continue
+            value = to_float(cell.rstrip("GMKB"))
+            if value is not None:
+                add_metric(metrics, ("val_" if validation else "") + name, value)
+        return Reading("table", metrics, epoch=epoch) if metrics or epoch is not None else None
