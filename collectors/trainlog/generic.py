@@ -23,11 +23,15 @@ _PAIR = re.compile(
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `it 20/100`: a position and its total.
 _POSITION = re.compile(
-    r"(?<![\w/])(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*(?P<n>\d+)\s*/\s*"
-    r"(?P<total>\d+)(?![\d.])",
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*|\[\s*(?=\d+\s*/\s*\d+\s*\]))"
+    r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
 _EPOCH_OF = re.compile(r"\bEpoch \[(?P<e>\d+)/(?P<E>\d+)\]")  # EAGLE `Epoch [e/E], Loss: x`
+# A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
+_ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
+                        r"(?:iters|iterations|steps)\s*[:=]?\s*(\d+)\b", re.IGNORECASE)
+_EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
@@ -67,7 +71,10 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     found = pairs(text)
     position = _POSITION.search(text)
-    if not found and position is None:
+    if position is not None and not position["word"] and _EPOCH_WORD.search(text, 0, position.start()):
+        position = None  # `Training Epoch:[137/1500]`: an epoch of a total, not a step
+    announced = _ANNOUNCED.search(text)
+    if not found and position is None and announced is None:
         return None
     validation = bool(_VALIDATION.search(text))
     metrics: dict[str, float] = {}
@@ -75,11 +82,13 @@ def generic(text: str) -> Reading | None:
     total: int | None = None
     epoch: float | None = None
     if position is not None:
-        rank = STEP_RANK.get(plain_name(position["word"]), 2)
+        rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
         step = (0, int(updates["n"]))
     positioned = step
+    if announced is not None:
+        total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
         epoch = float(eagle["e"])
     for key, value in found:

@@ -20,7 +20,7 @@ _HEADS = re.compile(
     r"|\[(?:titan|rank\s?\d+|Rank \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
     r"|\[rank: \d+\]"
     r"|\d\d/\d\d(?:/\d{2,4})? \d\d:\d\d:\d\d(?:[.,]\d+)?"  # mmengine `04/21 21:03:52`
-    r"|\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?"  # ISO time stamp
+    r"|\d{4}[-/]\d\d[-/]\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?(?: \|)?"  # time stamp
     r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
     rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
@@ -43,4 +43,6 @@ def normalize(line: str) -> str:
         text = text[match.end():]
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if "\\|" in text:  # pasted from a Markdown table: `0%\|##3 \|` is a bar's `0%|##3 |`
+        text = text.replace("\\|", "|")
     return text

@@ -240,14 +240,17 @@ def metric_logger(text: str) -> Reading | None:
 
 
 def espnet(text: str) -> Reading | None:
-    """ESPnet `Nepoch:train:a-bbatch: key=value, ...` lines: epoch, loss and lr (`lr_0`)."""
+    """ESPnet `Nepoch:train:a-bbatch: key=value, ...` lines: epoch, loss, lr (`lr_0`) and the
+    batch range's end as the step within the epoch (the reader makes it run-wide)."""
     match = _ESPNET.search(text)
     if match is None:
         return None
     pairs = _KEY_EQ.findall(match["rest"])
     if match["phase"] == "valid":
         pairs = [(f"val_{key}", raw) for key, raw in pairs]
-    reading = from_pairs("espnet", pairs, epoch=float(match["e"]))
+    train = match["phase"] == "train"
+    reading = from_pairs("espnet", pairs, epoch=float(match["e"]),
+                         step=int(match["b"]) if train else None)
     if reading is not None and reading.metrics.get("train_time"):
         reading.steps_per_s = 1.0 / reading.metrics["train_time"]
     return reading

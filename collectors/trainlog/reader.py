@@ -10,27 +10,50 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 
-_HEADER_WORD = re.compile(r"[A-Za-z][\w()/.-]*")
+_HEADER_CELL = re.compile(r"[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) \[[=>.]*\]")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 MIN_COLUMNS = 3
+PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
 
-def _cells(text: str) -> list[str]:
-    """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`)."""
+class _PerEpochSteps:
+    """Makes steps counted within each epoch run-wide: each new epoch starts where the last
+    step of the previous one ended (a log read from its middle starts from 0)."""
+
+    def __init__(self) -> None:
+        self._epoch: float | None = None
+        self._offset = 0
+        self._last = 0
+
+    def run_wide(self, reading: Reading) -> None:
+        """Shift a reading's within-epoch step by the steps of the epochs before it."""
+        if reading.step is None or reading.epoch is None:
+            return
+        if self._epoch is not None and reading.epoch > self._epoch:
+            self._offset += self._last
+        self._epoch, self._last = reading.epoch, reading.step
+        reading.step += self._offset
+
+
+def _cells(text: str, header: bool = False) -> list[str]:
+    """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
+    split at tabs when it has them, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
-    return (text[:bar.start()] if bar else text).split()
+    head = (text[:bar.start()] if bar else text).strip()
+    if "\t" in head:
+        return [cell.strip() for cell in head.split("\t") if cell.strip()]
+    return re.split(r"\s{2,}", head) if header else head.split()
 
 
 def _header(text: str) -> list[str] | None:
-    """Column names of an aligned header line (names separated by runs of spaces)."""
-    cells = _cells(text)
-    if len(cells) < MIN_COLUMNS or not all(_HEADER_WORD.fullmatch(cell) for cell in cells):
+    """Column names of an aligned header line (at least three names, none a number)."""
+    cells = _cells(text, header=True)
+    if len(cells) < MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
-    head = text[:_BAR_AT.search(text).start()] if _BAR_AT.search(text) else text
-    return cells if len(re.split(r"\s{2,}", head.strip())) == len(cells) else None
+    return cells
 
 
 class LineReader:
@@ -39,6 +62,7 @@ class LineReader:
     def __init__(self) -> None:
         self._columns: list[str] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
+        self._per_epoch = _PerEpochSteps()
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -55,6 +79,9 @@ class LineReader:
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         readings = parse_record(text)
+        for reading in readings:
+            if reading.format in PER_EPOCH_FORMATS:
+                self._per_epoch.run_wide(reading)
         bar = _KERAS_BAR.match(text) if self._epoch else None
         if bar is not None and self._epoch is not None and int(bar[2]) > 0:
             for reading in readings:

@@ -74,6 +74,7 @@ class TrainState:
         self._redraws = 0
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
+        self._bar_seen = (0, 0)  # (total, progress lines seen with it): one line is no run's bar
         self._run_next = -(1 << 62)  # next step whose SpecForge position run feeds history
         self._sequence = 0  # x position for metrics seen before any step
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
@@ -182,8 +183,9 @@ class TrainState:
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
-        if self._bar_full and "loss" in reading.metrics and not reading.done and (
-                reading.format not in BAR_FORMATS):
+        if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (
+                (reading.step is not None and reading.step != self.step)
+                or ("loss" in reading.metrics and self._bar_seen[1] <= 1)):
             self._forget_bar()
         self._run_wide(reading)
         if self._restarted(reading):
@@ -206,6 +208,8 @@ class TrainState:
             self._tool_eta = reading.remaining_s
         if reading.step is not None and reading.total:
             self._bar_full = reading.step >= reading.total
+            seen = self._bar_seen[1] + 1 if reading.total == self._bar_seen[0] else 1
+            self._bar_seen = (reading.total, seen)
         if progressed:
             self.last_update = at
             self._after_crash += "crashed" in self._open
@@ -279,7 +283,7 @@ class TrainState:
     def _forget_bar(self) -> None:
         """A bar completed and training lines went on: it was preprocessing or evaluation
         (`Map: 100% 7/7`), so its step and total are not the run's and it finished nothing."""
-        self.step = self.total = None
+        self.step, self.total = None, self._declared_total
         self._bar_full = False
         self._open.discard("finished")
         if self.events and self.events[-1].kind == "finished":

@@ -52,10 +52,10 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "upda
 # `global step`, `completed step`, `Training Iteration`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg",
                          "mean", "curr", "current", "at", "batch"})
-_VALIDATION = ("valid_", "validation_", "val/", "valid/", "validation/")
+_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
-    "loss": ("loss", "lm_loss", "nll", "closs"),
+    "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "ce_loss"),
     "lr": ("lr", "learning_rate", "learningrate", "lrate"),
     "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens/s", "tok/s", "tps", "toks/s"),
