@@ -14,10 +14,11 @@ from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plai
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
 _UNIT = r"(?:%|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
-# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`: a key of
+# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
+# stable-baselines table row `|    loss    | 20.1    |`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock.
 _PAIR = re.compile(
-    rf"(?<![\w./-])(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)\s*(?:[:=]\s*|\s+)"
+    rf"(?<![\w./-])(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)\s*(?:[:=]\s*|\s+\|\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )

@@ -7,6 +7,7 @@ domain lexicon, so a spelling never seen before (`gradnorm`, `learningrate`) sti
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 # Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A loss, lr or
@@ -33,6 +34,7 @@ ALIASES = {
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
+    "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step
     "iteration": "step",
     "iter": "step",
@@ -50,20 +52,24 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "upda
              "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`).
-_QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg",
-                         "mean", "curr", "current", "at", "batch"})
+_QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
+                         "average", "running", "smoothed", "mean", "curr", "current", "at",
+                         "batch"})
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
-    "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "ce_loss"),
+    "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "cross_entropy_loss",
+             "ce_loss"),
     "lr": ("lr", "learning_rate", "learningrate", "lrate"),
     "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
-    "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens/s", "tok/s", "tps", "toks/s"),
+    "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
+                     "tps", "toks/s"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),
     "step": ("step", "iteration"),
 }
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -91,7 +97,14 @@ def canonical(key: str) -> str:
             return "val_" + _unqualified(name[len(prefix):])
     if name.startswith("valid_") or name.startswith("val_"):
         return name
-    return _unqualified(name)
+    found = _unqualified(name)
+    if found == name and "/" in name:  # a namespace: `optim/total_grad_norm`, `actor/lr`
+        inner = _unqualified(name.rsplit("/", 1)[1])
+        found = inner if inner in LEXICON else name
+    if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
+        inner = canonical(_CAMEL.sub("_", key.strip()))
+        found = inner if inner in LEXICON else name
+    return found
 
 
 def _unqualified(name: str) -> str:
