@@ -15,10 +15,11 @@ _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinit
 _UNIT = r"(?:%|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
-# stable-baselines table row `|    loss    | 20.1    |`: a key of
+# stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock.
 _PAIR = re.compile(
-    rf"(?<![\w./-])(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)\s*(?:[:=]\s*|\s+\|\s+|\s+)"
+    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)[\"']?\s*"
+    rf"(?:[:=]\s*|\s+\|\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )
@@ -40,6 +41,9 @@ _VALIDATION = re.compile(r"^\W*(?:validation|validating|valid|val|eval|evaluatin
                          r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
+_LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
+_VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
+MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 
 
 def _value(raw: str, unit: str, key: str) -> float | None:
@@ -56,7 +60,7 @@ def _value(raw: str, unit: str, key: str) -> float | None:
 
 def pairs(text: str) -> list[tuple[str, float]]:
     """(key as printed, value) of every figure in a line, in order."""
-    found = []
+    found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
         key = match["key"]
         if key.count(" ") >= MAX_KEY_WORDS and canonical(key) == plain_name(key):
@@ -67,10 +71,29 @@ def pairs(text: str) -> list[tuple[str, float]]:
     return found
 
 
+def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
+    """tinygrad-style `   10 4.40 s run, 11.8750 loss, 0.000000000005 LR`: every comma-separated
+    part a value then its name; a bare count leading the line is the step."""
+    lead = _LEAD_COUNT.match(text)
+    parts = text[lead.end() if lead else 0:].split(",")
+    found = []
+    for part in parts:
+        match = _VALUE_NAME.fullmatch(part.strip())
+        if match is None:
+            return None, []
+        value = _value(match["value"], match["unit"], match["key"])
+        if value is not None:
+            found.append((match["key"], value))
+    return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     found = pairs(text)
+    counted: int | None = None
+    if not found:
+        counted, found = value_first(text)
     position = _POSITION.search(text)
     if position is not None and not position["word"] and _EPOCH_WORD.search(text, 0, position.start()):
         position = None  # `Training Epoch:[137/1500]`: an epoch of a total, not a step
@@ -87,6 +110,8 @@ def generic(text: str) -> Reading | None:
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
         step = (0, int(updates["n"]))
+    elif counted is not None:
+        step = (2, counted)
     positioned = step
     if announced is not None:
         total = int(announced[1])

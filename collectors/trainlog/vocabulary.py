@@ -103,7 +103,8 @@ def canonical(key: str) -> str:
         found = inner if inner in LEXICON else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
-        found = inner if inner in LEXICON else name
+        known = inner in LEXICON or inner.removeprefix("val_") in LEXICON
+        found = inner if known else name
     return found
 
 
