@@ -112,7 +112,7 @@ def _unqualified(name: str) -> str:
     """`reduced_train_loss` -> `loss`: a known name once its qualifying words are dropped."""
     if name in ALIASES:
         return ALIASES[name]
-    words = [word for word in name.split("_") if word]
+    words = [word.strip("()") for word in name.split("_") if word.strip("()")]
     core = [word for word in words if word not in _QUALIFIERS]
     if core and len(core) < len(words):
         joined = "_".join(core)
