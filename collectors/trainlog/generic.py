@@ -9,7 +9,7 @@ import math
 import re
 
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
-from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plain_name
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canonical, plain_name
 
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
 _UNIT = r"(?:%|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
@@ -19,13 +19,15 @@ _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 # up to four words, then the value and its unit, not followed by more of a number or a clock.
 _PAIR = re.compile(
     rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)[\"']?\s*"
-    rf"(?:[:=]\s*|\s+\|\s+|\s+)"
+    rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to)\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )
-# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `it 20/100`: a position and its total.
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`: a position
+# and its total (a bracketed one right after `Epoch` is the epoch's, not the step's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*|\[\s*(?=\d+\s*/\s*\d+\s*\]))"
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*[\])]))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
@@ -58,12 +60,36 @@ def _value(raw: str, unit: str, key: str) -> float | None:
     return value
 
 
+def _known(key: str) -> bool:
+    """Whether the vocabulary recognises a key (it renames it or it is a lexicon name)."""
+    name = canonical(key)
+    return name != plain_name(key) or name.removeprefix("val_") in LEXICON
+
+
+def _named_part(key: str, glued_equals: bool) -> str | None:
+    """The words of a matched key that name the figure: a `key=value` name is one word
+    (`updates/sec perplexity=27.7`); prose before a known name drops (`Decaying learning rate
+    to 0.01`); an unknown phrase of three words or more is prose, not a name."""
+    words = key.split(" ")
+    if len(words) == 1:
+        return key
+    if glued_equals:
+        return words[-1]
+    if _known(key) or plain_name(key).endswith(_TOTAL_KEYS):
+        return key
+    for start in range(1, len(words)):
+        if _known(" ".join(words[start:])):
+            return " ".join(words[start:])
+    return key if len(words) <= MAX_KEY_WORDS else None
+
+
 def pairs(text: str) -> list[tuple[str, float]]:
     """(key as printed, value) of every figure in a line, in order."""
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
-        key = match["key"]
-        if key.count(" ") >= MAX_KEY_WORDS and canonical(key) == plain_name(key):
+        glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
+        key = _named_part(match["key"], glued)
+        if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         value = _value(match["value"], match["unit"], key)
         if value is not None:
@@ -94,9 +120,8 @@ def generic(text: str) -> Reading | None:
     counted: int | None = None
     if not found:
         counted, found = value_first(text)
-    position = _POSITION.search(text)
-    if position is not None and not position["word"] and _EPOCH_WORD.search(text, 0, position.start()):
-        position = None  # `Training Epoch:[137/1500]`: an epoch of a total, not a step
+    position = next((found for found in _POSITION.finditer(text) if found["word"]
+                     or not _EPOCH_WORD.search(text, 0, found.start())), None)
     announced = _ANNOUNCED.search(text)
     if not found and position is None and announced is None:
         return None
