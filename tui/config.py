@@ -77,6 +77,15 @@ class Config:
             ],
         },
     )
+    formats: list[dict] = field(
+        default_factory=list,
+        metadata={
+            "doc": "Log line formats no built-in reader knows, one [[formats]] table each (at the "
+                   "end of the file): a pattern with {step} {total} {loss} {lr} {epoch} or any "
+                   "metric name; see docs/formats.md and `sessiontui formats test FILE`.",
+            "example": [{"name": "my-trainer", "pattern": "it {step}/{total} | loss {loss}"}],
+        },
+    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
 
     def log_paths(self, base: Path) -> list[Path]:
@@ -170,6 +179,17 @@ def _hosts(value: Any, problems: list[str]) -> list[RemoteHost]:
     return hosts
 
 
+def _formats(value: Any, problems: list[str]) -> list[dict]:
+    """The `[[formats]]` tables, made the formats every training-log reader tries first."""
+    from sessiontui.collectors.trainlog.declared import parse_formats, use_formats
+
+    tables = [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+    formats, found = parse_formats(tables)
+    problems.extend(found)
+    use_formats(formats)
+    return tables
+
+
 def load_config(path: Path) -> Config:
     """Settings from `path`; a missing file gives defaults, a bad one defaults plus `problems`."""
     config = Config()
@@ -191,6 +211,9 @@ def load_config(path: Path) -> Config:
     for name, value in document.items():
         if name not in known:
             config.problems.append(f"{path}: unknown setting {name!r} ignored")
+            continue
+        if name == "formats":
+            config.formats = _formats(value, config.problems)
             continue
         if name == "hosts":
             problems: list[str] = []

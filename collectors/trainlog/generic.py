@@ -48,7 +48,7 @@ _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 
 
-def _value(raw: str, unit: str, key: str) -> float | None:
+def value_in_units(raw: str, unit: str, key: str) -> float | None:
     """A pair's number in plain units: `%` as a fraction, `11.5K` as 11500 (not for memory)."""
     value = to_float(raw)
     if value is None:
@@ -91,7 +91,7 @@ def pairs(text: str) -> list[tuple[str, float]]:
         key = _named_part(match["key"], glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
-        value = _value(match["value"], match["unit"], key)
+        value = value_in_units(match["value"], match["unit"], key)
         if value is not None:
             found.append((key, value))
     return found
@@ -107,7 +107,7 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
         match = _VALUE_NAME.fullmatch(part.strip())
         if match is None:
             return None, []
-        value = _value(match["value"], match["unit"], match["key"])
+        value = value_in_units(match["value"], match["unit"], match["key"])
         if value is not None:
             found.append((match["key"], value))
     return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import re
 
+from sessiontui.collectors.trainlog.declared import (
+    DeclaredFormat,
+    active_formats,
+    declared_reading,
+)
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
@@ -57,9 +62,11 @@ def _header(text: str) -> list[str] | None:
 
 
 class LineReader:
-    """Per-log reader state: the latest column header and the latest announced epoch."""
+    """Per-log reader state: the user's declared formats (tried first), the latest column header
+    and the latest announced epoch."""
 
-    def __init__(self) -> None:
+    def __init__(self, formats: list[DeclaredFormat] | None = None) -> None:
+        self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._per_epoch = _PerEpochSteps()
@@ -69,6 +76,8 @@ class LineReader:
         text = normalize(raw)
         if not text.strip():
             return []
+        if self._formats and (declared := declared_reading(self._formats, text)) is not None:
+            return [declared[1]]
         if (columns := _header(text)) is not None:
             self._columns = columns
             return []
