@@ -39,7 +39,7 @@ def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...]]:
         if name in fields:
             raise ValueError(f"field {{{name}}} appears twice")
         fields.append(name)
-        parts.append(rf"(?P<{name}>{_NUMBER})(?P<{name}__unit>{_UNIT})")
+        parts.append(rf"(?P<{name}>{_NUMBER})\s?(?P<{name}__unit>{_UNIT})")
         at = match.end()
     parts.append(_literal(pattern[at:]))
     if not fields:
