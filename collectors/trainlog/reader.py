@@ -14,8 +14,9 @@ from sessiontui.collectors.trainlog.declared import (
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
+from sessiontui.collectors.trainlog.vocabulary import canonical
 
-_HEADER_CELL = re.compile(r"[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")
+_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) \[[=>.]*\]")
@@ -105,7 +106,7 @@ class LineReader:
         if len(cells) != len(self._columns) or sum(numeric) < len(cells) - 1:
             return None
         metrics: dict[str, float] = {}
-        epoch = None
+        epoch = step = None
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
         for name, cell in zip(self._columns, cells, strict=True):
             if name.lower() == "epoch" and "/" in cell:
@@ -114,6 +115,10 @@ class LineReader:
                 metrics["total_epochs"] = float(total)
                 continue
             value = to_float(cell.rstrip("GMKB"))
-            if value is not None:
+            if value is not None and canonical(name) == "step" and not validation:
+                step = int(value)
+            elif value is not None:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
-        return Reading("table", metrics, epoch=epoch) if metrics or epoch is not None else None
+        if not metrics and epoch is None and step is None:
+            return None
+        return Reading("table", metrics, step=step, epoch=epoch)

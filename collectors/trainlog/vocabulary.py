@@ -45,6 +45,7 @@ ALIASES = {
     "num_updates": "step",
     "steps": "step",
     "updates": "step",
+    "#": "step",  # spaCy's table: the update count
 }
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
