@@ -69,7 +69,8 @@ def _known(key: str) -> bool:
 def _named_part(key: str, glued_equals: bool) -> str | None:
     """The words of a matched key that name the figure: a `key=value` name is one word
     (`updates/sec perplexity=27.7`); prose before a known name drops (`Decaying learning rate
-    to 0.01`); an unknown phrase of three words or more is prose, not a name."""
+    to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
+    phrase of three words or more is prose, not a name."""
     words = key.split(" ")
     if len(words) == 1:
         return key
@@ -78,8 +79,11 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if _known(key) or plain_name(key).endswith(_TOTAL_KEYS):
         return key
     for start in range(1, len(words)):
-        if _known(" ".join(words[start:])):
-            return " ".join(words[start:])
+        tail = " ".join(words[start:])
+        if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
+            return tail
+    if canonical(words[-1]) == "loss":
+        return key
     return key if len(words) <= MAX_KEY_WORDS else None
 
 

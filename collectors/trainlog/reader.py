@@ -20,6 +20,9 @@ _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # sp
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) \[[=>.]*\]")
+# A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
+_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
+                           re.IGNORECASE)
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
@@ -71,6 +74,7 @@ class LineReader:
         self._columns: list[str] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._per_epoch = _PerEpochSteps()
+        self._evaluating = False  # inside a block opened by an evaluation header, until a step
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -88,10 +92,18 @@ class LineReader:
             self._epoch = int(epoch[1]), int(epoch[2])
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
+        if _EVAL_SECTION.match(text):
+            self._evaluating = True
+            return []
         readings = parse_record(text)
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
+            if reading.step is not None:
+                self._evaluating = False
+            elif self._evaluating:
+                reading.metrics = {name if name.startswith(("val", "eval")) else f"val_{name}": value
+                                   for name, value in reading.metrics.items()}
         bar = _KERAS_BAR.match(text) if self._epoch else None
         if bar is not None and self._epoch is not None and int(bar[2]) > 0:
             for reading in readings:

@@ -54,7 +54,7 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "upda
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
-                         "average", "running", "smoothed", "mean", "cur", "curr", "current", "at",
+                         "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch"})
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
