@@ -78,6 +78,7 @@ def test_thousands_and_units(line: str, name: str, value: float) -> None:
     ("| epoch 011 | 500 updates | loss 2.1", 500, None),
     ("Starting training..., iters: 100", None, 100),
     ("Total optimization steps = 564", None, 564),
+    ("current step: 58036th step", 58036, None),
 ])
 def test_positions_and_totals_in_all_shapes(line: str, step: int | None, total: int | None) -> None:
     reading = _one(line)
