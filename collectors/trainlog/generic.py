@@ -18,7 +18,7 @@ _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 # stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock.
 _PAIR = re.compile(
-    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \(\w+\))?)[\"']?\s*"
+    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to)\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
@@ -46,6 +46,7 @@ MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+_REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -92,7 +93,7 @@ def pairs(text: str) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
-        key = _named_part(match["key"], glued)
+        key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         value = value_in_units(match["value"], match["unit"], key)

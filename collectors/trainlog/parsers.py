@@ -127,7 +127,7 @@ def dict_pairs(text: str) -> list[tuple[str, str]]:
         if raw.startswith("["):
             pairs.extend((f"{key}_{i}", item) for i, item in enumerate(raw[1:-1].split(",")))
         else:
-            pairs.append((key, raw))
+            pairs.append((key, raw.strip().strip("'\"")))  # newer Trainers print `'0.7206'`
     return pairs
 
 

@@ -34,6 +34,8 @@ ALIASES = {
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
+    "grdn": "grad_norm",  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
+    "epch": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step
     "iteration": "step",
@@ -55,7 +57,7 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "upda
 # `global step`, `completed step`, `Training Iteration`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
-                         "batch"})
+                         "batch", "final", "last"})
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
@@ -118,6 +120,8 @@ def _unqualified(name: str) -> str:
     if core and len(core) < len(words):
         joined = "_".join(core)
         known = ALIASES.get(joined) or (joined if joined in LEXICON else None)
+        if known is None and joined.startswith(("eval_", "val_")):  # `Final eval loss`
+            known = joined if joined.split("_", 1)[1] in LEXICON else None
         if known:
             return known
     return _fuzzy(name)

@@ -95,6 +95,7 @@ def test_an_epoch_of_a_total_is_not_a_step() -> None:
     ("loss train", "loss"), ("closs", "loss"), ("xent", "loss"), ("Vali Loss", "val_loss"),
     ("valid_loss", "val_loss"), ("global step", "step"), ("Training Iteration", "step"),
     ("ploss", "ploss"), ("acc_0", "acc_0"), ("eval_loss", "eval_loss"), ("total_steps", "total_steps"),
+    ("grdn", "grad_norm"), ("Final training loss", "loss"), ("Final eval loss", "eval_loss"),
 ])
 def test_one_vocabulary_with_fuzzy_fallback(key: str, name: str) -> None:
     assert canonical(key) == name
@@ -103,6 +104,23 @@ def test_one_vocabulary_with_fuzzy_fallback(key: str, name: str) -> None:
 def test_a_validation_line_never_sets_the_training_loss() -> None:
     reading = _one("| epoch 010 | valid on 'valid' subset  1000 / 1311 loss=1.60")
     assert "loss" not in reading.metrics and reading.metrics["val_loss"] == pytest.approx(1.6)
+
+
+def test_a_remark_in_parentheses_is_not_part_of_the_name() -> None:
+    reading = _one("Stage 1, Epoch 1, Batch 750, Training Loss (avg over last 100): 0.2409")
+    assert reading.metrics["loss"] == pytest.approx(0.2409)
+
+
+def test_trainer_dict_values_printed_as_strings() -> None:
+    (reading,) = parse_record("{'eval_loss': '0.7206', 'eval_runtime': '29.78', 'epoch': '3'}")
+    assert reading.metrics["eval_loss"] == pytest.approx(0.7206) and reading.epoch == 3
+
+
+def test_keras_verbose_2_lines_complete_the_epoch() -> None:
+    reader = LineReader()
+    reader.read("Epoch 100/100")
+    (reading,) = reader.read("19/19 - 12s - loss: 0.0275 - accuracy: 0.9623")
+    assert reading.epoch == 100 and reading.metrics["loss"] == pytest.approx(0.0275)
 
 
 def test_bar_epoch_is_a_fraction() -> None:
