@@ -31,10 +31,13 @@ _POSITION = re.compile(
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
-_EPOCH_OF = re.compile(r"\bEpoch \[(?P<e>\d+)/(?P<E>\d+)\]")  # EAGLE `Epoch [e/E], Loss: x`
+# EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?")
+_BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
                         r"(?:iters|iterations|steps)\s*[:=]?\s*(\d+)\b", re.IGNORECASE)
+_FOR_STEPS = re.compile(r"\btraining for (\d+) (?:steps|iters|iterations)\b", re.IGNORECASE)
 _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
@@ -127,7 +130,7 @@ def generic(text: str) -> Reading | None:
         counted, found = value_first(text)
     position = next((found for found in _POSITION.finditer(text) if found["word"]
                      or not _EPOCH_WORD.search(text, 0, found.start())), None)
-    announced = _ANNOUNCED.search(text)
+    announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     if not found and position is None and announced is None:
         return None
     validation = bool(_VALIDATION.search(text))
@@ -162,6 +165,9 @@ def generic(text: str) -> Reading | None:
             metrics["val_" + name] = value
         else:
             add_metric(metrics, key, value)
+    for phase, name in _BARE_PHASES.items():
+        if step is not None and phase in metrics and name not in metrics:
+            metrics[name] = metrics.pop(phase)
     if step is not positioned and position is not None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:

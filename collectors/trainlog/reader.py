@@ -49,11 +49,13 @@ class _PerEpochSteps:
 
 def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
-    split at tabs when it has them, else at runs of spaces (a header) or any space (a row)."""
+    split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
+    if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
+        return head.split(",")
     return re.split(r"\s{2,}", head) if header else head.split()
 
 

@@ -181,6 +181,10 @@ class TrainState:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
         if reading.format == "key-value" and "crashed" in self._open:
             return  # nor are the `name: number` lines a launcher prints after a crash
+        if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
+                reading.total and reading.total < self.total) and (
+                self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):
+            return  # an evaluation bar drawn after the run finished is not the run's position
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
         if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (

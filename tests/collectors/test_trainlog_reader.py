@@ -79,6 +79,7 @@ def test_thousands_and_units(line: str, name: str, value: float) -> None:
     ("Starting training..., iters: 100", None, 100),
     ("Total optimization steps = 564", None, 564),
     ("current step: 58036th step", 58036, None),
+    ("Training for 3000 steps ...", None, 3000),
 ])
 def test_positions_and_totals_in_all_shapes(line: str, step: int | None, total: int | None) -> None:
     reading = _one(line)
@@ -182,3 +183,30 @@ def test_lines_without_figures_give_nothing(line: str) -> None:
     readings = LineReader().read(line)
     assert all(not math.isnan(v) for r in readings for v in r.metrics.values())
     assert not any(r.step or r.metrics for r in readings)
+
+
+def test_bare_train_and_val_beside_a_step_are_the_losses() -> None:
+    reading = _one("  step  3000 | train 0.921 | val 1.532 | 292s elapsed")
+    assert reading.step == 3000
+    assert (reading.metrics["loss"], reading.metrics["val_loss"]) == (0.921, 1.532)
+
+
+def test_an_epoch_summary_of_a_total_gives_the_epoch() -> None:
+    reading = _one("Epoch 100/100 [129.9s] | LR: 1.000000e-06 | Train Loss: 0.9146 | Val Loss: 0.6161")
+    assert reading.epoch == 100 and reading.metrics["loss"] == pytest.approx(0.9146)
+
+
+def test_keras_csv_logger_rows_under_their_header(tmp_path: Path) -> None:
+    log = tmp_path / "training.log"
+    log.write_text("epoch,acc,loss,val_acc,val_loss\n0,0.85,0.39,0.83,0.46\n1,0.86,0.36,0.87,0.38\n")
+    snap = read_log(log)
+    assert snap.loss == pytest.approx(0.36) and snap.metrics["val_loss"] == pytest.approx(0.38)
+
+
+def test_an_evaluation_bar_after_the_run_finished_is_not_its_position(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("{'train_runtime': 332.9, 'train_loss': 0.0429, 'epoch': 10.0}\n"
+                   "100%|██████████| 2260/2260 [05:32<00:00,  6.79it/s]\n"
+                   "100%|██████████| 57/57 [00:00<00:00, 57.63it/s]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps) == (2260, 2260)
