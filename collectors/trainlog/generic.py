@@ -42,7 +42,7 @@ _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
-_VALIDATION = re.compile(r"^\W*(?:validation|validating|valid|val|eval|evaluating|test)\b"
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|eval|evaluating|test)\b"
                          r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
@@ -78,8 +78,9 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     words = key.split(" ")
     if len(words) == 1:
         return key
-    if glued_equals:
-        return words[-1]
+    if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
+        phased = " ".join(words[-2:])
+        return phased if canonical(phased).startswith("val_") else words[-1]
     if _known(key) or plain_name(key).endswith(_TOTAL_KEYS):
         return key
     for start in range(1, len(words)):

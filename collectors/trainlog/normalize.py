@@ -21,6 +21,7 @@ _HEADS = re.compile(
     r"|\[rank: \d+\]"
     r"|\d\d/\d\d(?:/\d{2,4})? \d\d:\d\d:\d\d(?:[.,]\d+)?"  # mmengine `04/21 21:03:52`
     r"|\d{4}[-/]\d\d[-/]\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?(?: \|)?"  # time stamp
+    r"|\d\d:\d\d:\d\d(?:[.,]\d+)?(?=\s)"  # a bare clock `20:39:20 [Epoch: 50] ...`
     r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
     rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`

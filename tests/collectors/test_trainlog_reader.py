@@ -38,6 +38,7 @@ def test_total_steps_in_the_metrics_line_keeps_step_loss_and_lr() -> None:
     "[1,mpirank:0,algo-1]<stdout>:",
     "[rank0]:[titan] 2025-06-16 22:30:48,735 - root - INFO - ",
     "04/21 21:03:53 - mmengine - INFO - ",
+    "20:39:20 ",
     "[11/01 11:27:04 d2.utils.events]: ",
     "10/17/2025 16:31:56 [INFO|DP=0|PP=0|TP=0]: ",
     "[0434:0]:",
@@ -210,3 +211,13 @@ def test_an_evaluation_bar_after_the_run_finished_is_not_its_position(tmp_path: 
                    "100%|██████████| 57/57 [00:00<00:00, 57.63it/s]\n")
     snap = read_log(log)
     assert (snap.step, snap.total_steps) == (2260, 2260)
+
+
+@pytest.mark.parametrize("line", [
+    "[Epoch: 50] Valid acc: 0.5452 | loss: 1.3283",
+    "Epoch 500: Train Loss=0.0010, Val Loss=1.3283",
+])
+def test_a_validation_phase_named_after_a_prefix_or_glued_to_equals(line: str) -> None:
+    reading = _one(line)
+    assert reading.metrics["val_loss"] == pytest.approx(1.3283)
+    assert reading.metrics.get("loss") != pytest.approx(1.3283)
