@@ -34,7 +34,8 @@ ALIASES = {
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
-    "grdn": "grad_norm",  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
+    "grdn": "grad_norm",
+    "norm": "grad_norm",  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step

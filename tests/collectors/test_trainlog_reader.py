@@ -97,7 +97,7 @@ def test_an_epoch_of_a_total_is_not_a_step() -> None:
     ("loss train", "loss"), ("closs", "loss"), ("xent", "loss"), ("Vali Loss", "val_loss"),
     ("valid_loss", "val_loss"), ("global step", "step"), ("Training Iteration", "step"),
     ("ploss", "ploss"), ("acc_0", "acc_0"), ("eval_loss", "eval_loss"), ("total_steps", "total_steps"),
-    ("grdn", "grad_norm"), ("Final training loss", "loss"), ("Final eval loss", "eval_loss"),
+    ("grdn", "grad_norm"), ("norm", "grad_norm"), ("Final training loss", "loss"), ("Final eval loss", "eval_loss"),
 ])
 def test_one_vocabulary_with_fuzzy_fallback(key: str, name: str) -> None:
     assert canonical(key) == name
@@ -216,6 +216,7 @@ def test_an_evaluation_bar_after_the_run_finished_is_not_its_position(tmp_path: 
 @pytest.mark.parametrize("line", [
     "[Epoch: 50] Valid acc: 0.5452 | loss: 1.3283",
     "Epoch 500: Train Loss=0.0010, Val Loss=1.3283",
+    "Evaluation Epoch 49 - Average Loss: 1.3283, Average Accuracy: 0.8078",
 ])
 def test_a_validation_phase_named_after_a_prefix_or_glued_to_equals(line: str) -> None:
     reading = _one(line)
