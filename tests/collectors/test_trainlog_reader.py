@@ -23,6 +23,12 @@ def _one(line: str):
     return readings[0]
 
 
+def _snapshot(tmp_path: Path, text: str, name: str = "train.log"):
+    log = tmp_path / name
+    log.write_text(text)
+    return read_log(log)
+
+
 def test_total_steps_in_the_metrics_line_keeps_step_loss_and_lr() -> None:
     reading = _one("step=5 total_steps=1000 loss=2.5 lr=1e-4")
     assert (reading.step, reading.total) == (5, 1000)
@@ -131,20 +137,16 @@ def test_bar_epoch_is_a_fraction() -> None:
 
 
 def test_steps_per_epoch_announced_gives_the_epoch(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text("Auto-calculated total_steps: 12000 (num_epochs=2 * steps_per_epoch=6000)\n"
-                   "step=1633 loss=2.5\n")
-    snap = read_log(log)
+    snap = _snapshot(tmp_path, "Auto-calculated total_steps: 12000 (num_epochs=2 * steps_per_epoch=6000)\n"
+                     "step=1633 loss=2.5\n")
     assert (snap.step, snap.total_steps) == (1633, 12000)
     assert snap.epoch == pytest.approx(1633 / 6000)
 
 
 def test_a_bar_that_completes_before_training_lines_is_not_the_run(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text("100%|██████████| 7/7 [00:00<00:00, 250.31it/s]\n"
-                   "{'loss': 2.1, 'learning_rate': 5e-05, 'epoch': 0.12}\n"
-                   "{'loss': 1.9, 'learning_rate': 4e-05, 'epoch': 0.35}\n")
-    snap = read_log(log)
+    snap = _snapshot(tmp_path, "100%|██████████| 7/7 [00:00<00:00, 250.31it/s]\n"
+                     "{'loss': 2.1, 'learning_rate': 5e-05, 'epoch': 0.12}\n"
+                     "{'loss': 1.9, 'learning_rate': 4e-05, 'epoch': 0.35}\n")
     assert snap.status == "running" and snap.step is None and snap.total_steps is None
     assert snap.epoch == pytest.approx(0.35) and not snap.events
 
@@ -198,18 +200,14 @@ def test_an_epoch_summary_of_a_total_gives_the_epoch() -> None:
 
 
 def test_keras_csv_logger_rows_under_their_header(tmp_path: Path) -> None:
-    log = tmp_path / "training.log"
-    log.write_text("epoch,acc,loss,val_acc,val_loss\n0,0.85,0.39,0.83,0.46\n1,0.86,0.36,0.87,0.38\n")
-    snap = read_log(log)
+    snap = _snapshot(tmp_path, "epoch,acc,loss,val_acc,val_loss\n0,0.85,0.39,0.83,0.46\n1,0.86,0.36,0.87,0.38\n", "training.log")
     assert snap.loss == pytest.approx(0.36) and snap.metrics["val_loss"] == pytest.approx(0.38)
 
 
 def test_an_evaluation_bar_after_the_run_finished_is_not_its_position(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text("{'train_runtime': 332.9, 'train_loss': 0.0429, 'epoch': 10.0}\n"
-                   "100%|██████████| 2260/2260 [05:32<00:00,  6.79it/s]\n"
-                   "100%|██████████| 57/57 [00:00<00:00, 57.63it/s]\n")
-    snap = read_log(log)
+    snap = _snapshot(tmp_path, "{'train_runtime': 332.9, 'train_loss': 0.0429, 'epoch': 10.0}\n"
+                     "100%|██████████| 2260/2260 [05:32<00:00,  6.79it/s]\n"
+                     "100%|██████████| 57/57 [00:00<00:00, 57.63it/s]\n")
     assert (snap.step, snap.total_steps) == (2260, 2260)
 
 
