@@ -26,7 +26,7 @@ _DESC_FIGURE = re.compile(
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch\s+(\d+)")
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).

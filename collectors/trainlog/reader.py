@@ -23,6 +23,9 @@ _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|- \d)")  # a bar, or verb
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)
+# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
+_DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
+_BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
@@ -77,6 +80,7 @@ class LineReader:
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
+        self._dangling: str | None = None  # a name that ended the previous line
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -94,6 +98,11 @@ class LineReader:
             self._epoch = int(epoch[1]), int(epoch[2])
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
+        name, self._dangling = self._dangling, None
+        if name is not None and _BARE_NUMBER.fullmatch(text):
+            metrics: dict[str, float] = {}
+            add_metric(metrics, name, float(text))
+            return [Reading("key-value", metrics)]
         if _EVAL_SECTION.match(text):
             self._evaluating = True
             return []
@@ -106,6 +115,8 @@ class LineReader:
             elif self._evaluating:
                 reading.metrics = {name if name.startswith(("val", "eval")) else f"val_{name}": value
                                    for name, value in reading.metrics.items()}
+        if dangling := _DANGLING.search(text):
+            self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
         if bar is not None and self._epoch is not None and int(bar[2]) > 0:
             for reading in readings:

@@ -35,7 +35,9 @@ ALIASES = {
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
     "grdn": "grad_norm",
-    "norm": "grad_norm",  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
+    "norm": "grad_norm",
+    "lrs": "lr",
+    "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step

@@ -220,3 +220,16 @@ def test_a_validation_phase_named_after_a_prefix_or_glued_to_equals(line: str) -
     reading = _one(line)
     assert reading.metrics["val_loss"] == pytest.approx(1.3283)
     assert reading.metrics.get("loss") != pytest.approx(1.3283)
+
+
+def test_a_name_ending_a_line_takes_the_bare_number_on_the_next() -> None:
+    reader = LineReader()
+    reader.read("total train:   2%|▏         | 3/200 [01:45<1:53:16, 34.50s/it]lrs:")
+    (reading,) = reader.read("4.4999999999999996e-05")
+    assert reading.metrics["lr"] == pytest.approx(4.5e-05)
+
+
+def test_a_bar_description_epoch_with_a_colon_gives_the_fraction() -> None:
+    (reading,) = parse_record("L: 7.94, L_crf: 7.07, epoch: 0/50::  22%|██▏       | 318/1419 [02:07<07:22,  2.49it/s]")
+    assert reading.metrics["loss"] == pytest.approx(7.94)
+    assert reading.epoch == pytest.approx(318 / 1419)
