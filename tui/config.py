@@ -85,6 +85,15 @@ class Config:
                          "Usually set once for you in the user-level config.toml.",
                   "example": "nord"},
     )
+    formats: list[dict] = field(
+        default_factory=list,
+        metadata={
+            "doc": "Log line formats no built-in reader knows, one [[formats]] table each (at the "
+                   "end of the file): a pattern with {step} {total} {loss} {lr} {epoch} or any "
+                   "metric name; see docs/formats.md and `sessiontui formats test FILE`.",
+            "example": [{"name": "my-trainer", "pattern": "it {step}/{total} | loss {loss}"}],
+        },
+    )
     problems: list[str] = field(default_factory=list, metadata={"internal": True})
     sources: dict[str, str] = field(default_factory=dict, compare=False,  # name -> file it came from
                                     metadata={"internal": True})
@@ -184,6 +193,17 @@ def _hosts(value: Any, problems: list[str]) -> list[RemoteHost]:
     return hosts
 
 
+def _formats(value: Any, problems: list[str]) -> list[dict]:
+    """The `[[formats]]` tables, made the formats every training-log reader tries first."""
+    from sessiontui.collectors.trainlog.declared import parse_formats, use_formats
+
+    tables = [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+    formats, found = parse_formats(tables)
+    problems.extend(found)
+    use_formats(formats)
+    return tables
+
+
 def user_config_path() -> Path:
     """The user-level settings, for what is not per project ([[hosts]], theme, draft_overhead):
     `~/.config/sessiontui/config.toml` on Linux (platformdirs: XDG_CONFIG_HOME is honoured)."""
@@ -225,6 +245,9 @@ def _read_into(config: Config, path: Path, *, user: bool) -> None:
             continue
         if user and name in PROJECT_ONLY:
             config.problems.append(f"{path}: {name} is per project: set it in {CONFIG_NAME}; ignored")
+            continue
+        if name == "formats":
+            config.formats = _formats(value, config.problems)
             continue
         if name == "hosts":
             problems: list[str] = []

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from functools import lru_cache
 from itertools import repeat
 
+from sessiontui.collectors.trainlog.generic import generic, json_object
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar, seconds
 from sessiontui.collectors.trainlog.readings import (
     Reading,
     add_metric,
     from_pairs,
-    metric_name,
     to_float,
 )
+from sessiontui.collectors.trainlog.vocabulary import canonical as metric_name
 
 # SpecForge gen 1 (2025 scripts) and SafeAILab EAGLE-3: `Train Epoch [e/E], position i,  Acc: x`.
 _SF_EPOCH = re.compile(
@@ -64,14 +64,9 @@ _ESPNET_RESULTS = re.compile(r"(?P<e>\d+)epoch results: (?P<rest>.*)")
 _ESPNET_PART = re.compile(r"\[(\w+)\]([^\[]*)")
 # A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
 _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)")
-_VALIDATION = re.compile(r"^\W*(?:validation|valid|val)\b", re.IGNORECASE)
-_EPOCH_OF = re.compile(r"\bEpoch \[(?P<e>\d+)/(?P<E>\d+)\]")
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
-_KEY_COLON = re.compile(r"(?<![\w./-])([A-Za-z_][\w./ -]{0,40}?(?: \(\w+\))?)\s*:\s+"
-                        r"([-+]?(?:\d|\.\d|nan\b|inf)[^,\s|]{0,40}%?)",
-                        re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -132,7 +127,7 @@ def dict_pairs(text: str) -> list[tuple[str, str]]:
         if raw.startswith("["):
             pairs.extend((f"{key}_{i}", item) for i, item in enumerate(raw[1:-1].split(",")))
         else:
-            pairs.append((key, raw))
+            pairs.append((key, raw.strip().strip("'\"")))  # newer Trainers print `'0.7206'`
     return pairs
 
 
@@ -159,19 +154,6 @@ def hf_dict(text: str) -> Reading | None:
     if done and reading is not None and all(key != "loss" for key, _ in pairs):
         reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
     return reading
-
-
-def json_line(text: str) -> Reading | None:
-    """JSON-lines metric files: numeric fields of one object per line."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    pairs = [(str(k), str(v)) for k, v in data.items()
-             if isinstance(v, int | float) and not isinstance(v, bool)]
-    return from_pairs("jsonl", pairs)
 
 
 def deepspeed_step(text: str) -> Reading | None:
@@ -258,14 +240,17 @@ def metric_logger(text: str) -> Reading | None:
 
 
 def espnet(text: str) -> Reading | None:
-    """ESPnet `Nepoch:train:a-bbatch: key=value, ...` lines: epoch, loss and lr (`lr_0`)."""
+    """ESPnet `Nepoch:train:a-bbatch: key=value, ...` lines: epoch, loss, lr (`lr_0`) and the
+    batch range's end as the step within the epoch (the reader makes it run-wide)."""
     match = _ESPNET.search(text)
     if match is None:
         return None
     pairs = _KEY_EQ.findall(match["rest"])
     if match["phase"] == "valid":
         pairs = [(f"val_{key}", raw) for key, raw in pairs]
-    reading = from_pairs("espnet", pairs, epoch=float(match["e"]))
+    train = match["phase"] == "train"
+    reading = from_pairs("espnet", pairs, epoch=float(match["e"]),
+                         step=int(match["b"]) if train else None)
     if reading is not None and reading.metrics.get("train_time"):
         reading.steps_per_s = 1.0 / reading.metrics["train_time"]
     return reading
@@ -294,20 +279,6 @@ def logged_time(raw: str) -> float | None:
         return None
 
 
-def key_values(text: str) -> Reading | None:
-    """Plain `key=value` / `key: value` lines (and EAGLE-1/2 `Epoch [e/E], Loss: x`); a line that
-    starts by saying it is a validation gives `val_` figures, never the training loss."""
-    pairs = _KEY_EQ.findall(text) or _KEY_COLON.findall(text)
-    if pairs and _VALIDATION.match(text):
-        pairs = [(key if key.lower().startswith("val") else f"val_{key}", raw) for key, raw in pairs]
-    epoch = _EPOCH_OF.search(text)
-    reading = from_pairs("key-value", pairs, epoch=float(epoch["e"]) if epoch else None)
-    updates = reading.metrics.get("ups") if reading is not None else None  # fairseq updates/s
-    if reading is not None and updates:
-        reading.steps_per_s = updates
-    return reading
-
-
 def lightning_stopped(text: str) -> Reading | None:
     """Lightning's fit-end notice (`Trainer.fit` stopped: `max_epochs=N` reached.)."""
     return Reading("lightning", {}, done=True) if "reached" in text else None
@@ -323,33 +294,20 @@ def _bar_then_rest(text: str) -> list[Reading]:
 
 
 # (marker that must occur, recogniser): the first whose marker occurs and that returns wins.
-_TOTAL_STEPS = re.compile(r"\btotal[_ ]steps\s*[:=]\s*(\d+)", re.IGNORECASE)
-
-
-def announced_total(text: str) -> Reading | None:
-    """A trainer announcing its length before its first step: SpecForge's `Auto-calculated
-    total_steps: 12000 (num_epochs=2 * steps_per_epoch=6000)`."""
-    match = _TOTAL_STEPS.search(text)
-    if match is None:
-        return None
-    return from_pairs("specforge-v2", [("total_steps", match[1])])
-
-
 RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
     ("Trainer.fit` stopped", lightning_stopped),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),
-    ('{"', json_line),
+    ('{"', json_object),
     ("skipped=", deepspeed_step),
     ("iter time (s)", deepspeed_steps),
     ("iteration", megatron),
     ("eta: ", metric_logger),
     ("epoch:", espnet),
     ("epoch results: ", espnet_results),
-    ("total_steps", announced_total),
-    ("", key_values),
+    ("", generic),
 )
 
 

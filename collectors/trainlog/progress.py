@@ -17,6 +17,7 @@ _TIMES = (
 )
 _COUNT = r"\d+(?:\.\d+)?[kMG]?"
 _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES}")
+_GLYPHLESS = re.compile(r"(?P<desc>[^\r\n%|]*?)(?::\s*)?(?P<pct>\d{1,3})%(?=\s+\d)")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
 _POSTFIX = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,63})=([^,\s]{1,40})")
 # Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
@@ -25,8 +26,11 @@ _DESC_FIGURE = re.compile(
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch\s+(\d+)")
-_NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map", re.IGNORECASE)
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+_NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
+                           r"preprocess|filter|calculat|shard", re.IGNORECASE)
+# Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
+_DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
 _SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
 MAX_STEP = 1e15
 
@@ -82,10 +86,15 @@ def _read_pairs(metrics: dict[str, float], pairs: list[tuple[str, str]]) -> None
 def parse_bar(text: str) -> tuple[Reading | None, str]:
     """The bar that starts a record as a reading (None if none), plus any text glued after it."""
     pct = text.find("%|")
+    glyphless = _GLYPHLESS.match(text) if pct == -1 else None
     if pct != -1:
         close = text.find("|", pct + 2)
         match = _AFTER_BAR.match(text, close + 1) if close != -1 else None
         desc = text[:pct].rstrip("0123456789").rstrip(": ")
+    elif glyphless is not None:  # Colab/Lightning without bar glyphs: `Epoch 0:  97% 1651/1702 [...]`
+        pct = glyphless.end("pct")
+        match = _AFTER_BAR.match(text, glyphless.end())
+        desc = glyphless["desc"]
     else:
         match = _NO_TOTAL.match(text)
         desc = match["desc"] if match else ""
@@ -93,7 +102,7 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         return None, text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())
-    if not training:
+    if not training or match["unit"] in _DATA_UNITS:
         return None, rest
     metrics: dict[str, float] = {}
     if desc and (":" in desc or "=" in desc):
@@ -110,7 +119,7 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         metrics,
         step=int(n),
         total=int(total) if total else None,
-        epoch=epoch,
+        epoch=epoch + n / total if epoch is not None and total else epoch,
         steps_per_s=_steps_per_s(match["rate"], match["unit"], match["per"]),
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),

@@ -7,36 +7,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-# The one alias table: spellings tools print (lower case, spaces as `_`) -> the snapshot's names.
-# A loss, lr or grad_norm alias keeps its original name in `metrics` too (the snapshot's `loss`
-# comes from it unless the record also printed `loss` itself); position aliases are renamed.
-ALIASES = {
-    # training loss: Lightning, DETR log.txt, ESPnet, Megatron, tqdm descriptions
-    "lm_loss": "loss",
-    "train_loss": "loss",
-    "train_loss_step": "loss",
-    "loss_step": "loss",
-    "train_closs": "loss",
-    "total_loss": "loss",
-    "loss_(batch)": "loss",
-    "training_loss": "loss",
-    # learning rate: HF Trainer, DETR, ESPnet (`lr_0`, `optim0_lr0`), Megatron without colons
-    "learning_rate": "lr",
-    "train_lr": "lr",
-    "lr_0": "lr",
-    "optim0_lr0": "lr",
-    # gradient norm: fairseq `gnorm`, Megatron `grad norm`
-    "gradient_norm": "grad_norm",
-    "grad_norm_total": "grad_norm",
-    "gnorm": "grad_norm",
-    # position: lifted out of the metrics as the step
-    "iteration": "step",
-    "global_step": "step",
-    "_step": "step",
-    "trainer/global_step": "step",
-    "num_updates": "step",
-    "steps": "step",
-}
+from sessiontui.collectors.trainlog.vocabulary import canonical, plain_name
+
 _POSITION = frozenset({"step", "epoch"})
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
@@ -90,28 +62,8 @@ def add_metric(metrics: dict[str, float], key: str, value: float) -> None:
 @lru_cache(maxsize=4096)
 def _names(key: str) -> tuple[str, str | None]:
     """(the snapshot's name, the tool's own name when an alias of a figure renames it)."""
-    name, original = metric_name(key), _plain_name(key)
+    name, original = canonical(key), plain_name(key)
     return name, original if original != name and name not in _POSITION else None
-
-
-@lru_cache(maxsize=4096)
-def _plain_name(key: str) -> str:
-    """A tool's key in the snapshot's spelling, without aliasing."""
-    key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
-    if key.startswith("train/"):
-        key = key[6:]
-    elif key.startswith("eval/"):
-        key = "eval_" + key[5:]
-    return key
-
-
-@lru_cache(maxsize=4096)
-def metric_name(key: str) -> str:
-    """The snapshot's name for a tool's key: `train/` dropped, `eval/x` -> `eval_x`, aliases."""
-    key = _plain_name(key)
-    if key.endswith("simulated_acc_len"):
-        return "simulated_acc_len"
-    return ALIASES.get(key, key)
 
 
 def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = None,

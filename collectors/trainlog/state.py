@@ -8,16 +8,16 @@ from statistics import median
 from types import MappingProxyType
 from typing import cast
 
-from sessiontui.collectors.logtext import abstract, clean, has_hint, rank_of
+from sessiontui.collectors.logtext import abstract, has_hint, rank_of
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
 from sessiontui.collectors.trainlog.parsers import (
     logged_time,
-    parse_record,
     specforge_step_run,
     specforge_step_runs,
 )
+from sessiontui.collectors.trainlog.reader import LineReader
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
@@ -65,6 +65,8 @@ class TrainState:
         self.binary = False  # the file is not text: nothing in it is read
         self.run_index = 0  # runs that started in this log before the current one
         self.segments: deque[RunSegment] = deque(maxlen=MAX_SEGMENTS)
+        self._reader = LineReader()
+        self._steps_per_epoch: int | None = None  # as the log announces it
         self._begin(None)
 
     def _begin(self, at: float | None) -> None:
@@ -90,6 +92,7 @@ class TrainState:
         self._redraws = 0
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
+        self._bar_seen = (0, 0)  # (total, progress lines seen with it): one line is no run's bar
         self._run_next = -(1 << 62)  # next step whose SpecForge position run feeds history
         self._sequence = 0  # x position for metrics seen before any step
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
@@ -182,7 +185,7 @@ class TrainState:
                     continue  # a failure report's `name: number` parts are not metrics
             if not line or (ranked and (rank_of(line) or 0) > 0):
                 continue
-            for reading in parse_record(clean(line)):
+            for reading in self._reader.read(line):
                 if reading.step is not None and reading.steps_per_s is None:
                     reading.logged_at = logged_time(line)
                 if pending is None or not merge(pending, reading):
@@ -196,8 +199,16 @@ class TrainState:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
         if reading.format == "key-value" and "crashed" in self._open:
             return  # nor are the `name: number` lines a launcher prints after a crash
+        if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
+                reading.total and reading.total < self.total) and (
+                self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):
+            return  # an evaluation bar drawn after the run finished is not the run's position
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
+        if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (
+                (reading.step is not None and reading.step != self.step)
+                or ("loss" in reading.metrics and self._bar_seen[1] <= 1)):
+            self._forget_bar()
         self._run_wide(reading)
         if self._restarted(reading):
             self._restart(at)
@@ -221,6 +232,8 @@ class TrainState:
             self._tool_eta = reading.remaining_s
         if reading.step is not None and reading.total:
             self._bar_full = reading.step >= reading.total
+            seen = self._bar_seen[1] + 1 if reading.total == self._bar_seen[0] else 1
+            self._bar_seen = (reading.total, seen)
         if progressed:
             self.last_update = at
             self._after_crash += "crashed" in self._open
@@ -292,6 +305,11 @@ class TrainState:
                 self._epochs_total = int(metrics[key])
         if reading.total and reading.step is None:  # `total_steps: N` said once, up front
             self._declared_total = reading.total
+        per_epoch_said = metrics.get("steps_per_epoch", 0)
+        if per_epoch_said >= 1 and math.isfinite(per_epoch_said):
+            self._steps_per_epoch = int(per_epoch_said)
+        if self._steps_per_epoch and reading.step is not None and reading.epoch is None:
+            reading.epoch = reading.step / self._steps_per_epoch
         if reading.format not in BAR_FORMATS or reading.epoch is None or not reading.total:
             return
         per_epoch = reading.total
@@ -301,6 +319,15 @@ class TrainState:
         reading.step = (reading.step or 0) + int(reading.epoch) * per_epoch
         reading.total = total
         reading.remaining_s = None  # the bar's estimate covers its epoch only
+
+    def _forget_bar(self) -> None:
+        """A bar completed and training lines went on: it was preprocessing or evaluation
+        (`Map: 100% 7/7`), so its step and total are not the run's and it finished nothing."""
+        self.step, self.total = None, self._declared_total
+        self._bar_full = False
+        self._open.discard("finished")
+        if self.events and self.events[-1].kind == "finished":
+            self.events.pop()
 
     def _record_history(self, reading: Reading) -> None:
         """Add a reading's metrics to their series when its step passes the gate of readings of

@@ -95,7 +95,7 @@ def test_trainer_state_json(tmp_path: Path) -> None:
 def test_lightning_bar_with_slash_keys_and_fit_end() -> None:
     snap = as_written(FIXTURES / "lightning.log")
     assert snap.format == "lightning"
-    assert (snap.step, snap.total_steps, snap.epoch) == (300, 300, 0.0)
+    assert (snap.step, snap.total_steps, snap.epoch) == (300, 300, 1.0)  # epoch 0's bar at 100%
     assert snap.loss == pytest.approx(1.2)  # train/loss_step
     assert snap.metrics["val_loss"] == pytest.approx(1.31)
     assert "v_num" not in snap.metrics

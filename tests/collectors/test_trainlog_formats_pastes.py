@@ -12,7 +12,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.parsers import logged_time, parse_record
 from sessiontui.collectors.trainlog.progress import parse_bar
-from sessiontui.collectors.trainlog.readings import ALIASES
+from sessiontui.collectors.trainlog.vocabulary import ALIASES
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "trainlog"
 

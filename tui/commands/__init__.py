@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.demo": ("demo",),
     "sessiontui.tui.commands.record": ("record",),
     "sessiontui.tui.commands.train": ("train",),
+    "sessiontui.tui.commands.formats": ("formats",),
     "sessiontui.tui.commands.watch": ("watch",),
     "sessiontui.tui.commands.serve": ("serve",),
     "sessiontui.tui.commands.salvage": ("salvage",),

@@ -85,6 +85,9 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
 
     if not os.path.isfile(log) or not os.access(log, os.R_OK):
         raise OSError(f"cannot read training log {log!r}")
+    from sessiontui.tui.commands.formats import use_project_formats
+
+    use_project_formats()  # the project's [[formats]] are read first
     return _from_memory(log, read_log(log, stall_after_s=configured_stall_after_s()))
 
 
@@ -99,7 +102,10 @@ def configured_stall_after_s() -> float | None:
 
 def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
     """The `train status --json` object: the snapshot, each event with its lessons' ids."""
+    from sessiontui.collectors.trainlog.unread import unread_notes
+
     data = snapshot.to_dict()
+    data["unread"] = unread_notes(snapshot.metrics, snapshot.loss, snapshot.acc, snapshot.format)
     events: list[dict[str, object]] = data["events"]  # type: ignore[assignment]  # to_dict's shape
     for event, matched in zip(events, lessons, strict=True):
         event["lessons"] = [lesson.id for lesson in matched]
@@ -156,6 +162,9 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
         lines.append("  ".join(figures))
     if snap.acc:
         lines.append("acc " + " ".join(f"{a:.3f}" for a in snap.acc))
+    from sessiontui.collectors.trainlog.unread import unread_notes
+
+    lines += unread_notes(snap.metrics, snap.loss, snap.acc, snap.format)
     if snap.last_update is not None:
         lines.append(f"last progress {duration(max(0.0, time.time() - snap.last_update))} ago")
     lessons = lessons or [[] for _ in snap.events]

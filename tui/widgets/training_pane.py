@@ -178,6 +178,11 @@ class RunCard(TextLines):
         lines = [bar(fraction, width, style("run-card--bar"), style("run-card--bar-back"))]
         lines += [literal(line) for line in (stats_line(snapshot), figures_line(snapshot),
                                              acc_line(snapshot))]
+        from sessiontui.collectors.trainlog.unread import unread_notes  # "no loss read (...)"
+
+        lines += [literal(note) for note in unread_notes(
+            getattr(snapshot, "metrics", {}), snapshot.loss, snapshot.acc,
+            getattr(snapshot, "format", None))]
         from sessiontui.collectors.trainlog.history import history_for_chart  # keeps start-up light
 
         charts = max(1, width - CHART_LABEL - RANGE_LABEL)

@@ -1,0 +1,197 @@
+"""The reader for lines no per-tool recogniser claims: positions in all their shapes, totals
+announced anywhere, and every `name value` / `name: value` / `name=value` pair, with units,
+named through the one vocabulary."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canonical, plain_name
+
+_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
+_UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
+_WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
+# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
+# stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
+# up to four words, then the value and its unit, not followed by more of a number or a clock.
+_PAIR = re.compile(
+    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to)\s+|\s+)"
+    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
+    re.IGNORECASE,
+)
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`: a position
+# and its total (a bracketed one right after `Epoch` is the epoch's, not the step's).
+_POSITION = re.compile(
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*[\])]))"
+    r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
+    re.IGNORECASE,
+)
+# EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?")
+_BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
+# A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
+_ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
+                        r"(?:iters|iterations|steps)\s*[:=]?\s*(\d+)\b", re.IGNORECASE)
+_FOR_STEPS = re.compile(r"\btraining for (\d+) (?:steps|iters|iterations)\b", re.IGNORECASE)
+_EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
+_UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
+_TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
+               "train_iters", "total_iters", "num_training_steps")
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test)\b"
+                         r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
+_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
+_LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
+_VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
+MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+_REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
+
+
+def value_in_units(raw: str, unit: str, key: str) -> float | None:
+    """A pair's number in plain units: `%` as a fraction, `11.5K` as 11500 (not for memory)."""
+    value = to_float(raw)
+    if value is None:
+        return None
+    if unit == "%":
+        return value / 100 if math.isfinite(value) else value
+    if unit in _SCALE and "mem" not in key.lower():
+        return value * _SCALE[unit]
+    return value
+
+
+def _known(key: str) -> bool:
+    """Whether the vocabulary recognises a key (it renames it or it is a lexicon name)."""
+    name = canonical(key)
+    return name != plain_name(key) or name.removeprefix("val_") in LEXICON
+
+
+def _named_part(key: str, glued_equals: bool) -> str | None:
+    """The words of a matched key that name the figure: a `key=value` name is one word
+    (`updates/sec perplexity=27.7`); prose before a known name drops (`Decaying learning rate
+    to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
+    phrase of three words or more is prose, not a name."""
+    words = key.split(" ")
+    if len(words) == 1:
+        return key
+    if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
+        phased = " ".join(words[-2:])
+        return phased if canonical(phased).startswith("val_") else words[-1]
+    if _known(key) or plain_name(key).endswith(_TOTAL_KEYS):
+        return key
+    for start in range(1, len(words)):
+        tail = " ".join(words[start:])
+        if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
+            return tail
+    if canonical(words[-1]) == "loss":
+        return key
+    return key if len(words) <= MAX_KEY_WORDS else None
+
+
+def pairs(text: str) -> list[tuple[str, float]]:
+    """(key as printed, value) of every figure in a line, in order."""
+    found: list[tuple[str, float]] = []
+    for match in _PAIR.finditer(text):
+        glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
+        key = _named_part(_REMARK.sub("", match["key"]), glued)
+        if key is None:
+            continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
+        value = value_in_units(match["value"], match["unit"], key)
+        if value is not None:
+            found.append((key, value))
+    return found
+
+
+def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
+    """tinygrad-style `   10 4.40 s run, 11.8750 loss, 0.000000000005 LR`: every comma-separated
+    part a value then its name; a bare count leading the line is the step."""
+    lead = _LEAD_COUNT.match(text)
+    parts = text[lead.end() if lead else 0:].split(",")
+    found = []
+    for part in parts:
+        match = _VALUE_NAME.fullmatch(part.strip())
+        if match is None:
+            return None, []
+        value = value_in_units(match["value"], match["unit"], match["key"])
+        if value is not None:
+            found.append((match["key"], value))
+    return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
+
+
+def generic(text: str) -> Reading | None:
+    """Any line that prints figures: step (the most trusted position name), total, epoch and
+    metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
+    found = pairs(text)
+    counted: int | None = None
+    if not found:
+        counted, found = value_first(text)
+    position = next((found for found in _POSITION.finditer(text) if found["word"]
+                     or not _EPOCH_WORD.search(text, 0, found.start())), None)
+    announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
+    if not found and position is None and announced is None:
+        return None
+    validation = bool(_VALIDATION.search(text))
+    metrics: dict[str, float] = {}
+    step: tuple[int, int] | None = None  # (rank, step)
+    total: int | None = None
+    epoch: float | None = None
+    if position is not None:
+        rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
+        step, total = (rank, int(position["n"])), int(position["total"])
+    elif updates := _UPDATES.search(text):
+        step = (0, int(updates["n"]))
+    elif counted is not None:
+        step = (2, counted)
+    positioned = step
+    if announced is not None:
+        total = int(announced[1])
+    if eagle := _EPOCH_OF.search(text):
+        epoch = float(eagle["e"])
+    for key, value in found:
+        name = canonical(key)
+        plain = plain_name(key)
+        if plain.endswith(_TOTAL_KEYS):
+            total = int(value) if math.isfinite(value) and value > 0 else total
+        elif name == "step":
+            rank = STEP_RANK.get(plain, 1)
+            if math.isfinite(value) and (step is None or rank < step[0]):
+                step = (rank, int(value))
+        elif name == "epoch":
+            epoch = value if epoch is None else epoch
+        elif validation and not name.startswith(("val", "eval")):
+            metrics["val_" + name] = value
+        else:
+            add_metric(metrics, key, value)
+    for phase, name in _BARE_PHASES.items():
+        if step is not None and phase in metrics and name not in metrics:
+            metrics[name] = metrics.pop(phase)
+    if step is not positioned and position is not None:
+        total = None  # the total belonged to a position less trusted than the step printed
+    if not metrics and step is None and epoch is None and total is None:
+        return None
+    updates_per_s = metrics.get("ups")  # fairseq updates/s
+    return Reading("key-value", metrics, step=step[1] if step else None, total=total,
+                   epoch=epoch, steps_per_s=updates_per_s or None)
+
+
+def json_object(text: str) -> Reading | None:
+    """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
+    strings (fairseq's `"loss": "3.180"`) count."""
+    start = text.find('{"')
+    try:
+        data = json.loads(text[start:]) if start != -1 else None
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    numeric = []
+    for key, value in data.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int | float) or (isinstance(value, str) and to_float(value) is not None):
+            numeric.append((str(key), str(value)))
+    return from_pairs("jsonl", numeric)

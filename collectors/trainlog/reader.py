@@ -1,0 +1,149 @@
+"""Reads one log's lines in order: each normalised, then recognised; what a line announces for
+the lines under it is remembered (a column header over its rows, Keras's `Epoch 3/10` over its
+progress line), so a row of bare numbers still says which figure is which."""
+
+from __future__ import annotations
+
+import re
+
+from sessiontui.collectors.trainlog.declared import (
+    DeclaredFormat,
+    active_formats,
+    declared_reading,
+)
+from sessiontui.collectors.trainlog.normalize import normalize
+from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
+from sessiontui.collectors.trainlog.vocabulary import canonical
+
+_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
+_ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
+_KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
+_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|- \d)")  # a bar, or verbose=2 `19/19 - 12s`
+# A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
+_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
+                           re.IGNORECASE)
+# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
+_DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
+_BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
+_BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+MIN_COLUMNS = 3
+PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
+
+
+class _PerEpochSteps:
+    """Makes steps counted within each epoch run-wide: each new epoch starts where the last
+    step of the previous one ended (a log read from its middle starts from 0)."""
+
+    def __init__(self) -> None:
+        self._epoch: float | None = None
+        self._offset = 0
+        self._last = 0
+
+    def run_wide(self, reading: Reading) -> None:
+        """Shift a reading's within-epoch step by the steps of the epochs before it."""
+        if reading.step is None or reading.epoch is None:
+            return
+        if self._epoch is not None and reading.epoch > self._epoch:
+            self._offset += self._last
+        self._epoch, self._last = reading.epoch, reading.step
+        reading.step += self._offset
+
+
+def _cells(text: str, header: bool = False) -> list[str]:
+    """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
+    split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
+    bar = _BAR_AT.search(text)
+    head = (text[:bar.start()] if bar else text).strip()
+    if "\t" in head:
+        return [cell.strip() for cell in head.split("\t") if cell.strip()]
+    if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
+        return head.split(",")
+    return re.split(r"\s{2,}", head) if header else head.split()
+
+
+def _header(text: str) -> list[str] | None:
+    """Column names of an aligned header line (at least three names, none a number)."""
+    cells = _cells(text, header=True)
+    if len(cells) < MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+        return None
+    return cells
+
+
+class LineReader:
+    """Per-log reader state: the user's declared formats (tried first), the latest column header
+    and the latest announced epoch."""
+
+    def __init__(self, formats: list[DeclaredFormat] | None = None) -> None:
+        self._formats = active_formats() if formats is None else formats
+        self._columns: list[str] | None = None
+        self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
+        self._per_epoch = _PerEpochSteps()
+        self._evaluating = False  # inside a block opened by an evaluation header, until a step
+        self._dangling: str | None = None  # a name that ended the previous line
+
+    def read(self, raw: str) -> list[Reading]:
+        """Every reading in one raw log line."""
+        text = normalize(raw)
+        if not text.strip():
+            return []
+        if self._formats and (declared := declared_reading(self._formats, text)) is not None:
+            return [declared[1]]
+        if (columns := _header(text)) is not None:
+            self._columns = columns
+            return []
+        if self._columns is not None and (row := self._row(text)) is not None:
+            return [row]
+        if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
+            self._epoch = int(epoch[1]), int(epoch[2])
+            return [Reading("keras", {"total_epochs": float(epoch[2])},
+                            epoch=float(int(epoch[1]) - 1))]
+        name, self._dangling = self._dangling, None
+        if name is not None and _BARE_NUMBER.fullmatch(text):
+            metrics: dict[str, float] = {}
+            add_metric(metrics, name, float(text))
+            return [Reading("key-value", metrics)]
+        if _EVAL_SECTION.match(text):
+            self._evaluating = True
+            return []
+        readings = parse_record(text)
+        for reading in readings:
+            if reading.format in PER_EPOCH_FORMATS:
+                self._per_epoch.run_wide(reading)
+            if reading.step is not None:
+                self._evaluating = False
+            elif self._evaluating:
+                reading.metrics = {name if name.startswith(("val", "eval")) else f"val_{name}": value
+                                   for name, value in reading.metrics.items()}
+        if dangling := _DANGLING.search(text):
+            self._dangling = dangling[1]
+        bar = _KERAS_BAR.match(text) if self._epoch else None
+        if bar is not None and self._epoch is not None and int(bar[2]) > 0:
+            for reading in readings:
+                reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
+        return readings
+
+    def _row(self, text: str) -> Reading | None:
+        """The figures of a row under the header, one per column (`151/200` as epoch of total)."""
+        assert self._columns is not None
+        cells = _cells(text)
+        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
+        if len(cells) != len(self._columns) or sum(numeric) < len(cells) - 1:
+            return None
+        metrics: dict[str, float] = {}
+        epoch = step = None
+        validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
+        for name, cell in zip(self._columns, cells, strict=True):
+            if name.lower() == "epoch" and "/" in cell:
+                done, total = cell.split("/", 1)
+                epoch = float(int(done) - 1)
+                metrics["total_epochs"] = float(total)
+                continue
+            value = to_float(cell.rstrip("GMKB"))
+            if value is not None and canonical(name) == "step" and not validation:
+                step = int(value)
+            elif value is not None:
+                add_metric(metrics, ("val_" if validation else "") + name, value)
+        if not metrics and epoch is None and step is None:
+            return None
+        return Reading("table", metrics, step=step, epoch=epoch)

@@ -1,0 +1,143 @@
+"""The one vocabulary of metric names: every spelling a tool prints lands on the snapshot's name.
+
+Exact aliases first, then rules (`valid_`/`validation ` prefixes -> `val_`, qualifiers such as
+`train`, `reduced` or `global` around a known name), then a fuzzy match (rapidfuzz) over a small
+domain lexicon, so a spelling never seen before (`gradnorm`, `learningrate`) still lands right.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A loss, lr or
+# grad_norm alias keeps its original name in `metrics` too (the snapshot's `loss` comes from it
+# unless the record also printed `loss` itself); position aliases are renamed.
+ALIASES = {
+    # training loss: Lightning, DETR log.txt, ESPnet, Megatron, NeMo, DLLogger, tqdm descriptions
+    "lm_loss": "loss",
+    "train_loss": "loss",
+    "train_loss_step": "loss",
+    "loss_step": "loss",
+    "train_closs": "loss",
+    "closs": "loss",
+    "total_loss": "loss",
+    "loss_(batch)": "loss",
+    "training_loss": "loss",
+    "step_loss": "loss",
+    # learning rate: HF Trainer, DETR, ESPnet (`lr_0`, `optim0_lr0`), Megatron without colons
+    "learning_rate": "lr",
+    "train_lr": "lr",
+    "lr_0": "lr",
+    "optim0_lr0": "lr",
+    # gradient norm: fairseq `gnorm`, Megatron `grad norm`
+    "gradient_norm": "grad_norm",
+    "grad_norm_total": "grad_norm",
+    "gnorm": "grad_norm",
+    "grdn": "grad_norm",
+    "norm": "grad_norm",
+    "lrs": "lr",
+    "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
+    "epch": "epoch",
+    "total_grad_norm": "grad_norm",
+    # position: lifted out of the metrics as the step
+    "iteration": "step",
+    "iter": "step",
+    "it": "step",
+    "global_step": "step",
+    "_step": "step",
+    "trainer/global_step": "step",
+    "num_updates": "step",
+    "steps": "step",
+    "updates": "step",
+    "#": "step",  # spaCy's table: the update count
+}
+# How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
+# optimizer updates first, then steps, then micro-batch iterations.
+STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "updates": 0,
+             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2}
+# Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
+# `global step`, `completed step`, `Training Iteration`).
+_QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
+                         "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
+                         "batch", "final", "last"})
+_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
+# The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
+LEXICON = {
+    "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "cross_entropy_loss",
+             "ce_loss"),
+    "lr": ("lr", "learning_rate", "learningrate", "lrate"),
+    "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
+    "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
+                     "tps", "toks/s"),
+    "mfu": ("mfu",),
+    "memory": ("memory", "mem", "max_mem"),
+    "epoch": ("epoch",),
+    "step": ("step", "iteration"),
+}
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
+FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
+
+
+def plain_name(key: str) -> str:
+    """A tool's key in the snapshot's spelling, without aliasing."""
+    key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
+    if key.startswith("train/"):
+        key = key[6:]
+    elif key.startswith("eval/"):
+        key = "eval_" + key[5:]
+    return key
+
+
+@lru_cache(maxsize=4096)
+def canonical(key: str) -> str:
+    """The snapshot's name for a tool's key: exact alias, validation prefix, qualifiers, fuzzy."""
+    name = plain_name(key)
+    if name.endswith("simulated_acc_len"):
+        return "simulated_acc_len"
+    if name in ALIASES:
+        return ALIASES[name]
+    for prefix in _VALIDATION:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return "val_" + _unqualified(name[len(prefix):])
+    if name.startswith("valid_") or name.startswith("val_"):
+        return name
+    found = _unqualified(name)
+    if found == name and "/" in name:  # a namespace: `optim/total_grad_norm`, `actor/lr`
+        inner = _unqualified(name.rsplit("/", 1)[1])
+        found = inner if inner in LEXICON else name
+    if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
+        inner = canonical(_CAMEL.sub("_", key.strip()))
+        known = inner in LEXICON or inner.removeprefix("val_") in LEXICON
+        found = inner if known else name
+    return found
+
+
+def _unqualified(name: str) -> str:
+    """`reduced_train_loss` -> `loss`: a known name once its qualifying words are dropped."""
+    if name in ALIASES:
+        return ALIASES[name]
+    words = [word.strip("()") for word in name.split("_") if word.strip("()")]
+    core = [word for word in words if word not in _QUALIFIERS]
+    if core and len(core) < len(words):
+        joined = "_".join(core)
+        known = ALIASES.get(joined) or (joined if joined in LEXICON else None)
+        if known is None and joined.startswith(("eval_", "val_")):  # `Final eval loss`
+            known = joined if joined.split("_", 1)[1] in LEXICON else None
+        if known:
+            return known
+    return _fuzzy(name)
+
+
+def _fuzzy(name: str) -> str:
+    """A spelling close to one in the lexicon (never for names with digits: `acc_0`)."""
+    if name in _SPELLINGS:
+        return _SPELLINGS[name]
+    if len(name) < 4 or any(ch.isdigit() for ch in name):
+        return name
+    from rapidfuzz import fuzz, process
+
+    found = process.extractOne(name, _SPELLINGS.keys(), scorer=fuzz.ratio,
+                               score_cutoff=FUZZY_CUTOFF)
+    return _SPELLINGS[found[0]] if found else name
