@@ -316,7 +316,10 @@ class TrainState:
         total = self._declared_total or per_epoch * (self._epochs_total or 0)
         if total <= per_epoch:
             return
-        reading.step = (reading.step or 0) + int(reading.epoch) * per_epoch
+        within = reading.step or 0
+        # the bar's own epoch: its fraction less what the bar has done (epoch 0 at 100/100 reads
+        # 1.0 as a fraction, yet its steps are still epoch 0's)
+        reading.step = within + max(0, round(reading.epoch - within / per_epoch)) * per_epoch
         reading.total = total
         reading.remaining_s = None  # the bar's estimate covers its epoch only
 

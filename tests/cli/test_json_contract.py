@@ -131,6 +131,7 @@ def invocations(ids: dict[str, str], tmp_path: Path) -> dict[str, list[str]]:
         "sweeps": ["sweeps"],
         "compare": ["compare", ids["v1"], ids["v2"]],
         "report": ["report"],
+        "formats test": ["formats", "test", ids["log"]],
     }
 
 

@@ -16,11 +16,17 @@ MAX_SHOWN = 120  # characters of a log line shown before its figures
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `formats` command and its `test` subcommand."""
-    parser = sub.add_parser("formats", help="log line formats: test what is read from a file")
+    from sessiontui.tui.commands.common import add_command, add_json_options
+
+    parser = add_command(sub, "formats", "log line formats: test what is read from a file",
+                         "sessiontui formats test train.log")
     actions = parser.add_subparsers(dest="formats_command", metavar="ACTION", required=True)
-    test = actions.add_parser("test", help="show, line by line, what each reader reads from FILE")
+    test = add_command(actions, "test", "show, line by line, what each reader reads from FILE",
+                       "sessiontui formats test train.log", "sessiontui formats test train.log --all",
+                       "sessiontui formats test train.log --json")
     test.add_argument("file", metavar="FILE", help="a training log")
     test.add_argument("--all", action="store_true", help="also list lines nothing reads")
+    add_json_options(test, records=False)
     test.set_defaults(func=cmd_formats_test)
 
 
@@ -48,21 +54,31 @@ def cmd_formats_test(args: argparse.Namespace) -> int:
         return 1
     declared = active_formats()
     built_in = LineReader(formats=[])
-    unread = 0
+    unread, lines = 0, []
     for number, raw in enumerate(text.replace("\r", "\n").split("\n"), start=1):
         found = [(f"declared {d.name}", r) for d in declared
                  for r in LineReader(formats=[d]).read(raw) if r.format.startswith("declared")]
         found += [(reading.format, reading) for reading in built_in.read(raw)]
         if not found:
             unread += bool(raw.strip())
-            if args.all and raw.strip():
+            if args.all and raw.strip() and not args.json:
                 print(f"{number:>6} | {raw[:MAX_SHOWN]}\n         (nothing read)")
             continue
-        print(f"{number:>6} | {raw[:MAX_SHOWN]}")
-        for reader, reading in found:
-            print(f"         {reader}: {describe(reading)}")
-    print(f"\n{unread} line(s) with text gave nothing" + ("" if args.all else " (--all lists them)"))
+        lines.append({"line": number, "text": raw[:MAX_SHOWN],
+                      "read": [{"reader": reader, "figures": describe(reading)}
+                               for reader, reading in found]})
+        if not args.json:
+            print(f"{number:>6} | {raw[:MAX_SHOWN]}")
+            for reader, reading in found:
+                print(f"         {reader}: {describe(reading)}")
     snap = read_log(args.file)
+    if args.json:
+        from sessiontui.tui.commands.common import print_json
+
+        print_json({"lines": lines, "unread_lines": unread,
+                    "declared": [d.name for d in declared], "snapshot": snap.to_dict()})
+        return 0
+    print(f"\n{unread} line(s) with text gave nothing" + ("" if args.all else " (--all lists them)"))
     print(f"read as a whole: {snap.format or 'unknown format'} · step {snap.step}"
           + (f"/{snap.total_steps}" if snap.total_steps else "")
           + "".join(f" · {name} {value:.6g}" for name, value in
