@@ -57,3 +57,18 @@ def test_the_demo_log_carries_grad_norm_and_lr_as_the_real_formats_do(tmp_path: 
         snapshot = read_log(writer.path)
         assert getattr(snapshot, key) is not None, (style, snapshot)
         assert snapshot.step == 150
+
+
+def test_a_steady_load_leaves_the_charts_unchanged_and_a_change_shows_at_once() -> None:
+    from sessiontui.tui.widgets.gpu_pane import GpuHistory
+    from tests.tui.app_fakes import gpu
+
+    history = GpuHistory()
+    for util in (97.0, 98.0, 97.0, 98.0, 97.0, 98.0, 97.5):  # two whole groups of 3, then 1 more
+        history.add(gpu(0, util))
+    tops, rows = (100.0, 143771.0, 700.0), 7
+    steady = history.columns(4, 3, 1, tops, rows)
+    assert steady.util[-1] == steady.util[-2]  # within a cell: drawn as the column before it
+    history.add(gpu(0, 0.0))  # the load stops: the still-filling column shows it at once
+    changed = history.columns(4, 3, 2, tops, rows)
+    assert changed.util[-1] == 48.75 and changed.util[-2] != changed.util[-1]

@@ -10,6 +10,7 @@ SIGINT, SIGTERM or SIGKILL (I, T, K) after a confirmation that names it; `z` zoo
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -59,12 +60,29 @@ class GpuHistory:
         self.mem.append(sample.mem_used_mib)
         self.power.append(sample.power_w)
 
-    def columns(self, count: int, per: int, skip: int) -> Series:
+    def columns(self, count: int, per: int, skip: int, tops: Sequence[float | None] = (),
+                rows: int = 1) -> Series:
         """At most `count` chart columns, each the mean of `per` samples; the newest `skip`
         samples (a group still filling) make the last column, so the chart at "now" agrees
-        with the figures beside it (a GPU reading 0% does not chart full)."""
-        return Series(*(_means(values, count, per, skip)
-                        for values in (self.util, self.mem, self.power)))
+        with the figures beside it (a GPU reading 0% does not chart full). With the charts'
+        `tops` and `rows`, that column is drawn as the one before it while the two are less than
+        a cell apart: under a steady load no chart row repaints every second (that cost 0.18% of
+        a core on an H200, +20%), while a change shows at once."""
+        means = [_means(values, count, per, skip) for values in (self.util, self.mem, self.power)]
+        if skip and tops:
+            means = [_settled(column, top, rows) for column, top in zip(means, tops, strict=True)]
+        return Series(*means)
+
+
+def _settled(means: list[float | None], top: float | None, rows: int) -> list[float | None]:
+    """The still-filling last column replaced by the one before it when within a cell of it."""
+    if len(means) < 2 or not top:
+        return means
+    *done, filling = means
+    last = done[-1]
+    if filling is not None and last is not None and abs(filling - last) < top / rows:
+        return [*done, last]
+    return means
 
 
 def _means(values: deque, count: int, per: int, skip: int) -> list[float | None]:
@@ -235,7 +253,8 @@ class GpuPane(TextLines, can_focus=True):
         key = (self.samples, rows, width, per, span, sample.mem_total_mib, sample.power_limit_w)
         drawn = self._drawn_charts.get(sample.index)
         if drawn is None or drawn[0] != key:
-            series = self.history[sample.index].columns(chart_width(width), per, skip)
+            tops = (100.0, sample.mem_total_mib, sample.power_limit_w)  # the charts' scales
+            series = self.history[sample.index].columns(chart_width(width), per, skip, tops, rows)
             lines = gpu_charts(sample, series, span or None, width, rows, self.part)
             drawn = self._drawn_charts[sample.index] = (key, lines)
         return drawn[1]
