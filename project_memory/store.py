@@ -31,6 +31,7 @@ from sessiontui.project_memory.records import (
     record_from_row,
     validate,
 )
+from sessiontui.project_memory.reference import Benchmarks
 
 _FIELD_KEYS = frozenset(FIELD_NAMES)
 _DEFAULTS = {f.name: f.default for f in fields(Record) if f.default is not MISSING}
@@ -232,7 +233,7 @@ class Store:
         self._checked = False  # this connection may write: checked, or known unchanged since
         self._checked_at = 0.0
         self._snapshot: Path | None = None  # a private copy read in place of a read-only folder
-        self._benchmarks: dict[tuple, tuple[tuple, builtins.list[Record]]] = {}  # see benchmarks()
+        self._benchmarks: dict[tuple, tuple[tuple, Benchmarks]] = {}  # see benchmarks()
         self._db = self._connect(create)
 
     # -- connection and schema ------------------------------------------------------------
@@ -585,19 +586,19 @@ class Store:
 
     def benchmarks(
         self, metric: str, *, baseline: bool | None = None, limit: int | None = None
-    ) -> builtins.list[Record]:
+    ) -> Benchmarks:
         """Successful benchmark records for a metric, newest first (index-backed). A question
         asks for the same baselines several times: they are read once while no benchmark changes,
-        and each call gets its own copies."""
+        and each call gets its own copies, which find the number to beat without scanning them."""
         key = (metric, baseline, limit)
         version = self.fingerprint(("benchmark",))
         cached = self._benchmarks.get(key)
         if cached is None or cached[0] != version:
             cached = self._benchmarks[key] = (version, self._read_benchmarks(metric, baseline, limit))
-        return [_copy(record) for record in cached[1]]
+        return cached[1].copies(_copy)
 
     def _read_benchmarks(self, metric: str, baseline: bool | None, limit: int | None
-                         ) -> builtins.list[Record]:
+                         ) -> Benchmarks:
         sql = (
             "SELECT body, id, valid FROM records WHERE metric = ? AND kind = 'benchmark' "
             "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
@@ -609,7 +610,7 @@ class Store:
         sql += " ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [r for r in self._records(sql, tuple(params)) if not is_invalid(r)]
+        return Benchmarks(r for r in self._records(sql, tuple(params)) if not is_invalid(r))
 
     def run_for_log(self, log_path: str, log_run: int | None = None) -> Record | None:
         """The run record following this log file (the latest, or its `log_run`-th run), if any."""
