@@ -676,18 +676,34 @@ class Store:
                 db.executemany("INSERT INTO record_terms VALUES (?, ?, ?)",
                                [(rowid, term, factor) for term, factor in pairs])
 
-    def terms_sharing(self, terms: Sequence[str]) -> dict[int, builtins.list[tuple[str, float]]]:
-        """Every derived term of the rows that hold any of `terms` (live records only: a row
-        replaced by an edit or a delete loses its terms)."""
+    def term_rows(self, terms: Sequence[str]) -> dict[str, builtins.list[int]]:
+        """The rows holding each of `terms` (live records only: a row replaced by an edit or a
+        delete loses its terms); a term no row holds maps to an empty list."""
+        found: dict[str, builtins.list[int]] = {term: [] for term in terms}
         with self._guard():
-            rows = self._db.execute(
-                "SELECT record, term, factor FROM record_terms WHERE record IN (SELECT record FROM "
-                "record_terms WHERE term IN (SELECT value FROM json_each(?)))",
+            for term, rowid in self._db.execute(
+                "SELECT term, record FROM record_terms WHERE term IN (SELECT value FROM json_each(?))",
                 (json.dumps(list(terms)),),
-            ).fetchall()
-        found: dict[int, builtins.list[tuple[str, float]]] = {}
-        for rowid, term, factor in rows:
-            found.setdefault(rowid, []).append((term, factor))
+            ):
+                found[term].append(rowid)
+        return found
+
+    def rows_with_term_prefix(self, prefix: str) -> set[int]:
+        """The rows holding any term that starts with `prefix` (a range of the term index)."""
+        with self._guard():
+            return {rowid for (rowid,) in self._db.execute(
+                "SELECT record FROM record_terms WHERE term >= ? AND term < ?",
+                (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))}
+
+    def terms_of(self, rowids: Sequence[int]) -> dict[int, builtins.list[tuple[str, float]]]:
+        """Every derived (term, factor) pair of these rows."""
+        found: dict[int, builtins.list[tuple[str, float]]] = {rowid: [] for rowid in rowids}
+        with self._guard():
+            for rowid, term, factor in self._db.execute(
+                "SELECT record, term, factor FROM record_terms WHERE record IN "
+                "(SELECT value FROM json_each(?))", (json.dumps(list(rowids)),),
+            ):
+                found[rowid].append((term, factor))
         return found
 
     def term_counts(self, terms: Sequence[str]) -> dict[str, int]:
