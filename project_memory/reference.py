@@ -12,12 +12,9 @@ memory pane, `serve` and MCP all print what it returns.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-
-if TYPE_CHECKING:  # only annotations: the app's memory pane imports this module at start-up
-    from sessiontui.project_memory.store import Store
 
 SINGLE_STREAM = 1
 
@@ -241,7 +238,14 @@ def default_conditions(results: Sequence[Record], metric: str) -> tuple[Conditio
     return Conditions(metric, SINGLE_STREAM), "no conditions named: single stream assumed"
 
 
-def reference_for(store: Store, metric: str, concurrency: int | None = None) -> Record | None:
+class BenchmarkSource(Protocol):
+    """What `reference_for` reads (the store, which returns `Benchmarks` and so imports this)."""
+
+    def benchmarks(self, metric: str, *, baseline: bool | None = None, limit: int | None = None
+                   ) -> Sequence[Record]: ...
+
+
+def reference_for(store: BenchmarkSource, metric: str, concurrency: int | None = None) -> Record | None:
     """The number to beat for a metric: at `concurrency`, else at the default conditions."""
     baselines = store.benchmarks(metric, baseline=True)
     if concurrency is not None:
