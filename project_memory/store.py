@@ -586,10 +586,11 @@ class Store:
 
     def benchmarks(
         self, metric: str, *, baseline: bool | None = None, limit: int | None = None
-    ) -> Benchmarks:
+    ) -> builtins.list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed). A question
         asks for the same baselines several times: they are read once while no benchmark changes,
-        and each call gets its own copies, which find the number to beat without scanning them."""
+        and each call gets its own copies: a `Benchmarks` list, which finds the number to beat
+        without scanning them."""
         key = (metric, baseline, limit)
         version = self.fingerprint(("benchmark",))
         cached = self._benchmarks.get(key)
