@@ -210,6 +210,7 @@ def lesson_matching(folder: Path, sizes: tuple[int, ...]) -> None:
         cold, warm, fts = [], [], []
         for event in events:
             lessons._LESSON_TERMS.clear()  # a fresh process's first failure
+            lessons._INDEXES.clear()
             with Store(path, readonly=True) as store:
                 cold.append(timed(lambda s=store, e=event: lessons.lessons_for_event(s, e)))
                 warm.append(timed(lambda s=store, e=event: lessons.lessons_for_event(s, e)))

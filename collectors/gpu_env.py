@@ -1,13 +1,17 @@
 """What a measurement runs on, as NVML tells it: GPU models, the driver and the CUDA version.
 
 Records are stamped with it so a later comparison can tell a stale baseline (another driver, CUDA
-or GPU) from a fair one. One NVML session, a few microsecond calls, never raises.
+or GPU) from a fair one. One NVML session, a few microsecond calls, never raises. A Linux host
+without the NVIDIA driver's device files is not probed at all (importing pynvml and failing
+nvmlInit costs tens of milliseconds of a short command), and a failed probe is not repeated.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sessiontui.collectors import nvml_fields as nf
 
@@ -26,14 +30,29 @@ def cuda_text(version: int) -> str:
     return f"{version // 1000}.{version % 1000 // 10}"
 
 
+# NVML talks to the kernel driver through these (the last under WSL); none present: no driver.
+DRIVER_FILES = ("/dev/nvidiactl", "/proc/driver/nvidia", "/dev/dxg")
+_no_nvml = False  # set once a probe found no NVML: this process does not ask again
+
+
+def driver_present() -> bool:
+    """Whether an NVIDIA driver may answer: any of its files exists, or not Linux (not checked)."""
+    return not sys.platform.startswith("linux") or any(Path(p).exists() for p in DRIVER_FILES)
+
+
 def gpu_environment() -> GpuEnvironment:
     """This host's GPU models, NVIDIA driver and CUDA driver version; empty without NVML."""
-    nvml, _ = nf.load_pynvml()
-    if nvml is None:
+    global _no_nvml
+    if _no_nvml or not driver_present():
         return GpuEnvironment()
-    try:
-        nvml.nvmlInit()
-    except Exception:
+    nvml, _ = nf.load_pynvml()
+    if nvml is not None:
+        try:
+            nvml.nvmlInit()
+        except Exception:
+            nvml = None
+    if nvml is None:
+        _no_nvml = True
         return GpuEnvironment()
     try:
         names, driver, cuda = [], None, None

@@ -13,7 +13,8 @@ import math
 import re
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.records import Record
@@ -331,26 +332,100 @@ def _index_ready(store: Store) -> bool:
     return True
 
 
-def _rank_indexed(store: Store, failure: TrainEvent, limit: int) -> list[Record]:
-    """`rank` over every stored lesson, reading only those that share a term with the failure:
-    a lesson sharing none scores 0, and the weights count the terms of all of them."""
+@dataclass
+class _Index:
+    """What matching has read from one memory while its lessons and runs are unchanged: the rows
+    holding each term asked so far, the rows naming a failure kind, lesson terms and creation
+    times, and the stored failures that weigh words. Built once per fingerprint, filled as asked."""
+
+    fingerprint: tuple
+    lesson_count: int
+    background: list[Terms]
+    kinded: set[int]  # lessons about a kind of failure (they match that kind only)
+    rows: dict[str, list[int]] = field(default_factory=dict)
+    terms: dict[int, Terms] = field(default_factory=dict)
+    created: dict[int, str] = field(default_factory=dict)
+
+    def rows_of(self, store: Store, terms: Iterable[str]) -> dict[str, list[int]]:
+        """The lessons holding each term."""
+        wanted = list(dict.fromkeys(terms))
+        missing = [term for term in wanted if term not in self.rows]
+        if missing:
+            self.rows.update(store.term_rows(missing))
+        return {term: self.rows[term] for term in wanted}
+
+    def terms_of(self, store: Store, rowids: Iterable[int]) -> dict[int, Terms]:
+        """Each lesson's terms, as derived and stored."""
+        wanted = list(rowids)
+        missing = [rowid for rowid in wanted if rowid not in self.terms]
+        if missing:
+            self.terms.update((rowid, _indexed_terms(pairs))
+                              for rowid, pairs in store.terms_of(missing).items())
+        return {rowid: self.terms[rowid] for rowid in wanted}
+
+    def created_at(self, store: Store, rowids: Iterable[int]) -> dict[int, str]:
+        """When each lesson was created (the tie-break)."""
+        wanted = list(rowids)
+        missing = [rowid for rowid in wanted if rowid not in self.created]
+        if missing:
+            self.created.update(store.created_at(missing))
+        return {rowid: self.created[rowid] for rowid in wanted}
+
+
+_INDEXES: dict[Path, _Index] = {}  # by memory file: one process watches one or two
+
+
+def _index(store: Store) -> _Index | None:
+    """This memory's in-process index, the same while no lesson or run changes; None when its
+    lessons' terms cannot be derived (a read-only memory), so the caller scores every lesson."""
+    fingerprint = store.fingerprint(("lesson", "run"))
+    held = _INDEXES.get(store.path)
+    if held is not None and held.fingerprint == fingerprint:
+        return held
+    if not _index_ready(store):
+        return None
+    held = _INDEXES[store.path] = _Index(fingerprint, store.live_count("lesson"), _background(store),
+                                         store.rows_with_term_prefix("kind:"))
+    return held
+
+
+def _rank_indexed(store: Store, index: _Index, failure: TrainEvent, limit: int) -> list[Record]:
+    """`rank` over every stored lesson, term at a time: each of the failure's terms adds its
+    weight to the lessons holding it, so only those are touched; a lesson about another kind
+    scores 0, one about the failure's kind scores 1 + coverage, and the rare kind-less lesson
+    that could reach a score (a quoted name, or MIN_SHARED of shared weight) is scored by `score`."""
     wanted = failure_terms(failure)
-    candidates = {rowid: _indexed_terms(pairs) for rowid, pairs in
-                  store.terms_sharing([*wanted.words, *(_NAME + n for n in wanted.names)]).items()}
-    if not candidates:
-        return []
-    weight = Weights([wanted, *_background(store)])
-    weight.count += store.live_count("lesson")
-    words = set(wanted.words).union(*(terms.words for terms in candidates.values()))
-    for word, count in store.term_counts(sorted(words)).items():
-        weight.frequency[word] = weight.frequency.get(word, 0) + count
     exception = _exception_type(failure)
-    scores = {rowid: s for rowid, terms in candidates.items()
-              if (s := score(wanted, terms, weight, exception)) > 0}
+    rows = index.rows_of(store, [*wanted.words, *(_NAME + name for name in wanted.names)])
+    weight = Weights([wanted, *index.background])
+    weight.count += index.lesson_count
+    for word in wanted.words:
+        weight.frequency[word] = weight.frequency.get(word, 0) + len(rows[word])
+    total = sum(weight(word) for word, factor in wanted.words.items() if factor == 1.0) or 1.0
+    shared: dict[int, float] = {}  # summed as `score` sums, in the failure's word order
+    reach: dict[int, float] = {}  # the same without the detail factor
+    for word, factor in wanted.words.items():
+        gained = weight(word)
+        for rowid in rows[word]:
+            shared[rowid] = shared.get(rowid, 0.0) + factor * gained
+            reach[rowid] = reach.get(rowid, 0.0) + gained
+    named = set().union(*(rows[_NAME + name] for name in wanted.names if name != exception))
+    own_kind = set().union(*(rows[f"kind:{kind}"] for kind in wanted.kinds))
+    scores = {rowid: 1.0 + min(1.0, shared.get(rowid, 0.0) / total) for rowid in own_kind}
+    kindless = [rowid for rowid in {*reach, *named} - index.kinded
+                if rowid in named or reach[rowid] >= MIN_SHARED - 1e-9]
+    if kindless:
+        terms = index.terms_of(store, kindless)
+        words = set().union(*(t.words for t in terms.values())) - set(wanted.words)
+        for word, count in store.term_counts(sorted(words)).items():
+            weight.frequency[word] = weight.frequency.get(word, 0) + count
+        scores.update((rowid, score(wanted, t, weight, exception)) for rowid, t in terms.items())
+    scores = {rowid: s for rowid, s in scores.items() if s > 0}
     if not scores:
         return []
-    kept = [rowid for rowid, s in scores.items() if s >= KEEP_WITHIN * max(scores.values())]
-    created = store.created_at(kept)  # the newest first among equal scores, as `rank` orders
+    floor = KEEP_WITHIN * max(scores.values())
+    kept = [rowid for rowid, s in scores.items() if s >= floor]
+    created = index.created_at(store, kept)  # the newest first among equal scores, as `rank` orders
     kept.sort(key=lambda rowid: (scores[rowid], created[rowid]), reverse=True)
     lessons = store.by_rowid(kept[:limit])
     return [lessons[rowid] for rowid in kept[:limit]]
@@ -360,6 +435,7 @@ def lessons_for_event(store: Store, event: TrainEvent, limit: int = 3) -> list[R
     """Stored lessons matching a failure event (crash, stall, divergence), best first."""
     if not event.is_failure:
         return []
-    if _index_ready(store):
-        return _rank_indexed(store, event, limit)
+    index = _index(store)
+    if index is not None:
+        return _rank_indexed(store, index, event, limit)
     return rank(event, store.list("lesson"), _background(store), limit)

@@ -11,13 +11,10 @@ memory pane, `serve` and MCP all print what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import NamedTuple, Protocol
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-
-if TYPE_CHECKING:  # only annotations: the app's memory pane imports this module at start-up
-    from sessiontui.project_memory.store import Store
 
 SINGLE_STREAM = 1
 
@@ -100,8 +97,69 @@ def best(records: Sequence[Record], metric: str) -> Record | None:
 
 def number_to_beat(baselines: Sequence[Record], conditions: Conditions) -> Record | None:
     """The best baseline measured under these conditions, or None when none was."""
+    if isinstance(baselines, Benchmarks):
+        return baselines.number_to_beat(conditions)
     usable = [b for b in baselines if b.baseline and b.status != "failed"]
     return best([b for b in usable if matches(b, conditions)], conditions.metric)
+
+
+def _key(value: object) -> str | None:
+    """A condition as `_same` compares it."""
+    return None if value is None else str(value).lower()
+
+
+def _condition_key(record: Record) -> tuple:
+    """Where a baseline goes in `Benchmarks`' index: its metric and its conditions as compared."""
+    return (record.metric or DEFAULT_METRIC, *map(_key, (
+        record.concurrency, record.batch_size, record.model, record.engine, hardware_of(record))))
+
+
+class Benchmarks(list[Record]):
+    """Benchmarks newest first (as `Store.benchmarks` returns them) that answer the number to beat
+    from an index of the best baseline per set of conditions: O(conditions), not O(baselines).
+
+    The rule is `number_to_beat`'s, applied to the few per-conditions bests: a set of conditions
+    matches where each of its known conditions equals the asked one, and among the matching
+    bests the best value wins, ties going to the newest (the first in the list)."""
+
+    _index: tuple[int, dict[tuple, int]] | None = None  # (length indexed, key -> best position)
+
+    def _best_positions(self) -> dict[tuple, int]:
+        if self._index is None or self._index[0] != len(self):
+            index: dict[tuple, int] = {}
+            for position, record in enumerate(self):
+                if not record.baseline or record.status == "failed" or record.value is None:
+                    continue
+                key = _condition_key(record)
+                held = index.get(key)
+                if held is None or _score(record, key[0]) > _score(self[held], key[0]):
+                    index[key] = position
+            self._index = (len(self), index)
+        return self._index[1]
+
+    def copies(self, copy: Callable[[Record], Record]) -> Benchmarks:
+        """Each record copied, sharing this list's index (built here once, if not yet)."""
+        copied = Benchmarks(map(copy, self))
+        copied._index = (len(self), self._best_positions())
+        return copied
+
+    def number_to_beat(self, conditions: Conditions) -> Record | None:
+        """The best baseline under these conditions (see `number_to_beat`)."""
+        asked = (conditions.metric, *map(_key, (conditions.concurrency, conditions.batch_size,
+                                                 conditions.model, conditions.engine,
+                                                 conditions.hardware)))
+        found = [position for key, position in self._best_positions().items()
+                 if key[0] == asked[0] and all(
+                     a is None or b is None or a == b for a, b in zip(key[1:], asked[1:], strict=True))]
+        if not found:
+            return None
+        return self[max(found, key=lambda p: (_score(self[p], conditions.metric), -p))]
+
+
+def _score(record: Record, metric: str) -> float:
+    """Higher is better, whichever way the metric improves."""
+    value = record.value or 0.0
+    return -value if lower_is_better(metric) else value
 
 
 def reference_of(result: Record, baselines: Sequence[Record]) -> Record | None:
@@ -180,7 +238,14 @@ def default_conditions(results: Sequence[Record], metric: str) -> tuple[Conditio
     return Conditions(metric, SINGLE_STREAM), "no conditions named: single stream assumed"
 
 
-def reference_for(store: Store, metric: str, concurrency: int | None = None) -> Record | None:
+class BenchmarkSource(Protocol):
+    """What `reference_for` reads (the store, which returns `Benchmarks` and so imports this)."""
+
+    def benchmarks(self, metric: str, *, baseline: bool | None = None, limit: int | None = None
+                   ) -> Sequence[Record]: ...
+
+
+def reference_for(store: BenchmarkSource, metric: str, concurrency: int | None = None) -> Record | None:
     """The number to beat for a metric: at `concurrency`, else at the default conditions."""
     baselines = store.benchmarks(metric, baseline=True)
     if concurrency is not None:

@@ -31,6 +31,7 @@ from sessiontui.project_memory.records import (
     record_from_row,
     validate,
 )
+from sessiontui.project_memory.reference import Benchmarks
 
 _FIELD_KEYS = frozenset(FIELD_NAMES)
 _DEFAULTS = {f.name: f.default for f in fields(Record) if f.default is not MISSING}
@@ -232,7 +233,7 @@ class Store:
         self._checked = False  # this connection may write: checked, or known unchanged since
         self._checked_at = 0.0
         self._snapshot: Path | None = None  # a private copy read in place of a read-only folder
-        self._benchmarks: dict[tuple, tuple[tuple, builtins.list[Record]]] = {}  # see benchmarks()
+        self._benchmarks: dict[tuple, tuple[tuple, Benchmarks]] = {}  # see benchmarks()
         self._db = self._connect(create)
 
     # -- connection and schema ------------------------------------------------------------
@@ -588,16 +589,17 @@ class Store:
     ) -> builtins.list[Record]:
         """Successful benchmark records for a metric, newest first (index-backed). A question
         asks for the same baselines several times: they are read once while no benchmark changes,
-        and each call gets its own copies."""
+        and each call gets its own copies: a `Benchmarks` list, which finds the number to beat
+        without scanning them."""
         key = (metric, baseline, limit)
         version = self.fingerprint(("benchmark",))
         cached = self._benchmarks.get(key)
         if cached is None or cached[0] != version:
             cached = self._benchmarks[key] = (version, self._read_benchmarks(metric, baseline, limit))
-        return [_copy(record) for record in cached[1]]
+        return cached[1].copies(_copy)
 
     def _read_benchmarks(self, metric: str, baseline: bool | None, limit: int | None
-                         ) -> builtins.list[Record]:
+                         ) -> Benchmarks:
         sql = (
             "SELECT body, id, valid FROM records WHERE metric = ? AND kind = 'benchmark' "
             "AND deleted_at IS NULL AND (status IS NULL OR status = 'ok') AND value IS NOT NULL"
@@ -609,7 +611,7 @@ class Store:
         sql += " ORDER BY created_at DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return [r for r in self._records(sql, tuple(params)) if not is_invalid(r)]
+        return Benchmarks(r for r in self._records(sql, tuple(params)) if not is_invalid(r))
 
     def run_for_log(self, log_path: str, log_run: int | None = None) -> Record | None:
         """The run record following this log file (the latest, or its `log_run`-th run), if any."""
@@ -675,18 +677,34 @@ class Store:
                 db.executemany("INSERT INTO record_terms VALUES (?, ?, ?)",
                                [(rowid, term, factor) for term, factor in pairs])
 
-    def terms_sharing(self, terms: Sequence[str]) -> dict[int, builtins.list[tuple[str, float]]]:
-        """Every derived term of the rows that hold any of `terms` (live records only: a row
-        replaced by an edit or a delete loses its terms)."""
+    def term_rows(self, terms: Sequence[str]) -> dict[str, builtins.list[int]]:
+        """The rows holding each of `terms` (live records only: a row replaced by an edit or a
+        delete loses its terms); a term no row holds maps to an empty list."""
+        found: dict[str, builtins.list[int]] = {term: [] for term in terms}
         with self._guard():
-            rows = self._db.execute(
-                "SELECT record, term, factor FROM record_terms WHERE record IN (SELECT record FROM "
-                "record_terms WHERE term IN (SELECT value FROM json_each(?)))",
+            for term, rowid in self._db.execute(
+                "SELECT term, record FROM record_terms WHERE term IN (SELECT value FROM json_each(?))",
                 (json.dumps(list(terms)),),
-            ).fetchall()
-        found: dict[int, builtins.list[tuple[str, float]]] = {}
-        for rowid, term, factor in rows:
-            found.setdefault(rowid, []).append((term, factor))
+            ):
+                found[term].append(rowid)
+        return found
+
+    def rows_with_term_prefix(self, prefix: str) -> set[int]:
+        """The rows holding any term that starts with `prefix` (a range of the term index)."""
+        with self._guard():
+            return {rowid for (rowid,) in self._db.execute(
+                "SELECT record FROM record_terms WHERE term >= ? AND term < ?",
+                (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)))}
+
+    def terms_of(self, rowids: Sequence[int]) -> dict[int, builtins.list[tuple[str, float]]]:
+        """Every derived (term, factor) pair of these rows."""
+        found: dict[int, builtins.list[tuple[str, float]]] = {rowid: [] for rowid in rowids}
+        with self._guard():
+            for rowid, term, factor in self._db.execute(
+                "SELECT record, term, factor FROM record_terms WHERE record IN "
+                "(SELECT value FROM json_each(?))", (json.dumps(list(rowids)),),
+            ):
+                found[rowid].append((term, factor))
         return found
 
     def term_counts(self, terms: Sequence[str]) -> dict[str, int]:

@@ -29,6 +29,7 @@ from sessiontui.project_memory.runs import run_name
 METRICS_PATHS = ("/metrics", "/")
 BACKLOG = 256  # pending connections the listener holds: a burst of scrapes is queued, not refused
 IDLE_TIMEOUT_S = 10.0  # a connection that sends nothing for this long is closed (a thread each)
+SHUTDOWN_POLL_S = 0.05  # how often the listener checks for shutdown: SIGTERM exits well within 1 s
 
 
 class Watch(Protocol):
@@ -95,7 +96,8 @@ def start_server(exporter: Exporter, host: str, port: int, *,
     handler = type("Handler", (_Handler,), {"timeout": idle_timeout_s})
     server = _MetricsServer((host, port), handler)
     server.exporter = exporter
-    threading.Thread(target=server.serve_forever, name="metrics-http", daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL_S,), name="metrics-http",
+                     daemon=True).start()
     return server
 
 
@@ -130,6 +132,8 @@ class Serve:
             self._sample_gpu()
             self._publish()
             for name, watch in self.watches:
+                if self.stop.is_set():  # a signal while catching up: the other logs can wait
+                    return
                 self._take(name, watch, watch.catch_up())
                 self._publish()
             while not self.stop.wait(self.settings.refresh_s):

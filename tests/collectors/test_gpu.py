@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import psutil
 import pynvml
 import pytest
 
+from sessiontui.collectors import gpu_env
 from sessiontui.collectors.gpu import GpuCollector, GpuSnapshot
 from sessiontui.collectors.gpu_env import gpu_environment
 from sessiontui.tui.cli import main
@@ -30,6 +32,8 @@ class FakeNvml:
         self.faults: dict[tuple[str, int | None], int] = {}
         self.processes = {0: [(os.getpid(), 2048 * MIB)], 1: []}
         self.nvlink_reads = 0
+        monkeypatch.setattr(gpu_env, "driver_present", lambda: True)  # whatever this host has
+        monkeypatch.setattr(gpu_env, "_no_nvml", False)
         getters = {
             "nvmlInit": lambda: None,
             "nvmlShutdown": lambda: None,
@@ -328,6 +332,20 @@ def test_gpu_environment_keeps_what_answers_when_a_call_fails(nvml: FakeNvml) ->
     env = gpu_environment()
     assert env.driver == "580.159.04" and env.cuda == "13.0"
     assert nvml.calls["nvmlShutdown"] == 1
+
+
+def test_gpu_environment_skips_nvml_without_a_driver(monkeypatch: pytest.MonkeyPatch,
+                                                      tmp_path: Path) -> None:
+    """No driver file: pynvml is not even imported; a failed probe is not repeated."""
+    monkeypatch.setattr(gpu_env, "_no_nvml", False)
+    monkeypatch.setattr(gpu_env, "DRIVER_FILES", (str(tmp_path / "nvidiactl"),))
+    loads: list[int] = []
+    monkeypatch.setattr(gpu_env.nf, "load_pynvml", lambda: loads.append(1) or (None, "none"))
+    if gpu_env.sys.platform.startswith("linux"):
+        assert gpu_environment() == gpu_env.GpuEnvironment() and loads == []
+    (tmp_path / "nvidiactl").touch()
+    assert gpu_environment() == gpu_env.GpuEnvironment() and loads == [1]
+    assert gpu_environment() == gpu_env.GpuEnvironment() and loads == [1]
 
 
 def test_close_releases_nvml_and_a_later_sample_restarts(nvml: FakeNvml) -> None:

@@ -111,6 +111,14 @@ def test_deleted_lesson_is_not_matched(store: Store) -> None:
     assert lessons_for_event(store, crash("nccl_watchdog.log")) == []
 
 
+def test_a_lesson_written_after_a_match_is_found(store: Store) -> None:
+    """The in-process index follows the memory: a lesson added since the last match counts."""
+    lesson(store, "CUDA OOM in eval")
+    assert lessons_for_event(store, crash("nccl_watchdog.log")) == []
+    written = lesson(store, "NCCL watchdog timeout at the eval barrier")
+    assert ids(lessons_for_event(store, crash("nccl_watchdog.log"))) == [written.id]
+
+
 def test_limit_and_order(store: Store) -> None:
     for i in range(5):
         lesson(store, f"CUDA OOM number {i}")
@@ -122,19 +130,20 @@ def test_the_index_ranks_as_scoring_every_lesson_does(store: Store, lesson_set: 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from lesson_matching import load_lessons
 
-    from sessiontui.project_memory.lessons import _background, _index_ready, _rank_indexed, rank
+    from sessiontui.project_memory.lessons import _background, _index, _rank_indexed, rank
 
     store.add_all(load_lessons(lesson_set))
     for extra in store.list("lesson")[:3]:  # an edited and a deleted lesson: the index follows
         extra.title = f"{extra.title} (edited)"
         store.update(extra)
     store.delete(store.list("lesson")[-1].id)
-    assert _index_ready(store)  # every live lesson's terms derived, the edited ones again
+    index = _index(store)  # every live lesson's terms derived, the edited ones again
+    assert index is not None
     compared = 0
     for tail in sorted(CRASH.glob("*.log")):
         events = [e for e in read_log(tail).events if e.kind == "crashed"]
         if events:
             full = rank(events[0], store.list("lesson"), _background(store))
-            assert ids(_rank_indexed(store, events[0], 3)) == ids(full), tail.name
+            assert ids(_rank_indexed(store, index, events[0], 3)) == ids(full), tail.name
             compared += bool(full)
     assert compared >= 20

@@ -3,14 +3,15 @@ whatever its engine; the engine's own baseline second and labelled (issue 26, it
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
 from sessiontui.project_memory.ask import ask
-from sessiontui.project_memory.records import Record
-from sessiontui.project_memory.reference import compare
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
+from sessiontui.project_memory.reference import Benchmarks, Conditions, compare, number_to_beat
 from sessiontui.project_memory.speedup import build_speedup_report, speedup_answer_lines
 from sessiontui.project_memory.store import Store
 from sessiontui.project_memory.targets import measured, parse_target
@@ -96,3 +97,24 @@ def test_the_column_header_names_the_reference(store: Store, example: dict[str, 
     wide = store.add(Record("benchmark", config="c32", concurrency=32, value=900.0, baseline=True))
     wide_result = store.add(Record("benchmark", config="c32 eagle", concurrency=32, value=990.0))
     assert column_label([*rows, wide_result], [*baselines, wide], example["sglang"]) == "vs beat at its c"
+
+
+def test_the_index_finds_what_the_scan_finds() -> None:
+    """`Benchmarks` answers from its per-conditions index exactly what the rule's scan answers:
+    unknown conditions never clash, case-insensitive names, ties to the newest, failed skipped."""
+    rng = random.Random(7)
+    pick = rng.choice
+    records = [Record("benchmark", id=f"b{i}", baseline=pick((True, True, False)),
+                      status=pick(("ok", "ok", "failed")), metric=pick((None, "ttft_ms")),
+                      value=pick((None, 40.0, 50.0, rng.uniform(10, 90))),
+                      concurrency=pick((None, 1, 8)), batch_size=pick((None, 4)),
+                      model=pick((None, "Llama", "llama", "qwen")), engine=pick((None, "vllm", "SGLang")),
+                      gpus=pick(([], ["NVIDIA H200"], ["nvidia h100"]))) for i in range(400)]
+    indexed = Benchmarks(records)
+    asked = [Conditions(metric, c, bs, model, engine, gpu)
+             for metric in (DEFAULT_METRIC, "ttft_ms") for c in (None, 1, 8, 32) for bs in (None, 4)
+             for model in (None, "LLAMA", "qwen") for engine in (None, "sglang", "vllm")
+             for gpu in (None, "NVIDIA H200", "NVIDIA H100")]
+    found = [indexed.number_to_beat(conditions) for conditions in asked]
+    assert found == [number_to_beat(records, conditions) for conditions in asked]
+    assert sum(record is not None for record in found) > len(asked) // 2

@@ -53,6 +53,18 @@ def version() -> str:
         return "unknown"
 
 
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked: importlib.metadata costs every command ~10 ms."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> NoReturn:
+        print(f"sessiontui {version()}")
+        parser.exit()
+
+
 EPILOG = """\
 exit codes: 0 ok; 1 runtime failure (one line on stderr); 2 usage or invalid input;
   `sync --status`: 0 in sync, 1 something to sync; `salvage`: 3 when records were lost.
@@ -73,8 +85,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"sessiontui {version()}",
-                        help="print the version and exit")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in modules_for(command):
         module.register(sub)

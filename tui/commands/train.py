@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from statistics import median
 from typing import TYPE_CHECKING
 
+from sessiontui.project_memory.records import Record, parse_time
 from sessiontui.tui.commands.common import input_path, with_examples
 from sessiontui.tui.commands.hosts import add_host_option
 
@@ -88,7 +90,8 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
     from sessiontui.tui.commands.formats import use_project_formats
 
     use_project_formats()  # the project's [[formats]] are read first
-    return _from_memory(log, read_log(log, stall_after_s=configured_stall_after_s()))
+    configured = configured_stall_after_s()
+    return _from_memory(log, read_log(log, stall_after_s=configured), configured is None)
 
 
 def configured_stall_after_s() -> float | None:
@@ -112,11 +115,32 @@ def status_dict(snapshot: TrainSnapshot, lessons: list[list]) -> dict:
     return data
 
 
-def _from_memory(log: str, snapshot: TrainSnapshot) -> tuple[TrainSnapshot, list[list]]:
+def stored_interval(run: Record | None, snapshot: TrainSnapshot) -> float | None:
+    """Seconds between the log's progress lines as the stored run saw them go by (its live
+    milestones and last update: time over steps), for a log that prints neither times nor a rate."""
+    if run is None:
+        return None
+    seen = sorted({(m["step"], when) for m in run.milestones
+                   if m.get("at") and m.get("step") is not None and (when := parse_time(m["at"]))}
+                  | ({(run.step, when)} if run.step is not None and run.last_update
+                     and (when := parse_time(run.last_update)) else set()))
+    if len(seen) < 2 or seen[-1][0] <= seen[0][0]:
+        return None
+    per_step = (seen[-1][1] - seen[0][1]).total_seconds() / (seen[-1][0] - seen[0][0])
+    steps = [step for step, _ in snapshot.history.get("loss", ())]
+    gaps = [b - a for a, b in zip(steps, steps[1:], strict=False) if b > a]
+    return per_step * (median(gaps) if gaps else 1) if per_step > 0 else None
+
+
+def _from_memory(log: str, snapshot: TrainSnapshot, own_limit: bool = False
+                 ) -> tuple[TrainSnapshot, list[list]]:
     """The snapshot numbered as the run records count the log's attempts, and for each event the
-    stored lessons that match it, best first (neither without a memory)."""
+    stored lessons that match it, best first (neither without a memory). With `own_limit` (no
+    configured stall limit), a log that gave no interval is read again with the stored run's."""
     from dataclasses import replace
 
+    from sessiontui.collectors.trainlog import read_log
+    from sessiontui.collectors.trainlog.state import stall_limit_s
     from sessiontui.project_memory.lessons import lessons_for_event
     from sessiontui.project_memory.runs import attempt_of
     from sessiontui.project_memory.store import StoreError
@@ -128,6 +152,9 @@ def _from_memory(log: str, snapshot: TrainSnapshot) -> tuple[TrainSnapshot, list
         if store is None:
             return snapshot, nothing
         with store:
+            if own_limit and snapshot.step_interval_s is None and (
+                    interval := stored_interval(store.run_for_log(log), snapshot)):
+                snapshot = read_log(log, stall_after_s=stall_limit_s(interval))
             snapshot = replace(snapshot, attempt=attempt_of(store, log, snapshot))
             return snapshot, [lessons_for_event(store, event) for event in snapshot.events]
     except StoreError as exc:  # the status needs no memory: say what was skipped, go on
