@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
-from sessiontui.collectors.logtext import clean
+from sessiontui.collectors.logtext import clean, is_progress_bar
 from sessiontui.project_memory.records import Record
 
 FORMATS = ("generic", "generic.server_log")
@@ -89,6 +89,12 @@ _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_
 _OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
                   "number_of_completion_tokens")
 ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
+# A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
+# (`throughput: 216.6 tok/s`); any other heading or rule ends it.
+_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
+                            re.IGNORECASE)
+_HEADING = re.compile(r"^[-=#*]{3,}")
+_BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
 
@@ -326,9 +332,15 @@ def readings(text: str) -> Iterator[_Reading]:
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
+    phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        if heading := _PHASE_HEADING.match(line):
+            phase = heading[1].lower()
+            continue
+        if _HEADING.match(line):
+            phase = ""
         bars = bool(_BARS.search(line[:3]))
         if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
                 lines) else ""):
@@ -354,6 +366,9 @@ def readings(text: str) -> Iterator[_Reading]:
             found = list(_table_row(header, line))
         else:
             found = list(_cells(line)) if bars else list(_segments(line))
+        if phase:
+            found = [(label if phase in label.lower() else f"{phase} {label}", number, unit)
+                     for label, number, unit in found]
         yield from _line_readings(found, line, index, logged)
 
 
@@ -409,6 +424,25 @@ def _summarised(results: list[_Result]) -> list[_Result]:
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
     return [summary, *(r for r in results if r not in periodic)]
+
+
+def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
+    """A progress bar's redraws (`Processed prompts: 22%|...| 225/1000 [..., output: 2.30
+    toks/s]`) as its latest one: each redraw prints the run's rates so far, not another run. A
+    bar that reached its total finished a run, and the next bar is another."""
+    kept: list[_Result] = []
+    for result in results:
+        if kept and set(result.readings) == set(kept[-1].readings) and _unfinished_bar(
+                lines[kept[-1].first]) and is_progress_bar(lines[result.first]):
+            kept.pop()
+        kept.append(result)
+    return kept
+
+
+def _unfinished_bar(line: str) -> bool:
+    """Whether a line is a progress bar short of its total (`225/1000 [`)."""
+    position = _BAR_POSITION.search(line)
+    return is_progress_bar(line) and position is not None and position[1] != position[2]
 
 
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
@@ -530,6 +564,6 @@ def parse(text: str, problems: list[str]) -> list[Record]:
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
-    results = _averaged(_summarised(_results(found)), lines)
+    results = _averaged(_summarised(_latest_redraws(_results(found), lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     return [_record(result, text, offsets) for result in results]
