@@ -94,6 +94,9 @@ ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials diffe
 _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
                             re.IGNORECASE)
 _HEADING = re.compile(r"^[-=#*]{3,}")
+_PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
+_SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
+_SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
@@ -364,12 +367,26 @@ def readings(text: str) -> Iterator[_Reading]:
             continue
         if header is not None:
             found = list(_table_row(header, line))
+            # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
+            phase = _row_phase(line) or (phase if found and not _row_cells(line)[0] else "")
         else:
             found = list(_cells(line)) if bars else list(_segments(line))
         if phase:
-            found = [(label if phase in label.lower() else f"{phase} {label}", number, unit)
-                     for label, number, unit in found]
+            found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
         yield from _line_readings(found, line, index, logged)
+
+
+def _row_phase(line: str) -> str:
+    """The phase a table row's first cell names (`| Prefill | 1 | ...`), or ""."""
+    cells = _row_cells(line)
+    phase = _PHASE_CELL.match(cells[0]) if cells else None
+    return phase[1].lower() if phase else ""
+
+
+def _in_phase(label: str, phase: str) -> str:
+    """A label qualified by the phase it was printed under, unless it names a setting or the
+    phase already."""
+    return label if phase in label.lower() or _SETTING_LABEL.search(label) else f"{phase} {label}"
 
 
 def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
@@ -398,9 +415,30 @@ def _results(found: Iterable[_Reading]) -> list[_Result]:
             results.append(_Result())
         for reading in line:
             results[-1].add(reading)
+    results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
     return [result for result in results if _headline(result.readings)]
+
+
+def _joined_by_settings(results: list[_Result]) -> list[_Result]:
+    """Results printed phase by phase (a table's Prefill rows, then its Decode rows) joined: a
+    result that repeats an earlier one's batch size or concurrency, and none of its figures,
+    completes it."""
+    kept: list[_Result] = []
+    for result in results:
+        key = {name: result.readings[name] for name in _SETTINGS if name in result.readings}
+        figures = set(result.readings) - set(key)
+        match = next((k for k in kept if key and figures and all(
+            k.readings.get(name) == value for name, value in key.items())
+            and not figures & set(k.readings)), None) if key else None
+        if match is None:
+            kept.append(result)
+            continue
+        for name, value in result.readings.items():
+            match.readings.setdefault(name, value)
+        match.last = max(match.last, result.last)
+    return kept
 
 
 def _differs(seen: float | None, value: float) -> bool:
@@ -525,11 +563,13 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
         metric = {"metric": "latency_s", "unit": "s"}
     value = readings.pop(headline)
     concurrency = readings.pop("concurrency", None)
+    batch_size = readings.pop("batch_size", None)
     accept = readings.pop("accept_length", None) if headline != "accept_length" else value
     return benchmark(
         value,
         FORMATS[1] if result.summary else FORMATS[0],
         concurrency=int(concurrency) if concurrency and concurrency == int(concurrency) else None,
+        batch_size=int(batch_size) if batch_size and batch_size == int(batch_size) else None,
         accept_length=accept if accept and accept >= 1 else None,
         figures={name: v for name, v in readings.items() if not name.startswith("_")},
         **metric,
