@@ -81,6 +81,7 @@ _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), 
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
+PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
 _LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
                      r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
@@ -235,8 +236,15 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
 
 
 def _cells(line: str) -> Iterator[tuple[str, str, str]]:
-    """(label, number, unit) of a table row: the first cell names it, the first number is it."""
+    """(label, number, unit) of a table row: the first cell names it, the first number is it;
+    in a row of value-first cells (`| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL |`) each cell is one."""
     cells = [cell.strip() for cell in _BARS.split(line) if cell.strip()]
+    value_first = [_VALUE_FIRST.fullmatch(cell) for cell in cells]
+    if len(cells) >= 2 and all(value_first):
+        for match in value_first:
+            if match:
+                yield match[2], match[1], match[2]
+        return
     if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
         return
     number = _VALUE.match(cells[1])
@@ -285,6 +293,7 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 
 _SPACED = re.compile(r"\s{2,}")
+_VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
@@ -404,7 +413,7 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 yield _Reading(name, value, index, logged)
 
 
-def _results(found: Iterable[_Reading]) -> list[_Result]:
+def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result."""
     results = [_Result()]
@@ -418,7 +427,7 @@ def _results(found: Iterable[_Reading]) -> list[_Result]:
     results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
-    return [result for result in results if _headline(result.readings)]
+    return [result for result in results if _headline(result.readings, headlines)]
 
 
 def _joined_by_settings(results: list[_Result]) -> list[_Result]:
@@ -446,18 +455,18 @@ def _differs(seen: float | None, value: float) -> bool:
     return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
 
 
-def _headline(readings: dict[str, float]) -> str | None:
+def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
     """The name of a result's headline figure, or None when it has none."""
-    return next((name for name in HEADLINES if readings.get(name, 0) > 0), None)
+    return next((name for name in headlines if readings.get(name, 0) > 0), None)
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A periodic log line (results printed behind a logger prefix, with the same names) as one
-    result of their medians."""
+    """A periodic log line (results printed behind a logger prefix, with the same headline) as
+    one result of the medians of the names every line prints (a cut last line prints fewer)."""
     periodic = [r for r in results if r.logged]
-    if not periodic or len({frozenset(r.readings) for r in periodic}) != 1:
+    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1:
         return results
-    names = periodic[0].readings
+    names = set.intersection(*(set(r.readings) for r in periodic))
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
@@ -548,7 +557,7 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
     offset = offsets[result.first]
     for name, value in _command_settings(text, offset).items():
         readings.setdefault(name, value)
-    headline = _headline(readings) or "output_tok_s"
+    headline = _headline(readings, PROMPT_ONLY) or "output_tok_s"
     metric: dict[str, Any] = {}
     if headline == "throughput_tok_s":
         headline = "output_tok_s"
@@ -559,6 +568,8 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
         metric = {"metric": "accept_length", "unit": "tok/step"}
     elif headline == "total_tok_s":
         metric = {"metric": "total_tok_s", "unit": "tok/s"}
+    elif headline == "prompt_tok_s":
+        metric = {"metric": "prompt_tok_s", "unit": "tok/s"}
     elif headline == "latency_s":
         metric = {"metric": "latency_s", "unit": "s"}
     value = readings.pop(headline)
@@ -595,8 +606,10 @@ def _spread_cells(text: str) -> str:
     return "\n".join(lines)
 
 
-def parse(text: str, problems: list[str]) -> list[Record]:
-    """Every result of the labelled lines in the text (the fallback when no format knows it)."""
+def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Record]:
+    """Every result of the labelled lines in the text (the fallback when no format knows it);
+    with `prompt_only`, an output that measured prompt processing alone is read by that rate
+    (not for a paste cut short, which may have lost its generation rate)."""
     text = _spread_cells(text)
     found = list(readings(text))
     lines = text.splitlines()
@@ -604,6 +617,7 @@ def parse(text: str, problems: list[str]) -> list[Record]:
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
-    results = _averaged(_summarised(_latest_redraws(_results(found), lines)), lines)
+    measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
+    results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     return [_record(result, text, offsets) for result in results]
