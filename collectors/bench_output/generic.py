@@ -606,11 +606,42 @@ def _spread_cells(text: str) -> str:
     return "\n".join(lines)
 
 
+_EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold around a label (`**Request Throughput:**`)
+_CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b", re.IGNORECASE)
+
+
+def _runs_in_columns(text: str) -> str:
+    """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
+    runs) as one block of `label: value` lines per run column; change columns are not runs."""
+    lines = text.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        cells = _row_cells(lines[index]) if _BARS.match(lines[index].strip()) else []
+        runs = [i for i, cell in enumerate(cells) if i and not _CHANGE_COLUMN.search(cell)]
+        rule = index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip())
+        if not (cells and cells[0].lower() in _KEY_COLUMNS and len(runs) >= 2 and rule):
+            out.append(lines[index])
+            index += 1
+            continue
+        end = index + 2
+        while end < len(lines) and _BARS.match(lines[end].strip()):
+            end += 1
+        rows = [_row_cells(line) for line in lines[index + 2 : end]]
+        for run in runs:
+            out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
+            out.append("")
+        index = end
+    return "\n".join(out)
+
+
 def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Record]:
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _spread_cells(text)
+    text = _EMPHASIS.sub("", _spread_cells(text))
+    if "|" in text:
+        text = _runs_in_columns(text)
     found = list(readings(text))
     lines = text.splitlines()
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
