@@ -34,6 +34,7 @@ class TrainEvent:
     signature: str | None = None
     context: tuple[str, ...] = ()  # the failure's excerpt (or the lines before it)
     lessons: tuple[str, ...] = field(default=(), compare=False)  # ids of matching lessons
+    failure: str | None = None  # a crash's kind (`cuda_oom`, `nccl_timeout`, ...) when it names one
 
     @property
     def key(self) -> tuple[str, int | None, str]:
@@ -49,7 +50,8 @@ class TrainEvent:
         """JSON-ready form, the one a run record keeps (`at` as ISO 8601)."""
         return {"kind": self.kind, "message": self.message, "signature": self.signature,
                 "line": self.line, "step": self.step, "at": iso_time(self.at),
-                "context": list(self.context), "lessons": list(self.lessons)}
+                "context": list(self.context), "lessons": list(self.lessons),
+                "failure": self.failure}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrainEvent:
@@ -63,6 +65,7 @@ class TrainEvent:
             signature=data.get("signature") or None,
             context=tuple(str(line) for line in data.get("context") or ()),
             lessons=tuple(str(i) for i in data.get("lessons") or ()),
+            failure=data.get("failure") or None,
         )
 
 

@@ -36,14 +36,21 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     starts the server and runs the benchmark), only those are returned, since the client
     measured what was asked for.
     """
-    text = trim_cut_tail(to_text(data))
+    whole = to_text(data)
+    text = trim_cut_tail(whole)
     try:
-        return _read(text)
+        return _read(text, cut=text != whole or _ends_in_a_label(text))
     finally:
         forget_matches()
 
 
-def _read(text: str) -> ParseResult:
+def _ends_in_a_label(text: str) -> bool:
+    """Whether the last line is a label without its value (`eval`): a paste cut there."""
+    lines = text.rstrip("\n").rsplit("\n", 1)
+    return not any(c.isdigit() for c in lines[-1])
+
+
+def _read(text: str, cut: bool = False) -> ParseResult:
     """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
@@ -57,7 +64,7 @@ def _read(text: str) -> ParseResult:
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
-            records = generic.parse(text, problems)
+            records = generic.parse(text, problems, prompt_only=not cut)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     return ParseResult(client or records, problems)
 

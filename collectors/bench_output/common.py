@@ -19,19 +19,21 @@ _TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _QUOTES = ("# ", "> ", "// ")
 _QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
+_GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
-    every line shares (a paste kept in shell comments or a Markdown quote) made plain."""
+    every line shares (a paste kept in shell comments or a Markdown quote) made plain, and a
+    progress bar's last redraw split from the output printed right after it on the same line."""
     if isinstance(data, bytes):
         data = data.decode("utf-8", errors="replace")
     if "\r" in data:
         data = data.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in data:
         data = ANSI.sub("", data)
-    data = unquoted(data)
+    data = _GLUED_BAR.sub("\\1\n", unquoted(data))
     return strip_ranks(data) if "]:" in data else data
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
-from sessiontui.collectors.logtext import clean
+from sessiontui.collectors.logtext import clean, is_progress_bar
 from sessiontui.project_memory.records import Record
 
 FORMATS = ("generic", "generic.server_log")
@@ -81,6 +81,7 @@ _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), 
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
+PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
 _LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
                      r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
@@ -89,6 +90,15 @@ _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_
 _OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
                   "number_of_completion_tokens")
 ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
+# A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
+# (`throughput: 216.6 tok/s`); any other heading or rule ends it.
+_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
+                            re.IGNORECASE)
+_HEADING = re.compile(r"^[-=#*]{3,}")
+_PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
+_SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
+_SETTINGS = ("batch_size", "concurrency")
+_BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
 
@@ -226,8 +236,15 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
 
 
 def _cells(line: str) -> Iterator[tuple[str, str, str]]:
-    """(label, number, unit) of a table row: the first cell names it, the first number is it."""
+    """(label, number, unit) of a table row: the first cell names it, the first number is it;
+    in a row of value-first cells (`| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL |`) each cell is one."""
     cells = [cell.strip() for cell in _BARS.split(line) if cell.strip()]
+    value_first = [_VALUE_FIRST.fullmatch(cell) for cell in cells]
+    if len(cells) >= 2 and all(value_first):
+        for match in value_first:
+            if match:
+                yield match[2], match[1], match[2]
+        return
     if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
         return
     number = _VALUE.match(cells[1])
@@ -276,6 +293,7 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 
 _SPACED = re.compile(r"\s{2,}")
+_VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
@@ -326,9 +344,15 @@ def readings(text: str) -> Iterator[_Reading]:
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
+    phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        if heading := _PHASE_HEADING.match(line):
+            phase = heading[1].lower()
+            continue
+        if _HEADING.match(line):
+            phase = ""
         bars = bool(_BARS.search(line[:3]))
         if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
                 lines) else ""):
@@ -352,9 +376,26 @@ def readings(text: str) -> Iterator[_Reading]:
             continue
         if header is not None:
             found = list(_table_row(header, line))
+            # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
+            phase = _row_phase(line) or (phase if found and not _row_cells(line)[0] else "")
         else:
             found = list(_cells(line)) if bars else list(_segments(line))
+        if phase:
+            found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
         yield from _line_readings(found, line, index, logged)
+
+
+def _row_phase(line: str) -> str:
+    """The phase a table row's first cell names (`| Prefill | 1 | ...`), or ""."""
+    cells = _row_cells(line)
+    phase = _PHASE_CELL.match(cells[0]) if cells else None
+    return phase[1].lower() if phase else ""
+
+
+def _in_phase(label: str, phase: str) -> str:
+    """A label qualified by the phase it was printed under, unless it names a setting or the
+    phase already."""
+    return label if phase in label.lower() or _SETTING_LABEL.search(label) else f"{phase} {label}"
 
 
 def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
@@ -372,7 +413,7 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 yield _Reading(name, value, index, logged)
 
 
-def _results(found: Iterable[_Reading]) -> list[_Result]:
+def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result."""
     results = [_Result()]
@@ -383,9 +424,30 @@ def _results(found: Iterable[_Reading]) -> list[_Result]:
             results.append(_Result())
         for reading in line:
             results[-1].add(reading)
+    results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
-    return [result for result in results if _headline(result.readings)]
+    return [result for result in results if _headline(result.readings, headlines)]
+
+
+def _joined_by_settings(results: list[_Result]) -> list[_Result]:
+    """Results printed phase by phase (a table's Prefill rows, then its Decode rows) joined: a
+    result that repeats an earlier one's batch size or concurrency, and none of its figures,
+    completes it."""
+    kept: list[_Result] = []
+    for result in results:
+        key = {name: result.readings[name] for name in _SETTINGS if name in result.readings}
+        figures = set(result.readings) - set(key)
+        match = next((k for k in kept if key and figures and all(
+            k.readings.get(name) == value for name, value in key.items())
+            and not figures & set(k.readings)), None) if key else None
+        if match is None:
+            kept.append(result)
+            continue
+        for name, value in result.readings.items():
+            match.readings.setdefault(name, value)
+        match.last = max(match.last, result.last)
+    return kept
 
 
 def _differs(seen: float | None, value: float) -> bool:
@@ -393,22 +455,41 @@ def _differs(seen: float | None, value: float) -> bool:
     return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
 
 
-def _headline(readings: dict[str, float]) -> str | None:
+def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
     """The name of a result's headline figure, or None when it has none."""
-    return next((name for name in HEADLINES if readings.get(name, 0) > 0), None)
+    return next((name for name in headlines if readings.get(name, 0) > 0), None)
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A periodic log line (results printed behind a logger prefix, with the same names) as one
-    result of their medians."""
+    """A periodic log line (results printed behind a logger prefix, with the same headline) as
+    one result of the medians of the names every line prints (a cut last line prints fewer)."""
     periodic = [r for r in results if r.logged]
-    if not periodic or len({frozenset(r.readings) for r in periodic}) != 1:
+    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1:
         return results
-    names = periodic[0].readings
+    names = set.intersection(*(set(r.readings) for r in periodic))
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
     return [summary, *(r for r in results if r not in periodic)]
+
+
+def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
+    """A progress bar's redraws (`Processed prompts: 22%|...| 225/1000 [..., output: 2.30
+    toks/s]`) as its latest one: each redraw prints the run's rates so far, not another run. A
+    bar that reached its total finished a run, and the next bar is another."""
+    kept: list[_Result] = []
+    for result in results:
+        if kept and set(result.readings) == set(kept[-1].readings) and _unfinished_bar(
+                lines[kept[-1].first]) and is_progress_bar(lines[result.first]):
+            kept.pop()
+        kept.append(result)
+    return kept
+
+
+def _unfinished_bar(line: str) -> bool:
+    """Whether a line is a progress bar short of its total (`225/1000 [`)."""
+    position = _BAR_POSITION.search(line)
+    return is_progress_bar(line) and position is not None and position[1] != position[2]
 
 
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
@@ -476,7 +557,7 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
     offset = offsets[result.first]
     for name, value in _command_settings(text, offset).items():
         readings.setdefault(name, value)
-    headline = _headline(readings) or "output_tok_s"
+    headline = _headline(readings, PROMPT_ONLY) or "output_tok_s"
     metric: dict[str, Any] = {}
     if headline == "throughput_tok_s":
         headline = "output_tok_s"
@@ -487,15 +568,19 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
         metric = {"metric": "accept_length", "unit": "tok/step"}
     elif headline == "total_tok_s":
         metric = {"metric": "total_tok_s", "unit": "tok/s"}
+    elif headline == "prompt_tok_s":
+        metric = {"metric": "prompt_tok_s", "unit": "tok/s"}
     elif headline == "latency_s":
         metric = {"metric": "latency_s", "unit": "s"}
     value = readings.pop(headline)
     concurrency = readings.pop("concurrency", None)
+    batch_size = readings.pop("batch_size", None)
     accept = readings.pop("accept_length", None) if headline != "accept_length" else value
     return benchmark(
         value,
         FORMATS[1] if result.summary else FORMATS[0],
         concurrency=int(concurrency) if concurrency and concurrency == int(concurrency) else None,
+        batch_size=int(batch_size) if batch_size and batch_size == int(batch_size) else None,
         accept_length=accept if accept and accept >= 1 else None,
         figures={name: v for name, v in readings.items() if not name.startswith("_")},
         **metric,
@@ -521,15 +606,49 @@ def _spread_cells(text: str) -> str:
     return "\n".join(lines)
 
 
-def parse(text: str, problems: list[str]) -> list[Record]:
-    """Every result of the labelled lines in the text (the fallback when no format knows it)."""
-    text = _spread_cells(text)
+_EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold around a label (`**Request Throughput:**`)
+_CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b", re.IGNORECASE)
+
+
+def _runs_in_columns(text: str) -> str:
+    """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
+    runs) as one block of `label: value` lines per run column; change columns are not runs."""
+    lines = text.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        cells = _row_cells(lines[index]) if _BARS.match(lines[index].strip()) else []
+        runs = [i for i, cell in enumerate(cells) if i and not _CHANGE_COLUMN.search(cell)]
+        rule = index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip())
+        if not (cells and cells[0].lower() in _KEY_COLUMNS and len(runs) >= 2 and rule):
+            out.append(lines[index])
+            index += 1
+            continue
+        end = index + 2
+        while end < len(lines) and _BARS.match(lines[end].strip()):
+            end += 1
+        rows = [_row_cells(line) for line in lines[index + 2 : end]]
+        for run in runs:
+            out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
+            out.append("")
+        index = end
+    return "\n".join(out)
+
+
+def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Record]:
+    """Every result of the labelled lines in the text (the fallback when no format knows it);
+    with `prompt_only`, an output that measured prompt processing alone is read by that rate
+    (not for a paste cut short, which may have lost its generation rate)."""
+    text = _EMPHASIS.sub("", _spread_cells(text))
+    if "|" in text:
+        text = _runs_in_columns(text)
     found = list(readings(text))
     lines = text.splitlines()
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
-    results = _averaged(_summarised(_results(found)), lines)
+    measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
+    results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     return [_record(result, text, offsets) for result in results]

@@ -10,6 +10,7 @@ from sessiontui.collectors.logtext import (
     TRACEBACK,
     clean,
     excerpt,
+    failure_kind,
     failure_signature,
     has_hint,
     is_exception_line,
@@ -71,11 +72,15 @@ class FailureWatcher:
         return None
 
     def _event(self, text: str, raw: str, at: float, step: int | None) -> TrainEvent:
-        """A crash event for a failure line, with its signature and excerpt."""
+        """A crash event for a failure line, with its signature, kind and excerpt; the message
+        names the kind so that the card says it."""
         message = first_sentence(text)
         if step is not None:
             message = f"{message} at step {step}"
         context = tuple(self._context)
-        signature = failure_signature("\n".join(context)) or None
-        return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step, signature,
-                          tuple(excerpt(context)))
+        tail = "\n".join(context)
+        kind = failure_kind(tail)
+        if kind:
+            message = f"{message} ({kind})"
+        return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step,
+                          failure_signature(tail) or None, tuple(excerpt(context)), failure=kind)
