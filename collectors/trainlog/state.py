@@ -17,7 +17,7 @@ from sessiontui.collectors.trainlog.parsers import (
     specforge_step_run,
     specforge_step_runs,
 )
-from sessiontui.collectors.trainlog.reader import LineReader
+from sessiontui.collectors.trainlog.reader import LineReader, leading_bar
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
@@ -180,6 +180,8 @@ class TrainState:
                     self.apply(pending, at)
                     pending = None
                 if event := self._watcher.feed(line, at, self.step):
+                    if (bar := leading_bar(line)) is not None:
+                        self.apply(bar, at)
                     self._crash(event)
                 if event or self._watcher.in_traceback:
                     continue  # a failure report's `name: number` parts are not metrics
@@ -440,6 +442,8 @@ class TrainState:
 
     def status(self) -> RunStatus:
         """The most serious open episode, else running (or waiting before any progress)."""
+        if self._watcher.in_traceback:  # a log that ends inside a traceback: the run died there
+            return "crashed"
         for kind in ("crashed", "diverged", "finished", "stalled"):
             if kind in self._open:
                 return cast(RunStatus, kind)

@@ -163,3 +163,25 @@ def test_a_tail_cut_inside_a_traceback_is_still_a_crash(tmp_path: Path) -> None:
     assert snap.status == "crashed"
     [event] = snap.events
     assert event.step == 120 and event.signature.startswith("ValueError: Asking to pad")
+
+
+def test_a_log_that_ends_before_the_exception_line_is_crashed(tmp_path: Path) -> None:
+    log = tmp_path / "cut.log"
+    log.write_text(
+        "Epoch: [0]  [1330/3696]  eta: 0:31:38  lr: 0.000100  loss: 5.0905 (5.4805)  time: 0.8149\n"
+        "Traceback (most recent call last):\n"
+        '  File "main.py", line 257, in <module>\n'
+        "    main(args)\n")
+    snap = read_log(log)
+    assert snap.status == "crashed" and snap.loss == 5.0905
+
+
+def test_a_failure_printed_on_a_bar_keeps_the_bar_position(tmp_path: Path) -> None:
+    log = tmp_path / "glued.log"
+    log.write_text(
+        " 99%|█████████▉| 23054/23316 [2:22:47<01:34,  2.79it/s][rank1]:[E1101 17:03:05.82 "
+        "ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=395, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600083 milliseconds.\n")
+    snap = read_log(log)
+    assert (snap.status, snap.step, snap.total_steps) == ("crashed", 23054, 23316)
+    assert "SeqNum" not in snap.metrics

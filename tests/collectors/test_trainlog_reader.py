@@ -233,3 +233,12 @@ def test_a_bar_description_epoch_with_a_colon_gives_the_fraction() -> None:
     (reading,) = parse_record("L: 7.94, L_crf: 7.07, epoch: 0/50::  22%|██▏       | 318/1419 [02:07<07:22,  2.49it/s]")
     assert reading.metrics["loss"] == pytest.approx(7.94)
     assert reading.epoch == pytest.approx(318 / 1419)
+
+
+@pytest.mark.parametrize("line, value", [
+    ("Epoch 00000: val_loss reached 0.67374 (best 0.67374), saving model to epoch=0.ckpt", 0.67374),
+    ("Epoch 0, global step 1000: 'val_loss' reached 0.41 (best 0.41), saving model to 'x.ckpt'", 0.41),
+    ("Epoch 00004: val_loss improved from 0.41000 to 0.38000, saving model to model.h5", 0.38),
+])
+def test_a_checkpoint_callback_verb_between_name_and_value(line: str, value: float) -> None:
+    assert _one(line).metrics["val_loss"] == value
