@@ -242,3 +242,8 @@ def test_a_bar_description_epoch_with_a_colon_gives_the_fraction() -> None:
 ])
 def test_a_checkpoint_callback_verb_between_name_and_value(line: str, value: float) -> None:
     assert _one(line).metrics["val_loss"] == value
+
+
+def test_a_step_of_total_printed_as_a_string_in_a_dict() -> None:
+    reading = _one("{'loss': 0.2193, 'epoch': 0.9, 'global_step/max_steps': '79/176', 'percentage': '44.89%'}")
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (79, 176, 0.2193)
