@@ -185,3 +185,14 @@ def test_a_failure_printed_on_a_bar_keeps_the_bar_position(tmp_path: Path) -> No
     snap = read_log(log)
     assert (snap.status, snap.step, snap.total_steps) == ("crashed", 23054, 23316)
     assert "SeqNum" not in snap.metrics
+
+
+def test_the_bar_redrawn_after_fit_stopped_keeps_the_run_finished(tmp_path: Path) -> None:
+    log = tmp_path / "stopped.log"
+    log.write_text(
+        "Epoch 2: : 115816it [7:02:37,  4.57it/s, loss=2.1, v_num=3hqp]Epoch 2, global step 400000: "
+        "'val/AP' was not in top 1\n"
+        "`Trainer.fit` stopped: `max_steps=400000` reached.\n"
+        "Epoch 2: : 115816it [7:03:13,  4.56it/s, loss=2.1, v_num=3hqp]\n")
+    snap = read_log(log)
+    assert (snap.status, snap.step, snap.run_index) == ("finished", 400000, 0)
