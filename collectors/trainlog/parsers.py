@@ -67,6 +67,8 @@ _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
+_ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
+                    r"|^Training completed\.")
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -279,9 +281,12 @@ def logged_time(raw: str) -> float | None:
         return None
 
 
-def lightning_stopped(text: str) -> Reading | None:
-    """Lightning's fit-end notice (`Trainer.fit` stopped: `max_epochs=N` reached.)."""
-    return Reading("lightning", {}, done=True) if "reached" in text else None
+def run_ended(text: str) -> Reading | None:
+    """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
+    YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`."""
+    if not _ENDED.search(text):
+        return None
+    return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
 
 
 def _bar_then_rest(text: str) -> list[Reading]:
@@ -296,7 +301,9 @@ def _bar_then_rest(text: str) -> list[Reading]:
 # (marker that must occur, recogniser): the first whose marker occurs and that returns wins.
 RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
-    ("Trainer.fit` stopped", lightning_stopped),
+    ("Trainer.fit` stopped", run_ended),
+    (" completed in ", run_ended),
+    ("Training completed", run_ended),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),

@@ -196,3 +196,13 @@ def test_the_bar_redrawn_after_fit_stopped_keeps_the_run_finished(tmp_path: Path
         "Epoch 2: : 115816it [7:03:13,  4.56it/s, loss=2.1, v_num=3hqp]\n")
     snap = read_log(log)
     assert (snap.status, snap.step, snap.run_index) == ("finished", 400000, 0)
+
+
+@pytest.mark.parametrize("last", [
+    "300 epochs completed in 8.675 hours.",
+    "Training completed. Do not forget to share your model on huggingface.co/models =)",
+])
+def test_a_line_saying_the_run_is_over_is_finished(tmp_path: Path, last: str) -> None:
+    log = tmp_path / "ended.log"
+    log.write_text(f"step 10 loss 2.5\nstep 20 loss 2.4\n{last}\n")
+    assert read_log(log).status == "finished"

@@ -247,3 +247,8 @@ def test_a_checkpoint_callback_verb_between_name_and_value(line: str, value: flo
 def test_a_step_of_total_printed_as_a_string_in_a_dict() -> None:
     reading = _one("{'loss': 0.2193, 'epoch': 0.9, 'global_step/max_steps': '79/176', 'percentage': '44.89%'}")
     assert (reading.step, reading.total, reading.metrics["loss"]) == (79, 176, 0.2193)
+
+
+def test_g_step_is_the_global_step_over_a_step_within_the_epoch() -> None:
+    reading = _one("g_step 2000, step 152, avg_time 0.874, loss:51.5502")
+    assert (reading.step, reading.metrics["loss"]) == (2000, 51.5502)
