@@ -68,7 +68,8 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
-                    r"|^Training completed\.")
+                    r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
+                    r"|\bdone training in\b|\[after training is done\]", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -283,7 +284,9 @@ def logged_time(raw: str) -> float | None:
 
 def run_ended(text: str) -> Reading | None:
     """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
-    YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`."""
+    YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
+    torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
+    in 39.5 seconds`, Megatron's `[after training is done]`."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -303,7 +306,10 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
     ("Trainer.fit` stopped", run_ended),
     (" completed in ", run_ended),
-    ("Training completed", run_ended),
+    ("raining complete", run_ended),
+    ("raining Complete", run_ended),
+    ("done training", run_ended),
+    ("after training is done", run_ended),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),

@@ -201,8 +201,18 @@ def test_the_bar_redrawn_after_fit_stopped_keeps_the_run_finished(tmp_path: Path
 @pytest.mark.parametrize("last", [
     "300 epochs completed in 8.675 hours.",
     "Training completed. Do not forget to share your model on huggingface.co/models =)",
+    "[rank0]:[titan] 2025-06-16 22:30:48,735 - root - INFO - Training completed",
+    "[2024-01-01 10:00:00,000] [INFO] [axolotl.train.train:173] [PID:1] [RANK:0] Training Completed!!!",
+    "2020-04-05 18:38:34 | INFO | fairseq_cli.train | done training in 39.5 seconds",
+    " [after training is done] datetime: 2024-04-06 03:00:00 ",
 ])
 def test_a_line_saying_the_run_is_over_is_finished(tmp_path: Path, last: str) -> None:
     log = tmp_path / "ended.log"
     log.write_text(f"step 10 loss 2.5\nstep 20 loss 2.4\n{last}\n")
     assert read_log(log).status == "finished"
+
+
+def test_training_complete_for_one_epoch_is_not_the_end(tmp_path: Path) -> None:
+    log = tmp_path / "epoch.log"
+    log.write_text("step 10 loss 2.5\nTraining complete for epoch 3\n")
+    assert read_log(log).status == "running"
