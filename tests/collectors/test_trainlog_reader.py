@@ -252,3 +252,12 @@ def test_a_step_of_total_printed_as_a_string_in_a_dict() -> None:
 def test_g_step_is_the_global_step_over_a_step_within_the_epoch() -> None:
     reading = _one("g_step 2000, step 152, avg_time 0.874, loss:51.5502")
     assert (reading.step, reading.metrics["loss"]) == (2000, 51.5502)
+
+
+@pytest.mark.parametrize("line, name, value", [
+    ("eval_ppl=tensor(975.5518, device='cuda:2') eval_epoch_loss=tensor(6.8830, device='cuda:2')",
+     "eval_loss", 6.883),
+    ("step 5 loss: tensor(0.5123, device='cuda:0', grad_fn=<NllLossBackward0>)", "loss", 0.5123),
+])
+def test_a_tensor_printed_as_is_reads_as_its_number(line: str, name: str, value: float) -> None:
+    assert _one(line).metrics[name] == value
