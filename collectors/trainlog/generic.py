@@ -16,10 +16,11 @@ _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
-# up to four words, then the value and its unit, not followed by more of a number or a clock.
+# up to four words, then the value and its unit, not followed by more of a number or a clock; a
+# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`).
 _PAIR = re.compile(
     rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
-    rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to)\s+|\s+)"
+    rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )

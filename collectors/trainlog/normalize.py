@@ -1,6 +1,7 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes of every common shape stripped, SageMaker's `#015` read as the `\\r` it stands
-for, thousands separators dropped (`5,856` -> `5856`)."""
+for, thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ _HEADS = re.compile(
     r")\s*"
 )
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
+_TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 MAX_HEADS = 6  # prefixes stripped from one line at most
 
 
@@ -42,6 +45,8 @@ def normalize(line: str) -> str:
         if match is None or not match.group(0):
             break
         text = text[match.end():]
+    if "tensor(" in text:
+        text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
     if "\\|" in text:  # pasted from a Markdown table: `0%\|##3 \|` is a bar's `0%|##3 |`

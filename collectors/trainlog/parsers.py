@@ -67,6 +67,9 @@ _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
+_ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
+                    r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
+                    r"|\bdone training in\b|\[after training is done\]", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -279,9 +282,14 @@ def logged_time(raw: str) -> float | None:
         return None
 
 
-def lightning_stopped(text: str) -> Reading | None:
-    """Lightning's fit-end notice (`Trainer.fit` stopped: `max_epochs=N` reached.)."""
-    return Reading("lightning", {}, done=True) if "reached" in text else None
+def run_ended(text: str) -> Reading | None:
+    """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
+    YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
+    torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
+    in 39.5 seconds`, Megatron's `[after training is done]`."""
+    if not _ENDED.search(text):
+        return None
+    return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
 
 
 def _bar_then_rest(text: str) -> list[Reading]:
@@ -296,7 +304,12 @@ def _bar_then_rest(text: str) -> list[Reading]:
 # (marker that must occur, recogniser): the first whose marker occurs and that returns wins.
 RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
-    ("Trainer.fit` stopped", lightning_stopped),
+    ("Trainer.fit` stopped", run_ended),
+    (" completed in ", run_ended),
+    ("raining complete", run_ended),
+    ("raining Complete", run_ended),
+    ("done training", run_ended),
+    ("after training is done", run_ended),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),

@@ -13,6 +13,7 @@ from sessiontui.collectors.trainlog.declared import (
 )
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 from sessiontui.collectors.trainlog.vocabulary import canonical
 
@@ -29,6 +30,13 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
+
+
+def leading_bar(raw: str) -> Reading | None:
+    """The progress bar a line starts with, read alone: a failure printed on the bar's own line
+    (`| 23054/23316 [...][rank1]: Watchdog caught ...`) still leaves the bar's position."""
+    text = normalize(raw)
+    return parse_bar(text)[0] if looks_like_bar(text) else None
 
 
 class _PerEpochSteps:

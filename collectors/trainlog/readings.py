@@ -10,6 +10,7 @@ from functools import lru_cache
 from sessiontui.collectors.trainlog.vocabulary import canonical, plain_name
 
 _POSITION = frozenset({"step", "epoch"})
+_COUNT_OF = re.compile(r"\s*['\"]?(\d+)\s*/\s*(\d+)['\"]?\s*")  # ms-swift `'global_step/max_steps': '78/176'`
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
 
@@ -72,6 +73,9 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
     (the keyword arguments are what the record said outside the pairs)."""
     metrics: dict[str, float] = {}
     for key, raw in pairs:
+        if (of := _COUNT_OF.fullmatch(raw)) and canonical(key.split("/", 1)[0]) == "step":
+            step, metrics["total_steps"] = int(of[1]), float(of[2])
+            continue
         value = to_float(raw)
         if value is not None:
             add_metric(metrics, key, value)

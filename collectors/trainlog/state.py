@@ -17,7 +17,7 @@ from sessiontui.collectors.trainlog.parsers import (
     specforge_step_run,
     specforge_step_runs,
 )
-from sessiontui.collectors.trainlog.reader import LineReader
+from sessiontui.collectors.trainlog.reader import LineReader, leading_bar
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
@@ -93,6 +93,7 @@ class TrainState:
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
         self._bar_seen = (0, 0)  # (total, progress lines seen with it): one line is no run's bar
+        self._bar_step: int | None = None  # the position the latest progress bar drew
         self._run_next = -(1 << 62)  # next step whose SpecForge position run feeds history
         self._sequence = 0  # x position for metrics seen before any step
         self._gates: dict[tuple[str, str], tuple[int, int]] = {}  # shape -> [last, next) step
@@ -180,6 +181,8 @@ class TrainState:
                     self.apply(pending, at)
                     pending = None
                 if event := self._watcher.feed(line, at, self.step):
+                    if (bar := leading_bar(line)) is not None:
+                        self.apply(bar, at)
                     self._crash(event)
                 if event or self._watcher.in_traceback:
                     continue  # a failure report's `name: number` parts are not metrics
@@ -203,6 +206,10 @@ class TrainState:
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):
             return  # an evaluation bar drawn after the run finished is not the run's position
+        if "finished" in self._open and reading.format in BAR_FORMATS and reading.step == self._bar_step:
+            return  # the bar's closing redraw after the run said it stopped (Lightning `Trainer.fit`)
+        if reading.format in BAR_FORMATS and reading.step is not None:
+            self._bar_step = reading.step
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
         if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (
@@ -440,6 +447,8 @@ class TrainState:
 
     def status(self) -> RunStatus:
         """The most serious open episode, else running (or waiting before any progress)."""
+        if self._watcher.in_traceback:  # a log that ends inside a traceback: the run died there
+            return "crashed"
         for kind in ("crashed", "diverged", "finished", "stalled"):
             if kind in self._open:
                 return cast(RunStatus, kind)

@@ -45,6 +45,7 @@ ALIASES = {
     "iter": "step",
     "it": "step",
     "global_step": "step",
+    "g_step": "step",  # `g_step 2000, step 152, avg_time 0.874, loss:51.55`
     "_step": "step",
     "trainer/global_step": "step",
     "num_updates": "step",
@@ -54,13 +55,13 @@ ALIASES = {
 }
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
-STEP_RANK = {"num_updates": 0, "global_step": 0, "trainer/global_step": 0, "updates": 0,
+STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
              "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
-# `global step`, `completed step`, `Training Iteration`).
+# `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
-                         "batch", "final", "last"})
+                         "batch", "final", "last", "epoch"})
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {

@@ -163,3 +163,56 @@ def test_a_tail_cut_inside_a_traceback_is_still_a_crash(tmp_path: Path) -> None:
     assert snap.status == "crashed"
     [event] = snap.events
     assert event.step == 120 and event.signature.startswith("ValueError: Asking to pad")
+
+
+def test_a_log_that_ends_before_the_exception_line_is_crashed(tmp_path: Path) -> None:
+    log = tmp_path / "cut.log"
+    log.write_text(
+        "Epoch: [0]  [1330/3696]  eta: 0:31:38  lr: 0.000100  loss: 5.0905 (5.4805)  time: 0.8149\n"
+        "Traceback (most recent call last):\n"
+        '  File "main.py", line 257, in <module>\n'
+        "    main(args)\n")
+    snap = read_log(log)
+    assert snap.status == "crashed" and snap.loss == 5.0905
+
+
+def test_a_failure_printed_on_a_bar_keeps_the_bar_position(tmp_path: Path) -> None:
+    log = tmp_path / "glued.log"
+    log.write_text(
+        " 99%|█████████▉| 23054/23316 [2:22:47<01:34,  2.79it/s][rank1]:[E1101 17:03:05.82 "
+        "ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=395, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600083 milliseconds.\n")
+    snap = read_log(log)
+    assert (snap.status, snap.step, snap.total_steps) == ("crashed", 23054, 23316)
+    assert "SeqNum" not in snap.metrics
+
+
+def test_the_bar_redrawn_after_fit_stopped_keeps_the_run_finished(tmp_path: Path) -> None:
+    log = tmp_path / "stopped.log"
+    log.write_text(
+        "Epoch 2: : 115816it [7:02:37,  4.57it/s, loss=2.1, v_num=3hqp]Epoch 2, global step 400000: "
+        "'val/AP' was not in top 1\n"
+        "`Trainer.fit` stopped: `max_steps=400000` reached.\n"
+        "Epoch 2: : 115816it [7:03:13,  4.56it/s, loss=2.1, v_num=3hqp]\n")
+    snap = read_log(log)
+    assert (snap.status, snap.step, snap.run_index) == ("finished", 400000, 0)
+
+
+@pytest.mark.parametrize("last", [
+    "300 epochs completed in 8.675 hours.",
+    "Training completed. Do not forget to share your model on huggingface.co/models =)",
+    "[rank0]:[titan] 2025-06-16 22:30:48,735 - root - INFO - Training completed",
+    "[2024-01-01 10:00:00,000] [INFO] [axolotl.train.train:173] [PID:1] [RANK:0] Training Completed!!!",
+    "2020-04-05 18:38:34 | INFO | fairseq_cli.train | done training in 39.5 seconds",
+    " [after training is done] datetime: 2024-04-06 03:00:00 ",
+])
+def test_a_line_saying_the_run_is_over_is_finished(tmp_path: Path, last: str) -> None:
+    log = tmp_path / "ended.log"
+    log.write_text(f"step 10 loss 2.5\nstep 20 loss 2.4\n{last}\n")
+    assert read_log(log).status == "finished"
+
+
+def test_training_complete_for_one_epoch_is_not_the_end(tmp_path: Path) -> None:
+    log = tmp_path / "epoch.log"
+    log.write_text("step 10 loss 2.5\nTraining complete for epoch 3\n")
+    assert read_log(log).status == "running"

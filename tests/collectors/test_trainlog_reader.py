@@ -233,3 +233,31 @@ def test_a_bar_description_epoch_with_a_colon_gives_the_fraction() -> None:
     (reading,) = parse_record("L: 7.94, L_crf: 7.07, epoch: 0/50::  22%|██▏       | 318/1419 [02:07<07:22,  2.49it/s]")
     assert reading.metrics["loss"] == pytest.approx(7.94)
     assert reading.epoch == pytest.approx(318 / 1419)
+
+
+@pytest.mark.parametrize("line, value", [
+    ("Epoch 00000: val_loss reached 0.67374 (best 0.67374), saving model to epoch=0.ckpt", 0.67374),
+    ("Epoch 0, global step 1000: 'val_loss' reached 0.41 (best 0.41), saving model to 'x.ckpt'", 0.41),
+    ("Epoch 00004: val_loss improved from 0.41000 to 0.38000, saving model to model.h5", 0.38),
+])
+def test_a_checkpoint_callback_verb_between_name_and_value(line: str, value: float) -> None:
+    assert _one(line).metrics["val_loss"] == value
+
+
+def test_a_step_of_total_printed_as_a_string_in_a_dict() -> None:
+    reading = _one("{'loss': 0.2193, 'epoch': 0.9, 'global_step/max_steps': '79/176', 'percentage': '44.89%'}")
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (79, 176, 0.2193)
+
+
+def test_g_step_is_the_global_step_over_a_step_within_the_epoch() -> None:
+    reading = _one("g_step 2000, step 152, avg_time 0.874, loss:51.5502")
+    assert (reading.step, reading.metrics["loss"]) == (2000, 51.5502)
+
+
+@pytest.mark.parametrize("line, name, value", [
+    ("eval_ppl=tensor(975.5518, device='cuda:2') eval_epoch_loss=tensor(6.8830, device='cuda:2')",
+     "eval_loss", 6.883),
+    ("step 5 loss: tensor(0.5123, device='cuda:0', grad_fn=<NllLossBackward0>)", "loss", 0.5123),
+])
+def test_a_tensor_printed_as_is_reads_as_its_number(line: str, name: str, value: float) -> None:
+    assert _one(line).metrics[name] == value
