@@ -25,6 +25,7 @@ from sessiontui.project_memory.understanding import (
     AskedConditions,
     Understanding,
     Vocabulary,
+    asks_crossover,
     comparison_conditions,
     needs_vocabulary,
     understand,
@@ -428,6 +429,8 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
     metric = context["metric"]
     if intent == "baseline":
         return answer_baseline(store, understanding, metric, context["rules"])
+    if intent == "speedup" and asks_crossover(understanding.words, understanding.conditions):
+        return _crossover(store, understanding, context)
     if intent == "speedup":
         return answer_speedup(store, understanding, context["snapshots"], context["previous"],
                               metric=metric, draft_overhead=context["draft_overhead"],
@@ -443,6 +446,22 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         return answer_lessons(store, text, understanding.words,
                               understanding.conditions.comparison.engine)
     return answer_search(store, text, understanding.words)
+
+
+def _crossover(store: Store, understanding: Understanding, context: dict[str, Any]) -> Answer:
+    """Where the feature stops paying, from the sweep asked about; with no sweep, how to record
+    one, then the speedup measured so far."""
+    from sessiontui.project_memory.sweep_answers import NO_SWEEP, RECORD_SWEEP, answer_crossover
+
+    found = answer_crossover(store, understanding, context["metric"])
+    if found is not None:
+        return found
+    measured = answer_speedup(store, understanding, context["snapshots"], context["previous"],
+                              metric=context["metric"], draft_overhead=context["draft_overhead"],
+                              rules=context["rules"])
+    measured.text = f"{NO_SWEEP}\n\n{measured.text}"
+    measured.figures |= {"crossover": None, "record_sweep": RECORD_SWEEP}
+    return measured
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),

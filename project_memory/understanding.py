@@ -45,6 +45,16 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\bspeeds? (?:things|it|us|decoding|generation|inference|serving) up\b", " speedup "),
     (("even",),
      r"\bbreak[\s-]?even\b", " breakeven "),
+    (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till"),
+     r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
+     r"|making sense|being (?:faster|worth\w*|a win|better|ahead))\b"
+     r"|\bno longer (?:pays|helps|wins|faster|worth\w*|better|ahead)\b"
+     r"|\b(?:at|from|up to|until|till|past|beyond) (?:what|which) (?:c|conc\w*|load|batch[\s-]?size)\b"
+     r"|\b(?:which|what) concurrency\b|\bscal(?:e|es|ing) (?:with|across|over) (?:concurrency|load|c)\b"
+     r"|\bbreakeven\s+(?:concurrency|c)\b|\bconcurrency\s+(?:breakeven|limit)\b", " crossover "),
+    (("high", "load", "concurren"),
+     r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
+     r"|\bas concurrency (?:grows|increases|goes up|rises)\b|\bmore concurrency\b", " highload "),
     (("beat",),
      r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
     (("bl", "b/l", "base", "ref"),
@@ -183,7 +193,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
         "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
-        "verdict": 2.0, "enough": 1.0, "clear": 0.6,
+        "verdict": 2.0, "enough": 1.0, "clear": 0.6, "crossover": 4.5, "highload": 1.0,
     },
     "run": {
         "training": 2.0, "train": 1.5, "trainer": 1.5, "progress": 3.0, "eta": 3.5, "step": 2.0,
@@ -548,6 +558,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["gpu"] -= 1.5
     if "launched" in present and present & _BENCH_OBJECTS:
         scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
+    if asks_crossover(present, asked):
+        scores["speedup"] += 4.0  # where the gain ends: the sweep's crossover
     lost = present & _LOSE
     if lost and (present & {"throughput", "speedup", "nospec", "perf"}
                  or (lost - {"loss"} and present & _SPEC_WORDS)):
@@ -594,6 +606,21 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     quiet = max(score for name, score in scores.items() if name != "search") < 1.0
     if quiet and asked.comparison.engine and asked.named and not present & _COMPARATIVE:
         scores["baseline"] += 2.0  # `what does vllm do at c=1`: nothing else asked
+
+
+_PAYS = _COMPARATIVE | frozenset(
+    "win wins winning ahead help helps helping pay pays paying worth verdict better".split())
+
+
+def asks_crossover(words: Iterable[str], asked: AskedConditions) -> bool:
+    """Whether a question asks where the feature stops paying as concurrency grows: a crossover
+    named, or a gain asked about under load (`does eagle3 still win at c=64`)."""
+    present = set(words)
+    if "crossover" in present:
+        return True
+    under_load = "highload" in present or (
+        "still" in present and (asked.comparison.concurrency or 0) > 1)
+    return under_load and bool(present & _PAYS)
 
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:
