@@ -265,7 +265,8 @@ _EVERY = frozenset("all every list known so far each everything lessons issues g
                    "bugs pitfalls mistakes".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom whydid fail failed".split())
 _RUNS = frozenset("training train run job drafter trainer".split())
-_FILLER = frozenset("ran into hit seen pls plz recorded logged noted written saved stored captured "
+_FILLER = frozenset("ran into hit seen pls plz recorded logged noted written wrote write down kept "
+                    "saved stored captured "
                     "documented found gimme give show tell".split())
 """Words of a plural question that say how lessons were kept, not what about."""
 
@@ -363,6 +364,8 @@ SEARCH_BELOW = 0.3
 """Below this confidence a structured answer also lists the top full-text search hits, and a
 question no structured answer covers is answered from search over every record's text."""
 _WHERE_OR_HOW = frozenset({"whereis", "launched"})
+_HOW_MUCH = re.compile(r"\b(?:how (?:many|much|big|large)|size of|what (?:size|dataset|data))\b", re.I)
+"""A figure of how things were run or kept (prompts, warm-ups, disk size): written in the notes."""
 
 
 def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
@@ -372,7 +375,8 @@ def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Ans
     about_notes = re.search(r"\b(?:notes?|goals?|plan|decided|decision|idea|todo|recipe|target"
                             r"|project|objective|aim|purpose)\b",
                             question.lower()) is not None or bool(_WHERE_OR_HOW & set(words))
-    found = store.search(question, kind="note", limit=10) if about_notes else []
+    found = store.search(question, kind="note", limit=10) if about_notes or _HOW_MUCH.search(
+        question) else []
     found = found or store.search(question, limit=10)
     if not found and about_notes:
         found = store.list("note", limit=10)

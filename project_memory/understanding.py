@@ -32,13 +32,16 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bw/o\b|\bwithout\b|\bw/out\b|\bsans\b|\bminus\b", " without "),
     (("w/",),
      r"\bw/(?=\s|\w)", " with "),
-    (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable"),
+    (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable", "not ", "n't",
+      "never", "stop"),
      r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
      r"|\bnon?[- ]?draft(?:er)?\b|\bnon?[- ]?eagle\d?\b|\bnon?[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
      r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
      r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b"
-     r"|\b(?:just )?(?:the )?target(?: model)? (?:alone|only|by itself|on its own)\b",
+     r"|\b(?:just )?(?:the )?target(?: model)? (?:alone|only|by itself|on its own)\b"
+     r"|\b(?:not|aren't|arent|isn't|don't|dont|never|stop) (?:using|use|running|run|enabling|loading)"
+     r" (?:the |any |a )?(?:spec\w*|eagle\d?|drafter|draft(?:[\s-]model)?|mtp)\b",
      " nospec "),
     (("spe", "spp"),
      r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b"
@@ -55,6 +58,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("high", "load", "concurren"),
      r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
      r"|\bas concurrency (?:grows|increases|goes up|rises)\b|\bmore concurrency\b", " highload "),
+    (("going for", "aim", "shooting"),
+     r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b", " goal "),
     (("beat",),
      r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
     (("bl", "b/l", "base", "ref"),
@@ -407,7 +412,9 @@ _BENCH_OBJECTS = frozenset(
 _LOSE = frozenset("lose losing lost loss cost costs costing drop penalty hit hurt".split())
 _SPEC_WORDS = frozenset("spec eagle eagle2 eagle3 drafter draft mtp medusa".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom".split())
-_RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
+_PROJECTING = frozenset("projected projection calibrated theoretical expected would".split())
+"""Words that turn an accept length into the speedup it would give."""
+_RUN_OBJECTS = frozenset("training train trained run job drafter trainer".split())
 
 
 def asks_command(words: Iterable[str]) -> bool:
@@ -535,7 +542,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & {"acceptlen", "acc", "accuracy"} and present & {"throughput", "speedup"}:
         scores["speedup"] += 2.5  # what an accept length (or accuracy) means in tok/s
     if "acceptlen" in present:
-        if asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"}:
+        if asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"} \
+                or present & _PROJECTING:
             scores["speedup"] += 3.0
         elif present & {"now", "current", "live", "trend", "training", "drafter", "step", "run"}:
             scores["run"] += 2.5
@@ -598,7 +606,12 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["baseline"] += 0.5
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
-    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although"}:
+    if "acceptlen" in present and present & {"acc", "accuracy"} and present & {
+            "low", "lower", "worse", "poor", "bad", "high", "higher", "why", "whydid"}:
+        scores["lessons"] += 4.5  # a measured accept length off the training accuracy: a gotcha
+        scores["run"] -= 3.0
+    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although",
+                                                 "whereas", "when", "while"}:
         scores["lessons"] += 2.5  # good here, bad there: a known gotcha, not a status
         scores["run"] -= 2.0
         if present & {"high", "great", "good", "fine"} and present & {"low", "bad", "poor", "worse"}:
