@@ -62,8 +62,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b", " goal "),
     (("beat",),
      r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
-    (("bl", "b/l", "base", "ref"),
-     r"\bb/?l\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
+    (("bl", "b/l", "bsl", "base", "ref"),
+     r"\bb/?l\b|\bbsl\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
      " baseline "),
     (("acc", " al ", "tau"),
      r"\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
@@ -143,11 +143,12 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("did", "was", "were"),
      r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train) on\b", " launched run "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
-      "disk"),
+      "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
      r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
      r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"
-     r"|\bdisk (?:space|usage)\b", " whereis "),
+     r"|\bdisk (?:space|usage)\b"
+     r"|\b(?:which|what) (?:framework|library|lib|repo|codebase|toolkit|stack)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: ?line)?s?\b|\bcmd(?: ?line)?s?\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
@@ -155,6 +156,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
      r"|\bconverg\w*\b|\bgoing up\b|\brising\b|\btrend\w*\b|\blooking\b", " trend "),
+    (("compar", "measure"),
+     r"\b(?:we|to|you) (?:compare|measure) (?:[\w.-]+ ){0,3}(?:against|to|with)\s*[?.!]*\s*$",
+     " baseline "),
     (("vs", "versus", "compare", "against", "relative", "over"),
      r"\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b|\bagainst\b|\brelative to\b|\bover\b",
      " vs "),
@@ -573,6 +577,13 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
                  or (lost - {"loss"} and present & _SPEC_WORDS)):
         scores["speedup"] += 4.0  # tok/s lost to speculation, not the training loss
         scores["run"] -= 3.0
+    if present & _RUN_OBJECTS and present & {"ok", "okay", "healthy", "fine", "sane", "nan", "nans"} \
+            and not present & {"why", "whydid", "fix", "fixed", "lesson", "before"}:
+        scores["run"] += 2.0  # is the run healthy: its live state, not the lessons
+    if asked.accept_length is not None and "will" in present and present & (
+            _RUN_OBJECTS | {"end", "ends", "finish", "finishes", "done"}):
+        scores["run"] += 5.0  # will the run reach an accept length: its forecast
+        scores["speedup"] -= 3.0
     if present & _DIED and present & _RUN_OBJECTS:
         scores["lessons"] += 2.5  # why a run died: the crashed run, then its lesson
     if asked.accept_length is not None and "baseline" in present:
