@@ -141,7 +141,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("whre", "wher", "wehre"),
      r"\b(?:whre|wher|wehre)\b", "where"),
     (("did", "was", "were"),
-     r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train) on\b", " launched run "),
+     r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train|training|job) on\b", " launched run "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
       "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
      r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
