@@ -119,9 +119,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      " progress "),
     (("give", "giving", "sacrific"),
      r"\bgiv(?:e|ing) up\b|\bsacrific\w*", " lose "),
-    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt"),
+    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt", " or "),
      r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
-     r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
+     r"|\bslow(?:er)? or fast(?:er)?\b|\bfast(?:er)? or slow(?:er)?\b|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
      r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b"
      r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b|\bbetter off\b"
      r"|\bhelp(?:s|ing)? or hurt(?:s|ing)?\b", " speedup verdict "),
@@ -130,9 +130,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
     (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
-      "spun", "how many"),
+      "spun", "how many", "per node", "per host", "per machine"),
      r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
-     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b"
+     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bgpus? per (?:node|host|machine)\b|\bnnodes\b|\bworld[\s_-]size\b"
      r"|\bhow many (?:ranks|nodes|processes|workers)\b", " launched "),
     (("down",),
      r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
@@ -144,7 +144,7 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train|training|job) on\b", " launched run "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
       "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
-     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
+     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r| we| they| i)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
      r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"
      r"|\bdisk (?:space|usage)\b"
@@ -176,7 +176,8 @@ _NOT_THIS = r"\b(?:forget|ignore|skip|not|except|besides|excluding|instead of|ra
 """An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
-    r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were)?\s*"
+    r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were"
+    r"|becomes?|became|goes up to|rises to|climbs to|improves to)?\s*"
     r"(?:reach(?:es)?|hit(?:s)?|get(?:s)? to)?\s*(\d+(?:\.\d+)?)"
     r"|(\d+(?:\.\d+)?)\s*acceptlen"
 )
@@ -264,7 +265,7 @@ _COMPARATIVE = frozenset(
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
     "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
-    "gimme lemme".split())
+    "gimme lemme until till unless".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -604,7 +605,7 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["gpu"] += 2.0
     if present & {"goal", "plan", "aim", "objective", "purpose", "achieve", "decided", "decision"}:
         scores["search"] += 2.0
-    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem"}:
+    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem", "problems"}:
         scores["lessons"] += 1.5
     if present & {"loss", "acc", "accuracy", "lr"} and present & {"trend", "now", "current"}:
         scores["run"] += 1.5
