@@ -261,7 +261,7 @@ _PRIOR = {"search": 0.6}
 _FAILED = frozenset(
     "fail failed failing broke died crashed crash errored error errors erroring".split())
 _COMPARATIVE = frozenset(
-    "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
+    "speedup faster slower better worse beating beat gain gains x vs uplift ratio breakeven".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
     "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
@@ -581,8 +581,9 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     if present & _RUN_OBJECTS and present & {"ok", "okay", "healthy", "fine", "sane", "nan", "nans"} \
             and not present & {"why", "whydid", "fix", "fixed", "lesson", "before"}:
         scores["run"] += 2.0  # is the run healthy: its live state, not the lessons
-    if asked.accept_length is not None and "will" in present and present & (
-            _RUN_OBJECTS | {"end", "ends", "finish", "finishes", "done"}):
+    if asked.accept_length is not None and present & {"will", "forecast", "trajectory"} and present & (
+            _RUN_OBJECTS | {"end", "ends", "finish", "finishes", "done"}) \
+            and not present & {"throughput", "speedup", "perf"}:
         scores["run"] += 5.0  # will the run reach an accept length: its forecast
         scores["speedup"] -= 3.0
     if present & _DIED and present & _RUN_OBJECTS:
@@ -619,7 +620,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
     if "acceptlen" in present and present & {"acc", "accuracy"} and present & {
-            "low", "lower", "worse", "poor", "bad", "high", "higher", "why", "whydid"}:
+            "low", "lower", "worse", "poor", "bad", "high", "higher", "why", "whydid", "but", "yet",
+            "despite", "though", "although", "whereas", "while"}:
         scores["lessons"] += 4.5  # a measured accept length off the training accuracy: a gotcha
         scores["run"] -= 3.0
     if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although",
