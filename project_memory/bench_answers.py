@@ -33,7 +33,7 @@ from sessiontui.project_memory.understanding import (
 )
 
 _RECENT = 200
-_FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "error", "errored",
+_FAILED = {"fail", "failed", "failing", "broke", "broken", "died", "crashed", "crash", "error", "errored",
            "why"}
 _BEST = {"best", "fastest", "highest", "top", "winner", "lowest"}
 _WORST = {"worst", "slowest"}

@@ -57,9 +57,11 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\bbreakeven\s+(?:concurrency|c)\b|\bconcurrency\s+(?:breakeven|limit)\b", " crossover "),
     (("high", "load", "concurren"),
      r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
+     r"|\b(?:across|over|by|per) (?:different |all |each |the )?(?:concurrenc(?:y|ies)|load levels)\b"
      r"|\bas concurrency (?:grows|increases|goes up|rises)\b|\bmore concurrency\b", " highload "),
-    (("going for", "aim", "shooting"),
-     r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b", " goal "),
+    (("going for", "aim", "shooting", "our", "project"),
+     r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b"
+     r"|\b(?:our|the project'?s?|project) (?:target|goal|aim|objective)s?\b", " goal "),
     (("beat",),
      r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
     (("bl", "b/l", "bsl", "base", "ref"),
@@ -259,7 +261,7 @@ _LEXICON: dict[str, dict[str, float]] = {
 }
 _PRIOR = {"search": 0.6}
 _FAILED = frozenset(
-    "fail failed failing broke died crashed crash errored error errors erroring".split())
+    "fail failed failing broke broken died crashed crash errored error errors erroring".split())
 _COMPARATIVE = frozenset(
     "speedup faster slower better worse beating beat gain gains x vs uplift ratio breakeven".split())
 _PLAIN = frozenset(
