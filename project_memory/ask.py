@@ -439,6 +439,12 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         return answer_speedup(store, understanding, context["snapshots"], context["previous"],
                               metric=metric, draft_overhead=context["draft_overhead"],
                               rules=context["rules"])
+    if intent == "benchmarks" and {"sweep", "sweeps"} & set(understanding.words):
+        from sessiontui.project_memory.sweep_answers import answer_crossover
+
+        if (sweep := answer_crossover(store, understanding, metric)) is not None:
+            sweep.intent = "benchmarks"  # the sweep asked for, with its crossover
+            return sweep
     if intent == "benchmarks":
         from sessiontui.project_memory.bench_answers import answer_benchmarks
 

@@ -84,6 +84,13 @@ def test_the_sweep_the_question_names_is_chosen(store: Store) -> None:
     assert "Other sweeps: sglang eagle3" in named.text
 
 
+def test_a_sweep_asked_for_by_name_shows_its_points(store: Store) -> None:
+    add_sweep(store)
+    got = ask(store, "show me the concurrency sweep")
+    assert got.intent == "benchmarks" and got.figures["crossover"]["slower_from"] == 16
+    assert len(got.figures["points"]) == len(FEATURE)
+
+
 def test_with_no_sweep_it_says_how_to_record_one(store: Store) -> None:
     store.add(Record(kind="benchmark", config="no-spec", value=90.0, concurrency=1, baseline=True))
     store.add(Record(kind="benchmark", config="eagle3", value=99.0, concurrency=1))
