@@ -277,7 +277,7 @@ def answer_lessons(store: Store, question: str, words: Sequence[str] = (),
     (every lesson when it names nothing); a crash question leads with the run that crashed; a
     speculative flag named for the wrong engine leads with the engine's own spelling."""
     about_a_run = _DIED & set(words) and (
-        _RUNS & set(words) or any(re.fullmatch(r"v\d+", w) for w in words))  # `the v1 run`
+        _RUNS & set(words) or any(re.fullmatch(r"v\d+|[\w.-]+\.log", w) for w in words))  # `the v1 run`
     crashed = _crashed_run(store, question) if about_a_run else None
     expanded = question
     for short, expansion in _SYNONYMS.items():

@@ -48,6 +48,10 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\bspeeds? (?:things|it|us|decoding|generation|inference|serving) up\b", " speedup "),
     (("even",),
      r"\bbreak[\s-]?even\b", " breakeven "),
+    (("equal", "same", "level", "tied"),
+     r"\b(?:are|is|become|becomes|get|gets) (?:equal|the same|level|even|tied)\b", " breakeven "),
+    (("warm",),
+     r"\bwarm[\s-]?ups?\b|\bwarming up\b", " recipe "),
     (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till"),
      r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
      r"|making sense|being (?:faster|worth\w*|a win|better|ahead))\b"
@@ -204,7 +208,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
-        "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
+        "help": 0.8, "helps": 1.0, "helped": 1.5, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
         "verdict": 2.0, "enough": 1.0, "clear": 0.6, "crossover": 4.5, "highload": 1.0,
     },
     "run": {
@@ -575,6 +579,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
     if asks_crossover(present, asked):
         scores["speedup"] += 4.0  # where the gain ends: the sweep's crossover
+    if present & {"help", "helps", "helped", "helping"} and present & _SPEC_WORDS:
+        scores["speedup"] += 2.5  # whether the feature helped: its measured speedup
     lost = present & _LOSE
     if lost and (present & {"throughput", "speedup", "nospec", "perf"}
                  or (lost - {"loss"} and present & _SPEC_WORDS)):
