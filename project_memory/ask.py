@@ -364,7 +364,7 @@ SEARCH_BELOW = 0.3
 """Below this confidence a structured answer also lists the top full-text search hits, and a
 question no structured answer covers is answered from search over every record's text."""
 _WHERE_OR_HOW = frozenset({"whereis", "launched"})
-_HOW_MUCH = re.compile(r"\b(?:how (?:many|much|big|large)|size of|what (?:size|dataset|data))\b", re.I)
+_HOW_MUCH = re.compile(r"\b(?:how (?:many|much|big|large)|size|what (?:dataset|data))\b", re.I)
 """A figure of how things were run or kept (prompts, warm-ups, disk size): written in the notes."""
 
 

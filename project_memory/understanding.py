@@ -54,7 +54,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bwarm[\s-]?ups?\b|\bwarming up\b", " recipe "),
     (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till"),
      r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
-     r"|making sense|being (?:faster|worth\w*|a win|better|ahead))\b"
+     r"|making sense|beating|outperforming|being (?:faster|worth\w*|a win|better|ahead))\b"
+     r"|\bconcurrency (?:where|at which|when|from which)\b"
      r"|\bno longer (?:pays|helps|wins|faster|worth\w*|better|ahead)\b"
      r"|\b(?:at|from|up to|until|till|past|beyond) (?:what|which) (?:c|conc\w*|load|batch[\s-]?size)\b"
      r"|\b(?:which|what) concurrency\b|\bscal(?:e|es|ing) (?:with|across|over) (?:concurrency|load|c)\b"
@@ -100,8 +101,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bacc_\d+\b", " acc "),
     (("why",),
      r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
-    (("min", "lowest", "requir", "need"),
-     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b",
+    (("min", "lowest", "requir", "need", "how high", "how big", "how good"),
+     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b"
+     r"|\bhow (?:high|big|good) (?:must|should|does|do|would|has to)\s+(?:the\s+)?acceptlen\b",
      " breakeven acceptlen "),
     (("blew", "blown", "explod"),
      r"\bblew up\b|\bblown up\b|\bexploded\b", " failed "),
@@ -146,6 +148,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bgpu(?=\d)", "gpu "),
     (("whre", "wher", "wehre"),
      r"\b(?:whre|wher|wehre)\b", "where"),
+    (("crash", "died", "what step", "which step"),
+     r"\b(?:crash(?:ed)?|died|stopped|failed) at\s*[?.!]*\s*$|\bat (?:what|which) step\b|\bwhich step\b",
+     " step "),
     (("did", "was", "were"),
      r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train|training|job) on\b", " launched run "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
@@ -202,7 +207,7 @@ _LEXICON: dict[str, dict[str, float]] = {
         "ar": 1.0, "plain": 1.0, "default": 0.5, "original": 0.6, "floor": 1.0,
     },
     "speedup": {
-        "speedup": 3.5, "faster": 2.5, "slower": 2.0, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
+        "speedup": 3.5, "faster": 2.5, "slower": 2.0, "worse": 1.5, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
         "ratio": 1.5, "breakeven": 3.5, "projected": 2.0, "projection": 2.5,
         "theoretical": 2.5, "calibrated": 2.5, "worth": 1.5, "win": 1.5, "better": 1.0,
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
@@ -509,7 +514,8 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
     model = next((vocabulary.models[w] for w in _tokens(text) if w in vocabulary.models), None)
     no_feature = "nospec" in words or (("without" in words or "before" in words) and bool(re.search(
         r"\b(?:without|before)(?: we (?:added|used|enabled|turned on|tried))? (?:the |any |a )?"
-        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)", text)))
+        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)\b"
+        r"(?! (?:wins?|beats?|pays?|helps?|is|becomes|gets|starts|breaks|can|will|would)\b)", text)))
     target = re.search(_ACCEPT_TARGET, text) if digits else None
     accept = None
     if target:
@@ -594,6 +600,9 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
             and not present & {"throughput", "speedup", "perf"}:
         scores["run"] += 5.0  # will the run reach an accept length: its forecast
         scores["speedup"] -= 3.0
+    if present & _DIED and "step" in present and present & _RUN_OBJECTS \
+            and not present & {"why", "whydid", "cause", "fix"}:
+        scores["run"] += 3.0  # where a run died: its record, not the lesson
     if present & _DIED and present & _RUN_OBJECTS:
         scores["lessons"] += 2.5  # why a run died: the crashed run, then its lesson
     if asked.accept_length is not None and "baseline" in present:
