@@ -60,9 +60,12 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"|\b(?:at|from|up to|until|till|past|beyond) (?:what|which) (?:c|conc\w*|load|batch[\s-]?size)\b"
      r"|\b(?:which|what) concurrency\b|\bscal(?:e|es|ing) (?:with|across|over) (?:concurrency|load|c)\b"
      r"|\bbreakeven\s+(?:concurrency|c)\b|\bconcurrency\s+(?:breakeven|limit)\b", " crossover "),
-    (("high", "load", "concurren"),
+    (("high", "load", "concurren", "c=", " to c", " or c", " and c"),
      r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
      r"|\b(?:across|over|by|per) (?:different |all |each |the )?(?:concurrenc(?:y|ies)|load levels)\b"
+     r"|\b(?:c|concurrency)\s*[=:]?\s*\d+\s*(?:or|and|to|vs|,|/)\s*(?:c\s*[=:]?\s*)?\d+\b"
+     r"|\b(?:go|goes|going|move|moving|scale|scaling|push|pushing|ramp|ramping)(?: up)? to"
+     r" (?:c\s*[=:]?\s*|concurrency\s*)\d+\b"
      r"|\bas concurrency (?:grows|increases|goes up|rises)\b|\bmore concurrency\b", " highload "),
     (("going for", "aim", "shooting", "our", "project"),
      r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b"
@@ -539,7 +542,8 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
     thresholds = {value_key(float(n)) for n in re.findall(_THRESHOLD, text)}
     if asked.accept_length is None and any(
             value_key(v) in vocabulary.values - thresholds for v in figures_in(words)):
-        scores["benchmarks"] += 9.0 if asked.no_feature else 5.0  # a stored value: its source
+        scores["benchmarks"] += 9.0 if asked.no_feature else 1.5 if present & _COMPARATIVE \
+            else 5.0  # a stored value: its source, unless figures are being compared
     _combinations(scores, present, text, asked)
     return scores
 
@@ -663,7 +667,8 @@ def asks_crossover(words: Iterable[str], asked: AskedConditions) -> bool:
     if "crossover" in present:
         return True
     under_load = "highload" in present or (
-        "still" in present and (asked.comparison.concurrency or 0) > 1)
+        present & {"still", "keep", "keeps", "continue", "continues"}
+        and (asked.comparison.concurrency or 0) > 1)
     return under_load and bool(present & _PAYS)
 
 
