@@ -46,8 +46,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("spe", "spp"),
      r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b"
      r"|\bspeeds? (?:things|it|us|decoding|generation|inference|serving) up\b", " speedup "),
-    (("even",),
-     r"\bbreak[\s-]?even\b", " breakeven "),
+    (("even", "1x", "1.0x", "1.0 x", "1 x", "parity"),
+     r"\bbreak[\s-]?even\b|(?<![\w.=])1(?:\.0+)?\s?x\b|\bparity\b", " breakeven "),
     (("equal", "same", "level", "tied"),
      r"\b(?:are|is|become|becomes|get|gets) (?:equal|the same|level|even|tied)\b", " breakeven "),
     (("warm",),
@@ -75,8 +75,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("bl", "b/l", "bsl", "base", "ref"),
      r"\bb/?l\b|\bbsl\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
      " baseline "),
-    (("acc", " al ", "tau"),
-     r"\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
+    (("acc", " al", "tau"),
+     r"\b(?:al|tau)(?=\d)|\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
      r"|\btau\b|\bacceptance\b|\baccepted tokens\b|\bacc_?len\b", " acceptlen "),
     (("spec",),
      r"\bspec[\s-]?dec(?:ode|oding)?\b|\bspeculative(?: decoding)?\b|\bspecdec\b", " spec "),
@@ -545,6 +545,10 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
         scores["benchmarks"] += 9.0 if asked.no_feature else 1.5 if present & _COMPARATIVE \
             else 5.0  # a stored value: its source, unless figures are being compared
     _combinations(scores, present, text, asked)
+    if present & {"launched", "flags", "whereis"} and not present & _BENCH_OBJECTS and any(
+            vocabulary.words.get(word) == "run" for word in present):
+        scores["search"] += 3.0  # how a named run was launched, where its files went: the notes
+        scores["benchmarks"] -= 2.0
     return scores
 
 
@@ -557,6 +561,8 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["speedup"] -= 0.0 if compared else 2.0
     if compared and present & {"baseline", "nospec"}:
         scores["speedup"] += 3.0
+    if "nospec" in present and present & (_SPEC_WORDS | {"spec"}):
+        scores["speedup"] += 2.5  # the feature and its absence named together: a comparison
     if present & {"expect", "expected", "would", "projected"} and present & {
             "throughput", "perf", "speedup", "faster"}:
         scores["speedup"] += 2.0
