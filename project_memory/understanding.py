@@ -50,19 +50,21 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bbreak[\s-]?even\b|(?<![\w.=])1(?:\.0+)?\s?x\b|\bparity\b", " breakeven "),
     (("equal", "same", "level", "tied"),
      r"\b(?:are|is|become|becomes|get|gets) (?:equal|the same|level|even|tied)\b", " breakeven "),
-    (("warm",),
-     r"\bwarm[\s-]?ups?\b|\bwarming up\b", " recipe "),
-    (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till"),
+    (("warm", "method", "protocol", "procedure"),
+     r"\bwarm[\s-]?ups?\b|\bwarming up\b|\bmethodology\b|\bprotocol\b|\bprocedure\b", " recipe "),
+    (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till", "flip", "turn"),
      r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
      r"|making sense|beating|outperforming|being (?:faster|worth\w*|a win|better|ahead))\b"
      r"|\bconcurrency (?:where|at which|when|from which)\b"
      r"|\bno longer (?:pays|helps|wins|faster|worth\w*|better|ahead)\b"
      r"|\b(?:at|from|up to|until|till|past|beyond) (?:what|which) (?:c|conc\w*|load|batch[\s-]?size)\b"
      r"|\b(?:which|what) concurrency\b|\bscal(?:e|es|ing) (?:with|across|over) (?:concurrency|load|c)\b"
+     r"|\b(?:where|when|at what \w+) (?:does|do|did) (?:it|the \w+) (?:flip|cross|turn)\b"
      r"|\bbreakeven\s+(?:concurrency|c)\b|\bconcurrency\s+(?:breakeven|limit)\b", " crossover "),
     (("high", "load", "concurren", "c=", " to c", " or c", " and c"),
      r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
-     r"|\b(?:across|over|by|per) (?:different |all |each |the )?(?:concurrenc(?:y|ies)|load levels)\b"
+     r"|\b(?:across|over|by|per|vs|versus|against|with) (?:different |all |each |the )?"
+     r"(?:concurrenc(?:y|ies)|load levels)\b"
      r"|\b(?:c|concurrency)\s*[=:]?\s*\d+\s*(?:or|and|to|vs|,|/)\s*(?:c\s*[=:]?\s*)?\d+\b"
      r"|\b(?:go|goes|going|move|moving|scale|scaling|push|pushing|ramp|ramping)(?: up)? to"
      r" (?:c\s*[=:]?\s*|concurrency\s*)\d+\b"
@@ -140,11 +142,13 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
-    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick", "start",
       "spun", "how many", "per node", "per host", "per machine"),
      r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
      r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bgpus? per (?:node|host|machine)\b|\bnnodes\b|\bworld[\s_-]size\b"
-     r"|\bhow many (?:ranks|nodes|processes|workers)\b", " launched "),
+     r"|\bhow many (?:ranks|nodes|processes|workers)\b"
+     r"|\bhow (?:was|were|did we|do we|did you) (?:[\w-]+ ){0,3}(?:start|started|kicked off|spawned)\b",
+     " launched "),
     (("down",),
      r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
     (("gpu",),
@@ -279,7 +283,7 @@ _COMPARATIVE = frozenset(
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
     "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
-    "gimme lemme until till unless".split())
+    "gimme lemme until till unless start started starting flip flips".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -561,6 +565,11 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["speedup"] -= 0.0 if compared else 2.0
     if compared and present & {"baseline", "nospec"}:
         scores["speedup"] += 3.0
+    if present & _SPEC_WORDS and present & {"beat", "beats", "beaten", "outperform", "outperforms"}:
+        scores["speedup"] += 2.5  # whether the feature beats something: its speedup
+    if present & {"every", "all", "list", "each"} and present & {
+            "result", "results", "bench", "benches", "benchmark", "benchmarks"}:
+        scores["benchmarks"] += 2.5  # a list of results
     if "nospec" in present and present & (_SPEC_WORDS | {"spec"}):
         scores["speedup"] += 2.5  # the feature and its absence named together: a comparison
     if present & {"expect", "expected", "would", "projected"} and present & {
