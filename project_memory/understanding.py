@@ -682,7 +682,7 @@ def asks_crossover(words: Iterable[str], asked: AskedConditions) -> bool:
     if "crossover" in present:
         return True
     under_load = "highload" in present or (
-        present & {"still", "keep", "keeps", "continue", "continues"}
+        bool(present & {"still", "keep", "keeps", "continue", "continues"})
         and (asked.comparison.concurrency or 0) > 1)
     return under_load and bool(present & _PAYS)
 
