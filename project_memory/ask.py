@@ -25,6 +25,7 @@ from sessiontui.project_memory.understanding import (
     AskedConditions,
     Understanding,
     Vocabulary,
+    asks_crossover,
     comparison_conditions,
     needs_vocabulary,
     understand,
@@ -264,7 +265,8 @@ _EVERY = frozenset("all every list known so far each everything lessons issues g
                    "bugs pitfalls mistakes".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom whydid fail failed".split())
 _RUNS = frozenset("training train run job drafter trainer".split())
-_FILLER = frozenset("ran into hit seen pls plz recorded logged noted written saved stored captured "
+_FILLER = frozenset("ran into hit seen pls plz recorded logged noted written wrote write down kept "
+                    "saved stored captured "
                     "documented found gimme give show tell".split())
 """Words of a plural question that say how lessons were kept, not what about."""
 
@@ -275,7 +277,7 @@ def answer_lessons(store: Store, question: str, words: Sequence[str] = (),
     (every lesson when it names nothing); a crash question leads with the run that crashed; a
     speculative flag named for the wrong engine leads with the engine's own spelling."""
     about_a_run = _DIED & set(words) and (
-        _RUNS & set(words) or any(re.fullmatch(r"v\d+", w) for w in words))  # `the v1 run`
+        _RUNS & set(words) or any(re.fullmatch(r"v\d+|[\w.-]+\.log", w) for w in words))  # `the v1 run`
     crashed = _crashed_run(store, question) if about_a_run else None
     expanded = question
     for short, expansion in _SYNONYMS.items():
@@ -362,6 +364,8 @@ SEARCH_BELOW = 0.3
 """Below this confidence a structured answer also lists the top full-text search hits, and a
 question no structured answer covers is answered from search over every record's text."""
 _WHERE_OR_HOW = frozenset({"whereis", "launched"})
+_HOW_MUCH = re.compile(r"\b(?:how (?:many|much|big|large)|size|what (?:dataset|data))\b", re.I)
+"""A figure of how things were run or kept (prompts, warm-ups, disk size): written in the notes."""
 
 
 def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Answer:
@@ -371,7 +375,8 @@ def answer_search(store: Store, question: str, words: Sequence[str] = ()) -> Ans
     about_notes = re.search(r"\b(?:notes?|goals?|plan|decided|decision|idea|todo|recipe|target"
                             r"|project|objective|aim|purpose)\b",
                             question.lower()) is not None or bool(_WHERE_OR_HOW & set(words))
-    found = store.search(question, kind="note", limit=10) if about_notes else []
+    found = store.search(question, kind="note", limit=10) if about_notes or _HOW_MUCH.search(
+        question) else []
     found = found or store.search(question, limit=10)
     if not found and about_notes:
         found = store.list("note", limit=10)
@@ -428,10 +433,18 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
     metric = context["metric"]
     if intent == "baseline":
         return answer_baseline(store, understanding, metric, context["rules"])
+    if intent == "speedup" and asks_crossover(understanding.words, understanding.conditions):
+        return _crossover(store, understanding, context)
     if intent == "speedup":
         return answer_speedup(store, understanding, context["snapshots"], context["previous"],
                               metric=metric, draft_overhead=context["draft_overhead"],
                               rules=context["rules"])
+    if intent == "benchmarks" and {"sweep", "sweeps"} & set(understanding.words):
+        from sessiontui.project_memory.sweep_answers import answer_crossover
+
+        if (sweep := answer_crossover(store, understanding, metric)) is not None:
+            sweep.intent = "benchmarks"  # the sweep asked for, with its crossover
+            return sweep
     if intent == "benchmarks":
         from sessiontui.project_memory.bench_answers import answer_benchmarks
 
@@ -443,6 +456,22 @@ def _answer(intent: str, store: Store | None, question: str, understanding: Unde
         return answer_lessons(store, text, understanding.words,
                               understanding.conditions.comparison.engine)
     return answer_search(store, text, understanding.words)
+
+
+def _crossover(store: Store, understanding: Understanding, context: dict[str, Any]) -> Answer:
+    """Where the feature stops paying, from the sweep asked about; with no sweep, how to record
+    one, then the speedup measured so far."""
+    from sessiontui.project_memory.sweep_answers import NO_SWEEP, RECORD_SWEEP, answer_crossover
+
+    found = answer_crossover(store, understanding, context["metric"])
+    if found is not None:
+        return found
+    measured = answer_speedup(store, understanding, context["snapshots"], context["previous"],
+                              metric=context["metric"], draft_overhead=context["draft_overhead"],
+                              rules=context["rules"])
+    measured.text = f"{NO_SWEEP}\n\n{measured.text}"
+    measured.figures |= {"crossover": None, "record_sweep": RECORD_SWEEP}
+    return measured
 
 
 def ask(store: Store | None, question: str, *, snapshots: Sequence[LiveRun] = (),

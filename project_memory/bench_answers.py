@@ -33,7 +33,7 @@ from sessiontui.project_memory.understanding import (
 )
 
 _RECENT = 200
-_FAILED = {"fail", "failed", "failing", "broke", "died", "crashed", "crash", "error", "errored",
+_FAILED = {"fail", "failed", "failing", "broke", "broken", "died", "crashed", "crash", "error", "errored",
            "why"}
 _BEST = {"best", "fastest", "highest", "top", "winner", "lowest"}
 _WORST = {"worst", "slowest"}
@@ -53,6 +53,13 @@ def _named(records: Sequence[Record], words: Sequence[str]) -> list[Record]:
             scored.append((hits, record))
     top = max((hits for hits, _ in scored), default=0)
     return [record for hits, record in scored if hits == top]
+
+
+def _names_only_failed(store: Store, words: Sequence[str]) -> bool:
+    """Whether the benchmarks the question names by their config (`the topk=8 bench`) all failed:
+    then what happened to them is their failure."""
+    named = _named(store.list("benchmark", limit=_RECENT), words)
+    return bool(named) and all(r.status == "failed" for r in named)
 
 
 def answer_failed(store: Store, understanding: Understanding) -> Answer:
@@ -117,7 +124,7 @@ def answer_benchmarks(store: Store, understanding: Understanding, metric: str = 
     words = set(understanding.words)
     asked_metric = understanding.conditions.comparison.metric
     metric = asked_metric if asked_metric != DEFAULT_METRIC else metric
-    if words & _FAILED and not words & _BEST:
+    if words & _FAILED and not words & _BEST or _names_only_failed(store, understanding.words):
         return answer_failed(store, understanding)
     if asks_command(words):
         return answer_flags(store, understanding, metric)

@@ -22,7 +22,7 @@ _PATTERNS = {  # compiled on first use: most questions never need them (see _HIN
     "will_reach": r"\b(?:will|gonna|going to|can|could) (?:it|we|the drafter|accept|al|tau|acc)\b"
                   r".{0,30}\b(?:reach|hit|get to|make it to|cross)\b",
     "outlook": r"\b(?:forecast|trajectory|extrapolat\w*|end up|on track)\b|"
-               r"\bworth (?:it )?(?:to )?(?:keep|continu|train)\w*|"
+               r"\bworth (?:it )?(?:to )?(?:keep|continu|train)\w*\b(?!(?: it| eagle\d?| spec\w*| the drafter)? on\b)|"
                r"\b(?:rest|remainder|remaining) of (?:the )?(?:training|run)\b",
     "timing": r"\b(?:when|how long|eta|time to|time left|whens?)\b",
     "targets": r"\btargets?\b",

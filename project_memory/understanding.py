@@ -32,26 +32,53 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bw/o\b|\bwithout\b|\bw/out\b|\bsans\b|\bminus\b", " without "),
     (("w/",),
      r"\bw/(?=\s|\w)", " with "),
-    (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable"),
+    (("no", "spec", "vanilla", "plain", "target", "stock", "bare", "off", "disable", "not ", "n't",
+      "never", "stop"),
      r"\bno[- ]?spec(?:ulative|ulation)?\b|\bnon[- ]?spec(?:ulative)?\b|\bspec(?:ulation)? off\b"
      r"|\bnon?[- ]?draft(?:er)?\b|\bnon?[- ]?eagle\d?\b|\bnon?[- ]?mtp\b|\bplain decod\w*|\bvanilla\b"
      r"|\btarget[- ]only\b|\bstock\b|\bbare\b|\bnon[- ]?eagle\b"
      r"|\b(?:spec\w*|eagle\d?|drafter|mtp)(?: decoding| dec)? (?:is |was )?(?:off|disabled)\b"
      r"|\b(?:disabled?|turned off|switched off) (?:the )?(?:spec\w*|eagle\d?|drafter|mtp)\b"
-     r"|\b(?:just )?(?:the )?target(?: model)? (?:alone|only|by itself|on its own)\b",
+     r"|\b(?:just )?(?:the )?target(?: model)? (?:alone|only|by itself|on its own)\b"
+     r"|\b(?:not|aren't|arent|isn't|don't|dont|never|stop) (?:using|use|running|run|enabling|loading)"
+     r" (?:the |any |a )?(?:spec\w*|eagle\d?|drafter|draft(?:[\s-]model)?|mtp)\b",
      " nospec "),
     (("spe", "spp"),
      r"\bspeed[\s-]?ups?\b|\bsped[\s-]?up\b|\bspeedu?p\b|\bspeeup\b|\bspped\s?up\b"
      r"|\bspeeds? (?:things|it|us|decoding|generation|inference|serving) up\b", " speedup "),
-    (("even",),
-     r"\bbreak[\s-]?even\b", " breakeven "),
+    (("even", "1x", "1.0x", "1.0 x", "1 x", "parity"),
+     r"\bbreak[\s-]?even\b|(?<![\w.=])1(?:\.0+)?\s?x\b|\bparity\b", " breakeven "),
+    (("equal", "same", "level", "tied"),
+     r"\b(?:are|is|become|becomes|get|gets) (?:equal|the same|level|even|tied)\b", " breakeven "),
+    (("warm", "method", "protocol", "procedure"),
+     r"\bwarm[\s-]?ups?\b|\bwarming up\b|\bmethodology\b|\bprotocol\b|\bprocedure\b", " recipe "),
+    (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till", "flip", "turn"),
+     r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
+     r"|making sense|beating|outperforming|being (?:faster|worth\w*|a win|better|ahead))\b"
+     r"|\bconcurrency (?:where|at which|when|from which)\b"
+     r"|\bno longer (?:pays|helps|wins|faster|worth\w*|better|ahead)\b"
+     r"|\b(?:at|from|up to|until|till|past|beyond) (?:what|which) (?:c|conc\w*|load|batch[\s-]?size)\b"
+     r"|\b(?:which|what) concurrency\b|\bscal(?:e|es|ing) (?:with|across|over) (?:concurrency|load|c)\b"
+     r"|\b(?:where|when|at what \w+) (?:does|do|did) (?:it|the \w+) (?:flip|cross|turn)\b"
+     r"|\bbreakeven\s+(?:concurrency|c)\b|\bconcurrency\s+(?:breakeven|limit)\b", " crossover "),
+    (("high", "load", "concurren", "c=", " to c", " or c", " and c"),
+     r"\bhigh(?:er)? (?:concurrency|load|c)\b|\bunder (?:heavy |real )?load\b"
+     r"|\b(?:across|over|by|per|vs|versus|against|with) (?:different |all |each |the )?"
+     r"(?:concurrenc(?:y|ies)|load levels)\b"
+     r"|\b(?:c|concurrency)\s*[=:]?\s*\d+\s*(?:or|and|to|vs|,|/)\s*(?:c\s*[=:]?\s*)?\d+\b"
+     r"|\b(?:go|goes|going|move|moving|scale|scaling|push|pushing|ramp|ramping)(?: up)? to"
+     r" (?:c\s*[=:]?\s*|concurrency\s*)\d+\b"
+     r"|\bas concurrency (?:grows|increases|goes up|rises)\b|\bmore concurrency\b", " highload "),
+    (("going for", "aim", "shooting", "our", "project"),
+     r"\b(?:going|aiming|shooting) for\b|\baim(?:ing)? (?:at|to)\b"
+     r"|\b(?:our|the project'?s?|project) (?:target|goal|aim|objective)s?\b", " goal "),
     (("beat",),
      r"\bnumber to beat\b|\bto beat\b|\bbar to beat\b", " baseline "),
-    (("bl", "b/l", "base", "ref"),
-     r"\bb/?l\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
+    (("bl", "b/l", "bsl", "base", "ref"),
+     r"\bb/?l\b|\bbsl\b|\bbaselines\b|\bbase[- ]line\b|\bref(?:erence)? (?:number|run|config|result)s?\b",
      " baseline "),
-    (("acc", " al ", "tau"),
-     r"\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
+    (("acc", " al", "tau"),
+     r"\b(?:al|tau)(?=\d)|\baccept(?:ance)?[\s_-]*(?:len(?:gth)?|rate|ratio)\b|\bacc[\s_.-]*len(?:gth)?\b|\bal\b"
      r"|\btau\b|\bacceptance\b|\baccepted tokens\b|\bacc_?len\b", " acceptlen "),
     (("spec",),
      r"\bspec[\s-]?dec(?:ode|oding)?\b|\bspeculative(?: decoding)?\b|\bspecdec\b", " spec "),
@@ -79,8 +106,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\bacc_\d+\b", " acc "),
     (("why",),
      r"^\s*why (?:did|does|do|was|were|is|are)\b", " why whydid "),
-    (("min", "lowest", "requir", "need"),
-     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b",
+    (("min", "lowest", "requir", "need", "how high", "how big", "how good"),
+     r"\b(?:min(?:imum)?|lowest|required|needed)\s+acceptlen\b|\bacceptlen\s+(?:do we |we )?need\b"
+     r"|\bhow (?:high|big|good) (?:must|should|does|do|would|has to)\s+(?:the\s+)?acceptlen\b",
      " breakeven acceptlen "),
     (("blew", "blown", "explod"),
      r"\bblew up\b|\bblown up\b|\bexploded\b", " failed "),
@@ -104,9 +132,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      " progress "),
     (("give", "giving", "sacrific"),
      r"\bgiv(?:e|ing) up\b|\bsacrific\w*", " lose "),
-    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt"),
+    (("net", "pay", "win", "worth", "on or", "keep", "better off", "hurt", " or "),
      r"\bnet (?:positive|negative|win|loss|gain|effect)\b|\bwin or (?:a )?loss\b|\bpay(?:s|ing)? off\b"
-     r"|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
+     r"|\bslow(?:er)? or fast(?:er)?\b|\bfast(?:er)? or slow(?:er)?\b|\bwinning\b|\bworth (?:it|turning|enabling|switching|using|keeping)\w*|\bon or off\b"
      r"|\bkeep (?:it|eagle\d?|spec\w*|the drafter) on\b"
      r"|\b(?:turn|switch|leave)(?:ing)? (?:\w+ ){0,2}on or\b|\bbetter off\b"
      r"|\bhelp(?:s|ing)? or hurt(?:s|ing)?\b", " speedup verdict "),
@@ -114,25 +142,31 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:right|correct|proper|wrong|valid|real|actual) (?:flag|arg\w*|option|spelling)\b"
      r"|\breject\w*\b|\bunrecogni[sz]ed\b|\bunknown (?:flag|arg\w*|option)\b"
      r"|\b(?:flag|option|arg) (?:for|to set|that sets)\b", " gotcha "),
-    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick",
-      "spun", "how many"),
+    (("launch", "torchrun", "deepspeed", "accelerate", "slurm", "nproc", "nnodes", "world", "kick", "start",
+      "spun", "how many", "per node", "per host", "per machine"),
      r"\blaunch(?:ed|er|ing)?\b|\bkick(?:ed|ing)? off\b|\bspun up\b|\btorchrun\b|\bdeepspeed\b|\baccelerate launch\b|\bslurm\b"
-     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bnnodes\b|\bworld[\s_-]size\b"
-     r"|\bhow many (?:ranks|nodes|processes|workers)\b", " launched "),
+     r"|\bnproc(?:[\s_-]per[\s_-]node)?\b|\bgpus? per (?:node|host|machine)\b|\bnnodes\b|\bworld[\s_-]size\b"
+     r"|\bhow many (?:ranks|nodes|processes|workers)\b"
+     r"|\bhow (?:was|were|did we|do we|did you) (?:[\w-]+ ){0,3}(?:start|started|kicked off|spawned)\b",
+     " launched "),
     (("down",),
      r"\b(?:took|take|takes|brought|bring|brings|knocked) (?:\w+ ){0,3}?down\b", " killed "),
     (("gpu",),
      r"\bgpu(?=\d)", "gpu "),
     (("whre", "wher", "wehre"),
      r"\b(?:whre|wher|wehre)\b", "where"),
+    (("crash", "died", "what step", "which step"),
+     r"\b(?:crash(?:ed)?|died|stopped|failed) at\s*[?.!]*\s*$|\bat (?:what|which) step\b|\bwhich step\b",
+     " step "),
     (("did", "was", "were"),
-     r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train) on\b", " launched run "),
+     r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train|training|job) on\b", " launched run "),
     (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
-      "disk"),
-     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
+      "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
+     r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r| we| they| i)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
      r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"
-     r"|\bdisk (?:space|usage)\b", " whereis "),
+     r"|\bdisk (?:space|usage)\b"
+     r"|\b(?:which|what) (?:framework|library|lib|repo|codebase|toolkit|stack)\b", " whereis "),
     (("command", "cmd", "flag", "arg", "cli", "invocation", "how did we", "launch"),
      r"\bcommand(?: ?line)?s?\b|\bcmd(?: ?line)?s?\b|\bflags?\b|\bargs\b|\barguments\b|\bcli\b|\binvocation\b"
      r"|\bhow did we (?:run|start|invoke)\b|\binvoked\b",
@@ -140,6 +174,9 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("go", "decreas", "dropping", "falling", "improv", "plateau", "converg", "rising", "trend", "looking"),
      r"\bgo(?:ing|es)? down\b|\bdecreas\w*\b|\bdropping\b|\bfalling\b|\bimprov\w*\b|\bplateau\w*\b"
      r"|\bconverg\w*\b|\bgoing up\b|\brising\b|\btrend\w*\b|\blooking\b", " trend "),
+    (("compar", "measure"),
+     r"\b(?:we|to|you) (?:compare|measure) (?:[\w.-]+ ){0,3}(?:against|to|with)\s*[?.!]*\s*$",
+     " baseline "),
     (("vs", "versus", "compare", "against", "relative", "over"),
      r"\bvs\.?\b|\bversus\b|\bcompared? (?:to|with)\b|\bagainst\b|\brelative to\b|\bover\b",
      " vs "),
@@ -157,7 +194,8 @@ _NOT_THIS = r"\b(?:forget|ignore|skip|not|except|besides|excluding|instead of|ra
 """An engine or model the question sets aside: `forget sglang — vllm c=1 tps?`."""
 _BATCH = r"\b(?:bs|batch(?:[\s-]?size)?)\s*[=:]?\s*(?:of\s*)?(\d+)\b"
 _ACCEPT_TARGET = (
-    r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were)?\s*"
+    r"(?:acceptlen|acc)\s*(?:of|=|reaches|reached|hits|gets to|goes to|at|to|is|was|were"
+    r"|becomes?|became|goes up to|rises to|climbs to|improves to)?\s*"
     r"(?:reach(?:es)?|hit(?:s)?|get(?:s)? to)?\s*(\d+(?:\.\d+)?)"
     r"|(\d+(?:\.\d+)?)\s*acceptlen"
 )
@@ -176,14 +214,14 @@ _LEXICON: dict[str, dict[str, float]] = {
         "ar": 1.0, "plain": 1.0, "default": 0.5, "original": 0.6, "floor": 1.0,
     },
     "speedup": {
-        "speedup": 3.5, "faster": 2.5, "slower": 2.0, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
+        "speedup": 3.5, "faster": 2.5, "slower": 2.0, "worse": 1.5, "gain": 2.0, "gains": 2.0, "uplift": 2.5,
         "ratio": 1.5, "breakeven": 3.5, "projected": 2.0, "projection": 2.5,
         "theoretical": 2.5, "calibrated": 2.5, "worth": 1.5, "win": 1.5, "better": 1.0,
         "x": 0.8, "vs": 1.2, "improvement": 1.5, "paying": 1.5, "pay": 1.0, "beating": 1.5,
         "expect": 1.0, "expected": 1.0, "would": 0.8, "if": 0.6, "reaches": 1.0, "hits": 0.8,
         "delta": 1.2, "multiplier": 2.0, "gamma": 1.5, "overhead": 1.5, "helping": 1.0,
-        "help": 0.8, "helps": 1.0, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
-        "verdict": 2.0, "enough": 1.0, "clear": 0.6,
+        "help": 0.8, "helps": 1.0, "helped": 1.5, "benefit": 1.5, "translate": 1.0, "estimate": 1.0,
+        "verdict": 2.0, "enough": 1.0, "clear": 0.6, "crossover": 4.5, "highload": 1.0,
     },
     "run": {
         "training": 2.0, "train": 1.5, "trainer": 1.5, "progress": 3.0, "eta": 3.5, "step": 2.0,
@@ -239,13 +277,13 @@ _LEXICON: dict[str, dict[str, float]] = {
 }
 _PRIOR = {"search": 0.6}
 _FAILED = frozenset(
-    "fail failed failing broke died crashed crash errored error errors erroring".split())
+    "fail failed failing broke broken died crashed crash errored error errors erroring".split())
 _COMPARATIVE = frozenset(
-    "speedup faster slower better worse beating beat gain gains x vs uplift ratio".split())
+    "speedup faster slower better worse beating beat gain gains x vs uplift ratio breakeven".split())
 _PLAIN = frozenset(
     "speed fast decode decoding model models draft number time times seeing eval drafter kimi "
     "going doing long much lose losing lost cost costs costing hurt hurts wheres whats hows whos "
-    "gimme lemme".split())
+    "gimme lemme until till unless start started starting flip flips".split())
 """Ordinary words that are never typos of a lexicon word (`speed` is not `speedup`)."""
 _STOPWORDS = frozenset(
     "a an and are as at be been being but by can could did do does doing for from get got had has "
@@ -397,7 +435,9 @@ _BENCH_OBJECTS = frozenset(
 _LOSE = frozenset("lose losing lost loss cost costs costing drop penalty hit hurt".split())
 _SPEC_WORDS = frozenset("spec eagle eagle2 eagle3 drafter draft mtp medusa".split())
 _DIED = frozenset("crash crashed crashes died die dead killed oom".split())
-_RUN_OBJECTS = frozenset("training train run job drafter trainer".split())
+_PROJECTING = frozenset("projected projection calibrated theoretical expected would".split())
+"""Words that turn an accept length into the speedup it would give."""
+_RUN_OBJECTS = frozenset("training train trained run job drafter trainer".split())
 
 
 def asks_command(words: Iterable[str]) -> bool:
@@ -481,7 +521,8 @@ def conditions_of(text: str, vocabulary: Vocabulary) -> AskedConditions:
     model = next((vocabulary.models[w] for w in _tokens(text) if w in vocabulary.models), None)
     no_feature = "nospec" in words or (("without" in words or "before" in words) and bool(re.search(
         r"\b(?:without|before)(?: we (?:added|used|enabled|turned on|tried))? (?:the |any |a )?"
-        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)", text)))
+        r"(?:spec|eagle\w*|drafter|draft\w*|mtp|medusa|lookahead|ngram|speculat\w*)\b"
+        r"(?! (?:wins?|beats?|pays?|helps?|is|becomes|gets|starts|breaks|can|will|would)\b)", text)))
     target = re.search(_ACCEPT_TARGET, text) if digits else None
     accept = None
     if target:
@@ -505,8 +546,13 @@ def _score(words: Sequence[str], text: str, asked: AskedConditions, vocabulary: 
     thresholds = {value_key(float(n)) for n in re.findall(_THRESHOLD, text)}
     if asked.accept_length is None and any(
             value_key(v) in vocabulary.values - thresholds for v in figures_in(words)):
-        scores["benchmarks"] += 9.0 if asked.no_feature else 5.0  # a stored value: its source
+        scores["benchmarks"] += 9.0 if asked.no_feature else 1.5 if present & _COMPARATIVE \
+            else 5.0  # a stored value: its source, unless figures are being compared
     _combinations(scores, present, text, asked)
+    if present & {"launched", "flags", "whereis"} and not present & _BENCH_OBJECTS and any(
+            vocabulary.words.get(word) == "run" for word in present):
+        scores["search"] += 3.0  # how a named run was launched, where its files went: the notes
+        scores["benchmarks"] -= 2.0
     return scores
 
 
@@ -519,13 +565,21 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["speedup"] -= 0.0 if compared else 2.0
     if compared and present & {"baseline", "nospec"}:
         scores["speedup"] += 3.0
+    if present & _SPEC_WORDS and present & {"beat", "beats", "beaten", "outperform", "outperforms"}:
+        scores["speedup"] += 2.5  # whether the feature beats something: its speedup
+    if present & {"every", "all", "list", "each"} and present & {
+            "result", "results", "bench", "benches", "benchmark", "benchmarks"}:
+        scores["benchmarks"] += 2.5  # a list of results
+    if "nospec" in present and present & (_SPEC_WORDS | {"spec"}):
+        scores["speedup"] += 2.5  # the feature and its absence named together: a comparison
     if present & {"expect", "expected", "would", "projected"} and present & {
             "throughput", "perf", "speedup", "faster"}:
         scores["speedup"] += 2.0
     if present & {"acceptlen", "acc", "accuracy"} and present & {"throughput", "speedup"}:
         scores["speedup"] += 2.5  # what an accept length (or accuracy) means in tok/s
     if "acceptlen" in present:
-        if asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"}:
+        if asked.accept_length is not None or present & {"breakeven", "throughput", "speedup"} \
+                or present & _PROJECTING:
             scores["speedup"] += 3.0
         elif present & {"now", "current", "live", "trend", "training", "drafter", "step", "run"}:
             scores["run"] += 2.5
@@ -548,11 +602,26 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["gpu"] -= 1.5
     if "launched" in present and present & _BENCH_OBJECTS:
         scores["benchmarks"] += 4.0  # how a benchmark was launched: its command
+    if asks_crossover(present, asked):
+        scores["speedup"] += 4.0  # where the gain ends: the sweep's crossover
+    if present & {"help", "helps", "helped", "helping"} and present & _SPEC_WORDS:
+        scores["speedup"] += 2.5  # whether the feature helped: its measured speedup
     lost = present & _LOSE
     if lost and (present & {"throughput", "speedup", "nospec", "perf"}
                  or (lost - {"loss"} and present & _SPEC_WORDS)):
         scores["speedup"] += 4.0  # tok/s lost to speculation, not the training loss
         scores["run"] -= 3.0
+    if present & _RUN_OBJECTS and present & {"ok", "okay", "healthy", "fine", "sane", "nan", "nans"} \
+            and not present & {"why", "whydid", "fix", "fixed", "lesson", "before"}:
+        scores["run"] += 2.0  # is the run healthy: its live state, not the lessons
+    if asked.accept_length is not None and present & {"will", "forecast", "trajectory"} and present & (
+            _RUN_OBJECTS | {"end", "ends", "finish", "finishes", "done"}) \
+            and not present & {"throughput", "speedup", "perf"}:
+        scores["run"] += 5.0  # will the run reach an accept length: its forecast
+        scores["speedup"] -= 3.0
+    if present & _DIED and "step" in present and present & _RUN_OBJECTS \
+            and not present & {"why", "whydid", "cause", "fix"}:
+        scores["run"] += 3.0  # where a run died: its record, not the lesson
     if present & _DIED and present & _RUN_OBJECTS:
         scores["lessons"] += 2.5  # why a run died: the crashed run, then its lesson
     if asked.accept_length is not None and "baseline" in present:
@@ -573,7 +642,7 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["gpu"] += 2.0
     if present & {"goal", "plan", "aim", "objective", "purpose", "achieve", "decided", "decision"}:
         scores["search"] += 2.0
-    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem"}:
+    if present & {"bug", "bugs", "issue", "issues", "gotcha", "wrong", "broken", "problem", "problems"}:
         scores["lessons"] += 1.5
     if present & {"loss", "acc", "accuracy", "lr"} and present & {"trend", "now", "current"}:
         scores["run"] += 1.5
@@ -586,7 +655,13 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
         scores["baseline"] += 0.5
         if not present & (_COMPARATIVE | {"best", "latest", "fastest", "now", "acceptlen"}):
             scores["baseline"] += 1.5  # `vllm c=1 tps?`: the number under those conditions
-    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although"}:
+    if "acceptlen" in present and present & {"acc", "accuracy"} and present & {
+            "low", "lower", "worse", "poor", "bad", "high", "higher", "why", "whydid", "but", "yet",
+            "despite", "though", "although", "whereas", "while"}:
+        scores["lessons"] += 4.5  # a measured accept length off the training accuracy: a gotcha
+        scores["run"] -= 3.0
+    if present & {"why", "whydid"} and present & {"but", "yet", "despite", "though", "although",
+                                                 "whereas", "when", "while"}:
         scores["lessons"] += 2.5  # good here, bad there: a known gotcha, not a status
         scores["run"] -= 2.0
         if present & {"high", "great", "good", "fine"} and present & {"low", "bad", "poor", "worse"}:
@@ -594,6 +669,22 @@ def _combinations(scores: dict[str, float], present: set[str], text: str, asked:
     quiet = max(score for name, score in scores.items() if name != "search") < 1.0
     if quiet and asked.comparison.engine and asked.named and not present & _COMPARATIVE:
         scores["baseline"] += 2.0  # `what does vllm do at c=1`: nothing else asked
+
+
+_PAYS = _COMPARATIVE | frozenset(
+    "win wins winning ahead help helps helping pay pays paying worth verdict better".split())
+
+
+def asks_crossover(words: Iterable[str], asked: AskedConditions) -> bool:
+    """Whether a question asks where the feature stops paying as concurrency grows: a crossover
+    named, or a gain asked about under load (`does eagle3 still win at c=64`)."""
+    present = set(words)
+    if "crossover" in present:
+        return True
+    under_load = "highload" in present or (
+        bool(present & {"still", "keep", "keeps", "continue", "continues"})
+        and (asked.comparison.concurrency or 0) > 1)
+    return under_load and bool(present & _PAYS)
 
 
 def understand(question: str, vocabulary: Vocabulary | None = None) -> Understanding:

@@ -122,3 +122,17 @@ def test_no_feature_result_at_the_asked_conditions_is_said_first(store: Store) -
     answer = ask(store, "speedup at c=32", snapshots=(LiveSnapshot(),))
     assert answer.text.startswith("No feature result at c=32")
     assert answer.figures["reference_value"] == 1450.0 and answer.figures["calibrated_value"] is None
+
+
+@pytest.mark.parametrize("question, no_feature", [
+    ("how high must AL be before eagle3 wins", False),  # a bar for the feature, not its absence
+    ("what did we get before eagle3", True),
+    ("pls tell me the throughput when we are not using the draft model", True),
+])
+def test_what_without_the_feature_means(question: str, no_feature: bool) -> None:
+    assert understand(question).conditions.no_feature is no_feature
+
+
+@pytest.mark.parametrize("word", ["until", "till"])
+def test_ordinary_words_are_not_typos_of_the_lexicon(word: str) -> None:
+    assert "util" not in understand(f"problems we had {word} now").words
