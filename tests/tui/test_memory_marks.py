@@ -12,6 +12,7 @@ from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
 from sessiontui.tui.screens.comparison_view import RunCompareView, SweepView
+from sessiontui.tui.screens.help import key_groups
 from sessiontui.tui.widgets.memory_pane import MARK
 from tests.tui.app_fakes import HOST, NO_NVML, SequenceCollector, text_of, until
 from tests.tui.test_comparison_views import drawn, records
@@ -100,7 +101,9 @@ async def test_only_runs_and_benchmarks_are_marked(tmp_path: Path) -> None:
 async def test_w_opens_the_sweep_of_the_result_under_the_cursor(app: SessionApp) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await memory_tab(pilot)
-        assert "w Sweep" in text_of(app.query_one("#keys"))
+        assert "c Compare" in text_of(app.query_one("#keys"))
+        memory = dict(key_groups(app))["Memory"]
+        assert ("w", "Open the result's sweep") in [(row.keys, row.description) for row in memory]
         await cursor_to(pilot, "b-base")  # a baseline is no sweep's result: w says so
         await pilot.press("w")
         assert not isinstance(app.screen, SweepView)

@@ -303,9 +303,9 @@ class MemoryPane(Vertical):
     BINDINGS = [
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
-        Binding("space", "mark", "Mark run", show=False),
-        Binding("c", "app.compare('runs')", "Compare runs"),
-        Binding("w", "app.compare('sweep-of-row')", "Sweep"),
+        Binding("space", "mark", "Mark a run to compare", show=False),
+        Binding("c", "app.compare('runs')", "Compare"),  # short: the 80-column bar keeps it
+        Binding("w", "app.compare('sweep-of-row')", "Open the result's sweep", show=False),
         # Priority: the filter has focus before the next key of a burst is routed.
         Binding("ctrl+f", "app.filter_memory", "Filter", show=False, priority=True),
     ]
