@@ -320,11 +320,13 @@ class SessionApp(App[None]):
         getattr(self.memory_pane, f"action_{operation}")()
 
     def action_compare(self, what: str) -> None:
-        """Open a sweep against the number to beat (`sweep`) or two runs side by side (`runs`)."""
+        """Open a sweep against the number to beat (`sweep`, `sweep-of-row`) or runs side by side
+        (`runs`: the Memory pane's marked runs, else the selected and the newest other)."""
         from sessiontui.tui.screens.comparison_view import comparison_screen
 
-        screen = comparison_screen(what, self.memory_pane.records, self.memory_pane.selected(),
-                                   self.metric, self.keep_dir / "charts")
+        pane = self.memory_pane
+        screen = comparison_screen(what, pane.records, pane.selected(), self.metric,
+                                   self.keep_dir / "charts", pane.marked_records())
         if isinstance(screen, str):
             self.notify(screen, markup=False)
         else:

@@ -158,8 +158,13 @@ def _num(value: float | None, digits: int) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
-def runs_to_compare(records: Sequence[Record], selected: Record | None) -> list[Record]:
-    """The run under the cursor and the newest other run, else the two newest runs."""
+def runs_to_compare(records: Sequence[Record], selected: Record | None,
+                    marked: Sequence[Record] = ()) -> list[Record]:
+    """The marked runs when there are two or more; else the run under the cursor and the newest
+    other run, else the two newest runs."""
+    marked_runs = [r for r in marked if r.kind == "run"]
+    if len(marked_runs) >= 2:
+        return marked_runs
     runs = sorted((r for r in records if r.kind == "run"),
                   key=lambda r: r.last_update or r.created_at, reverse=True)
     if selected is not None and selected.kind == "run":
@@ -168,14 +173,16 @@ def runs_to_compare(records: Sequence[Record], selected: Record | None) -> list[
 
 
 def comparison_screen(what: str, records: Sequence[Record], selected: Record | None,
-                      metric: str, charts_dir: Path) -> ComparisonView | str:
-    """The sweep (`sweep`: the one the selected result belongs to, else the newest) or the runs
-    (`runs`) to show, or why there is nothing to show, in one line."""
+                      metric: str, charts_dir: Path,
+                      marked: Sequence[Record] = ()) -> ComparisonView | str:
+    """The sweep (`sweep`: the one the selected result belongs to, else the newest;
+    `sweep-of-row`: the selected result's only) or the runs (`runs`: the marked ones, else the
+    selected and the newest other) to show, or why there is nothing to show, in one line."""
     from sessiontui.project_memory.run_compare import compare_runs
     from sessiontui.project_memory.sweeps import compare_sweep, find_sweeps
 
     if what == "runs":
-        runs = runs_to_compare(records, selected)
+        runs = runs_to_compare(records, selected, marked)
         if len(runs) < 2:
             return "Comparing needs two runs in the memory (a followed log records one)."
         return RunCompareView(compare_runs(runs), charts_dir)
@@ -184,6 +191,10 @@ def comparison_screen(what: str, records: Sequence[Record], selected: Record | N
     if not sweeps:
         return ("No sweep yet: one configuration at two or more concurrencies "
                 "(sessiontui record --sweep concurrency=1,2,4,8 -- CMD).")
-    number = next((i for i, s in enumerate(sweeps) if selected in s.points), 0)
+    number = next((i for i, s in enumerate(sweeps) if selected in s.points), None)
+    if number is None and what == "sweep-of-row":
+        return ("This row is not part of a sweep (one configuration at two or more "
+                "concurrencies); w works on a sweep's result.")
+    number = number or 0
     baselines = [r for r in results if r.baseline]
     return SweepView(compare_sweep(sweeps[number], baselines), charts_dir, number + 1)

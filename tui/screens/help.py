@@ -100,6 +100,7 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
     from sessiontui.tui.widgets.ask_panel import AnswerPanel, AskBar
     from sessiontui.tui.widgets.gpu_pane import GpuPane
     from sessiontui.tui.widgets.memory_pane import MemoryFilter, MemoryPane, MemoryTable
+    from sessiontui.tui.widgets.training_pane import TrainingPane
 
     groups: dict[str, list[Row]] = {title: [] for title in GROUPS}
     for row in binding_rows(app, [(type(app), "")]):
@@ -109,6 +110,7 @@ def key_groups(app: App) -> list[tuple[str, list[Row]]]:
                                 "Command palette: every action by name", "command_palette"))
     pane_owners: list[tuple[str, list[tuple[type[DOMNode], str]]]] = [
         ("GPUs", [(GpuPane, "")]),
+        ("Training", [(TrainingPane, "")]),
         ("Memory", [(MemoryTable, ""), (MemoryPane, ""), (MemoryFilter, "in the filter")]),
         ("Answer", [(AnswerPanel, "")]),
         ("Ask bar", [(AskBar, "")]),

@@ -80,9 +80,11 @@ class RecordForm(ModalScreen[str | None]):
 
     AUTO_FOCUS = "Input"  # the app itself starts unfocused; a form starts typing
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save"),
         Binding("ctrl+r", "reload", "Reload", show=False),
+        # Priority: the form closes (or asks) before the next key of a burst is routed, so that
+        # key goes to the app, not into the field Esc left (as LeavingInput's Esc).
+        Binding("escape", "cancel", "Cancel", priority=True),
         # Priority: focus moves before the next key of a burst is routed, so it lands in the
         # field Tab went to, not in the one it left.
         Binding("tab", "app.focus_next", "Next field", show=False, priority=True),

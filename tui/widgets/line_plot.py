@@ -1,7 +1,8 @@
 """Several series on one character grid, with round ticks: the comparison screens' charts.
 
 Each series has its own marker (● × ◆ +) as well as its own colour, so the chart reads in NO_COLOR
-and on a monochrome terminal; points are joined by dots at the columns between them.
+and on a monochrome terminal; points are joined by braille dots, 2 across and 4 down per cell, so
+a line climbs in quarter rows rather than whole ones.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from rich.text import Text
 from sessiontui.tui.axes import nice_ticks, tick_text
 
 MARKERS = "●×◆+"
-JOIN = "·"
+BRAILLE = 0x2800  # the empty braille cell; each of its 8 dots adds one bit
+DOT_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [dot row][dot column]
+DOTS_ACROSS, DOTS_DOWN = 2, 4
 
 
 @dataclass(frozen=True)
@@ -54,22 +57,22 @@ def plot_lines(series: Sequence[PlotSeries], width: int, height: int, styles: Se
     cols, rows = width - label_width - 1, height - 2
     xs = sorted({x for x, _ in flat})
     x_low, x_high = xs[0], xs[-1]
-    grid: list[list[tuple[str, int | None]]] = [[(" ", None)] * cols for _ in range(rows)]
+    dots = _DotGrid(cols, rows)
 
-    def cell(x: float, y: float) -> tuple[int, int]:
-        row = rows - 1 - _position(y, y_ticks[0], y_ticks[-1], rows, False)
-        return _position(x, x_low, x_high, cols, log_x), row
+    def dot(x: float, y: float) -> tuple[int, int]:
+        """The dot (across, down from the top) a point falls on."""
+        return (_position(x, x_low, x_high, cols * DOTS_ACROSS, log_x),
+                rows * DOTS_DOWN - 1 - _position(y, y_ticks[0], y_ticks[-1], rows * DOTS_DOWN, False))
 
-    for index, line in enumerate(points):
-        cells = [cell(x, y) for x, y in line]
-        for (c0, r0), (c1, r1) in zip(cells, cells[1:], strict=False):
-            for col in range(c0 + 1, c1):
-                row = round(r0 + (r1 - r0) * (col - c0) / (c1 - c0))
-                if grid[row][col][0] == " ":
-                    grid[row][col] = (JOIN, index)
-        for col, row in cells:
-            grid[row][col] = (MARKERS[index % len(MARKERS)], index)
-    tick_rows = {rows - 1 - _position(t, y_ticks[0], y_ticks[-1], rows, False): t for t in y_ticks}
+    placed = [[dot(x, y) for x, y in line] for line in points]
+    for index, line_dots in enumerate(placed):
+        for start, end in zip(line_dots, line_dots[1:], strict=False):
+            dots.line(start, end, index)
+    for index, line_dots in enumerate(placed):
+        for across, down in line_dots:
+            dots.mark(across // DOTS_ACROSS, down // DOTS_DOWN, MARKERS[index % len(MARKERS)], index)
+    tick_rows = {dot(x_low, t)[1] // DOTS_DOWN: t for t in y_ticks}
+    grid = dots.cells()
     lines = []
     for row_index, cells_of_row in enumerate(grid):
         label = tick_text(tick_rows[row_index]) if row_index in tick_rows else ""
@@ -91,9 +94,42 @@ def _x_labels(ticks: Sequence[float], low: float, high: float, cols: int, log: b
         if not low <= tick <= high:
             continue
         label = tick_text(tick)
-        start = max(0, min(_position(tick, low, high, cols, log) - len(label) // 2, cols - len(label)))
+        column = _position(tick, low, high, cols * DOTS_ACROSS, log) // DOTS_ACROSS  # as the points
+        start = max(0, min(column - len(label) // 2, cols - len(label)))
         if start < free_from:
             continue
         row[start:start + len(label)] = label
         free_from = start + len(label) + 1
     return "".join(row).rstrip()
+
+
+class _DotGrid:
+    """Braille dots per cell with the series that drew each cell first; a marker replaces them."""
+
+    def __init__(self, cols: int, rows: int) -> None:
+        self.bits = [[0] * cols for _ in range(rows)]
+        self.owner: list[list[int | None]] = [[None] * cols for _ in range(rows)]
+        self.markers: dict[tuple[int, int], str] = {}
+
+    def line(self, start: tuple[int, int], end: tuple[int, int], owner: int) -> None:
+        """Dots from one point to the next, one per step along the longer direction."""
+        (x0, y0), (x1, y1) = start, end
+        steps = max(abs(x1 - x0), abs(y1 - y0), 1)
+        for step in range(steps + 1):
+            across = round(x0 + (x1 - x0) * step / steps)
+            down = round(y0 + (y1 - y0) * step / steps)
+            row, col = down // DOTS_DOWN, across // DOTS_ACROSS
+            self.bits[row][col] |= DOT_BITS[down % DOTS_DOWN][across % DOTS_ACROSS]
+            if self.owner[row][col] is None:
+                self.owner[row][col] = owner
+
+    def mark(self, col: int, row: int, marker: str, owner: int) -> None:
+        """A series' marker at a data point's cell (the last series drawn there wins)."""
+        self.markers[row, col] = marker
+        self.owner[row][col] = owner
+
+    def cells(self) -> list[list[tuple[str, int | None]]]:
+        """Each cell's character and owning series (None where nothing is drawn)."""
+        return [[(self.markers.get((r, c)) or (chr(BRAILLE + bits) if bits else " "),
+                  self.owner[r][c]) for c, bits in enumerate(row)]
+                for r, row in enumerate(self.bits)]

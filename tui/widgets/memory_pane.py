@@ -28,6 +28,7 @@ from sessiontui.tui.widgets.literal import clean
 from sessiontui.tui.widgets.nav import LeavingInput
 from sessiontui.tui.widgets.styling import part_style
 
+MARK = "▸"  # in the first column of a row marked with space (for `c`, compare)
 MAX_ROWS = 500  # beyond this the filter narrows the list; keeps a rebuild well under a frame
 COLUMNS = ("", "kind", "value", "vs beat", "date", "what")
 RIGHT = ("value", "vs beat")  # columns of figures, aligned on the right
@@ -43,7 +44,8 @@ EMPTY = (
 LEGEND = (
     "★ the number to beat (best baseline) · b another baseline · vs beat: the result over the "
     "number to beat for its conditions, any engine (above 1.00x is better; in brackets, over its "
-    "own engine's baseline) · τ a run's accept length · Enter opens a record"
+    "own engine's baseline) · τ a run's accept length · Enter opens a record · "
+    "space marks a run, c compares the marked runs · w opens a result's sweep"
 )
 FILTER_HELP = "filter: words, kind:lesson, baseline, failed, engine:sglang …"
 
@@ -245,7 +247,7 @@ class MemoryTable(DataTable):
         Binding("k", "cursor_up", "Up", show=False),
         Binding("home,g", "first_row", "First row", show=False),
         Binding("end,G", "last_row", "Last row", show=False),
-        Binding("escape", "clear_filter", "Clear the filter", show=False),
+        Binding("escape", "clear_filter", "Clear the filter, then the marks", show=False),
     ]
 
     def action_first_row(self) -> None:
@@ -259,10 +261,15 @@ class MemoryTable(DataTable):
         self.move_cursor(row=last)
 
     def action_clear_filter(self) -> None:
-        """A second Esc (the first left the filter) shows every record again."""
+        """A second Esc (the first left the filter) shows every record again; the next one
+        clears the marks."""
         pane = self.parent
-        if isinstance(pane, MemoryPane):
+        if not isinstance(pane, MemoryPane):
+            return
+        if pane.filter.value:
             pane.filter.value = ""
+        else:
+            pane.clear_marks()
 
     def update_row(self, key: str, cells: dict[str, Text]) -> None:
         """Change some cells of one row and redraw that row alone.
@@ -296,6 +303,9 @@ class MemoryPane(Vertical):
     BINDINGS = [
         Binding("e", "edit", "Edit"),
         Binding("d,delete", "delete", "Delete"),
+        Binding("space", "mark", "Mark a run to compare", show=False),
+        Binding("c", "app.compare('runs')", "Compare"),  # short: the 80-column bar keeps it
+        Binding("w", "app.compare('sweep-of-row')", "Open the result's sweep", show=False),
         # Priority: the filter has focus before the next key of a burst is routed.
         Binding("ctrl+f", "app.filter_memory", "Filter", show=False, priority=True),
     ]
@@ -327,6 +337,7 @@ class MemoryPane(Vertical):
         self.empty = Static(EMPTY, id="memory-empty", markup=False)
         self._width = 0
         self._shown: TableModel | None = None  # what the table holds now
+        self.marked: list[str] = []  # ids of the runs and benchmarks marked with space, in order
 
     def compose(self) -> ComposeResult:
         yield self.filter
@@ -356,7 +367,9 @@ class MemoryPane(Vertical):
 
     def _rows(self, shown: Sequence[Record]) -> list[list[str]]:
         return [
-            ["★" if self._is_beat(r) else ("b" if r.baseline else ""), _KIND_LABEL[r.kind],
+            [(MARK if r.id in self.marked else "") + ("★" if self._is_beat(r) else
+                                                      ("b" if r.baseline else "")),
+             _KIND_LABEL[r.kind],
              value_text(r), vs_text(r, self.baselines, self.records),
              date_text(r.last_update or r.created_at)]
             for r in shown
@@ -439,6 +452,31 @@ class MemoryPane(Vertical):
             return None
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         return next((r for r in self.records if r.id == key), None)
+
+    def marked_records(self) -> list[Record]:
+        """The marked records still in the memory, in the order they were marked."""
+        by_id = {r.id: r for r in self.records}
+        return [by_id[key] for key in self.marked if key in by_id]
+
+    def action_mark(self) -> None:
+        """Mark the run or benchmark under the cursor (or unmark it): `c` compares the marked."""
+        record = self.selected()
+        if record is None:
+            return
+        if record.kind not in ("run", "benchmark"):
+            self.notify(f"Only runs and benchmarks are marked (this is a {record.kind}).",
+                        markup=False)
+            return
+        if record.id in self.marked:
+            self.marked.remove(record.id)
+        else:
+            self.marked.append(record.id)
+        self._fill()
+
+    def clear_marks(self) -> None:
+        if self.marked:
+            self.marked.clear()
+            self._fill()
 
     def _ask(self, message: type[RecordMessage]) -> None:
         record = self.selected()
