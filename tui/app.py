@@ -8,7 +8,6 @@ thread (SQLite connections are bound to the thread that made them).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -285,11 +284,6 @@ class SessionApp(App[None]):
         """Read the memory again in a worker (what changed only); it posts MemoryLoaded."""
         self._thread("memory-read", self.memory.read)
 
-    @property
-    def _memory_counts(self) -> dict[str, int]:
-        """The per-kind write counters of the last read (empty before the first)."""
-        return self.memory.counts
-
     def on_memory_loaded(self, message: msg.MemoryLoaded) -> None:
         self._frames.add(partial(self._show_memory, message), first=not self._memory_shown)
         self._memory_shown = True
@@ -322,15 +316,7 @@ class SessionApp(App[None]):
     def action_compare(self, what: str) -> None:
         """Open a sweep against the number to beat (`sweep`, `sweep-of-row`) or runs side by side
         (`runs`: the Memory pane's marked runs, else the selected and the newest other)."""
-        from sessiontui.tui.screens.comparison_view import comparison_screen
-
-        pane = self.memory_pane
-        screen = comparison_screen(what, pane.records, pane.selected(), self.metric,
-                                   self.keep_dir / "charts", pane.marked_records())
-        if isinstance(screen, str):
-            self.notify(screen, markup=False)
-        else:
-            self.push_screen(screen)
+        dialogs.open_comparison(self, what, self.memory_pane, self.metric, self.keep_dir / "charts")
 
     def action_filter_memory(self) -> None:
         """Bring the Memory pane forward with its filter box focused."""
@@ -344,17 +330,7 @@ class SessionApp(App[None]):
                                  record=message.record, store_path=self.store_path))
 
     def on_memory_pane_open_record(self, message: MemoryPane.OpenRecord) -> None:
-        from sessiontui.tui.screens.record_view import RecordView
-
-        record = message.record
-
-        def then(choice: str | None) -> None:
-            if choice == "edit":
-                self._edit(record)
-            elif choice == "delete":
-                self._delete(record)
-
-        self.push_screen(RecordView(record), then)
+        dialogs.open_record(self, message.record, self._edit, self._delete)
 
     def on_memory_pane_edit_record(self, message: MemoryPane.EditRecord) -> None:
         self._edit(message.record)
@@ -403,16 +379,7 @@ class SessionApp(App[None]):
 
     def action_screenshot(self) -> None:  # type: ignore[override]  # ours takes no file name
         """Save an SVG of the screen into the project (after the palette has closed)."""
-        self.set_timer(0.1, self._save_screenshot)
-
-    def _save_screenshot(self) -> None:
-        name = time.strftime("sessiontui-screenshot-%Y%m%d-%H%M%S.svg")
-        try:
-            saved = self.save_screenshot(name, str(self.keep_dir))
-        except OSError as exc:
-            self.notify(f"Screenshot not saved: {exc.strerror}", severity="error", markup=False)
-            return
-        self.notify(f"Screenshot saved: {saved}", markup=False)
+        self.set_timer(0.1, partial(dialogs.save_screenshot, self, self.keep_dir))
 
     # -- asking -------------------------------------------------------------------------------
     def action_focus_ask(self) -> None:
@@ -434,13 +401,15 @@ class SessionApp(App[None]):
         bar.value = ""
         self.action_view("answer")
         bar.focus()
-        self._thread("ask", self.memory.answer, question, tuple(self.training.latest.values()),
-                     self.gpu_pane.snapshot, self.config)
+        self._ask(question)
 
     def on_answer_panel_outdated(self, message: AnswerPanel.Outdated) -> None:
         """A live answer (speedup, run, GPUs) grew old while shown: ask it again."""
-        self._thread("ask", self.memory.answer, message.question,
-                     tuple(self.training.latest.values()), self.gpu_pane.snapshot, self.config)
+        self._ask(message.question)
+
+    def _ask(self, question: str) -> None:
+        self._thread("ask", self.memory.answer, question, tuple(self.training.latest.values()),
+                     self.gpu_pane.snapshot, self.config)
 
     def on_answer_ready(self, message: msg.AnswerReady) -> None:
         if message.answer is None:

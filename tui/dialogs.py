@@ -15,7 +15,9 @@ from sessiontui.tui.messages import one_line
 if TYPE_CHECKING:
     from textual.app import App
 
+    from sessiontui.project_memory.records import Record
     from sessiontui.tui.widgets.gpu_view import ProcessRow
+    from sessiontui.tui.widgets.memory_pane import MemoryPane
 
 EXPORT_NAME = "sessiontui-memory.toml"
 
@@ -106,3 +108,43 @@ def signal_process(app: App[None], name: str, row: ProcessRow) -> None:
             app.notify(f"{name} not sent: {why_not}", severity="error", markup=False)
 
     app.push_screen(SignalConfirm(name, row), answered)
+
+
+def open_record(app: App[None], record: Record, edit: Callable[[Record], object],
+                delete: Callable[[Record], object]) -> None:
+    """Every field of a record; the view's own keys hand it to `edit` or `delete`."""
+    from sessiontui.tui.screens.record_view import RecordView
+
+    def chosen(choice: str | None) -> None:
+        if choice == "edit":
+            edit(record)
+        elif choice == "delete":
+            delete(record)
+
+    app.push_screen(RecordView(record), chosen)
+
+
+def open_comparison(app: App[None], what: str, pane: MemoryPane, metric: str,
+                    charts: Path) -> None:
+    """A sweep or runs side by side, from the Memory pane's rows; why not, in one line."""
+    from sessiontui.tui.screens.comparison_view import comparison_screen
+
+    screen = comparison_screen(what, pane.records, pane.selected(), metric, charts,
+                               pane.marked_records())
+    if isinstance(screen, str):
+        app.notify(screen, markup=False)
+    else:
+        app.push_screen(screen)
+
+
+def save_screenshot(app: App[None], folder: Path) -> None:
+    """An SVG of the screen in the project, and where it went (or why it did not)."""
+    import time
+
+    name = time.strftime("sessiontui-screenshot-%Y%m%d-%H%M%S.svg")
+    try:
+        saved = app.save_screenshot(name, str(folder))
+    except OSError as exc:
+        app.notify(f"Screenshot not saved: {exc.strerror}", severity="error", markup=False)
+        return
+    app.notify(f"Screenshot saved: {saved}", markup=False)

@@ -35,8 +35,8 @@ COMMANDS = (
             "unfollow_log"),
     Command("Show sweep", "A sweep's metric by concurrency against the number to beat, and "
             "where it stops paying", "compare('sweep')"),
-    Command("Compare runs", "Loss and accept length of the selected run and the newest other "
-            "run, at equal steps", "compare('runs')"),
+    Command("Compare runs", "Loss and accept length of the runs marked with space in the Memory "
+            "pane (else the selected run and the newest other), at equal steps", "compare('runs')"),
     Command("Export memory to TOML", "Write the whole memory to a TOML file", "export"),
     Command("Screenshot", "Save an SVG of the screen in the project's .sessiontui folder",
             "screenshot"),

@@ -27,7 +27,7 @@ async def help_open(pilot) -> None:
     """Help over panes that have drawn their first samples (the panes behind it raced them)."""
     app = pilot.app
     await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host
-                and app.memory_pane.empty.display and app._memory_counts)
+                and app.memory_pane.empty.display and app.memory.counts)
     await pilot.press("question_mark")
     await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
     await pilot.pause()

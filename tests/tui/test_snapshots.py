@@ -88,7 +88,7 @@ def empty(tmp_path: Path) -> SessionApp:
 async def empty_settled(pilot) -> None:
     app = pilot.app
     await until(pilot, lambda: app.gpu_pane.snapshot and app.gpu_pane.host
-                and app.memory_pane.empty.display and app._memory_counts)
+                and app.memory_pane.empty.display and app.memory.counts)
     await pilot.pause()
 
 
