@@ -216,9 +216,65 @@ def full_disk_reads(folder: Path) -> Tally | None:
             tally.failed += done.returncode != 0
             tally.tracebacks += done.stderr.count("Traceback")
             if args[0] == "list" and done.returncode == 0:
-                tally.lost += len(json.loads(done.stdout)) != 1
+                tally.lost += len(json.loads(done.stdout)["records"]) != 1
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+    return tally
+
+
+def symlinked_sync_file(folder: Path) -> Tally:
+    """A committed `sessiontui-memory.toml` that links outside the work tree: `sync` must refuse
+    and leave the file it points to as it was."""
+    tally = Tally("sync through a committed symlink")
+    repo, outside = folder / "clone", folder / "private.txt"
+    repo.mkdir()
+    outside.write_text("private\n")
+    outside.chmod(0o600)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (repo / "sessiontui-memory.toml").symlink_to(outside)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "link"], check=True)
+    env = {**os.environ, "SESSIONTUI_DIR": str(repo / ".sessiontui")}
+    subprocess.run([SESSIONTUI, "note", "add", "mine"], cwd=repo, env=env, check=True,
+                   capture_output=True)
+    done = subprocess.run([SESSIONTUI, "sync"], cwd=repo, env=env, capture_output=True, text=True)
+    tally.tries = 1
+    tally.failed += done.returncode != 0  # refused, as it must be
+    tally.tracebacks += done.stderr.count("Traceback")
+    tally.lost += outside.read_text() != "private\n" or (outside.stat().st_mode & 0o777) != 0o600
+    return tally
+
+
+def non_regular_logs(folder: Path) -> Tally:
+    """`watch` on /dev/zero and a FIFO, `serve` on a FIFO stopped by SIGTERM: each must end in
+    about a second (not spin, not hang) with one line, never a traceback."""
+    tally = Tally("non-regular logs (/dev/zero, FIFO; serve SIGTERM)")
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "SESSIONTUI_DIR": str(folder / "logs-memory")}
+    for log in ("/dev/zero", str(fifo)):
+        tally.tries += 1
+        try:
+            done = subprocess.run([SESSIONTUI, "watch", "--log", log], env=env, capture_output=True,
+                                  text=True, timeout=10)
+            tally.tracebacks += done.stderr.count("Traceback")
+        except subprocess.TimeoutExpired:
+            tally.failed += 1  # it kept reading what is not a log
+    serve = subprocess.Popen([SESSIONTUI, "serve", "--log", str(fifo), "--no-gpu", "--listen",
+                              "127.0.0.1:0"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # let it start; a benchmark waits, a test would watch for its first line
+    started = time.monotonic()
+    serve.send_signal(signal.SIGTERM)
+    try:
+        _, err = serve.communicate(timeout=10)
+        tally.failed += time.monotonic() - started > 1.0
+        tally.tracebacks += err.count("Traceback")
+    except subprocess.TimeoutExpired:
+        serve.kill()
+        tally.failed += 1
+    tally.tries += 1
     return tally
 
 
@@ -234,7 +290,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="attacks-"))
     tallies = [concurrent_edits(folder, args.edits * 3, through_cli=False),
                concurrent_edits(folder, args.edits, through_cli=True), hostile_imports(folder),
-               full_disk_reads(folder)]
+               symlinked_sync_file(folder), non_regular_logs(folder), full_disk_reads(folder)]
     for tally in tallies:
         print(tally.line() if tally else "reads on a full disk: skipped (needs root to mount a tmpfs)")
     if args.quick:
