@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -635,6 +635,17 @@ def _runs_in_columns(text: str) -> str:
     return "\n".join(out)
 
 
+_GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
+
+
+def _generated(found: Sequence[_Reading]) -> bool:
+    """Whether the output measures generation (`output_len: 256`, a decode latency, a generation
+    rate even of 0): its headline is then a generation rate, and an output without one is cut
+    or idle, not a prompt-only run."""
+    return any(r.name.startswith(_GENERATION) and (r.value > 1 or r.name.endswith("tok_s"))
+               for r in found)
+
+
 def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Record]:
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
@@ -648,6 +659,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
+    prompt_only = prompt_only and not _generated(found)
     measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
