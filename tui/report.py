@@ -68,7 +68,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]
     return lines
 
 
-def _figure(value: float | None, digits: int = 1) -> str:
+def figure(value: float | None, digits: int = 1) -> str:
+    """A figure for a table: fixed decimals with thousands separators, a dash when unknown."""
     return "—" if value is None or not math.isfinite(value) else f"{value:,.{digits}f}"
 
 
@@ -83,7 +84,7 @@ def _baselines_section(baselines: Sequence[Record]) -> list[str]:
         conditions = Conditions.of(baseline, engine=False)
         if conditions not in seen and (best := number_to_beat(baselines, conditions)) is not None:
             seen[conditions] = best
-    rows = [(c.text(), f"**{_figure(b.value)}** {b.unit or ''}", b.engine or "", b.config or b.id,
+    rows = [(c.text(), f"**{figure(b.value)}** {b.unit or ''}", b.engine or "", b.config or b.id,
              _when(b.created_at)) for c, b in seen.items()]
     if not rows:
         return ["## Baselines", "", "No baseline recorded yet (`sessiontui record --baseline`).", ""]
@@ -96,11 +97,11 @@ def _results_section(results: Sequence[Record], baselines: Sequence[Record]) -> 
     rows = []
     for result in results:
         comparison = compare(result, baselines)  # the one reference rule; own engine's second
-        rows.append((result.config or result.id, f"{_figure(result.value)} {result.unit or ''}",
+        rows.append((result.config or result.id, f"{figure(result.value)} {result.unit or ''}",
                      Conditions.of(result, engine=False).text(), comparison.short() or "—",
                      baseline_name(comparison.beat) if comparison.beat is not None
                      else "none at these conditions",
-                     _figure(result.accept_length, 2), _when(result.created_at)))
+                     figure(result.accept_length, 2), _when(result.created_at)))
     if not rows:
         return ["## Results", "", "No results in this period.", ""]
     return ["## Results against the number to beat", "",
@@ -133,7 +134,7 @@ def _sweeps_section(comparisons: Sequence[SweepComparison], charts: dict[str, st
             charts[name] = render_svg(sweep_chart(comparison))
             lines += [f"![{comparison.sweep.label}](charts/{name})", ""]
         lines += _table(("concurrency", "value", "number to beat", "ratio"), [
-            (p.concurrency, _figure(p.value), _figure(p.reference_value),
+            (p.concurrency, figure(p.value), figure(p.reference_value),
              "—" if p.ratio is None else f"{p.ratio:.2f}x") for p in comparison.points])
         lines.append("")
     return lines
@@ -160,7 +161,7 @@ def _runs_section(runs: Sequence[Record], charts: dict[str, str]) -> list[str]:
     if not runs:
         return []
     rows = [(run_name(run), run.status or "", f"{run.step or 0:,}/{run.total_steps or '?'}",
-             _figure(run.loss, 3), _figure(run.accept_length, 2), _when(run.last_update))
+             figure(run.loss, 3), figure(run.accept_length, 2), _when(run.last_update))
             for run in runs]
     lines = ["## Runs", "", *_table(("run", "status", "step", "loss", "τ", "last update"), rows), ""]
     compared = compare_runs(runs[:2] if len(runs) > 1 else runs[:1])
@@ -171,12 +172,39 @@ def _runs_section(runs: Sequence[Record], charts: dict[str, str]) -> list[str]:
             charts[name] = render_svg(run_chart(compared, curve))
             label = "loss" if curve == "loss" else "accept length τ"
             lines += [f"![{title}: {label}](charts/{name})", ""]
-    for curve, difference in compared.at_equal_step.items():
-        if len(difference.values) == 2:
-            a, b = difference.values
-            digits = 3 if curve == "loss" else 2
-            lines.append(f"- at step {difference.step:,}: {curve} {a:.{digits}f} vs {b:.{digits}f}")
+    if len(runs) > 1 and compared.at_equal_step:
+        lines += [f"- {line}" for line in equal_step_lines(compared)]
     return [*lines, ""]
+
+
+def sweep_table(comparison: SweepComparison) -> list[str]:
+    """Each point of a sweep beside the number to beat at its concurrency, and the ratio."""
+    rows = [f"{'c':>6}  {'value':>10}  {'number to beat':>14}  {'ratio':>6}"]
+    for p in comparison.points:
+        ratio = "—" if p.ratio is None else f"{p.ratio:.2f}x"
+        rows.append(f"{p.concurrency:>6}  {figure(p.value):>10}  {figure(p.reference_value):>14}  "
+                    f"{ratio:>6}")
+    return rows
+
+
+def equal_step_lines(comparison: RunComparison) -> list[str]:
+    """`at step 4,000: τ 2.72 vs 2.43`, per curve, at the furthest step every run reached."""
+    lines = []
+    for curve, difference in comparison.at_equal_step.items():
+        label, digits = ("loss", 3) if curve == "loss" else ("τ", 2)
+        values = " vs ".join(f"{v:.{digits}f}" for v in difference.values)
+        lines.append(f"at step {difference.step:,}: {label} {values}")
+    return lines or ["no step that every run reached with a figure: nothing to compare at equal steps"]
+
+
+def run_table(comparison: RunComparison) -> list[str]:
+    """Each run's step, final and best loss and τ, then the figures at equal steps."""
+    rows = [f"{'run':24}  {'step':>8}  {'loss':>7}  {'best':>7}  {'τ':>5}  {'best':>5}"]
+    for run, loss, tau in zip(comparison.runs, comparison.figures["loss"],
+                              comparison.figures["accept_length"], strict=True):
+        rows.append(f"{run_name(run)[:24]:24}  {run.step or 0:>8,}  {figure(loss.final, 3):>7}  "
+                    f"{figure(loss.best, 3):>7}  {figure(tau.final, 2):>5}  {figure(tau.best, 2):>5}")
+    return [*rows, *equal_step_lines(comparison)]
 
 
 def _lessons_section(lessons: Sequence[Record]) -> list[str]:

@@ -138,7 +138,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json(comparison.to_dict())
     else:
-        print(render_comparison(comparison))
+        from sessiontui.tui.report import run_table
+
+        print("\n".join(run_table(comparison)))
     return 0
 
 
@@ -151,33 +153,6 @@ def _save_run_charts(comparison: RunComparison, path: Path) -> None:
     tau = path.with_name(f"{path.stem}-tau{path.suffix or '.svg'}")
     tau.write_text(render_svg(run_chart(comparison, "accept_length")), encoding="utf-8")
     print(f"sessiontui: saved {path} and {tau}", file=sys.stderr)
-
-
-def render_comparison(comparison: RunComparison) -> str:
-    """A table of final and best figures per run, then the figures at the same step."""
-    from sessiontui.tui.report import run_name
-
-    names = [run_name(run) for run in comparison.runs]
-    width = max(len(n) for n in names)
-    lines = [f"{'run':{width}}  {'step':>9}  {'loss final':>10}  {'best':>8}  "
-             f"{'τ final':>8}  {'best':>6}"]
-    for index, run in enumerate(comparison.runs):
-        loss = comparison.figures["loss"][index]
-        tau = comparison.figures["accept_length"][index]
-        lines.append(f"{names[index]:{width}}  {run.step or 0:>9,}  {_num(loss.final, 3):>10}  "
-                     f"{_num(loss.best, 3):>8}  {_num(tau.final, 2):>8}  {_num(tau.best, 2):>6}")
-    for curve, difference in comparison.at_equal_step.items():
-        label = "loss" if curve == "loss" else "τ"
-        digits = 3 if curve == "loss" else 2
-        values = " vs ".join(f"{v:.{digits}f}" for v in difference.values)
-        lines.append(f"at step {difference.step:,}: {label} {values}")
-    if not comparison.at_equal_step:
-        lines.append("no step that every run reached with a figure: nothing to compare at equal steps")
-    return "\n".join(lines)
-
-
-def _num(value: float | None, digits: int) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
 
 
 def cmd_sweeps(args: argparse.Namespace) -> int:
@@ -200,10 +175,8 @@ def cmd_sweeps(args: argparse.Namespace) -> int:
     if not comparisons:
         print("no sweeps: record one with `sessiontui record --sweep concurrency=1,2,4,8 -- CMD`")
         return 0
+    from sessiontui.tui.report import sweep_table
+
     for comparison in comparisons:
-        print(comparison.summary)
-        for p in comparison.points:
-            ratio = "" if p.ratio is None else f"  {p.ratio:.2f}x"
-            beat = "no baseline here" if p.reference_value is None else f"beat {p.reference_value:,.1f}"
-            print(f"  c={p.concurrency:<5} {p.value:>10,.1f}  {beat}{ratio}")
+        print("\n".join([comparison.summary, *sweep_table(comparison), ""]))
     return 0

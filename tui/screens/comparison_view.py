@@ -21,7 +21,7 @@ from textual.widgets import Label, Static
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.run_compare import RunComparison
 from sessiontui.project_memory.sweeps import SweepComparison
-from sessiontui.tui.report import run_chart, run_name, sweep_chart
+from sessiontui.tui.report import run_chart, run_name, run_table, sweep_chart, sweep_table
 from sessiontui.tui.svg_chart import Chart, render_svg
 from sessiontui.tui.widgets.line_plot import MARKERS, PlotSeries, plot_lines
 from sessiontui.tui.widgets.literal import literal
@@ -111,13 +111,8 @@ class SweepView(ComparisonView):
 
     def lines(self, width: int) -> list[Text]:
         summary = [Text(line) for line in textwrap.wrap(self.comparison.summary, width)]
-        rows = [*summary, Text(""), *self.plot(sweep_chart(self.comparison), width),
-                Text(""), Text(f"{'c':>6}  {'value':>10}  {'number to beat':>14}  {'ratio':>6}")]
-        for p in self.comparison.points:
-            beat = "—" if p.reference_value is None else f"{p.reference_value:,.1f}"
-            ratio = "—" if p.ratio is None else f"{p.ratio:.2f}x"
-            rows.append(Text(f"{p.concurrency:>6}  {p.value:>10,.1f}  {beat:>14}  {ratio:>6}"))
-        return rows
+        return [*summary, Text(""), *self.plot(sweep_chart(self.comparison), width), Text(""),
+                *map(Text, sweep_table(self.comparison))]
 
     def charts(self) -> dict[str, Chart]:
         return {f"sweep-{self.number}.svg": sweep_chart(self.comparison)}
@@ -136,26 +131,12 @@ class RunCompareView(ComparisonView):
         for curve in ("loss", "accept_length"):
             if any(self.comparison.curves[curve]):
                 rows += [*self.plot(run_chart(self.comparison, curve), width), Text("")]
-        rows.append(Text(f"{'run':24}  {'step':>8}  {'loss':>7}  {'best':>7}  {'τ':>5}  {'best':>5}"))
-        for index, run in enumerate(self.comparison.runs):
-            loss = self.comparison.figures["loss"][index]
-            tau = self.comparison.figures["accept_length"][index]
-            rows.append(Text(f"{run_name(run)[:24]:24}  {run.step or 0:>8,}  {_num(loss.final, 3):>7}  "
-                             f"{_num(loss.best, 3):>7}  {_num(tau.final, 2):>5}  {_num(tau.best, 2):>5}"))
-        for curve, difference in self.comparison.at_equal_step.items():
-            label, digits = ("loss", 3) if curve == "loss" else ("τ", 2)
-            values = " vs ".join(f"{v:.{digits}f}" for v in difference.values)
-            rows.append(Text(f"at step {difference.step:,}: {label} {values}"))
-        return rows
+        return [*rows, *map(Text, run_table(self.comparison))]
 
     def charts(self) -> dict[str, Chart]:
         stem = "runs-" + "-".join(run.id for run in self.comparison.runs)
         return {f"{stem}-loss.svg": run_chart(self.comparison, "loss"),
                 f"{stem}-tau.svg": run_chart(self.comparison, "accept_length")}
-
-
-def _num(value: float | None, digits: int) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
 
 
 def runs_to_compare(records: Sequence[Record], selected: Record | None,
