@@ -476,12 +476,23 @@ def needs(record: Record, name: str) -> bool:
     return _missing(empty, spec) is not None
 
 
+def _bounded() -> list[FieldSpec]:
+    """The fields with a plausible range (about ten of the table's sixty)."""
+    return [spec for spec in FIELDS.values() if (spec.rule.low, spec.rule.above, spec.rule.high)
+            != (None, None, None)]
+
+
+def _required() -> dict[str, list[FieldSpec]]:
+    """Each kind's fields that must be set."""
+    return {kind: [spec for spec in FIELDS.values() if spec.required_for(kind)] for kind in KINDS}
+
+
 def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
     """Values of the right type that are still implausible (see issue 16's bounds)."""
     problems = []
     # A run mirrors its log: an odd figure there (a negative lr, a step counter gone back) is
     # kept as read, since refusing it would stop the following of the run.
-    for spec in () if record.kind == "run" else FIELDS.values():
+    for spec in () if record.kind == "run" else _BOUNDED:  # every write is checked: the few only
         value = getattr(record, spec.name)
         if _is_number(value) and (problem := bound_problem(spec, value)):
             problems.append(Problem(spec.name, problem))
@@ -489,7 +500,8 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
                       or any(c.isspace() for c in record.id)):
         problems.append(Problem("id", f"must be up to {MAX_ID_CHARS} printable characters "
                                       f"without spaces, not {record.id!r}"))
-    problems += [Problem(spec.name, why) for spec in FIELDS.values() if (why := _missing(record, spec))]
+    problems += [Problem(spec.name, why) for spec in _REQUIRED.get(record.kind, ())
+                 if (why := _missing(record, spec))]
     if record.kind == "target" and record.metric == "accept_length" and 0 < (record.value or 1) < 1:
         problems.append(Problem("value", f"must be >= 1 for an accept length, not {record.value:g}"))
     implausible = {k: v for k, v in record.figures.items() if not 0 <= v <= LARGEST}
@@ -505,6 +517,10 @@ def _range_problems(record: Record, now: datetime | None) -> list[Problem]:
         elif now is not None and name in ("created_at", "updated_at") and moment > now + CLOCK_SKEW:
             problems.append(Problem(name, f"lies in the future: {text}"))
     return problems
+
+
+_BOUNDED = _bounded()
+_REQUIRED = _required()
 
 
 def record_problems(record: Record, *, now: datetime | None = None) -> list[Problem]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import Record, parse_time
 
 SYNC_FILE = "sessiontui-memory.toml"  # at the repository root, tracked by git
 SYNCED_KINDS = ("benchmark", "lesson", "note")  # runs are this host's live state: not shared
@@ -66,12 +66,9 @@ def _order(record: Record) -> tuple[bool, int, datetime, str]:
 
 
 def _moment(text: str) -> datetime:
-    """An ISO timestamp as a comparable time (whole seconds and microseconds alike)."""
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return datetime.min.replace(tzinfo=UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    """An ISO timestamp as a comparable time (whole seconds and microseconds alike); the
+    earliest time for one that is not a date."""
+    return parse_time(text) or datetime.min.replace(tzinfo=UTC)
 
 
 def _key(version: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ from textual.containers import Container
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from sessiontui.project_memory.events import SEVERITY
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.tui import dialogs, paste
@@ -28,7 +29,7 @@ from sessiontui.tui.compositor import PartialCompositor
 from sessiontui.tui.feeds.clock import Clock, Frames
 from sessiontui.tui.feeds.memory import MEMORY_CHECK_S, MemoryFeed
 from sessiontui.tui.feeds.telemetry import GpuSource, HostsFeed, HostSource, TelemetryFeed
-from sessiontui.tui.feeds.training import SEVERITY, TrainingFeed, alert_text
+from sessiontui.tui.feeds.training import TrainingFeed, alert_text
 from sessiontui.tui.messages import TOAST_CHARS, Notice, one_line
 from sessiontui.tui.palette import COMMANDS
 from sessiontui.tui.widgets import nav

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
+from sessiontui.project_memory.events import SEVERITY
 from sessiontui.project_memory.records import Record
 from sessiontui.tui.feeds.clock import Clock, until_tick
 from sessiontui.tui.messages import CatchUpProgress, Notice, TrainAlert, TrainSampled, one_line
 from sessiontui.tui.widgets.training_pane import ALERT_KINDS
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from sessiontui.collectors.run_watcher import RunWatcher
     from sessiontui.collectors.trainlog.follower import LogFollower
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
@@ -27,8 +26,6 @@ if TYPE_CHECKING:
 
 FIRST_DRAW_WAIT_S = 0.5  # the longest a log's first record waits for its card's first frame
 ALERT_CHARS = 120  # a run's alert: the event, then the lesson that fixed it before
-SEVERITY: dict[str, SeverityLevel] = {
-    "crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
 
 
 def alert_text(path: Path, event: TrainEvent, lesson: Record | None) -> str:
