@@ -248,13 +248,13 @@ class GpuPane(TextLines, can_focus=True):
 
     def _charts(self, sample: GpuSample, rows: int, width: int, per: int, skip: int,
                 span: float) -> list[Text]:
-        """A GPU's chart lines, drawn again when a sample arrives (the last column is the group
-        still filling) or the layout or scales change; only rows that changed are repainted."""
-        key = (self.samples, rows, width, per, span, sample.mem_total_mib, sample.power_limit_w)
+        """A GPU's chart lines, drawn again only when a column or the layout or scales change
+        (under a steady load the still-filling column stays as it was: nothing is redrawn)."""
+        tops = (100.0, sample.mem_total_mib, sample.power_limit_w)  # the charts' scales
+        series = self.history[sample.index].columns(chart_width(width), per, skip, tops, rows)
+        key = (series, rows, width, span, sample.mem_total_mib, sample.power_limit_w)
         drawn = self._drawn_charts.get(sample.index)
         if drawn is None or drawn[0] != key:
-            tops = (100.0, sample.mem_total_mib, sample.power_limit_w)  # the charts' scales
-            series = self.history[sample.index].columns(chart_width(width), per, skip, tops, rows)
             lines = gpu_charts(sample, series, span or None, width, rows, self.part)
             drawn = self._drawn_charts[sample.index] = (key, lines)
         return drawn[1]
