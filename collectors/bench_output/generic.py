@@ -470,7 +470,7 @@ def _summarised(results: list[_Result]) -> list[_Result]:
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
-    return [summary, *(r for r in results if r not in periodic)]
+    return [summary, *(r for r in results if not r.logged)]  # the rest: not periodic
 
 
 def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:

@@ -14,6 +14,7 @@ from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canoni
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
+_MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock; a
@@ -126,6 +127,8 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
+    if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
+        return None                     # backtracks for ~44 µs on such a line)
     found = pairs(text)
     counted: int | None = None
     if not found:
