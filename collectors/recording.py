@@ -183,6 +183,7 @@ def record_command(
     baseline: bool = False,
     tags: Sequence[str] = (),
     gpus: list[str] | None = None,
+    concurrency: int | None = None,
 ) -> RecordOutcome:
     """Run `command` (no shell), stream its output to `sink`, save it, and store its results, or
     one failed attempt when it failed; the outcome carries the command's exit code."""
@@ -199,6 +200,8 @@ def record_command(
     records = [failed_attempt(parsed)] if failed else parsed
     for record in records:  # what the engine ran as, asked of the command's own Python
         record.engine_version = record.engine_version or engine_version(record.engine, command)
+        if record.concurrency is None:  # the output did not say it: the caller knows it (a sweep)
+            record.concurrency = concurrency
     outcome.problem = store_results(
         store, records, fallback_name=" ".join(command)[:60], config=config, baseline=baseline,
         tags=tags, gpus=gpus, command=shlex.join(command), flags=command_flags(command),

@@ -112,14 +112,11 @@ def run_sweep(
                                elapsed / done * (len(values) - done) if done else None))
         try:
             result = record_command(store, run, sink, config=config, baseline=baseline,
-                                    tags=[*tags, f"{SWEEP_TAG}{outcome.sweep_id}"])
+                                    tags=[*tags, f"{SWEEP_TAG}{outcome.sweep_id}"],
+                                    concurrency=value)
         except KeyboardInterrupt:
             outcome.interrupted = True
             break
-        for record in result.records:
-            if record.concurrency is None:  # the output did not say it: the sweep knows it
-                record.concurrency = value
-                store.update(record)
         outcome.outcomes.append((value, result))
         if result.exit_code == 130 or any(r.notes == INTERRUPTED for r in result.records):
             outcome.interrupted = True  # ctrl+c reached the benchmark: no more runs
