@@ -87,10 +87,7 @@ def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
 
     if not os.path.isfile(log) or not os.access(log, os.R_OK):
         raise OSError(f"cannot read training log {log!r}")
-    from sessiontui.tui.commands.formats import use_project_formats
-
-    use_project_formats()  # the project's [[formats]] are read first
-    configured = configured_stall_after_s()
+    configured = configured_stall_after_s()  # reading the settings also puts their [[formats]] first
     return _from_memory(log, read_log(log, stall_after_s=configured), configured is None)
 
 
