@@ -159,14 +159,21 @@ def _merging(repo: git.Repo) -> bool:
     return (Path(repo.git_dir) / "MERGE_HEAD").exists()
 
 
-def _resolve_conflict(repo: git.Repo, store: Store, path: Path) -> SyncReport | None:
+def _resolve_conflict(repo: git.Repo, store: Store, path: Path, *,
+                      undo_others: bool = False) -> SyncReport | None:
     """Finish a rebase or merge stopped on the shared file (also one a killed `sync --push` left):
     resolve it from both sides, add it, continue, as often as the rebase stops on it. Refuses in
-    one line when other files conflict; None when no git operation was under way."""
+    one line when other files conflict, first undoing the rebase with `undo_others` (sync's own
+    pull, at whichever replayed commit it stops); None when no git operation was under way."""
     reports = []
     editor = {"GIT_EDITOR": "true"}
     while _rebasing(repo) or _merging(repo):
         unmerged = _unmerged(repo)
+        if unmerged - {SYNC_FILE} and undo_others:  # the user's own commits conflict
+            repo.git.rebase("--abort")
+            raise SyncError(f"git pull --rebase stopped on conflicts in {_names(unmerged - {SYNC_FILE})} "
+                            "and was undone (the memory is merged locally): pull and resolve them, "
+                            "then sync again")
         if unmerged - {SYNC_FILE}:
             operation = "a rebase" if _rebasing(repo) else "a merge"
             raise SyncError(f"git stopped {operation} on conflicts in {_names(unmerged - {SYNC_FILE})}: "
@@ -227,19 +234,14 @@ def _upstream(repo: git.Repo) -> tuple[str, str]:
 
 def _pull(repo: git.Repo, store: Store, path: Path, remote: str, branch: str) -> list[SyncReport]:
     """`git pull --rebase` (skipped while the remote branch does not exist yet); returns the
-    merges that resolved conflicts in the shared file on the way (one per replayed commit)."""
+    merge that resolved conflicts in the shared file on the way (summed over replayed commits)."""
     if not repo.git.ls_remote("--heads", remote, branch):
         return []
     _git_step(repo, "pull", "--rebase", "--autostash", remote, branch)
-    resolved = []
-    while unmerged := _unmerged(repo):
-        if unmerged != {SYNC_FILE}:  # the user's own commits conflict: leave the branch as it was
-            repo.git.rebase("--abort")
-            raise SyncError(f"git pull --rebase stopped on conflicts in {_names(unmerged - {SYNC_FILE})} "
-                            "and was undone (the memory is merged locally): pull and resolve them, "
-                            "then sync again")
-        resolved.append(_resolve_conflict(repo, store, path))
-    return [report for report in resolved if report is not None]
+    if not _unmerged(repo):
+        return []
+    report = _resolve_conflict(repo, store, path, undo_others=True)
+    return [report] if report is not None else []
 
 
 def _push(repo: git.Repo, remote: str, branch: str) -> bool:
