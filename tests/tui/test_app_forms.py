@@ -100,8 +100,9 @@ async def test_a_failed_save_keeps_the_form_open_with_the_reason(tmp_path: Path)
         def notes() -> str:
             return " ".join(n.message for n in app._notifications)
 
-        # the memory is read in a worker after the first frame: its failure may be told well
-        # after the form's on a loaded machine (10 s were not always enough on CI)
+        # the start-up read may have been told (and its 30 s notice expired) or cancelled by a
+        # newer read before this point: ask for a read now and wait for its failure to be told
+        app._load_memory()
         await until(pilot, lambda: "Reading the memory failed" in notes(), attempts=1200)
         assert "_load_memory" not in notes() and "StoreError" not in notes()
 
