@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store, StoreError
 from sessiontui.tui.app import SessionApp
+from sessiontui.tui.screens.confirm import ConfirmScreen
 from sessiontui.tui.screens.record_view import RecordView, field_text
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
 
@@ -68,3 +70,33 @@ def test_figures_read_as_a_table_and_lists_as_lists() -> None:
     shown = field_text(RECORDS["run"].events)
     assert "['" not in shown and "lessons:\n    l-532fbf5259" in shown
     assert "\n    Traceback (most recent call last):\n" in shown
+
+
+async def test_d_in_the_record_view_asks_first_and_u_undoes_the_delete(tmp_path: Path) -> None:
+    with Store(tmp_path / "memory.db") as store:
+        kept = store.add(Record(kind="note", text="keep me unless I say yes"))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("3")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 1)
+        app.memory_pane.table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecordView))
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert kept.id in app.screen.question
+        await pilot.press("n")  # no: back in the view, nothing deleted
+        await until(pilot, lambda: isinstance(app.screen, RecordView))
+        with Store(tmp_path / "memory.db") as store:
+            assert store.get(kept.id).text == kept.text
+        await pilot.press("d")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 0)
+        assert not isinstance(app.screen, RecordView | ConfirmScreen)
+        with Store(tmp_path / "memory.db") as store, pytest.raises(StoreError):
+            store.get(kept.id)
+        await pilot.press("u")
+        await until(pilot, lambda: app.memory_pane.table.row_count == 1)
+    with Store(tmp_path / "memory.db") as store:
+        assert store.get(kept.id).text == kept.text

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from sessiontui.project_memory.records import Record
+from sessiontui.tui.screens.confirm import ConfirmScreen, delete_question
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.nav import KeyScroll
 from sessiontui.tui.widgets.styling import part_style
@@ -102,7 +103,7 @@ class RecordView(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape,q", "dismiss(None)", "Close"),
         Binding("e", "dismiss('edit')", "Edit"),
-        Binding("d", "dismiss('delete')", "Delete"),
+        Binding("d", "delete", "Delete"),
     ]
 
     def __init__(self, record: Record) -> None:
@@ -120,3 +121,12 @@ class RecordView(ModalScreen[str | None]):
     def on_mount(self) -> None:
         style = part_style(self, "record-view--name")
         self.query_one("#record-fields", Static).update(detail_text(self.record, style))
+
+    def action_delete(self) -> None:
+        """Ask first, as the Memory pane's `d` does; yes closes the view asking for the delete."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss("delete")
+
+        self.app.push_screen(ConfirmScreen(delete_question(self.record)), answered)
