@@ -21,6 +21,19 @@ def test_bench_add_list_show_json_contract(run_cli) -> None:
     assert [r["id"] for r in listed] == [record["id"]]
     shown = run_cli("show", record["id"][:6], check=True).stdout
     assert "SGLang baseline" in shown and "tp1 cuda graphs" in shown
+    # shown to the second; the JSON keeps the stored microseconds (sync orders edits by them)
+    created = next(line for line in shown.splitlines() if line.startswith("created_at ")).split()[1]
+    assert created[:19] == record["created_at"][:19] and "." not in created
+    as_json = json.loads(run_cli("show", record["id"], "--json", check=True).stdout)["records"][0]
+    assert as_json["created_at"] == record["created_at"] == listed[0]["created_at"]
+
+
+def test_times_are_shown_to_the_second() -> None:
+    from sessiontui.tui.commands.common import to_the_second
+
+    assert to_the_second("2026-12-01T18:29:19.123456+00:00") == "2026-12-01T18:29:19+00:00"
+    assert to_the_second("2026-12-01T18:29:19Z") == "2026-12-01T18:29:19Z"  # as stored
+    assert to_the_second("yesterday") == "yesterday"
 
 
 def test_git_state_is_stamped_inside_a_repository(run_cli, tmp_path: Path) -> None:

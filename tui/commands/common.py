@@ -8,12 +8,13 @@ import contextlib
 import math
 import sys
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, overload
 
 from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
-from sessiontui.project_memory.records import Record, is_invalid
+from sessiontui.project_memory.records import TIMESTAMPS, Record, is_invalid
 from sessiontui.project_memory.store import Store
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
@@ -229,4 +230,13 @@ def print_record(record: Record) -> None:
             name == "revision" and value == 0
         ):
             continue
-        print(f"{name:16} {value}")
+        print(f"{name:16} {to_the_second(value) if name in TIMESTAMPS else value}")
+
+
+def to_the_second(stamp: str) -> str:
+    """A stored time as people read it: to the second (stored to the microsecond for sync)."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp  # shown as stored: not a time
+    return moment.isoformat(timespec="seconds") if moment.microsecond else stamp
