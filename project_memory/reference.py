@@ -11,7 +11,7 @@ memory pane, `serve` and MCP all print what it returns.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple, Protocol
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
@@ -262,12 +262,10 @@ def ratio(value: float, reference: float, metric: str) -> float:
     return reference / value if lower_is_better(metric) else value / reference
 
 
-def column_label(results: Sequence[Record], baselines: Sequence[Record], starred: Record | None
-                 ) -> str:
+def column_label(comparisons: Iterable[Comparison], starred: Record | None) -> str:
     """The header of a column of ratios: `vs beat` when every row divides by the starred number to
     beat, the reference's name when they all divide by another, else that it differs per row."""
-    references = {c.beat.id: c.beat for r in results if r.kind == "benchmark" and r.value
-                  and (c := compare(r, baselines)).beat is not None}
+    references = {c.beat.id: c.beat for c in comparisons if c.beat is not None}
     if not references or (starred is not None and set(references) == {starred.id}):
         return "vs beat"
     if len(references) == 1:

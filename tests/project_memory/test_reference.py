@@ -60,7 +60,7 @@ def test_answers_agree(store: Store, example: dict[str, Record]) -> None:
 def test_pane_targets_and_report_agree(store: Store, example: dict[str, Record]) -> None:
     records = store.list()
     baselines = [r for r in records if r.baseline]
-    assert vs_text(example["eagle"], baselines, records) == "1.20x (vllm 1.50x)"
+    assert vs_text(example["eagle"], compare(example["eagle"], baselines), records) == "1.20x (vllm 1.50x)"
     assert measured(parse_target("1.3x speedup bs1"), records) == pytest.approx(1.2)
     report = build_speedup_report(store, simulated_acc_len=1.4)  # what `speedup` and MCP print
     assert report.baseline_value == 50.0 and report.measured_speedup == pytest.approx(1.2)
@@ -89,14 +89,16 @@ def test_every_ratio_goes_through_the_rule() -> None:
 
 def test_the_column_header_names_the_reference(store: Store, example: dict[str, Record]) -> None:
     from sessiontui.project_memory.reference import column_label
+    from sessiontui.tui.widgets.memory_pane import comparisons
 
     baselines = [example["sglang"], example["vllm"]]
-    rows = list(example.values())
-    assert column_label(rows, baselines, example["sglang"]) == "vs beat"  # the starred one
-    assert column_label(rows, baselines, None) == "vs sglang 50"
+    rows = comparisons(list(example.values()), baselines).values()
+    assert column_label(rows, example["sglang"]) == "vs beat"  # the starred one
+    assert column_label(rows, None) == "vs sglang 50"
     wide = store.add(Record("benchmark", config="c32", concurrency=32, value=900.0, baseline=True))
     wide_result = store.add(Record("benchmark", config="c32 eagle", concurrency=32, value=990.0))
-    assert column_label([*rows, wide_result], [*baselines, wide], example["sglang"]) == "vs beat at its c"
+    wider = comparisons([*example.values(), wide_result], [*baselines, wide]).values()
+    assert column_label(wider, example["sglang"]) == "vs beat at its c"
 
 
 def test_the_index_finds_what_the_scan_finds() -> None:

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from sessiontui.project_memory.records import FIELD_NAMES, Record
-from sessiontui.project_memory.reference import column_label, compare
+from sessiontui.project_memory.reference import Comparison, column_label, compare
 from sessiontui.project_memory.targets import distance_text, measured, threshold_text
 from sessiontui.tui.widgets.fmt import rate
 from sessiontui.tui.widgets.literal import clean
@@ -124,17 +124,21 @@ def value_text(record: Record) -> str:
     return f"{rate(record.value)} {record.unit or record.metric}"
 
 
-def vs_text(record: Record, baselines: Sequence[Record], records: Sequence[Record] = ()) -> str:
-    """How a benchmark compares with its number to beat (the reference rule), as a ratio (>1 is
-    better): a baseline against the best baseline at its conditions, a result against its own.
+def comparisons(records: Sequence[Record], baselines: Sequence[Record]) -> dict[str, Comparison]:
+    """Each measured benchmark against its number to beat (the reference rule), by id: once per
+    row, for its cell and the column's header."""
+    return {r.id: compare(r, baselines) for r in records if r.kind == "benchmark" and r.value}
+
+
+def vs_text(record: Record, comparison: Comparison | None, records: Sequence[Record] = ()) -> str:
+    """How a benchmark compares with its number to beat, as a ratio (>1 is better): a baseline
+    against the best baseline at its conditions, a result against its own (its `comparison`).
     A run shows its accept length, a target its distance from the stored results."""
     if record.kind == "target":
         return distance_text(record, measured(record, records))
     if record.kind == "run":
         return "" if record.accept_length is None else f"τ {record.accept_length:.2f}"
-    if record.kind != "benchmark" or not record.value:
-        return ""
-    return compare(record, baselines).short()
+    return "" if comparison is None else comparison.short()
 
 
 def date_text(stamp: str | None, now: datetime | None = None) -> str:
@@ -365,12 +369,12 @@ class MemoryPane(Vertical):
         if self.table.size.width != self._width:
             self._fill()
 
-    def _rows(self, shown: Sequence[Record]) -> list[list[str]]:
+    def _rows(self, shown: Sequence[Record], compared: dict[str, Comparison]) -> list[list[str]]:
         return [
             [(MARK if r.id in self.marked else "") + ("★" if self._is_beat(r) else
                                                       ("b" if r.baseline else "")),
              _KIND_LABEL[r.kind],
-             value_text(r), vs_text(r, self.baselines, self.records),
+             value_text(r), vs_text(r, compared.get(r.id), self.records),
              date_text(r.last_update or r.created_at)]
             for r in shown
         ]
@@ -401,8 +405,9 @@ class MemoryPane(Vertical):
     def _model(self, shown: Sequence[Record], hidden: int) -> TableModel:
         """What the table shows: its columns (label, width) and each row's key and cells; a
         column empty in every shown row is left out, its room going to the names."""
-        full = self._rows(shown)
-        vs = clean(column_label(shown, self.baselines, self.reference))  # may name a record
+        compared = comparisons(shown, self.baselines)
+        full = self._rows(shown, compared)
+        vs = clean(column_label(compared.values(), self.reference))  # may name a record
         labels = (*COLUMNS[:3], vs, *COLUMNS[4:])
         used = [i for i in range(len(COLUMNS) - 1) if not full or any(row[i] for row in full)]
         rows = [[row[i] for i in used] for row in full]
