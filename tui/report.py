@@ -15,7 +15,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
-from sessiontui.project_memory.reference import Conditions, baseline_name, compare, number_to_beat
+from sessiontui.project_memory.reference import (
+    Benchmarks,
+    Conditions,
+    baseline_name,
+    compare,
+    number_to_beat,
+)
 from sessiontui.project_memory.run_compare import RunComparison, compare_runs
 from sessiontui.project_memory.sweeps import SweepComparison, compare_sweep, find_sweeps
 from sessiontui.tui.svg_chart import Chart, Series, render_svg
@@ -225,7 +231,8 @@ def build_report(records: Sequence[Record], since: datetime | None = None,
     recent = [r for r in records if (r.created_at or "") >= cutoff or (r.last_update or "") >= cutoff]
     ok = [r for r in records if r.kind == "benchmark" and r.status != "failed"
           and r.value is not None and (r.metric or DEFAULT_METRIC) == metric]
-    baselines = [r for r in ok if r.baseline]
+    # indexed by conditions: every section asks each result's number to beat (O(n²) as a list)
+    baselines = Benchmarks(r for r in ok if r.baseline)
     recent_ids = {r.id for r in recent}
     results = [r for r in ok if not r.baseline and r.id in recent_ids]
     charts: dict[str, str] = {}
