@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -31,6 +31,9 @@ from sessiontui.tui.commands.common import (
     open_store,
     record_json,
 )
+
+if TYPE_CHECKING:
+    from sessiontui.tui.config import Config
 
 VIA_MCP = "via:mcp"
 INSTRUCTIONS = (
@@ -108,13 +111,14 @@ def train_status(
     from sessiontui.tui.commands.speedup import settings
     from sessiontui.tui.commands.train import read_status, status_dict
 
-    log = log or settings()[0]  # the first log sessiontui.toml follows
+    followed, config = settings()  # read once: the default log, the read-only check, the reader's
+    log = log or followed  # the first log sessiontui.toml follows
     if not log:
         raise ToolError("no log given and sessiontui.toml follows none: pass log")
     if _server_read_only:
-        _check_readable(log)
+        _check_readable(log, config)
     with _as_tool_error():
-        return _result(status_dict(*read_status(log)))
+        return _result(status_dict(*read_status(log, config)))
 
 
 def speedup(
@@ -131,10 +135,10 @@ def speedup(
     log: Annotated[str | None, Field(description="training log to read acceptance from")] = None,
     metric: Annotated[str | None, Field(description="benchmark metric (default: the project's)")] = None,
 ) -> CallToolResult:
-    from sessiontui.tui.commands.speedup import speedup_report
+    from sessiontui.tui.commands.speedup import settings, speedup_report
 
     if log and _server_read_only:
-        _check_readable(log)
+        _check_readable(log, settings()[1])
     with _as_tool_error():
         report = speedup_report(
             log=log, metric=metric, acc=acc, acc_kind=acc_kind, simulated_acc_len=simulated_acc_len,
@@ -205,7 +209,7 @@ def list_targets(
     followed, config = settings()
     log = log or followed
     if log and _server_read_only:
-        _check_readable(log)
+        _check_readable(log, config)
     snapshot = read_snapshot(log)[0] if log else None
     store = open_reader()
     if store is None:
@@ -228,16 +232,15 @@ def set_target(
     return _added(target)
 
 
-def _check_readable(log: str) -> None:
+def _check_readable(log: str, config: Config) -> None:
     """Read-only servers read only the project's files and the logs sessiontui.toml names."""
     from pathlib import Path
 
     from sessiontui.project_memory.paths import project_root
-    from sessiontui.tui.commands.speedup import settings
 
     root = project_root().resolve()
     path = Path(log).expanduser().resolve()
-    named = {p.expanduser().resolve() for p in settings()[1].log_paths(root)}
+    named = {p.expanduser().resolve() for p in config.log_paths(root)}
     if path not in named and not path.is_relative_to(root):
         raise ToolError(f"{log}: outside the project and not a log sessiontui.toml follows; "
                         "this server was started with --read-only")

@@ -13,6 +13,7 @@ from sessiontui.tui.commands.hosts import add_host_option
 
 if TYPE_CHECKING:
     from sessiontui.collectors.trainlog import TrainSnapshot
+    from sessiontui.tui.config import Config
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -79,15 +80,17 @@ def _remote_status(args: argparse.Namespace) -> int:
     return 0 if remote.reachable and runs else 1
 
 
-def read_status(log: str) -> tuple[TrainSnapshot, list[list]]:
-    """The log's snapshot and, per event, the matching lessons; OSError naming the log if unreadable."""
+def read_status(log: str, config: Config | None = None) -> tuple[TrainSnapshot, list[list]]:
+    """The log's snapshot and, per event, the matching lessons; OSError naming the log if unreadable.
+    `config`: the settings when the caller read them already (else they are read here)."""
     import os
 
     from sessiontui.collectors.trainlog import read_log
 
     if not os.path.isfile(log) or not os.access(log, os.R_OK):
         raise OSError(f"cannot read training log {log!r}")
-    configured = configured_stall_after_s()  # reading the settings also puts their [[formats]] first
+    # reading the settings also puts their [[formats]] first
+    configured = configured_stall_after_s() if config is None else config.stall_after_s
     return _from_memory(log, read_log(log, stall_after_s=configured), configured is None)
 
 
