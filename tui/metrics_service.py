@@ -58,6 +58,18 @@ class _MetricsServer(ThreadingHTTPServer):
     request_queue_size = BACKLOG
     exporter: Exporter
 
+    def __init__(self, address: tuple[str, int], handler: type[_Handler]) -> None:
+        super().__init__(address, handler)
+        self._gzipped: dict[str, tuple[bytes, bytes]] = {}  # content type -> (page, its gzip)
+
+    def gzipped(self, body: bytes, content_type: str) -> bytes:
+        """The page compressed once per sample: the scrapes between two samples get the same
+        bytes (a page is one object per sample and format, so it is told by identity)."""
+        held = self._gzipped.get(content_type)
+        if held is None or held[0] is not body:
+            held = self._gzipped[content_type] = (body, gzip.compress(body, compresslevel=5))
+        return held[1]
+
 
 class _Handler(MetricsHandler):
     """prometheus_client's handler in front of the cached sample: GET and HEAD /metrics, the
@@ -82,7 +94,7 @@ class _Handler(MetricsHandler):
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         if gzip_accepted(self.headers.get("Accept-Encoding") or ""):
-            body = gzip.compress(body, compresslevel=5)
+            body = self.server.gzipped(body, content_type)
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

@@ -168,6 +168,30 @@ def test_gzip_and_openmetrics_are_negotiated(http) -> None:
         assert run_value(plain.read().decode(), "sessiontui_train_step", "drafter") == 12
 
 
+def test_a_gzipped_page_is_compressed_once_per_sample(http, tmp_path) -> None:
+    """Scrapes between two samples get the same compressed bytes; the next sample's are new."""
+    import gzip
+
+    from sessiontui.collectors.exporter import ServedRun
+    from sessiontui.collectors.trainlog import read_log
+
+    url, server = http
+    asked = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+
+    def scrape() -> bytes:
+        with urllib.request.urlopen(asked, timeout=5) as got:
+            return got.read()
+
+    first = scrape()
+    page, content_type = server.exporter.page()
+    held = server.gzipped(page, content_type)
+    assert held == first == scrape() and server.gzipped(page, content_type) is held  # not again
+    log = tmp_path / "later.log"
+    log.write_text(specforge(1, 30, 120))
+    server.exporter.update(None, [ServedRun("drafter", read_log(log))])
+    assert run_value(gzip.decompress(scrape()).decode(), "sessiontui_train_step", "drafter") == 30
+
+
 def test_an_idle_connection_is_closed(http) -> None:
     import socket
 
