@@ -149,29 +149,21 @@ def _sweeps_section(comparisons: Sequence[SweepComparison], charts: dict[str, st
 def run_chart(comparison: RunComparison, curve: str) -> Chart:
     """One curve (loss or accept length) of every compared run against step."""
     label = {"loss": "loss", "accept_length": "accept length τ"}[curve]
-    series = tuple(Series(run_name(run), points) for run, points
+    series = tuple(Series(run.name or run.id, points) for run, points
                    in zip(comparison.runs, comparison.curves[curve], strict=True) if points)
     return Chart(f"{label} by step", "step", label, series)
-
-
-def run_name(run: Record) -> str:
-    """A run as people name it: its log (with the folder that tells logs apart) and attempt."""
-    if run.log_path:
-        path = Path(run.log_path)
-        attempt = f" #{run.log_run + 1}" if run.log_run else ""
-        return f"{path.parent.name}/{path.name}{attempt}" if path.parent.name else path.name + attempt
-    return run.name or run.id
 
 
 def _runs_section(runs: Sequence[Record], charts: dict[str, str]) -> list[str]:
     if not runs:
         return []
-    rows = [(run_name(run), run.status or "", f"{run.step or 0:,}/{run.total_steps or '?'}",
+    rows = [(run.name or run.id, run.status or "", f"{run.step or 0:,}/{run.total_steps or '?'}",
              figure(run.loss, 3), figure(run.accept_length, 2), _when(run.last_update))
             for run in runs]
     lines = ["## Runs", "", *_table(("run", "status", "step", "loss", "τ", "last update"), rows), ""]
     compared = compare_runs(runs[:2] if len(runs) > 1 else runs[:1])
-    title = "Latest run" if len(runs) == 1 else f"{run_name(runs[0])} against {run_name(runs[1])}"
+    names = [run.name or run.id for run in runs[:2]]
+    title = "Latest run" if len(runs) == 1 else f"{names[0]} against {names[1]}"
     for curve in ("loss", "accept_length"):
         if any(compared.curves[curve]):
             name = f"runs-{curve.replace('_', '-')}.svg"
@@ -208,7 +200,7 @@ def run_table(comparison: RunComparison) -> list[str]:
     rows = [f"{'run':24}  {'step':>8}  {'loss':>7}  {'best':>7}  {'τ':>5}  {'best':>5}"]
     for run, loss, tau in zip(comparison.runs, comparison.figures["loss"],
                               comparison.figures["accept_length"], strict=True):
-        rows.append(f"{run_name(run)[:24]:24}  {run.step or 0:>8,}  {figure(loss.final, 3):>7}  "
+        rows.append(f"{(run.name or run.id)[:24]:24}  {run.step or 0:>8,}  {figure(loss.final, 3):>7}  "
                     f"{figure(loss.best, 3):>7}  {figure(tau.final, 2):>5}  {figure(tau.best, 2):>5}")
     return [*rows, *equal_step_lines(comparison)]
 

@@ -84,7 +84,7 @@ async def test_two_runs_are_compared_at_equal_steps(app: SessionApp) -> None:
         app.action_compare("runs")
         body = await drawn(pilot, RunCompareView)
         assert "at step 3,000: τ 2.72 vs 2.43" in body
-        assert "v2/train.log" in body and "v1/train.log" in body
+        assert "drafter v2" in body and "drafter v1" in body  # the runs' own names
 
 
 async def test_without_a_sweep_the_app_says_how_to_record_one(tmp_path: Path) -> None:

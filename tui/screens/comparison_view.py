@@ -21,7 +21,7 @@ from textual.widgets import Label, Static
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.run_compare import RunComparison
 from sessiontui.project_memory.sweeps import SweepComparison
-from sessiontui.tui.report import run_chart, run_name, run_table, sweep_chart, sweep_table
+from sessiontui.tui.report import run_chart, run_table, sweep_chart, sweep_table
 from sessiontui.tui.svg_chart import Chart, render_svg
 from sessiontui.tui.widgets.line_plot import MARKERS, PlotSeries, plot_lines
 from sessiontui.tui.widgets.literal import literal
@@ -122,7 +122,7 @@ class RunCompareView(ComparisonView):
     """Loss and accept length of two or more runs against step, their figures and differences."""
 
     def __init__(self, comparison: RunComparison, charts_dir: Path) -> None:
-        names = " vs ".join(run_name(run) for run in comparison.runs)
+        names = " vs ".join(run.name or run.id for run in comparison.runs)
         super().__init__(f"Runs: {names}", charts_dir)
         self.comparison = comparison
 
