@@ -99,14 +99,15 @@ def _remove_stale_temporaries(path: Path) -> None:
         pid = tmp.name[len(path.name) + 2:].partition(".")[0]
         with contextlib.suppress(OSError):
             if pid.isdigit():
-                stale = not _alive(int(pid))
+                stale = not pid_alive(int(pid))
             else:  # written before temporaries carried their writer's pid
                 stale = time.time() - tmp.stat().st_mtime > STALE_TEMPORARY_S
             if stale:
                 tmp.unlink()
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this host still runs (a temporary's writer, an open app)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -31,22 +31,14 @@ def write_history(folder: Path, questions: list[str]) -> None:
     os.replace(temp, folder / HISTORY_NAME)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process: alive
-        return True
-    return True
-
-
 def _marker(folder: Path) -> Path:
     return folder / OPEN_DIR / f"{socket.gethostname()}-{os.getpid()}"
 
 
 def enter(folder: Path) -> list[int]:
     """Mark this app as open on the project; the pids of other live apps on this host."""
+    from sessiontui.project_memory.exchange import pid_alive  # the store's: imported when opened
+
     marker = _marker(folder)
     marker.parent.mkdir(parents=True, exist_ok=True)
     marker.touch()
@@ -56,7 +48,7 @@ def enter(folder: Path) -> list[int]:
         pid_text = entry.name.removeprefix(prefix)
         if entry == marker or not entry.name.startswith(prefix) or not pid_text.isdigit():
             continue
-        if _alive(int(pid_text)):
+        if pid_alive(int(pid_text)):
             others.append(int(pid_text))
         else:  # a crashed app's marker
             entry.unlink(missing_ok=True)
