@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import UTC, date, datetime, time, timedelta
 from types import NoneType, UnionType
@@ -295,11 +295,13 @@ def typed_fields() -> list[str]:
     return [name for name, spec in FIELDS.items() if spec.rule.by_hand and name != "kind"]
 
 
-def did_you_mean(name: str) -> str | None:
-    """The settable field closest to a misspelt name (`valu` → `value`), or None."""
-    from rapidfuzz import process  # only when a name is wrong
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice nearest a mistyped word (`valu` → `value`, `lst` → `list`), or None: the one
+    rule behind every "did you mean" (fields, commands, options, MCP arguments)."""
+    from rapidfuzz import fuzz, process, utils  # only when a word is wrong
 
-    best = process.extractOne(name, typed_fields(), score_cutoff=70)
+    best = process.extractOne(word, list(choices), scorer=fuzz.ratio, processor=utils.default_process,
+                              score_cutoff=60)
     return best[0] if best else None
 
 

@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from sessiontui.project_memory.exchange import import_toml
-from sessiontui.project_memory.records import FIELDS, Record, did_you_mean, needs, record_problems
+from sessiontui.project_memory.records import (
+    FIELDS,
+    Record,
+    closest,
+    needs,
+    record_problems,
+    typed_fields,
+)
 from sessiontui.project_memory.store import Store, StoreError
 from sessiontui.tui.cli import main
 from sessiontui.tui.screens.record_form import FORMS, FieldError, parse_value
@@ -94,8 +101,9 @@ def test_form_and_import_agree_on_targets(tmp_path: Path, typed: dict, accepted:
 
 
 def test_a_misspelt_field_gets_a_suggestion_from_the_table(run_cli) -> None:
-    assert did_you_mean("valu") == "value" and did_you_mean("acept_lenght") == "accept_length"
-    assert did_you_mean("zzzzzz") is None
+    fields = typed_fields()
+    assert closest("valu", fields) == "value" and closest("acept_lenght", fields) == "accept_length"
+    assert closest("zzzzzz", fields) is None
     added = run_cli("note", "add", "n", check=True).stdout.split()[2].rstrip(":")
     result = run_cli("edit", added, "--set", "valu=3")
     assert result.returncode == 2

@@ -14,7 +14,7 @@ from typing import Any, Literal, overload
 
 from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
-from sessiontui.project_memory.records import TIMESTAMPS, Record, is_invalid
+from sessiontui.project_memory.records import TIMESTAMPS, Record, closest, is_invalid
 from sessiontui.project_memory.store import Store
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
@@ -158,11 +158,8 @@ def add_json_options(parser: argparse.ArgumentParser, *, records: bool = True) -
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """' (did you mean X?)' for the closest of `choices` to a mistyped `word`, else ''."""
-    from rapidfuzz import fuzz, process, utils
-
-    best = process.extractOne(word, list(choices), scorer=fuzz.ratio, processor=utils.default_process,
-                              score_cutoff=60)
-    return f" (did you mean {best[0]}?)" if best else ""
+    best = closest(word, choices)
+    return f" (did you mean {best}?)" if best else ""
 
 
 def with_examples(*lines: str) -> str:

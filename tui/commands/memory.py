@@ -14,14 +14,15 @@ from sessiontui.project_memory.records import (
     KINDS,
     FieldSpec,
     Record,
-    did_you_mean,
     flagged,
+    typed_fields,
 )
 from sessiontui.tui.commands.common import (
     add_command,
     add_json_options,
     add_stamped,
     compact,
+    did_you_mean,
     open_reader,
     open_store,
     positive_int,
@@ -154,8 +155,7 @@ def _coerce(name: str, text: str) -> object:
     """Parse `text` into the type of the record field `name` (for `edit --set`)."""
     spec = FIELDS.get(name)
     if spec is None:
-        guess = did_you_mean(name)
-        raise ValueError(f"no field {name!r}" + (f" (did you mean {guess}?)" if guess else ""))
+        raise ValueError(f"no field {name!r}{did_you_mean(name, typed_fields())}")
     if not spec.rule.by_hand:
         raise ValueError(f"cannot set field {name!r}")
     try:
