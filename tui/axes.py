@@ -1,8 +1,19 @@
-"""Round axis ticks, shared by the terminal charts and the SVG ones: one rule for every scale."""
+"""Round axis ticks and the series they scale, shared by the terminal charts and the SVG ones:
+one rule for every scale."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line of a chart: its legend name and its (x, y) points."""
+
+    name: str
+    points: tuple[tuple[float, float], ...]
+    labels: tuple[str, ...] = ()  # optional text above each point (a ratio, say): SVG charts only
 
 
 def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:

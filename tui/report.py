@@ -24,7 +24,8 @@ from sessiontui.project_memory.reference import (
 )
 from sessiontui.project_memory.run_compare import RunComparison, compare_runs
 from sessiontui.project_memory.sweeps import SweepComparison, compare_sweep, find_sweeps
-from sessiontui.tui.svg_chart import Chart, Series, render_svg
+from sessiontui.tui.axes import Series
+from sessiontui.tui.svg_chart import Chart, render_svg
 
 MAX_SWEEP_CHARTS = 6  # a report is read, not scrolled: the newest sweeps get a chart each
 _SINCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$")

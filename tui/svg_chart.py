@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from sessiontui.tui.axes import nice_ticks, tick_text
+from sessiontui.tui.axes import Series, nice_ticks, tick_text
 
 WIDTH, HEIGHT = 640, 360
 _MARGIN = {"left": 64, "right": 36, "top": 36, "bottom": 64}  # right: room for a point's label
@@ -20,15 +20,6 @@ _STYLES = (  # (colour, dash pattern, marker): told apart without colour
     ("#1f77b4", "", "circle"), ("#d62728", "6 4", "square"), ("#2ca02c", "2 3", "diamond"),
     ("#9467bd", "8 3 2 3", "circle"),
 )
-
-
-@dataclass(frozen=True)
-class Series:
-    """One line: its legend name and its (x, y) points."""
-
-    name: str
-    points: tuple[tuple[float, float], ...]
-    labels: tuple[str, ...] = ()  # optional text above each point (a ratio, say)
 
 
 @dataclass(frozen=True)

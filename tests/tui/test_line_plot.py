@@ -3,13 +3,14 @@ apart), braille joins 4 dots down per cell (finer than a row per cell), labelled
 
 from __future__ import annotations
 
-from sessiontui.tui.widgets.line_plot import BRAILLE, DOT_BITS, MARKERS, PlotSeries, plot_lines
+from sessiontui.tui.axes import Series
+from sessiontui.tui.widgets.line_plot import BRAILLE, DOT_BITS, MARKERS, plot_lines
 
-RISING = PlotSeries("loss", ((0.0, 0.0), (40.0, 1.0)))
-FALLING = PlotSeries("τ", ((0.0, 1.0), (20.0, 0.5), (40.0, 0.0)))
+RISING = Series("loss", ((0.0, 0.0), (40.0, 1.0)))
+FALLING = Series("τ", ((0.0, 1.0), (20.0, 0.5), (40.0, 0.0)))
 
 
-def plot(*series: PlotSeries, width: int = 60, height: int = 8) -> list[str]:
+def plot(*series: Series, width: int = 60, height: int = 8) -> list[str]:
     return [line.plain for line in plot_lines(series, width, height, [])]
 
 

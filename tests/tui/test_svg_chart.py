@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from sessiontui.tui.axes import nice_ticks
-from sessiontui.tui.svg_chart import Chart, Series, render_svg
+from sessiontui.tui.axes import Series, nice_ticks
+from sessiontui.tui.svg_chart import Chart, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

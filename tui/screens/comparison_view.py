@@ -23,7 +23,7 @@ from sessiontui.project_memory.run_compare import RunComparison
 from sessiontui.project_memory.sweeps import SweepComparison
 from sessiontui.tui.report import run_chart, run_table, sweep_chart, sweep_table
 from sessiontui.tui.svg_chart import Chart, render_svg
-from sessiontui.tui.widgets.line_plot import MARKERS, PlotSeries, plot_lines
+from sessiontui.tui.widgets.line_plot import MARKERS, plot_lines
 from sessiontui.tui.widgets.literal import literal
 from sessiontui.tui.widgets.styling import part_style
 
@@ -69,7 +69,7 @@ class ComparisonView(ModalScreen[None]):
 
     def plot(self, chart: Chart, width: int) -> list[Text]:
         """The SVG chart's series on the terminal, with a legend line under it."""
-        series = [PlotSeries(s.name, s.points) for s in chart.series]
+        series = chart.series
         styles = self.series_styles()
         lines = plot_lines(series, width, PLOT_ROWS, styles, log_x=chart.log_x,
                            y_from_zero=chart.y_from_zero)

@@ -9,25 +9,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
 
-from sessiontui.tui.axes import nice_ticks, tick_text
+from sessiontui.tui.axes import Series, nice_ticks, tick_text
 
 MARKERS = "●×◆+"
 BRAILLE = 0x2800  # the empty braille cell; each of its 8 dots adds one bit
 DOT_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [dot row][dot column]
 DOTS_ACROSS, DOTS_DOWN = 2, 4
-
-
-@dataclass(frozen=True)
-class PlotSeries:
-    """One line of a plot: its name and its (x, y) points in x order."""
-
-    name: str
-    points: tuple[tuple[float, float], ...]
 
 
 def _position(value: float, low: float, high: float, cells: int, log: bool) -> int:
@@ -39,12 +30,12 @@ def _position(value: float, low: float, high: float, cells: int, log: bool) -> i
     return round((value - low) / (high - low) * (cells - 1))
 
 
-def _usable(series: Sequence[PlotSeries], log_x: bool) -> list[list[tuple[float, float]]]:
+def _usable(series: Sequence[Series], log_x: bool) -> list[list[tuple[float, float]]]:
     return [[(x, y) for x, y in s.points if math.isfinite(x) and math.isfinite(y)
              and (x > 0 or not log_x)] for s in series]
 
 
-def plot_lines(series: Sequence[PlotSeries], width: int, height: int, styles: Sequence[Style],
+def plot_lines(series: Sequence[Series], width: int, height: int, styles: Sequence[Style],
                *, log_x: bool = False, y_from_zero: bool = False) -> list[Text]:
     """`height` lines of `width` cells: y labels, the plot, the x axis and its labels."""
     points = _usable(series, log_x)
