@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import re
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.records import Record
@@ -348,28 +349,30 @@ class _Index:
 
     def rows_of(self, store: Store, terms: Iterable[str]) -> dict[str, list[int]]:
         """The lessons holding each term."""
-        wanted = list(dict.fromkeys(terms))
-        missing = [term for term in wanted if term not in self.rows]
-        if missing:
-            self.rows.update(store.term_rows(missing))
-        return {term: self.rows[term] for term in wanted}
+        return _filled(self.rows, terms, store.term_rows)
 
     def terms_of(self, store: Store, rowids: Iterable[int]) -> dict[int, Terms]:
         """Each lesson's terms, as derived and stored."""
-        wanted = list(rowids)
-        missing = [rowid for rowid in wanted if rowid not in self.terms]
-        if missing:
-            self.terms.update((rowid, _indexed_terms(pairs))
-                              for rowid, pairs in store.terms_of(missing).items())
-        return {rowid: self.terms[rowid] for rowid in wanted}
+        return _filled(self.terms, rowids, lambda missing: {
+            rowid: _indexed_terms(pairs) for rowid, pairs in store.terms_of(missing).items()})
 
     def created_at(self, store: Store, rowids: Iterable[int]) -> dict[int, str]:
         """When each lesson was created (the tie-break)."""
-        wanted = list(rowids)
-        missing = [rowid for rowid in wanted if rowid not in self.created]
-        if missing:
-            self.created.update(store.created_at(missing))
-        return {rowid: self.created[rowid] for rowid in wanted}
+        return _filled(self.created, rowids, store.created_at)
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def _filled(held: dict[K, V], keys: Iterable[K], read: Callable[[list[K]], Mapping[K, V]]
+            ) -> dict[K, V]:
+    """The value of each key, reading only those not `held` yet (and keeping them)."""
+    wanted = list(dict.fromkeys(keys))
+    missing = [key for key in wanted if key not in held]
+    if missing:
+        held.update(read(missing))
+    return {key: held[key] for key in wanted}
 
 
 _INDEXES: dict[Path, _Index] = {}  # by memory file: one process watches one or two
