@@ -15,7 +15,6 @@ from sessiontui.project_memory.records import (
     FIELDS,
     Record,
     closest,
-    needs,
     record_problems,
     typed_fields,
 )
@@ -51,8 +50,7 @@ def by_form(kind: str, typed: dict[str, str]) -> bool:
     """What the record form does on save: parse each field, then the record's rules."""
     record = Record(kind=kind)
     try:
-        values = {name: parse_value(FIELDS[name], text, required=needs(record, name))
-                  for name, text in typed.items()}
+        values = {name: parse_value(FIELDS[name], text) for name, text in typed.items()}
     except FieldError:
         return False
     assert set(typed) <= set(FORMS[kind])

@@ -49,7 +49,7 @@ async def test_an_error_focuses_the_bad_field_and_goes_away_while_typing(tmp_pat
         form = await open_form(pilot, "n")
         await pilot.press("ctrl+s")
         error = form.query_one("#form-error")
-        assert text_of(error) == "text is required" and app.focused is field(form, "text")
+        assert text_of(error) == "text: must not be empty" and app.focused is field(form, "text")
         await pilot.press("h")
         assert text_of(error) == "" and app.screen is form
 

@@ -48,16 +48,13 @@ def shown_value(record: Record, field: FieldSpec) -> str:
     return "" if value is None else str(value)
 
 
-def parse_value(field: FieldSpec, raw: str, *, required: bool = False) -> object:
+def parse_value(field: FieldSpec, raw: str) -> object:
     """Text typed into a field as the record's value (the field table's parser); raises
-    FieldError with a message to show."""
-    label = field.name.replace("_", " ")
-    if required and not raw.strip():
-        raise FieldError(field.name, f"{label} is required")
+    FieldError with a message to show. An empty required field is the record's rules' to refuse."""
     try:
         return field.parse(raw)
     except ValueError as exc:
-        raise FieldError(field.name, f"{label}: {exc}") from None
+        raise FieldError(field.name, f"{field.name.replace('_', ' ')}: {exc}") from None
 
 
 class YesNo(Checkbox):
@@ -137,7 +134,7 @@ class RecordForm(ModalScreen[str | None]):
         typed = self._typed()
         return {
             field.name: typed[field.name] if field.base is bool
-            else parse_value(field, str(typed[field.name]), required=self._needs(field))
+            else parse_value(field, str(typed[field.name]))
             for field in self.fields
         }
 
