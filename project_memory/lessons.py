@@ -434,6 +434,17 @@ def _rank_indexed(store: Store, index: _Index, failure: TrainEvent, limit: int) 
     return [lessons[rowid] for rowid in kept[:limit]]
 
 
+def stored_lessons(store: Store, ids: Iterable[str]) -> list[Record]:
+    """The lessons of these ids that are still in the memory (not trashed since they matched)."""
+    found = []
+    for lesson_id in ids:
+        try:
+            found.append(store.get(lesson_id))
+        except StoreError:
+            continue
+    return found
+
+
 def lessons_for_event(store: Store, event: TrainEvent, limit: int = 3) -> list[Record]:
     """Stored lessons matching a failure event (crash, stall, divergence), best first."""
     if not event.is_failure:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sessiontui.project_memory.answer import Answer, fmt
 from sessiontui.project_memory.events import TrainEvent
 from sessiontui.project_memory.humanize import age, duration
+from sessiontui.project_memory.lessons import stored_lessons
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.runs import FAILURES, apply_snapshot, iso_time, run_name
 from sessiontui.project_memory.specdec import accept_length
@@ -82,7 +83,7 @@ def _milestone_line(milestone: dict[str, Any]) -> str:
 def event_lines(store: Store | None, event: TrainEvent, run_id: str = "") -> list[str]:
     """A run event and the best matching lesson's fix (or that none matches), for people."""
     lines = [f"  {event.kind}: {event.message or event.line}"]
-    lessons = _alive(store, event.lessons) if store is not None else []
+    lessons = stored_lessons(store, event.lessons) if store is not None else []
     if lessons:
         best = lessons[0]
         lines.append(f"    seen before: {best.title} [{best.id}] — fix: {best.fix or 'n/a'}")
@@ -90,17 +91,6 @@ def event_lines(store: Store | None, event: TrainEvent, run_id: str = "") -> lis
         offer = f": record one with `sessiontui lesson add --from-run {run_id}`" if run_id else ""
         lines.append(f"    no lesson matches yet{offer}")
     return lines
-
-
-def _alive(store: Store, ids: Sequence[str]) -> list[Record]:
-    """The lessons of these ids that are still in the memory (not trashed since)."""
-    found = []
-    for lesson_id in ids:
-        try:
-            found.append(store.get(lesson_id))
-        except StoreError:
-            continue
-    return found
 
 
 def describe_run(run: Record, store: Store | None = None) -> list[str]:

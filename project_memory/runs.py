@@ -21,7 +21,7 @@ from sessiontui.project_memory.events import (
     iso_time,
     unix_time,
 )
-from sessiontui.project_memory.lessons import lessons_for_event
+from sessiontui.project_memory.lessons import lessons_for_event, stored_lessons
 from sessiontui.project_memory.live import EndedRun, LiveRun
 from sessiontui.project_memory.records import Record, now_iso
 from sessiontui.project_memory.specdec import accept_length
@@ -113,11 +113,7 @@ def attempt_line(store: Store, run: Record) -> str:
         return line
     failure = failures[-1]
     line += ", " + (failure.message or failure.line).split(" at step ")[0]
-    for lesson_id in failure.lessons[:1]:
-        try:
-            lesson = store.get(lesson_id)
-        except StoreError:
-            continue
+    for lesson in stored_lessons(store, failure.lessons[:1]):
         line += f" — seen before: {lesson.title} — fix: {lesson.fix or 'n/a'}"
     return line
 

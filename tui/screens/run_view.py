@@ -42,6 +42,7 @@ def load_details(store_path: Path | None, log_path: Path | None, record: Record 
     """The run's record (given, or the latest of its log), the lessons its events name, lines on
     its log's earlier attempts and the log's last lines; what cannot be read stays empty."""
     from sessiontui.collectors.trainlog.follower import tail_lines
+    from sessiontui.project_memory.lessons import stored_lessons
     from sessiontui.project_memory.runs import earlier_attempts
     from sessiontui.project_memory.store import Store, StoreError
 
@@ -54,12 +55,9 @@ def load_details(store_path: Path | None, log_path: Path | None, record: Record 
                     details.record = store.run_for_log(str(path.absolute()))
                 if details.record is not None:
                     details.earlier = earlier_attempts(store, details.record)
-                    for event in details.record.events:
-                        for lesson_id in event.get("lessons") or ():
-                            try:
-                                details.lessons[lesson_id] = store.get(lesson_id)
-                            except StoreError:
-                                continue
+                    named = (i for event in details.record.events for i in event.get("lessons") or ())
+                    details.lessons = {lesson.id: lesson
+                                       for lesson in stored_lessons(store, dict.fromkeys(named))}
         except StoreError:
             pass
     if path is not None:
