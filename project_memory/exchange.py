@@ -180,16 +180,18 @@ def read_bounded(stream: BinaryIO, where: str) -> bytes:
     return data
 
 
-def read_toml(path: Path) -> list[Record]:
-    """Records from an export file, every one checked; any problem is a one-line StoreError."""
+def read_toml(path: Path, where: str = "") -> list[Record]:
+    """Records from an export file, every one checked; any problem is a one-line StoreError
+    naming the file (or `where` it came from: standard input)."""
+    where = where or str(path)
     try:
         with open(path, "rb") as stream:
-            text = read_bounded(stream, str(path)).decode("utf-8")
+            text = read_bounded(stream, where).decode("utf-8")
     except OSError as exc:
-        raise StoreError(f"{path}: cannot read: {exc.strerror}") from None
+        raise StoreError(f"{where}: cannot read: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise StoreError(f"{path}: not a TOML export (not UTF-8 text)") from None
-    return parse_toml(text, str(path))
+        raise StoreError(f"{where}: not a TOML export (not UTF-8 text)") from None
+    return parse_toml(text, where)
 
 
 def parse_toml(text: str, where: str) -> list[Record]:
@@ -241,6 +243,6 @@ def parse_toml(text: str, where: str) -> list[Record]:
     return records
 
 
-def import_toml(store: Store, path: Path) -> tuple[int, int]:
+def import_toml(store: Store, path: Path, where: str = "") -> tuple[int, int]:
     """Merge an export into the store by id; importing the same file twice adds nothing."""
-    return store.merge(read_toml(path))
+    return store.merge(read_toml(path, where))

@@ -23,6 +23,7 @@ from sessiontui.tui.commands.common import (
     add_stamped,
     compact,
     did_you_mean,
+    input_path,
     open_reader,
     open_store,
     positive_int,
@@ -248,18 +249,10 @@ def write_export(text: str, records: list[Record], args: argparse.Namespace, *, 
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from sessiontui.project_memory.exchange import import_toml, parse_toml, read_bounded
-    from sessiontui.project_memory.store import StoreError
+    from sessiontui.project_memory.exchange import import_toml
 
-    with open_store() as store:
-        if args.path == "-":
-            try:
-                text = read_bounded(sys.stdin.buffer, "standard input").decode("utf-8")
-            except UnicodeDecodeError:
-                raise StoreError("standard input: not a TOML export (not UTF-8 text)") from None
-            added, updated = store.merge(parse_toml(text, "standard input"))
-        else:
-            added, updated = import_toml(store, Path(args.path))
+    with open_store() as store, input_path(args.path) as path:
+        added, updated = import_toml(store, path, "standard input" if args.path == "-" else "")
     if args.json:
         print_json({"path": args.path, "added": added, "updated": updated})
     else:
