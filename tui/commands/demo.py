@@ -7,17 +7,15 @@ import os
 import sys
 from pathlib import Path
 
-from sessiontui.tui.commands.common import positive_float, with_examples
+from sessiontui.tui.commands.common import add_command, positive_float
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `demo` command."""
-    parser = sub.add_parser(
-        "demo",
-        help="open the app on a demo project (live training log, replayed GPUs, seeded memory)",
+    parser = add_command(
+        sub, "demo", "open the app on a demo project (live training log, replayed GPUs, seeded memory)",
+        "sessiontui demo", "sessiontui demo --log-format specforge --steps-per-s 5",
         description="Open the app on a demo project in a temporary folder, removed on exit.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=with_examples("sessiontui demo", "sessiontui demo --log-format specforge --steps-per-s 5"),
     )
     parser.add_argument(
         "--keep", metavar="DIR", type=Path,

@@ -5,21 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from sessiontui.tui.commands.common import with_examples
+from sessiontui.tui.commands.common import add_command
 
 INSTALL_HINT = "sessiontui mcp needs the MCP SDK: pip install 'sessiontui[mcp]'"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `mcp` command."""
-    p = sub.add_parser(
-        "mcp",
-        help="serve the memory to coding agents (MCP over stdio)",
+    p = add_command(
+        sub, "mcp", "serve the memory to coding agents (MCP over stdio)",
+        "claude mcp add sessiontui -- sessiontui mcp", "sessiontui mcp --read-only",
         description="Start a Model Context Protocol server on stdin/stdout for the project in the "
         "current directory: tools to ask, list, show and add records, parse benchmark output, "
         "read a training log and project a speedup. Configure it in your agent (see README).",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=with_examples("claude mcp add sessiontui -- sessiontui mcp", "sessiontui mcp --read-only"),
     )
     p.add_argument("--read-only", action="store_true", help="expose only the reading tools")
     p.set_defaults(func=cmd_mcp)

@@ -21,16 +21,15 @@ def listen_address(text: str) -> tuple[str, int]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `serve` subcommand."""
-    from sessiontui.tui.commands.common import positive_float, with_examples
+    from sessiontui.tui.commands.common import add_command, positive_float
 
-    p = sub.add_parser(
-        "serve", help="follow logs and serve GPU and training metrics to Prometheus",
+    p = add_command(
+        sub, "serve", "follow logs and serve GPU and training metrics to Prometheus",
+        "sessiontui serve", "sessiontui serve --listen 0.0.0.0:9464 --log runs/exp3/train.log",
+        "curl -s localhost:9464/metrics | grep sessiontui_",
         description="Follow the configured logs (and --log files) like `watch`, keeping their run "
                     "records, and serve this host's GPU samples and each run's progress in the "
                     "Prometheus text format at http://HOST:PORT/metrics. Ctrl-C stops.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
-            "sessiontui serve", "sessiontui serve --listen 0.0.0.0:9464 --log runs/exp3/train.log",
-            "curl -s localhost:9464/metrics | grep sessiontui_"),
     )
     p.add_argument("--log", action="append", default=[], type=Path, metavar="FILE",
                    help="a log to follow besides those in sessiontui.toml (repeatable)")

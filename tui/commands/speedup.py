@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from sessiontui.project_memory.limits import MAX_DRAFT_DEPTH
 from sessiontui.tui.commands.common import (
+    add_command,
     add_json_options,
     finite_float,
     input_path,
     open_store,
     positive_int,
     print_json,
-    with_examples,
 )
 
 if TYPE_CHECKING:
@@ -40,16 +40,14 @@ def _depth(text: str) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `speedup` command."""
-    parser = sub.add_parser(
-        "speedup",
-        help="projected and calibrated speculative-decoding speedup",
+    parser = add_command(
+        sub, "speedup", "projected and calibrated speculative-decoding speedup",
+        "sessiontui speedup", "sessiontui speedup --acc 0.8,0.6,0.5 --draft-overhead 0.1 --json",
+        "sessiontui speedup --simulated-acc-len 3.2 --baseline-value 51",
         description="Turn acceptance metrics into an expected speedup: the theoretical one, and "
         "one calibrated by what past benchmarks on this system delivered. Without explicit "
         "inputs: the followed training log, the best stored baseline and the latest speculative "
         "benchmark.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=with_examples("sessiontui speedup", "sessiontui speedup --acc 0.8,0.6,0.5 --draft-overhead 0.1 --json",
-                             "sessiontui speedup --simulated-acc-len 3.2 --baseline-value 51"),
     )
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--acc", type=rate_list, metavar="R1,R2,...",

@@ -8,7 +8,7 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from sessiontui.project_memory.records import Record, parse_time
-from sessiontui.tui.commands.common import input_path, with_examples
+from sessiontui.tui.commands.common import add_command, input_path
 from sessiontui.tui.commands.hosts import add_host_option
 
 if TYPE_CHECKING:
@@ -18,13 +18,11 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `train` command and its `status` subcommand."""
-    parser = sub.add_parser("train", help="training-log status", formatter_class=argparse.RawDescriptionHelpFormatter,
-                            epilog=with_examples("sessiontui train status --log train.log --json"))
+    parser = add_command(sub, "train", "training-log status", "sessiontui train status --log train.log --json")
     actions = parser.add_subparsers(dest="train_command", metavar="ACTION", required=True)
-    status = actions.add_parser(
-        "status", help="parse a training log and print where it stands",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
-            "sessiontui train status --log train.log", "sessiontui train status --host node-2 --run exp3 --json"))
+    status = add_command(actions, "status", "parse a training log and print where it stands",
+                         "sessiontui train status --log train.log",
+                         "sessiontui train status --host node-2 --run exp3 --json")
     status.add_argument("--log", metavar="FILE", help="the job's log file (- for stdin)")
     status.add_argument("--json", action="store_true", help="print the snapshot as JSON")
     add_host_option(status)
