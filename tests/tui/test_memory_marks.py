@@ -67,7 +67,7 @@ async def test_space_marks_runs_c_compares_all_three_and_esc_clears(app: Session
         await pilot.press("space", "c")
         body = await drawn(pilot, RunCompareView)
         assert app.screen.view_title.count(" vs ") == 2
-        assert all(f"v{n}/train.log" in body for n in (1, 2, 3))
+        assert all(f"drafter v{n}" in body for n in (1, 2, 3))  # the runs' own names
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, RunCompareView))
         await pilot.press("escape")  # no filter to clear: Esc clears the marks
