@@ -171,6 +171,8 @@ def test_a_day_in_the_app_add_filter_open_delete_undo_follow_unfollow(tmp_path: 
         assert "e2e-bench-7" in screen
         # Delete from the detail view, then undo.
         session.send_keys("d")
+        shows("Delete benchmark", "(u undoes)")  # the view asks first, as the pane's d does
+        session.send_keys("y")
         shows("Deleted benchmark")
         session.wait_for(lambda s: "123.4 tok/s" not in s, timeout_s=STARTUP_DEADLINE_S)
         session.send_keys("u")
