@@ -1,10 +1,12 @@
-"""Domain packages never pull in Textual; the question path never pulls in GitPython either."""
+"""Domain packages never pull in Textual; one-shot commands import only what they need."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+
+import pytest
 
 PROBE = """
 import json, sys, importlib, pkgutil
@@ -21,11 +23,28 @@ def test_domain_packages_do_not_import_textual() -> None:
     assert not [m for m in json.loads(out.stdout) if m.startswith("textual")]
 
 
-def test_ask_path_imports_neither_textual_nor_gitpython(tmp_path) -> None:
+HEAVY = ("textual", "rich", "git", "tomlkit", "tomli", "rapidfuzz", "psutil", "platformdirs")
+
+
+@pytest.mark.parametrize(("argv", "also_not"), [
+    (["ask", "what is the baseline?"], ("pynvml", "sessiontui.collectors")),
+    (["ask", "current speedup?"], ("pynvml", "sessiontui.collectors")),
+    (["bench", "add", "--config", "c=1", "--value", "50"], ("sessiontui.collectors.bench_output",)),
+])
+def test_one_shot_commands_import_only_what_they_need(tmp_path, argv: list[str], also_not: tuple) -> None:
+    """A one-shot command imports no app, no editing or fuzzy-matching library, no process
+    table, and the CLI's other commands stay unimported (each costs a short command's start)."""
     probe = (
-        "import sys, json; from sessiontui.tui.cli import main; main(['ask', 'what is the baseline?']);"
-        "print(json.dumps([m for m in sys.modules if m.split('.')[0] in ('textual', 'git', 'rich')]))"
+        f"import sys, json; from sessiontui.tui.cli import main; main({argv!r});"
+        "print(json.dumps(sorted(sys.modules)))"
     )
-    env = {"SESSIONTUI_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+    env = {"SESSIONTUI_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                         check=True, cwd=tmp_path)
+    loaded = json.loads(out.stdout.strip().splitlines()[-1])
+    heavy = [m for m in loaded if m.split(".")[0] in HEAVY or m.startswith(also_not)]
+    assert heavy == []
+    others = {m for m in loaded if m.startswith("sessiontui.tui.commands.")}
+    assert others <= {"sessiontui.tui.commands.common", "sessiontui.tui.commands.parser",
+                      "sessiontui.tui.commands.memory", "sessiontui.tui.commands.ask",
+                      "sessiontui.tui.commands.speedup"}
