@@ -132,9 +132,11 @@ def _schema_v4(db: sqlite3.Connection) -> None:
     rows = db.execute("SELECT rowid, body, id, valid FROM records WHERE kind = 'benchmark'").fetchall()
     db.executemany("UPDATE records SET bench_group = ?, bench_conditions = ? WHERE rowid = ?",
                    [(*_conditions(row_record(*row)), rowid) for rowid, *row in rows])
+    # Each holds the columns of its own WHERE too: SQLite reads the table for them otherwise.
     db.execute("CREATE INDEX records_baselines ON records(metric, bench_group, bench_conditions, value, "
                f"created_at, valid, kind, baseline, deleted_at, status) WHERE {_BASELINES}")
-    # (the columns of its own WHERE too: SQLite reads the table for them otherwise)
+    db.execute("CREATE INDEX records_baselines_time ON records(metric, bench_group, created_at, valid, "
+               f"kind, baseline, deleted_at, status, value) WHERE {_BASELINES}")
 
 
 MIGRATIONS = [_schema_v1, _schema_v2, _schema_v3, _schema_v4]  # index i upgrades user_version i -> i + 1
@@ -621,9 +623,10 @@ class Store:
                             lambda: self._read_benchmarks(metric, baseline, limit))
 
     def baselines(self, metric: str, *, newest: int = 0) -> Benchmarks:
-        """The baselines a question needs, from their index, newest first: the best under each
-        set of conditions (all the number to beat needs) and the `newest` of each group of
-        concurrency, batch size and model; `total` says how many there are in all."""
+        """The baselines a question needs, from their indexes, newest first: the best under each
+        set of conditions (all the number to beat needs; ties all read, the newest wins) and the
+        `newest` of each group of concurrency, batch size and model; rows written unchecked all
+        (checked as they are read); `total` says how many there are in all."""
         return self._cached(("baselines", metric, newest), lambda: self._read_baselines(metric, newest))
 
     def _cached(self, key: tuple, read: Callable[[], Benchmarks]) -> Benchmarks:
@@ -636,17 +639,25 @@ class Store:
         return cached[1].copies(_copy)
 
     def _read_baselines(self, metric: str, newest: int) -> Benchmarks:
-        order = "ASC" if lower_is_better(metric) else "DESC"  # the best first
-        sql = f"""SELECT body, id, valid, total FROM records JOIN (
-            SELECT rowid AS position, count(*) OVER () AS total,
-                row_number() OVER (PARTITION BY valid, bench_group
-                                   ORDER BY created_at DESC, rowid DESC) AS recent,
-                row_number() OVER (PARTITION BY valid, bench_group, bench_conditions
-                                   ORDER BY value {order}, created_at DESC, rowid DESC) AS rank
-            FROM records WHERE metric = ? AND {_BASELINES}) ON records.rowid = position
-            WHERE NOT valid OR recent <= ? OR rank = 1 ORDER BY created_at DESC, position DESC"""
+        best = "min" if lower_is_better(metric) else "max"
+        sql = f"""SELECT body, id, valid, (SELECT count(*) FROM records WHERE metric = :m AND {_BASELINES})
+            FROM records WHERE rowid IN (
+                SELECT rowid FROM records WHERE metric = :m AND valid AND {_BASELINES}
+                    AND (bench_group, bench_conditions, value) IN (
+                        SELECT bench_group, bench_conditions, {best}(value) FROM records
+                        WHERE metric = :m AND valid AND {_BASELINES} GROUP BY bench_group, bench_conditions)
+                UNION ALL
+                SELECT recent.rowid FROM (SELECT DISTINCT bench_group FROM records
+                                          WHERE metric = :m AND {_BASELINES}) AS groups
+                    JOIN records AS recent ON recent.rowid IN (
+                        SELECT rowid FROM records INDEXED BY records_baselines_time
+                        WHERE metric = :m AND bench_group = groups.bench_group AND valid AND {_BASELINES}
+                        ORDER BY created_at DESC, rowid DESC LIMIT :newest)
+                UNION ALL
+                SELECT rowid FROM records WHERE metric = :m AND NOT valid AND {_BASELINES})
+            ORDER BY created_at DESC, rowid DESC"""
         with self._guard():  # rows written unchecked come whole: they are checked as they are read
-            rows = self._db.execute(sql, (metric, newest)).fetchall()
+            rows = self._db.execute(sql, {"m": metric, "newest": newest}).fetchall()
         records = [row_record(body, record_id, valid) for body, record_id, valid, _ in rows]
         found = Benchmarks(r for r in records if not is_invalid(r))
         found.total = (rows[0][3] if rows else 0) - (len(records) - len(found))
