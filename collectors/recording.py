@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sessiontui.project_memory.records import Record, record_problems
-from sessiontui.project_memory.stamp import stamp_all
+from sessiontui.project_memory.stamp import stamp_all, start_git_state
 from sessiontui.project_memory.store import Store
 
 OUTPUTS_DIR = "outputs"  # inside the memory folder: where captured outputs are kept
@@ -93,6 +93,7 @@ def stamp_by_hand(records: Sequence[Record], *, gpus: Sequence[str] = (),
     models already known (the app's sample), else NVML's."""
     from sessiontui.collectors.gpu_env import gpu_environment  # NVML: only when storing
 
+    start_git_state(path)  # git runs while NVML is asked
     env = gpu_environment()
     stamp_all(records, gpus=list(gpus) or env.names, path=path, driver=env.driver, cuda=env.cuda)
 
