@@ -165,16 +165,29 @@ def imports(folder: Path, sizes: tuple[int, ...]) -> None:
 
 
 # -- the CLI -------------------------------------------------------------------------------------
-def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
-    """Median wall time of each command over `runs` rounds, interleaved so noise hits all alike."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
+def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the child's own) of one run of a command."""
+    start = time.perf_counter()
+    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def median_times(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int
+                 ) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU time of each command over `runs` rounds, interleaved so noise hits all
+    alike (CPU time moves less than wall time on a machine others load)."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for round_no in range(runs + 1):  # round 0 warms the page cache and is dropped
         for name, (cmd, env) in commands.items():
-            start = time.perf_counter()
-            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            spent = run_once(cmd, env)
             if round_no:
-                times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+                times[name].append(spent)
+    return {name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+            for name, values in times.items()}
 
 
 def cli(folder: Path, sizes: tuple[int, ...], runs: int) -> None:
@@ -188,12 +201,13 @@ def cli(folder: Path, sizes: tuple[int, ...], runs: int) -> None:
         commands[f"baseline {count}"] = ([script, "ask", "what's the baseline?"], env)
         commands[f"speedup {count}"] = ([script, "ask", "current speedup?"], env)
         commands[f"bench add {count}"] = ([script, "bench", "add", "--config", "scale", "--value", "50"], env)
-    walls = median_walls(commands, runs)
-    base = walls["pass"]
-    print(f"{sys.executable} -c pass: {base * 1e3:.1f} ms (median of {runs})")
-    for name, wall in walls.items():
+    spent = median_times(commands, runs)
+    wall, cpu = spent["pass"]
+    print(f"{sys.executable} -c pass: {wall * 1e3:.1f} ms wall, {cpu * 1e3:.1f} ms CPU (medians of {runs})")
+    for name, (took, used) in spent.items():
         if name != "pass":
-            print(f"{name:>20} records: {wall * 1e3:7.1f} ms = {wall / base:.2f}x python -c pass")
+            print(f"{name:>20} records: {took * 1e3:7.1f} ms = {took / wall:.2f}x python -c pass "
+                  f"(CPU {used * 1e3:6.1f} ms = {used / cpu:.2f}x)")
     print("  targets: ask baseline <= 2.0x, speedup <= 2.5x at 100, <= 3x at 100k; bench add <= 3x / <= 4x")
 
 
