@@ -48,3 +48,18 @@ def test_one_shot_commands_import_only_what_they_need(tmp_path, argv: list[str],
     assert others <= {"sessiontui.tui.commands.common", "sessiontui.tui.commands.parser",
                       "sessiontui.tui.commands.memory", "sessiontui.tui.commands.ask",
                       "sessiontui.tui.commands.speedup"}
+
+
+def test_as_a_program_the_command_leaves_its_imports_to_no_collection(tmp_path) -> None:
+    """Run as the program, the CLI freezes what its imports built (the collector walked it all
+    again at exit) and collects the command's own work; a caller's in-process use is untouched."""
+    probe = (
+        "import gc, sys; from sessiontui.tui.cli import main; sys.argv = ['sessiontui', 'ask', 'baseline?'];"
+        "main(); print('gc', gc.get_freeze_count() > 1000, gc.isenabled());"
+        "gc.unfreeze(); main(['ask', 'baseline?']); print('gc', gc.get_freeze_count())"
+    )
+    env = {"SESSIONTUI_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env,
+                         check=True, cwd=tmp_path)
+    said = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("gc ")]
+    assert said == [["True", "True"], ["0"]]
