@@ -1,4 +1,4 @@
-"""Memory commands: add, list, show, edit, remove, restore, export and import."""
+"""Memory commands: lesson and note add, list, show, edit, remove, restore, export and import."""
 
 from __future__ import annotations
 
@@ -45,8 +45,8 @@ def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
     return parse
 
 
-def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
-                     required_for: str | None = None) -> None:
+def add_field_flags(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
+                    required_for: str | None = None) -> None:
     """One flag per field; required where the kind needs the field and has no default for it."""
     fresh = Record(kind=required_for) if required_for else None
     for spec in specs:
@@ -57,22 +57,14 @@ def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *
                             required=needed, help=spec.rule.help or None)
 
 
-def _store_and_print(record: Record, args: argparse.Namespace) -> int:
+def store_and_print(record: Record, args: argparse.Namespace) -> int:
+    """Stamp and store a record typed on the command line, and say so (or print it as JSON)."""
     add_stamped(record)
     if args.json:
         print_records([record], args)
     else:
         print(f"added {record.kind} {record.id}: {record.label}")
     return 0
-
-
-def cmd_bench_add(args: argparse.Namespace) -> int:
-    values = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark")}
-    values = {k: v for k, v in values.items() if v is not None}
-    record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
-    if args.gpu_model:  # what it ran on, when not this host's GPUs
-        record.gpus = [args.gpu_model] * (args.gpu_count or 1)
-    return _store_and_print(record, args)
 
 
 def cmd_lesson_add(args: argparse.Namespace) -> int:
@@ -91,11 +83,11 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
         if getattr(args, spec.name) is not None:
             setattr(record, spec.name, getattr(args, spec.name))
     record.tags = record.tags + args.tag
-    return _store_and_print(record, args)
+    return store_and_print(record, args)
 
 
 def cmd_note_add(args: argparse.Namespace) -> int:
-    return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args)
+    return store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args)
 
 
 def list_records(
@@ -262,19 +254,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the memory commands to the CLI."""
-    bench = add_command(sub, "bench", "benchmark results", "sessiontui bench add --config 'sglang c=1' "
-                        "--value 51.2 --baseline").add_subparsers(dest="action", required=True)
-    p = add_command(bench, "add", "record a measured result",
-                    "sessiontui bench add --config 'sglang eagle3 c=1' --value 88.4 --accept-length 3.1",
-                    "sessiontui bench add --config 'sglang c=1' --value 51.2 --baseline --tag h200 --json")
-    _add_fieldflagged(p, flagged("benchmark"), required_for="benchmark")
-    p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
-    p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
-    p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
-    p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
-    add_json_options(p)
-    p.set_defaults(func=cmd_bench_add)
-
     lesson = add_command(sub, "lesson", "failures and their fixes",
                          "sessiontui lesson add --title 'smem' --symptom OutOfResources --cause 'BLOCK "
                          "too big' --fix num_stages=2").add_subparsers(dest="action", required=True)
@@ -282,7 +261,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "sessiontui lesson add --title 'Triton smem' --symptom OutOfResources "
                     "--cause 'BLOCK too big' --fix num_stages=2",
                     "sessiontui lesson add --from-run r-1a2b --fix 'lower the lr'")
-    _add_fieldflagged(p, flagged("lesson"))
+    add_field_flags(p, flagged("lesson"))
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
     p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
     add_json_options(p)
@@ -314,7 +293,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "edit", "change fields of a record", "sessiontui edit b-12ab --value 51.0",
                     "sessiontui edit l-9f --set tags=triton,smem", "sessiontui edit b-12ab --no-baseline")
     p.add_argument("id", help="the record's id or a unique prefix of it")
-    _add_fieldflagged(p, flagged("benchmark") + flagged("lesson"))
+    add_field_flags(p, flagged("benchmark") + flagged("lesson"))
     p.add_argument("--text", help="a note's text")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
                    help="mark (or unmark) a benchmark as a baseline")
