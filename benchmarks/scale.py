@@ -11,7 +11,8 @@ conditions), 10% lessons, 10% runs, 30% notes. Targets (issues 29 and 31): Store
 <= 1.5x raw, per-record at 10k <= 1.2x at 1k; import linear (per-record growth <= 1.3x), 100k
 < 60 s; ask <= 2.0x / 2.5x at 100 records, <= 3x at 100k; bench add <= 3x / 4x; lesson match at 10k
 lessons warm <= 10 ms, cold <= 100 ms. Run: `.venv/bin/python benchmarks/scale.py [--full]`
-(--full adds the 100,000-record cases: several minutes on a 2-core VM).
+(--full adds the 100,000-record cases: several minutes on a 2-core VM). The CLI cases alone, at
+chosen sizes: `--only cli --sizes 100 100000` (ask and bench add, about a minute).
 """
 
 from __future__ import annotations
@@ -164,32 +165,49 @@ def imports(folder: Path, sizes: tuple[int, ...]) -> None:
 
 
 # -- the CLI -------------------------------------------------------------------------------------
-def median_walls(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int) -> dict[str, float]:
-    """Median wall time of each command over `runs` rounds, interleaved so noise hits all alike."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
+def run_once(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, the child's own) of one run of a command."""
+    start = time.perf_counter()
+    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise subprocess.CalledProcessError(child.returncode, cmd)
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def median_times(commands: dict[str, tuple[list[str], dict[str, str]]], runs: int
+                 ) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU time of each command over `runs` rounds, interleaved so noise hits all
+    alike (CPU time moves less than wall time on a machine others load)."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for round_no in range(runs + 1):  # round 0 warms the page cache and is dropped
         for name, (cmd, env) in commands.items():
-            start = time.perf_counter()
-            subprocess.run(cmd, env=env, capture_output=True, check=True)
+            spent = run_once(cmd, env)
             if round_no:
-                times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+                times[name].append(spent)
+    return {name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+            for name, values in times.items()}
 
 
 def cli(folder: Path, sizes: tuple[int, ...], runs: int) -> None:
     script = str(Path(sys.executable).with_name("sessiontui"))
-    commands = {"pass": ([sys.executable, "-c", "pass"], dict(os.environ))}
+    # bytecode written (the warm-up round), as an installed package has it: a shell that sets
+    # PYTHONDONTWRITEBYTECODE would otherwise time the compiler on every run
+    cached = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    commands = {"pass": ([sys.executable, "-c", "pass"], cached)}
     for count in sizes:
-        env = dict(os.environ, SESSIONTUI_DIR=str(seeded(count, folder).parent))
+        env = dict(cached, SESSIONTUI_DIR=str(seeded(count, folder).parent))
         commands[f"baseline {count}"] = ([script, "ask", "what's the baseline?"], env)
         commands[f"speedup {count}"] = ([script, "ask", "current speedup?"], env)
         commands[f"bench add {count}"] = ([script, "bench", "add", "--config", "scale", "--value", "50"], env)
-    walls = median_walls(commands, runs)
-    base = walls["pass"]
-    print(f"{sys.executable} -c pass: {base * 1e3:.1f} ms (median of {runs})")
-    for name, wall in walls.items():
+    spent = median_times(commands, runs)
+    wall, cpu = spent["pass"]
+    print(f"{sys.executable} -c pass: {wall * 1e3:.1f} ms wall, {cpu * 1e3:.1f} ms CPU (medians of {runs})")
+    for name, (took, used) in spent.items():
         if name != "pass":
-            print(f"{name:>20} records: {wall * 1e3:7.1f} ms = {wall / base:.2f}x python -c pass")
+            print(f"{name:>20} records: {took * 1e3:7.1f} ms = {took / wall:.2f}x python -c pass "
+                  f"(CPU {used * 1e3:6.1f} ms = {used / cpu:.2f}x)")
     print("  targets: ask baseline <= 2.0x, speedup <= 2.5x at 100, <= 3x at 100k; bench add <= 3x / <= 4x")
 
 
@@ -227,6 +245,7 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="add the 100,000-record cases")
     parser.add_argument("--runs", type=int, default=RUNS, help="rounds of each CLI command (median)")
     parser.add_argument("--only", choices=("writes", "import", "cli", "lessons"), help="one part")
+    parser.add_argument("--sizes", type=int, nargs="+", help="memory sizes of the CLI cases (default 100 10000)")
     args = parser.parse_args()
     big = (100_000,) if args.full else ()
     with tempfile.TemporaryDirectory(prefix="scale-") as tmp:
@@ -234,7 +253,7 @@ def main() -> None:
         parts = {
             "writes": lambda: writes(folder, (1_000, 10_000)),
             "import": lambda: imports(folder, (1_000, 10_000, *big)),
-            "cli": lambda: cli(folder, (100, 10_000, *big), args.runs),
+            "cli": lambda: cli(folder, tuple(args.sizes or (100, 10_000, *big)), args.runs),
             "lessons": lambda: lesson_matching(folder, (100, 1_000, 10_000)),
         }
         for name, part in parts.items():

@@ -1,25 +1,18 @@
 """Recording a benchmark: parse its output, name the results, keep a failed attempt, flag the
-baseline, check, stamp and store. One flow for the CLI, the app and the MCP server."""
+baseline, check, stamp and store. One flow for the CLI, the app and the MCP server. The output
+readers are imported by the functions that read output: adding a record by hand needs none."""
 
 from __future__ import annotations
 
 import re
-import secrets
-import shlex
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from sessiontui.collectors.bench_output import (
-    KNOWN_FORMATS,
-    derive_config_name,
-    read_benchmark_output,
-)
-from sessiontui.collectors.ran_on import command_flags, engine_version
 from sessiontui.project_memory.records import Record, record_problems
-from sessiontui.project_memory.stamp import stamp_all
+from sessiontui.project_memory.stamp import stamp_all, start_git_state
 from sessiontui.project_memory.store import Store
 
 OUTPUTS_DIR = "outputs"  # inside the memory folder: where captured outputs are kept
@@ -44,6 +37,8 @@ class RecordOutcome:
 
 def output_path(store: Store, command: Sequence[str] = ()) -> Path:
     """A fresh file name for one capture: UTC time, program name and a short random suffix."""
+    import secrets
+
     program = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(command[0]).name if command else "stdin")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     return store.path.parent / OUTPUTS_DIR / f"{stamp}-{program[:40]}-{secrets.token_hex(2)}.log"
@@ -51,6 +46,8 @@ def output_path(store: Store, command: Sequence[str] = ()) -> Path:
 
 def nothing_found(where: str) -> str:
     """The one line for output that holds no result of a known format."""
+    from sessiontui.collectors.bench_output import KNOWN_FORMATS
+
     return f"no benchmark result found in {where} (known formats: {', '.join(KNOWN_FORMATS)})"
 
 
@@ -96,6 +93,7 @@ def stamp_by_hand(records: Sequence[Record], *, gpus: Sequence[str] = (),
     models already known (the app's sample), else NVML's."""
     from sessiontui.collectors.gpu_env import gpu_environment  # NVML: only when storing
 
+    start_git_state(path)  # git runs while NVML is asked
     env = gpu_environment()
     stamp_all(records, gpus=list(gpus) or env.names, path=path, driver=env.driver, cuda=env.cuda)
 
@@ -121,6 +119,8 @@ def store_results(
 ) -> str | None:
     """Name, flag, tag and annotate records, check them, then stamp and store them all (one
     transaction); returns why nothing was stored, or None."""
+    from sessiontui.collectors.bench_output import derive_config_name
+
     for record in records:
         for name, value in common.items():
             setattr(record, name, value)
@@ -153,6 +153,8 @@ def record_text(
     under the memory's outputs folder; `pasted_from` names it in messages). A result cut short
     is stored with what it printed whole and marked partial; nothing is stored when a result is
     implausible or no result printed its headline figure whole."""
+    from sessiontui.collectors.bench_output import read_benchmark_output
+
     parsed = read_benchmark_output(data)
     records = parsed.records
     where = str(source) if source else pasted_from
@@ -187,7 +189,11 @@ def record_command(
 ) -> RecordOutcome:
     """Run `command` (no shell), stream its output to `sink`, save it, and store its results, or
     one failed attempt when it failed; the outcome carries the command's exit code."""
+    import shlex
+
+    from sessiontui.collectors.bench_output import read_benchmark_output
     from sessiontui.collectors.bench_output.capture import run_and_capture
+    from sessiontui.collectors.ran_on import command_flags, engine_version
 
     capture = run_and_capture(list(command), sink, output_path(store, command))
     read = read_benchmark_output(capture.output)

@@ -75,7 +75,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     latest feature results at those conditions with their ratio."""
     asked = understanding.conditions
     metric = asked.comparison.metric if asked.comparison.metric != DEFAULT_METRIC else metric
-    baselines = store.benchmarks(metric, baseline=True)
+    baselines = store.baselines(metric, newest=_MAX_LINES)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, why = comparison_conditions(asked, metric, results)
     if not baselines:
@@ -110,7 +110,7 @@ def answer_baseline(store: Store, understanding: Understanding, metric: str = DE
     figures = {
         "reference_value": top.value if top else None,
         "reference_id": top.id if top else None,
-        "baseline_count": len(baselines),
+        "baseline_count": baselines.total,
         "metric": metric,
     }
     ordered = ([top] if top else []) + [r for r in shown if r is not top]
@@ -130,7 +130,7 @@ def _result_row(result: Record, baselines: Sequence[Record]) -> str:
 def measured_speedup(store: Store, asked: AskedConditions, metric: str,
                      rules: TrustRules | None = None) -> Answer:
     """The latest feature result at the asked conditions divided by its number to beat."""
-    baselines = store.benchmarks(metric, baseline=True)
+    baselines = store.baselines(metric)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, why = comparison_conditions(asked, metric, results)
     figures: dict[str, Any] = {"metric": metric}

@@ -108,7 +108,7 @@ def _key(value: object) -> str | None:
     return None if value is None else str(value).lower()
 
 
-def _condition_key(record: Record) -> tuple:
+def condition_key(record: Record) -> tuple:
     """Where a baseline goes in `Benchmarks`' index: its metric and its conditions as compared."""
     return (record.metric or DEFAULT_METRIC, *map(_key, (
         record.concurrency, record.batch_size, record.model, record.engine, hardware_of(record))))
@@ -123,6 +123,7 @@ class Benchmarks(list[Record]):
     bests the best value wins, ties going to the newest (the first in the list)."""
 
     _index: tuple[int, dict[tuple, int]] | None = None  # (length indexed, key -> best position)
+    total: int | None = None  # how many a partial read (`Store.baselines`) stands for
 
     def _best_positions(self) -> dict[tuple, int]:
         if self._index is None or self._index[0] != len(self):
@@ -130,7 +131,7 @@ class Benchmarks(list[Record]):
             for position, record in enumerate(self):
                 if not record.baseline or record.status == "failed" or record.value is None:
                     continue
-                key = _condition_key(record)
+                key = condition_key(record)
                 held = index.get(key)
                 if held is None or _score(record, key[0]) > _score(self[held], key[0]):
                     index[key] = position
@@ -141,6 +142,7 @@ class Benchmarks(list[Record]):
         """Each record copied, sharing this list's index (built here once, if not yet)."""
         copied = Benchmarks(map(copy, self))
         copied._index = (len(self), self._best_positions())
+        copied.total = self.total
         return copied
 
     def number_to_beat(self, conditions: Conditions) -> Record | None:

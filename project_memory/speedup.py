@@ -211,7 +211,7 @@ def build_speedup_report(
     """
     _check_explicit(metric, acc, acc_kind, simulated_acc_len, calibrate_accept, calibrate_value)
     notes = _Notes()
-    baselines = store.benchmarks(metric, baseline=True) if store else []
+    baselines = store.baselines(metric) if store else []
     results = store.benchmarks(metric, baseline=False, limit=RECENT) if store else []
     if conditions is None:
         conditions, why = default_conditions(results, metric)

@@ -10,7 +10,7 @@ import re
 import shutil
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import NamedTuple
@@ -31,7 +31,7 @@ from sessiontui.project_memory.records import (
     record_from_row,
     validate,
 )
-from sessiontui.project_memory.reference import Benchmarks
+from sessiontui.project_memory.reference import Benchmarks, condition_key, lower_is_better
 
 _FIELD_KEYS = frozenset(FIELD_NAMES)
 _DEFAULTS = {f.name: f.default for f in fields(Record) if f.default is not MISSING}
@@ -62,6 +62,7 @@ class _Prepared(NamedTuple):
     record: Record
     row: tuple
     text: str
+    conditions: tuple[str | None, str | None]
 
 
 def _schema_v1(db: sqlite3.Connection) -> None:
@@ -119,7 +120,26 @@ def _schema_v3(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = [_schema_v1, _schema_v2, _schema_v3]  # index i upgrades user_version i -> i + 1
+_BASELINES = ("kind = 'benchmark' AND baseline = 1 AND deleted_at IS NULL "
+              "AND (status IS NULL OR status = 'ok') AND value IS NOT NULL")
+
+
+def _schema_v4(db: sqlite3.Connection) -> None:
+    """A benchmark's conditions as columns, and an index of the baselines by them, so a question
+    reads the few baselines it shows (the best per conditions, the newest per group), not all."""
+    db.execute("ALTER TABLE records ADD COLUMN bench_group TEXT")
+    db.execute("ALTER TABLE records ADD COLUMN bench_conditions TEXT")
+    rows = db.execute("SELECT rowid, body, id, valid FROM records WHERE kind = 'benchmark'").fetchall()
+    db.executemany("UPDATE records SET bench_group = ?, bench_conditions = ? WHERE rowid = ?",
+                   [(*_conditions(row_record(*row)), rowid) for rowid, *row in rows])
+    # Each holds the columns of its own WHERE too: SQLite reads the table for them otherwise.
+    db.execute("CREATE INDEX records_baselines ON records(metric, bench_group, bench_conditions, value, "
+               f"created_at, valid, kind, baseline, deleted_at, status) WHERE {_BASELINES}")
+    db.execute("CREATE INDEX records_baselines_time ON records(metric, bench_group, created_at, valid, "
+               f"kind, baseline, deleted_at, status, value) WHERE {_BASELINES}")
+
+
+MIGRATIONS = [_schema_v1, _schema_v2, _schema_v3, _schema_v4]  # index i upgrades user_version i -> i + 1
 
 
 def file_uri(path: Path) -> str:
@@ -156,6 +176,15 @@ def _body(record: Record) -> str:
     values = {name: value for name, value in vars(record).items()
               if name not in _DEFAULTS or value != _DEFAULTS[name]}
     return json.dumps(values, separators=(",", ":"), allow_nan=False)
+
+
+def _conditions(record: Record) -> tuple[str | None, str | None]:
+    """A benchmark's group (concurrency, batch size, model) and its other conditions (engine,
+    GPU), each as the reference rule compares them; None for other kinds."""
+    if record.kind != "benchmark":
+        return None, None
+    key = condition_key(record)
+    return json.dumps(key[1:4]), json.dumps(key[4:])
 
 
 def row_record(body: object, record_id: str = "", valid: object = False) -> Record:
@@ -434,7 +463,7 @@ class Store:
         if over:
             raise RecordError([Problem(name, why) for name, why in over])
         validate(record)  # nothing implausible is stored, whichever front end wrote it
-        return _Prepared(record, cls._row(record), record.search_text())
+        return _Prepared(record, cls._row(record), record.search_text(), _conditions(record))
 
     @staticmethod
     def _put(db: sqlite3.Connection, prepared: Sequence[_Prepared]) -> None:
@@ -446,8 +475,9 @@ class Store:
                 db.execute("DELETE FROM records_fts WHERE rowid = ?", old)
                 db.execute("DELETE FROM record_terms WHERE record = ?", old)
             rowid = db.execute(
-                f"INSERT OR REPLACE INTO records({_COLUMNS}, valid) VALUES (?,?,?,?,?,?,?,?,?,?,?,1)",
-                item.row,
+                f"INSERT OR REPLACE INTO records({_COLUMNS}, valid, bench_group, bench_conditions) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,1,?,?)",
+                item.row + item.conditions,
             ).lastrowid
             db.execute("INSERT INTO records_fts(rowid, id, text) VALUES (?, ?, ?)",
                        (rowid, item.record.id, item.text))
@@ -587,16 +617,51 @@ class Store:
     def benchmarks(
         self, metric: str, *, baseline: bool | None = None, limit: int | None = None
     ) -> builtins.list[Record]:
-        """Successful benchmark records for a metric, newest first (index-backed). A question
-        asks for the same baselines several times: they are read once while no benchmark changes,
-        and each call gets its own copies: a `Benchmarks` list, which finds the number to beat
-        without scanning them."""
-        key = (metric, baseline, limit)
+        """Successful benchmark records for a metric, newest first (index-backed): a `Benchmarks`
+        list, which finds the number to beat without scanning them."""
+        return self._cached((metric, baseline, limit),
+                            lambda: self._read_benchmarks(metric, baseline, limit))
+
+    def baselines(self, metric: str, *, newest: int = 0) -> Benchmarks:
+        """The baselines a question needs, from their indexes, newest first: the best under each
+        set of conditions (all the number to beat needs; ties all read, the newest wins) and the
+        `newest` of each group of concurrency, batch size and model; rows written unchecked all
+        (checked as they are read); `total` says how many there are in all."""
+        return self._cached(("baselines", metric, newest), lambda: self._read_baselines(metric, newest))
+
+    def _cached(self, key: tuple, read: Callable[[], Benchmarks]) -> Benchmarks:
+        """A question asks for the same benchmarks several times: they are read once while no
+        benchmark changes, and each call gets its own copies."""
         version = self.fingerprint(("benchmark",))
         cached = self._benchmarks.get(key)
         if cached is None or cached[0] != version:
-            cached = self._benchmarks[key] = (version, self._read_benchmarks(metric, baseline, limit))
+            cached = self._benchmarks[key] = (version, read())
         return cached[1].copies(_copy)
+
+    def _read_baselines(self, metric: str, newest: int) -> Benchmarks:
+        best = "min" if lower_is_better(metric) else "max"
+        sql = f"""SELECT body, id, valid, (SELECT count(*) FROM records WHERE metric = :m AND {_BASELINES})
+            FROM records WHERE rowid IN (
+                SELECT rowid FROM records WHERE metric = :m AND valid AND {_BASELINES}
+                    AND (bench_group, bench_conditions, value) IN (
+                        SELECT bench_group, bench_conditions, {best}(value) FROM records
+                        WHERE metric = :m AND valid AND {_BASELINES} GROUP BY bench_group, bench_conditions)
+                UNION ALL
+                SELECT recent.rowid FROM (SELECT DISTINCT bench_group FROM records
+                                          WHERE metric = :m AND {_BASELINES}) AS groups
+                    JOIN records AS recent ON recent.rowid IN (
+                        SELECT rowid FROM records INDEXED BY records_baselines_time
+                        WHERE metric = :m AND bench_group = groups.bench_group AND valid AND {_BASELINES}
+                        ORDER BY created_at DESC, rowid DESC LIMIT :newest)
+                UNION ALL
+                SELECT rowid FROM records WHERE metric = :m AND NOT valid AND {_BASELINES})
+            ORDER BY created_at DESC, rowid DESC"""
+        with self._guard():  # rows written unchecked come whole: they are checked as they are read
+            rows = self._db.execute(sql, {"m": metric, "newest": newest}).fetchall()
+        records = [row_record(body, record_id, valid) for body, record_id, valid, _ in rows]
+        found = Benchmarks(r for r in records if not is_invalid(r))
+        found.total = (rows[0][3] if rows else 0) - (len(records) - len(found))
+        return found
 
     def _read_benchmarks(self, metric: str, baseline: bool | None, limit: int | None
                          ) -> Benchmarks:

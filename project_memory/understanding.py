@@ -52,7 +52,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      r"\b(?:are|is|become|becomes|get|gets) (?:equal|the same|level|even|tied)\b", " breakeven "),
     (("warm", "method", "protocol", "procedure"),
      r"\bwarm[\s-]?ups?\b|\bwarming up\b|\bmethodology\b|\bprotocol\b|\bprocedure\b", " recipe "),
-    (("cross", "stop", "longer", "which", "what", "scal", "even", "until", "till", "flip", "turn"),
+    (("cross", "stop", "longer", "concurrency", "what c", "which c", "what l", "which l", "what b",
+      "which b", "scal", "flip", "turn", "breakeven"),
      r"\bcross[\s-]?overs?\b|\bstop(?:s|ped)? (?:paying|helping|winning|working|mattering"
      r"|making sense|beating|outperforming|being (?:faster|worth\w*|a win|better|ahead))\b"
      r"|\bconcurrency (?:where|at which|when|from which)\b"
@@ -160,8 +161,8 @@ _PHRASES: tuple[tuple[tuple[str, ...], str, str], ...] = (
      " step "),
     (("did", "was", "were"),
      r"\b(?:did|was|were) (?:[\w-]+ ){0,3}(?:run|ran|trained|train|training|job) on\b", " launched run "),
-    (("where", "path", "dir", "folder", "end up", "stored", "saved", "which", "locat", "what",
-      "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
+    (("where", "path", "dir", "folder", "locat", "node", "host", "machine", "box", "cluster",
+      "server", "disk", "framework", "lib", "repo", "codebase", "toolkit", "stack"),
      r"\bwhere(?=(?:'s|s|'d| did| do| does| is| are| were| was| r| we| they| i)\b.{0,40}\b(?:end(?:ed)? up|live|go|stored"
      r"|saved|written|put|kept|dump\w*)\b)|\bpaths?\b|\bdir(?:ectory)?\b|\bfolder\b|\blocat(?:ion|ed)\b"
      r"|\b(?:which|what) (?:node|host|machine|box|cluster|server)\b|\bon disk\b"

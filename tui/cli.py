@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -10,27 +11,35 @@ from sessiontui.tui.commands.parser import build_parser
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
+    program = argv is None  # the process is this command (not a caller's in-process use)
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # the app: no parser to build, no command modules to import
         from sessiontui.tui.commands.app import cmd_app
 
         return cmd_app()
+    if program:
+        gc.disable()  # what the imports build lives as long as the process: nothing to collect
     from sessiontui.tui.commands.common import EscapedOutput  # after the app's branch
 
     streams = sys.stdout, sys.stderr  # stored text may hold terminal controls: shown escaped
     sys.stdout, sys.stderr = EscapedOutput(sys.stdout), EscapedOutput(sys.stderr)
     try:
-        return _run(argv)
+        return _run(argv, program)
     finally:
         sys.stdout, sys.stderr = streams
+        if program:  # the command is done: the collector need not walk it all again at exit
+            gc.freeze()
 
 
-def _run(argv: list[str]) -> int:
+def _run(argv: list[str], program: bool = False) -> int:
     """Parse and run one command, turning expected failures into one line and an exit code."""
     from sessiontui.project_memory.records import RecordError
     from sessiontui.project_memory.store import StoreError
 
     args = build_parser(argv[0]).parse_args(argv)
+    if program:  # the command's own work is collected as usual (watch and serve run for days)
+        gc.freeze()
+        gc.enable()
     if not getattr(args, "func", None):
         build_parser().print_help()
         return 2

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from sessiontui.tui.config import load_config, user_config_path
 
 USER = '''draft_overhead = 0.2
@@ -40,6 +42,20 @@ def write(folder: Path, name: str, text: str) -> Path:
 def test_the_user_file_lives_where_platformdirs_says(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     assert user_config_path() == tmp_path / "xdg" / "sessiontui" / "config.toml"
+
+
+@pytest.mark.parametrize("xdg", [None, "", "relative/config", "/abs/config"])
+def test_the_user_file_is_platformdirs_own_without_importing_it(monkeypatch, tmp_path: Path,
+                                                                  xdg: str | None) -> None:
+    import platformdirs
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if xdg is None:
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    expected = platformdirs.user_config_path("sessiontui", appauthor=False) / "config.toml"
+    assert user_config_path() == expected
 
 
 def test_the_project_is_merged_over_the_user_file(tmp_path: Path) -> None:

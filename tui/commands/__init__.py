@@ -10,8 +10,10 @@ from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, ...]] = {
     "sessiontui.tui.commands.memory": (
-        "bench", "lesson", "note", "list", "show", "edit", "rm", "restore", "export", "import", "ask",
+        "lesson", "note", "list", "show", "edit", "rm", "restore", "export", "import",
     ),
+    "sessiontui.tui.commands.bench": ("bench",),
+    "sessiontui.tui.commands.ask": ("ask",),
     "sessiontui.tui.commands.speedup": ("speedup",),
     "sessiontui.tui.commands.gpu": ("gpu",),
     "sessiontui.tui.commands.demo": ("demo",),

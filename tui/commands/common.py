@@ -90,6 +90,9 @@ def stamped(*records: Record) -> Record:
 
 def add_stamped(record: Record) -> Record:
     """Add a record typed on the command line or by an agent (`recording.add_by_hand`)."""
+    from sessiontui.project_memory.stamp import start_git_state
+
+    start_git_state()  # git runs while the rest of the stamp and the store are imported and opened
     from sessiontui.collectors.recording import add_by_hand
 
     with open_store() as store:

@@ -76,7 +76,7 @@ def _added(record: Record) -> CallToolResult:
 
 # -- reading tools ----------------------------------------------------------------------------
 def ask(question: Annotated[str, Field(min_length=1, description="a plain-language question")]) -> CallToolResult:
-    from sessiontui.tui.commands.memory import answer_json, answer_question
+    from sessiontui.tui.commands.ask import answer_json, answer_question
 
     with _as_tool_error():
         # read-only: the trend line's state file is read, never written

@@ -1,9 +1,8 @@
-"""Memory commands: add, list, show, edit, remove, restore, export, import and ask."""
+"""Memory commands: lesson and note add, list, show, edit, remove, restore, export and import."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +20,6 @@ from sessiontui.tui.commands.common import (
     add_command,
     add_json_options,
     add_stamped,
-    compact,
     did_you_mean,
     input_path,
     open_reader,
@@ -36,11 +34,6 @@ from sessiontui.tui.commands.common import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from sessiontui.project_memory.answer import Answer
-    from sessiontui.project_memory.live import GpuReadings, LiveRun
-
-_ASK_STATE = "ask_state.json"
-
 
 def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
     """An argparse type parsing a flag's text as the table's parser does, its word kept."""
@@ -54,8 +47,8 @@ def _as_flag(spec: FieldSpec) -> Callable[[str], object]:
     return parse
 
 
-def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
-                     required_for: str | None = None) -> None:
+def add_field_flags(parser: argparse.ArgumentParser, specs: list[FieldSpec], *,
+                    required_for: str | None = None) -> None:
     """One flag per field; required where the kind needs the field and has no default for it."""
     fresh = Record(kind=required_for) if required_for else None
     for spec in specs:
@@ -66,22 +59,14 @@ def _add_fieldflagged(parser: argparse.ArgumentParser, specs: list[FieldSpec], *
                             required=needed, help=spec.rule.help or None)
 
 
-def _store_and_print(record: Record, args: argparse.Namespace) -> int:
+def store_and_print(record: Record, args: argparse.Namespace) -> int:
+    """Stamp and store a record typed on the command line, and say so (or print it as JSON)."""
     add_stamped(record)
     if args.json:
         print_records([record], args)
     else:
         print(f"added {record.kind} {record.id}: {record.label}")
     return 0
-
-
-def cmd_bench_add(args: argparse.Namespace) -> int:
-    values = {spec.name: getattr(args, spec.name) for spec in flagged("benchmark")}
-    values = {k: v for k, v in values.items() if v is not None}
-    record = Record(kind="benchmark", baseline=args.baseline, tags=args.tag, status="ok", **values)
-    if args.gpu_model:  # what it ran on, when not this host's GPUs
-        record.gpus = [args.gpu_model] * (args.gpu_count or 1)
-    return _store_and_print(record, args)
 
 
 def cmd_lesson_add(args: argparse.Namespace) -> int:
@@ -100,11 +85,11 @@ def cmd_lesson_add(args: argparse.Namespace) -> int:
         if getattr(args, spec.name) is not None:
             setattr(record, spec.name, getattr(args, spec.name))
     record.tags = record.tags + args.tag
-    return _store_and_print(record, args)
+    return store_and_print(record, args)
 
 
 def cmd_note_add(args: argparse.Namespace) -> int:
-    return _store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args)
+    return store_and_print(Record(kind="note", text=" ".join(args.text), tags=args.tag), args)
 
 
 def list_records(
@@ -260,118 +245,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _previous_answer() -> dict | None:
-    """Live figures of the last speedup answer, kept beside the database for the trend line."""
-    import json
-
-    from sessiontui.project_memory.paths import memory_dir
-
-    try:
-        return json.loads((memory_dir() / _ASK_STATE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _remember_answer(figures: dict) -> None:
-    import json
-
-    from sessiontui.project_memory.paths import memory_dir
-    from sessiontui.project_memory.records import now_iso
-
-    state = {"accept_length": figures["accept_length"], "step": figures.get("step"), "at": now_iso()}
-    with contextlib.suppress(OSError):  # the trend line is a nicety; never fail an answer for it
-        (memory_dir() / _ASK_STATE).write_text(json.dumps(state), encoding="utf-8")
-
-
-def _gpu_readings() -> GpuReadings:
-    """One GPU sample, for an answer about the GPUs (NVML loads only then)."""
-    from sessiontui.collectors.gpu import GpuCollector
-
-    collector = GpuCollector()
-    try:
-        return collector.sample()
-    finally:
-        collector.close()
-
-
-def _followed_run(log: str | None) -> Callable[[], list[LiveRun]] | None:
-    """A reader of the first followed log's snapshot (read only for run and speedup answers)."""
-    if log is None:
-        return None
-
-    def read() -> list[LiveRun]:
-        from sessiontui.tui.commands.speedup import read_snapshot
-
-        snapshot, problems = read_snapshot(log)
-        for problem in problems:
-            print(f"sessiontui: {problem}", file=sys.stderr)
-        return [snapshot] if snapshot is not None else []
-
-    return read
-
-
-def answer_question(question: str, *, remember: bool = True) -> tuple[Answer, list[str]]:
-    """Answer from the project's memory and its followed log (`ask` and the mcp tool give the
-    same answer), keeping a speedup answer's live figures for the next one's trend line (unless
-    not to `remember`: a read-only MCP server writes nothing); also
-    the problems, if any, of reading sessiontui.toml."""
-    from sessiontui.project_memory.ask import ask
-    from sessiontui.tui.commands.speedup import settings
-    from sessiontui.tui.config import trust_rules
-
-    log, config = settings()
-    store = open_reader()
-    previous = _previous_answer() if store else None  # a speedup answer's trend line reads it
-    try:
-        answer = ask(store, question, previous=previous, metric=config.default_metric,
-                     draft_overhead=config.draft_overhead, read_gpu=_gpu_readings,
-                     read_runs=_followed_run(log), rules=trust_rules(config))
-    finally:
-        if store:
-            store.close()
-    if remember and answer.intent == "speedup" and answer.figures.get("accept_length") is not None:
-        _remember_answer(answer.figures)
-    return answer, config.problems
-
-
-def answer_json(answer: Answer, *, full: bool = False) -> dict:
-    """`ask --json` (and the mcp tool): the answer, its source records compact unless `full`."""
-    data = answer.to_dict()
-    data["records"] = data["records"] if full else [compact(record) for record in data["records"]]
-    return data
-
-
-def cmd_ask(args: argparse.Namespace) -> int:
-    question = " ".join(args.question).strip()
-    if not question:
-        print("sessiontui: ask needs a question, e.g. sessiontui ask \"what's the baseline?\"",
-              file=sys.stderr)
-        return 2
-    answer, problems = answer_question(question)
-    for problem in problems:
-        print(f"sessiontui: {problem}", file=sys.stderr)
-    if args.json:
-        print_json(answer_json(answer, full=args.full))
-    else:
-        print(answer.text)
-    return 0
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the memory commands to the CLI."""
-    bench = add_command(sub, "bench", "benchmark results", "sessiontui bench add --config 'sglang c=1' "
-                        "--value 51.2 --baseline").add_subparsers(dest="action", required=True)
-    p = add_command(bench, "add", "record a measured result",
-                    "sessiontui bench add --config 'sglang eagle3 c=1' --value 88.4 --accept-length 3.1",
-                    "sessiontui bench add --config 'sglang c=1' --value 51.2 --baseline --tag h200 --json")
-    _add_fieldflagged(p, flagged("benchmark"), required_for="benchmark")
-    p.add_argument("--baseline", action="store_true", help="a reference without the feature under test")
-    p.add_argument("--gpu-model", help="the GPU it ran on (default: this host's, from NVML)")
-    p.add_argument("--gpu-count", type=positive_int, help="how many of --gpu-model it used")
-    p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
-    add_json_options(p)
-    p.set_defaults(func=cmd_bench_add)
-
     lesson = add_command(sub, "lesson", "failures and their fixes",
                          "sessiontui lesson add --title 'smem' --symptom OutOfResources --cause 'BLOCK "
                          "too big' --fix num_stages=2").add_subparsers(dest="action", required=True)
@@ -379,7 +254,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "sessiontui lesson add --title 'Triton smem' --symptom OutOfResources "
                     "--cause 'BLOCK too big' --fix num_stages=2",
                     "sessiontui lesson add --from-run r-1a2b --fix 'lower the lr'")
-    _add_fieldflagged(p, flagged("lesson"))
+    add_field_flags(p, flagged("lesson"))
     p.add_argument("--from-run", metavar="RUN_ID", help="pre-fill from the run's latest failure")
     p.add_argument("--tag", action="append", default=[], help="a tag for the record (repeatable)")
     add_json_options(p)
@@ -411,7 +286,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "edit", "change fields of a record", "sessiontui edit b-12ab --value 51.0",
                     "sessiontui edit l-9f --set tags=triton,smem", "sessiontui edit b-12ab --no-baseline")
     p.add_argument("id", help="the record's id or a unique prefix of it")
-    _add_fieldflagged(p, flagged("benchmark") + flagged("lesson"))
+    add_field_flags(p, flagged("benchmark") + flagged("lesson"))
     p.add_argument("--text", help="a note's text")
     p.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
                    help="mark (or unmark) a benchmark as a baseline")
@@ -445,8 +320,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json_options(p, records=False)
     p.set_defaults(func=cmd_import)
 
-    p = add_command(sub, "ask", "answer a question from the memory", "sessiontui ask \"what's the baseline?\"",
-                    "sessiontui ask current speedup --json")
-    p.add_argument("question", nargs="+", help="the question, in plain words")
-    add_json_options(p)
-    p.set_defaults(func=cmd_ask)
