@@ -25,11 +25,12 @@ _PAIR = re.compile(
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )
-# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`: a position
-# and its total (a bracketed one right after `Epoch` is the epoch's, not the step's).
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
+# `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`: a position and its total (a bracketed one right after
+# `Epoch` is the epoch's, not the step's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*[\])]))"
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])]))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
@@ -80,6 +81,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     words = key.split(" ")
     if len(words) == 1:
         return key
+    if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's
+        return " ".join(words[-3:])            # phrase is part of the name
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]

@@ -20,7 +20,8 @@ from sessiontui.collectors.trainlog.vocabulary import canonical
 _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
-_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|- \d)")  # a bar, or verbose=2 `19/19 - 12s`
+# A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
+_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)

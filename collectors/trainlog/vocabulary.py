@@ -56,13 +56,17 @@ ALIASES = {
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
 STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
-             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2}
+             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch", "final", "last", "epoch"})
-_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
+_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/", "val.", "valid.",
+               "validation.")
+_NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
+# An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`).
+_FIRST_GROUP = re.compile(r"[/_]?(?:pg|group)_?0$")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
     "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "cross_entropy_loss",
@@ -84,9 +88,9 @@ FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ 
 def plain_name(key: str) -> str:
     """A tool's key in the snapshot's spelling, without aliasing."""
     key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
-    if key.startswith("train/"):
+    if key.startswith(("train/", "train.")):
         key = key[6:]
-    elif key.startswith("eval/"):
+    elif key.startswith(("eval/", "eval.")):
         key = "eval_" + key[5:]
     return key
 
@@ -105,9 +109,14 @@ def canonical(key: str) -> str:
     if name.startswith("valid_") or name.startswith("val_"):
         return name
     found = _unqualified(name)
-    if found == name and "/" in name:  # a namespace: `optim/total_grad_norm`, `actor/lr`
-        inner = _unqualified(name.rsplit("/", 1)[1])
+    if found == name and _FIRST_GROUP.search(name):
+        inner = canonical(_FIRST_GROUP.sub("", name))
         found = inner if inner in LEXICON else name
+    if found == name and _NAMESPACE.search(name):  # `optim/total_grad_norm`, Composer `loss/train/total`
+        parts = _NAMESPACE.split(name)
+        inner = _unqualified(parts[-1])
+        whole = _unqualified("_".join(part for part in parts if part != "total"))  # a loss's sum
+        found = inner if inner in LEXICON else whole if whole in LEXICON else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
         known = inner in LEXICON or inner.removeprefix("val_") in LEXICON
