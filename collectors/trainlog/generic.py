@@ -18,9 +18,10 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock; a
-# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`).
+# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
+# a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
-    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
@@ -146,7 +147,7 @@ def generic(text: str) -> Reading | None:
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None
     epoch: float | None = None
-    if position is not None:
+    if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
         rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):

@@ -190,6 +190,83 @@ CASES = [
     ("specforge",
      "step 120: {'loss': 3.2, 'acc_0': 0.7, 'lr': 1e-4}\n",
      {"step": 120, "loss": 3.2, "lr": 1e-4}),
+    # transformers < 4.0 `Trainer._log`: `logger.info(output)` of json.dumps({**logs, "step": ...})
+    ("hf-trainer-v3-json",
+     '{"loss": 2.3456, "learning_rate": 4.5e-05, "epoch": 0.35, "step": 500}\n',
+     {"step": 500, "loss": 2.3456, "lr": 4.5e-05, "epoch": 0.35}),
+    # transformers `_inner_training_loop` banner, then the dicts
+    ("hf-trainer-banner",
+     "***** Running training *****\n  Num examples = 9,000\n  Num Epochs = 3\n"
+     "  Total optimization steps = 564\n{'loss': 2.1, 'learning_rate': 4e-05, 'epoch': 0.27}\n",
+     {"total": 564, "loss": 2.1, "epoch": 0.27}),
+    # unsloth's banner (`Total steps = `) before Trainer.log dicts
+    ("unsloth",
+     "==((====))==  Unsloth - 2x faster free finetuning | Num GPUs used = 1\n"
+     "   \\\\   /|    Num examples = 1,000 | Num Epochs = 3 | Total steps = 375\n"
+     "O^O/ \\_/ \\    Batch size per device = 2 | Gradient accumulation steps = 4\n"
+     "{'loss': 1.8, 'grad_norm': 0.9, 'learning_rate': 0.0002, 'epoch': 0.01}\n",
+     {"total": 375, "loss": 1.8, "lr": 0.0002, "grad_norm": 0.9}),
+    # Megatron-Core training.py (2024+): throughput and `num zeros` columns
+    ("megatron-core",
+     " [2024-06-01 10:00:00] iteration       10/    1000 | consumed samples:         1280 | "
+     "elapsed time per iteration (ms): 5000.0 | throughput per GPU (TFLOP/s/GPU): 150.0 | "
+     "learning rate: 3.000000E-05 | global batch size:   128 | lm loss: 1.000000E+01 | "
+     "loss scale: 1.0 | grad norm: 5.000 | num zeros: 0.0 | number of skipped iterations:   0 | "
+     "number of nan iterations:   0 |\n",
+     {"step": 10, "total": 1000, "loss": 10.0, "lr": 3e-05, "grad_norm": 5.0}),
+    # Megatron-LM 2020: names printed without a colon
+    ("megatron-2020",
+     " iteration      199/  317892 | elapsed time per iteration (ms): 812.3 | learning rate "
+     "1.258E-04 | lm loss 4.799004E+00 | loss scale 65536.0 |\n",
+     {"step": 199, "total": 317892, "loss": 4.799004, "lr": 1.258e-4}),
+    # fairseq `--log-format json`
+    ("fairseq-json",
+     '2021-01-01 10:00:00 | INFO | train_inner | {"epoch": 1, "update": 0.012, "loss": "13.911", '
+     '"ppl": "15408.8", "wps": "4880.7", "ups": "1.49", "num_updates": "100", "lr": "1.25e-05", '
+     '"gnorm": "3.4", "train_wall": "67", "wall": "68"}\n',
+     {"step": 100, "loss": 13.911, "lr": 1.25e-05, "grad_norm": 3.4}),
+    # torchtitan 2024 (before grad_norm; `wps` for tokens/s)
+    ("torchtitan-2024",
+     "[rank0]:2024-05-01 10:00:00,000 - root - INFO - step:  1  loss: 12.2500  memory:  9.46GiB(9.96%)  "
+     "wps: 1,264  mfu: 0.78%\n",
+     {"step": 1, "loss": 12.25, "mfu": 0.0078}),
+    # karpathy/build-nanogpt train_gpt2.py
+    ("build-nanogpt",
+     "step    10 | loss: 9.123456 | lr 6.0000e-04 | norm: 1.2345 | dt: 123.45ms | tok/sec: 12345.67\n",
+     {"step": 10, "loss": 9.123456, "lr": 6e-04, "grad_norm": 1.2345}),
+    # mmcv < 2 TextLoggerHook (MMDetection 2.x): `Epoch [1][50/7330]\tlr: ..., eta: ..., ...`
+    ("mmcv-text-logger",
+     "2021-01-01 10:00:00,000 - mmdet - INFO - Epoch [1][50/7330]\tlr: 1.988e-03, eta: 1 day, 0:37:55, "
+     "time: 0.549, data_time: 0.050, memory: 3709, loss_rpn_cls: 0.5, loss_bbox: 0.1, loss: 1.2345, "
+     "grad_norm: 3.4\n",
+     {"step": 50, "total": 7330, "loss": 1.2345, "lr": 1.988e-03, "grad_norm": 3.4}),
+    # Keras fit(verbose=2): one line an epoch
+    ("keras-verbose2",
+     "Epoch 3/10\n19/19 - 12s - loss: 0.2500 - accuracy: 0.9200 - val_loss: 0.3000 - "
+     "val_accuracy: 0.9000 - 12s/epoch - 632ms/step\n",
+     {"loss": 0.25, "val_loss": 0.3, "epoch": 3.0}),
+    # litgpt/pretrain.py `fit` with a validation figure
+    ("litgpt-pretrain",
+     "Epoch 1 | iter 100 step 25 | loss train: 7.123, val: 7.456 | iter time: 456.78 ms (step) "
+     "remaining time: 1:23:45\n",
+     {"step": 25, "loss": 7.123}),
+    # timm/validate.py: `Test: [{}/{}]  Time: ..  Loss: ..  Acc@1: ..  Acc@5: ..`
+    ("timm-validate",
+     "Train: 0 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
+     "LR: 1.000e-04  Data: 0.010 (0.012)\n"
+     "Test: [  10/196]  Time: 0.500 (0.500)  Loss:  0.8000 (0.8000)  Acc@1: 80.0000 (80.0000)  "
+     "Acc@5: 95.0000 (95.0000)\n",
+     {"step": 100, "loss": 6.912, "val_loss": 0.8}),
+    # deepspeed/utils/timer.py ThroughputTimer
+    ("deepspeed-throughput-timer",
+     "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
+     "RunningAvgSamplesPerSec=12.3, CurrSamplesPerSec=12.5, MemAllocated=4.5GB, MaxMemAllocated=6.7GB\n",
+     {"step": 10}),
+    # OLMo-core console: `[step=N/M,epoch=E]` then indented `name=value` lines
+    ("olmo-core",
+     "[step=100/10000,epoch=1]\n    train/CE loss=7.123\n    optim/LR (group 0)=0.0004\n"
+     "    optim/total grad norm=1.234\n",
+     {"step": 100, "total": 10000, "loss": 7.123, "grad_norm": 1.234}),
 ]
 
 
