@@ -51,6 +51,9 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
+# A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
+# `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
@@ -155,6 +158,8 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
+    if (lead := _LEAD_STEP.match(text)) and (step is None or step[0] > 1) and not validation:
+        step = (1, int(lead[1]))
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
