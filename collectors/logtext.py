@@ -40,7 +40,7 @@ _HEADS = re.compile(
     rf"|{_CLOCK}(?=\s)"  # a bare clock `20:39:20 [Epoch: 50] ...`
     rf"|[A-Z][a-z]{{2}} [ \d]\d {_CLOCK} [\w.-]+ [\w.@/-]+(?:\[\d+\])?:"  # journald/syslog
     r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
-    rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?::[\w.<>]+:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
+    rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?:(?::[\w.<>]+)?:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
     rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
     rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)

@@ -27,11 +27,11 @@ _PAIR = re.compile(
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
-# `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`: a position and its total (a bracketed one right after
-# `Epoch` is the epoch's, not the step's).
+# `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
+# `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])]))"
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
@@ -56,6 +56,7 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 _LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+_STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -83,6 +84,9 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
     phrase of three words or more is prose, not a name."""
     words = key.split(" ")
+    while len(words) > 1 and words[0].lower() in _STOPWORDS:  # `with loss 2.3`: the loss
+        words = words[1:]
+    key = " ".join(words)
     if len(words) == 1:
         return key
     if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's

@@ -267,6 +267,57 @@ CASES = [
      "[step=100/10000,epoch=1]\n    train/CE loss=7.123\n    optim/LR (group 0)=0.0004\n"
      "    optim/total grad norm=1.234\n",
      {"step": 100, "total": 10000, "loss": 7.123, "grad_norm": 1.234}),
+    # lightning/pytorch/callbacks/progress/rich_progress.py: `Epoch 3/9 ━━━━ 100/220 0:00:10 • ...`
+    ("lightning-rich",
+     "Epoch 3/9  \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2578\u2501\u2501\u2501 100/220 "
+     "0:00:10 \u2022 0:00:12 9.80it/s v_num: 0 train_loss: 0.250\n",
+     {"step": 100, "total": 220, "loss": 0.25}),
+    # pytorch/ignite examples/mnist/mnist.py: `"Epoch[{}] Iteration[{}/{}] Loss: {:.2f}"`
+    ("ignite",
+     "Epoch[1] Iteration[100/469] Loss: 0.32\n",
+     {"step": 100, "total": 469, "loss": 0.32}),
+    # DeepSpeed-Chat step1_supervised_finetuning/main.py: `f"Epoch {epoch+1}/{n} with loss {..}"`
+    ("deepspeed-chat",
+     "Epoch 1/1 with loss 2.345\n",
+     {"loss": 2.345}),
+    # YOLOX yolox/core/trainer.py through loguru (`{time} | {level} | {name}:{line} - `)
+    ("yolox-loguru",
+     "2024-01-01 10:00:00 | INFO     | yolox.core.trainer:260 - epoch: 1/300, iter: 10/469, "
+     "mem: 3000Mb, iter_time: 0.5s, data_time: 0.01s, total_loss: 12.3, iou_loss: 3.2, l1_loss: 0.0, "
+     "conf_loss: 5.6, cls_loss: 3.4, lr: 1.0e-05, size: 640, ETA: 1 day, 2:03:04\n",
+     {"step": 10, "total": 469, "loss": 12.3, "lr": 1e-05}),
+    # ms-swift's Trainer.log dict (README output): `'global_step/max_steps': '1/94'`
+    ("ms-swift",
+     "{'loss': 1.47077751, 'grad_norm': 10.5625, 'learning_rate': 2e-06, 'token_acc': 0.65511727, "
+     "'epoch': 0.01, 'global_step/max_steps': '1/94', 'percentage': '1.06%', 'elapsed_time': '2s', "
+     "'remaining_time': '4m 28s', 'memory(GiB)': 4.87, 'train_speed(iter/s)': 0.345807}\n",
+     {"step": 1, "total": 94, "loss": 1.47077751, "lr": 2e-06, "grad_norm": 10.5625}),
+    # PaddleNLP trainer: `global step {}/{}, epoch: {}, batch: {}, ... loss: {}, lr: {}`
+    ("paddlenlp",
+     "global step 100/1000, epoch: 0, batch: 99, rank_id: 0, loss: 2.3, lr: 0.0001, "
+     "speed: 3.2 step/s\n",
+     {"step": 100, "total": 1000, "loss": 2.3, "lr": 0.0001}),
+    # mlx-lm tuner/trainer.py: `Iter {}: Train loss {:.3f}, Learning Rate {:.3e}, It/sec ...`
+    ("mlx-lm",
+     "Iter 10: Train loss 2.345, Learning Rate 1.000e-05, It/sec 0.5, Tokens/sec 123.4, "
+     "Trained Tokens 1234, Peak mem 12.3 GB\n",
+     {"step": 10, "loss": 2.345, "lr": 1e-05}),
+    # diffusers examples (accelerate): `progress_bar.set_postfix(step_loss=.., lr=..)` on `Steps`
+    ("diffusers",
+     f"Steps:  10%|{BAR}         | 100/1000 [01:00<09:00,  1.67it/s, lr=0.0001, step_loss=0.123]\n",
+     {"step": 100, "total": 1000, "loss": 0.123, "lr": 0.0001}),
+    # TRL GRPOTrainer through Trainer.log
+    ("trl-grpo",
+     "{'loss': 0.0123, 'grad_norm': 0.5, 'learning_rate': 1e-06, 'num_tokens': 12345.0, "
+     "'completions/mean_length': 123.4, 'rewards/accuracy_reward/mean': 0.5, 'reward': 0.5, "
+     "'kl': 0.001, 'epoch': 0.01}\n",
+     {"loss": 0.0123, "lr": 1e-06, "grad_norm": 0.5, "epoch": 0.01}),
+    # stable-baselines3 common/logger.py HumanOutputFormat table
+    ("sb3",
+     "-----------------------------\n| time/              |      |\n|    fps             | 1234 |\n"
+     "|    total_timesteps | 2048 |\n| train/             |      |\n|    loss            | 0.12 |\n"
+     "|    learning_rate   | 0.0003 |\n-----------------------------\n",
+     {"loss": 0.12, "lr": 0.0003}),
 ]
 
 
