@@ -71,3 +71,20 @@ def test_a_binary_file_says_so_in_one_line(tmp_path: Path) -> None:
 ])
 def test_utf16_is_told_by_its_bom_or_its_nul_pattern(head: bytes, order: str | None) -> None:
     assert utf16_order(head) == order
+
+
+def test_a_utf16_log_followed_as_it_grows_keeps_its_byte_pairs(tmp_path: Path) -> None:
+    from sessiontui.collectors.trainlog.follower import LogFollower
+
+    data = codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le")
+    log = tmp_path / "train.log"
+    follower = LogFollower(log)
+    try:
+        for end in (101, 1001, len(data)):  # odd cuts: a UTF-16 pair split across reads
+            with log.open("ab") as out:
+                out.write(data[log.stat().st_size if log.exists() else 0:end])
+            snap = follower.poll()
+        assert (snap.step, snap.loss) == (STEPS, pytest.approx(2.5))
+        assert [step for step, _ in snap.history["loss"]] == list(range(1, STEPS + 1))  # none garbled
+    finally:
+        follower.close()
