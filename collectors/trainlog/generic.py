@@ -31,7 +31,8 @@ _PAIR = re.compile(
 # `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
     r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])|(?<=[\u2501\u2578\u257a\u2500] ))"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*(?:[\])]|[\d:]+,))"  # HF notebook `[60/60 01:23, `
+    r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )

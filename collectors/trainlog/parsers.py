@@ -147,13 +147,16 @@ def specforge_dict(text: str) -> Reading | None:
 
 
 def hf_dict(text: str) -> Reading | None:
-    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end."""
+    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. A
+    position printed before the dict counts (accelerate's `epoch 0: {'accuracy': 0.85}`)."""
     start = text.find("{'")
     if start == -1 or "}" not in text:
         return None
     pairs = dict_pairs(text[start:])
     done = any(key == "train_runtime" for key, _ in pairs)
-    reading = from_pairs("hf-trainer", pairs, done=done)
+    lead = generic(text[:start]) if start > 0 else None
+    reading = from_pairs("hf-trainer", pairs, done=done, step=lead.step if lead else None,
+                         epoch=lead.epoch if lead else None)
     if done and reading is not None and all(key != "loss" for key, _ in pairs):
         reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
     return reading

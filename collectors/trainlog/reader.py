@@ -64,6 +64,8 @@ def _cells(text: str, header: bool = False) -> list[str]:
     split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
+    if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
+        return [cell.strip() for cell in head[1:-1].split("|")]
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
     if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
@@ -72,9 +74,11 @@ def _cells(text: str, header: bool = False) -> list[str]:
 
 
 def _header(text: str) -> list[str] | None:
-    """Column names of an aligned header line (at least three names, none a number)."""
+    """Column names of an aligned header line (at least three names, none a number; two when the
+    first names the position, as HF's notebook table `Step  Training Loss`)."""
     cells = _cells(text, header=True)
-    if len(cells) < MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+    least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
+    if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
     return cells
 

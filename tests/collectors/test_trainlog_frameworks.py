@@ -318,6 +318,19 @@ CASES = [
      "|    total_timesteps | 2048 |\n| train/             |      |\n|    loss            | 0.12 |\n"
      "|    learning_rate   | 0.0003 |\n-----------------------------\n",
      {"loss": 0.12, "lr": 0.0003}),
+    # transformers' NotebookProgressCallback, pasted as text: the progress line, then its table
+    ("hf-notebook-table",
+     "[60/60 01:23, Epoch 0/1]\nStep\tTraining Loss\n1\t1.234500\n2\t1.100000\n60\t0.800000\n",
+     {"step": 60, "loss": 0.8}),
+    # the same table pasted into an issue as Markdown
+    ("hf-notebook-markdown",
+     "| Step | Training Loss | Validation Loss |\n|------|---------------|-----------------|\n"
+     "| 500 | 2.345600 | 2.123400 |\n| 1000 | 2.100000 | 2.000000 |\n",
+     {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
+    # accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    ("accelerate-example",
+     "epoch 0: {'accuracy': 0.85, 'f1': 0.8}\nepoch 1: {'accuracy': 0.87, 'f1': 0.82}\n",
+     {"epoch": 1, "accuracy": 0.87}),
 ]
 
 
