@@ -31,8 +31,10 @@ _HEADS = re.compile(
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
+    r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
     r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
     r"|[EWIF] [\w./-]+\.(?:cc|cpp|h|py):\d+\]"  # TensorFlow after its stamp `I tensorflow/x.cc:12]`
+    rf"|\([\w.]+:\d+\)\s+{_LEVEL}:"  # ESPnet `[host] <time> (trainer:328) INFO: `
     r"|\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\)"  # Ray `(RayTrainWorker pid=1)`, vLLM `(APIServer pid=1)`
     rf"|{_LEVEL}\s+\d\d-\d\d {_CLOCK}\s+\[?[\w.-]+:\d+\]"  # vLLM `INFO 08-12 10:00:00 [x.py:271]`
     rf"|\d{{4}}[-/]\d\d[-/]\d\d[T ]{_CLOCK}(?:Z|[+-]\d\d:?\d\d)?(?:\s*(?:\||>>|:(?=\s)))?"  # stamps

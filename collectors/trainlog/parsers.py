@@ -69,7 +69,8 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      re.IGNORECASE)
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
-                    r"|\bdone training in\b|\[after training is done\]", re.IGNORECASE)
+                    r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
+                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -289,7 +290,9 @@ def run_ended(text: str) -> Reading | None:
     """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
     YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
     torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
-    in 39.5 seconds`, Megatron's `[after training is done]`."""
+    in 39.5 seconds`, Megatron's `[after training is done]`, Detectron2's and maskrcnn-benchmark's
+    `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
+    finished at 35 epochs`."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -313,6 +316,8 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining Complete", run_ended),
     ("done training", run_ended),
     ("after training is done", run_ended),
+    ("raining time: ", run_ended),
+    ("training was finished", run_ended),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),

@@ -155,6 +155,7 @@ PAYLOAD = "step: 250  loss: 2.5"
     "DLL 2022-04-05 05:10:36.324733 - ",  # NVIDIA DLLogger StdOutBackend
     "worker-1: ",  # pdsh (DeepSpeed multi-node launcher) host prefix
     "#015",  # SageMaker writes each `\r` as `#015`
+    "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: ",  # espnet2/utils logging format
 ])
 def test_each_logger_prefix_shape_is_stripped(prefix: str) -> None:
     assert clean(prefix + PAYLOAD) == PAYLOAD

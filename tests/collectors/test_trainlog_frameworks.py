@@ -331,12 +331,30 @@ CASES = [
     ("accelerate-example",
      "epoch 0: {'accuracy': 0.85, 'f1': 0.8}\nepoch 1: {'accuracy': 0.87, 'f1': 0.82}\n",
      {"epoch": 1, "accuracy": 0.87}),
+    # detectron2/engine/hooks.py IterationTimer.after_train: `Total training time: {} ({} on hooks)`
+    ("detectron2-end",
+     "[12/01 10:00:00 d2.utils.events]:  eta: 0:00:00  iter: 299  total_loss: 0.345  time: 0.4000  "
+     "lr: 0.00025  max_mem: 2345M\n[12/01 10:00:05 d2.engine.hooks]: Overall training speed: 298 "
+     "iterations in 0:02:00 (0.4027 s / it)\n[12/01 10:00:05 d2.engine.hooks]: Total training time: "
+     "0:02:10 (0:00:10 on hooks)\n",
+     {"step": 299, "loss": 0.345, "status": "finished"}),
+    # litgpt/finetune/lora.py: `fabric.print(f"Training time: {...:.2f}s")` after the last iteration
+    ("litgpt-end",
+     "Epoch 1 | iter 100 step 25 | loss train: 1.234, val: n/a | iter time: 98.76 ms (step) "
+     "remaining time: 0:00:00\nTraining time: 123.45s\nMemory used: 12.30 GB\n",
+     {"step": 25, "loss": 1.234, "status": "finished"}),
+    # espnet2/train/trainer.py: `The training was finished at {max_epoch} epochs `
+    ("espnet-end",
+     "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: 35epoch results: [train] loss=1.2, lr=0.001 "
+     "[valid] loss=1.5\n[host] 2020-11-11 16:36:34,446 (trainer:382) INFO: The training was finished "
+     "at 35 epochs \n",
+     {"epoch": 35, "loss": 1.2, "val_loss": 1.5, "status": "finished"}),
 ]
 
 
 def _figure(snap, key: str):
     fields = {"step": snap.step, "total": snap.total_steps, "loss": snap.loss, "lr": snap.lr,
-              "epoch": snap.epoch, "grad_norm": snap.grad_norm}
+              "epoch": snap.epoch, "grad_norm": snap.grad_norm, "status": snap.status}
     if key in fields:
         return fields[key]
     return snap.metrics.get(key, snap.metrics.get("eval_" + key[4:]) if key.startswith("val_") else None)
@@ -351,6 +369,9 @@ def test_each_frameworks_own_format_reads_right(tmp_path: Path, name: str, text:
     wrong = {}
     for key, want in expected.items():
         got = _figure(snap, key)
-        if not isinstance(got, int | float) or not math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-3):
+        if isinstance(want, str):
+            if got != want:
+                wrong[key] = (got, want)
+        elif not isinstance(got, int | float) or not math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-3):
             wrong[key] = (got, want)
     assert not wrong, wrong
