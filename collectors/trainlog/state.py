@@ -232,7 +232,8 @@ class TrainState:
         if reading.step is not None:
             self._tool_eta = reading.remaining_s
         if reading.step is not None and reading.total:
-            self._bar_full = reading.step >= reading.total
+            # only a bar can be a preprocessing one: OLMo's last `[step=1000/1000]` is the run's
+            self._bar_full = reading.step >= reading.total and reading.format in BAR_FORMATS
             seen = self._bar_seen[1] + 1 if reading.total == self._bar_seen[0] else 1
             self._bar_seen = (reading.total, seen)
         if progressed:

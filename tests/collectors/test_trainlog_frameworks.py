@@ -349,6 +349,10 @@ CASES = [
      "[valid] loss=1.5\n[host] 2020-11-11 16:36:34,446 (trainer:382) INFO: The training was finished "
      "at 35 epochs \n",
      {"epoch": 35, "loss": 1.2, "val_loss": 1.5, "status": "finished"}),
+    # OLMo's last console record: the position alone on its line, the figures under it
+    ("olmo-last-step",
+     "[step=1000/1000]\n    train/CrossEntropyLoss=2.1\n",
+     {"step": 1000, "total": 1000, "loss": 2.1, "status": "finished"}),
 ]
 
 
