@@ -15,7 +15,7 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
-from sessiontui.collectors.trainlog.vocabulary import canonical
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
 
 _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
@@ -29,6 +29,7 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+_SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -83,6 +84,19 @@ def _header(text: str) -> list[str] | None:
     return cells
 
 
+def _grouped(words: list[str], count: int) -> list[str] | None:
+    """A single-spaced header's words as `count` column names: two words make one name where the
+    vocabulary knows the pair (`Training Loss`, `Learning Rate`), else each word is one."""
+    names: list[str] = []
+    i = 0
+    while i < len(words):
+        pair = " ".join(words[i:i + 2])
+        known = i + 1 < len(words) and (canonical(pair) in LEXICON or canonical(pair).startswith("val_"))
+        names.append(pair if known else words[i])
+        i += 2 if known else 1
+    return names if len(names) == count else None
+
+
 class LineReader:
     """Per-log reader state: the user's declared formats (tried first), the latest column header
     and the latest announced epoch."""
@@ -94,6 +108,7 @@ class LineReader:
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
+        self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -105,6 +120,12 @@ class LineReader:
         if (columns := _header(text)) is not None:
             self._columns = columns
             return []
+        if _SPACED_HEADER.fullmatch(text) and canonical(text.split()[0]) in ("step", "epoch"):
+            self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
+            return []
+        if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
+            self._columns = columns
+        self._spaced = None
         if self._columns is not None and (row := self._row(text)) is not None:
             return [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:

@@ -353,6 +353,10 @@ CASES = [
     ("olmo-last-step",
      "[step=1000/1000]\n    train/CrossEntropyLoss=2.1\n",
      {"step": 1000, "total": 1000, "loss": 2.1, "status": "finished"}),
+    # the notebook table pasted with its tabs turned into single spaces
+    ("hf-notebook-spaces",
+     "Step Training Loss Validation Loss\n500 2.345600 2.123400\n1000 2.100000 2.000000\n",
+     {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
 ]
 
 
