@@ -29,6 +29,7 @@ ALIASES = {
     "learning_rate": "lr",
     "train_lr": "lr",
     "lr_0": "lr",
+    "learning_rate_0": "lr",
     "optim0_lr0": "lr",
     # gradient norm: fairseq `gnorm`, Megatron `grad norm`
     "gradient_norm": "grad_norm",
@@ -39,6 +40,7 @@ ALIASES = {
     "lrs": "lr",
     "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
+    "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step
     "iteration": "step",
@@ -67,6 +69,9 @@ _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/"
 _NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
 # An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`).
 _FIRST_GROUP = re.compile(r"[/_]?(?:pg|group)_?0$")
+# Lightning's LearningRateMonitor `lr-AdamW`, Composer's `Train lr-DecoupledAdamW/group0`: the
+# optimizer's class after the rate.
+_RATE_OF = re.compile(r"\s*(?:[Tt]rain\s+)?(?:lr|learning[_ ]rate)-[A-Z]\w*(?:/(?:pg|group)0)?\s*$")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
     "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "cross_entropy_loss",
@@ -74,7 +79,7 @@ LEXICON = {
     "lr": ("lr", "learning_rate", "learningrate", "lrate"),
     "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
-                     "tps", "toks/s"),
+                     "tps", "toks/s", "tokens/sec", "tok/sec", "tokens/second"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),
@@ -99,6 +104,8 @@ def plain_name(key: str) -> str:
 def canonical(key: str) -> str:
     """The snapshot's name for a tool's key: exact alias, validation prefix, qualifiers, fuzzy."""
     name = plain_name(key)
+    if _RATE_OF.fullmatch(key):
+        return "lr"
     if name.endswith("simulated_acc_len"):
         return "simulated_acc_len"
     if name in ALIASES:
@@ -129,7 +136,7 @@ def _unqualified(name: str) -> str:
     if name in ALIASES:
         return ALIASES[name]
     words = [word.strip("()") for word in name.split("_") if word.strip("()")]
-    core = [word for word in words if word not in _QUALIFIERS]
+    core = [word for word in words if word not in _QUALIFIERS] or words[-1:]  # `cur_epoch`: epoch
     if core and len(core) < len(words):
         joined = "_".join(core)
         known = ALIASES.get(joined) or (joined if joined in LEXICON else None)

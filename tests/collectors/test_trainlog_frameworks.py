@@ -150,7 +150,7 @@ CASES = [
      "[epoch=1][batch=5/100]:\n\t Train time/batch: 4\n\t Train time/sample: 4096\n"
      "\t Train loss/train/total: 7.1234\n\t Train metrics/train/LanguageCrossEntropy: 7.1234\n"
      "\t Train lr-DecoupledAdamW/group0: 0.0006\n",
-     {"step": 5, "total": 100, "loss": 7.1234}),
+     {"step": 5, "total": 100, "loss": 7.1234, "lr": 0.0006}),
     # OLMo/olmo/train.py `log_metrics_to_console`: `[step=N/M]` then `    name=value` lines
     ("olmo",
      "2024-01-01 10:00:00.000 node0:0 olmo.train:1000 INFO [step=100/739328]\n"
@@ -357,6 +357,11 @@ CASES = [
     ("hf-notebook-spaces",
      "Step Training Loss Validation Loss\n500 2.345600 2.123400\n1000 2.100000 2.000000\n",
      {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
+    # lightning/pytorch/callbacks/lr_monitor.py names the rate `lr-{optimizer class}` in the bar
+    ("lightning-lr-monitor",
+     "Epoch 0:  50%|#####     | 100/200 [00:10<00:10,  9.80it/s, v_num=0, lr-AdamW=0.001, "
+     "train_loss=2.340]\n",
+     {"step": 100, "lr": 0.001, "loss": 2.34}),
 ]
 
 

@@ -272,3 +272,19 @@ def test_a_tensor_printed_as_is_reads_as_its_number(line: str, name: str, value:
 ])
 def test_a_bracketed_counter_leading_the_payload_is_the_step(line: str, step: int | None) -> None:
     assert _one(line).step == step
+
+
+@pytest.mark.parametrize(("key", "name"), [
+    ("lr-AdamW", "lr"),  # Lightning LearningRateMonitor
+    ("lr_scale", "lr_scale"),  # MAE's per-layer scale is not the rate
+    ("learning_rate_0", "lr"),
+    ("tokens/sec", "tokens_per_s"),  # mlx-lm `Tokens/sec`
+    ("cur_epoch", "epoch"),
+    ("epoch_num", "epoch"),
+    ("train.loss", "loss"),  # DLLogger
+    ("val.loss", "val_loss"),
+    ("loss/train/total", "loss"),  # Composer
+    ("optim/learning_rate_group0", "lr"),  # OLMo
+])
+def test_spellings_from_framework_code_land_on_the_vocabulary(key: str, name: str) -> None:
+    assert canonical(key) == name
