@@ -11,7 +11,7 @@ import re
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canonical, plain_name
 
-_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
+_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
@@ -31,7 +31,7 @@ _PAIR = re.compile(
 # `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
     r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*(?:[\])]|[\d:]+,))"  # HF notebook `[60/60 01:23, `
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])"
     r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
@@ -58,6 +58,11 @@ _LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
+# Words that make a position name something else than the position: a setting (`Gradient
+# Accumulation steps = 4`, `Num Epochs = 5`, `warmup steps: 100` in HF's and Unsloth's banners) or
+# a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
+_SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "log", "num", "total",
+                       "max", "patience", "decay", "best"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -74,9 +79,10 @@ def value_in_units(raw: str, unit: str, key: str) -> float | None:
 
 
 def _known(key: str) -> bool:
-    """Whether the vocabulary recognises a key (it renames it or it is a lexicon name)."""
+    """Whether the vocabulary recognises a key (it renames it, or it is a lexicon name or alias
+    after its validation prefix: `val ppl`)."""
     name = canonical(key)
-    return name != plain_name(key) or name.removeprefix("val_") in LEXICON
+    return name != plain_name(key) or canonical(name.removeprefix("val_")) in LEXICON
 
 
 def _named_part(key: str, glued_equals: bool) -> str | None:
@@ -99,6 +105,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
         return key
     for start in range(1, len(words)):
         tail = " ".join(words[start:])
+        if words[start - 1].lower() in _SETTINGS and canonical(tail) in ("step", "epoch"):
+            return " ".join(words[start - 1:])
         if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
             return tail
     if canonical(words[-1]) == "loss":

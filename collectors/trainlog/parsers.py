@@ -9,7 +9,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from sessiontui.collectors.trainlog.generic import generic, json_object
-from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar, seconds
+from sessiontui.collectors.trainlog.progress import looks_like_bar, notebook_bar, parse_bar, seconds
 from sessiontui.collectors.trainlog.readings import (
     Reading,
     add_metric,
@@ -70,7 +70,9 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
                     r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
-                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs", re.IGNORECASE)
+                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
+                    r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
+                    r"|\bStopping training early as no improvement", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -292,7 +294,9 @@ def run_ended(text: str) -> Reading | None:
     torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
     in 39.5 seconds`, Megatron's `[after training is done]`, Detectron2's and maskrcnn-benchmark's
     `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
-    finished at 35 epochs`."""
+    finished at 35 epochs`, Keras' EarlyStopping `Epoch 8: early stopping` and `Restoring model
+    weights from the end of the best epoch: 6.`, Ultralytics' `Stopping training early as no
+    improvement observed in last 50 epochs`."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -318,7 +322,11 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("after training is done", run_ended),
     ("raining time: ", run_ended),
     ("training was finished", run_ended),
+    ("early stopping", run_ended),
+    ("Restoring model weights", run_ended),
+    ("Stopping training early", run_ended),
     (" Epoch [", specforge_epoch),
+    ("[", notebook_bar),
     ("step ", specforge_dict),
     ("{'", hf_dict),
     ('{"', json_object),

@@ -31,6 +31,12 @@ _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fe
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
 _DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
+# transformers' NotebookProgressBar as text: `[{n}/{total} {elapsed} < {remaining}, {rate} it/s, {comment}]`,
+# the Trainer's comment being `Epoch {epoch}/{num_train_epochs}` with the epoch as a float (`0.36`).
+_NOTEBOOK = re.compile(
+    r"\s*\[\s*(?P<n>\d+)/(?P<total>\d+) (?P<elapsed>[\d:]+)(?: < (?P<remaining>[\d:]+))?"
+    r"(?:, (?P<rate>[\d.]+|\+inf) it/s)?(?:, Epoch (?P<epoch>\d+(?:\.\d+)?)/(?P<epochs>\d+))?[^\]]*\]\s*"
+)
 _SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
 MAX_STEP = 1e15
 
@@ -125,3 +131,19 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         done=bool(total and n >= total and epoch is None),
     )
     return reading, rest
+
+
+def notebook_bar(text: str) -> Reading | None:
+    """The HF Trainer's notebook progress line pasted as text: step of total, rate, remaining and
+    the epoch it prints (a fraction of the run's epochs); at its total the training is over."""
+    match = _NOTEBOOK.fullmatch(text)
+    if match is None:
+        return None
+    n, total = int(match["n"]), int(match["total"])
+    metrics = {"total_epochs": float(match["epochs"])} if match["epochs"] else {}
+    rate = to_float(match["rate"]) if match["rate"] else None
+    return Reading("hf-notebook", metrics, step=n, total=total or None,
+                   epoch=float(match["epoch"]) if match["epoch"] else None,
+                   steps_per_s=rate if rate and rate != float("inf") else None,
+                   remaining_s=seconds(match["remaining"]) if match["remaining"] else None,
+                   done=n >= total > 0)

@@ -153,8 +153,10 @@ class LineReader:
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
         if bar is not None and self._epoch is not None and int(bar[2]) > 0:
+            last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
+                reading.done = reading.done or last
         return readings
 
     def _row(self, text: str) -> Reading | None:

@@ -40,6 +40,7 @@ ALIASES = {
     "lrs": "lr",
     "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
+    "ppl": "perplexity",  # nanoGPT forks' `iter 40: loss 2.5528, ppl 12.8428`, fairseq's `ppl=`
     "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step
@@ -80,6 +81,7 @@ LEXICON = {
     "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
                      "tps", "toks/s", "tokens/sec", "tok/sec", "tokens/second"),
+    "perplexity": ("perplexity", "ppl"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),

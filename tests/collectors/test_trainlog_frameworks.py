@@ -362,6 +362,41 @@ CASES = [
      "Epoch 0:  50%|#####     | 100/200 [00:10<00:10,  9.80it/s, v_num=0, lr-AdamW=0.001, "
      "train_loss=2.340]\n",
      {"step": 100, "lr": 0.001, "loss": 2.34}),
+    # transformers/utils/notebook.py NotebookProgressBar with its remaining time and rate, after
+    # Unsloth's banner (its `Gradient Accumulation steps = 4` and `Num Epochs = 5` are settings)
+    ("hf-notebook-bar-unsloth",
+     "==((====))==  Unsloth - 2x faster free finetuning | Num GPUs = 1\n"
+     "   \\\\   /|    Num examples = 467 | Num Epochs = 5\n"
+     "O^O/ \\_/ \\    Batch size per device = 2 | Gradient Accumulation steps = 4\n"
+     "\\        /    Total batch size = 8 | Total steps = 290\n\n"
+     "[ 22/290 02:50 < 38:04, 0.12 it/s, Epoch 0.36/5]\n",
+     {"step": 22, "total": 290, "epoch": 0.36, "accumulation_steps": 4, "num_epochs": 5}),
+    # HF's own `***** Running training *****` block: the settings are not the position
+    ("hf-running-training-block",
+     "***** Running training *****\n  Num examples = 1000\n  Num Epochs = 3\n"
+     "  Instantaneous batch size per device = 8\n  Gradient Accumulation steps = 2\n"
+     "  Total optimization steps = 189\n",
+     {"step": None, "epoch": None, "total": 189}),
+    # lightning/pytorch/callbacks/progress/tqdm_progress.py `_format_num` pads a nan to `nan.0`
+    ("lightning-padded-nan",
+     f"Epoch 0:   3%|{BAR}| 9000/301500 [1:42:42<55:37:46, v_num=0-56, reduced_train_loss=nan.0, "
+     "global_step=9e+3, train_step_timing in s=0.615, val_loss=7.040]\n",
+     {"step": 9000, "loss": math.nan, "val_loss": 7.04}),
+    # nanoGPT forks printing perplexity beside the loss, evaluations interleaved
+    ("nanogpt-ppl",
+     "step 0: train loss 4.2850, val loss 4.2848, train ppl 72.5993, val ppl 72.5846\n"
+     "iter 10: loss 3.1680, ppl 23.7589, time 444.91ms, mfu 0.42%\n",
+     {"step": 10, "loss": 3.168, "perplexity": 23.7589, "val_ppl": 72.5846, "val_loss": 4.2848}),
+    # keras/src/callbacks/early_stopping.py: `Epoch {n}: early stopping`, then the restore message
+    ("keras-early-stopping",
+     "Epoch 7/50\n1/1 \u2501\u2501\u2501\u2501 0s 144ms/step - loss: 38.8818\nEpoch 8/50\n"
+     "1/1 \u2501\u2501\u2501\u2501 0s 167ms/step - loss: 48.5781\nEpoch 8: early stopping\n"
+     "Restoring model weights from the end of the best epoch: 6.\n",
+     {"epoch": 8.0, "loss": 48.5781, "status": "finished"}),
+    # Keras' last epoch with its bar complete: model.fit has returned
+    ("keras-last-epoch",
+     "Epoch 2/2\n10/10 [==============================] - 1s 5ms/step - loss: 0.3 - val_loss: 0.2\n",
+     {"epoch": 2.0, "loss": 0.3, "status": "finished"}),
 ]
 
 
@@ -382,8 +417,11 @@ def test_each_frameworks_own_format_reads_right(tmp_path: Path, name: str, text:
     wrong = {}
     for key, want in expected.items():
         got = _figure(snap, key)
-        if isinstance(want, str):
+        if isinstance(want, str) or want is None:
             if got != want:
+                wrong[key] = (got, want)
+        elif math.isnan(want):
+            if not isinstance(got, float) or not math.isnan(got):
                 wrong[key] = (got, want)
         elif not isinstance(got, int | float) or not math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-3):
             wrong[key] = (got, want)
