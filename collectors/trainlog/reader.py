@@ -84,14 +84,25 @@ def _header(text: str) -> list[str] | None:
     return cells
 
 
+def _names_a_column(words: list[str]) -> bool:
+    """Whether a line of words may head a table: a word or a pair of them is a name the
+    vocabulary knows (a position, `Training Loss`, `valid_loss`), so prose is not a header."""
+    pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
+    return len(words) >= 2 and any(canonical(name) in LEXICON or canonical(name).startswith("val_")
+                                   for name in words + pairs)
+
+
 def _grouped(words: list[str], count: int) -> list[str] | None:
     """A single-spaced header's words as `count` column names: two words make one name where the
-    vocabulary knows the pair (`Training Loss`, `Learning Rate`), else each word is one."""
+    vocabulary knows the pair (`Training Loss`, `Learning Rate`), else each word is one (a
+    snake_case word or a position is a name on its own: fastai's `epoch train_loss valid_loss`)."""
     names: list[str] = []
     i = 0
     while i < len(words):
         pair = " ".join(words[i:i + 2])
-        known = i + 1 < len(words) and (canonical(pair) in LEXICON or canonical(pair).startswith("val_"))
+        joinable = "_" not in pair and canonical(words[i]) not in ("step", "epoch")  # `epoch train_loss`
+        known = joinable and i + 1 < len(words) and (canonical(pair) in LEXICON
+                                                     or canonical(pair).startswith("val_"))
         names.append(pair if known else words[i])
         i += 2 if known else 1
     return names if len(names) == count else None
@@ -120,7 +131,7 @@ class LineReader:
         if (columns := _header(text)) is not None:
             self._columns = columns
             return []
-        if _SPACED_HEADER.fullmatch(text) and canonical(text.split()[0]) in ("step", "epoch"):
+        if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
             return []
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
@@ -178,6 +189,8 @@ class LineReader:
             value = to_float(cell.rstrip("GMKB"))
             if value is not None and canonical(name) == "step" and not validation:
                 step = int(value)
+            elif value is not None and canonical(name) == "epoch" and not validation:
+                epoch = value  # fastai's `epoch  train_loss  valid_loss  accuracy  time` rows
             elif value is not None:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:

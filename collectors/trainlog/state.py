@@ -103,6 +103,7 @@ class TrainState:
         self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
+        self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
@@ -204,6 +205,8 @@ class TrainState:
             return  # the bar's closing redraw after the run said it stopped (Lightning `Trainer.fit`)
         if reading.format in BAR_FORMATS and reading.step is not None:
             self._bar_step = reading.step
+        if reading.format == "hf-notebook":
+            self._replay_to = reading.step
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
         if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (
@@ -270,19 +273,22 @@ class TrainState:
         """Whether this reading starts the job again in the same log: after the file was cut or
         replaced, a run that had ended or a step counter that went back; else the counter went
         back after the run ended (crashed or finished), to its start after a stall, or, for
-        formats without per-epoch bars, to the first half of where it was."""
+        formats without per-epoch bars, to the first half of where it was (not when the epoch moved
+        on: PyTorch's MNIST `Train Epoch: 2 [0/60000 (0%)]` counts the epoch's samples again)."""
         if reading.step is None or self.step is None:
             return False
         if self._truncated and (self._open & ENDED or reading.step <= self.step):
             return True
         if reading.step >= self.step:
             return False
+        if self._replay_to is not None and reading.format == "table" and reading.step <= self._replay_to:
+            return False  # the HF notebook's `Step  Training Loss` rows under its bar
         if self._open & {"crashed", "finished"}:
             return not (reading.total and self.total and reading.total != self.total)
         next_epoch = reading.epoch is not None and reading.epoch > (self.epoch or 0)
         if "stalled" in self._open and reading.step <= 1 and not next_epoch:
             return True
-        return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
+        return not next_epoch and reading.format not in BAR_FORMATS and reading.step <= self.step // 2
 
     def truncated(self) -> None:
         """The file was truncated or replaced: a step counter going back now is a new run."""

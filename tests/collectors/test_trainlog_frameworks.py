@@ -397,6 +397,31 @@ CASES = [
     ("keras-last-epoch",
      "Epoch 2/2\n10/10 [==============================] - 1s 5ms/step - loss: 0.3 - val_loss: 0.2\n",
      {"epoch": 2.0, "loss": 0.3, "status": "finished"}),
+    # fastai's Recorder table (fastai/callback/progress.py): `epoch` is a column, not a figure
+    ("fastai-table",
+     "epoch     train_loss  valid_loss  accuracy  time    \n"
+     "0         0.543210    0.345678    0.876543  00:12     \n"
+     "1         0.321098    0.234567    0.912345  00:11     \n",
+     {"epoch": 1.0, "loss": 0.321098, "val_loss": 0.234567, "accuracy": 0.912345}),
+    # the same table pasted with single spaces: snake_case words are names of their own
+    ("fastai-table-spaces",
+     "epoch train_loss valid_loss accuracy time\n0 0.543210 0.345678 0.876543 00:12\n"
+     "1 0.321098 0.234567 0.912345 00:11\n",
+     {"epoch": 1.0, "loss": 0.321098, "val_loss": 0.234567}),
+    # a single-spaced header led by another position name
+    ("spaced-header-iteration",
+     "Global Step Training Loss Validation Loss\n500 2.345600 2.123400\n1000 2.100000 2.000000\n",
+     {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
+    # the notebook bar at its total over the table it logged: the rows are history, not a restart
+    ("hf-notebook-finished-table",
+     "[60/60 01:23, Epoch 1/1]\nStep\tTraining Loss\n20\t1.234500\n40\t1.100000\n60\t0.800000\n",
+     {"step": 60, "total": 60, "loss": 0.8, "epoch": 1.0, "status": "finished"}),
+    # pytorch/examples mnist/main.py: the epoch's sample count starts again at each epoch
+    ("pytorch-mnist-example",
+     "Train Epoch: 1 [59520/60000 (99%)]\tLoss: 0.053154\n\n"
+     "Test set: Average loss: 0.0479, Accuracy: 9846/10000 (98%)\n\n"
+     "Train Epoch: 2 [0/60000 (0%)]\tLoss: 0.104512\n",
+     {"loss": 0.104512, "val_loss": 0.0479, "epoch": 2.0}),
 ]
 
 
