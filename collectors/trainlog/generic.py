@@ -23,7 +23,7 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
+    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S|\s+days?,)",  # `eta: 1 day, 2:03:04` is no figure
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
@@ -38,6 +38,9 @@ _POSITION = re.compile(
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
 _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?")
+# MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`: the epoch, then the
+# epoch's batch (counted again each epoch, so it is the epoch's fraction, not the run's step).
+_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -48,7 +51,7 @@ _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 u
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
 _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test)\b"
-                         r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
+                         r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
@@ -153,6 +156,7 @@ def generic(text: str) -> Reading | None:
     counted: int | None = None
     if not found:
         counted, found = value_first(text)
+    batch = _EPOCH_BATCH.search(text)
     position = next((found for found in _POSITION.finditer(text) if found["word"]
                      or not _EPOCH_WORD.search(text, 0, found.start())), None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
@@ -177,6 +181,8 @@ def generic(text: str) -> Reading | None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
         epoch = float(eagle["e"])
+    if batch is not None and not validation and int(batch["n"]) > 0:
+        epoch = int(batch["e"]) - 1 + int(batch["i"]) / int(batch["n"])
     for key, value in found:
         name = canonical(key)
         plain = plain_name(key)
@@ -200,7 +206,8 @@ def generic(text: str) -> Reading | None:
     if not metrics and step is None and epoch is None and total is None:
         return None
     updates_per_s = metrics.get("ups")  # fairseq updates/s
-    return Reading("key-value", metrics, step=step[1] if step else None, total=total,
+    fmt = "mmengine" if batch is not None and epoch is not None else "key-value"
+    return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
 
 

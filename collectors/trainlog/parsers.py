@@ -72,7 +72,8 @@ _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? complet
                     r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
                     r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
-                    r"|\bStopping training early as no improvement", re.IGNORECASE)
+                    r"|\bStopping training early as no improvement|^Saved final weights to\b"
+                    r"|^\s*train_runtime\s+=\s+[\d:.]+\s*$", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -296,7 +297,9 @@ def run_ended(text: str) -> Reading | None:
     `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
     finished at 35 epochs`, Keras' EarlyStopping `Epoch 8: early stopping` and `Restoring model
     weights from the end of the best epoch: 6.`, Ultralytics' `Stopping training early as no
-    improvement observed in last 50 epochs`."""
+    improvement observed in last 50 epochs`, mlx-lm's `Saved final weights to adapters.safetensors.`
+    and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
+    LLaMA-Factory, TRL and HF examples print it when training returns)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -325,6 +328,8 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("early stopping", run_ended),
     ("Restoring model weights", run_ended),
     ("Stopping training early", run_ended),
+    ("Saved final weights", run_ended),
+    ("train_runtime ", run_ended),
     (" Epoch [", specforge_epoch),
     ("[", notebook_bar),
     ("step ", specforge_dict),

@@ -25,6 +25,10 @@ _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)
+# The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows:
+# the run's summary, whose `train_loss` is the run's mean, not the current loss.
+_SUMMARY_SECTION = re.compile(r"\s*\*{3,} train metrics \*{3,}\s*")
+_SUMMARY_ROW = re.compile(r"\s+[\w/.-]+\s*=\s*\S+\s*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
@@ -120,6 +124,7 @@ class LineReader:
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
+        self._summary = False  # inside the Trainer's `***** train metrics *****` block
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -151,7 +156,12 @@ class LineReader:
         if _EVAL_SECTION.match(text):
             self._evaluating = True
             return []
+        self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
+            self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
         readings = parse_record(text)
+        if self._summary:
+            for reading in readings:
+                reading.metrics.pop("loss", None)  # `train_loss = 0.5678`: the run's mean
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)

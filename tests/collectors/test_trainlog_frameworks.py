@@ -422,6 +422,33 @@ CASES = [
      "Test set: Average loss: 0.0479, Accuracy: 9846/10000 (98%)\n\n"
      "Train Epoch: 2 [0/60000 (0%)]\tLoss: 0.104512\n",
      {"loss": 0.104512, "val_loss": 0.0479, "epoch": 2.0}),
+    # mmengine/runner/log_processor.py epoch-based: `Epoch(train)  [e][i/n]` is the epoch's batch,
+    # `Epoch(val)` an evaluation; the next epoch is no restart (the loss history stays)
+    ("mmengine-epochs",
+     "2024/01/01 10:00:00 - mmengine - INFO - Epoch(train)  [1][1000/1000]  base_lr: 1.0000e-03 "
+     "lr: 1.0000e-03  eta: 1 day, 1:00:00  time: 0.5000  data_time: 0.0100  memory: 12345  "
+     "grad_norm: 12.3000  loss: 1.2345  loss_cls: 0.5000\n"
+     "2024/01/01 10:05:00 - mmengine - INFO - Epoch(val)  [1][100/500]    eta: 0:01:00  "
+     "time: 0.1000  data_time: 0.0100  memory: 1234\n"
+     "2024/01/01 10:06:00 - mmengine - INFO - Epoch(train)  [2][ 50/1000]  base_lr: 1.0000e-03 "
+     "lr: 1.0000e-03  eta: 23:00:00  time: 0.5000  data_time: 0.0100  memory: 12345  "
+     "grad_norm: 11.3000  loss: 1.1345  loss_cls: 0.4000\n",
+     {"epoch": 1.05, "step": 50, "total": 1000, "loss": 1.1345, "grad_norm": 11.3, "eta": None,
+      "status": "running"}),
+    # mlx_lm/tuner/trainer.py prints `Saved final weights to {adapter_file}.` when training returns
+    ("mlx-lm-end",
+     "Iter 200: Train loss 1.345, Learning Rate 1.000e-05, It/sec 0.5, Tokens/sec 123.4\n"
+     "Iter 200: Val loss 1.234, Val took 10.5s\n"
+     "Saved final weights to adapters/adapters.safetensors.\n",
+     {"step": 200, "loss": 1.345, "val_loss": 1.234, "status": "finished"}),
+    # transformers Trainer.log_metrics after train() (LLaMA-Factory, TRL, HF examples): the
+    # summary's train_loss is the run's mean, train_runtime marks the end
+    ("hf-train-metrics-block",
+     "{'loss': 1.2345, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 3.0}\n"
+     "***** train metrics *****\n  epoch                    =        3.0\n"
+     "  total_flos               =  12345678GF\n  train_loss               =     0.5678\n"
+     "  train_runtime            = 0:10:00.12\n  train_samples_per_second =     12.345\n",
+     {"loss": 1.2345, "train_loss": 0.5678, "epoch": 3.0, "status": "finished"}),
 ]
 
 
