@@ -86,6 +86,8 @@ _NAMED = (
                            r"\W{0,3}(?:-6|134)\b")),
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
+    # slurmstepd: `*** JOB 123 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***`
+    ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT .*")),
 )
 # Lines that name a failure anywhere in them (the collector's cheap crash test).
 CRASH_LINE = re.compile(
@@ -96,7 +98,8 @@ CRASH_LINE = re.compile(
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
-    r"|unspecified launch failure|CUDA driver version is insufficient",
+    r"|unspecified launch failure|CUDA driver version is insufficient"
+    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT",
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.

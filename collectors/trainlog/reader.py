@@ -120,6 +120,7 @@ class LineReader:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
+        self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
@@ -145,7 +146,7 @@ class LineReader:
         if self._columns is not None and (row := self._row(text)) is not None:
             return [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
-            self._epoch = int(epoch[1]), int(epoch[2])
+            self._epoch, self._epoch_bar = (int(epoch[1]), int(epoch[2])), None
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -173,7 +174,12 @@ class LineReader:
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and self._epoch is not None and int(bar[2]) > 0:
+        if bar is not None and self._epoch_bar not in (None, int(bar[2])):
+            for reading in readings:  # `313/313 ... - loss: 0.08` of model.evaluate after fit
+                reading.metrics = {name if name.startswith("val") else f"val_{name}": value
+                                   for name, value in reading.metrics.items()}
+        elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
+            self._epoch_bar = int(bar[2])
             last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])

@@ -178,11 +178,13 @@ class TrainState:
                 if pending is not None:
                     self.apply(pending, at)
                     pending = None
-                if event := self._watcher.feed(line, at, self.step):
+                event = self._watcher.feed(line, at, self.step)
+                if event or self._watcher.in_traceback:
+                    # a bar the failure was printed after (`| 80/100 [...]Traceback (most ...`)
                     if (bar := leading_bar(line)) is not None:
                         self.apply(bar, at)
-                    self._crash(event)
-                if event or self._watcher.in_traceback:
+                    if event:
+                        self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics
             if not line or (ranked and (rank_of(line) or 0) > 0):
                 continue
@@ -206,6 +208,8 @@ class TrainState:
             return  # an evaluation bar drawn after the run finished is not the run's position
         if "finished" in self._open and reading.format in BAR_FORMATS and reading.step == self._bar_step:
             return  # the bar's closing redraw after the run said it stopped (Lightning `Trainer.fit`)
+        if self._nested_bar(reading):
+            return  # HF's unlabelled evaluation bar `| 32/63 [...]` under the training's 500/1000
         if reading.format in BAR_FORMATS and reading.step is not None:
             self._bar_step = reading.step
         if reading.format == "hf-notebook":
@@ -263,6 +267,14 @@ class TrainState:
         if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _nested_bar(self, reading: Reading) -> bool:
+        """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,
+        while the latest bar (a longer one) is still short of its total."""
+        bar_total, _ = self._bar_seen
+        return (reading.format in BAR_FORMATS and reading.epoch is None and bool(reading.total)
+                and self._bar_step is not None and reading.total < bar_total
+                and self._bar_step < bar_total)
 
     def _last_step_read(self, reading: Reading) -> bool:
         """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's

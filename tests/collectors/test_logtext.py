@@ -178,3 +178,11 @@ def test_rich_source_column_at_the_end_is_not_a_figure() -> None:
 ])
 def test_what_is_not_a_prefix_stays(line: str, payload: str) -> None:
     assert clean(line) == payload
+
+
+@pytest.mark.parametrize("line", [
+    "slurmstepd: error: *** JOB 12345 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***",
+    "slurmstepd: error: *** STEP 12345.0 ON gpu-17 CANCELLED AT 2024-01-01T10:00:00 ***",
+])
+def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
+    assert failure_signature("step 100 loss 2.5\n" + line + "\n") == "SlurmCancelled"

@@ -449,6 +449,31 @@ CASES = [
      "  total_flos               =  12345678GF\n  train_loss               =     0.5678\n"
      "  train_runtime            = 0:10:00.12\n  train_samples_per_second =     12.345\n",
      {"loss": 1.2345, "train_loss": 0.5678, "epoch": 3.0, "status": "finished"}),
+    # a traceback printed straight after Lightning's bar, on its line: the bar's position stays
+    ("lightning-bar-then-traceback",
+     f"Epoch 0:  80%|{BAR}  | 80/100 [00:10<00:02, 7.9it/s, v_num=0, train_loss=0.500]"
+     "Traceback (most recent call last):\n  File \"train.py\", line 5, in <module>\n"
+     "    trainer.fit(model)\nRuntimeError: CUDA error: device-side assert triggered\n",
+     {"step": 80, "total": 100, "loss": 0.5, "status": "crashed"}),
+    # SLURM ending the job at its time limit
+    ("slurm-time-limit",
+     "step 100 loss 2.5\nslurmstepd: error: *** JOB 12345 ON node01 CANCELLED AT "
+     "2024-01-01T10:00:00 DUE TO TIME LIMIT ***\n",
+     {"step": 100, "loss": 2.5, "status": "crashed"}),
+    # HF Trainer's evaluation bar (no description) inside the training's: a log cut mid-evaluation
+    ("hf-eval-bar-nested",
+     f" 50%|{BAR}     | 500/1000 [05:00<05:00,  1.66it/s]\n"
+     "{'loss': 1.2, 'grad_norm': 0.5, 'learning_rate': 1e-05, 'epoch': 0.5}\n"
+     f" 50%|{BAR}     | 500/1000 [05:00<05:00,  1.66it/s]\n\n"
+     "  0%|          | 0/63 [00:00<?, ?it/s]\n"
+     f" 50%|{BAR}     | 32/63 [00:05<00:05,  6.1it/s]\n",
+     {"step": 500, "total": 1000, "loss": 1.2}),
+    # Keras' model.evaluate after fit: a bar of another length is the evaluation's
+    ("keras-evaluate-after-fit",
+     "Epoch 2/2\n1875/1875 [==============================] - 5s 3ms/step - loss: 0.0700 - "
+     "accuracy: 0.9780\n313/313 [==============================] - 1s 2ms/step - loss: 0.0800 - "
+     "accuracy: 0.9750\n",
+     {"loss": 0.07, "val_loss": 0.08, "epoch": 2.0, "status": "finished"}),
 ]
 
 
