@@ -272,8 +272,8 @@ class TrainState:
         """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,
         while the latest bar (a longer one) is still short of its total."""
         bar_total, _ = self._bar_seen
-        return (reading.format in BAR_FORMATS and reading.epoch is None and bool(reading.total)
-                and self._bar_step is not None and reading.total < bar_total
+        return (reading.format in BAR_FORMATS and reading.epoch is None and reading.total is not None
+                and self._bar_step is not None and 0 < reading.total < bar_total
                 and self._bar_step < bar_total)
 
     def _last_step_read(self, reading: Reading) -> bool:
