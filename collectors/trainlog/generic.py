@@ -37,7 +37,7 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?")
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`: the epoch, then the
 # epoch's batch (counted again each epoch, so it is the epoch's fraction, not the run's step).
 _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")

@@ -17,7 +17,7 @@ from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
 
-_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
+_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z][\w()/.@:-]*)*")  # spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
@@ -191,12 +191,15 @@ class LineReader:
         assert self._columns is not None
         cells = _cells(text)
         numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
-        if len(cells) != len(self._columns) or sum(numeric) < len(cells) - 1:
+        columns = self._columns
+        if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
+            columns = " ".join(columns).split()
+        if len(cells) != len(columns) or sum(numeric) < len(cells) - 1:
             return None
         metrics: dict[str, float] = {}
         epoch = step = None
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
-        for name, cell in zip(self._columns, cells, strict=True):
+        for name, cell in zip(columns, cells, strict=True):
             if name.lower() == "epoch" and "/" in cell:
                 done, total = cell.split("/", 1)
                 epoch = float(int(done) - 1)

@@ -474,6 +474,22 @@ CASES = [
      "accuracy: 0.9780\n313/313 [==============================] - 1s 2ms/step - loss: 0.0800 - "
      "accuracy: 0.9750\n",
      {"loss": 0.07, "val_loss": 0.08, "epoch": 2.0, "status": "finished"}),
+    # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
+    ("paddleocr-epoch-of-total",
+     "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
+     "loss: 2.345000, avg_reader_cost: 0.01 s, avg_batch_cost: 0.5 s, ips: 32.0 samples/s, "
+     "eta: 0:10:00\n",
+     {"step": 300, "epoch": 3.0, "loss": 2.345, "lr": 0.001}),
+    # YOLOv5 val.py's `('%20s' + '%11s' * 6) % ('Class', ..., 'mAP@.5', 'mAP@.5:.95')` header, its
+    # last two names one space apart, then the `all` row: evaluation figures, not the epoch's
+    ("yolov5-val-header",
+     "     Epoch   gpu_mem       box       obj       cls    labels  img_size\n"
+     f"      1/299     3.42G   0.04567   0.02345   0.01234        45       640: 100%|{BAR}| 100/100 "
+     "[00:30<00:00,  3.3it/s]\n"
+     "               Class     Images     Labels          P          R     mAP@.5 mAP@.5:.95: "
+     f"100%|{BAR}| 16/16 [00:05<00:00,  3.0it/s]\n"
+     "                 all        500       1234      0.567      0.456      0.432      0.234\n",
+     {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 299}),
 ]
 
 
