@@ -50,7 +50,7 @@ _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test)\b"
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them

@@ -65,8 +65,9 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_st
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch", "final", "last", "epoch"})
+# The held-out set's prefixes; NLP scripts call it the dev set (`dev_loss`, flair's `DEV : loss`).
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/", "val.", "valid.",
-               "validation.")
+               "validation.", "dev_", "dev/", "dev.")
 _NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
 # An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`).
 _FIRST_GROUP = re.compile(r"[/_]?(?:pg|group)_?0$")

@@ -490,6 +490,19 @@ CASES = [
      f"100%|{BAR}| 16/16 [00:05<00:00,  3.0it/s]\n"
      "                 all        500       1234      0.567      0.456      0.432      0.234\n",
      {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 299}),
+    # flair/trainers/trainer.py: `epoch {} - iter {}/{} - loss ...`, then the dev set's `DEV : loss`
+    ("flair-dev",
+     "2024-01-01 10:00:00,000 epoch 1 - iter 90/100 - loss 1.23456789 - time (sec): 1.23 - "
+     "samples/sec: 123.45 - lr: 0.100000 - momentum: 0.000000\n"
+     "2024-01-01 10:00:10,000 EPOCH 1 done: loss 1.2000 - lr: 0.100000\n"
+     "2024-01-01 10:00:12,000 DEV : loss 1.5 - f1-score (micro avg)  0.85\n"
+     "2024-01-01 10:00:20,000 epoch 2 - iter 10/100 - loss 1.10000000 - time (sec): 1.23 - "
+     "samples/sec: 123.45 - lr: 0.100000 - momentum: 0.000000\n",
+     {"step": 10, "epoch": 2.0, "loss": 1.1, "val_loss": 1.5, "lr": 0.1}),
+    # a script's `dev_loss` is the held-out set's
+    ("dev-set-names",
+     "step 100 | train_loss 2.31 | dev_loss 2.45 | dev_acc 0.61\n",
+     {"step": 100, "loss": 2.31, "val_loss": 2.45, "val_acc": 0.61}),
 ]
 
 
