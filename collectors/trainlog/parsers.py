@@ -73,7 +73,7 @@ _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? complet
                     r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
                     r"|\bStopping training early as no improvement|^Saved final weights to\b"
-                    r"|^\s*train_runtime\s+=\s+[\d:.]+\s*$", re.IGNORECASE)
+                    r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -299,7 +299,8 @@ def run_ended(text: str) -> Reading | None:
     weights from the end of the best epoch: 6.`, Ultralytics' `Stopping training early as no
     improvement observed in last 50 epochs`, mlx-lm's `Saved final weights to adapters.safetensors.`
     and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
-    LLaMA-Factory, TRL and HF examples print it when training returns)."""
+    LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
+    (`wandb:            train_runtime 600.12`)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)

@@ -25,10 +25,11 @@ _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)
-# The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows:
-# the run's summary, whose `train_loss` is the run's mean, not the current loss.
-_SUMMARY_SECTION = re.compile(r"\s*\*{3,} train metrics \*{3,}\s*")
-_SUMMARY_ROW = re.compile(r"\s+[\w/.-]+\s*=\s*\S+\s*")
+# The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
+# W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is
+# the run's mean, not the current loss.
+_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
+_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
@@ -162,7 +163,8 @@ class LineReader:
         readings = parse_record(text)
         if self._summary:
             for reading in readings:
-                reading.metrics.pop("loss", None)  # `train_loss = 0.5678`: the run's mean
+                if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean
+                    reading.metrics.pop("loss", None)
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)

@@ -503,6 +503,17 @@ CASES = [
     ("dev-set-names",
      "step 100 | train_loss 2.31 | dev_loss 2.45 | dev_acc 0.61\n",
      {"step": 100, "loss": 2.31, "val_loss": 2.45, "val_acc": 0.61}),
+    # wandb/sdk/wandb_run.py's footer after an HF run: the summary's train/loss is the last loss,
+    # its train_loss the run's mean, its train_runtime the end
+    ("wandb-run-summary",
+     "{'loss': 0.8765, 'grad_norm': 0.5, 'learning_rate': 0.0, 'epoch': 3.0}\n"
+     "wandb: \nwandb: Run history:\nwandb:          train/loss \u2588\u2586\u2585\u2584\u2583\u2582\u2581\u2581\n"
+     "wandb: \nwandb: Run summary:\nwandb:               total_flos 1.2345e+16\n"
+     "wandb:              train/epoch 3.0\nwandb:        train/global_step 189\n"
+     "wandb:               train/loss 0.8765\nwandb:               train_loss 1.2345\n"
+     "wandb:            train_runtime 600.12\nwandb: \n"
+     "wandb: \U0001f680 View run fine-tune at: https://wandb.ai/me/proj/runs/abc\n",
+     {"step": 189, "loss": 0.8765, "train_loss": 1.2345, "epoch": 3.0, "status": "finished"}),
 ]
 
 
