@@ -30,6 +30,8 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # the run's mean, not the current loss.
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
 _SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
+# Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
+_METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
@@ -87,6 +89,13 @@ def _header(text: str) -> list[str] | None:
     if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
     return cells
+
+
+def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
+    """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
+    `test_` names stay as printed."""
+    return {name if name.startswith(("val", "eval", "test")) else f"val_{name}": value
+            for name, value in metrics.items()}
 
 
 def _names_a_column(words: list[str]) -> bool:
@@ -155,7 +164,7 @@ class LineReader:
             metrics: dict[str, float] = {}
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
-        if _EVAL_SECTION.match(text):
+        if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating = True
             return []
         self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
@@ -171,15 +180,13 @@ class LineReader:
             if reading.step is not None:
                 self._evaluating = False
             elif self._evaluating:
-                reading.metrics = {name if name.startswith(("val", "eval")) else f"val_{name}": value
-                                   for name, value in reading.metrics.items()}
+                reading.metrics = _evaluation(reading.metrics)
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
         if bar is not None and self._epoch_bar not in (None, int(bar[2])):
             for reading in readings:  # `313/313 ... - loss: 0.08` of model.evaluate after fit
-                reading.metrics = {name if name.startswith("val") else f"val_{name}": value
-                                   for name, value in reading.metrics.items()}
+                reading.metrics = _evaluation(reading.metrics)
         elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
             self._epoch_bar = int(bar[2])
             last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar

@@ -514,6 +514,21 @@ CASES = [
      "wandb:            train_runtime 600.12\nwandb: \n"
      "wandb: \U0001f680 View run fine-tune at: https://wandb.ai/me/proj/runs/abc\n",
      {"step": 189, "loss": 0.8765, "train_loss": 1.2345, "epoch": 3.0, "status": "finished"}),
+    # lightning/pytorch/loops/utilities.py _print_results: rich's results table after test()
+    ("lightning-test-table",
+     f"Epoch 9: 100%|{BAR}| 100/100 [00:05<00:00, 19.1it/s, v_num=0, train_loss=0.345]\n"
+     "`Trainer.fit` stopped: `max_epochs=10` reached.\n"
+     "\u250f\u2501\u2501\u2501\u2533\u2501\u2501\u2501\u2513\n"
+     "\u2503        Test metric        \u2503       DataLoader 0        \u2503\n"
+     "\u2502         test_acc          \u2502    0.9700000286102295     \u2502\n"
+     "\u2502         test_loss         \u2502    0.12345678901234567    \u2502\n",
+     {"loss": 0.345, "test_loss": 0.12345, "test_acc": 0.97, "status": "finished"}),
+    # the same after validate(), without rich: a logged `loss` there is the evaluation's
+    ("lightning-validate-table",
+     f"Epoch 9: 100%|{BAR}| 100/100 [00:05<00:00, 19.1it/s, v_num=0, train_loss=0.345]\n"
+     + "\u2500" * 40 + "\n       Validate metric           DataLoader 0\n" + "\u2500" * 40 +
+     "\n           loss             0.6000000238418579\n",
+     {"loss": 0.345, "val_loss": 0.6}),
 ]
 
 
