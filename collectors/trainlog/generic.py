@@ -23,7 +23,7 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S|\s+days?,)",  # `eta: 1 day, 2:03:04` is no figure
+    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's

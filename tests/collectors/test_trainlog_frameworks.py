@@ -529,6 +529,12 @@ CASES = [
      + "\u2500" * 40 + "\n       Validate metric           DataLoader 0\n" + "\u2500" * 40 +
      "\n           loss             0.6000000238418579\n",
      {"loss": 0.345, "val_loss": 0.6}),
+    # keras/src/callbacks/reduce_lr_on_plateau.py: a sentence whose figure ends it with a full stop
+    ("keras-reduce-lr",
+     "Epoch 5/10\n100/100 \u2501\u2501\u2501\u2501 1s 5ms/step - loss: 0.5000 - val_loss: 0.4000 - "
+     "learning_rate: 0.0010\nEpoch 5: ReduceLROnPlateau reducing learning rate to "
+     "0.00010000000474974513.\n",
+     {"epoch": 5.0, "loss": 0.5, "lr": 0.0001}),
 ]
 
 
