@@ -73,7 +73,8 @@ _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? complet
                     r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
                     r"|\bStopping training early as no improvement|^Saved final weights to\b"
-                    r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$", re.IGNORECASE)
+                    r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
+                    re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -300,7 +301,8 @@ def run_ended(text: str) -> Reading | None:
     improvement observed in last 50 epochs`, mlx-lm's `Saved final weights to adapters.safetensors.`
     and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
     LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
-    (`wandb:            train_runtime 600.12`)."""
+    (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
+    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -331,6 +333,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Stopping training early", run_ended),
     ("Saved final weights", run_ended),
     ("train_runtime ", run_ended),
+    ("exiting program", run_ended),
     (" Epoch [", specforge_epoch),
     ("[", notebook_bar),
     ("step ", specforge_dict),

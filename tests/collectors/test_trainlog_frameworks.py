@@ -535,6 +535,13 @@ CASES = [
      "learning_rate: 0.0010\nEpoch 5: ReduceLROnPlateau reducing learning rate to "
      "0.00010000000474974513.\n",
      {"epoch": 5.0, "loss": 0.5, "lr": 0.0001}),
+    # megatron/training/training.py: `exiting program at iteration {}` at --exit-interval
+    ("megatron-exit-interval",
+     " [2024-01-01 10:00:00] iteration      500/  100000 | consumed samples:        32000 | "
+     "elapsed time per iteration (ms): 1234.5 | learning rate: 1.500000E-04 | global batch size:"
+     "    64 | lm loss: 3.123456E+00 | loss scale: 1.0 | grad norm: 0.345 |\n"
+     "exiting program at iteration 500\n",
+     {"step": 500, "total": 100000, "loss": 3.123456, "status": "finished"}),
 ]
 
 
