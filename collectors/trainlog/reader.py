@@ -5,6 +5,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
@@ -136,6 +137,7 @@ class LineReader:
         self._dangling: str | None = None  # a name that ended the previous line
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
+        self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -154,7 +156,8 @@ class LineReader:
             self._columns = columns
         self._spaced = None
         if self._columns is not None and (row := self._row(text)) is not None:
-            return [row]
+            # a notebook table's row is history: the bar above it stays the run's position
+            return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
             self._epoch, self._epoch_bar = (int(epoch[1]), int(epoch[2])), None
             return [Reading("keras", {"total_epochs": float(epoch[2])},
@@ -170,6 +173,8 @@ class LineReader:
         self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
             self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
         readings = parse_record(text)
+        if readings:
+            self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
         if self._summary:
             for reading in readings:
                 if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean

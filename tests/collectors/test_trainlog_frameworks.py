@@ -542,6 +542,16 @@ CASES = [
      "    64 | lm loss: 3.123456E+00 | loss scale: 1.0 | grad norm: 0.345 |\n"
      "exiting program at iteration 500\n",
      {"step": 500, "total": 100000, "loss": 3.123456, "status": "finished"}),
+    # the notebook table with an epoch evaluation strategy: its rows are history under the bar
+    ("hf-notebook-epoch-table-finished",
+     "[1875/1875 10:00, Epoch 3/3]\nEpoch\tTraining Loss\tValidation Loss\tAccuracy\n"
+     "1\t0.345600\t0.298765\t0.876543\n3\t0.123400\t0.301234\t0.891200\n",
+     {"step": 1875, "epoch": 3.0, "loss": 0.1234, "val_loss": 0.301234, "status": "finished"}),
+    ("hf-notebook-epoch-table-midway",
+     "[ 939/1875 05:00 < 05:00, 3.13 it/s, Epoch 1.50/3]\n"
+     "| Epoch | Training Loss | Validation Loss | Accuracy |\n|---|---|---|---|\n"
+     "| 1 | 0.345600 | 0.298765 | 0.876543 |\n",
+     {"step": 939, "total": 1875, "epoch": 1.5, "loss": 0.3456, "status": "running"}),
 ]
 
 
