@@ -41,6 +41,9 @@ _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`: the epoch, then the
 # epoch's batch (counted again each epoch, so it is the epoch's fraction, not the run's step).
 _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
+# tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
+# between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
+_TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -157,8 +160,9 @@ def generic(text: str) -> Reading | None:
     if not found:
         counted, found = value_first(text)
     batch = _EPOCH_BATCH.search(text)
-    position = next((found for found in _POSITION.finditer(text) if found["word"]
-                     or not _EPOCH_WORD.search(text, 0, found.start())), None)
+    position = None if _TFLEARN_SAMPLES.search(text) else next(
+        (found for found in _POSITION.finditer(text) if found["word"]
+         or not _EPOCH_WORD.search(text, 0, found.start())), None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     if not found and position is None and announced is None:
         return None

@@ -552,6 +552,14 @@ CASES = [
      "| Epoch | Training Loss | Validation Loss | Accuracy |\n|---|---|---|---|\n"
      "| 1 | 0.345600 | 0.298765 | 0.876543 |\n",
      {"step": 939, "total": 1875, "epoch": 1.5, "loss": 0.3456, "status": "running"}),
+    # tflearn/callbacks.py TermLogger: the step line, then the optimizer's line whose iter counts
+    # the epoch's samples (a log ending on it keeps the step, and no line restarts the run)
+    ("tflearn-samples",
+     "Training Step: 8  | total loss: 2.03040 | time: 0.275s\n"
+     "| Adam | epoch: 001 | loss: 2.03040 - acc: 0.2720 -- iter: 00512/55000\n"
+     "Training Step: 9  | total loss: 1.94953 | time: 0.186s\n"
+     "| Adam | epoch: 001 | loss: 1.94953 - acc: 0.2935 -- iter: 00576/55000\n",
+     {"step": 9, "loss": 1.94953, "epoch": 1.0, "acc": 0.2935}),
 ]
 
 
