@@ -54,7 +54,10 @@ _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 u
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
 _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
-                         r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)", re.IGNORECASE)
+                         r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
+                         # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
+                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)",
+                         re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")

@@ -589,3 +589,17 @@ def test_each_frameworks_own_format_reads_right(tmp_path: Path, name: str, text:
         elif not isinstance(got, int | float) or not math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-3):
             wrong[key] = (got, want)
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("evaluation", [
+    "step 100 | eval | loss 0.5", "[eval] step 100 loss 0.5", "Eval at step 100: loss=0.5",
+    "Evaluation at step 100: loss 0.5, ppl 1.6", "INFO - Validation | epoch 3 | loss 0.5",
+    "test: loss 0.5", "Step 100 (eval): loss 0.5", "step 100 - val - loss: 0.5",
+    "[Validation] Epoch 3 loss: 0.5", "Epoch 3 | Val | loss 0.5", "eval step 100: loss 0.5",
+    "valid | epoch 3 | loss 0.5",
+])
+def test_an_interleaved_evaluation_is_never_the_training_loss(tmp_path: Path, evaluation: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("step 100 loss 1.5 lr 1e-4\n" + evaluation + "\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.metrics.get("val_loss")) == (1.5, 0.5)
