@@ -603,3 +603,17 @@ def test_an_interleaved_evaluation_is_never_the_training_loss(tmp_path: Path, ev
     log.write_text("step 100 loss 1.5 lr 1e-4\n" + evaluation + "\n")
     snap = read_log(log)
     assert (snap.loss, snap.metrics.get("val_loss")) == (1.5, 0.5)
+
+
+@pytest.mark.parametrize("line", [
+    "loss: nan", "loss=NaN", "loss=nan.0", "{'loss': nan, 'learning_rate': 1e-05, 'epoch': 0.5}",
+    "loss: -inf", "loss: Infinity", "loss: tensor(nan, device='cuda:0', grad_fn=<AddBackward0>)",
+    "Epoch: [0]  [ 20/100]  eta: 0:00:10  lr: 0.0001  loss: nan (nan)  time: 0.1",
+    "iteration 20/ 100 | lm loss: nan |", "Loss is nan, stopping training", "Step 20: loss = nan",
+    f"Epoch 0:   3%|{BAR}| 9/300 [00:10<05:00, 0.9it/s, v_num=0, train_loss=inf.0]",
+])
+def test_a_non_finite_loss_is_read_and_diverges(tmp_path: Path, line: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("step 10 loss 1.5\n" + line + "\n")
+    snap = read_log(log)
+    assert snap.loss is not None and not math.isfinite(snap.loss) and snap.status == "diverged"
