@@ -617,3 +617,18 @@ def test_a_non_finite_loss_is_read_and_diverges(tmp_path: Path, line: str) -> No
     log.write_text("step 10 loss 1.5\n" + line + "\n")
     snap = read_log(log)
     assert snap.loss is not None and not math.isfinite(snap.loss) and snap.status == "diverged"
+
+
+@pytest.mark.parametrize("prefix", [
+    "[1,mpirank:0,algo-1]<stderr>:", "[1,0]<stdout>:", "(RayTrainWorker pid=1234, ip=10.0.0.1) ",
+    "[rank0]:", "[default0]:", "0: ", "2024-01-01T10:00:00.123456789Z ", "trainer-1  | ",
+    "algo-1-abcde | ", "worker-0: ", "10.0.0.2: ", "(task, pid=1234) ",
+    "Jan 01 10:00:00 host python[1234]: ", "I0101 10:00:00.000000 140000 train.py:10] ",
+    "[2024-01-01 10:00:00,000] [INFO] [real_accelerator.py:203:get_accelerator] ", "wandb: ",
+])
+def test_hf_trainer_reads_through_each_launcher_prefix(tmp_path: Path, prefix: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"{prefix}  5%|{BAR}| 10/200 [00:10<03:10,  1.00it/s]\n"
+                   f"{prefix}{{'loss': 1.2345, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 0.05}}\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.loss, snap.lr) == (10, 200, 1.2345, 2e-05)
