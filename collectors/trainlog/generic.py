@@ -70,8 +70,8 @@ _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"
 # Words that make a position name something else than the position: a setting (`Gradient
 # Accumulation steps = 4`, `Num Epochs = 5`, `warmup steps: 100` in HF's and Unsloth's banners) or
 # a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
-_SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "log", "num", "total",
-                       "max", "patience", "decay", "best"})
+_SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
+                       "patience", "decay", "best"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -114,7 +114,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
         return key
     for start in range(1, len(words)):
         tail = " ".join(words[start:])
-        if words[start - 1].lower() in _SETTINGS and canonical(tail) in ("step", "epoch"):
+        if start == len(words) - 1 and words[start - 1].lower() in _SETTINGS and canonical(tail) in (
+                "step", "epoch"):
             return " ".join(words[start - 1:])
         if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
             return tail
