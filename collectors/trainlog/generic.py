@@ -44,6 +44,7 @@ _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*\[
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
+_RICH_BAR = re.compile(r"[\u2501\u2578\u257a\u2500] \d+/\d+")
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -215,6 +216,9 @@ def generic(text: str) -> Reading | None:
         return None
     updates_per_s = metrics.get("ups")  # fairseq updates/s
     fmt = "mmengine" if batch is not None and epoch is not None else "key-value"
+    if position is not None and _RICH_BAR.search(text) and epoch is not None and step and total:
+        # Lightning's RichProgressBar `Epoch 4/9 ━━━ 220/220`: the epoch's bar, as its tqdm one
+        fmt, epoch = "lightning", epoch + step[1] / total
     return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
 

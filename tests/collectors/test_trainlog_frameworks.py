@@ -560,6 +560,13 @@ CASES = [
      "Training Step: 9  | total loss: 1.94953 | time: 0.186s\n"
      "| Adam | epoch: 001 | loss: 1.94953 - acc: 0.2935 -- iter: 00576/55000\n",
      {"step": 9, "loss": 1.94953, "epoch": 1.0, "acc": 0.2935}),
+    # RichProgressBar's `Epoch {current}/{max_epochs - 1}`: a full bar ends the epoch, not the run
+    ("lightning-rich-epoch-end",
+     "Epoch 3/9  \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501 220/220 0:00:10 \u2022 0:00:00 "
+     "25.10it/s v_num: 0 train_loss: 0.150\n"
+     "Epoch 4/9  \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501 220/220 0:00:10 \u2022 0:00:00 "
+     "25.10it/s v_num: 0 train_loss: 0.123\n",
+     {"step": 220, "total": 220, "epoch": 5.0, "loss": 0.123, "status": "running"}),
 ]
 
 
