@@ -38,9 +38,11 @@ _POSITION = re.compile(
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
 _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
-# MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`: the epoch, then the
-# epoch's batch (counted again each epoch, so it is the epoch's fraction, not the run's step).
-_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
+# MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
+# Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
+# epoch's fraction, not the run's step).
+_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
+                          r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
@@ -215,7 +217,7 @@ def generic(text: str) -> Reading | None:
     if not metrics and step is None and epoch is None and total is None:
         return None
     updates_per_s = metrics.get("ups")  # fairseq updates/s
-    fmt = "mmengine" if batch is not None and epoch is not None else "key-value"
+    fmt = "epoch-batch" if batch is not None and epoch is not None else "key-value"
     if position is not None and _RICH_BAR.search(text) and epoch is not None and step and total:
         # Lightning's RichProgressBar `Epoch 4/9 ━━━ 220/220`: the epoch's bar, as its tqdm one
         fmt, epoch = "lightning", epoch + step[1] / total

@@ -37,9 +37,9 @@ ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones 
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
 GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
 BAR_FORMATS = frozenset({"tqdm", "lightning"})
-# Formats whose position counts the epoch's batches (a bar's `45/100`, MMEngine's `[2][50/469]`):
-# reaching its total ends the epoch, not the run.
-PER_EPOCH_POSITIONS = BAR_FORMATS | {"mmengine"}
+# Formats whose position counts the epoch's batches (a bar's `45/100`, MMEngine's `[2][50/469]`,
+# Ignite's `Epoch[2] Iteration[50/469]`): reaching its total ends the epoch, not the run.
+PER_EPOCH_POSITIONS = BAR_FORMATS | {"epoch-batch"}
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block

@@ -567,6 +567,12 @@ CASES = [
      "Epoch 4/9  \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501 220/220 0:00:10 \u2022 0:00:00 "
      "25.10it/s v_num: 0 train_loss: 0.123\n",
      {"step": 220, "total": 220, "epoch": 5.0, "loss": 0.123, "status": "running"}),
+    # Ignite's example counts Iteration[i/n] within the epoch: its end is the epoch's, not the run's
+    ("ignite-epoch-end",
+     "Epoch[1] Iteration[469/469] Loss: 0.30\n"
+     "Training Results - Epoch: 1  Avg accuracy: 0.95 Avg loss: 0.17\n"
+     "Validation Results - Epoch: 1  Avg accuracy: 0.95 Avg loss: 0.16\n",
+     {"step": 469, "epoch": 1.0, "val_loss": 0.16, "status": "running"}),
 ]
 
 
