@@ -26,7 +26,7 @@ _DESC_FIGURE = re.compile(
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
@@ -48,10 +48,14 @@ def looks_like_bar(text: str) -> bool:
 
 @lru_cache(maxsize=256)
 def _describe(desc: str) -> tuple[bool, float | None, str]:
-    """(is a training bar, epoch number, format name) for a bar description."""
+    """(is a training bar, epochs done before this bar, format name) for a bar description:
+    Lightning's `Epoch 2:` counts from 0, a loop's `Epoch 2/3` from 1 (from 0 when it shows 0)."""
     epoch = _EPOCH.search(desc)
     fmt = "tqdm" if epoch is None or "training epoch" in desc.lower() else "lightning"
-    return not _NOT_TRAINING.search(desc), float(epoch.group(1)) if epoch else None, fmt
+    number = float(epoch.group(1)) if epoch else None
+    if epoch and epoch.group(2) and number:  # `Epoch 2/3` (a loop's `epoch + 1`): one is done
+        number -= 1
+    return not _NOT_TRAINING.search(desc), number, fmt
 
 
 def _count(text: str) -> float:

@@ -573,6 +573,11 @@ CASES = [
      "Training Results - Epoch: 1  Avg accuracy: 0.95 Avg loss: 0.17\n"
      "Validation Results - Epoch: 1  Avg accuracy: 0.95 Avg loss: 0.16\n",
      {"step": 469, "epoch": 1.0, "val_loss": 0.16, "status": "running"}),
+    # a loop's own bar, `tqdm(loader, desc=f"Epoch {epoch + 1}/{epochs}")`: counted from 1
+    ("tqdm-epoch-of-total-desc",
+     f"Epoch 1/3: 100%|{BAR}| 100/100 [00:10<00:00, 9.8it/s, loss=0.5]\n"
+     f"Epoch 2/3:  40%|{BAR}| 40/100 [00:04<00:06, 9.8it/s, loss=0.4]\n",
+     {"step": 40, "total": 100, "epoch": 1.4, "loss": 0.4}),
 ]
 
 
