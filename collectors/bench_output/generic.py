@@ -82,8 +82,6 @@ _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), 
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
 PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
-_LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
-                     r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
@@ -347,7 +345,7 @@ def readings(text: str) -> Iterator[_Reading]:
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
-        logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        logged = len(line) < len(raw.strip())
         if heading := _PHASE_HEADING.match(line):
             phase = heading[1].lower()
             continue

@@ -11,30 +11,42 @@ import re
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canonical, plain_name
 
-_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|infinity|inf)"
+_VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
-# stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
+# stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock; a
-# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`).
+# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
+# a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
-    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
-    rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
+    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
+    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
     re.IGNORECASE,
 )
-# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`: a position
-# and its total (a bracketed one right after `Epoch` is the epoch's, not the step's).
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
+# `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
+# `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*[\])]))"
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])"
+    r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?")
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
+# MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
+# Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
+# epoch's fraction, not the run's step).
+_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
+                          r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
+# tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
+# between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
+_TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
+_RICH_BAR = re.compile(r"[\u2501\u2578\u257a\u2500] \d+/\d+")
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -44,13 +56,25 @@ _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test)\b"
-                         r"|\bvalid on\b|\bValidation\b", re.IGNORECASE)
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
+                         r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
+                         # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
+                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)",
+                         re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
+# A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
+# `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+_STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
+# Words that make a position name something else than the position: a setting (`Gradient
+# Accumulation steps = 4`, `Num Epochs = 5`, `warmup steps: 100` in HF's and Unsloth's banners) or
+# a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
+_SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
+                       "patience", "decay", "best"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -67,9 +91,10 @@ def value_in_units(raw: str, unit: str, key: str) -> float | None:
 
 
 def _known(key: str) -> bool:
-    """Whether the vocabulary recognises a key (it renames it or it is a lexicon name)."""
+    """Whether the vocabulary recognises a key (it renames it, or it is a lexicon name or alias
+    after its validation prefix: `val ppl`)."""
     name = canonical(key)
-    return name != plain_name(key) or name.removeprefix("val_") in LEXICON
+    return name != plain_name(key) or canonical(name.removeprefix("val_")) in LEXICON
 
 
 def _named_part(key: str, glued_equals: bool) -> str | None:
@@ -78,8 +103,13 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
     phrase of three words or more is prose, not a name."""
     words = key.split(" ")
+    while len(words) > 1 and words[0].lower() in _STOPWORDS:  # `with loss 2.3`: the loss
+        words = words[1:]
+    key = " ".join(words)
     if len(words) == 1:
         return key
+    if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's
+        return " ".join(words[-3:])            # phrase is part of the name
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
@@ -87,6 +117,9 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
         return key
     for start in range(1, len(words)):
         tail = " ".join(words[start:])
+        if start == len(words) - 1 and words[start - 1].lower() in _SETTINGS and canonical(tail) in (
+                "step", "epoch"):
+            return " ".join(words[start - 1:])
         if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
             return tail
     if canonical(words[-1]) == "loss":
@@ -133,8 +166,10 @@ def generic(text: str) -> Reading | None:
     counted: int | None = None
     if not found:
         counted, found = value_first(text)
-    position = next((found for found in _POSITION.finditer(text) if found["word"]
-                     or not _EPOCH_WORD.search(text, 0, found.start())), None)
+    batch = _EPOCH_BATCH.search(text)
+    position = None if _TFLEARN_SAMPLES.search(text) else next(
+        (found for found in _POSITION.finditer(text) if found["word"]
+         or not _EPOCH_WORD.search(text, 0, found.start())), None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     if not found and position is None and announced is None:
         return None
@@ -143,7 +178,7 @@ def generic(text: str) -> Reading | None:
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None
     epoch: float | None = None
-    if position is not None:
+    if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
         rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
@@ -151,10 +186,14 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
+    if (lead := _LEAD_STEP.match(text)) and (step is None or step[0] > 1) and not validation:
+        step = (1, int(lead[1]))
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
         epoch = float(eagle["e"])
+    if batch is not None and not validation and int(batch["n"]) > 0:
+        epoch = int(batch["e"]) - 1 + int(batch["i"]) / int(batch["n"])
     for key, value in found:
         name = canonical(key)
         plain = plain_name(key)
@@ -178,7 +217,11 @@ def generic(text: str) -> Reading | None:
     if not metrics and step is None and epoch is None and total is None:
         return None
     updates_per_s = metrics.get("ups")  # fairseq updates/s
-    return Reading("key-value", metrics, step=step[1] if step else None, total=total,
+    fmt = "epoch-batch" if batch is not None and epoch is not None else "key-value"
+    if position is not None and _RICH_BAR.search(text) and epoch is not None and step and total:
+        # Lightning's RichProgressBar `Epoch 4/9 ━━━ 220/220`: the epoch's bar, as its tqdm one
+        fmt, epoch = "lightning", epoch + step[1] / total
+    return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from sessiontui.collectors.trainlog.generic import generic, json_object
-from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar, seconds
+from sessiontui.collectors.trainlog.progress import looks_like_bar, notebook_bar, parse_bar, seconds
 from sessiontui.collectors.trainlog.readings import (
     Reading,
     add_metric,
@@ -69,7 +69,12 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      re.IGNORECASE)
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
-                    r"|\bdone training in\b|\[after training is done\]", re.IGNORECASE)
+                    r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
+                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
+                    r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
+                    r"|\bStopping training early as no improvement|^Saved final weights to\b"
+                    r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
+                    re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -147,13 +152,16 @@ def specforge_dict(text: str) -> Reading | None:
 
 
 def hf_dict(text: str) -> Reading | None:
-    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end."""
+    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. A
+    position printed before the dict counts (accelerate's `epoch 0: {'accuracy': 0.85}`)."""
     start = text.find("{'")
     if start == -1 or "}" not in text:
         return None
     pairs = dict_pairs(text[start:])
     done = any(key == "train_runtime" for key, _ in pairs)
-    reading = from_pairs("hf-trainer", pairs, done=done)
+    lead = generic(text[:start]) if start > 0 else None
+    reading = from_pairs("hf-trainer", pairs, done=done, step=lead.step if lead else None,
+                         epoch=lead.epoch if lead else None)
     if done and reading is not None and all(key != "loss" for key, _ in pairs):
         reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
     return reading
@@ -286,7 +294,15 @@ def run_ended(text: str) -> Reading | None:
     """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
     YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
     torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
-    in 39.5 seconds`, Megatron's `[after training is done]`."""
+    in 39.5 seconds`, Megatron's `[after training is done]`, Detectron2's and maskrcnn-benchmark's
+    `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
+    finished at 35 epochs`, Keras' EarlyStopping `Epoch 8: early stopping` and `Restoring model
+    weights from the end of the best epoch: 6.`, Ultralytics' `Stopping training early as no
+    improvement observed in last 50 epochs`, mlx-lm's `Saved final weights to adapters.safetensors.`
+    and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
+    LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
+    (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
+    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -310,7 +326,16 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining Complete", run_ended),
     ("done training", run_ended),
     ("after training is done", run_ended),
+    ("raining time: ", run_ended),
+    ("training was finished", run_ended),
+    ("early stopping", run_ended),
+    ("Restoring model weights", run_ended),
+    ("Stopping training early", run_ended),
+    ("Saved final weights", run_ended),
+    ("train_runtime ", run_ended),
+    ("exiting program", run_ended),
     (" Epoch [", specforge_epoch),
+    ("[", notebook_bar),
     ("step ", specforge_dict),
     ("{'", hf_dict),
     ('{"', json_object),

@@ -26,11 +26,17 @@ _DESC_FIGURE = re.compile(
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
 _DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
+# transformers' NotebookProgressBar as text: `[{n}/{total} {elapsed} < {remaining}, {rate} it/s, {comment}]`,
+# the Trainer's comment being `Epoch {epoch}/{num_train_epochs}` with the epoch as a float (`0.36`).
+_NOTEBOOK = re.compile(
+    r"\s*\[\s*(?P<n>\d+)/(?P<total>\d+) (?P<elapsed>[\d:]+)(?: < (?P<remaining>[\d:]+))?"
+    r"(?:, (?P<rate>[\d.]+|\+inf) it/s)?(?:, Epoch (?P<epoch>\d+(?:\.\d+)?)/(?P<epochs>\d+))?[^\]]*\]\s*"
+)
 _SCALE = {"k": 1e3, "M": 1e6, "G": 1e9}
 MAX_STEP = 1e15
 
@@ -42,10 +48,14 @@ def looks_like_bar(text: str) -> bool:
 
 @lru_cache(maxsize=256)
 def _describe(desc: str) -> tuple[bool, float | None, str]:
-    """(is a training bar, epoch number, format name) for a bar description."""
+    """(is a training bar, epochs done before this bar, format name) for a bar description:
+    Lightning's `Epoch 2:` counts from 0, a loop's `Epoch 2/3` from 1 (from 0 when it shows 0)."""
     epoch = _EPOCH.search(desc)
     fmt = "tqdm" if epoch is None or "training epoch" in desc.lower() else "lightning"
-    return not _NOT_TRAINING.search(desc), float(epoch.group(1)) if epoch else None, fmt
+    number = float(epoch.group(1)) if epoch else None
+    if epoch and epoch.group(2) and number:  # `Epoch 2/3` (a loop's `epoch + 1`): one is done
+        number -= 1
+    return not _NOT_TRAINING.search(desc), number, fmt
 
 
 def _count(text: str) -> float:
@@ -125,3 +135,19 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         done=bool(total and n >= total and epoch is None),
     )
     return reading, rest
+
+
+def notebook_bar(text: str) -> Reading | None:
+    """The HF Trainer's notebook progress line pasted as text: step of total, rate, remaining and
+    the epoch it prints (a fraction of the run's epochs); at its total the training is over."""
+    match = _NOTEBOOK.fullmatch(text)
+    if match is None:
+        return None
+    n, total = int(match["n"]), int(match["total"])
+    metrics = {"total_epochs": float(match["epochs"])} if match["epochs"] else {}
+    rate = to_float(match["rate"]) if match["rate"] else None
+    return Reading("hf-notebook", metrics, step=n, total=total or None,
+                   epoch=float(match["epoch"]) if match["epoch"] else None,
+                   steps_per_s=rate if rate and rate != float("inf") else None,
+                   remaining_s=seconds(match["remaining"]) if match["remaining"] else None,
+                   done=n >= total > 0)

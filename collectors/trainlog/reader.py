@@ -5,6 +5,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
@@ -15,19 +16,28 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
-from sessiontui.collectors.trainlog.vocabulary import canonical
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
 
-_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
+_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z][\w()/.@:-]*)*")  # spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
-_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|- \d)")  # a bar, or verbose=2 `19/19 - 12s`
+# A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
+_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)
+# The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
+# W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is
+# the run's mean, not the current loss.
+_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
+_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
+# Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
+_METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+_SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -63,6 +73,8 @@ def _cells(text: str, header: bool = False) -> list[str]:
     split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
+    if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
+        return [cell.strip() for cell in head[1:-1].split("|")]
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
     if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
@@ -71,11 +83,44 @@ def _cells(text: str, header: bool = False) -> list[str]:
 
 
 def _header(text: str) -> list[str] | None:
-    """Column names of an aligned header line (at least three names, none a number)."""
+    """Column names of an aligned header line (at least three names, none a number; two when the
+    first names the position, as HF's notebook table `Step  Training Loss`)."""
     cells = _cells(text, header=True)
-    if len(cells) < MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+    least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
+    if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
     return cells
+
+
+def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
+    """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
+    `test_` names stay as printed."""
+    return {name if name.startswith(("val", "eval", "test")) else f"val_{name}": value
+            for name, value in metrics.items()}
+
+
+def _names_a_column(words: list[str]) -> bool:
+    """Whether a line of words may head a table: a word or a pair of them is a name the
+    vocabulary knows (a position, `Training Loss`, `valid_loss`), so prose is not a header."""
+    pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
+    return len(words) >= 2 and any(canonical(name) in LEXICON or canonical(name).startswith("val_")
+                                   for name in words + pairs)
+
+
+def _grouped(words: list[str], count: int) -> list[str] | None:
+    """A single-spaced header's words as `count` column names: two words make one name where the
+    vocabulary knows the pair (`Training Loss`, `Learning Rate`), else each word is one (a
+    snake_case word or a position is a name on its own: fastai's `epoch train_loss valid_loss`)."""
+    names: list[str] = []
+    i = 0
+    while i < len(words):
+        pair = " ".join(words[i:i + 2])
+        joinable = "_" not in pair and canonical(words[i]) not in ("step", "epoch")  # `epoch train_loss`
+        known = joinable and i + 1 < len(words) and (canonical(pair) in LEXICON
+                                                     or canonical(pair).startswith("val_"))
+        names.append(pair if known else words[i])
+        i += 2 if known else 1
+    return names if len(names) == count else None
 
 
 class LineReader:
@@ -86,9 +131,13 @@ class LineReader:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
+        self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
+        self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
+        self._summary = False  # inside the Trainer's `***** train metrics *****` block
+        self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -100,10 +149,17 @@ class LineReader:
         if (columns := _header(text)) is not None:
             self._columns = columns
             return []
+        if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()):
+            self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
+            return []
+        if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
+            self._columns = columns
+        self._spaced = None
         if self._columns is not None and (row := self._row(text)) is not None:
-            return [row]
+            # a notebook table's row is history: the bar above it stays the run's position
+            return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
-            self._epoch = int(epoch[1]), int(epoch[2])
+            self._epoch, self._epoch_bar = (int(epoch[1]), int(epoch[2])), None
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -111,24 +167,37 @@ class LineReader:
             metrics: dict[str, float] = {}
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
-        if _EVAL_SECTION.match(text):
+        if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating = True
             return []
+        self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
+            self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
         readings = parse_record(text)
+        if readings:
+            self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
+        if self._summary:
+            for reading in readings:
+                if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean
+                    reading.metrics.pop("loss", None)
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
             if reading.step is not None:
                 self._evaluating = False
             elif self._evaluating:
-                reading.metrics = {name if name.startswith(("val", "eval")) else f"val_{name}": value
-                                   for name, value in reading.metrics.items()}
+                reading.metrics = _evaluation(reading.metrics)
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and self._epoch is not None and int(bar[2]) > 0:
+        if bar is not None and self._epoch_bar not in (None, int(bar[2])):
+            for reading in readings:  # `313/313 ... - loss: 0.08` of model.evaluate after fit
+                reading.metrics = _evaluation(reading.metrics)
+        elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
+            self._epoch_bar = int(bar[2])
+            last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
+                reading.done = reading.done or last
         return readings
 
     def _row(self, text: str) -> Reading | None:
@@ -136,12 +205,15 @@ class LineReader:
         assert self._columns is not None
         cells = _cells(text)
         numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
-        if len(cells) != len(self._columns) or sum(numeric) < len(cells) - 1:
+        columns = self._columns
+        if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
+            columns = " ".join(columns).split()
+        if len(cells) != len(columns) or sum(numeric) < len(cells) - 1:
             return None
         metrics: dict[str, float] = {}
         epoch = step = None
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
-        for name, cell in zip(self._columns, cells, strict=True):
+        for name, cell in zip(columns, cells, strict=True):
             if name.lower() == "epoch" and "/" in cell:
                 done, total = cell.split("/", 1)
                 epoch = float(int(done) - 1)
@@ -150,6 +222,8 @@ class LineReader:
             value = to_float(cell.rstrip("GMKB"))
             if value is not None and canonical(name) == "step" and not validation:
                 step = int(value)
+            elif value is not None and canonical(name) == "epoch" and not validation:
+                epoch = value  # fastai's `epoch  train_loss  valid_loss  accuracy  time` rows
             elif value is not None:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:

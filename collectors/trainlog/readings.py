@@ -13,6 +13,8 @@ _POSITION = frozenset({"step", "epoch"})
 _COUNT_OF = re.compile(r"\s*['\"]?(\d+)\s*/\s*(\d+)['\"]?\s*")  # ms-swift `'global_step/max_steps': '78/176'`
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
+# Lightning's bar pads a float to five characters, a non-finite one too: `nan.0`, `inf.0`, `-inf.`.
+_PADDED = re.compile(r"([-+]?(?:nan|inf))\.0*", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -41,6 +43,8 @@ def to_float(text: str) -> float | None:
     text = text.strip().strip("'\"[](),")
     if text.startswith("tensor("):
         text = text[7:].split(",", 1)[0].rstrip(")")
+    if padded := _PADDED.fullmatch(text):
+        return float(padded[1])
     percent = text.endswith("%")
     match = _NUMBER.fullmatch(text[:-1] if percent else text)
     if not match:

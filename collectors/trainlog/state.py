@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import cast
 
 from sessiontui.collectors.logtext import abstract, has_hint, rank_of
+from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
@@ -36,6 +37,9 @@ ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones 
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
 GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
 BAR_FORMATS = frozenset({"tqdm", "lightning"})
+# Formats whose position counts the epoch's batches (a bar's `45/100`, MMEngine's `[2][50/469]`,
+# Ignite's `Epoch[2] Iteration[50/469]`): reaching its total ends the epoch, not the run.
+PER_EPOCH_POSITIONS = BAR_FORMATS | {"epoch-batch"}
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
@@ -63,6 +67,7 @@ class TrainState:
         self._epochs_total: int | None = None  # as the log declares it (num_epochs=2, [1/2], ...)
         self._declared_total: int | None = None  # run-wide step count the log declares
         self.binary = False  # the file is not text: nothing in it is read
+        self._bytes = LogBytes()  # its byte order (UTF-16 logs are transcoded), NULs dropped
         self.run_index = 0  # runs that started in this log before the current one
         self.segments: deque[RunSegment] = deque(maxlen=MAX_SEGMENTS)
         self._reader = LineReader()
@@ -101,12 +106,14 @@ class TrainState:
         self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
+        self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
         """Parse a block of complete records (as LineBuffer returns them) seen at time `at`."""
-        if self.binary or (self.format is None and self._looks_binary(block)):
-            self.binary = True
+        block = self._bytes.text(block)
+        if self.binary or (self.format is None and looks_binary(block)):
+            self.binary = self._bytes.binary = True
             return
         stride = max((series.stride for series in self.history.values()), default=1)
         filled = max((len(series.points) for series in self.history.values()), default=0)
@@ -129,15 +136,6 @@ class TrainState:
         else:
             self._watcher.remember(text[-CONTEXT_BYTES:].split("\n"))
             self._feed_fast(text, stride, samples, at)
-
-    @staticmethod
-    def _looks_binary(block: bytes) -> bool:
-        """Whether a log's opening bytes are not text (NUL bytes or mostly undecodable)."""
-        head = block[:4096]
-        if b"\x00" in head:
-            return True
-        text = head.decode("utf-8", "replace")
-        return bool(text) and text.count("\ufffd") > len(text) // 10
 
     def _find_start(self, text: str) -> None:
         """Date the current run by the first timestamp its log prints, while it has none."""
@@ -180,11 +178,13 @@ class TrainState:
                 if pending is not None:
                     self.apply(pending, at)
                     pending = None
-                if event := self._watcher.feed(line, at, self.step):
+                event = self._watcher.feed(line, at, self.step)
+                if event or self._watcher.in_traceback:
+                    # a bar the failure was printed after (`| 80/100 [...]Traceback (most ...`)
                     if (bar := leading_bar(line)) is not None:
                         self.apply(bar, at)
-                    self._crash(event)
-                if event or self._watcher.in_traceback:
+                    if event:
+                        self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics
             if not line or (ranked and (rank_of(line) or 0) > 0):
                 continue
@@ -208,8 +208,12 @@ class TrainState:
             return  # an evaluation bar drawn after the run finished is not the run's position
         if "finished" in self._open and reading.format in BAR_FORMATS and reading.step == self._bar_step:
             return  # the bar's closing redraw after the run said it stopped (Lightning `Trainer.fit`)
+        if self._nested_bar(reading):
+            return  # HF's unlabelled evaluation bar `| 32/63 [...]` under the training's 500/1000
         if reading.format in BAR_FORMATS and reading.step is not None:
             self._bar_step = reading.step
+        if reading.format == "hf-notebook":
+            self._replay_to = reading.step
         if reading.format not in GENERIC_FORMATS or self.format in (None, *GENERIC_FORMATS):
             self.format = reading.format
         if self._bar_full and not reading.done and reading.format not in BAR_FORMATS and (
@@ -238,7 +242,8 @@ class TrainState:
         if reading.step is not None:
             self._tool_eta = reading.remaining_s
         if reading.step is not None and reading.total:
-            self._bar_full = reading.step >= reading.total
+            # only a bar can be a preprocessing one: OLMo's last `[step=1000/1000]` is the run's
+            self._bar_full = reading.step >= reading.total and reading.format in BAR_FORMATS
             seen = self._bar_seen[1] + 1 if reading.total == self._bar_seen[0] else 1
             self._bar_seen = (reading.total, seen)
         if progressed:
@@ -263,31 +268,42 @@ class TrainState:
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
 
+    def _nested_bar(self, reading: Reading) -> bool:
+        """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,
+        while the latest bar (a longer one) is still short of its total."""
+        bar_total, _ = self._bar_seen
+        return (reading.format in BAR_FORMATS and reading.epoch is None and reading.total is not None
+                and self._bar_step is not None and 0 < reading.total < bar_total
+                and self._bar_step < bar_total)
+
     def _last_step_read(self, reading: Reading) -> bool:
         """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's
         own total ends only its epoch, unless the log declared how many there are)."""
         if reading.step is None or not self.total or reading.step < self.total:
             return False
-        per_epoch = reading.format in BAR_FORMATS and reading.epoch is not None
+        per_epoch = reading.format in PER_EPOCH_POSITIONS and reading.epoch is not None
         return not per_epoch or bool(self._declared_total or self._epochs_total)
 
     def _restarted(self, reading: Reading) -> bool:
         """Whether this reading starts the job again in the same log: after the file was cut or
         replaced, a run that had ended or a step counter that went back; else the counter went
         back after the run ended (crashed or finished), to its start after a stall, or, for
-        formats without per-epoch bars, to the first half of where it was."""
+        formats without per-epoch bars, to the first half of where it was (not when the epoch moved
+        on: PyTorch's MNIST `Train Epoch: 2 [0/60000 (0%)]` counts the epoch's samples again)."""
         if reading.step is None or self.step is None:
             return False
         if self._truncated and (self._open & ENDED or reading.step <= self.step):
             return True
         if reading.step >= self.step:
             return False
+        if self._replay_to is not None and reading.format == "table" and reading.step <= self._replay_to:
+            return False  # the HF notebook's `Step  Training Loss` rows under its bar
         if self._open & {"crashed", "finished"}:
             return not (reading.total and self.total and reading.total != self.total)
         next_epoch = reading.epoch is not None and reading.epoch > (self.epoch or 0)
         if "stalled" in self._open and reading.step <= 1 and not next_epoch:
             return True
-        return reading.format not in BAR_FORMATS and reading.step <= self.step // 2
+        return not next_epoch and reading.format not in BAR_FORMATS and reading.step <= self.step // 2
 
     def truncated(self) -> None:
         """The file was truncated or replaced: a step counter going back now is a new run."""
@@ -484,4 +500,5 @@ class TrainState:
             started_at=self.started_at if self.started_from else self._first_sight,
             started_from=self.started_from or ("first sight" if self._first_sight else None),
             seen_at=now, step_interval_s=self.step_interval(), stall_after_s=self.stall_limit(),
+            problem=NOT_TEXT if self.binary else None,
         )

@@ -87,3 +87,14 @@ def test_a_log_without_times_or_rate_stalls_at_the_stored_runs_pace(run_cli, sto
                      milestones=[{"kind": "progress", "pct": 1, "step": 10, "at": iso_time(silent_since - 30)}]))
     after = json.loads(run_cli("train", "status", "--log", str(log), "--json", check=True).stdout)
     assert after["status"] == "stalled" and after["stall_after_s"] == pytest.approx(50.0)
+
+
+def test_human_summary_says_why_nothing_was_read(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from sessiontui.collectors.trainlog.encoding import NOT_TEXT
+
+    log = tmp_path / "model.pt"  # a checkpoint passed as the log by mistake
+    log.write_bytes(bytes(range(256)) * 100)
+    assert main(["train", "status", "--log", str(log)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == f"problem: {NOT_TEXT}"

@@ -161,7 +161,8 @@ def _from_memory(log: str, snapshot: TrainSnapshot, own_limit: bool = False
 
 
 def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> str:
-    """A compact human summary: status line, figures, per-position accuracy, recent events."""
+    """A compact human summary: status line, why nothing was read (if so), figures, per-position
+    accuracy, recent events."""
     import time
 
     from sessiontui.project_memory.humanize import duration, stall_text
@@ -171,6 +172,8 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
     pct = f" ({100 * snap.step / snap.total_steps:.1f}%)" if snap.total_steps and snap.step else ""
     attempt = f" · attempt {snap.attempt}" if snap.attempt and snap.attempt > 1 else ""
     lines = [f"{snap.status} · {snap.format or 'unknown format'} · step {step}{total}{pct}{attempt}"]
+    if snap.problem:  # why nothing was read (a binary file, a directory): said before any figure
+        lines.append(f"problem: {snap.problem}")
     figures = [
         f"{name} {value:.4g}" for name, value in
         (("loss", snap.loss), ("lr", snap.lr), ("grad_norm", snap.grad_norm), ("epoch", snap.epoch))
