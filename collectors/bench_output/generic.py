@@ -13,6 +13,7 @@ are kept under their own names.
 
 from __future__ import annotations
 
+import csv
 import itertools
 import re
 import statistics
@@ -40,6 +41,8 @@ _RATE_UNIT = re.compile(
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+_PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
+_THROUGHPUT = re.compile(r"\bthroughput\b", re.IGNORECASE)
 _TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
@@ -137,7 +140,24 @@ def _rate(text: str) -> tuple[str, float] | None:
         what = "req" if match["what"].lower().startswith(("r", "q")) else "tok"
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
     words = set(re.findall(r"[a-z]+", text.lower()))
-    return next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+    short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+    return short or _counted_rate(text)
+
+
+def _counted_rate(text: str) -> tuple[str, float] | None:
+    """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
+    throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
+    (llmperf): a throughput of requests, else of tokens when the label names tokens or output."""
+    per = _PER_TIME.search(text)
+    if per is None and not _THROUGHPUT.search(text):
+        return None
+    if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
+        what = "req"
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat", text, re.IGNORECASE):
+        what = "tok"
+    else:
+        return None
+    return what, 60.0 if per is not None and per[1].lower().startswith("min") else 1.0
 
 
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
@@ -635,6 +655,38 @@ def _runs_in_columns(text: str) -> str:
     return "\n".join(out)
 
 
+def _csv_cells(line: str) -> list[str]:
+    """The cells of a comma-separated line (quotes honoured), or [] for a line of one cell."""
+    if "," not in line:
+        return []
+    cells = [cell.strip() for cell in next(csv.reader([line]))]
+    return cells if len(cells) >= 2 else []
+
+
+def _csv_as_rows(text: str) -> str:
+    """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
+    header of names, then rows of as many cells; rows keyed by a name read as `| name | value
+    |`, rows of numbers under the header's column names (a rule written under it)."""
+    lines = text.splitlines()
+    index = 0
+    while index + 1 < len(lines):
+        header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
+        if not (header and len(row) == len(header) and not any(_VALUE.fullmatch(c) for c in header)
+                and any(_VALUE.fullmatch(cell) for cell in row[1:])):
+            index += 1
+            continue
+        keyed = not _VALUE.fullmatch(row[0])
+        lines[index] = "| " + " | ".join(header) + " |"
+        if not keyed:
+            lines.insert(index + 1, "|" + "---|" * len(header))
+            index += 1
+        index += 1
+        while index < len(lines) and len(cells := _csv_cells(lines[index])) == len(header):
+            lines[index] = "| " + " | ".join(cells) + " |"
+            index += 1
+    return "\n".join(lines)
+
+
 _GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
 
 
@@ -651,6 +703,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
     text = _EMPHASIS.sub("", _spread_cells(text))
+    if "," in text:
+        text = _csv_as_rows(text)
     if "|" in text:
         text = _runs_in_columns(text)
     found = list(readings(text))

@@ -15,7 +15,8 @@ from typing import Any
 from sessiontui.collectors.bench_output.common import figures_of, number, present, slug, whole
 from sessiontui.project_memory.records import Record
 
-_BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
+# `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
+_BLOCK_START = re.compile(r"^=+ *(?:[A-Za-z][\w -]*? )?Benchmark Result *=+\s*$")
 _RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
