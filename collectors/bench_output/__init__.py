@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from sessiontui.collectors.bench_output import generic, llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
 from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
@@ -30,7 +30,8 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     A result is whole when its block printed its closing line or every field its format always
     prints; one cut short keeps every figure printed whole and names what it lacks in
     `partial`, and is left out only when its headline figure (the throughput, or the tool's
-    main rate) is missing. Output cut mid-write (a last line without its line break that may end
+    main rate) is missing. Lines a `[[formats]]` declaration with a `{value}` field matches are
+    read by it alone. Output cut mid-write (a last line without its line break that may end
     inside a number) is read without that line. Server-log summaries only stand in for a
     benchmark client: when the same output also holds the client's own results (a script that
     starts the server and runs the benchmark), only those are returned, since the client
@@ -38,6 +39,8 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     """
     whole = to_text(data)
     text = trim_cut_tail(whole)
+    if user_declared := declared.parse(text):  # the user's declaration wins for its lines
+        return ParseResult(user_declared)
     try:
         return _read(text, cut=text != whole or _ends_in_a_label(text))
     finally:

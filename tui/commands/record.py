@@ -76,10 +76,14 @@ def _record_saved(source: str, args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Record benchmark results from a command run now or from saved output."""
+    from sessiontui.tui.commands.formats import use_project_formats
+
     command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if bool(command) == bool(args.source):
         print("sessiontui record: give either -- CMD ARGS... or --from FILE|-", file=sys.stderr)
         return 2
+    for problem in use_project_formats():  # a declared `{value}` format reads before the built-ins
+        print(f"sessiontui record: {problem}", file=sys.stderr)
     if args.sweep:
         if args.source:
             print("sessiontui record: --sweep runs a command: give -- CMD ARGS...", file=sys.stderr)
