@@ -87,6 +87,10 @@ HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_through
 PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
 _LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
                      r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
+# Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
+# inside its prefix, read `9` as `info`; a later line's time would start another result).
+_DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
+                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
@@ -368,6 +372,7 @@ def readings(text: str) -> Iterator[_Reading]:
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
             phase = heading[1].lower()
             continue
