@@ -54,7 +54,8 @@ _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b", re.IGNORECASE)
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
-_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
+                          re.IGNORECASE)
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
@@ -67,7 +68,8 @@ _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]")  # `|---|`, `| - | - |`
+# `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
@@ -337,6 +339,16 @@ def _is_header(cells: list[str], next_line: str) -> bool:
             and bool(_TABLE_RULE.match(next_line.strip())))
 
 
+def _joined_header(above: str, cells: list[str]) -> list[str]:
+    """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
+    one: the line above, when it has as many cells and no values, begins each column's name."""
+    above = clean(above).strip()
+    top = _row_cells(above) if _BARS.match(above) else []
+    if len(top) != len(cells) or any(_VALUE.fullmatch(cell) for cell in top):
+        return cells
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
+
+
 class _JsonPath:
     """The keys enclosing each line of (possibly cut) JSON, and the `unit` their object gives."""
 
@@ -381,6 +393,7 @@ def readings(text: str) -> Iterator[_Reading]:
         bars = bool(_BARS.search(line[:3]))
         if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
                 lines) else ""):
+            cells = _joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
             header = None if cells[0].lower() in _KEY_COLUMNS else cells
             continue
@@ -393,7 +406,7 @@ def readings(text: str) -> Iterator[_Reading]:
             yield from _line_readings(list(_table_row(columns, "|".join(spaced))), line, index, logged)
             continue
         columns = []
-        header = header if bars else None
+        header = header if bars or _TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, logged)
             continue
