@@ -43,7 +43,7 @@ _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
 _THROUGHPUT = re.compile(r"\bthroughput\b", re.IGNORECASE)
-_TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
+_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
@@ -199,7 +199,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
             return "total_tok_s", 1 / per
         if _PROMPT.search(both):
             return "prompt_tok_s", 1 / per
-        if re.search(r"output|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+        if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
             return "output_tok_s", 1 / per
         return "throughput_tok_s", 1 / per
     if _ACCEPT_LENGTH.search(label):
@@ -341,11 +341,17 @@ def _is_header(cells: list[str], next_line: str) -> bool:
 
 def _joined_header(above: str, cells: list[str]) -> list[str]:
     """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
-    one: the line above, when it has as many cells and no values, begins each column's name."""
+    one: the line above, when it has as many cells and no values, begins each column's name; a
+    group name spans the cells its bars close up (guidellm's `TTFT (ms) |||` over `mean| p99`)."""
     above = clean(above).strip()
-    top = _row_cells(above) if _BARS.match(above) else []
-    if len(top) != len(cells) or any(_VALUE.fullmatch(cell) for cell in top):
+    raw = _BARS.split(above[1:] if _BARS.match(above) else above) if _BARS.search(above) else []
+    if len(raw) == len(cells) + 1 and not raw[-1].strip():
+        raw.pop()  # the closing bar
+    if len(raw) != len(cells) or any(_VALUE.fullmatch(cell.strip()) for cell in raw):
         return cells
+    top: list[str] = []
+    for cell in raw:
+        top.append(top[-1] if not cell and top else cell.strip())
     return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
 
 
@@ -390,7 +396,8 @@ def readings(text: str) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
-        bars = bool(_BARS.search(line[:3]))
+        # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
+        bars = bool(_BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
         if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
                 lines) else ""):
             cells = _joined_header(lines[index - 1] if index else "", cells)

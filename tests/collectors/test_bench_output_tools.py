@@ -585,6 +585,20 @@ CASES = [
         '+---------------+-------------+----------------------+\n'
     ),
          value=812.4, concurrency=8, figures={'request_throughput': 3.1}),
+    Case('guidellm-stats',
+         'guidellm benchmark/output.py Benchmarks Stats (0.2): no outer bars, a `||`-grouped header '
+         'over per-column statistics',
+         (
+        'Benchmarks Stats:\n'
+        '=======================================================================================================================================================\n'
+        'Metadata     | Request Stats         || Out Tok/sec| Tot Tok/sec| Req Latency (sec)  ||| TTFT (ms)                ||| ITL (ms)          ||| TPOT (ms)          ||\n'
+        '    Benchmark| Per Second| Concurrency|        mean|        mean|  mean| median|   p99|   mean| median|    p99|  mean| median|  p99|  mean| median|  p99\n'
+        '-------------|-----------|------------|------------|------------|------|-------|------|-------|-------|-------|------|-------|-----|------|-------|-----\n'
+        '  synchronous|       0.43|        1.00|       111.4|       222.6|  2.32|   2.32|  2.34|   45.0|   44.6|   50.9|   8.9|    8.9|  9.0|   8.8|    8.8|  8.9\n'
+        ' constant@1.0|       0.99|        2.31|       254.7|       508.5|  2.33|   2.33|  2.35|   46.2|   45.9|   53.2|   9.0|    9.0|  9.1|   8.9|    8.9|  9.0\n'
+        '=======================================================================================================================================================\n'
+    ),
+         value=111.4, concurrency=1, figures={'request_throughput': 0.43, 'total_tok_s': 222.6, 'ttft_ms_p99': 50.9}),
 ]
 
 
