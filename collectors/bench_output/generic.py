@@ -14,6 +14,7 @@ are kept under their own names.
 from __future__ import annotations
 
 import csv
+import functools
 import itertools
 import re
 import statistics
@@ -111,7 +112,7 @@ _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Reading:
     """One labelled value of a line, named."""
 
@@ -121,7 +122,7 @@ class _Reading:
     logged: bool = False  # printed behind a logger prefix: a server's periodic log line
 
 
-@dataclass
+@dataclass(slots=True)
 class _Result:
     """Consecutive readings that form one result, first line to last."""
 
@@ -181,9 +182,14 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
 def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     """The figure name of a labelled value and the factor that brings it to the figure's unit;
     a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
-    both = f"{label} {unit}"
-    if context and _rate(unit) and name_of(label, unit)[0] == "throughput_tok_s":
-        both = f"{context} {both}"
+    unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
+    return _named_in(label, unit, context if unqualified and _rate(unit) else "")
+
+
+@functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
+def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
+    """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
+    both = f"{context} {label} {unit}" if context else f"{label} {unit}"
     rate = _rate(unit) or _rate(label)
     if rate is not None:
         what, per = rate
@@ -227,14 +233,15 @@ def _in_label_parentheses(line: str, at: int) -> bool:
 def _open_parenthesis(line: str, at: int) -> int:
     """Where the parenthesis enclosing position `at` opens, or -1: a value in `(3.0ms/T =
     333.33T/s)` belongs to the label before the parenthesis (`Generate:`)."""
-    depth = 0
-    for index in range(at - 1, -1, -1):
-        if line[index] == ")":
-            depth += 1
-        elif line[index] == "(":
-            if depth == 0:
-                return index
-            depth -= 1
+    depth, index = 0, at
+    while (opened := line.rfind("(", 0, index)) >= 0:  # from one parenthesis to the one before
+        closed = line.rfind(")", 0, index)
+        if closed > opened:
+            depth, index = depth + 1, closed
+        elif depth == 0:
+            return opened
+        else:
+            depth, index = depth - 1, opened
     return -1
 
 
@@ -379,10 +386,9 @@ class _JsonPath:
             self.units.pop()
 
 
-def readings(text: str) -> Iterator[_Reading]:
-    """Every named value of the text, line by line: labelled lines, rows of headed tables and
+def readings(lines: list[str]) -> Iterator[_Reading]:
+    """Every named value of the text's lines: labelled lines, rows of headed tables and
     `"key": number` lines of JSON (commands and training lines skipped)."""
-    lines = text.splitlines()
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
@@ -677,7 +683,7 @@ def _runs_in_columns(text: str) -> str:
             out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
             out.append("")
         index = end
-    return "\n".join(out)
+    return "\n".join(out) if len(out) != len(lines) or out != lines else text
 
 
 def _csv_cells(line: str) -> list[str]:
@@ -693,7 +699,7 @@ def _csv_as_rows(text: str) -> str:
     header of names, then rows of as many cells; rows keyed by a name read as `| name | value
     |`, rows of numbers under the header's column names (a rule written under it)."""
     lines = text.splitlines()
-    index = 0
+    index, changed = 0, False
     while index + 1 < len(lines):
         header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
         if not (header and len(row) == len(header) and not any(_VALUE.fullmatch(c) for c in header)
@@ -709,7 +715,8 @@ def _csv_as_rows(text: str) -> str:
         while index < len(lines) and len(cells := _csv_cells(lines[index])) == len(header):
             lines[index] = "| " + " | ".join(cells) + " |"
             index += 1
-    return "\n".join(lines)
+        changed = True
+    return "\n".join(lines) if changed else text
 
 
 _GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
@@ -732,8 +739,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         text = _csv_as_rows(text)
     if "|" in text:
         text = _runs_in_columns(text)
-    found = list(readings(text))
     lines = text.splitlines()
+    found = list(readings(lines))
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
