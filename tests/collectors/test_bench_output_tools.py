@@ -599,6 +599,27 @@ CASES = [
         '=======================================================================================================================================================\n'
     ),
          value=111.4, concurrency=1, figures={'request_throughput': 0.43, 'total_tok_s': 222.6, 'ttft_ms_p99': 50.9}),
+    Case('lmdeploy-csv',
+         "lmdeploy benchmark/profile_throughput.py --csv: writer.writerow(['batch','num_promts','RPS','RPM','throughput(out tok/s)','throughput(total tok/s)'])",
+         (
+        'batch,num_promts,RPS,RPM,throughput(out tok/s),throughput(total tok/s)\n'
+        '128,1000,5.000,300.000,1000.000,1500.000\n'
+    ),
+         value=1000.0, figures={'request_throughput': 5.0, 'total_tok_s': 1500.0}),
+    Case('vllm-offline-bar',
+         "vllm/entrypoints/llm.py _run_engine tqdm postfix f'est. speed input: {in_spd:.2f} toks/s, output: {out_spd:.2f} toks/s'",
+         (
+        'Processed prompts: 100%|██████████| 100/100 [00:05<00:00, 18.20it/s, est. speed input: 1823.45 toks/s, output: 3642.12 toks/s]\n'
+    ),
+         value=3642.12, figures={'prompt_tok_s': 1823.45}),
+    Case('vllm-bench-throughput-new',
+         "vllm/benchmarks/throughput.py (0.9+) adds 'Total num prompt tokens:' / 'Total num output tokens:'",
+         (
+        'Throughput: 12.34 requests/s, 5678.90 total tokens/s, 2345.67 output tokens/s\n'
+        'Total num prompt tokens:  409600\n'
+        'Total num output tokens:  204800\n'
+    ),
+         value=2345.67, figures={'request_throughput': 12.34, 'total_tok_s': 5678.9}),
 ]
 
 
