@@ -76,10 +76,10 @@ _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
 _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+([\d.]+)")
 _LATENCY = (
-    (re.compile(r"time to first token|\bttft\b|first[ _]token[ _]latency", re.I), "ttft"),
+    (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
-    (re.compile(r"time per output token|\btpot\b|per[- ]token latency", re.I), "tpot"),
-    (re.compile(r"inter[- ]token latency|\bitl\b", re.I), "itl"),
+    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
@@ -189,25 +189,11 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
 @functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
-    both = f"{context} {label} {unit}" if context else f"{label} {unit}"
-    rate = _rate(unit) or _rate(label)
+    words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
+    both = f"{context} {words} {unit}" if context else f"{words} {unit}"
+    rate = _rate(unit) or _rate(words)
     if rate is not None:
-        what, per = rate
-        if what == "req" and _SETTING.search(label):
-            return "request_rate", 1 / per  # the rate asked for, not the one measured
-        if what == "req":
-            return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-        if _PER_USER.search(both):
-            return "per_user_output_tok_s", 1 / per
-        if _PEAK.search(label) or _AUXILIARY.search(label):
-            return f"{slug(label)}_tok_s", 1 / per
-        if _TOTAL.search(both):
-            return "total_tok_s", 1 / per
-        if _PROMPT.search(both):
-            return "prompt_tok_s", 1 / per
-        if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
-            return "output_tok_s", 1 / per
-        return "throughput_tok_s", 1 / per
+        return _rate_name(words, both, rate)
     if _ACCEPT_LENGTH.search(label):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
@@ -220,6 +206,26 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     if latency is not None:
         return latency
     return slug(label.split(":")[-1] or label), 1.0
+
+
+def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, float]:
+    """The figure name of a rate (`both`: its label, unit and context) and its factor to /s."""
+    what, per = rate
+    if what == "req" and _SETTING.search(label):
+        return "request_rate", 1 / per  # the rate asked for, not the one measured
+    if what == "req":
+        return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
+    if _PER_USER.search(both):
+        return "per_user_output_tok_s", 1 / per
+    if _PEAK.search(label) or _AUXILIARY.search(label):
+        return f"{slug(label)}_tok_s", 1 / per
+    if _TOTAL.search(both):
+        return "total_tok_s", 1 / per
+    if _PROMPT.search(both):
+        return "prompt_tok_s", 1 / per
+    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+        return "output_tok_s", 1 / per
+    return "throughput_tok_s", 1 / per
 
 
 def _in_label_parentheses(line: str, at: int) -> bool:
@@ -303,9 +309,23 @@ def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[
     for stat, (raw_number, unit) in zip(listed, values, strict=True):
         word = {"ave": "avg"}.get(stat.lower(), stat.lower())
         word = f"p{word}" if word.isdigit() else word
+        scale, unit = _si_prefix(unit)
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, _float(raw_number) * factor
+            yield name, _float(raw_number) * factor * scale
+
+
+_SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")
+_SI_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
+
+
+def _si_prefix(unit: str) -> tuple[float, str]:
+    """(scale, unit) of a rate printed with an SI prefix (`12.3k tok/s`, `1.2M tokens/min`);
+    (1, unit) for any other unit (`8.03 B` params, `4.58 GiB` are no rates)."""
+    prefix = _SI_PREFIX.match(unit)
+    if prefix is None or _rate(unit[prefix.end():]) is None:
+        return 1.0, unit
+    return _SI_SCALE[prefix[1]], unit[prefix.end():]
 
 
 def _row_cells(line: str) -> list[str]:

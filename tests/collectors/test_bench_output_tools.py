@@ -620,6 +620,19 @@ CASES = [
         'Total num output tokens:  204800\n'
     ),
          value=2345.67, figures={'request_throughput': 12.34, 'total_tok_s': 5678.9}),
+    Case('python-dict-result',
+         "vLLM/SGLang benchmark result dict printed with print(result) (keys of serve.py's result dict)",
+         (
+        "{'duration': 52.31, 'completed': 1000, 'total_input_tokens': 215196, 'total_output_tokens': 197034, 'request_throughput': 19.12, 'output_throughput': 3766.8, 'total_token_throughput': 7880.79, 'mean_ttft_ms': 1234.56, 'p99_ttft_ms': 3000.0, 'max_concurrency': 64}\n"
+    ),
+         value=3766.8, concurrency=64, figures={'request_throughput': 19.12, 'total_tok_s': 7880.79, 'ttft_ms_p99': 3000.0}),
+    Case('k-suffixed-rate',
+         'a summary line with SI-prefixed rates (`12.3k tok/s`)',
+         (
+        'Output throughput: 12.3k tok/s\n'
+        'Request throughput: 4.1 req/s\n'
+    ),
+         value=12300.0, figures={'request_throughput': 4.1}),
 ]
 
 
