@@ -38,7 +38,8 @@ _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
 _BARS = re.compile(r"[│┃|]")
 _RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|[\s-]*per[\s-]+)\s*"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
+    r"\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
@@ -82,6 +83,7 @@ _LATENCY = (
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
@@ -144,7 +146,7 @@ def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
     match = _RATE_UNIT.search(text)
     if match:
-        what = "req" if match["what"].lower().startswith(("r", "q")) else "tok"
+        what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
     words = set(re.findall(r"[a-z]+", text.lower()))
     short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
@@ -167,6 +169,11 @@ def _counted_rate(text: str) -> tuple[str, float] | None:
     return what, 60.0 if per is not None and per[1].lower().startswith("min") else 1.0
 
 
+def _unit_word(unit: str) -> str:
+    """The first word of a value's unit, lower case (`usec` of `usec (standard deviation`)."""
+    return unit.strip().split(" ", 1)[0].lower()
+
+
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
     quantity = next((name for pattern, name in _LATENCY if pattern.search(label)), None)
@@ -176,7 +183,7 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
-    return f"{quantity}_ms_{stat}", 1000.0 if seconds else 1.0
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 
 
 def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
@@ -201,7 +208,7 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
         return "concurrency", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
-        return "latency_s", 0.001 if unit.strip().lower() == "ms" else 1.0
+        return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency

@@ -633,6 +633,37 @@ CASES = [
         'Request throughput: 4.1 req/s\n'
     ),
          value=12300.0, figures={'request_throughput': 4.1}),
+    Case('perf-analyzer',
+         "triton-inference-server/perf_analyzer inference_profiler / report_writer: 'Throughput: N infer/sec', 'Concurrency: N, throughput: N infer/sec, latency N usec'",
+         (
+        '*** Measurement Settings ***\n'
+        '  Batch size: 1\n'
+        '  Service Kind: Triton\n'
+        '  Using "time_windows" mode for stabilization\n'
+        '  Measurement window: 5000 msec\n'
+        '  Using synchronous calls for inference\n'
+        '  Stabilizing using average latency\n'
+        '\n'
+        'Request concurrency: 1\n'
+        '  Client: \n'
+        '    Request count: 3608\n'
+        '    Throughput: 200.364 infer/sec\n'
+        '    Avg latency: 4979 usec (standard deviation 1089 usec)\n'
+        '    p50 latency: 4877 usec\n'
+        '    p90 latency: 5440 usec\n'
+        '    p95 latency: 5748 usec\n'
+        '    p99 latency: 8044 usec\n'
+        '    Avg HTTP time: 4966 usec (send/recv 36 usec + response wait 4930 usec)\n'
+        '  Server: \n'
+        '    Inference count: 3608\n'
+        '    Execution count: 3608\n'
+        '    Successful request count: 3608\n'
+        '    Avg request latency: 4586 usec (overhead 29 usec + queue 21 usec + compute input 24 usec + compute infer 4498 usec + compute output 13 usec)\n'
+        '\n'
+        'Inferences/Second vs. Client Average Batch Latency\n'
+        'Concurrency: 1, throughput: 200.364 infer/sec, latency 4979 usec\n'
+    ),
+         value=200.364, metric='request_throughput', concurrency=1, figures={'latency_s': 0.004979, 'e2e_ms_mean': 4.586}),
 ]
 
 
