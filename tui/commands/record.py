@@ -102,7 +102,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(-- CMD ARGS... | --from FILE|-)",
         help="run a benchmark and store its results (or read saved output with --from)",
         description="Run CMD, stream its output live and save it under .sessiontui/outputs/, then "
-        "store one benchmark record per result found in it (SGLang, vLLM, llama.cpp formats). "
+        "store one benchmark record per result found in it (SGLang, vLLM, llama.cpp formats, labelled "
+        "lines of other tools, and a [[formats]] pattern with {value} in sessiontui.toml, tried first). "
         "A failing command is stored as a failed attempt. Results with implausible values (not "
         "finite, throughput <= 0, accept length < 1, concurrency < 1) are not stored: exit 2.",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(
