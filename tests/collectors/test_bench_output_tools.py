@@ -664,6 +664,13 @@ CASES = [
         'Concurrency: 1, throughput: 200.364 infer/sec, latency 4979 usec\n'
     ),
          value=200.364, metric='request_throughput', concurrency=1, figures={'latency_s': 0.004979, 'e2e_ms_mean': 4.586}),
+    Case('llmperf-with-command',
+         'llmperf README command (--num-concurrent-requests) above token_benchmark_ray.py summary',
+         "$ python token_benchmark_ray.py --model meta-llama/Llama-2-7b-chat-hf --mean-input-tokens 550"
+         " --num-concurrent-requests 8 --results-dir result_outputs --llm-api openai\n"
+         "Number Of Errored Requests: 0\nOverall Output Throughput: 45.17123456\n"
+         "Number Of Completed Requests: 150\nCompleted Requests Per Minute: 36.12345\n",
+         value=45.17123456, concurrency=8),
 ]
 
 
