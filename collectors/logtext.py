@@ -15,17 +15,48 @@ LEAD_LINES = 4  # lines before a crash line without traceback, kept in its excer
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 RANK_PREFIX = re.compile(r"^\s*\[(?:default|rank)(\d+)\]:")
-# Launcher and logger prefixes: `[default0]:`, `[rank0]:`, `[1745] `, `2026-01-02 03:04:05,678 `,
-# `[2026-01-02 03:04:05]`, glog `I0102 03:04:05.678 123 file.cc:12] `, `INFO:root:`,
-# vLLM `ERROR 01-11 13:09:40 engine.py:366] `.
-_PREFIX = re.compile(
-    r"^(?:\s*(?:\[(?:default|rank)\d+\]:|\[\d+\] |\[\d{4}-\d\d-\d\d[^\]]{0,40}\]|"
-    r"\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]|"
-    r"\d\d-\d\d [\d:.]+ [\w.-]+:\d+\]|"
-    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)(?::[\w.]+:|\s+-?)?)\s*)+"
+_LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|NOTICE|TRACE|SUCCESS|FATAL)"
+_CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
+# Logger and launcher prefixes, one shape per alternative, removed from a line's head until none
+# matches: they stack (`[rank0]:[titan] 2025-06-16 22:30:48,735 - root - INFO - `). Each shape's
+# source is in tests/collectors/test_logtext.py.
+_HEADS = re.compile(
+    r"^\s*(?:"
+    r"\[[^\]\n]{1,60}\]<std(?:out|err)>:"  # mpirun/SageMaker `[1,mpirank:0,algo-1]<stdout>:`
+    r"|\[[^\]\n]{0,40}\d\d:\d\d:\d\d[^\]\n]{0,40}\]:?"  # `[05:27:23.812437]`, `[11/01 11:27:04 d2]:`
+    rf"|\[{_LEVEL}\b[^\]\n]{{0,80}}\]:?(?:\s+-(?=\s))?"  # `[INFO]`, `[INFO|DP=0|PP=0|TP=0]:`, Hydra
+    r"|\[NeMo [IWEDC] [^\]\n]{0,80}\]"  # NeMo `[NeMo I 2024-01-01 10:00:00 exp_manager:123]`
+    r"|\[[\w.-]{1,40}\.(?:py|cc|cpp):\d+(?::\w+)?\](?:\s*\[Rank \d+\])?"  # DeepSpeed log_dist's
+    # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
+    r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
+    r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
+    r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
+    r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
+    r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
+    r"|[EWIF] [\w./-]+\.(?:cc|cpp|h|py):\d+\]"  # TensorFlow after its stamp `I tensorflow/x.cc:12]`
+    rf"|\([\w.]+:\d+\)\s+{_LEVEL}:"  # ESPnet `[host] <time> (trainer:328) INFO: `
+    r"|\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\)"  # Ray `(RayTrainWorker pid=1)`, vLLM `(APIServer pid=1)`
+    rf"|{_LEVEL}\s+\d\d-\d\d {_CLOCK}\s+\[?[\w.-]+:\d+\]"  # vLLM `INFO 08-12 10:00:00 [x.py:271]`
+    rf"|\d{{4}}[-/]\d\d[-/]\d\d[T ]{_CLOCK}(?:Z|[+-]\d\d:?\d\d)?(?:\s*(?:\||>>|:(?=\s)))?"  # stamps
+    rf"|\d\d/\d\d(?:/\d{{2,4}})? {_CLOCK}"  # mmengine `04/21 21:03:52`, accelerate `12/01/2024 ..`
+    rf"|{_CLOCK}(?=\s)"  # a bare clock `20:39:20 [Epoch: 50] ...`
+    rf"|[A-Z][a-z]{{2}} [ \d]\d {_CLOCK} [\w.-]+ [\w.@/-]+(?:\[\d+\])?:"  # journald/syslog
+    r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
+    rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?:(?::[\w.<>]+)?:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
+    rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
+    rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
+    rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
+    r"|(?:wandb|srun|[A-Za-z][\w.]*-[\w.-]*\d):(?=\s)"  # W&B, srun, pdsh `worker-1:`
+    r"|[\w.]+[-_]\d+\s+\|(?=\s)"  # docker compose `trainer-1  | `
+    r")\s*"
 )
-_LEVEL_INITIALS = "EWIFDC"
-_LEVEL_HEADS = frozenset({"INFO", "WARN", "ERRO", "DEBU", "CRIT"})
+# Launcher prefixes that only ever come first: a process id `[1745] ` (later in a line, `[1000] ` is
+# a step: CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken
+# only before another prefix (a script's own `100: loss 2.5` puts its step there).
+_LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])|\d{1,4}:)\s+(?=\D)")
+# rich's handler ends each line with its source (`...   train.py:45`): not a figure.
+_SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
+MAX_HEADS = 8  # prefixes stripped from one line at most
 
 TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
@@ -97,13 +128,22 @@ _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
 
 
 def clean(text: str) -> str:
-    """A line without ANSI codes and launcher/logger prefixes, so recognisers see the payload."""
+    """A line without ANSI codes and logger/launcher prefixes, so recognisers see the payload;
+    SageMaker's `#015` is the `\\r` it stands for (the last segment is what a terminal shows)."""
     if "\x1b" in text:
         text = ANSI.sub("", text)
-    head = text[:1]
-    if head in "[ 0123456789" or (head in _LEVEL_INITIALS and (text[1:2].isdigit()
-                                                            or text[:4] in _LEVEL_HEADS)):
-        return _PREFIX.sub("", text, count=1)
+    if "#015" in text:
+        segments = [segment for segment in text.split("#015") if segment.strip()]
+        text = segments[-1] if segments else ""
+    if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
+        text = text[launcher.end():]
+    for _ in range(MAX_HEADS):
+        match = _HEADS.match(text)
+        if match is None or not match.group(0):
+            break
+        text = text[match.end():]
+    if ".py:" in text:
+        text = _SOURCE_TAIL.sub("", text)
     return text
 
 

@@ -91,8 +91,6 @@ _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), 
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
 PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
-_LOGGED = re.compile(r"\b(?:INFO|WARN(?:ING)?|DEBUG|ERROR)\b[^\n]{0,40}\d\d:\d\d:\d\d"
-                     r"|^\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\[\d\d:\d\d:\d\d\]")
 # Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
 # inside its prefix, read `9` as `info`; a later line's time would start another result).
 _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
@@ -423,7 +421,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
-        logged = len(line) < len(raw.strip()) or bool(_LOGGED.search(raw))
+        logged = len(line) < len(raw.strip())
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
             phase = heading[1].lower()

@@ -18,18 +18,21 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |`, a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock; a
-# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`).
+# checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
+# a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
-    rf"(?<![\w./-])[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+\|\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/.]|:\S)",
     re.IGNORECASE,
 )
-# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`: a position
-# and its total (a bracketed one right after `Epoch` is the epoch's, not the step's).
+# `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
+# `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
+# `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it)\s*[:=]?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*[\])]))"
+    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*(?:[\])]|[\d:]+,))"  # HF notebook `[60/60 01:23, `
+    r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
@@ -49,8 +52,12 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
+# A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
+# `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+_STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -78,8 +85,13 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
     phrase of three words or more is prose, not a name."""
     words = key.split(" ")
+    while len(words) > 1 and words[0].lower() in _STOPWORDS:  # `with loss 2.3`: the loss
+        words = words[1:]
+    key = " ".join(words)
     if len(words) == 1:
         return key
+    if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's
+        return " ".join(words[-3:])            # phrase is part of the name
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
@@ -143,7 +155,7 @@ def generic(text: str) -> Reading | None:
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None
     epoch: float | None = None
-    if position is not None:
+    if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
         rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
@@ -151,6 +163,8 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
+    if (lead := _LEAD_STEP.match(text)) and (step is None or step[0] > 1) and not validation:
+        step = (1, int(lead[1]))
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):

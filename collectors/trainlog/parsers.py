@@ -69,7 +69,8 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      re.IGNORECASE)
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
-                    r"|\bdone training in\b|\[after training is done\]", re.IGNORECASE)
+                    r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
+                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs", re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -147,13 +148,16 @@ def specforge_dict(text: str) -> Reading | None:
 
 
 def hf_dict(text: str) -> Reading | None:
-    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end."""
+    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. A
+    position printed before the dict counts (accelerate's `epoch 0: {'accuracy': 0.85}`)."""
     start = text.find("{'")
     if start == -1 or "}" not in text:
         return None
     pairs = dict_pairs(text[start:])
     done = any(key == "train_runtime" for key, _ in pairs)
-    reading = from_pairs("hf-trainer", pairs, done=done)
+    lead = generic(text[:start]) if start > 0 else None
+    reading = from_pairs("hf-trainer", pairs, done=done, step=lead.step if lead else None,
+                         epoch=lead.epoch if lead else None)
     if done and reading is not None and all(key != "loss" for key, _ in pairs):
         reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
     return reading
@@ -286,7 +290,9 @@ def run_ended(text: str) -> Reading | None:
     """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
     YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
     torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
-    in 39.5 seconds`, Megatron's `[after training is done]`."""
+    in 39.5 seconds`, Megatron's `[after training is done]`, Detectron2's and maskrcnn-benchmark's
+    `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
+    finished at 35 epochs`."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -310,6 +316,8 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining Complete", run_ended),
     ("done training", run_ended),
     ("after training is done", run_ended),
+    ("raining time: ", run_ended),
+    ("training was finished", run_ended),
     (" Epoch [", specforge_epoch),
     ("step ", specforge_dict),
     ("{'", hf_dict),

@@ -15,12 +15,13 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
-from sessiontui.collectors.trainlog.vocabulary import canonical
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
 
 _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.-]*(?: [A-Za-z][\w()/.-]*)*")  # spaCy's `#`: steps
 _ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
-_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|- \d)")  # a bar, or verbose=2 `19/19 - 12s`
+# A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
+_KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
 # A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
                            re.IGNORECASE)
@@ -28,6 +29,7 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+_SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -63,6 +65,8 @@ def _cells(text: str, header: bool = False) -> list[str]:
     split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
+    if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
+        return [cell.strip() for cell in head[1:-1].split("|")]
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
     if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
@@ -71,11 +75,26 @@ def _cells(text: str, header: bool = False) -> list[str]:
 
 
 def _header(text: str) -> list[str] | None:
-    """Column names of an aligned header line (at least three names, none a number)."""
+    """Column names of an aligned header line (at least three names, none a number; two when the
+    first names the position, as HF's notebook table `Step  Training Loss`)."""
     cells = _cells(text, header=True)
-    if len(cells) < MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+    least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
+    if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
     return cells
+
+
+def _grouped(words: list[str], count: int) -> list[str] | None:
+    """A single-spaced header's words as `count` column names: two words make one name where the
+    vocabulary knows the pair (`Training Loss`, `Learning Rate`), else each word is one."""
+    names: list[str] = []
+    i = 0
+    while i < len(words):
+        pair = " ".join(words[i:i + 2])
+        known = i + 1 < len(words) and (canonical(pair) in LEXICON or canonical(pair).startswith("val_"))
+        names.append(pair if known else words[i])
+        i += 2 if known else 1
+    return names if len(names) == count else None
 
 
 class LineReader:
@@ -89,6 +108,7 @@ class LineReader:
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
+        self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -100,6 +120,12 @@ class LineReader:
         if (columns := _header(text)) is not None:
             self._columns = columns
             return []
+        if _SPACED_HEADER.fullmatch(text) and canonical(text.split()[0]) in ("step", "epoch"):
+            self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
+            return []
+        if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
+            self._columns = columns
+        self._spaced = None
         if self._columns is not None and (row := self._row(text)) is not None:
             return [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:

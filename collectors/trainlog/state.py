@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import cast
 
 from sessiontui.collectors.logtext import abstract, has_hint, rank_of
+from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
@@ -63,6 +64,7 @@ class TrainState:
         self._epochs_total: int | None = None  # as the log declares it (num_epochs=2, [1/2], ...)
         self._declared_total: int | None = None  # run-wide step count the log declares
         self.binary = False  # the file is not text: nothing in it is read
+        self._bytes = LogBytes()  # its byte order (UTF-16 logs are transcoded), NULs dropped
         self.run_index = 0  # runs that started in this log before the current one
         self.segments: deque[RunSegment] = deque(maxlen=MAX_SEGMENTS)
         self._reader = LineReader()
@@ -105,8 +107,9 @@ class TrainState:
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
         """Parse a block of complete records (as LineBuffer returns them) seen at time `at`."""
-        if self.binary or (self.format is None and self._looks_binary(block)):
-            self.binary = True
+        block = self._bytes.text(block)
+        if self.binary or (self.format is None and looks_binary(block)):
+            self.binary = self._bytes.binary = True
             return
         stride = max((series.stride for series in self.history.values()), default=1)
         filled = max((len(series.points) for series in self.history.values()), default=0)
@@ -129,15 +132,6 @@ class TrainState:
         else:
             self._watcher.remember(text[-CONTEXT_BYTES:].split("\n"))
             self._feed_fast(text, stride, samples, at)
-
-    @staticmethod
-    def _looks_binary(block: bytes) -> bool:
-        """Whether a log's opening bytes are not text (NUL bytes or mostly undecodable)."""
-        head = block[:4096]
-        if b"\x00" in head:
-            return True
-        text = head.decode("utf-8", "replace")
-        return bool(text) and text.count("\ufffd") > len(text) // 10
 
     def _find_start(self, text: str) -> None:
         """Date the current run by the first timestamp its log prints, while it has none."""
@@ -238,7 +232,8 @@ class TrainState:
         if reading.step is not None:
             self._tool_eta = reading.remaining_s
         if reading.step is not None and reading.total:
-            self._bar_full = reading.step >= reading.total
+            # only a bar can be a preprocessing one: OLMo's last `[step=1000/1000]` is the run's
+            self._bar_full = reading.step >= reading.total and reading.format in BAR_FORMATS
             seen = self._bar_seen[1] + 1 if reading.total == self._bar_seen[0] else 1
             self._bar_seen = (reading.total, seen)
         if progressed:
@@ -484,4 +479,5 @@ class TrainState:
             started_at=self.started_at if self.started_from else self._first_sight,
             started_from=self.started_from or ("first sight" if self._first_sight else None),
             seen_at=now, step_interval_s=self.step_interval(), stall_after_s=self.stall_limit(),
+            problem=NOT_TEXT if self.binary else None,
         )

@@ -29,6 +29,7 @@ ALIASES = {
     "learning_rate": "lr",
     "train_lr": "lr",
     "lr_0": "lr",
+    "learning_rate_0": "lr",
     "optim0_lr0": "lr",
     # gradient norm: fairseq `gnorm`, Megatron `grad norm`
     "gradient_norm": "grad_norm",
@@ -39,6 +40,7 @@ ALIASES = {
     "lrs": "lr",
     "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
+    "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
     # position: lifted out of the metrics as the step
     "iteration": "step",
@@ -56,13 +58,20 @@ ALIASES = {
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
 STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
-             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2}
+             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch", "final", "last", "epoch"})
-_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/")
+_VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/", "val.", "valid.",
+               "validation.")
+_NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
+# An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`).
+_FIRST_GROUP = re.compile(r"[/_]?(?:pg|group)_?0$")
+# Lightning's LearningRateMonitor `lr-AdamW`, Composer's `Train lr-DecoupledAdamW/group0`: the
+# optimizer's class after the rate.
+_RATE_OF = re.compile(r"\s*(?:[Tt]rain\s+)?(?:lr|learning[_ ]rate)-[A-Z]\w*(?:/(?:pg|group)0)?\s*$")
 # The domain lexicon the fuzzy fallback matches against: canonical name -> spellings.
 LEXICON = {
     "loss": ("loss", "lm_loss", "nll", "closs", "xent", "cross_entropy", "cross_entropy_loss",
@@ -70,7 +79,7 @@ LEXICON = {
     "lr": ("lr", "learning_rate", "learningrate", "lrate"),
     "grad_norm": ("grad_norm", "gradnorm", "grad_l2_norm"),
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
-                     "tps", "toks/s"),
+                     "tps", "toks/s", "tokens/sec", "tok/sec", "tokens/second"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),
@@ -84,9 +93,9 @@ FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ 
 def plain_name(key: str) -> str:
     """A tool's key in the snapshot's spelling, without aliasing."""
     key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
-    if key.startswith("train/"):
+    if key.startswith(("train/", "train.")):
         key = key[6:]
-    elif key.startswith("eval/"):
+    elif key.startswith(("eval/", "eval.")):
         key = "eval_" + key[5:]
     return key
 
@@ -95,6 +104,8 @@ def plain_name(key: str) -> str:
 def canonical(key: str) -> str:
     """The snapshot's name for a tool's key: exact alias, validation prefix, qualifiers, fuzzy."""
     name = plain_name(key)
+    if _RATE_OF.fullmatch(key):
+        return "lr"
     if name.endswith("simulated_acc_len"):
         return "simulated_acc_len"
     if name in ALIASES:
@@ -105,9 +116,14 @@ def canonical(key: str) -> str:
     if name.startswith("valid_") or name.startswith("val_"):
         return name
     found = _unqualified(name)
-    if found == name and "/" in name:  # a namespace: `optim/total_grad_norm`, `actor/lr`
-        inner = _unqualified(name.rsplit("/", 1)[1])
+    if found == name and _FIRST_GROUP.search(name):
+        inner = canonical(_FIRST_GROUP.sub("", name))
         found = inner if inner in LEXICON else name
+    if found == name and _NAMESPACE.search(name):  # `optim/total_grad_norm`, Composer `loss/train/total`
+        parts = _NAMESPACE.split(name)
+        inner = _unqualified(parts[-1])
+        whole = _unqualified("_".join(part for part in parts if part != "total"))  # a loss's sum
+        found = inner if inner in LEXICON else whole if whole in LEXICON else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
         known = inner in LEXICON or inner.removeprefix("val_") in LEXICON
@@ -120,7 +136,7 @@ def _unqualified(name: str) -> str:
     if name in ALIASES:
         return ALIASES[name]
     words = [word.strip("()") for word in name.split("_") if word.strip("()")]
-    core = [word for word in words if word not in _QUALIFIERS]
+    core = [word for word in words if word not in _QUALIFIERS] or words[-1:]  # `cur_epoch`: epoch
     if core and len(core) < len(words):
         joined = "_".join(core)
         known = ALIASES.get(joined) or (joined if joined in LEXICON else None)

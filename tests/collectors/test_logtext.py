@@ -116,3 +116,65 @@ def test_excerpt_is_the_failure_without_bars_prefixes_or_repeats() -> None:
     assert not any("%|" in line or line.startswith("[rank") for line in cut)
     assert 'File "/w/train.py", line 7, in step7' in cut  # the innermost frames are kept
     assert 'File "/w/train.py", line 0, in step0' not in cut
+
+
+PAYLOAD = "step: 250  loss: 2.5"
+
+
+# One line per prefix shape, the payload behind it; each comment names the code or the real log
+# that prints the shape.
+@pytest.mark.parametrize("prefix", [
+    "root - INFO - ",  # logging `%(name)s - %(levelname)s - %(message)s` (torchtitan's handler)
+    "[rank0]:",  # torch.distributed.elastic `--local-ranks-filter` line prefix `[rank{rank}]:`
+    "[default0]:",  # torchrun --tee (torch < 2.2) prefix `[{role}{local_rank}]:`
+    "[05:27:23.812437] ",  # MAE/DeiT misc.py `builtin_print('[{}] '.format(now.time()), ...)`
+    "2024-05-01 10:00:00,123 - INFO - module - ",  # logging `%(asctime)s - %(levelname)s - %(name)s - `
+    "INFO:__main__:",  # logging.basicConfig default `%(levelname)s:%(name)s:%(message)s`
+    "I1201 10:00:00.123456 140 train.py:12] ",  # absl/glog `LMMDD hh:mm:ss.uuuuuu thread file:line]`
+    "[1,mpirank:0,algo-1]<stdout>:",  # SageMaker mpirun --tag-output (corpus train/b02 sagemaker_*)
+    "(APIServer pid=1) INFO 08-12 10:00:00 [loggers.py:271] ",  # vllm/logger.py `_FORMAT` + process prefix
+    "ERROR 01-11 13:09:40 engine.py:366] ",  # vLLM < 0.8 `%(levelname)s %(asctime)s %(filename)s:%(lineno)d]`
+    "2021-01-01 10:00:00 | INFO | fairseq_cli.train | ",  # fairseq_cli/train.py logging.basicConfig format
+    "2024-01-01 10:00:00.123 | INFO     | __main__:main:12 - ",  # loguru's default format
+    "[12/01/24 10:00:00] INFO     ",  # rich.logging.RichHandler (time, level, ... source at the end)
+    "[rank3]:[W1201 10:00:00.123456789 ProcessGroupNCCL.cpp:1234] ",  # torch c10 warning behind elastic
+    "0: INFO:__main__:",  # srun --label before a logger prefix
+    "srun: ",  # srun's own messages
+    "(RayTrainWorker pid=123) ",  # Ray's worker-output prefix
+    "[2024-01-01 10:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] ",  # deepspeed/utils/logging.py
+    "wandb: ",  # wandb's terminal output (corpus train/b17 lightning_it_bar_glued_wandb_fit_stopped)
+    "trainer-1  | ",  # docker compose v2 `service-N  | ` output
+    "2024-01-01T10:00:00.123456789Z ",  # kubectl logs --timestamps (corpus bench/b12 vllm_engine_log_iso)
+    "Dec 01 10:00:00 gpu-host python[1234]: ",  # journalctl's short format
+    "[INFO|trainer.py:1234] 2024-01-01 10:00:00,123 >> ",  # transformers' examples logging format
+    "[2024-01-01 10:00:00,123][__main__][INFO] - ",  # Hydra's job-logging default
+    "[NeMo I 2024-01-01 10:00:00 exp_manager:123] ",  # NeMo's logging formatter
+    "2024-01-01 10:00:00.123456: I tensorflow/core/platform/cpu_feature_guard.cc:193] ",  # TF C++ log
+    "12/01/2024 10:00:00 - INFO - __main__ - ",  # accelerate/transformers no_trainer examples
+    "2024/01/01 10:00:00 - mmengine - INFO - ",  # MMEngine's MMFormatter
+    "DLL 2022-04-05 05:10:36.324733 - ",  # NVIDIA DLLogger StdOutBackend
+    "worker-1: ",  # pdsh (DeepSpeed multi-node launcher) host prefix
+    "#015",  # SageMaker writes each `\r` as `#015`
+    "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: ",  # espnet2/utils logging format
+])
+def test_each_logger_prefix_shape_is_stripped(prefix: str) -> None:
+    assert clean(prefix + PAYLOAD) == PAYLOAD
+
+
+def test_rich_source_column_at_the_end_is_not_a_figure() -> None:
+    # corpus train/b03 kohya_avr_loss_nan.log: rich prints `train_util.py:779` right-aligned
+    line = "2025-06-29 11:57:32 INFO     epoch is incremented. epoch: 2                 train_util.py:779"
+    assert clean(line) == "epoch is incremented. epoch: 2"
+
+
+@pytest.mark.parametrize(("line", "payload"), [
+    # CLU's metric writer (corpus train/b07): `[1000]` after the absl prefix is the step
+    ("I1002 21:43:51.424899 140400640460352 logging_writer.py:35] [1000] train_loss=6.52",
+     "[1000] train_loss=6.52"),
+    # ProcessGroupNCCL's own message names the rank that timed out
+    ("[Rank 1] Watchdog caught collective operation timeout",
+     "[Rank 1] Watchdog caught collective operation timeout"),
+    ("1000: loss 2.5", "1000: loss 2.5"),  # a script's own step, not srun's task label
+])
+def test_what_is_not_a_prefix_stays(line: str, payload: str) -> None:
+    assert clean(line) == payload

@@ -13,12 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
-KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b07/flax_imagenet_clu_writer.log": "CLU's `[1000]` step prefix has the shape of a launcher's "
-                                        "`[pid]` prefix, which log cleaning strips before reading",
-    "b14/dcgan_counter_epoch_of_batch_of.log": "DCGAN-tensorflow's leading `[   32622` counter is not "
-                                               "read; the batch-of-epoch `[12603/20018]` wins as the step",
-}
+KNOWN_MISSES: dict[str, str] = {}  # "bNN/file": why it is still read wrong
 
 
 @functools.cache

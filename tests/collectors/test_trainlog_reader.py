@@ -261,3 +261,30 @@ def test_g_step_is_the_global_step_over_a_step_within_the_epoch() -> None:
 ])
 def test_a_tensor_printed_as_is_reads_as_its_number(line: str, name: str, value: float) -> None:
     assert _one(line).metrics[name] == value
+
+
+@pytest.mark.parametrize(("line", "step"), [
+    # CLU's metric writer behind absl's prefix (corpus train/b07 flax_imagenet_clu_writer.log)
+    ("I1002 21:43:51.424899 140400640460352 logging_writer.py:35] [1000] train_loss=6.52", 1000),
+    # DCGAN-tensorflow's run-wide counter before the epoch's batch (corpus train/b14)
+    ("[   32622 Epoch:[ 1/25] [12603/20018] time: 125602.7393, d_loss: 2.16, g_loss: 0.18", 32622),
+    ("[1745] loss=2.5", None),  # a launcher's process id opening the line is no step
+])
+def test_a_bracketed_counter_leading_the_payload_is_the_step(line: str, step: int | None) -> None:
+    assert _one(line).step == step
+
+
+@pytest.mark.parametrize(("key", "name"), [
+    ("lr-AdamW", "lr"),  # Lightning LearningRateMonitor
+    ("lr_scale", "lr_scale"),  # MAE's per-layer scale is not the rate
+    ("learning_rate_0", "lr"),
+    ("tokens/sec", "tokens_per_s"),  # mlx-lm `Tokens/sec`
+    ("cur_epoch", "epoch"),
+    ("epoch_num", "epoch"),
+    ("train.loss", "loss"),  # DLLogger
+    ("val.loss", "val_loss"),
+    ("loss/train/total", "loss"),  # Composer
+    ("optim/learning_rate_group0", "lr"),  # OLMo
+])
+def test_spellings_from_framework_code_land_on_the_vocabulary(key: str, name: str) -> None:
+    assert canonical(key) == name

@@ -1,0 +1,90 @@
+"""`train status --log` on the shapes real log files come in: line endings, colour codes, redraws,
+NUL bytes, other encodings, huge lines, interleaved warnings, N ranks, restarts, binary files."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import pytest
+
+from sessiontui.collectors.trainlog import read_log
+from sessiontui.collectors.trainlog.encoding import NOT_TEXT, utf16_order
+
+STEPS = 50
+LINES = [f"step {i} loss {3 - i / 100:.4f} lr 1e-4" for i in range(1, STEPS + 1)]
+TEXT = "\n".join(LINES) + "\n"
+WARNING = ("/usr/lib/python3/site-packages/torch/utils/checkpoint.py:429: UserWarning: "
+           "torch.utils.checkpoint: please pass in use_reentrant=True or use_reentrant=False.\n"
+           "  warnings.warn(\n")
+
+SHAPES = {
+    "crlf": TEXT.replace("\n", "\r\n").encode(),
+    "ansi": "".join(f"\x1b[32mINFO\x1b[0m \x1b[1m{line}\x1b[0m\n" for line in LINES).encode(),
+    "latin-1": ("Epoch 1 pérdida\n" + TEXT).encode("latin-1"),
+    "nul-bytes": b"\x00" * 5000 + TEXT.encode().replace(b"step 25", b"step 25\x00") + b"\x00" * 100,
+    "very-long-line": ("x" * 3_000_000 + "\n" + TEXT).encode(),
+    "warnings-between": "".join(line + "\n" + WARNING for line in LINES).encode(),
+    "eight-ranks": "".join(f"[rank{r}]:{line}\n" for line in LINES for r in range(8)).encode(),
+    "utf-16-bom": codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le"),
+    "utf-16-no-bom": TEXT.encode("utf-16-le"),
+    "utf-16-be": codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"),
+    "utf-8-bom": codecs.BOM_UTF8 + TEXT.encode(),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_each_file_shape_reads_the_last_step_and_loss(tmp_path: Path, shape: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_bytes(SHAPES[shape])
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.problem) == (STEPS, pytest.approx(2.5), None)
+
+
+def test_tqdm_redraws_in_one_physical_line_read_as_the_last(tmp_path: Path) -> None:
+    log = tmp_path / "bar.log"
+    log.write_text("".join(f"\r{2 * i}%|#| {i}/{STEPS} [00:01<00:01, 1.0it/s, loss={3 - i / 100:.3f}]"
+                           for i in range(1, STEPS + 1)) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.loss) == (STEPS, STEPS, pytest.approx(2.5))
+
+
+def test_a_restarted_run_reads_from_its_restart(tmp_path: Path) -> None:
+    log = tmp_path / "restart.log"
+    log.write_text(TEXT + "".join(f"step {i} loss {2 - i / 100:.4f}\n" for i in range(1, 11)))
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.run_index) == (10, pytest.approx(1.9), 1)
+
+
+def test_a_binary_file_says_so_in_one_line(tmp_path: Path) -> None:
+    log = tmp_path / "model.pt"
+    log.write_bytes(bytes(range(256)) * 100)
+    snap = read_log(log)
+    assert snap.problem == NOT_TEXT and snap.step is None
+
+
+@pytest.mark.parametrize(("head", "order"), [
+    (codecs.BOM_UTF16_LE + "step".encode("utf-16-le"), "utf-16-le"),
+    ("step 1 loss 2.5".encode("utf-16-be"), "utf-16-be"),
+    (b"step 1 loss 2.5", None),
+    (b"\x00" * 600, None),  # a copytruncate hole is not UTF-16
+])
+def test_utf16_is_told_by_its_bom_or_its_nul_pattern(head: bytes, order: str | None) -> None:
+    assert utf16_order(head) == order
+
+
+def test_a_utf16_log_followed_as_it_grows_keeps_its_byte_pairs(tmp_path: Path) -> None:
+    from sessiontui.collectors.trainlog.follower import LogFollower
+
+    data = codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le")
+    log = tmp_path / "train.log"
+    follower = LogFollower(log)
+    try:
+        for end in (101, 1001, len(data)):  # odd cuts: a UTF-16 pair split across reads
+            with log.open("ab") as out:
+                out.write(data[log.stat().st_size if log.exists() else 0:end])
+            snap = follower.poll()
+        assert (snap.step, snap.loss) == (STEPS, pytest.approx(2.5))
+        assert [step for step, _ in snap.history["loss"]] == list(range(1, STEPS + 1))  # none garbled
+    finally:
+        follower.close()

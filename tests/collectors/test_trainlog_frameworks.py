@@ -1,0 +1,390 @@
+"""Each training framework's own logging format, as its code writes it, read the way `train status
+--log FILE` reads a log. Every case is built from the format string in the framework's source (the
+comment names the file); the figures are the ones a careful engineer reads from the lines."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from sessiontui.collectors.trainlog import read_log
+
+BAR = "\u2588"
+# (id, log text, expected figures: step, total, loss, lr, epoch, grad_norm or a metric name)
+CASES = [
+    # transformers/trainer.py `Trainer.log`: `self.log(logs)` prints the dict (4.38+ adds grad_norm)
+    ("hf-trainer-dict",
+     "{'loss': 2.3456, 'grad_norm': 1.234, 'learning_rate': 4.5e-05, 'epoch': 0.35}\n",
+     {"loss": 2.3456, "lr": 4.5e-05, "epoch": 0.35, "grad_norm": 1.234}),
+    # transformers 4.4x: the same dict printed by `ProgressCallback.on_log` with values as strings
+    ("hf-trainer-dict-str",
+     "{'loss': '2.3456', 'grad_norm': '1.234', 'learning_rate': '4.5e-05', 'epoch': '0.35'}\n",
+     {"loss": 2.3456, "lr": 4.5e-05, "epoch": 0.35, "grad_norm": 1.234}),
+    # transformers' tqdm bar then its dicts
+    ("hf-trainer-bar",
+     f" 35%|{BAR * 3}       | 350/1000 [01:23<02:34,  4.20it/s]\n"
+     "{'loss': 2.1, 'learning_rate': 4e-05, 'epoch': 1.05}\n",
+     {"step": 350, "total": 1000, "loss": 2.1, "lr": 4e-05, "epoch": 1.05}),
+    # lightning/pytorch/callbacks/progress/tqdm_progress.py: `Epoch {n}` bar with postfix metrics
+    ("lightning-bar",
+     f"Epoch 3:  45%|{BAR * 4}     | 100/220 [00:10<00:12,  9.80it/s, loss=0.25, v_num=0]\n",
+     {"loss": 0.25, "epoch": 3 + 100 / 220}),
+    # the same bar redirected to a file (no glyphs: tqdm's ascii fallback of spaces)
+    ("lightning-bar-no-glyphs",
+     "Epoch 3:  45%|          | 100/220 [00:10<00:12,  9.80it/s, v_num=0, train_loss=0.250]\n",
+     {"loss": 0.25, "epoch": 3 + 100 / 220}),
+    # deepspeed/runtime/engine.py `_report_progress`: `step={}, skipped={}, lr={}, mom={}`
+    ("deepspeed-engine",
+     "[2024-01-01 10:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=10, skipped=0, "
+     "lr=[0.0001], mom=[(0.9, 0.999)]\n",
+     {"step": 10, "lr": 0.0001}),
+    # megatron/training/training.py `training_log`: `iteration {:8d}/{:8d} |` then `name: value |`
+    ("megatron",
+     " [2024-01-01 10:00:00] iteration      100/    1000 | consumed samples:        12800 | "
+     "elapsed time per iteration (ms): 1234.5 | learning rate: 1.500000E-04 | global batch size:   128 "
+     "| lm loss: 7.123456E+00 | loss scale: 1.0 | grad norm: 1.234 | number of skipped iterations:   0 "
+     "| number of nan iterations:   0 |\n",
+     {"step": 100, "total": 1000, "loss": 7.123456, "lr": 1.5e-4, "grad_norm": 1.234}),
+    # NeMo (Megatron GPT model `self.log('reduced_train_loss', ...)`) through Lightning's bar
+    ("nemo",
+     "Epoch 0: :  10%|# | 100/1000 [01:23<12:34, reduced_train_loss=2.340, global_step=99.00, "
+     "consumed_samples=12800.0, train_step_timing in s=0.512]\n",
+     {"step": 99, "loss": 2.34, "train_step_timing_in_s": 0.512}),
+    # torchtitan/train.py `logger.info(f"{color.red}step: {step:2}  ...")`
+    ("torchtitan",
+     "[titan] 2025-01-01 10:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.1234  "
+     "\x1b[33mgrad_norm:  1.2345  \x1b[38;2;180;60;0mmemory: 30.12GiB(31.70%)  \x1b[34mtps: 7,282  "
+     "\x1b[36mtflops: 123.45  \x1b[35mmfu: 12.34%\x1b[39m\n",
+     {"step": 10, "loss": 7.1234, "grad_norm": 1.2345, "tokens_per_s": 7282}),
+    # nanoGPT train.py: `iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {..:.2f}%`
+    ("nanogpt-iter",
+     "step 100: train loss 4.2345, val loss 4.3456\n"
+     "iter 100: loss 4.1234, time 123.45ms, mfu 12.34%\n",
+     {"step": 100, "loss": 4.1234, "val_loss": 4.3456}),
+    # fairseq/logging/progress_bar.py SimpleProgressBar (fairseq >= 0.10) behind fairseq_cli's format
+    ("fairseq-inner",
+     "2021-01-01 10:00:00 | INFO | train_inner | epoch 001:    100 / 1000 loss=9.2, nll_loss=9.0, "
+     "ppl=512, wps=12345, ups=3.2, wpb=4096, bsz=128, num_updates=100, lr=0.0001, gnorm=1.2, clip=0, "
+     "train_wall=30, wall=40\n",
+     {"step": 100, "loss": 9.2, "lr": 0.0001, "grad_norm": 1.2}),
+    # fairseq < 0.10 `| epoch 011 | ...` end-of-epoch and `valid on 'valid' subset` summaries
+    ("fairseq-legacy",
+     "| epoch 011 | loss 3.456 | nll_loss 1.234 | ppl 2.35 | wps 12345 | ups 3 | wpb 4096 | bsz 128 "
+     "| num_updates 500 | lr 0.0005 | gnorm 0.5 | clip 0 | oom 0 | wall 1234 | train_wall 1200\n"
+     "| epoch 011 | valid on 'valid' subset | loss 3.9 | nll_loss 2.1 | ppl 4.3 | num_updates 500\n",
+     {"step": 500, "loss": 3.456, "lr": 0.0005, "val_loss": 3.9}),
+    # espnet2/train/reporter.py `log_message`: `{epoch}epoch:train:{start}-{end}batch: k=v, ...`
+    ("espnet",
+     "5epoch:train:3376-3750batch: iter_time=0.001, forward_time=0.1, loss=1.733, "
+     "backward_time=0.1, optim_step_time=0.01, optim0_lr0=0.100, train_time=0.3\n",
+     {"loss": 1.733, "lr": 0.1, "epoch": 5}),
+    # torchvision references/classification/utils.py MetricLogger.log_every
+    ("metriclogger",
+     "Epoch: [0]  [ 210/1251]  eta: 0:10:04  lr: 0.000100  loss: 6.9012 (6.9234)  "
+     "time: 0.4821  data: 0.0012  max mem: 12345\n",
+     {"step": 210, "total": 1251, "loss": 6.9012, "lr": 0.0001}),
+    # mmengine/runner/log_processor.py `get_log_after_iter`, epoch-based and iteration-based
+    ("mmengine-epoch",
+     "2024/01/01 10:00:00 - mmengine - INFO - Epoch(train)  [1][ 50/469]  base_lr: 1.0000e-02 "
+     "lr: 1.0000e-02  eta: 0:20:28  time: 0.2168  data_time: 0.0054  memory: 1234  loss: 2.3066  "
+     "loss_cls: 2.3066\n",
+     {"step": 50, "total": 469, "loss": 2.3066, "lr": 0.01}),
+    ("mmengine-iter",
+     "2024/01/01 10:00:00 - mmengine - INFO - Iter(train) [  50/20000]  base_lr: 1.0000e-02 "
+     "lr: 1.0000e-02  eta: 2:00:00  time: 0.2000  data_time: 0.0100  memory: 3000  loss: 1.2345  "
+     "decode.loss_ce: 1.0000\n",
+     {"step": 50, "total": 20000, "loss": 1.2345, "lr": 0.01}),
+    # detectron2/utils/events.py CommonMetricPrinter.write
+    ("detectron2",
+     "[12/01 10:00:00 d2.utils.events]:  eta: 0:20:00  iter: 19  total_loss: 2.345  loss_cls: 1.2  "
+     "loss_box_reg: 0.5  time: 0.4000  last_time: 0.3900  data_time: 0.0100  last_data_time: 0.0100  "
+     "lr: 0.00039962  max_mem: 2345M\n",
+     {"step": 19, "loss": 2.345, "lr": 0.00039962}),
+    # ultralytics/models/yolo/detect/train.py `progress_string` header and the bar's description
+    ("ultralytics",
+     "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size\n"
+     f"      1/100      2.5G      1.234      2.345      1.123         45        640: 100%|{BAR * 10}| "
+     "469/469 [01:23<00:00,  5.6it/s]\n",
+     {"box_loss": 1.234, "cls_loss": 2.345}),
+    # keras/src/utils/progbar.py (Keras 2): `Epoch 3/10` then `123/500 [==>...] - ETA: 1s - loss: ..`
+    ("keras2",
+     "Epoch 3/10\n123/500 [=====>........................] - ETA: 1s - loss: 0.2500 - accuracy: 0.9200\n",
+     {"loss": 0.25, "accuracy": 0.92, "epoch": 2.246}),
+    # Keras 3 progbar: `━` bar, then `3s 5ms/step - accuracy: .. - loss: ..`
+    ("keras3",
+     "Epoch 3/10\n\u001b[1m500/500\u001b[0m \u001b[32m\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501"
+     "\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u001b[0m\u001b[37m\u001b[0m "
+     "\u001b[1m3s\u001b[0m 5ms/step - accuracy: 0.9200 - loss: 0.2500 - val_accuracy: 0.9000 - "
+     "val_loss: 0.3000\n",
+     {"loss": 0.25, "val_loss": 0.3, "epoch": 3.0}),
+    # MaxText/metric_logger.py `write_metrics_to_stdout`
+    ("maxtext",
+     "completed step: 100, seconds: 1.234, TFLOP/s/device: 123.4, Tokens/s/device: 5678.9, "
+     "total_weights: 65536, loss: 7.123\n",
+     {"step": 100, "loss": 7.123}),
+    # litgpt/finetune/lora.py `fit`: `Epoch {} | iter {} step {} | loss train: {}, val: {} | ...`
+    ("litgpt",
+     "Epoch 1 | iter 76 step 38 | loss train: 1.234, val: n/a | iter time: 123.45 ms (step) "
+     "remaining time: 0:12:34\n",
+     {"step": 38, "loss": 1.234}),
+    # torchtune/recipes/full_finetune_single_device.py `pbar.set_description(f"{epoch+1}|{idx+1}|Loss: ..")`
+    ("torchtune",
+     f"1|38|Loss: 1.2345: 100%|{BAR * 10}| 38/38 [01:23<00:00,  2.20s/it]\n",
+     {"step": 38, "loss": 1.2345}),
+    # DLLogger StdOutBackend: `DLL {timestamp} - {step} {key} : {value} ...`
+    ("dllogger",
+     "DLL 2022-04-05 05:10:36.324733 - Epoch: 0 Iteration: 100  train.loss : 2.3450  "
+     "train.lr : 0.0010\n",
+     {"step": 100, "loss": 2.345, "lr": 0.001}),
+    # nanotron/logging.py LogItem lines joined with ` | ` (real log: find_string, zagreus_350M README)
+    ("nanotron",
+     "12/21 01:39:51 [INFO|DP=0|TP=0|lrdn0007]: iteration: 211364 / 1500000 | consumed_tokens: 480B | "
+     "time_per_iteration_ms: 8.79K | tokens_per_sec: 182K | tokens_per_sec_per_gpu: 699 | "
+     "global_batch_size: 1.6M | grad_norm: 0.112 | lm_loss: 2.04 | lr: 0.0001 | "
+     "model_tflops_per_gpu: 15.4 | eta: 131 days, 1:45:39\n",
+     {"step": 211364, "total": 1500000, "loss": 2.04, "lr": 0.0001, "grad_norm": 0.112}),
+    # composer/loggers/console_logger.py `_log_to_console`: `[batch=N/M]:` then one `\t Train k: v` a line
+    ("composer",
+     "[epoch=1][batch=5/100]:\n\t Train time/batch: 4\n\t Train time/sample: 4096\n"
+     "\t Train loss/train/total: 7.1234\n\t Train metrics/train/LanguageCrossEntropy: 7.1234\n"
+     "\t Train lr-DecoupledAdamW/group0: 0.0006\n",
+     {"step": 5, "total": 100, "loss": 7.1234, "lr": 0.0006}),
+    # OLMo/olmo/train.py `log_metrics_to_console`: `[step=N/M]` then `    name=value` lines
+    ("olmo",
+     "2024-01-01 10:00:00.000 node0:0 olmo.train:1000 INFO [step=100/739328]\n"
+     "    train/CrossEntropyLoss=7.123\n    train/Perplexity=1239.2\n"
+     "    optim/total_grad_norm=1.234\n    optim/learning_rate_group0=0.0004\n",
+     {"step": 100, "total": 739328, "loss": 7.123, "grad_norm": 1.234, "lr": 0.0004}),
+    # timm/train.py `train_one_epoch`: `Train: {epoch} [{idx}/{len} ({pct}%)]  Loss: {val} ({avg})`
+    ("timm",
+     "Train: 0 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
+     "LR: 1.000e-04  Data: 0.010 (0.012)\n",
+     {"step": 100, "total": 1251, "loss": 6.912, "lr": 1e-4}),
+    # TRL's DPOTrainer through Trainer.log
+    ("trl-dpo",
+     "{'loss': 0.6931, 'grad_norm': 2.1, 'learning_rate': 5e-07, 'rewards/chosen': 0.01, "
+     "'rewards/rejected': -0.02, 'rewards/accuracies': 0.5, 'rewards/margins': 0.03, 'epoch': 0.1}\n",
+     {"loss": 0.6931, "lr": 5e-07, "grad_norm": 2.1, "epoch": 0.1}),
+    # LLaMA-Factory's `[INFO|callbacks.py:...]` prefix over Trainer.log output
+    ("llamafactory",
+     "[INFO|2024-06-01 10:00:00] llamafactory.train.callbacks:157 >> {'loss': 1.2, 'grad_norm': 0.8, "
+     "'learning_rate': 1e-05, 'epoch': 0.5, 'throughput': 1234.5}\n",
+     {"loss": 1.2, "lr": 1e-05, "epoch": 0.5}),
+    # verl/utils/tracking.py console logger: `step:N - key:value - key:value`
+    ("verl",
+     "(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06 - actor/grad_norm:0.5 - "
+     "critic/score/mean:0.5\n",
+     {"step": 34, "lr": 1e-06, "grad_norm": 0.5}),
+    # OpenRLHF trainer/sft_trainer.py `step_bar.set_postfix(logs_dict)`
+    ("openrlhf",
+     f"Train step of epoch 0:  10%|{BAR}         | 10/100 [00:30<04:30,  3.00s/it, gpt_loss=1.23, "
+     "loss_mean=1.2, lr=1e-05]\n",
+     {"step": 10, "total": 100, "lr": 1e-05}),
+    # axolotl through Trainer.log, rank-prefixed by accelerate
+    ("axolotl",
+     "[rank0]:{'loss': 1.05, 'grad_norm': 0.4, 'learning_rate': 2e-05, 'epoch': 0.25}\n",
+     {"loss": 1.05, "lr": 2e-05, "epoch": 0.25}),
+    # SpecForge `step N: {...}` dicts
+    ("specforge",
+     "step 120: {'loss': 3.2, 'acc_0': 0.7, 'lr': 1e-4}\n",
+     {"step": 120, "loss": 3.2, "lr": 1e-4}),
+    # transformers < 4.0 `Trainer._log`: `logger.info(output)` of json.dumps({**logs, "step": ...})
+    ("hf-trainer-v3-json",
+     '{"loss": 2.3456, "learning_rate": 4.5e-05, "epoch": 0.35, "step": 500}\n',
+     {"step": 500, "loss": 2.3456, "lr": 4.5e-05, "epoch": 0.35}),
+    # transformers `_inner_training_loop` banner, then the dicts
+    ("hf-trainer-banner",
+     "***** Running training *****\n  Num examples = 9,000\n  Num Epochs = 3\n"
+     "  Total optimization steps = 564\n{'loss': 2.1, 'learning_rate': 4e-05, 'epoch': 0.27}\n",
+     {"total": 564, "loss": 2.1, "epoch": 0.27}),
+    # unsloth's banner (`Total steps = `) before Trainer.log dicts
+    ("unsloth",
+     "==((====))==  Unsloth - 2x faster free finetuning | Num GPUs used = 1\n"
+     "   \\\\   /|    Num examples = 1,000 | Num Epochs = 3 | Total steps = 375\n"
+     "O^O/ \\_/ \\    Batch size per device = 2 | Gradient accumulation steps = 4\n"
+     "{'loss': 1.8, 'grad_norm': 0.9, 'learning_rate': 0.0002, 'epoch': 0.01}\n",
+     {"total": 375, "loss": 1.8, "lr": 0.0002, "grad_norm": 0.9}),
+    # Megatron-Core training.py (2024+): throughput and `num zeros` columns
+    ("megatron-core",
+     " [2024-06-01 10:00:00] iteration       10/    1000 | consumed samples:         1280 | "
+     "elapsed time per iteration (ms): 5000.0 | throughput per GPU (TFLOP/s/GPU): 150.0 | "
+     "learning rate: 3.000000E-05 | global batch size:   128 | lm loss: 1.000000E+01 | "
+     "loss scale: 1.0 | grad norm: 5.000 | num zeros: 0.0 | number of skipped iterations:   0 | "
+     "number of nan iterations:   0 |\n",
+     {"step": 10, "total": 1000, "loss": 10.0, "lr": 3e-05, "grad_norm": 5.0}),
+    # Megatron-LM 2020: names printed without a colon
+    ("megatron-2020",
+     " iteration      199/  317892 | elapsed time per iteration (ms): 812.3 | learning rate "
+     "1.258E-04 | lm loss 4.799004E+00 | loss scale 65536.0 |\n",
+     {"step": 199, "total": 317892, "loss": 4.799004, "lr": 1.258e-4}),
+    # fairseq `--log-format json`
+    ("fairseq-json",
+     '2021-01-01 10:00:00 | INFO | train_inner | {"epoch": 1, "update": 0.012, "loss": "13.911", '
+     '"ppl": "15408.8", "wps": "4880.7", "ups": "1.49", "num_updates": "100", "lr": "1.25e-05", '
+     '"gnorm": "3.4", "train_wall": "67", "wall": "68"}\n',
+     {"step": 100, "loss": 13.911, "lr": 1.25e-05, "grad_norm": 3.4}),
+    # torchtitan 2024 (before grad_norm; `wps` for tokens/s)
+    ("torchtitan-2024",
+     "[rank0]:2024-05-01 10:00:00,000 - root - INFO - step:  1  loss: 12.2500  memory:  9.46GiB(9.96%)  "
+     "wps: 1,264  mfu: 0.78%\n",
+     {"step": 1, "loss": 12.25, "mfu": 0.0078}),
+    # karpathy/build-nanogpt train_gpt2.py
+    ("build-nanogpt",
+     "step    10 | loss: 9.123456 | lr 6.0000e-04 | norm: 1.2345 | dt: 123.45ms | tok/sec: 12345.67\n",
+     {"step": 10, "loss": 9.123456, "lr": 6e-04, "grad_norm": 1.2345}),
+    # mmcv < 2 TextLoggerHook (MMDetection 2.x): `Epoch [1][50/7330]\tlr: ..., eta: ..., ...`
+    ("mmcv-text-logger",
+     "2021-01-01 10:00:00,000 - mmdet - INFO - Epoch [1][50/7330]\tlr: 1.988e-03, eta: 1 day, 0:37:55, "
+     "time: 0.549, data_time: 0.050, memory: 3709, loss_rpn_cls: 0.5, loss_bbox: 0.1, loss: 1.2345, "
+     "grad_norm: 3.4\n",
+     {"step": 50, "total": 7330, "loss": 1.2345, "lr": 1.988e-03, "grad_norm": 3.4}),
+    # Keras fit(verbose=2): one line an epoch
+    ("keras-verbose2",
+     "Epoch 3/10\n19/19 - 12s - loss: 0.2500 - accuracy: 0.9200 - val_loss: 0.3000 - "
+     "val_accuracy: 0.9000 - 12s/epoch - 632ms/step\n",
+     {"loss": 0.25, "val_loss": 0.3, "epoch": 3.0}),
+    # litgpt/pretrain.py `fit` with a validation figure
+    ("litgpt-pretrain",
+     "Epoch 1 | iter 100 step 25 | loss train: 7.123, val: 7.456 | iter time: 456.78 ms (step) "
+     "remaining time: 1:23:45\n",
+     {"step": 25, "loss": 7.123}),
+    # timm/validate.py: `Test: [{}/{}]  Time: ..  Loss: ..  Acc@1: ..  Acc@5: ..`
+    ("timm-validate",
+     "Train: 0 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
+     "LR: 1.000e-04  Data: 0.010 (0.012)\n"
+     "Test: [  10/196]  Time: 0.500 (0.500)  Loss:  0.8000 (0.8000)  Acc@1: 80.0000 (80.0000)  "
+     "Acc@5: 95.0000 (95.0000)\n",
+     {"step": 100, "loss": 6.912, "val_loss": 0.8}),
+    # deepspeed/utils/timer.py ThroughputTimer
+    ("deepspeed-throughput-timer",
+     "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
+     "RunningAvgSamplesPerSec=12.3, CurrSamplesPerSec=12.5, MemAllocated=4.5GB, MaxMemAllocated=6.7GB\n",
+     {"step": 10}),
+    # OLMo-core console: `[step=N/M,epoch=E]` then indented `name=value` lines
+    ("olmo-core",
+     "[step=100/10000,epoch=1]\n    train/CE loss=7.123\n    optim/LR (group 0)=0.0004\n"
+     "    optim/total grad norm=1.234\n",
+     {"step": 100, "total": 10000, "loss": 7.123, "grad_norm": 1.234}),
+    # lightning/pytorch/callbacks/progress/rich_progress.py: `Epoch 3/9 ━━━━ 100/220 0:00:10 • ...`
+    ("lightning-rich",
+     "Epoch 3/9  \u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2501\u2578\u2501\u2501\u2501 100/220 "
+     "0:00:10 \u2022 0:00:12 9.80it/s v_num: 0 train_loss: 0.250\n",
+     {"step": 100, "total": 220, "loss": 0.25}),
+    # pytorch/ignite examples/mnist/mnist.py: `"Epoch[{}] Iteration[{}/{}] Loss: {:.2f}"`
+    ("ignite",
+     "Epoch[1] Iteration[100/469] Loss: 0.32\n",
+     {"step": 100, "total": 469, "loss": 0.32}),
+    # DeepSpeed-Chat step1_supervised_finetuning/main.py: `f"Epoch {epoch+1}/{n} with loss {..}"`
+    ("deepspeed-chat",
+     "Epoch 1/1 with loss 2.345\n",
+     {"loss": 2.345}),
+    # YOLOX yolox/core/trainer.py through loguru (`{time} | {level} | {name}:{line} - `)
+    ("yolox-loguru",
+     "2024-01-01 10:00:00 | INFO     | yolox.core.trainer:260 - epoch: 1/300, iter: 10/469, "
+     "mem: 3000Mb, iter_time: 0.5s, data_time: 0.01s, total_loss: 12.3, iou_loss: 3.2, l1_loss: 0.0, "
+     "conf_loss: 5.6, cls_loss: 3.4, lr: 1.0e-05, size: 640, ETA: 1 day, 2:03:04\n",
+     {"step": 10, "total": 469, "loss": 12.3, "lr": 1e-05}),
+    # ms-swift's Trainer.log dict (README output): `'global_step/max_steps': '1/94'`
+    ("ms-swift",
+     "{'loss': 1.47077751, 'grad_norm': 10.5625, 'learning_rate': 2e-06, 'token_acc': 0.65511727, "
+     "'epoch': 0.01, 'global_step/max_steps': '1/94', 'percentage': '1.06%', 'elapsed_time': '2s', "
+     "'remaining_time': '4m 28s', 'memory(GiB)': 4.87, 'train_speed(iter/s)': 0.345807}\n",
+     {"step": 1, "total": 94, "loss": 1.47077751, "lr": 2e-06, "grad_norm": 10.5625}),
+    # PaddleNLP trainer: `global step {}/{}, epoch: {}, batch: {}, ... loss: {}, lr: {}`
+    ("paddlenlp",
+     "global step 100/1000, epoch: 0, batch: 99, rank_id: 0, loss: 2.3, lr: 0.0001, "
+     "speed: 3.2 step/s\n",
+     {"step": 100, "total": 1000, "loss": 2.3, "lr": 0.0001}),
+    # mlx-lm tuner/trainer.py: `Iter {}: Train loss {:.3f}, Learning Rate {:.3e}, It/sec ...`
+    ("mlx-lm",
+     "Iter 10: Train loss 2.345, Learning Rate 1.000e-05, It/sec 0.5, Tokens/sec 123.4, "
+     "Trained Tokens 1234, Peak mem 12.3 GB\n",
+     {"step": 10, "loss": 2.345, "lr": 1e-05}),
+    # diffusers examples (accelerate): `progress_bar.set_postfix(step_loss=.., lr=..)` on `Steps`
+    ("diffusers",
+     f"Steps:  10%|{BAR}         | 100/1000 [01:00<09:00,  1.67it/s, lr=0.0001, step_loss=0.123]\n",
+     {"step": 100, "total": 1000, "loss": 0.123, "lr": 0.0001}),
+    # TRL GRPOTrainer through Trainer.log
+    ("trl-grpo",
+     "{'loss': 0.0123, 'grad_norm': 0.5, 'learning_rate': 1e-06, 'num_tokens': 12345.0, "
+     "'completions/mean_length': 123.4, 'rewards/accuracy_reward/mean': 0.5, 'reward': 0.5, "
+     "'kl': 0.001, 'epoch': 0.01}\n",
+     {"loss": 0.0123, "lr": 1e-06, "grad_norm": 0.5, "epoch": 0.01}),
+    # stable-baselines3 common/logger.py HumanOutputFormat table
+    ("sb3",
+     "-----------------------------\n| time/              |      |\n|    fps             | 1234 |\n"
+     "|    total_timesteps | 2048 |\n| train/             |      |\n|    loss            | 0.12 |\n"
+     "|    learning_rate   | 0.0003 |\n-----------------------------\n",
+     {"loss": 0.12, "lr": 0.0003}),
+    # transformers' NotebookProgressCallback, pasted as text: the progress line, then its table
+    ("hf-notebook-table",
+     "[60/60 01:23, Epoch 0/1]\nStep\tTraining Loss\n1\t1.234500\n2\t1.100000\n60\t0.800000\n",
+     {"step": 60, "loss": 0.8}),
+    # the same table pasted into an issue as Markdown
+    ("hf-notebook-markdown",
+     "| Step | Training Loss | Validation Loss |\n|------|---------------|-----------------|\n"
+     "| 500 | 2.345600 | 2.123400 |\n| 1000 | 2.100000 | 2.000000 |\n",
+     {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
+    # accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    ("accelerate-example",
+     "epoch 0: {'accuracy': 0.85, 'f1': 0.8}\nepoch 1: {'accuracy': 0.87, 'f1': 0.82}\n",
+     {"epoch": 1, "accuracy": 0.87}),
+    # detectron2/engine/hooks.py IterationTimer.after_train: `Total training time: {} ({} on hooks)`
+    ("detectron2-end",
+     "[12/01 10:00:00 d2.utils.events]:  eta: 0:00:00  iter: 299  total_loss: 0.345  time: 0.4000  "
+     "lr: 0.00025  max_mem: 2345M\n[12/01 10:00:05 d2.engine.hooks]: Overall training speed: 298 "
+     "iterations in 0:02:00 (0.4027 s / it)\n[12/01 10:00:05 d2.engine.hooks]: Total training time: "
+     "0:02:10 (0:00:10 on hooks)\n",
+     {"step": 299, "loss": 0.345, "status": "finished"}),
+    # litgpt/finetune/lora.py: `fabric.print(f"Training time: {...:.2f}s")` after the last iteration
+    ("litgpt-end",
+     "Epoch 1 | iter 100 step 25 | loss train: 1.234, val: n/a | iter time: 98.76 ms (step) "
+     "remaining time: 0:00:00\nTraining time: 123.45s\nMemory used: 12.30 GB\n",
+     {"step": 25, "loss": 1.234, "status": "finished"}),
+    # espnet2/train/trainer.py: `The training was finished at {max_epoch} epochs `
+    ("espnet-end",
+     "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: 35epoch results: [train] loss=1.2, lr=0.001 "
+     "[valid] loss=1.5\n[host] 2020-11-11 16:36:34,446 (trainer:382) INFO: The training was finished "
+     "at 35 epochs \n",
+     {"epoch": 35, "loss": 1.2, "val_loss": 1.5, "status": "finished"}),
+    # OLMo's last console record: the position alone on its line, the figures under it
+    ("olmo-last-step",
+     "[step=1000/1000]\n    train/CrossEntropyLoss=2.1\n",
+     {"step": 1000, "total": 1000, "loss": 2.1, "status": "finished"}),
+    # the notebook table pasted with its tabs turned into single spaces
+    ("hf-notebook-spaces",
+     "Step Training Loss Validation Loss\n500 2.345600 2.123400\n1000 2.100000 2.000000\n",
+     {"step": 1000, "loss": 2.1, "val_loss": 2.0}),
+    # lightning/pytorch/callbacks/lr_monitor.py names the rate `lr-{optimizer class}` in the bar
+    ("lightning-lr-monitor",
+     "Epoch 0:  50%|#####     | 100/200 [00:10<00:10,  9.80it/s, v_num=0, lr-AdamW=0.001, "
+     "train_loss=2.340]\n",
+     {"step": 100, "lr": 0.001, "loss": 2.34}),
+]
+
+
+def _figure(snap, key: str):
+    fields = {"step": snap.step, "total": snap.total_steps, "loss": snap.loss, "lr": snap.lr,
+              "epoch": snap.epoch, "grad_norm": snap.grad_norm, "status": snap.status}
+    if key in fields:
+        return fields[key]
+    return snap.metrics.get(key, snap.metrics.get("eval_" + key[4:]) if key.startswith("val_") else None)
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), CASES, ids=[case[0] for case in CASES])
+def test_each_frameworks_own_format_reads_right(tmp_path: Path, name: str, text: str,
+                                                expected: dict) -> None:
+    log = tmp_path / f"{name}.log"
+    log.write_text(text)
+    snap = read_log(log)
+    wrong = {}
+    for key, want in expected.items():
+        got = _figure(snap, key)
+        if isinstance(want, str):
+            if got != want:
+                wrong[key] = (got, want)
+        elif not isinstance(got, int | float) or not math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-3):
+            wrong[key] = (got, want)
+    assert not wrong, wrong
