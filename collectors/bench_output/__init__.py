@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -11,6 +12,7 @@ from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
+_LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
 
@@ -48,9 +50,11 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 
 
 def _ends_in_a_label(text: str) -> bool:
-    """Whether the last line is a label without its value (`eval`): a paste cut there."""
-    lines = text.rstrip("\n").rsplit("\n", 1)
-    return not any(c.isdigit() for c in lines[-1])
+    """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
+    rule): a paste cut there."""
+    last = text.rstrip("\n").rsplit("\n", 1)[-1].rstrip()
+    return bool(_LABEL_END.search(last)) or (
+        any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 
 
 def _read(text: str, cut: bool = False) -> ParseResult:

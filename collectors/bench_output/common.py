@@ -91,8 +91,10 @@ def whole(value: object) -> int | None:
 
 
 def slug(label: str) -> str:
-    """A figure name from a printed label: lower case, words joined by underscores."""
-    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+    """A figure name from a printed label: lower case, words joined by underscores, a word
+    printed twice running once (vLLM V0's `Number of draft tokens tokens`)."""
+    name = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+    return re.sub(r"(?<![a-z0-9])([a-z]+)(?:_\1)+(?![a-z0-9])", r"\1", name)
 
 
 def median(values: Iterable[float]) -> float | None:

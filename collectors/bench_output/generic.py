@@ -37,6 +37,7 @@ _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|
                             re.IGNORECASE)
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
 _BARS = re.compile(r"[│┃|]")
+_BAR_CHARS = ("│", "┃", "|")
 _RATE_UNIT = re.compile(
     r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
     r"\s*(?:/|[\s-]*per[\s-]+)\s*"
@@ -419,6 +420,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
+    closed = False  # whether the table's header ends in a bar (then every whole row does)
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
@@ -435,6 +437,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             cells = _joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
             header = None if cells[0].lower() in _KEY_COLUMNS else cells
+            closed = line.endswith(_BAR_CHARS)
             continue
         spaced = _SPACED.split(line)
         if not bars and _is_spaced_header(spaced, clean(lines[index + 1]).strip()
@@ -452,7 +455,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
         if header is not None:
-            found = list(_table_row(header, line))
+            # a row of a table closed by bars that lacks its closing one was cut inside it
+            found = list(_table_row(header, line)) if line.endswith(_BAR_CHARS) or not closed else []
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
             phase = _row_phase(line) or (phase if found and not _row_cells(line)[0] else "")
         else:

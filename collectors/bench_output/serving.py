@@ -141,16 +141,17 @@ def complete_block_records(
     record_of: Callable[[str, Block], Record | None],
 ) -> list[Record]:
     """Records of the result blocks `keep` accepts; a block cut before its closing line is stored
-    with what it printed and marked `partial`, or reported in `problems` when its headline
-    (output token throughput) was not printed whole."""
+    with what it printed and marked `partial`; one whose headline (output token throughput)
+    was not printed whole is reported in `problems`."""
     records = []
     for block in result_blocks(text):
         if not keep(block):
             continue
         record = record_of(text, block)
-        if record is None:
-            if not block.closed:
-                problems.append(cut_block(block, source_format))
+        if record is None:  # said, so that no other reader guesses at a block its tool printed
+            problems.append(cut_block(block, source_format) if not block.closed else
+                            f"{source_format}: result block without a whole output token "
+                            "throughput, not stored")
             continue
         if not block.closed:
             record.partial = missing_parts(block)

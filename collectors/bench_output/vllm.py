@@ -34,8 +34,9 @@ from sessiontui.project_memory.records import Record
 
 ENGINE = "vllm"
 FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vllm.server_log")
-# Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("Benchmark Result", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
+# Text only these outputs print: one without a complete result is not read another way (the
+# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
+MARKERS = ("Benchmark Result =", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
 # Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).

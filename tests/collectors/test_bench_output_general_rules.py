@@ -1,0 +1,77 @@
+"""General rules of the benchmark-output reader, each shown on a slice of a real public paste (the
+source is cited): a rule fixes a class of outputs, so each test names the class it covers."""
+
+from __future__ import annotations
+
+import math
+
+from sessiontui.collectors.bench_output import read_benchmark_output
+from sessiontui.collectors.bench_output.common import slug
+
+
+def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None:
+    # vllm-project/vllm#10879: benchmark_guided_serving.py's `Benchmark Results:` heading and
+    # beehive-lab/GPULlama3.java#133's `| model |` table are not SGLang's or llama-bench's
+    text = "Benchmark Results:\n| model | note |\n|---|---|\n| qwen | fast |\nOutput Token throughput: 3624.51 tokens/s\n"
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value) for r in parsed.records] == [("output_tok_s", 3624.51)]
+    assert parsed.problems == []
+
+
+def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
+    # a bench_one_batch log cut before its summary: its per-step decode lines are no result
+    text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
+            "Decode 0. Batch size: 1, latency: 0.29446 s, throughput:      3.40 token/s\n")
+    parsed = read_benchmark_output(text)
+    assert parsed.records == []
+    assert parsed.problems == ["sglang.bench_one_batch: a run cut before its decode median, not stored"]
+
+
+def test_a_closed_serving_block_without_a_whole_headline_is_reported() -> None:
+    # a control character inside the number: the block is whole, its headline is not
+    text = ("============ Serving Benchmark Result ============\nSuccessful requests:  80\n"
+            "Backend:   sglang\nOutput token throughput (tok/s):   681\x00.30\n"
+            "==================================================\n")
+    parsed = read_benchmark_output(text)
+    assert parsed.records == []
+    assert parsed.problems == ["sglang.bench_serving: result block without a whole output token "
+                               "throughput, not stored"]
+
+
+def test_llama_server_running_rate_lines_read_as_each_tasks_latest() -> None:
+    # ggml-org/llama.cpp#25121: `tg` is the rate over all a task decoded so far
+    text = (
+        "2.30.175.991 I slot print_timing: id  3 | task 0 | n_decoded =   1423, tg =  12.83 t/s, tg_3s =  12.78 t/s\n"
+        "2.31.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     40, tg =  20.50 t/s, tg_3s =  20.50 t/s\n"
+        "2.33.226.568 I slot print_timing: id  3 | task 0 | n_decoded =   1462, tg =  12.82 t/s, tg_3s =  12.78 t/s\n"
+        "2.34.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     80, tg =  20.10 t/s, tg_3s =  19.70 t/s\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert record.metric == "output_tok_s" and math.isclose(record.value, (12.82 + 20.10) / 2)
+    assert record.figures["requests"] == 2 and record.source_format == "llama.cpp.server_log"
+
+
+def test_a_word_printed_twice_running_in_a_label_is_named_once() -> None:
+    assert slug("Number of draft tokens tokens") == "number_of_draft_tokens"
+    assert slug("tokens per token") == "tokens_per_token"
+
+
+def test_vllm_v0_speculative_metrics_with_the_doubled_tokens_spelling_give_the_accept_length() -> None:
+    # vllm-project/vllm#6768 (Medusa, nothing accepted): 3191 emitted / (51056 drafts / 16) = 1.0
+    text = (
+        "INFO 07-24 04:00:36 metrics.py:295] Avg prompt throughput: 278.5 tokens/s, Avg generation"
+        " throughput: 110.4 tokens/s, Running: 2 reqs, Swapped: 0 reqs, Pending: 0 reqs\n"
+        "INFO 07-24 04:00:36 metrics.py:316] Speculative metrics: Draft acceptance rate: 0.000,"
+        " System efficiency: 0.059, Number of speculative tokens: 16, Number of accepted tokens: 0,"
+        " Number of draft tokens tokens: 51056, Number of emitted tokens tokens: 3191.\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert record.value == 110.4 and record.accept_length is not None
+    assert math.isclose(record.accept_length, 1.0, rel_tol=1e-3)
+
+
+def test_a_table_row_without_the_closing_bar_its_header_prints_is_cut_and_not_read() -> None:
+    # a llama-bench table pasted from a terminal cut inside its first row
+    text = ("| model | size | backend | test | t/s |\n| --- | ---: | --- | ---: | ---: |\n"
+            "| llama 8B Q4_K - Medium | 4.58 GiB | CUDA | pp512 | 11873.42 ± 61.90 \n")
+    assert read_benchmark_output(text).records == []
