@@ -44,8 +44,11 @@ _RATE_UNIT = re.compile(
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+# llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
+_TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
-_THROUGHPUT = re.compile(r"\bthroughput\b", re.IGNORECASE)
+_THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
@@ -72,7 +75,7 @@ _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
 # `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
@@ -107,6 +110,7 @@ ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials diffe
 _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
                             re.IGNORECASE)
 _HEADING = re.compile(r"^[-=#*]{3,}")
+_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
 _SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
 _SETTINGS = ("batch_size", "concurrency")
@@ -148,6 +152,8 @@ def _rate(text: str) -> tuple[str, float] | None:
     if match:
         what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
+    if _TEST_NAME.fullmatch(text.strip()):
+        return "tok", 1.0
     words = set(re.findall(r"[a-z]+", text.lower()))
     short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
     return short or _counted_rate(text)
@@ -156,13 +162,14 @@ def _rate(text: str) -> tuple[str, float] | None:
 def _counted_rate(text: str) -> tuple[str, float] | None:
     """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
     throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf): a throughput of requests, else of tokens when the label names tokens or output."""
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV): a throughput or speed of requests, else of
+    tokens when the label names tokens, output, generation or processing."""
     per = _PER_TIME.search(text)
     if per is None and not _THROUGHPUT.search(text):
         return None
     if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
         what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat", text, re.IGNORECASE):
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b", text, re.IGNORECASE):
         what = "tok"
     else:
         return None
@@ -196,6 +203,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
 @functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
+    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`: two words
     words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
     both = f"{context} {words} {unit}" if context else f"{words} {unit}"
     rate = _rate(unit) or _rate(words)
@@ -365,10 +373,14 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
             and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
 
 
-def _is_header(cells: list[str], next_line: str) -> bool:
+def _is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
     """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
-    # two columns are a header only when the second is nothing but a unit (`| command | tokens/second |`)
-    columns = len(cells) >= 3 or (len(cells) == 2 and bool(_RATE_UNIT.fullmatch(cells[1])))
+    # two columns are a header only when the second is nothing but a unit (`| command |
+    # tokens/second |`) or names a headline figure over rows named by config (`| draft | mean
+    # acceptance length |` over `| vanilla | 2.39 |`; rows of run numbers are trials, read alone)
+    named_rows = bool(first_row) and not _VALUE.fullmatch(_row_cells(first_row)[0])
+    columns = len(cells) >= 3 or (len(cells) == 2 and (bool(_RATE_UNIT.fullmatch(cells[1])) or (
+        named_rows and name_of(cells[1], "")[0] in HEADLINES)))
     return (columns and not any(_VALUE.fullmatch(cell) for cell in cells)
             and bool(_TABLE_RULE.match(next_line.strip())))
 
@@ -421,6 +433,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     json = _JsonPath()
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     closed = False  # whether the table's header ends in a bar (then every whole row does)
+    section = ""  # a heading whose statistics follow on lines of their own
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
@@ -430,10 +443,16 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
+        if heading := _STAT_HEADING.match(line):
+            section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
+            continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
-        bars = bool(_BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
-        if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
-                lines) else ""):
+        # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
+        next_line = lines[index + 1] if index + 1 < len(lines) else ""
+        bars = (bool(_BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
+                or ("|" in line and (header is not None or bool(_TABLE_RULE.match(next_line.strip())))))
+        if bars and _is_header(cells := _row_cells(line), next_line,
+                               lines[index + 2] if index + 2 < len(lines) else ""):
             cells = _joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
             header = None if cells[0].lower() in _KEY_COLUMNS else cells
@@ -463,7 +482,17 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             found = list(_cells(line)) if bars else list(_segments(line))
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
+        if section and found and all(_is_stat(label) for label, _, _ in found):
+            found = [(f"{section} {label}", number, unit) for label, number, unit in found]
+        elif found:
+            section = ""
         yield from _line_readings(found, line, index, logged)
+
+
+def _is_stat(label: str) -> bool:
+    """Whether a label is a bare statistic (`Mean`, `P99`) that names nothing by itself."""
+    word = label.strip().lower()
+    return word in _STAT_KEYS or word == "average" or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))
 
 
 def _row_phase(line: str) -> str:
@@ -724,6 +753,12 @@ def _csv_cells(line: str) -> list[str]:
     return cells if len(cells) >= 2 else []
 
 
+def _fits(cells: list[str], header: list[str]) -> bool:
+    """Whether a CSV row belongs under a header: as many cells, or the first cells of a row whose
+    last ones wrapped onto the next line (koboldcpp's long `Flags` cell), more than half of them."""
+    return len(header) // 2 < len(cells) <= len(header)
+
+
 def _csv_as_rows(text: str) -> str:
     """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
     header of names, then rows of as many cells; rows keyed by a name read as `| name | value
@@ -732,17 +767,19 @@ def _csv_as_rows(text: str) -> str:
     index, changed = 0, False
     while index + 1 < len(lines):
         header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
-        if not (header and len(row) == len(header) and not any(_VALUE.fullmatch(c) for c in header)
+        if not (header and _fits(row, header) and not any(_VALUE.fullmatch(c) for c in header)
                 and any(_VALUE.fullmatch(cell) for cell in row[1:])):
             index += 1
             continue
-        keyed = not _VALUE.fullmatch(row[0])
+        keyed = header[0].lower() in _KEY_COLUMNS or (
+            not _VALUE.fullmatch(row[0]) and not _DATE_OR_TIME.match(row[0]))
         lines[index] = "| " + " | ".join(header) + " |"
         if not keyed:
             lines.insert(index + 1, "|" + "---|" * len(header))
             index += 1
         index += 1
-        while index < len(lines) and len(cells := _csv_cells(lines[index])) == len(header):
+        while index < len(lines) and _fits(cells := _csv_cells(lines[index]), header):
+            cells += [""] * (len(header) - len(cells))
             lines[index] = "| " + " | ".join(cells) + " |"
             index += 1
         changed = True

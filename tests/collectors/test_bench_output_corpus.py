@@ -17,12 +17,7 @@ scorer = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
-KNOWN_MISSES: dict[str, str] = {
-    "bench/b15/gpullama3_pp_tg_model_table.md": "pp128/tg64 columns not read as rates",
-    "bench/b15/vllm_benchmark_guided_serving_results.txt": "stat lines under a `Name (ms):` heading",
-    "bench/b15/vllm_frspec_accept_length_pipe_table.md": "two-column table without outer bars",
-    "bench/b15/koboldcpp_benchmark_csv_wrapped_flags.txt": "CSV row wrapped onto the next line",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def entries() -> list[tuple[str, str, dict]]:

@@ -75,3 +75,49 @@ def test_a_table_row_without_the_closing_bar_its_header_prints_is_cut_and_not_re
     text = ("| model | size | backend | test | t/s |\n| --- | ---: | --- | ---: | ---: |\n"
             "| llama 8B Q4_K - Medium | 4.58 GiB | CUDA | pp512 | 11873.42 ± 61.90 \n")
     assert read_benchmark_output(text).records == []
+
+
+def test_statistics_on_lines_of_their_own_take_the_name_of_the_heading_above() -> None:
+    # vllm-project/vllm#10879, benchmark_guided_serving.py
+    text = ("Output Token throughput: 3624.51 tokens/s\n\nTime to First Token (ms):\n  Mean: 56.46\n"
+            "  Median: 50.16\n  P99: 212.27\n\nInter-token Latency (ms):\n  Mean: 10.53\n  P99: 20.72\n")
+    [record] = read_benchmark_output(text).records
+    assert {name: record.figures[name] for name in ("ttft_ms_mean", "ttft_ms_median", "itl_ms_p99")} == {
+        "ttft_ms_mean": 56.46, "ttft_ms_median": 50.16, "itl_ms_p99": 20.72}
+
+
+def test_a_two_column_table_without_outer_bars_gives_a_result_per_config_row() -> None:
+    # vllm-project/vllm#24343: draft vocabularies compared by mean acceptance length
+    text = ("draft-vocab-frequency-path  | mean acceptance length\n-- | --\nvanilla | 2.39\n"
+            "target-dist-mt-bench | 2.19\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.accept_length) for r in records] == [
+        ("accept_length", 2.39, 2.39), ("accept_length", 2.19, 2.19)]
+
+
+def test_a_two_column_table_of_run_numbers_is_still_read_by_its_average_row() -> None:
+    text = ("| Run | Eval Rate (Tokens/Second) |\n|-----|-----|\n| 1 | 4.04 tokens/s |\n"
+            "| 2 | 4.12 tokens/s |\n|**Average Eval Rate**| 4.08 tokens/second |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [4.08]
+
+
+def test_llama_bench_test_names_as_columns_are_token_rates() -> None:
+    # beehive-lab/GPULlama3.java#133: pp128/tg64 columns, one row per model
+    text = ("| model | quant | pp128 | tg64 |\n|-------|-------|------:|-----:|\n"
+            "| Llama-3.2-1B | FP16 | 107.70 ± 0.86 | 109.60 ± 1.55 |\n"
+            "| Qwen3-4B | FP16 | 33.10 ± 0.98 | 35.45 ± 0.06 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("output_tok_s", 109.60, 107.70), ("output_tok_s", 35.45, 33.10)]
+
+
+def test_a_csv_row_whose_last_cells_wrapped_keeps_its_first_cells_under_the_header() -> None:
+    # LostRuins/koboldcpp#913: the benchmark CSV's Flags cell fell onto the next line; camelCase
+    # column names read as words, a timestamp first cell does not key the row
+    text = ("Timestamp,Backend,Layers,Model,MaxCtx,GenAmount,ProcessingTime,ProcessingSpeed,"
+            "GenerationTime,GenerationSpeed,TotalTime,Output,Flags\n"
+            "2024-06-19 21:46:13.064748+00:00,koboldcpp_cublas.dll,81,Llama-3-70B_q6,8192,100,79.72,"
+            "101.50,15.95,6.27,95.67\nNoAVX2=False Threads=8 FlashAttention=True\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 6.27)
+    assert record.figures["prompt_tok_s"] == 101.50 and record.figures["total_time"] == 95.67
