@@ -248,7 +248,8 @@ FAILURE_KINDS = (
         r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
-        r"|No available memory for the cache blocks|Not enough memory\. Please try to increase",
+        r"|No available memory for the cache blocks|Not enough memory\. Please try to increase"
+        r"|Cuda failure \d*\s*'out of memory'",  # NCCL's CUDACHECK: the CUDA error it names wins
         re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"

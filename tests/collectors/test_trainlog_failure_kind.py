@@ -74,6 +74,11 @@ MESSAGE_FORMS = [
      'illegal_memory_access'),
     ('nccl cuda failure illegal', "NCCL WARN Cuda failure 'an illegal memory access was encountered'",
      'illegal_memory_access'),
+    ('nccl cuda failure oom', "misc/utils.cc:35 NCCL WARN Cuda failure 'out of memory'\n"
+     "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, unhandled cuda error, NCCL version 2.14.3",
+     'cuda_oom'),
+    ('nccl last error oom', "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\nCuda failure 2 'out of memory'",
+     'cuda_oom'),
     ('nccl watchdog 2.x', '[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600114 milliseconds before timing out.',
      'nccl_timeout'),
     ('nccl watchdog 2.4', '[PG ID 0 PG GUID 0(default_pg) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=8, Timeout(ms)=1800000) ran for 1800076 milliseconds before timing out.',
