@@ -12,6 +12,10 @@ from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
+_SETTING_HEADING = re.compile(
+    r"^[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
+    r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*$", re.IGNORECASE | re.MULTILINE)
+_FLAG = re.compile(r"\s*--?[A-Za-z]")
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
@@ -73,7 +77,25 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(client or records, problems)
+    return ParseResult(_with_heading_settings(text, client or records), problems)
+
+
+def _with_heading_settings(text: str, records: list[Record]) -> list[Record]:
+    """Records given the load a heading above each names (`# request rate 8`, `## concurrency
+    64` over each pasted block) when none printed its own: one heading per such record, in order."""
+    # a heading: not a `Concurrency: 1.00` figure, nor a `--request_rate 150` flag
+    headings = [m for m in _SETTING_HEADING.finditer(text) if not _FLAG.match(m[0]) and (
+        m[0].strip()[0] in "#=*-" or m[0].rstrip().endswith(":"))]
+    unset = [r for r in records if r.concurrency is None and "request_rate" not in r.figures]
+    if not headings or len(headings) != len(unset):
+        return records
+    for record, heading in zip(unset, headings, strict=True):
+        value = float(heading["value"])
+        if "rate" in heading["name"].lower() or heading["name"].lower() == "qps":
+            record.figures["request_rate"] = value
+        elif value == int(value):
+            record.concurrency = int(value)
+    return records
 
 
 def _name(family: ModuleType) -> str:

@@ -29,13 +29,14 @@ from sessiontui.project_memory.records import Record
 FORMATS = ("generic", "generic.server_log")
 ENGINE = None
 _VALUE = re.compile(
-    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?)(?![\d/])"
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
-_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
 _BARS = re.compile(r"[│┃|]")
 _BAR_CHARS = ("│", "┃", "|")
 _RATE_UNIT = re.compile(
@@ -307,9 +308,10 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
 
 
 def _float(raw: str) -> float:
-    """A printed number: `1,234.5` with thousands separators, `9,85` with a decimal comma."""
-    if _DECIMAL_COMMA.fullmatch(raw):
-        return float(raw.replace(",", "."))
+    """A printed number: `1,234.5` with thousands separators, `9,85` or `1.234,5` with a
+    decimal comma."""
+    if _DECIMAL_COMMA.fullmatch(raw):  # its dots, if any, separate thousands
+        return float(raw.replace(".", "").replace(",", "."))
     return float(raw.replace(",", ""))
 
 
@@ -367,10 +369,16 @@ _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
     numbers in it, and the next line a name and as many numbers as the remaining columns."""
-    row = _SPACED.split(next_line)
+    row = _without_index(_SPACED.split(next_line), cells)
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
             and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+
+
+def _without_index(row: list[str], header: list[str]) -> list[str]:
+    """A spaced row without the index pandas prints before it (`0    baseline   8   650.2`
+    under `config  concurrency  output_throughput`): one cell more than the header, a count."""
+    return row[1:] if len(row) == len(header) + 1 and row[0].isdigit() else row
 
 
 def _is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
@@ -443,7 +451,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
-        if heading := _STAT_HEADING.match(line):
+        if (heading := _STAT_HEADING.match(line)) and not _VALUE.search(line):
             section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
@@ -463,8 +471,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
                                           if index + 1 < len(lines) else ""):
             header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
-        if columns and len(spaced) == len(columns) and not bars:
-            yield from _line_readings(list(_table_row(columns, "|".join(spaced))), line, index, logged)
+        if columns and len(row := _without_index(spaced, columns)) == len(columns) and not bars:
+            yield from _line_readings(list(_table_row(columns, "|".join(row))), line, index, logged)
             continue
         columns = []
         header = header if bars or _TABLE_RULE.match(line) else None  # a rule between rows keeps it
@@ -771,8 +779,9 @@ def _csv_as_rows(text: str) -> str:
                 and any(_VALUE.fullmatch(cell) for cell in row[1:])):
             index += 1
             continue
-        keyed = header[0].lower() in _KEY_COLUMNS or (
-            not _VALUE.fullmatch(row[0]) and not _DATE_OR_TIME.match(row[0]))
+        # rows keyed by a name (`Time To First Token (ms),12.3,...` under `Metric,avg,min`): the
+        # header's first cell is a key column or the others are statistics; else a row per config
+        keyed = header[0].lower() in _KEY_COLUMNS or all(_is_stat(cell) for cell in header[1:])
         lines[index] = "| " + " | ".join(header) + " |"
         if not keyed:
             lines.insert(index + 1, "|" + "---|" * len(header))

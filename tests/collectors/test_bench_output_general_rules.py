@@ -121,3 +121,56 @@ def test_a_csv_row_whose_last_cells_wrapped_keeps_its_first_cells_under_the_head
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", 6.27)
     assert record.figures["prompt_tok_s"] == 101.50 and record.figures["total_time"] == 95.67
+
+
+SERVE_BLOCK = ("============ Serving Benchmark Result ============\n"
+               "Successful requests:                     100\n"
+               "Benchmark duration (s):                  20.12\n"
+               "Request throughput (req/s):              {rps}\n"
+               "Output token throughput (tok/s):         {out}\n"
+               "Total Token throughput (tok/s):          2543.00\n"
+               "==================================================\n")
+
+
+def test_the_load_a_heading_names_over_each_pasted_block_is_its_setting() -> None:
+    text = ("# request rate 8\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + "\n# request rate 16\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["request_rate"]) for r in records] == [(1272.11, 8.0), (2301.5, 16.0)]
+    text = "## concurrency 64\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+    assert [r.concurrency for r in read_benchmark_output(text).records] == [64]
+
+
+def test_a_measured_concurrency_figure_is_no_heading() -> None:
+    text = SERVE_BLOCK.format(rps=4.97, out=1272.11).replace(
+        "Successful", "Concurrency:                             1.00\nSuccessful")
+    [record] = read_benchmark_output(text).records
+    assert record.concurrency is None
+
+
+def test_a_setting_line_ending_in_a_colon_still_starts_its_result() -> None:
+    text = ("concurrency=16:\nOutput throughput: 1200.5 tok/s\n"
+            "concurrency=32:\nOutput throughput: 2100.5 tok/s\n")
+    assert [(r.concurrency, r.value) for r in read_benchmark_output(text).records] == [
+        (16, 1200.5), (32, 2100.5)]
+
+
+def test_a_csv_of_configs_gives_a_result_per_row_under_its_column_names() -> None:
+    text = ("config,concurrency,output_throughput,mean_ttft_ms\nbaseline,8,650.2,40.1\n"
+            "eagle3,8,1100.7,42.5\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency, r.figures["ttft_ms_mean"]) for r in records] == [
+        (650.2, 8, 40.1), (1100.7, 8, 42.5)]
+
+
+def test_a_pandas_frame_printed_with_its_index_reads_like_its_csv() -> None:
+    text = ("       config  concurrency  output_throughput  mean_ttft_ms\n"
+            "0    baseline            8              650.2          40.1\n"
+            "1      eagle3            8             1100.7          42.5\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(650.2, 8), (1100.7, 8)]
+
+
+def test_a_decimal_comma_with_thousands_dots_is_one_number() -> None:
+    [record] = read_benchmark_output("Output token throughput: 1.272,11 tok/s\n").records
+    assert record.value == 1272.11
