@@ -109,9 +109,11 @@ def parse_benchmark_output(data: str | bytes) -> list[Record]:
 
 
 def derive_config_name(record: Record) -> str:
-    """A readable configuration name: engine, model, spec algorithm and concurrency (or the
-    request rate of an open-loop run, or the batch size)."""
-    parts = [record.engine or "", (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
+    """A readable configuration name: the name the output gave the row (`baseline`), engine,
+    model, spec algorithm and concurrency (or the request rate of an open-loop run, or the
+    batch size)."""
+    parts = [record.config or "", record.engine or "",
+             (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
     if record.spec_algorithm:
         parts.append(record.spec_algorithm.upper())
     rate = record.figures.get("request_rate")

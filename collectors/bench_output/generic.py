@@ -825,4 +825,21 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-    return [_record(result, text, offsets) for result in results]
+    records = [_record(result, text, offsets) for result in results]
+    for record, result in zip(records, results, strict=True):
+        if result.first == result.last:  # a table row per config: its name cell names it
+            record.config = _row_name(lines[result.first], result.readings)
+    return records
+
+
+def _row_name(line: str, readings: dict[str, float]) -> str | None:
+    """The name a table row gives its config (`| EAGLE-3 (k=4) | 16 | 2,310.2 |`, pandas' `0
+    baseline  8  650.2`): its first cell when that is no number, nor the label of its figures."""
+    line = clean(line).strip()
+    cells = _row_cells(line) if _BARS.search(line) else _SPACED.split(line)
+    if len(cells) > 2 and cells[0].isdigit():  # pandas' index
+        cells = cells[1:]
+    first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
+    if not first or _VALUE.fullmatch(first) or name_of(first, "")[0] in readings:
+        return None
+    return first

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from sessiontui.collectors.bench_output import read_benchmark_output
+from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.bench_output.common import slug
 
 
@@ -174,3 +174,16 @@ def test_a_pandas_frame_printed_with_its_index_reads_like_its_csv() -> None:
 def test_a_decimal_comma_with_thousands_dots_is_one_number() -> None:
     [record] = read_benchmark_output("Output token throughput: 1.272,11 tok/s\n").records
     assert record.value == 1272.11
+
+
+def test_a_table_row_per_config_keeps_its_name_in_the_derived_config() -> None:
+    text = ("| Method | Concurrency | Throughput (tok/s) | Accept len |\n|---|---|---|---|\n"
+            "| Baseline | 16 | 1,204.5 | - |\n| **EAGLE-3 (k=4)** | 16 | 2,310.2 | 3.4 |\n")
+    records = read_benchmark_output(text).records
+    assert [derive_config_name(r) for r in records] == ["Baseline c=16", "EAGLE-3 (k=4) c=16"]
+    assert records[1].accept_length == 3.4
+
+
+def test_a_label_row_is_no_config_name() -> None:
+    [record] = read_benchmark_output("| Output token throughput | 1272.11 tok/s |\n").records
+    assert record.config is None
