@@ -280,6 +280,8 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
+        elif len(parts := _OUTSIDE_PARENS_COMMA.split(before)) > 1 and re.search("[A-Za-z]", parts[-1]):
+            label = parts[-1].strip(" ;([{'\"")  # `output 182.3 tok/s, accept length 3.1`
         unit = (match[3] or "").strip()
         start = match.end()
         if unit and line[start:].lstrip()[:1] in (":", "="):
@@ -833,9 +835,12 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 
 def _row_name(line: str, readings: dict[str, float]) -> str | None:
-    """The name a table row gives its config (`| EAGLE-3 (k=4) | 16 | 2,310.2 |`, pandas' `0
-    baseline  8  650.2`): its first cell when that is no number, nor the label of its figures."""
+    """The name a table row or a line gives its config (`| EAGLE-3 (k=4) | 16 | 2,310.2 |`,
+    pandas' `0  baseline  8  650.2`, `With EAGLE:   output 182.3 tok/s`): its first cell when
+    that is no number, nor the label of its figures."""
     line = clean(line).strip()
+    if is_progress_bar(line):
+        return None
     cells = _row_cells(line) if _BARS.search(line) else _SPACED.split(line)
     if len(cells) > 2 and cells[0].isdigit():  # pandas' index
         cells = cells[1:]

@@ -187,3 +187,17 @@ def test_a_table_row_per_config_keeps_its_name_in_the_derived_config() -> None:
 def test_a_label_row_is_no_config_name() -> None:
     [record] = read_benchmark_output("| Output token throughput | 1272.11 tok/s |\n").records
     assert record.config is None
+
+
+def test_words_after_a_comma_label_the_value_that_follows_them() -> None:
+    text = "With EAGLE:     output 182.3 tok/s, accept length 3.1\nWithout EAGLE:  output 95.4 tok/s\n"
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.accept_length, derive_config_name(r)) for r in records] == [
+        (182.3, 3.1, "With EAGLE"), (95.4, None, "Without EAGLE")]
+
+
+def test_a_progress_bar_names_no_config() -> None:
+    text = ("Processed prompts: 100%|██████████| 1000/1000 [01:23<00:00, 12.01it/s, est. speed input:"
+            " 6150.12 toks/s, output: 3075.06 toks/s]\n")
+    [record] = read_benchmark_output(text).records
+    assert record.value == 3075.06 and record.config is None
