@@ -828,10 +828,23 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]
+    read_lines = {reading.line for reading in found}
     for record, result in zip(records, results, strict=True):
         if result.first == result.last:  # a table row per config: its name cell names it
             record.config = _row_name(lines[result.first], result.readings)
+        above = clean(lines[result.first - 1]).strip() if result.first else ""
+        if record.config is None and result.first - 1 not in read_lines and _NAME_HEADING.fullmatch(
+                above) and not _NOT_A_NAME.search(above):
+            record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
     return records
+
+
+_FIGURE_WORD = re.compile(r"through|speed|rate|laten|\btps\b|tok|time|eval|output|prompt|generat"
+                          r"|decod|prefill|total|avg|average|mean|median|accept|ttft|tpot|itl", re.I)
+# a heading that names the output, a sentence, a progress bar's counters: no config's name
+_NOT_A_NAME = re.compile(r"result|summary|benchmark|\bstat|metric|[\[<]|[.,;] ", re.IGNORECASE)
+_BULLET = re.compile(r"^[-*•]\s+")
+_NAME_HEADING = re.compile(r"#+ +[^\n]{1,60}|\**[A-Za-z][^:|]{0,60}:\**")  # `## Eagle`, `EAGLE-3 (k=8):`
 
 
 def _row_name(line: str, readings: dict[str, float]) -> str | None:
@@ -842,9 +855,15 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
     if is_progress_bar(line):
         return None
     cells = _row_cells(line) if _BARS.search(line) else _SPACED.split(line)
+    if len(cells) == 1 and ":" in line:  # `with eagle: 30 tps`, not `Speed: 45.3 tok/s`
+        cells = line.split(":", 1)
+        if len(_VALUE.findall(cells[1])) != 1 or _FIGURE_WORD.search(cells[0]):
+            return None
     if len(cells) > 2 and cells[0].isdigit():  # pandas' index
         cells = cells[1:]
     first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
-    if not first or _VALUE.fullmatch(first) or name_of(first, "")[0] in readings:
+    first = _BULLET.sub("", first)
+    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or name_of(first, "")[0] in readings
+            or _NOT_A_NAME.search(first)):
         return None
     return first

@@ -201,3 +201,22 @@ def test_a_progress_bar_names_no_config() -> None:
             " 6150.12 toks/s, output: 3075.06 toks/s]\n")
     [record] = read_benchmark_output(text).records
     assert record.value == 3075.06 and record.config is None
+
+
+def test_a_heading_over_a_result_names_its_config() -> None:
+    # sgl-project/sglang#4247: EAGLE-3 against EAGLE-2 on MT-bench
+    text = ("EAGLE-3 (num_steps=8):\n#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39\n\n"
+            "EAGLE-2 (num_steps=8):\n#questions: 80, Throughput: 230.08 token/s, Acceptance length: 3.76\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.accept_length) for r in records] == [
+        ("EAGLE-3 (num_steps=8)", 378.57, 5.39), ("EAGLE-2 (num_steps=8)", 230.08, 3.76)]
+
+
+def test_a_name_before_a_lone_value_names_its_config_and_a_figure_label_does_not() -> None:
+    # sgl-project/sglang#6949: `with eagle: 30 tps`
+    text = "with eagle: 30 tps\nwithout eagle: 21 tps\n"
+    assert [r.config for r in read_benchmark_output(text).records] == ["with eagle", "without eagle"]
+    for line, name in (("Speed: 45.3 tok/s\n", None), ("Results:\nOutput token throughput: 12.5 tok/s\n", None),
+                       ("- 13B: 108.8 token/sec\n", "13B")):  # a bullet is no part of the name
+        [record] = read_benchmark_output(line).records
+        assert record.config == name, line
