@@ -198,7 +198,10 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     """The figure name of a labelled value and the factor that brings it to the figure's unit;
     a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
     unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
-    return _named_in(label, unit, context if unqualified and _rate(unit) else "")
+    name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
+    if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
+        return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`
+    return name, factor
 
 
 @functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
@@ -365,6 +368,8 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 
 _SPACED = re.compile(r"\s{2,}")
+_BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
+_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
@@ -469,8 +474,12 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             closed = line.endswith(_BAR_CHARS)
             continue
         spaced = _SPACED.split(line)
-        if not bars and _is_spaced_header(spaced, clean(lines[index + 1]).strip()
-                                          if index + 1 < len(lines) else ""):
+        if columns and _DASH_RULE.fullmatch(line):  # tabulate's `-----  -----` under its header
+            continue
+        after = [clean(below).strip() for below in lines[index + 1 : index + 3]]
+        if after and _DASH_RULE.fullmatch(after[0]):
+            after = after[1:]
+        if not bars and _is_spaced_header(spaced, after[0] if after else ""):
             header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
         if columns and len(row := _without_index(spaced, columns)) == len(columns) and not bars:

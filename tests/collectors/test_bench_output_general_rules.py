@@ -220,3 +220,20 @@ def test_a_name_before_a_lone_value_names_its_config_and_a_figure_label_does_not
                        ("- 13B: 108.8 token/sec\n", "13B")):  # a bullet is no part of the name
         [record] = read_benchmark_output(line).records
         assert record.config == name, line
+
+
+def test_a_spaced_table_with_a_dash_rule_under_its_header_reads_its_rows() -> None:
+    # ggml-org/llama.cpp#23869, server-bench speed-bench: base and spec rates side by side
+    text = ("category       base_avg_pred_t/s  spec_avg_pred_t/s  decode_speedup  accept_rate\n"
+            "-------------  -----------------  -----------------  --------------  -----------\n"
+            "coding         51.55              84.54              1.64x           0.7545\n"
+            "humanities     51.61              66.80              1.29x           0.7557\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.figures["baseline_throughput_tok_s"], r.figures["acceptance_rate"])
+            for r in records] == [("coding", 84.54, 51.55, 0.7545), ("humanities", 66.80, 51.61, 0.7557)]
+
+
+def test_a_baseline_rate_is_a_figure_never_the_headline() -> None:
+    text = "Baseline throughput: 100.5 tok/s\nEAGLE throughput: 180.2 tok/s\n"
+    [record] = read_benchmark_output(text).records
+    assert record.value == 180.2 and record.figures["baseline_throughput_tok_s"] == 100.5
