@@ -368,6 +368,9 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 
 _SPACED = re.compile(r"\s{2,}")
+# a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
+_SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
+                           r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
 _DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
@@ -542,17 +545,26 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 yield _Reading(name, value, index, logged)
 
 
-def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES) -> list[_Result]:
+def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
+             settings: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
-    another value starts the next result."""
+    another value starts the next result, and so does a setting line (`tp = 4`, one of
+    `settings`) after a result's headline: a setting heads the figures it was measured with, and
+    every result under it until the next."""
     results = [_Result()]
-    for _, group in itertools.groupby(found, key=lambda reading: reading.line):
+    held: dict[str, float] = {}  # the last setting line's, held down over the results under it
+    for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
-        if any(_differs(current.get(r.name), r.value) for r in line):
+        if any(_differs(current.get(r.name), r.value) for r in line) or (
+                index in settings and _headline(current, headlines)):
             results.append(_Result())
+        if index in settings:
+            held = {r.name: r.value for r in line}
         for reading in line:
             results[-1].add(reading)
+        for name, value in held.items():
+            results[-1].readings.setdefault(name, value)
     results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
@@ -833,14 +845,18 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
     prompt_only = prompt_only and not _generated(found)
-    measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
+    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
+    measured = _results(found, HEADLINES, settings) or (
+        _results(found, PROMPT_ONLY, settings) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]
     read_lines = {reading.line for reading in found}
     for record, result in zip(records, results, strict=True):
-        if result.first == result.last:  # a table row per config: its name cell names it
-            record.config = _row_name(lines[result.first], result.readings)
+        # a table row per config (under its setting line, if any): its name cell names it
+        first = result.first + 1 if result.first in settings else result.first
+        if first == result.last or (first < result.last and not read_lines & set(range(first, result.last))):
+            record.config = _row_name(lines[result.last], result.readings)
         above = clean(lines[result.first - 1]).strip() if result.first else ""
         if record.config is None and result.first - 1 not in read_lines and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):

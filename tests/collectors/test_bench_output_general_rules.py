@@ -237,3 +237,12 @@ def test_a_baseline_rate_is_a_figure_never_the_headline() -> None:
     text = "Baseline throughput: 100.5 tok/s\nEAGLE throughput: 180.2 tok/s\n"
     [record] = read_benchmark_output(text).records
     assert record.value == 180.2 and record.figures["baseline_throughput_tok_s"] == 100.5
+
+
+def test_a_setting_line_heads_every_result_under_it_until_the_next() -> None:
+    # sgl-project/sglang#6949: `tp = 4` belongs to the lines after it, not to the one before
+    text = ("tp = 1\nwith eagle: 30 tps\nwithout eagle: 21 tps\n"
+            "tp = 4\nwith eagle: 59 tps\nwithout eagle: 61 tps\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.figures.get("tp")) for r in records] == [
+        ("with eagle", 30, 1), ("without eagle", 21, 1), ("with eagle", 59, 4), ("without eagle", 61, 4)]
