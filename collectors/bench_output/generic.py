@@ -371,6 +371,11 @@ _SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
                            r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
+# A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
+# parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`): not read.
+_ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
+                         r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to)\b[^)]*\)", re.I)
+_ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
 _DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
@@ -455,6 +460,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
+        line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
             phase = heading[1].lower()

@@ -246,3 +246,13 @@ def test_a_setting_line_heads_every_result_under_it_until_the_next() -> None:
     records = read_benchmark_output(text).records
     assert [(r.config, r.value, r.figures.get("tp")) for r in records] == [
         ("with eagle", 30, 1), ("without eagle", 21, 1), ("with eagle", 59, 4), ("without eagle", 61, 4)]
+
+
+def test_a_users_notes_inside_a_paste_are_not_read() -> None:
+    text = ("Request throughput (req/s):              4.97\n"
+            "Output token throughput (tok/s):         1272.11   # eagle3, k=4\n"
+            "Mean TTFT (ms):                          45.20     <- was 40 before the fix\n")
+    [record] = read_benchmark_output(text).records
+    assert record.value == 1272.11 and "k" not in record.figures and record.figures["ttft_ms_mean"] == 45.2
+    [record] = read_benchmark_output("Output token throughput: 1272 tok/s (was 1100)\n").records
+    assert record.value == 1272 and record.figures == {}
