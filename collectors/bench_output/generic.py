@@ -881,7 +881,7 @@ _NAME_HEADING = re.compile(r"#+ +[^\n]{1,60}|\**[A-Za-z][^:|]{0,60}:\**")  # `##
 def _row_name(line: str, readings: dict[str, float]) -> str | None:
     """The name a table row or a line gives its config (`| EAGLE-3 (k=4) | 16 | 2,310.2 |`,
     pandas' `0  baseline  8  650.2`, `With EAGLE:   output 182.3 tok/s`): its first cell when
-    that is no number, nor the label of its figures."""
+    that is no number, nor the label of its figures, with the text cells after it."""
     line = clean(line).strip()
     if is_progress_bar(line):
         return None
@@ -894,7 +894,9 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
         cells = cells[1:]
     first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
     first = _BULLET.sub("", first)
-    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or name_of(first, "")[0] in readings
+    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or _VALUE_FIRST.fullmatch(first)
+            or name_of(first, "")[0] in readings
             or _NOT_A_NAME.search(first)):
         return None
-    return first
+    more = itertools.takewhile(lambda cell: cell and not _VALUE.fullmatch(cell), cells[1:-1])
+    return " ".join([first, *more])  # `| Llama 3 8B | Q4_0 | 1,234.5 |`: the text cells before values

@@ -256,3 +256,12 @@ def test_a_users_notes_inside_a_paste_are_not_read() -> None:
     assert record.value == 1272.11 and "k" not in record.figures and record.figures["ttft_ms_mean"] == 45.2
     [record] = read_benchmark_output("Output token throughput: 1272 tok/s (was 1100)\n").records
     assert record.value == 1272 and record.figures == {}
+
+
+def test_a_rows_name_is_its_text_cells_before_its_values() -> None:
+    text = ("| Model | Quant | pp512 (t/s) | tg128 (t/s) |\n|---|---|---|---|\n"
+            "| Llama 3 8B | Q4_0 | 1,234.5 | 98.7 |\n| Llama 3 8B | Q8_0 | 1,100.2 | 70.1 |\n")
+    assert [(r.config, r.value) for r in read_benchmark_output(text).records] == [
+        ("Llama 3 8B Q4_0", 98.7), ("Llama 3 8B Q8_0", 70.1)]
+    cells = "| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL | 0.52 SEC TO FIRST TOKEN |\n"
+    assert [r.config for r in read_benchmark_output(cells).records] == [None]
