@@ -111,7 +111,7 @@ def parse_benchmark_output(data: str | bytes) -> list[Record]:
 def derive_config_name(record: Record) -> str:
     """A readable configuration name: the name the output gave the row (`baseline`), engine,
     model, spec algorithm and concurrency (or the request rate of an open-loop run, or the
-    batch size)."""
+    batch size), each once (`Config A (bs=8)` is not followed by `bs=8`)."""
     parts = [record.config or "", record.engine or "",
              (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
     if record.spec_algorithm:
@@ -123,4 +123,5 @@ def derive_config_name(record: Record) -> str:
         parts.append(f"rate={rate:g}/s")
     elif record.batch_size is not None:
         parts.append(f"bs={record.batch_size}")
-    return " ".join(part for part in parts if part)
+    return " ".join(part for index, part in enumerate(parts)
+                    if part and not (index and part in parts[0]))

@@ -867,7 +867,27 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         if record.config is None and result.first - 1 not in read_lines and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
+        _settings_in_name(record)
     return records
+
+
+_NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
+                            r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
+_SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
+                   "c": "concurrency", "conc": "concurrency", "concurrency": "concurrency",
+                   "numsteps": "num_steps", "num_steps": "num_steps", "steps": "num_steps",
+                   "topk": "topk"}
+
+
+def _settings_in_name(record: Record) -> None:
+    """Settings a config's name gives (`Config A (bs=8)`, `EAGLE-3 (num_steps=8)`, `c=16`) set
+    where the output printed none; `tp=4` is kept as a figure."""
+    for key, raw in _NAMED_SETTING.findall(record.config or ""):
+        key = key.lower().replace(" ", "")
+        if key == "tp":
+            record.figures.setdefault("tp", float(raw))
+        elif getattr(record, field := _SETTING_FIELDS[key]) is None:
+            setattr(record, field, int(raw))
 
 
 _FIGURE_WORD = re.compile(r"through|speed|rate|laten|\btps\b|tok|time|eval|output|prompt|generat"

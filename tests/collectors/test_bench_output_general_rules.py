@@ -265,3 +265,11 @@ def test_a_rows_name_is_its_text_cells_before_its_values() -> None:
         ("Llama 3 8B Q4_0", 98.7), ("Llama 3 8B Q8_0", 70.1)]
     cells = "| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL | 0.52 SEC TO FIRST TOKEN |\n"
     assert [r.config for r in read_benchmark_output(cells).records] == [None]
+
+
+def test_settings_a_config_name_gives_are_set_and_not_named_twice() -> None:
+    records = read_benchmark_output("Config A (bs=8): 1520 tok/s\nConfig B (bs=16): 2410 tok/s\n").records
+    assert [(r.batch_size, derive_config_name(r)) for r in records] == [
+        (8, "Config A (bs=8)"), (16, "Config B (bs=16)")]
+    text = "EAGLE-3 (num_steps=8):\n#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39\n"
+    assert [r.num_steps for r in read_benchmark_output(text).records] == [8]
