@@ -376,6 +376,7 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to)\b[^)]*\)", re.I)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
+_POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
 _DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
@@ -457,6 +458,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
     closed = False  # whether the table's header ends in a bar (then every whole row does)
     section = ""  # a heading whose statistics follow on lines of their own
+    first_position: int | None = None  # the first position number under a per-position heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
@@ -469,6 +471,14 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             phase = ""
         if (heading := _STAT_HEADING.match(line)) and not _VALUE.search(line):
             section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
+            first_position = None
+            continue
+        position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
+        if position:  # `Per-position acceptance (%):` over `  0:  57.12` (vLLM counts from 0)
+            first_position = int(position[1]) if first_position is None else first_position
+            scale = 0.01 if "%" in section else 1.0
+            yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
+                           _float(position[2]) * scale, index, logged)
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
         # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed

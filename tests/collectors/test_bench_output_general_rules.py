@@ -273,3 +273,15 @@ def test_settings_a_config_name_gives_are_set_and_not_named_twice() -> None:
         (8, "Config A (bs=8)"), (16, "Config B (bs=16)")]
     text = "EAGLE-3 (num_steps=8):\n#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39\n"
     assert [r.num_steps for r in read_benchmark_output(text).records] == [8]
+
+
+def test_per_position_acceptance_under_its_heading_is_read_when_the_block_header_is_missing() -> None:
+    # vllm-project/vllm#51742's speculative section, pasted without the block's title line
+    text = ("Output token throughput (tok/s):         371.88\n"
+            "---------------Speculative Decoding---------------\n"
+            "Acceptance rate (%):                     31.16\nAcceptance length:                       1.93\n"
+            "Per-position acceptance (%):\n          0:                             57.12\n"
+            "          1:                             24.34\n")
+    [record] = read_benchmark_output(text).records
+    assert record.accept_length == 1.93 and record.figures["acceptance_rate"] == 0.3116
+    assert (record.figures["accept_pos_1"], record.figures["accept_pos_2"]) == (0.5712, 0.2434)
