@@ -13,9 +13,8 @@ from sessiontui.project_memory.records import Record
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
-    r"^[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
-    r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*$", re.IGNORECASE | re.MULTILINE)
-_FLAG = re.compile(r"\s*--?[A-Za-z]")
+    r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
+    r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
@@ -81,21 +80,32 @@ def _read(text: str, cut: bool = False) -> ParseResult:
 
 
 def _with_heading_settings(text: str, records: list[Record]) -> list[Record]:
-    """Records given the load a heading above each names (`# request rate 8`, `## concurrency
-    64` over each pasted block) when none printed its own: one heading per such record, in order."""
-    # a heading: not a `Concurrency: 1.00` figure, nor a `--request_rate 150` flag
-    headings = [m for m in _SETTING_HEADING.finditer(text) if not _FLAG.match(m[0]) and (
-        m[0].strip()[0] in "#=*-" or m[0].rstrip().endswith(":"))]
-    unset = [r for r in records if r.concurrency is None and "request_rate" not in r.figures]
-    if not headings or len(headings) != len(unset):
+    """Records given the load a heading or a printed command above each names (`# request rate
+    8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
+    is one such line per record, paired in order."""
+    loads = [load for line in text.splitlines() if (load := _load_of(line)) is not None]
+    if not loads or len(loads) != len(records):
         return records
-    for record, heading in zip(unset, headings, strict=True):
-        value = float(heading["value"])
-        if "rate" in heading["name"].lower() or heading["name"].lower() == "qps":
-            record.figures["request_rate"] = value
-        elif value == int(value):
-            record.concurrency = int(value)
+    for record, load in zip(records, loads, strict=True):
+        if record.concurrency is not None or "request_rate" in record.figures:
+            continue
+        if "request_rate" in load:
+            record.figures["request_rate"] = load["request_rate"]
+        if load.get("concurrency", 0.5) == int(load.get("concurrency", 0.5)):
+            record.concurrency = int(load["concurrency"])
     return records
+
+
+def _load_of(line: str) -> dict[str, float] | None:
+    """The concurrency or request rate a heading (not a `Concurrency: 1.00` figure) or a printed
+    command's flags set, or None for any other line."""
+    if "--" in line:
+        return generic.command_load(line)
+    heading = _SETTING_HEADING.fullmatch(line)
+    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
+        return None
+    name = heading["name"].lower()
+    return {"request_rate" if "rate" in name or name == "qps" else "concurrency": float(heading["value"])}
 
 
 def _name(family: ModuleType) -> str:

@@ -82,6 +82,7 @@ _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
     r"|--num[-_]concurrent[-_]requests[= ]+(\d+)")  # llmperf
 _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+([\d.]+)")
+_COMMAND_RATE_ANY = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")
 _LATENCY = (
     (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
@@ -696,6 +697,19 @@ def _name_the_rate(readings: dict[str, float]) -> None:
         readings["output_tok_s"] = readings.pop(key)
     elif counted_total or beside_requests:
         readings["total_tok_s"] = readings.pop(key)
+
+
+def command_load(line: str) -> dict[str, float] | None:
+    """Concurrency and request rate a printed command line's flags set ({} for `--request-rate
+    inf`), or None when it sets neither."""
+    flag = _COMMAND_CONCURRENCY.search(line)
+    rate = _COMMAND_RATE_ANY.search(line)
+    if flag is None and rate is None:
+        return None
+    load = {"concurrency": float(next(g for g in flag.groups() if g))} if flag else {}
+    if rate and rate[1] != "inf":
+        load["request_rate"] = float(rate[1])
+    return load
 
 
 def _command_settings(text: str, end: int) -> dict[str, float]:

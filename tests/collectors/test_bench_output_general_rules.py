@@ -285,3 +285,12 @@ def test_per_position_acceptance_under_its_heading_is_read_when_the_block_header
     [record] = read_benchmark_output(text).records
     assert record.accept_length == 1.93 and record.figures["acceptance_rate"] == 0.3116
     assert (record.figures["accept_pos_1"], record.figures["accept_pos_2"]) == (0.5712, 0.2434)
+
+
+def test_the_load_a_printed_command_sets_over_each_block_is_its_setting() -> None:
+    text = ("$ vllm bench serve --model m --max-concurrency 8 --num-prompts 200\n"
+            + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + "$ vllm bench serve --model m --request-rate inf --num-prompts 200\n"
+            + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    records = read_benchmark_output(text).records
+    assert [(r.concurrency, r.figures.get("request_rate")) for r in records] == [(8, None), (None, None)]
