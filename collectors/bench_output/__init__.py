@@ -76,10 +76,10 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(_with_heading_settings(text, client or records), problems)
+    return ParseResult(_with_printed_load(text, client or records), problems)
 
 
-def _with_heading_settings(text: str, records: list[Record]) -> list[Record]:
+def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
     """Records given the load a heading or a printed command above each names (`# request rate
     8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
     is one such line per record, paired in order."""
@@ -91,8 +91,9 @@ def _with_heading_settings(text: str, records: list[Record]) -> list[Record]:
             continue
         if "request_rate" in load:
             record.figures["request_rate"] = load["request_rate"]
-        if load.get("concurrency", 0.5) == int(load.get("concurrency", 0.5)):
-            record.concurrency = int(load["concurrency"])
+        concurrency = load.get("concurrency")
+        if concurrency is not None and concurrency == int(concurrency):
+            record.concurrency = int(concurrency)
     return records
 
 
