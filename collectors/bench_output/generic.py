@@ -81,8 +81,7 @@ _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
     r"|--num[-_]concurrent[-_]requests[= ]+(\d+)")  # llmperf
-_COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+([\d.]+)")
-_COMMAND_RATE_ANY = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")
+_COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rate set
 _LATENCY = (
     (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
@@ -703,7 +702,7 @@ def command_load(line: str) -> dict[str, float] | None:
     """Concurrency and request rate a printed command line's flags set ({} for `--request-rate
     inf`), or None when it sets neither."""
     flag = _COMMAND_CONCURRENCY.search(line)
-    rate = _COMMAND_RATE_ANY.search(line)
+    rate = _COMMAND_RATE.search(line)
     if flag is None and rate is None:
         return None
     load = {"concurrency": float(next(g for g in flag.groups() if g))} if flag else {}
@@ -717,7 +716,7 @@ def _command_settings(text: str, end: int) -> dict[str, float]:
     settings: dict[str, float] = {}
     if flag := last_match(text, _COMMAND_CONCURRENCY, end):
         settings["concurrency"] = float(next(group for group in flag.groups() if group))
-    if rate := last_match(text, _COMMAND_RATE, end):
+    if (rate := last_match(text, _COMMAND_RATE, end)) and rate[1] != "inf":
         settings["request_rate"] = float(rate[1])
     return settings
 
