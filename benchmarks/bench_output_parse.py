@@ -3,7 +3,9 @@
 Builds an SGLang server log of N `Decode batch,` lines (sglang 0.5.x layout, DP prefixes) with an
 access-log line after each, the worst case for `record` (every line is looked at by every format),
 then times `parse_benchmark_output` on it and on one `vllm bench serve` block, and prints MB/s;
-then the time per block of outputs holding 100, 1k and 10k result blocks (linear: flat ms/block).
+then time and peak memory of a periodic log the generic reader reads (vLLM engine lines, a fifth as
+many), then the time per block of outputs holding 100, 1k and 10k result blocks (linear: flat
+ms/block).
 Usage: python benchmarks/bench_output_parse.py [--lines 100000] [--blocks 100 1000 10000]
 """
 
@@ -13,6 +15,7 @@ import argparse
 import subprocess
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 from sessiontui.collectors.bench_output import parse_benchmark_output
@@ -69,7 +72,26 @@ def main() -> None:
     block = (FIXTURES / "vllm_bench_serve.txt").read_bytes()
     per_block = best_of(lambda: [parse_benchmark_output(block) for _ in range(100)]) / 100
     print(f"one vllm bench serve block ({len(block)} B): {per_block * 1e3:.2f} ms")
+    engine_log(args.lines // 5)
     many_blocks(args.blocks)
+
+
+def engine_log(lines: int) -> None:
+    """Time and peak memory (tracemalloc, a multiple of the input's size) of a periodic log no
+    recogniser knows, read line by line by the generic reader: vLLM's `Engine 000:` lines."""
+    data = "".join(
+        f"(APIServer pid=1) INFO 09-16 05:{i // 60 % 60:02d}:{i % 60:02d} [loggers.py:123] Engine 000:"
+        f" Avg prompt throughput: {i % 7 * 10.0:.1f} tokens/s, Avg generation throughput:"
+        f" {190 + i % 20:.1f} tokens/s, Running: {1 + i % 4} reqs, Waiting: 0 reqs, GPU KV cache"
+        f" usage: 0.4%, Prefix cache hit rate: 0.0%\n" for i in range(lines)).encode()
+    seconds = best_of(lambda: parse_benchmark_output(data), repeats=1)
+    tracemalloc.start()
+    parse_benchmark_output(data)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    megabytes = len(data) / 1e6
+    print(f"engine log (generic reader): {megabytes:.1f} MB, {lines} lines: {seconds:.2f} s "
+          f"({megabytes / seconds:.1f} MB/s), peak memory {peak / len(data):.1f}x its size")
 
 
 def many_blocks(sizes: list[int]) -> None:

@@ -249,7 +249,11 @@ FAILURE_KINDS = (
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
         r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
         r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
-        r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED", re.IGNORECASE)),
+        r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
+        r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
+        r"|No available memory for the cache blocks|Not enough memory\. Please try to increase"
+        r"|Cuda failure \d*\s*'out of memory'",  # NCCL's CUDACHECK: the CUDA error it names wins
+        re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
         r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
@@ -259,7 +263,8 @@ FAILURE_KINDS = (
     ("no_kernel_image", re.compile(
         r"no kernel image is available|cudaErrorNoKernelImageForDevice|invalid device function"
         r"|is not compatible with the current PyTorch installation"
-        r"|CUDA_ERROR_NO_BINARY_FOR_GPU", re.IGNORECASE)),
+        r"|CUDA_ERROR_NO_BINARY_FOR_GPU|hipErrorNoBinaryForGpu|Unable to find code object for all"
+        r" current devices", re.IGNORECASE)),
     ("cuda_driver", re.compile(
         r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
         r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
@@ -276,6 +281,7 @@ FAILURE_KINDS = (
     ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
                              re.IGNORECASE)),
     ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
+                              r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage",
                               re.IGNORECASE)),
@@ -284,7 +290,8 @@ FAILURE_KINDS = (
     ("host_oom", re.compile(  # the shell's `Killed` is capitalised; `killed by signal` is not it
         r"(?:^|\s)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
-        r"|MemoryError|Cannot allocate memory|std::bad_alloc)")),
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
+        r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
         re.IGNORECASE)),

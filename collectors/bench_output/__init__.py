@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from sessiontui.collectors.bench_output import generic, llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
 from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
 _SERVER_LOG = ".server_log"
+_SETTING_HEADING = re.compile(
+    r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
+    r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
+_LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
 
@@ -30,7 +35,8 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     A result is whole when its block printed its closing line or every field its format always
     prints; one cut short keeps every figure printed whole and names what it lacks in
     `partial`, and is left out only when its headline figure (the throughput, or the tool's
-    main rate) is missing. Output cut mid-write (a last line without its line break that may end
+    main rate) is missing. Lines a `[[formats]]` declaration with a `{value}` field matches are
+    read by it alone. Output cut mid-write (a last line without its line break that may end
     inside a number) is read without that line. Server-log summaries only stand in for a
     benchmark client: when the same output also holds the client's own results (a script that
     starts the server and runs the benchmark), only those are returned, since the client
@@ -38,6 +44,8 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     """
     whole = to_text(data)
     text = trim_cut_tail(whole)
+    if user_declared := declared.parse(text):  # the user's declaration wins for its lines
+        return ParseResult(user_declared)
     try:
         return _read(text, cut=text != whole or _ends_in_a_label(text))
     finally:
@@ -45,9 +53,11 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 
 
 def _ends_in_a_label(text: str) -> bool:
-    """Whether the last line is a label without its value (`eval`): a paste cut there."""
-    lines = text.rstrip("\n").rsplit("\n", 1)
-    return not any(c.isdigit() for c in lines[-1])
+    """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
+    rule): a paste cut there."""
+    last = text.rstrip("\n").rsplit("\n", 1)[-1].rstrip()
+    return bool(_LABEL_END.search(last)) or (
+        any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 
 
 def _read(text: str, cut: bool = False) -> ParseResult:
@@ -66,7 +76,37 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(client or records, problems)
+    return ParseResult(_with_printed_load(text, client or records), problems)
+
+
+def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
+    """Records given the load a heading or a printed command above each names (`# request rate
+    8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
+    is one such line per record, paired in order."""
+    loads = [load for line in text.splitlines() if (load := _load_of(line)) is not None]
+    if not loads or len(loads) != len(records):
+        return records
+    for record, load in zip(records, loads, strict=True):
+        if record.concurrency is not None or "request_rate" in record.figures:
+            continue
+        if "request_rate" in load:
+            record.figures["request_rate"] = load["request_rate"]
+        concurrency = load.get("concurrency")
+        if concurrency is not None and concurrency == int(concurrency):
+            record.concurrency = int(concurrency)
+    return records
+
+
+def _load_of(line: str) -> dict[str, float] | None:
+    """The concurrency or request rate a heading (not a `Concurrency: 1.00` figure) or a printed
+    command's flags set, or None for any other line."""
+    if "--" in line:
+        return generic.command_load(line)
+    heading = _SETTING_HEADING.fullmatch(line)
+    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
+        return None
+    name = heading["name"].lower()
+    return {"request_rate" if "rate" in name or name == "qps" else "concurrency": float(heading["value"])}
 
 
 def _name(family: ModuleType) -> str:
@@ -80,9 +120,11 @@ def parse_benchmark_output(data: str | bytes) -> list[Record]:
 
 
 def derive_config_name(record: Record) -> str:
-    """A readable configuration name: engine, model, spec algorithm and concurrency (or the
-    request rate of an open-loop run, or the batch size)."""
-    parts = [record.engine or "", (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
+    """A readable configuration name: the name the output gave the row (`baseline`), engine,
+    model, spec algorithm and concurrency (or the request rate of an open-loop run, or the
+    batch size), each once (`Config A (bs=8)` is not followed by `bs=8`)."""
+    parts = [record.config or "", record.engine or "",
+             (record.model or "").rstrip("/").rsplit("/", 1)[-1]]
     if record.spec_algorithm:
         parts.append(record.spec_algorithm.upper())
     rate = record.figures.get("request_rate")
@@ -92,4 +134,5 @@ def derive_config_name(record: Record) -> str:
         parts.append(f"rate={rate:g}/s")
     elif record.batch_size is not None:
         parts.append(f"bs={record.batch_size}")
-    return " ".join(part for part in parts if part)
+    return " ".join(part for index, part in enumerate(parts)
+                    if part and not (index and part in parts[0]))

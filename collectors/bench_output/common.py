@@ -15,10 +15,13 @@ from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Reco
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?$|\.$")
+# a number at the very end, or one followed by what continues it (`09-` of a date, `05:` of a time)
+_TRAILING_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*\.?\d*(?:[eE][-+]?\d*)?[-:/]?$|\.$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _QUOTES = ("# ", "> ", "// ")
 _QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
+# a non-blank line that does not start with the mark (searched, so no copy of the lines is made)
+_UNQUOTED_LINE = {mark: re.compile(rf"(?m)^[^\S\n]*(?!{re.escape(mark)})[^\s]") for mark in _QUOTES}
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
@@ -39,9 +42,8 @@ def to_text(data: str | bytes) -> str:
 
 def unquoted(text: str) -> str:
     """The text without a `# `, `> ` or `// ` that starts every non-blank line."""
-    lines = [line for line in text.splitlines() if line.strip()]
     for mark in _QUOTES:
-        if lines and all(line.lstrip().startswith(mark) for line in lines):
+        if text.strip() and not _UNQUOTED_LINE[mark].search(text):
             return _QUOTED[mark].sub("", text)
     return text
 
@@ -53,7 +55,8 @@ def trim_cut_tail(text: str) -> str:
     being printed (`681.30` cut to `68`, `63266.8804` cut to `63266.88`). Such a line is left out
     whenever a number is the very end of the input, whatever precision it shows: no width is
     safe to trust (issue 24: a cut final number is never stored). A last line that ends in a word
-    (`sm80`), a unit, a closing mark or the padding a column printed after the number is whole.
+    (`sm80`), a unit, a closing mark or the padding a column printed after the number is whole;
+    one ending in a number and what continues it (`INFO 09-`, `05:`) is cut inside it.
     """
     if not text or text.endswith("\n"):
         return text
@@ -88,8 +91,10 @@ def whole(value: object) -> int | None:
 
 
 def slug(label: str) -> str:
-    """A figure name from a printed label: lower case, words joined by underscores."""
-    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+    """A figure name from a printed label: lower case, words joined by underscores, a word
+    printed twice running once (vLLM V0's `Number of draft tokens tokens`)."""
+    name = re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+    return re.sub(r"(?<![a-z0-9])([a-z]+)(?:_\1)+(?![a-z0-9])", r"\1", name)
 
 
 def median(values: Iterable[float]) -> float | None:

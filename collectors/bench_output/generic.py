@@ -13,6 +13,8 @@ are kept under their own names.
 
 from __future__ import annotations
 
+import csv
+import functools
 import itertools
 import re
 import statistics
@@ -27,20 +29,28 @@ from sessiontui.project_memory.records import Record
 FORMATS = ("generic", "generic.server_log")
 ENGINE = None
 _VALUE = re.compile(
-    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?)(?![\d/])"
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
-_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}")
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
 _BARS = re.compile(r"[│┃|]")
+_BAR_CHARS = ("│", "┃", "|")
 _RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q)\s*(?:/|[\s-]*per[\s-]+)\s*"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
+    r"\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
-_TOTAL = re.compile(r"\btotal\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
+# llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
+_TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
+_PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
+_THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
@@ -51,7 +61,8 @@ _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b", re.IGNORECASE)
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
-_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bparallel\b|num_clients|\bclients\b", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
+                          re.IGNORECASE)
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
@@ -64,24 +75,31 @@ _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]\s*:?-+:?\s*[|│]")  # `|---|`, `| - | - |`
+# `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
-    r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)")
-_COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+([\d.]+)")
+    r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
+    r"|--num[-_]concurrent[-_]requests[= ]+(\d+)")  # llmperf
+_COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rate set
 _LATENCY = (
-    (re.compile(r"time to first token|\bttft\b|first[ _]token[ _]latency", re.I), "ttft"),
+    (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
-    (re.compile(r"time per output token|\btpot\b|per[- ]token latency", re.I), "tpot"),
-    (re.compile(r"inter[- ]token latency|\bitl\b", re.I), "itl"),
+    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
 PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
+# Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
+# inside its prefix, read `9` as `info`; a later line's time would start another result).
+_DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
+                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
@@ -93,6 +111,7 @@ ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials diffe
 _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
                             re.IGNORECASE)
 _HEADING = re.compile(r"^[-=#*]{3,}")
+_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
 _SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
 _SETTINGS = ("batch_size", "concurrency")
@@ -100,7 +119,7 @@ _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Reading:
     """One labelled value of a line, named."""
 
@@ -110,7 +129,7 @@ class _Reading:
     logged: bool = False  # printed behind a logger prefix: a server's periodic log line
 
 
-@dataclass
+@dataclass(slots=True)
 class _Result:
     """Consecutive readings that form one result, first line to last."""
 
@@ -132,10 +151,35 @@ def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
     match = _RATE_UNIT.search(text)
     if match:
-        what = "req" if match["what"].lower().startswith(("r", "q")) else "tok"
+        what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
+    if _TEST_NAME.fullmatch(text.strip()):
+        return "tok", 1.0
     words = set(re.findall(r"[a-z]+", text.lower()))
-    return next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+    short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+    return short or _counted_rate(text)
+
+
+def _counted_rate(text: str) -> tuple[str, float] | None:
+    """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
+    throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV): a throughput or speed of requests, else of
+    tokens when the label names tokens, output, generation or processing."""
+    per = _PER_TIME.search(text)
+    if per is None and not _THROUGHPUT.search(text):
+        return None
+    if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
+        what = "req"
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b", text, re.IGNORECASE):
+        what = "tok"
+    else:
+        return None
+    return what, 60.0 if per is not None and per[1].lower().startswith("min") else 1.0
+
+
+def _unit_word(unit: str) -> str:
+    """The first word of a value's unit, lower case (`usec` of `usec (standard deviation`)."""
+    return unit.strip().split(" ", 1)[0].lower()
 
 
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
@@ -147,33 +191,28 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
-    return f"{quantity}_ms_{stat}", 1000.0 if seconds else 1.0
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 
 
 def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     """The figure name of a labelled value and the factor that brings it to the figure's unit;
     a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
-    both = f"{label} {unit}"
-    if context and _rate(unit) and name_of(label, unit)[0] == "throughput_tok_s":
-        both = f"{context} {both}"
-    rate = _rate(unit) or _rate(label)
+    unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
+    name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
+    if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
+        return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`
+    return name, factor
+
+
+@functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
+def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
+    """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
+    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`: two words
+    words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
+    both = f"{context} {words} {unit}" if context else f"{words} {unit}"
+    rate = _rate(unit) or _rate(words)
     if rate is not None:
-        what, per = rate
-        if what == "req" and _SETTING.search(label):
-            return "request_rate", 1 / per  # the rate asked for, not the one measured
-        if what == "req":
-            return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-        if _PER_USER.search(both):
-            return "per_user_output_tok_s", 1 / per
-        if _PEAK.search(label) or _AUXILIARY.search(label):
-            return f"{slug(label)}_tok_s", 1 / per
-        if _TOTAL.search(both):
-            return "total_tok_s", 1 / per
-        if _PROMPT.search(both):
-            return "prompt_tok_s", 1 / per
-        if re.search(r"output|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
-            return "output_tok_s", 1 / per
-        return "throughput_tok_s", 1 / per
+        return _rate_name(words, both, rate)
     if _ACCEPT_LENGTH.search(label):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
@@ -181,11 +220,31 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
         return "concurrency", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
-        return "latency_s", 0.001 if unit.strip().lower() == "ms" else 1.0
+        return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency
     return slug(label.split(":")[-1] or label), 1.0
+
+
+def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, float]:
+    """The figure name of a rate (`both`: its label, unit and context) and its factor to /s."""
+    what, per = rate
+    if what == "req" and _SETTING.search(label):
+        return "request_rate", 1 / per  # the rate asked for, not the one measured
+    if what == "req":
+        return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
+    if _PER_USER.search(both):
+        return "per_user_output_tok_s", 1 / per
+    if _PEAK.search(label) or _AUXILIARY.search(label):
+        return f"{slug(label)}_tok_s", 1 / per
+    if _TOTAL.search(both):
+        return "total_tok_s", 1 / per
+    if _PROMPT.search(both):
+        return "prompt_tok_s", 1 / per
+    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+        return "output_tok_s", 1 / per
+    return "throughput_tok_s", 1 / per
 
 
 def _in_label_parentheses(line: str, at: int) -> bool:
@@ -199,14 +258,15 @@ def _in_label_parentheses(line: str, at: int) -> bool:
 def _open_parenthesis(line: str, at: int) -> int:
     """Where the parenthesis enclosing position `at` opens, or -1: a value in `(3.0ms/T =
     333.33T/s)` belongs to the label before the parenthesis (`Generate:`)."""
-    depth = 0
-    for index in range(at - 1, -1, -1):
-        if line[index] == ")":
-            depth += 1
-        elif line[index] == "(":
-            if depth == 0:
-                return index
-            depth -= 1
+    depth, index = 0, at
+    while (opened := line.rfind("(", 0, index)) >= 0:  # from one parenthesis to the one before
+        closed = line.rfind(")", 0, index)
+        if closed > opened:
+            depth, index = depth + 1, closed
+        elif depth == 0:
+            return opened
+        else:
+            depth, index = depth - 1, opened
     return -1
 
 
@@ -223,6 +283,8 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
+        elif len(parts := _OUTSIDE_PARENS_COMMA.split(before)) > 1 and re.search("[A-Za-z]", parts[-1]):
+            label = parts[-1].strip(" ;([{'\"")  # `output 182.3 tok/s, accept length 3.1`
         unit = (match[3] or "").strip()
         start = match.end()
         if unit and line[start:].lstrip()[:1] in (":", "="):
@@ -251,9 +313,10 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
 
 
 def _float(raw: str) -> float:
-    """A printed number: `1,234.5` with thousands separators, `9,85` with a decimal comma."""
-    if _DECIMAL_COMMA.fullmatch(raw):
-        return float(raw.replace(",", "."))
+    """A printed number: `1,234.5` with thousands separators, `9,85` or `1.234,5` with a
+    decimal comma."""
+    if _DECIMAL_COMMA.fullmatch(raw):  # its dots, if any, separate thousands
+        return float(raw.replace(".", "").replace(",", "."))
     return float(raw.replace(",", ""))
 
 
@@ -268,9 +331,23 @@ def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[
     for stat, (raw_number, unit) in zip(listed, values, strict=True):
         word = {"ave": "avg"}.get(stat.lower(), stat.lower())
         word = f"p{word}" if word.isdigit() else word
+        scale, unit = _si_prefix(unit)
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, _float(raw_number) * factor
+            yield name, _float(raw_number) * factor * scale
+
+
+_SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")
+_SI_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
+
+
+def _si_prefix(unit: str) -> tuple[float, str]:
+    """(scale, unit) of a rate printed with an SI prefix (`12.3k tok/s`, `1.2M tokens/min`);
+    (1, unit) for any other unit (`8.03 B` params, `4.58 GiB` are no rates)."""
+    prefix = _SI_PREFIX.match(unit)
+    if prefix is None or _rate(unit[prefix.end():]) is None:
+        return 1.0, unit
+    return _SI_SCALE[prefix[1]], unit[prefix.end():]
 
 
 def _row_cells(line: str) -> list[str]:
@@ -291,24 +368,61 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 
 _SPACED = re.compile(r"\s{2,}")
+# a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
+_SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
+                           r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
+# A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
+# parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`): not read.
+_ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
+                         r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to)\b[^)]*\)", re.I)
+_ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
+_POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
+_BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
+_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
     numbers in it, and the next line a name and as many numbers as the remaining columns."""
-    row = _SPACED.split(next_line)
+    row = _without_index(_SPACED.split(next_line), cells)
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
             and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
 
 
-def _is_header(cells: list[str], next_line: str) -> bool:
+def _without_index(row: list[str], header: list[str]) -> list[str]:
+    """A spaced row without the index pandas prints before it (`0    baseline   8   650.2`
+    under `config  concurrency  output_throughput`): one cell more than the header, a count."""
+    return row[1:] if len(row) == len(header) + 1 and row[0].isdigit() else row
+
+
+def _is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
     """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
-    # two columns are a header only when the second is nothing but a unit (`| command | tokens/second |`)
-    columns = len(cells) >= 3 or (len(cells) == 2 and bool(_RATE_UNIT.fullmatch(cells[1])))
+    # two columns are a header only when the second is nothing but a unit (`| command |
+    # tokens/second |`) or names a headline figure over rows named by config (`| draft | mean
+    # acceptance length |` over `| vanilla | 2.39 |`; rows of run numbers are trials, read alone)
+    named_rows = bool(first_row) and not _VALUE.fullmatch(_row_cells(first_row)[0])
+    columns = len(cells) >= 3 or (len(cells) == 2 and (bool(_RATE_UNIT.fullmatch(cells[1])) or (
+        named_rows and name_of(cells[1], "")[0] in HEADLINES)))
     return (columns and not any(_VALUE.fullmatch(cell) for cell in cells)
             and bool(_TABLE_RULE.match(next_line.strip())))
+
+
+def _joined_header(above: str, cells: list[str]) -> list[str]:
+    """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
+    one: the line above, when it has as many cells and no values, begins each column's name; a
+    group name spans the cells its bars close up (guidellm's `TTFT (ms) |||` over `mean| p99`)."""
+    above = clean(above).strip()
+    raw = _BARS.split(above[1:] if _BARS.match(above) else above) if _BARS.search(above) else []
+    if len(raw) == len(cells) + 1 and not raw[-1].strip():
+        raw.pop()  # the closing bar
+    if len(raw) != len(cells) or any(_VALUE.fullmatch(cell.strip()) for cell in raw):
+        return cells
+    top: list[str] = []
+    for cell in raw:
+        top.append(top[-1] if not cell and top else cell.strip())
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
 
 
 class _JsonPath:
@@ -335,52 +449,88 @@ class _JsonPath:
             self.units.pop()
 
 
-def readings(text: str) -> Iterator[_Reading]:
-    """Every named value of the text, line by line: labelled lines, rows of headed tables and
+def readings(lines: list[str]) -> Iterator[_Reading]:
+    """Every named value of the text's lines: labelled lines, rows of headed tables and
     `"key": number` lines of JSON (commands and training lines skipped)."""
-    lines = text.splitlines()
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
+    closed = False  # whether the table's header ends in a bar (then every whole row does)
+    section = ""  # a heading whose statistics follow on lines of their own
+    first_position: int | None = None  # the first position number under a per-position heading
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
+        line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
+        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
             phase = heading[1].lower()
             continue
         if _HEADING.match(line):
             phase = ""
-        bars = bool(_BARS.search(line[:3]))
-        if bars and _is_header(cells := _row_cells(line), lines[index + 1] if index + 1 < len(
-                lines) else ""):
+        if (heading := _STAT_HEADING.match(line)) and not _VALUE.search(line):
+            section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
+            first_position = None
+            continue
+        position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
+        if position:  # `Per-position acceptance (%):` over `  0:  57.12` (vLLM counts from 0)
+            first_position = int(position[1]) if first_position is None else first_position
+            scale = 0.01 if "%" in section else 1.0
+            yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
+                           _float(position[2]) * scale, index, logged)
+            continue
+        # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
+        # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
+        next_line = lines[index + 1] if index + 1 < len(lines) else ""
+        bars = (bool(_BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
+                or ("|" in line and (header is not None or bool(_TABLE_RULE.match(next_line.strip())))))
+        if bars and _is_header(cells := _row_cells(line), next_line,
+                               lines[index + 2] if index + 2 < len(lines) else ""):
+            cells = _joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
             header = None if cells[0].lower() in _KEY_COLUMNS else cells
+            closed = line.endswith(_BAR_CHARS)
             continue
         spaced = _SPACED.split(line)
-        if not bars and _is_spaced_header(spaced, clean(lines[index + 1]).strip()
-                                          if index + 1 < len(lines) else ""):
+        if columns and _DASH_RULE.fullmatch(line):  # tabulate's `-----  -----` under its header
+            continue
+        after = [clean(below).strip() for below in lines[index + 1 : index + 3]]
+        if after and _DASH_RULE.fullmatch(after[0]):
+            after = after[1:]
+        if not bars and _is_spaced_header(spaced, after[0] if after else ""):
             header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
-        if columns and len(spaced) == len(columns) and not bars:
-            yield from _line_readings(list(_table_row(columns, "|".join(spaced))), line, index, logged)
+        if columns and len(row := _without_index(spaced, columns)) == len(columns) and not bars:
+            yield from _line_readings(list(_table_row(columns, "|".join(row))), line, index, logged)
             continue
         columns = []
-        header = header if bars else None
+        header = header if bars or _TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, logged)
             continue
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
         if header is not None:
-            found = list(_table_row(header, line))
+            # a row of a table closed by bars that lacks its closing one was cut inside it
+            found = list(_table_row(header, line)) if line.endswith(_BAR_CHARS) or not closed else []
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
             phase = _row_phase(line) or (phase if found and not _row_cells(line)[0] else "")
         else:
             found = list(_cells(line)) if bars else list(_segments(line))
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
+        if section and found and all(_is_stat(label) for label, _, _ in found):
+            found = [(f"{section} {label}", number, unit) for label, number, unit in found]
+        elif found:
+            section = ""
         yield from _line_readings(found, line, index, logged)
+
+
+def _is_stat(label: str) -> bool:
+    """Whether a label is a bare statistic (`Mean`, `P99`) that names nothing by itself."""
+    word = label.strip().lower()
+    return word in _STAT_KEYS or word == "average" or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))
 
 
 def _row_phase(line: str) -> str:
@@ -411,17 +561,26 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 yield _Reading(name, value, index, logged)
 
 
-def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES) -> list[_Result]:
+def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
+             settings: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
-    another value starts the next result."""
+    another value starts the next result, and so does a setting line (`tp = 4`, one of
+    `settings`) after a result's headline: a setting heads the figures it was measured with, and
+    every result under it until the next."""
     results = [_Result()]
-    for _, group in itertools.groupby(found, key=lambda reading: reading.line):
+    held: dict[str, float] = {}  # the last setting line's, held down over the results under it
+    for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
-        if any(_differs(current.get(r.name), r.value) for r in line):
+        if any(_differs(current.get(r.name), r.value) for r in line) or (
+                index in settings and _headline(current, headlines)):
             results.append(_Result())
+        if index in settings:
+            held = {r.name: r.value for r in line}
         for reading in line:
             results[-1].add(reading)
+        for name, value in held.items():
+            results[-1].readings.setdefault(name, value)
     results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
@@ -539,12 +698,25 @@ def _name_the_rate(readings: dict[str, float]) -> None:
         readings["total_tok_s"] = readings.pop(key)
 
 
+def command_load(line: str) -> dict[str, float] | None:
+    """Concurrency and request rate a printed command line's flags set ({} for `--request-rate
+    inf`), or None when it sets neither."""
+    flag = _COMMAND_CONCURRENCY.search(line)
+    rate = _COMMAND_RATE.search(line)
+    if flag is None and rate is None:
+        return None
+    load = {"concurrency": float(next(g for g in flag.groups() if g))} if flag else {}
+    if rate and rate[1] != "inf":
+        load["request_rate"] = float(rate[1])
+    return load
+
+
 def _command_settings(text: str, end: int) -> dict[str, float]:
     """Concurrency and request rate given on a printed command line before offset `end`."""
     settings: dict[str, float] = {}
     if flag := last_match(text, _COMMAND_CONCURRENCY, end):
         settings["concurrency"] = float(next(group for group in flag.groups() if group))
-    if rate := last_match(text, _COMMAND_RATE, end):
+    if (rate := last_match(text, _COMMAND_RATE, end)) and rate[1] != "inf":
         settings["request_rate"] = float(rate[1])
     return settings
 
@@ -630,7 +802,49 @@ def _runs_in_columns(text: str) -> str:
             out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
             out.append("")
         index = end
-    return "\n".join(out)
+    return "\n".join(out) if len(out) != len(lines) or out != lines else text
+
+
+def _csv_cells(line: str) -> list[str]:
+    """The cells of a comma-separated line (quotes honoured), or [] for a line of one cell."""
+    if "," not in line:
+        return []
+    cells = [cell.strip() for cell in next(csv.reader([line]))]
+    return cells if len(cells) >= 2 else []
+
+
+def _fits(cells: list[str], header: list[str]) -> bool:
+    """Whether a CSV row belongs under a header: as many cells, or the first cells of a row whose
+    last ones wrapped onto the next line (koboldcpp's long `Flags` cell), more than half of them."""
+    return len(header) // 2 < len(cells) <= len(header)
+
+
+def _csv_as_rows(text: str) -> str:
+    """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
+    header of names, then rows of as many cells; rows keyed by a name read as `| name | value
+    |`, rows of numbers under the header's column names (a rule written under it)."""
+    lines = text.splitlines()
+    index, changed = 0, False
+    while index + 1 < len(lines):
+        header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
+        if not (header and _fits(row, header) and not any(_VALUE.fullmatch(c) for c in header)
+                and any(_VALUE.fullmatch(cell) for cell in row[1:])):
+            index += 1
+            continue
+        # rows keyed by a name (`Time To First Token (ms),12.3,...` under `Metric,avg,min`): the
+        # header's first cell is a key column or the others are statistics; else a row per config
+        keyed = header[0].lower() in _KEY_COLUMNS or all(_is_stat(cell) for cell in header[1:])
+        lines[index] = "| " + " | ".join(header) + " |"
+        if not keyed:
+            lines.insert(index + 1, "|" + "---|" * len(header))
+            index += 1
+        index += 1
+        while index < len(lines) and _fits(cells := _csv_cells(lines[index]), header):
+            cells += [""] * (len(header) - len(cells))
+            lines[index] = "| " + " | ".join(cells) + " |"
+            index += 1
+        changed = True
+    return "\n".join(lines) if changed else text
 
 
 _GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
@@ -649,16 +863,83 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
     text = _EMPHASIS.sub("", _spread_cells(text))
+    if "," in text:
+        text = _csv_as_rows(text)
     if "|" in text:
         text = _runs_in_columns(text)
-    found = list(readings(text))
     lines = text.splitlines()
+    found = list(readings(lines))
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
         if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
             found.append(_Reading("_same_line_requests", 1.0, reading.line))
     found.sort(key=lambda r: r.line)
     prompt_only = prompt_only and not _generated(found)
-    measured = _results(found) or (_results(found, PROMPT_ONLY) if prompt_only else [])
+    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
+    measured = _results(found, HEADLINES, settings) or (
+        _results(found, PROMPT_ONLY, settings) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
-    return [_record(result, text, offsets) for result in results]
+    records = [_record(result, text, offsets) for result in results]
+    read_lines = {reading.line for reading in found}
+    for record, result in zip(records, results, strict=True):
+        # a table row per config (under its setting line, if any): its name cell names it
+        first = result.first + 1 if result.first in settings else result.first
+        if first == result.last or (first < result.last and not read_lines & set(range(first, result.last))):
+            record.config = _row_name(lines[result.last], result.readings)
+        above = clean(lines[result.first - 1]).strip() if result.first else ""
+        if record.config is None and result.first - 1 not in read_lines and _NAME_HEADING.fullmatch(
+                above) and not _NOT_A_NAME.search(above):
+            record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
+        _settings_in_name(record)
+    return records
+
+
+_NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
+                            r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
+_SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
+                   "c": "concurrency", "conc": "concurrency", "concurrency": "concurrency",
+                   "numsteps": "num_steps", "num_steps": "num_steps", "steps": "num_steps",
+                   "topk": "topk"}
+
+
+def _settings_in_name(record: Record) -> None:
+    """Settings a config's name gives (`Config A (bs=8)`, `EAGLE-3 (num_steps=8)`, `c=16`) set
+    where the output printed none; `tp=4` is kept as a figure."""
+    for key, raw in _NAMED_SETTING.findall(record.config or ""):
+        key = key.lower().replace(" ", "")
+        if key == "tp":
+            record.figures.setdefault("tp", float(raw))
+        elif getattr(record, field := _SETTING_FIELDS[key]) is None:
+            setattr(record, field, int(raw))
+
+
+_FIGURE_WORD = re.compile(r"through|speed|rate|laten|\btps\b|tok|time|eval|output|prompt|generat"
+                          r"|decod|prefill|total|avg|average|mean|median|accept|ttft|tpot|itl", re.I)
+# a heading that names the output, a sentence, a progress bar's counters: no config's name
+_NOT_A_NAME = re.compile(r"result|summary|benchmark|\bstat|metric|[\[<]|[.,;] ", re.IGNORECASE)
+_BULLET = re.compile(r"^[-*•]\s+")
+_NAME_HEADING = re.compile(r"#+ +[^\n]{1,60}|\**[A-Za-z][^:|]{0,60}:\**")  # `## Eagle`, `EAGLE-3 (k=8):`
+
+
+def _row_name(line: str, readings: dict[str, float]) -> str | None:
+    """The name a table row or a line gives its config (`| EAGLE-3 (k=4) | 16 | 2,310.2 |`,
+    pandas' `0  baseline  8  650.2`, `With EAGLE:   output 182.3 tok/s`): its first cell when
+    that is no number, nor the label of its figures, with the text cells after it."""
+    line = clean(line).strip()
+    if is_progress_bar(line):
+        return None
+    cells = _row_cells(line) if _BARS.search(line) else _SPACED.split(line)
+    if len(cells) == 1 and ":" in line:  # `with eagle: 30 tps`, not `Speed: 45.3 tok/s`
+        cells = line.split(":", 1)
+        if len(_VALUE.findall(cells[1])) != 1 or _FIGURE_WORD.search(cells[0]):
+            return None
+    if len(cells) > 2 and cells[0].isdigit():  # pandas' index
+        cells = cells[1:]
+    first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
+    first = _BULLET.sub("", first)
+    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or _VALUE_FIRST.fullmatch(first)
+            or name_of(first, "")[0] in readings
+            or _NOT_A_NAME.search(first)):
+        return None
+    more = itertools.takewhile(lambda cell: cell and not _VALUE.fullmatch(cell), cells[1:-1])
+    return " ".join([first, *more])  # `| Llama 3 8B | Q4_0 | 1,234.5 |`: the text cells before values

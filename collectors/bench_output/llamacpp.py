@@ -31,8 +31,9 @@ FORMATS = (
     "llama.cpp.speculative",
     "llama.cpp.server_log",
 )
-# Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("| model ", "S_TG t/s", "build_commit,", "print_timing:", "n_drafted", "seconds, speed:")
+# Text only these outputs print: one without a complete result is not read another way. (A
+# `| model |` header is not one: other engines print llama-bench-style tables under it.)
+MARKERS = ("S_TG t/s", "build_commit,", "print_timing:", "n_drafted", "seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
@@ -58,6 +59,8 @@ _DRAFT = re.compile(
     r"(?:, mean acceptance length =\s*([\d.]+))?"
     r"(?:, acceptance rate per position = \(([\d., ]+)\))?"
 )
+# Newer llama-server's running rate every few seconds while a task decodes: `tg` is cumulative.
+_RUNNING = re.compile(r"print_timing: id\s+\d+ \| task (\d+) \| n_decoded =\s*\d+, tg =\s*([\d.]+) t/s")
 # llama-speculative / llama-speculative-simple end-of-run summary.
 _SPEC_DECODED = re.compile(r"decoded\s+(\d+) tokens in\s+([\d.]+) seconds, speed:\s+([\d.]+) t/s")
 _SPEC_COUNT = re.compile(r"^(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)\s*$", re.MULTILINE)
@@ -236,7 +239,7 @@ def _csv_records(text: str, problems: list[str]) -> list[Record]:
 def _server_records(text: str) -> list[Record]:
     """One summary record over llama-server's per-task timings: median generation tok/s."""
     if "eval time" not in text:
-        return []
+        return _running_records(text)
     # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
     server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
     timings = _EVAL.findall(server)
@@ -272,6 +275,17 @@ def _server_records(text: str) -> list[Record]:
             figures=figures,
         )
     ]
+
+
+def _running_records(text: str) -> list[Record]:
+    """A log of running rates only (no task finished in the paste): each task's latest `tg`,
+    the rate over all it decoded so far, and their median over tasks."""
+    latest = dict(_RUNNING.findall(text)) if "n_decoded" in text else {}
+    value = median(v for v in map(number, latest.values()) if v)
+    if value is None:
+        return []
+    figures = figures_of((("requests", len(latest)),))
+    return [benchmark(value, "llama.cpp.server_log", engine=ENGINE, figures=figures)]
 
 
 def _speculative_records(text: str) -> list[Record]:

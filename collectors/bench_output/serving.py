@@ -15,7 +15,8 @@ from typing import Any
 from sessiontui.collectors.bench_output.common import figures_of, number, present, slug, whole
 from sessiontui.project_memory.records import Record
 
-_BLOCK_START = re.compile(r"^=+ *(?:Serving )?Benchmark Result *=+\s*$")
+# `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
+_BLOCK_START = re.compile(r"^=+ *(?:[A-Za-z][\w -]*? )?Benchmark Result *=+\s*$")
 _RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
@@ -140,16 +141,17 @@ def complete_block_records(
     record_of: Callable[[str, Block], Record | None],
 ) -> list[Record]:
     """Records of the result blocks `keep` accepts; a block cut before its closing line is stored
-    with what it printed and marked `partial`, or reported in `problems` when its headline
-    (output token throughput) was not printed whole."""
+    with what it printed and marked `partial`; one whose headline (output token throughput)
+    was not printed whole is reported in `problems`."""
     records = []
     for block in result_blocks(text):
         if not keep(block):
             continue
         record = record_of(text, block)
-        if record is None:
-            if not block.closed:
-                problems.append(cut_block(block, source_format))
+        if record is None:  # said, so that no other reader guesses at a block its tool printed
+            problems.append(cut_block(block, source_format) if not block.closed else
+                            f"{source_format}: result block without a whole output token "
+                            "throughput, not stored")
             continue
         if not block.closed:
             record.partial = missing_parts(block)

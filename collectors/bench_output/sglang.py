@@ -38,8 +38,9 @@ FORMATS = (
     "sglang.bench_one_batch_server",
     "sglang.server_log",
 )
-# Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("Benchmark Result", "Prefill. latency", "Decode batch", "last generation throughput",
+# Text only these outputs print: one without a complete result is not read another way (the
+# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
+MARKERS = ("Benchmark Result =", "Prefill. latency", "Decode batch", "last generation throughput",
            "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")

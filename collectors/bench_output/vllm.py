@@ -34,8 +34,9 @@ from sessiontui.project_memory.records import Record
 
 ENGINE = "vllm"
 FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vllm.server_log")
-# Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("Benchmark Result", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
+# Text only these outputs print: one without a complete result is not read another way (the
+# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
+MARKERS = ("Benchmark Result =", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
 # Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).
@@ -189,14 +190,15 @@ def _weighted(lines: list[dict[str, Any]], pick: Any) -> float | None:
 
 
 def _server_log_records(text: str) -> list[Record]:
-    """One summary record over the server's `SpecDecoding metrics:` lines."""
+    """One summary record over the server's `SpecDecoding metrics:` lines (0.8's print no mean
+    acceptance length: then the generation rate with the acceptance rate; idle lines, nothing
+    drafted, are left out)."""
     lines = [_spec_line(match[1]) for match in _SPEC_LINE.finditer(text)]
-    lines = [f for f in lines if f.get("mean_acceptance_length") is not None]
+    lines = [f for f in lines
+             if f.get("mean_acceptance_length") is not None or f.get("drafted_tokens")]
     if not lines:
         return []
-    tau = _weighted(lines, lambda f: f["mean_acceptance_length"])
-    if tau is None:
-        return []
+    tau = _weighted(lines, lambda f: f.get("mean_acceptance_length"))
     depth = max(len(f["positions"]) for f in lines)
     rates = [
         _weighted(lines, lambda f, k=k: f["positions"][k] if len(f["positions"]) > k else None)
@@ -215,13 +217,16 @@ def _server_log_records(text: str) -> list[Record]:
     figures.update(position_figures(rates))
     generation = [v for v in map(number, _GEN_THROUGHPUT.findall(text)) if v]
     throughput = median(generation)
+    value = throughput if throughput is not None else tau
+    if value is None:
+        return []
     if throughput is not None:
         figures["gen_lines"] = float(len(generation))
     metric = {} if throughput is not None else {"metric": "accept_length", "unit": "tok/step"}
     model = _ENGINE_MODEL.search(text)
     return [
         benchmark(
-            throughput if throughput is not None else tau,
+            value,
             "vllm.server_log",
             engine=ENGINE,
             model=model.group(1) if model else None,

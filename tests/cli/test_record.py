@@ -193,3 +193,32 @@ def test_many_cut_blocks_give_one_short_problem_line(run_cli) -> None:
     assert done.returncode == 2
     [line] = done.stderr.strip().splitlines()
     assert len(line) <= 400 and "499 results incomplete; first:" in line
+
+
+HOUSE_BENCH = '''[[formats]]
+name = "house-bench"
+pattern = "=> {value} over {concurrency} streams, ttft {ttft_ms}"
+unit = "tok/s"
+'''
+
+
+def test_from_reads_a_format_declared_in_sessiontui_toml(run_cli, tmp_path: Path) -> None:
+    # docs/formats.md's third worked example: a house benchmark no built-in reader knows
+    paste = "warming up\n=> 1,843.2 over 64 streams, ttft 212ms\ndone\n"  # no unit: unread
+    assert run_cli("record", "--from", "-", "--json", input=paste).returncode == 2
+    (tmp_path / "sessiontui.toml").write_text(HOUSE_BENCH, encoding="utf-8")
+    done = run_cli("record", "--from", "-", "--json", input=paste, check=True)
+    [record] = json.loads(done.stdout)["records"]
+    assert (record["value"], record["metric"], record["concurrency"]) == (1843.2, "output_tok_s", 64)
+    assert record["figures"]["ttft_ms_mean"] == 212 and record["source_format"] == "declared.house-bench"
+
+
+def test_a_declared_format_leaves_other_outputs_to_the_built_in_readers(
+        run_cli, tmp_path: Path) -> None:
+    (tmp_path / "sessiontui.toml").write_text(HOUSE_BENCH + "[[formats]]\nname = \"broken\"\n",
+                                              encoding="utf-8")
+    path = FIXTURES / "vllm_save_result.json"
+    done = run_cli("record", "--from", str(path), "--json", check=True)
+    assert "[[formats]] broken: needs a pattern" in done.stderr
+    [record] = json.loads(done.stdout)["records"]
+    assert record["source_format"].startswith("vllm")

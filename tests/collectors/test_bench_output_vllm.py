@@ -117,3 +117,18 @@ def test_a_sweep_takes_each_blocks_own_preceding_settings() -> None:
         "max_concurrency=128", "max_concurrency=64"
     )
     assert [r.concurrency for r in parse_benchmark_output(sweep)] == [128, 64]
+
+
+def test_v1_0_8_spec_lines_without_a_mean_length_give_the_rate_and_acceptance() -> None:
+    # vLLM 0.8's V1 SpecDecoding line (v1/spec_decode/metrics.py): no mean acceptance length;
+    # idle lines (`nan%`, nothing drafted) are left out
+    text = (
+        "INFO 04-02 18:03:41 [loggers.py:87] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 150.2 tokens/s, Running: 1 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%, Prefix cache hit rate: 50.0%\n"
+        "INFO 04-02 18:03:41 [metrics.py:53] SpecDecoding metrics: Draft acceptance rate: 65.3%, Accepted: 1234 tokens, Drafted: 1890 tokens\n"
+        "INFO 04-02 18:03:51 [loggers.py:87] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs, Waiting: 0 reqs, GPU KV cache usage: 0.1%, Prefix cache hit rate: 50.0%\n"
+        "INFO 04-02 18:03:51 [metrics.py:53] SpecDecoding metrics: Draft acceptance rate: nan%, Accepted: 0 tokens, Drafted: 0 tokens\n"
+    )
+    [record] = parse_benchmark_output(text)
+    assert (record.source_format, record.metric, record.value) == ("vllm.server_log", "output_tok_s", 150.2)
+    assert record.accept_length is None and record.figures["spec_lines"] == 1
+    assert record.figures["acceptance_rate"] == 1234 / 1890

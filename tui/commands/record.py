@@ -76,10 +76,14 @@ def _record_saved(source: str, args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Record benchmark results from a command run now or from saved output."""
+    from sessiontui.tui.commands.formats import use_project_formats
+
     command = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
     if bool(command) == bool(args.source):
         print("sessiontui record: give either -- CMD ARGS... or --from FILE|-", file=sys.stderr)
         return 2
+    for problem in use_project_formats():  # a declared `{value}` format reads before the built-ins
+        print(f"sessiontui record: {problem}", file=sys.stderr)
     if args.sweep:
         if args.source:
             print("sessiontui record: --sweep runs a command: give -- CMD ARGS...", file=sys.stderr)
@@ -98,7 +102,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(-- CMD ARGS... | --from FILE|-)",
         help="run a benchmark and store its results (or read saved output with --from)",
         description="Run CMD, stream its output live and save it under .sessiontui/outputs/, then "
-        "store one benchmark record per result found in it (SGLang, vLLM, llama.cpp formats). "
+        "store one benchmark record per result found in it (SGLang, vLLM, llama.cpp formats, labelled "
+        "lines of other tools, and a [[formats]] pattern with {value} in sessiontui.toml, tried first). "
         "A failing command is stored as a failed attempt. Results with implausible values (not "
         "finite, throughput <= 0, accept length < 1, concurrency < 1) are not stored: exit 2.",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=with_examples(

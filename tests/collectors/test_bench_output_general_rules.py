@@ -1,0 +1,296 @@
+"""General rules of the benchmark-output reader, each shown on a slice of a real public paste (the
+source is cited): a rule fixes a class of outputs, so each test names the class it covers."""
+
+from __future__ import annotations
+
+import math
+
+from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
+from sessiontui.collectors.bench_output.common import slug
+
+
+def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None:
+    # vllm-project/vllm#10879: benchmark_guided_serving.py's `Benchmark Results:` heading and
+    # beehive-lab/GPULlama3.java#133's `| model |` table are not SGLang's or llama-bench's
+    text = "Benchmark Results:\n| model | note |\n|---|---|\n| qwen | fast |\nOutput Token throughput: 3624.51 tokens/s\n"
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value) for r in parsed.records] == [("output_tok_s", 3624.51)]
+    assert parsed.problems == []
+
+
+def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
+    # a bench_one_batch log cut before its summary: its per-step decode lines are no result
+    text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
+            "Decode 0. Batch size: 1, latency: 0.29446 s, throughput:      3.40 token/s\n")
+    parsed = read_benchmark_output(text)
+    assert parsed.records == []
+    assert parsed.problems == ["sglang.bench_one_batch: a run cut before its decode median, not stored"]
+
+
+def test_a_closed_serving_block_without_a_whole_headline_is_reported() -> None:
+    # a control character inside the number: the block is whole, its headline is not
+    text = ("============ Serving Benchmark Result ============\nSuccessful requests:  80\n"
+            "Backend:   sglang\nOutput token throughput (tok/s):   681\x00.30\n"
+            "==================================================\n")
+    parsed = read_benchmark_output(text)
+    assert parsed.records == []
+    assert parsed.problems == ["sglang.bench_serving: result block without a whole output token "
+                               "throughput, not stored"]
+
+
+def test_llama_server_running_rate_lines_read_as_each_tasks_latest() -> None:
+    # ggml-org/llama.cpp#25121: `tg` is the rate over all a task decoded so far
+    text = (
+        "2.30.175.991 I slot print_timing: id  3 | task 0 | n_decoded =   1423, tg =  12.83 t/s, tg_3s =  12.78 t/s\n"
+        "2.31.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     40, tg =  20.50 t/s, tg_3s =  20.50 t/s\n"
+        "2.33.226.568 I slot print_timing: id  3 | task 0 | n_decoded =   1462, tg =  12.82 t/s, tg_3s =  12.78 t/s\n"
+        "2.34.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     80, tg =  20.10 t/s, tg_3s =  19.70 t/s\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert record.metric == "output_tok_s" and math.isclose(record.value, (12.82 + 20.10) / 2)
+    assert record.figures["requests"] == 2 and record.source_format == "llama.cpp.server_log"
+
+
+def test_a_word_printed_twice_running_in_a_label_is_named_once() -> None:
+    assert slug("Number of draft tokens tokens") == "number_of_draft_tokens"
+    assert slug("tokens per token") == "tokens_per_token"
+
+
+def test_vllm_v0_speculative_metrics_with_the_doubled_tokens_spelling_give_the_accept_length() -> None:
+    # vllm-project/vllm#6768 (Medusa, nothing accepted): 3191 emitted / (51056 drafts / 16) = 1.0
+    text = (
+        "INFO 07-24 04:00:36 metrics.py:295] Avg prompt throughput: 278.5 tokens/s, Avg generation"
+        " throughput: 110.4 tokens/s, Running: 2 reqs, Swapped: 0 reqs, Pending: 0 reqs\n"
+        "INFO 07-24 04:00:36 metrics.py:316] Speculative metrics: Draft acceptance rate: 0.000,"
+        " System efficiency: 0.059, Number of speculative tokens: 16, Number of accepted tokens: 0,"
+        " Number of draft tokens tokens: 51056, Number of emitted tokens tokens: 3191.\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert record.value == 110.4 and record.accept_length is not None
+    assert math.isclose(record.accept_length, 1.0, rel_tol=1e-3)
+
+
+def test_a_table_row_without_the_closing_bar_its_header_prints_is_cut_and_not_read() -> None:
+    # a llama-bench table pasted from a terminal cut inside its first row
+    text = ("| model | size | backend | test | t/s |\n| --- | ---: | --- | ---: | ---: |\n"
+            "| llama 8B Q4_K - Medium | 4.58 GiB | CUDA | pp512 | 11873.42 ± 61.90 \n")
+    assert read_benchmark_output(text).records == []
+
+
+def test_statistics_on_lines_of_their_own_take_the_name_of_the_heading_above() -> None:
+    # vllm-project/vllm#10879, benchmark_guided_serving.py
+    text = ("Output Token throughput: 3624.51 tokens/s\n\nTime to First Token (ms):\n  Mean: 56.46\n"
+            "  Median: 50.16\n  P99: 212.27\n\nInter-token Latency (ms):\n  Mean: 10.53\n  P99: 20.72\n")
+    [record] = read_benchmark_output(text).records
+    assert {name: record.figures[name] for name in ("ttft_ms_mean", "ttft_ms_median", "itl_ms_p99")} == {
+        "ttft_ms_mean": 56.46, "ttft_ms_median": 50.16, "itl_ms_p99": 20.72}
+
+
+def test_a_two_column_table_without_outer_bars_gives_a_result_per_config_row() -> None:
+    # vllm-project/vllm#24343: draft vocabularies compared by mean acceptance length
+    text = ("draft-vocab-frequency-path  | mean acceptance length\n-- | --\nvanilla | 2.39\n"
+            "target-dist-mt-bench | 2.19\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.accept_length) for r in records] == [
+        ("accept_length", 2.39, 2.39), ("accept_length", 2.19, 2.19)]
+
+
+def test_a_two_column_table_of_run_numbers_is_still_read_by_its_average_row() -> None:
+    text = ("| Run | Eval Rate (Tokens/Second) |\n|-----|-----|\n| 1 | 4.04 tokens/s |\n"
+            "| 2 | 4.12 tokens/s |\n|**Average Eval Rate**| 4.08 tokens/second |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [4.08]
+
+
+def test_llama_bench_test_names_as_columns_are_token_rates() -> None:
+    # beehive-lab/GPULlama3.java#133: pp128/tg64 columns, one row per model
+    text = ("| model | quant | pp128 | tg64 |\n|-------|-------|------:|-----:|\n"
+            "| Llama-3.2-1B | FP16 | 107.70 ± 0.86 | 109.60 ± 1.55 |\n"
+            "| Qwen3-4B | FP16 | 33.10 ± 0.98 | 35.45 ± 0.06 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("output_tok_s", 109.60, 107.70), ("output_tok_s", 35.45, 33.10)]
+
+
+def test_a_csv_row_whose_last_cells_wrapped_keeps_its_first_cells_under_the_header() -> None:
+    # LostRuins/koboldcpp#913: the benchmark CSV's Flags cell fell onto the next line; camelCase
+    # column names read as words, a timestamp first cell does not key the row
+    text = ("Timestamp,Backend,Layers,Model,MaxCtx,GenAmount,ProcessingTime,ProcessingSpeed,"
+            "GenerationTime,GenerationSpeed,TotalTime,Output,Flags\n"
+            "2024-06-19 21:46:13.064748+00:00,koboldcpp_cublas.dll,81,Llama-3-70B_q6,8192,100,79.72,"
+            "101.50,15.95,6.27,95.67\nNoAVX2=False Threads=8 FlashAttention=True\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 6.27)
+    assert record.figures["prompt_tok_s"] == 101.50 and record.figures["total_time"] == 95.67
+
+
+SERVE_BLOCK = ("============ Serving Benchmark Result ============\n"
+               "Successful requests:                     100\n"
+               "Benchmark duration (s):                  20.12\n"
+               "Request throughput (req/s):              {rps}\n"
+               "Output token throughput (tok/s):         {out}\n"
+               "Total Token throughput (tok/s):          2543.00\n"
+               "==================================================\n")
+
+
+def test_the_load_a_heading_names_over_each_pasted_block_is_its_setting() -> None:
+    text = ("# request rate 8\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + "\n# request rate 16\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["request_rate"]) for r in records] == [(1272.11, 8.0), (2301.5, 16.0)]
+    text = "## concurrency 64\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+    assert [r.concurrency for r in read_benchmark_output(text).records] == [64]
+
+
+def test_a_measured_concurrency_figure_is_no_heading() -> None:
+    text = SERVE_BLOCK.format(rps=4.97, out=1272.11).replace(
+        "Successful", "Concurrency:                             1.00\nSuccessful")
+    [record] = read_benchmark_output(text).records
+    assert record.concurrency is None
+
+
+def test_a_setting_line_ending_in_a_colon_still_starts_its_result() -> None:
+    text = ("concurrency=16:\nOutput throughput: 1200.5 tok/s\n"
+            "concurrency=32:\nOutput throughput: 2100.5 tok/s\n")
+    assert [(r.concurrency, r.value) for r in read_benchmark_output(text).records] == [
+        (16, 1200.5), (32, 2100.5)]
+
+
+def test_a_csv_of_configs_gives_a_result_per_row_under_its_column_names() -> None:
+    text = ("config,concurrency,output_throughput,mean_ttft_ms\nbaseline,8,650.2,40.1\n"
+            "eagle3,8,1100.7,42.5\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency, r.figures["ttft_ms_mean"]) for r in records] == [
+        (650.2, 8, 40.1), (1100.7, 8, 42.5)]
+
+
+def test_a_pandas_frame_printed_with_its_index_reads_like_its_csv() -> None:
+    text = ("       config  concurrency  output_throughput  mean_ttft_ms\n"
+            "0    baseline            8              650.2          40.1\n"
+            "1      eagle3            8             1100.7          42.5\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(650.2, 8), (1100.7, 8)]
+
+
+def test_a_decimal_comma_with_thousands_dots_is_one_number() -> None:
+    [record] = read_benchmark_output("Output token throughput: 1.272,11 tok/s\n").records
+    assert record.value == 1272.11
+
+
+def test_a_table_row_per_config_keeps_its_name_in_the_derived_config() -> None:
+    text = ("| Method | Concurrency | Throughput (tok/s) | Accept len |\n|---|---|---|---|\n"
+            "| Baseline | 16 | 1,204.5 | - |\n| **EAGLE-3 (k=4)** | 16 | 2,310.2 | 3.4 |\n")
+    records = read_benchmark_output(text).records
+    assert [derive_config_name(r) for r in records] == ["Baseline c=16", "EAGLE-3 (k=4) c=16"]
+    assert records[1].accept_length == 3.4
+
+
+def test_a_label_row_is_no_config_name() -> None:
+    [record] = read_benchmark_output("| Output token throughput | 1272.11 tok/s |\n").records
+    assert record.config is None
+
+
+def test_words_after_a_comma_label_the_value_that_follows_them() -> None:
+    text = "With EAGLE:     output 182.3 tok/s, accept length 3.1\nWithout EAGLE:  output 95.4 tok/s\n"
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.accept_length, derive_config_name(r)) for r in records] == [
+        (182.3, 3.1, "With EAGLE"), (95.4, None, "Without EAGLE")]
+
+
+def test_a_progress_bar_names_no_config() -> None:
+    text = ("Processed prompts: 100%|██████████| 1000/1000 [01:23<00:00, 12.01it/s, est. speed input:"
+            " 6150.12 toks/s, output: 3075.06 toks/s]\n")
+    [record] = read_benchmark_output(text).records
+    assert record.value == 3075.06 and record.config is None
+
+
+def test_a_heading_over_a_result_names_its_config() -> None:
+    # sgl-project/sglang#4247: EAGLE-3 against EAGLE-2 on MT-bench
+    text = ("EAGLE-3 (num_steps=8):\n#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39\n\n"
+            "EAGLE-2 (num_steps=8):\n#questions: 80, Throughput: 230.08 token/s, Acceptance length: 3.76\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.accept_length) for r in records] == [
+        ("EAGLE-3 (num_steps=8)", 378.57, 5.39), ("EAGLE-2 (num_steps=8)", 230.08, 3.76)]
+
+
+def test_a_name_before_a_lone_value_names_its_config_and_a_figure_label_does_not() -> None:
+    # sgl-project/sglang#6949: `with eagle: 30 tps`
+    text = "with eagle: 30 tps\nwithout eagle: 21 tps\n"
+    assert [r.config for r in read_benchmark_output(text).records] == ["with eagle", "without eagle"]
+    for line, name in (("Speed: 45.3 tok/s\n", None), ("Results:\nOutput token throughput: 12.5 tok/s\n", None),
+                       ("- 13B: 108.8 token/sec\n", "13B")):  # a bullet is no part of the name
+        [record] = read_benchmark_output(line).records
+        assert record.config == name, line
+
+
+def test_a_spaced_table_with_a_dash_rule_under_its_header_reads_its_rows() -> None:
+    # ggml-org/llama.cpp#23869, server-bench speed-bench: base and spec rates side by side
+    text = ("category       base_avg_pred_t/s  spec_avg_pred_t/s  decode_speedup  accept_rate\n"
+            "-------------  -----------------  -----------------  --------------  -----------\n"
+            "coding         51.55              84.54              1.64x           0.7545\n"
+            "humanities     51.61              66.80              1.29x           0.7557\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.figures["baseline_throughput_tok_s"], r.figures["acceptance_rate"])
+            for r in records] == [("coding", 84.54, 51.55, 0.7545), ("humanities", 66.80, 51.61, 0.7557)]
+
+
+def test_a_baseline_rate_is_a_figure_never_the_headline() -> None:
+    text = "Baseline throughput: 100.5 tok/s\nEAGLE throughput: 180.2 tok/s\n"
+    [record] = read_benchmark_output(text).records
+    assert record.value == 180.2 and record.figures["baseline_throughput_tok_s"] == 100.5
+
+
+def test_a_setting_line_heads_every_result_under_it_until_the_next() -> None:
+    # sgl-project/sglang#6949: `tp = 4` belongs to the lines after it, not to the one before
+    text = ("tp = 1\nwith eagle: 30 tps\nwithout eagle: 21 tps\n"
+            "tp = 4\nwith eagle: 59 tps\nwithout eagle: 61 tps\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value, r.figures.get("tp")) for r in records] == [
+        ("with eagle", 30, 1), ("without eagle", 21, 1), ("with eagle", 59, 4), ("without eagle", 61, 4)]
+
+
+def test_a_users_notes_inside_a_paste_are_not_read() -> None:
+    text = ("Request throughput (req/s):              4.97\n"
+            "Output token throughput (tok/s):         1272.11   # eagle3, k=4\n"
+            "Mean TTFT (ms):                          45.20     <- was 40 before the fix\n")
+    [record] = read_benchmark_output(text).records
+    assert record.value == 1272.11 and "k" not in record.figures and record.figures["ttft_ms_mean"] == 45.2
+    [record] = read_benchmark_output("Output token throughput: 1272 tok/s (was 1100)\n").records
+    assert record.value == 1272 and record.figures == {}
+
+
+def test_a_rows_name_is_its_text_cells_before_its_values() -> None:
+    text = ("| Model | Quant | pp512 (t/s) | tg128 (t/s) |\n|---|---|---|---|\n"
+            "| Llama 3 8B | Q4_0 | 1,234.5 | 98.7 |\n| Llama 3 8B | Q8_0 | 1,100.2 | 70.1 |\n")
+    assert [(r.config, r.value) for r in read_benchmark_output(text).records] == [
+        ("Llama 3 8B Q4_0", 98.7), ("Llama 3 8B Q8_0", 70.1)]
+    cells = "| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL | 0.52 SEC TO FIRST TOKEN |\n"
+    assert [r.config for r in read_benchmark_output(cells).records] == [None]
+
+
+def test_settings_a_config_name_gives_are_set_and_not_named_twice() -> None:
+    records = read_benchmark_output("Config A (bs=8): 1520 tok/s\nConfig B (bs=16): 2410 tok/s\n").records
+    assert [(r.batch_size, derive_config_name(r)) for r in records] == [
+        (8, "Config A (bs=8)"), (16, "Config B (bs=16)")]
+    text = "EAGLE-3 (num_steps=8):\n#questions: 80, Throughput: 378.57 token/s, Acceptance length: 5.39\n"
+    assert [r.num_steps for r in read_benchmark_output(text).records] == [8]
+
+
+def test_per_position_acceptance_under_its_heading_is_read_when_the_block_header_is_missing() -> None:
+    # vllm-project/vllm#51742's speculative section, pasted without the block's title line
+    text = ("Output token throughput (tok/s):         371.88\n"
+            "---------------Speculative Decoding---------------\n"
+            "Acceptance rate (%):                     31.16\nAcceptance length:                       1.93\n"
+            "Per-position acceptance (%):\n          0:                             57.12\n"
+            "          1:                             24.34\n")
+    [record] = read_benchmark_output(text).records
+    assert record.accept_length == 1.93 and record.figures["acceptance_rate"] == 0.3116
+    assert (record.figures["accept_pos_1"], record.figures["accept_pos_2"]) == (0.5712, 0.2434)
+
+
+def test_the_load_a_printed_command_sets_over_each_block_is_its_setting() -> None:
+    text = ("$ vllm bench serve --model m --max-concurrency 8 --num-prompts 200\n"
+            + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + "$ vllm bench serve --model m --request-rate inf --num-prompts 200\n"
+            + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    records = read_benchmark_output(text).records
+    assert [(r.concurrency, r.figures.get("request_rate")) for r in records] == [(8, None), (None, None)]
