@@ -31,8 +31,8 @@ HEAVY = ("textual", "rich", "git", "tomlkit", "tomli", "rapidfuzz", "psutil", "p
 
 ASK = {"ask", "speedup"}  # speedup: the settings reader the question shares with `speedup`
 # An answer in words reads trusted rows: no exports, no JSON escaping, no speedup arithmetic
-# unless asked for it.
-ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange")
+# unless asked for it, and no shutil (argparse sizes help to the terminal with it: only help).
+ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange", "shutil")
 
 
 @pytest.mark.parametrize(("argv", "also_not", "commands"), [
