@@ -92,15 +92,17 @@ def answer_failed(store: Store, understanding: Understanding) -> Answer:
 def answer_flags(store: Store, understanding: Understanding, metric: str) -> Answer:
     """The command and flags of the baseline (or the named or latest result)."""
     words = set(understanding.words)
-    baselines = store.benchmarks(metric, baseline=True)
     results = store.benchmarks(metric, baseline=False, limit=_RECENT)
     conditions, _ = comparison_conditions(understanding.conditions, metric, results)
+    about_baseline = "baseline" in words or "nospec" in words or understanding.conditions.no_feature
+    top = number_to_beat(store.baselines(metric), conditions) if about_baseline else None
     pool: list[Record]
-    if "baseline" in words or "nospec" in words or understanding.conditions.no_feature:
-        top = number_to_beat(baselines, conditions)
-        pool = [top] if top else baselines
-    else:
-        pool = _named(results + baselines, understanding.words) or results or baselines
+    if top:
+        pool = [top]
+    else:  # a name, or the newest baseline with a command, may be any baseline: all are read
+        baselines = store.benchmarks(metric, baseline=True)
+        pool = baselines if about_baseline else (
+            _named(results + baselines, understanding.words) or results or baselines)
     record = next((r for r in pool if r.command), pool[0] if pool else None)
     if record is None:
         return Answer("benchmarks", "No benchmark recorded yet.", [], {})

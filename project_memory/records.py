@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from datetime import UTC, date, datetime, time, timedelta
+from functools import cache
 from types import NoneType, UnionType
 from typing import Any, Literal, NamedTuple, Union, get_args, get_origin, get_type_hints
 
@@ -220,13 +221,24 @@ def _without_none(declared: Any) -> Any:
     return declared
 
 
+@cache
+def _declared_types() -> dict[str, Any]:
+    """Every record field's declared type, resolved on first need (validation, a form, a typed
+    value): `ask` reads trusted rows and never needs them."""
+    return get_type_hints(Record)
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One record field as the table declares it: its type (the dataclass's) and its rule."""
 
     name: str
-    type: Any
     rule: FieldRule
+
+    @property
+    def type(self) -> Any:
+        """The declared type, such as `int | None`."""
+        return _declared_types()[self.name]
 
     @property
     def base(self) -> Any:
@@ -275,14 +287,14 @@ class FieldSpec:
         raise ValueError("cannot be typed as text")
 
 
-_HINTS = get_type_hints(Record)
-FIELDS: dict[str, FieldSpec] = {
-    name: FieldSpec(name, _HINTS[name], _RULES.get(name, FieldRule())) for name in FIELD_NAMES
-}
-_TABLE_LISTS = frozenset(  # list[dict[...]]: a run's milestones and events, a sync's history
-    name for name, spec in FIELDS.items()
-    if get_origin(spec.base) is list and get_origin(get_args(spec.base)[0]) is dict
-)
+FIELDS: dict[str, FieldSpec] = {name: FieldSpec(name, _RULES.get(name, FieldRule())) for name in FIELD_NAMES}
+
+
+@cache
+def _table_lists() -> frozenset[str]:
+    """The fields holding list[dict[...]]: a run's milestones and events, a sync's history."""
+    return frozenset(name for name, spec in FIELDS.items()
+                     if get_origin(spec.base) is list and get_origin(get_args(spec.base)[0]) is dict)
 
 
 def flagged(kind: str) -> list[FieldSpec]:
@@ -346,7 +358,7 @@ def _nested_problem(value: object) -> str | None:
 
 def _type_problem(name: str, value: object) -> str | None:
     """Why `value` does not fit the declared type of field `name`, or None when it does."""
-    if name not in _TABLE_LISTS or value is None:
+    if name not in _table_lists() or value is None:
         return _declared_problem(FIELDS[name].type, value)
     if not (isinstance(value, list) and all(isinstance(v, dict) for v in value)):
         return "must be a list of tables"
@@ -564,8 +576,9 @@ def record_from_data(data: object, *, now: datetime | None = None) -> Record:
     values and unparseable or future timestamps are all reported in one RecordError."""
     if not isinstance(data, Mapping):
         raise RecordError([Problem("record", f"must be a table, not {data!r}")])
+    tables = _table_lists()
     values = {  # TOML dates where records keep ISO text: timestamps, and inside run tables
-        name: _normalised(value) if name in TIMESTAMPS or name in _TABLE_LISTS else value
+        name: _normalised(value) if name in TIMESTAMPS or name in tables else value
         for name, value in data.items()
     }
     problems = [Problem(str(k), "is not a record field") for k in values if k not in _FIELD_SET]

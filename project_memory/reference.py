@@ -246,10 +246,12 @@ class BenchmarkSource(Protocol):
     def benchmarks(self, metric: str, *, baseline: bool | None = None, limit: int | None = None
                    ) -> Sequence[Record]: ...
 
+    def baselines(self, metric: str, *, newest: int = 0) -> Sequence[Record]: ...
+
 
 def reference_for(store: BenchmarkSource, metric: str, concurrency: int | None = None) -> Record | None:
     """The number to beat for a metric: at `concurrency`, else at the default conditions."""
-    baselines = store.benchmarks(metric, baseline=True)
+    baselines = store.baselines(metric)  # the best under each set of conditions: all it needs
     if concurrency is not None:
         return number_to_beat(baselines, Conditions(metric, concurrency))
     conditions, _ = default_conditions(store.benchmarks(metric, baseline=False, limit=20), metric)

@@ -7,7 +7,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -230,6 +229,7 @@ def read_only_connection(path: Path) -> tuple[sqlite3.Connection, Path | None]:
     wal = Path(f"{path}-wal")
     if not wal.exists() or wal.stat().st_size == 0:
         return sqlite3.connect(f"{uri}&immutable=1", uri=True, isolation_level=None), None
+    import shutil  # not at the top: it pulls in three compression modules, and `ask` copies nothing
     import tempfile
 
     snapshot = Path(tempfile.mkdtemp(prefix="sessiontui-read-"))
@@ -318,6 +318,8 @@ class Store:
 
     def _drop_snapshot(self) -> None:
         if self._snapshot is not None:
+            import shutil
+
             shutil.rmtree(self._snapshot, ignore_errors=True)
             self._snapshot = None
 

@@ -67,7 +67,7 @@ def answer_crossover(store: Store, understanding: Understanding, metric: str) ->
     if not sweeps:
         return None
     sweep = pick_sweep(sweeps, understanding)
-    baselines = store.benchmarks(metric, baseline=True)
+    baselines = store.baselines(metric)  # each point's numbers to beat are among these bests
     comparison = compare_sweep(sweep, baselines)
     asked = understanding.conditions.comparison.concurrency
     asked = asked if asked is not None and asked > 1 else None  # c=1 is where every sweep starts

@@ -12,7 +12,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, overload
 
-from sessiontui.project_memory.exchange import unicode_escaped
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import TIMESTAMPS, Record, closest, is_invalid
 from sessiontui.project_memory.store import Store
@@ -104,8 +103,11 @@ _EMPTY: tuple[object, ...] = (None, "", [], {})
 
 
 def json_text(obj: Any) -> str:
-    """The JSON every `--json` prints (and the mcp tools return): one document, indented by 2."""
+    """The JSON every `--json` prints (and the mcp tools return): one document, indented by 2
+    (json and the escaper imported here: an answer in words needs neither)."""
     import json
+
+    from sessiontui.project_memory.exchange import unicode_escaped
 
     text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
     return unicode_escaped(text)  # no raw control character, value exact
@@ -124,6 +126,8 @@ def print_json(data: dict[str, Any]) -> None:
 def json_line(record: Record) -> str:
     """One streamed change (JSON Lines, `watch --json`): the contract object on one line."""
     import json
+
+    from sessiontui.project_memory.exchange import unicode_escaped
 
     return unicode_escaped(json.dumps(envelope({"records": [record_json(record)]}), ensure_ascii=False,
                                       default=str, separators=(",", ":")))

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sessiontui.project_memory.records import DEFAULT_METRIC
+from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 
 if TYPE_CHECKING:
     from sessiontui.project_memory.run_compare import RunComparison
@@ -162,12 +162,12 @@ def cmd_sweeps(args: argparse.Namespace) -> int:
 
     metric = _metric(args.metric)
     store = open_reader()
-    if store is None:
-        results, baselines = [], []
-    else:
+    results: list[Record] = []
+    baselines: list[Record] = []
+    if store is not None:
         with store:
             results = store.benchmarks(metric, baseline=False)
-            baselines = store.benchmarks(metric, baseline=True)
+            baselines = store.baselines(metric)  # the bests per conditions: each point's number to beat
     comparisons = [compare_sweep(sweep, baselines) for sweep in find_sweeps(results)]
     if args.json:
         print_json({"sweeps": [c.to_dict() for c in comparisons]})

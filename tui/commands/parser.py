@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import NoReturn
+from collections.abc import Callable
+from typing import NoReturn, cast
 
 from sessiontui.tui.commands import modules_for
 
@@ -14,6 +15,29 @@ _INVALID_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)")
 
 class OneLineParser(argparse.ArgumentParser):
     """Usage errors in one line (no usage dump) with a "did you mean" for a typo, exit code 2."""
+
+    _printing = False  # help or usage is being formatted: sized to the terminal
+
+    def format_usage(self) -> str:
+        return self._sized(super().format_usage)
+
+    def format_help(self) -> str:
+        return self._sized(super().format_help)
+
+    def _sized(self, format_text: Callable[[], str]) -> str:
+        self._printing = True
+        try:
+            return format_text()
+        finally:
+            self._printing = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's formatter, sized to the terminal only for text to print: every
+        `add_argument` builds one, and sizing it imports shutil (and three compression modules)."""
+        if self._printing:
+            return super()._get_formatter()
+        formatter = cast(type[argparse.HelpFormatter], self.formatter_class)  # every kind takes a width
+        return formatter(prog=self.prog, width=80)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}{self._suggestion(message)} (see --help)\n")
