@@ -13,7 +13,12 @@ matmul load on the GPU when PyTorch sees one. Compared, interleaved in each roun
 
 CPU is the user+system time of the pane's process tree over the window, as % of one core.
 Targets: sessiontui <= 1.0x nvitop and <= 1.3x minimal; idle <= 1.0x minimal.
-Run: `.venv/bin/python benchmarks/host_cpu.py [--rounds 2] [--seconds 35] [--capture DIR]`.
+`--variant NAME=DIR` (repeatable) measures the app imported from DIR (a folder holding a
+`sessiontui` package, e.g. an older commit's tree) as one more contender, interleaved; each
+variant follows a project built by its own code (a newer store is refused by older code, which
+would then follow nothing and look cheaper), and counts as up only once its card shows a step.
+Run: `.venv/bin/python benchmarks/host_cpu.py [--rounds 2] [--seconds 35] [--capture DIR]
+[--variant old=/tmp/old-tree]`.
 """
 
 from __future__ import annotations
@@ -54,6 +59,51 @@ class Contender:
 def sessiontui_shown(screen: str) -> bool:
     """The app is up: its key bar is drawn and the GPU pane has its first sample."""
     return "Quit" in screen and "waiting for the first GPU sample" not in screen
+
+
+def following_shown(screen: str) -> bool:
+    """The app is up and its training card has read the followed log."""
+    return sessiontui_shown(screen) and "step " in screen and "catching up" not in screen
+
+
+# Run by a variant's interpreter: its own followed project, alive until stdin closes.
+PROJECT_MAKER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from host_cpu import followed_project
+print("PROJECT", followed_project(Path(sys.argv[1])), flush=True)
+sys.stdin.read()
+"""
+
+
+class VariantProject:
+    """A followed project built, and its log grown, by a variant's own code."""
+
+    def __init__(self, root: Path, code: Path) -> None:
+        self.env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(code), *filter(None, [os.environ.get("PYTHONPATH")])])}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", PROJECT_MAKER, str(root), str(HERE)], env=self.env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        lines = iter(self.process.stdout.readline, "")
+        said = next((line for line in lines if line.startswith("PROJECT ")), "")
+        if not said:
+            raise SystemExit(f"variant {code}: no project built (exit {self.process.wait()})")
+        self.dir = Path(said.split(" ", 1)[1].strip())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def variant_contender(root: Path, name: str, code: Path, projects: list[VariantProject]) -> Contender:
+    """The app imported from `code`, in a project its own code built."""
+    project = VariantProject(root / name, code)
+    projects.append(project)
+    command = ["env", f"PYTHONPATH={project.env['PYTHONPATH']}", sys.executable, "-m",
+               "sessiontui.tui.cli"]
+    return Contender(name, command, following_shown, project.dir, gpu_load=True)
 
 
 def git_init(directory: Path) -> None:
@@ -127,7 +177,7 @@ def contenders(root: Path, *, with_nvitop: bool) -> list[Contender]:
     if with_nvitop:
         apps.append(Contender("nvitop", [sys.executable, "-m", "nvitop"],
                               lambda screen: "NVITOP" in screen, gpu_load=True))
-    apps.append(Contender("sessiontui", [str(SESSIONTUI)], sessiontui_shown,
+    apps.append(Contender("sessiontui", [str(SESSIONTUI)], following_shown,
                           followed_project(root), gpu_load=True))
     return apps
 
@@ -161,6 +211,8 @@ def main() -> None:
     parser.add_argument("--size", default="160x48", help="tmux pane size, WxH")
     parser.add_argument("--only", help="comma-separated contenders to run (default: all)")
     parser.add_argument("--capture", type=Path, help="write each app's last screen of round 1 here")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME=DIR",
+                        help="also measure the app imported from DIR (repeatable)")
     args = parser.parse_args()
     size = tuple(int(n) for n in args.size.split("x"))
     if shutil.which("tmux") is None:
@@ -168,8 +220,11 @@ def main() -> None:
     with_nvitop = importlib.util.find_spec("nvitop") is not None and nvml_works()
     load = GpuLoad()
     root = Path(tempfile.mkdtemp(prefix="host-cpu-"))
+    projects: list[VariantProject] = []
     try:
         apps = contenders(root, with_nvitop=with_nvitop)
+        for name, code in (variant.split("=", 1) for variant in args.variant):
+            apps.append(variant_contender(root, name, Path(code).resolve(), projects))
         if args.only:
             apps = [app for app in apps if app.name in args.only.split(",")]
         runs: dict[str, list[float]] = {app.name: [] for app in apps}
@@ -188,6 +243,8 @@ def main() -> None:
         report(runs, args, load.ever, with_nvitop)
     finally:
         load.stop()
+        for project in projects:
+            project.close()
         shutil.rmtree(root, ignore_errors=True)
 
 

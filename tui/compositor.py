@@ -3,8 +3,9 @@
 Textual 8.2 picks the widgets to render for a partial update by their clip (the area of their
 container), not by their own region: with the four panes in one grid, one changed line in the GPU
 pane had every pane, bar and container re-render all their lines for the frame (from cache, but
-still a third of the app's steady drawing cost). Pinned with Textual (8.2.8): `_get_renders` is
-private to it.
+still a third of the app's steady drawing cost). Giving each pane a container of its own does
+not make up for it: measured 10-17% more UI-thread CPU per frame (docs/upstream.md). Pinned with
+Textual (8.2.8): `_get_renders` is private to it.
 """
 
 from __future__ import annotations

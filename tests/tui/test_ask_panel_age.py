@@ -62,3 +62,15 @@ async def test_the_app_refreshes_a_live_answer(tmp_path: Path) -> None:
         panel.tick(now=first + REFRESH_S)
         await until(pilot, lambda: panel._computed_at != first)  # answered again by the app
         assert not panel.stale and "current speedup?" in text_of(panel._text)
+
+
+async def test_the_age_ticks_only_once_an_answer_is_shown() -> None:
+    """No answer, no timer: an empty pane does not wake the UI loop every second."""
+    app = PanelApp()
+    async with app.run_test() as pilot:
+        panel = app.query_one(AnswerPanel)
+        assert not panel._timers  # Textual's MessagePump keeps the widget's timers here
+        panel.show("baseline?", Answer("baseline", "212.4 tok/s"))
+        shown = text_of(panel._text)
+        await until(pilot, lambda: text_of(panel._text) != shown)  # the age moved on its own
+        assert len(panel._timers) == 1

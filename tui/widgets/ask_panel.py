@@ -140,12 +140,10 @@ class AnswerPanel(VerticalScroll):
         self._answer: Any = None
         self._computed_at = 0.0
         self._asked_again = False
+        self._ticking = False
 
     def compose(self) -> ComposeResult:
         yield self._text
-
-    def on_mount(self) -> None:
-        self.set_interval(1.0, self.tick)
 
     @property
     def live(self) -> bool:
@@ -177,6 +175,9 @@ class AnswerPanel(VerticalScroll):
         self._question, self._answer = question, answer
         self._computed_at = time.time() if now is None else now
         self._asked_again = False
+        if not self._ticking:  # no answer, no age: the UI loop is not woken every second for none
+            self._ticking = True
+            self.set_interval(1.0, self.tick)
         self._text.remove_class("-stale")
         self._paint(self._computed_at)
         if not again:
