@@ -66,10 +66,13 @@ MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
-_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
+# A bare counter before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04 | 13707.39ms`).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)\s*[|\u2502;]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
+# A missing value printed in its place: `total_grad_norm: N/A total_loss: 14.6` names `total_loss`.
+_PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 # Words that make a position name something else than the position: a setting (`Gradient
 # Accumulation steps = 4`, `Num Epochs = 5`, `warmup steps: 100` in HF's and Unsloth's banners) or
 # a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
@@ -103,7 +106,7 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
     phrase of three words or more is prose, not a name."""
     words = key.split(" ")
-    while len(words) > 1 and words[0].lower() in _STOPWORDS:  # `with loss 2.3`: the loss
+    while len(words) > 1 and (words[0].lower() in _STOPWORDS or words[0].lower() in _PLACEHOLDERS):
         words = words[1:]
     key = " ".join(words)
     if len(words) == 1:
@@ -157,6 +160,17 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
 
 
+def _leading_step(text: str, found: list[tuple[str, float]]) -> int | None:
+    """A counter leading the line: bracketed, or bare before a delimiter when the line prints
+    the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom 0.000` does not)."""
+    lead = _LEAD_STEP.match(text)
+    if lead is None:
+        return None
+    if lead[1] is not None:
+        return int(lead[1])
+    return int(lead[2]) if any(canonical(key) == "loss" for key, _ in found) else None
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
@@ -186,8 +200,8 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
-    if (lead := _LEAD_STEP.match(text)) and (step is None or step[0] > 1) and not validation:
-        step = (1, int(lead[1]))
+    if (lead := _leading_step(text, found)) is not None and (step is None or step[0] > 1) and not validation:
+        step = (1, lead)
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):

@@ -40,6 +40,8 @@ _SF_DICT = re.compile(r"step (?P<step>\d+): (?P<dict>\{.*\})")
 _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,}]{1,100})""")
 # DeepSpeed engine: `[Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]`.
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
+# DeepSpeed's 2020 ThroughputTimer: `0/2700, SamplesPerSec=13.19` (epoch/step; later builds name them).
+_DS_TIMER = re.compile(r"^(?P<e>\d+)/(?P<step>\d+), SamplesPerSec=(?P<rate>[\d.]+)")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
@@ -174,6 +176,16 @@ def deepspeed_step(text: str) -> Reading | None:
         return None
     lr = to_float(match["lr"])
     return Reading("deepspeed", {"lr": lr} if lr is not None else {}, step=int(match["step"]))
+
+
+def deepspeed_timer(text: str) -> Reading | None:
+    """DeepSpeed's early ThroughputTimer `epoch/step, SamplesPerSec=x` lines: the pair is the
+    epoch and the run's step, not a step of a total."""
+    match = _DS_TIMER.match(text)
+    if match is None:
+        return None
+    return Reading("deepspeed", {"samples_per_s": float(match["rate"])}, step=int(match["step"]),
+                   epoch=float(match["e"]))
 
 
 def megatron(text: str) -> Reading | None:
@@ -340,6 +352,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("{'", hf_dict),
     ('{"', json_object),
     ("skipped=", deepspeed_step),
+    (", SamplesPerSec=", deepspeed_timer),
     ("iter time (s)", deepspeed_steps),
     ("iteration", megatron),
     ("eta: ", metric_logger),

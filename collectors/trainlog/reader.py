@@ -5,6 +5,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 
 from sessiontui.collectors.trainlog.declared import (
@@ -92,6 +93,28 @@ def _header(text: str) -> list[str] | None:
     return cells
 
 
+def _starts(text: str) -> list[int]:
+    """Where each cell of an aligned header begins (cells are set apart by two spaces or more)."""
+    return [match.start() for match in re.finditer(r"(?:^|(?<=\s\s))\S", text)]
+
+
+def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:
+    """(columns, cells) of a fixed-width row that leaves some columns blank (chainer's
+    PrintReport before the first evaluation): each cell belongs to the column under whose header
+    it starts; None when two cells fall in one column."""
+    if len(starts) != len(columns) or not starts:
+        return None
+    named: list[str] = []
+    cells: list[str] = []
+    for match in re.finditer(r"\S+", text):
+        column = columns[bisect_right(starts, match.start()) - 1]
+        if column in named or match.start() < starts[0]:
+            return None
+        named.append(column)
+        cells.append(match[0])
+    return named, cells
+
+
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
     """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
     `test_` names stay as printed."""
@@ -130,6 +153,7 @@ class LineReader:
     def __init__(self, formats: list[DeclaredFormat] | None = None) -> None:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
+        self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._per_epoch = _PerEpochSteps()
@@ -147,7 +171,7 @@ class LineReader:
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
         if (columns := _header(text)) is not None:
-            self._columns = columns
+            self._columns, self._starts = columns, _starts(text)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -204,10 +228,12 @@ class LineReader:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""
         assert self._columns is not None
         cells = _cells(text)
-        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
         columns = self._columns
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
+        if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
+            columns, cells = aligned
+        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
         if len(cells) != len(columns) or sum(numeric) < len(cells) - 1:
             return None
         metrics: dict[str, float] = {}

@@ -115,7 +115,11 @@ def canonical(key: str) -> str:
         return ALIASES[name]
     for prefix in _VALIDATION:
         if name.startswith(prefix) and len(name) > len(prefix):
-            return "val_" + _unqualified(name[len(prefix):])
+            rest = name[len(prefix):]
+            inner = _unqualified(rest)
+            if inner == rest and _NAMESPACE.search(rest) and canonical(rest) in LEXICON:
+                inner = canonical(rest)  # chainer's `validation/main/loss`: the model's loss
+            return "val_" + inner
     if name.startswith("valid_") or name.startswith("val_"):
         return name
     found = _unqualified(name)

@@ -1,0 +1,75 @@
+"""Line shapes the generic stages read in any tool's log: a bare counter leading delimited
+fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (corpus b23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sessiontui.collectors.trainlog.normalize import normalize
+from sessiontui.collectors.trainlog.parsers import parse_record
+
+
+def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
+    """(step, epoch, metrics) of the one reading a line gives."""
+    [reading] = parse_record(normalize(line))
+    return reading.step, reading.epoch, reading.metrics
+
+
+@pytest.mark.parametrize(("line", "step", "loss"), [
+    # modded-llama2 (nwyin/modded-llama2#10): the step, then pipes
+    ("250 | loss 4.0938 | lr 3.000000e-04 | 13707.39ms", 250, 4.0938),
+    ("  12 │ train_loss 2.5 │ lr 1e-4", 12, 2.5),
+    ("7; loss=0.31; acc=0.9", 7, 0.31),
+    # a bracketed counter after a logger prefix (CLU) stays the step
+    ("I1201 10:00:00.1 123 logging_writer.py:35] [1000] train_loss=0.25, lr=0.1", 1000, 0.25),
+])
+def test_a_counter_leading_delimited_fields_is_the_step(line: str, step: int, loss: float) -> None:
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics["loss"]) == (step, loss)
+
+
+def test_a_wrapped_tail_without_a_loss_is_no_step() -> None:
+    """fairseq's epoch summary cut by the terminal: `...| loss_scale 0.25` then `3 | clip 0.000 | ...`."""
+    step, _, metrics = _read("3 | clip 0.000 | oom 0.000 | wall 1860 | train_wall 1647")
+    assert step is None and metrics["wall"] == 1860
+
+
+@pytest.mark.parametrize("missing", ["N/A", "None", "null", "n/a"])
+def test_a_missing_value_does_not_rename_the_next_figure(missing: str) -> None:
+    """GDR-Net's writer (GDR-Net#109): `total_grad_norm: N/A total_loss: 1.4628e+01 (1.5328e+01)`."""
+    line = (f"eta: 15:12:08 iter: 50799/102400[49.6%] time: 1.0606   lr: 1.0000e-04  max_mem: 3611M "
+            f"total_grad_norm: {missing} total_loss: 1.4628e+01 (1.5328e+01)  loss_z: 2.9443e-02 (8.6259e-02)")
+    step, _, metrics = _read(line)
+    assert step == 50799
+    assert metrics["loss"] == pytest.approx(14.628)
+    assert "grad_norm" not in metrics
+
+
+def test_deepspeed_2020_throughput_timer_is_epoch_then_step() -> None:
+    """DeepSpeed#255: `[INFO 2020-06-08 05:26:34] 0/2700, SamplesPerSec=13.19` (epoch 0, step 2700)."""
+    [reading] = parse_record(normalize("[INFO 2020-06-08 05:26:34] 0/2700, SamplesPerSec=13.198177991591365"))
+    assert (reading.step, reading.epoch, reading.total) == (2700, 0.0, None)
+    assert reading.metrics["samples_per_s"] == pytest.approx(13.198, rel=1e-3)
+
+
+def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
+    """ESPnet#1138 pasted chainer's redraw as text: `ESC[4AESC[J0   200   677.669`."""
+    assert normalize("ESC[4AESC[J0           200         677.669") == "0           200         677.669"
+    assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
+
+
+def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
+    """chainer's PrintReport (ESPnet1, ESPnet#1138): validation columns stay blank until the first
+    evaluation, so a row has fewer cells than its header; each cell is read under its header."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    header = "epoch       iteration   main/loss   main/acc    validation/main/loss  elapsed_time"
+    row = "0           200         677.669     0.000181                          152.819"
+    full = "1           400         412.5       0.2         398.25                300.1"
+    reader = LineReader(formats=[])
+    assert reader.read(header) == []
+    [blank] = reader.read(row)
+    assert (blank.step, blank.epoch, blank.metrics["loss"]) == (200, 0.0, 677.669)
+    assert blank.metrics["elapsed_time"] == 152.819 and "val_loss" not in blank.metrics
+    [evaluated] = reader.read(full)
+    assert (evaluated.step, evaluated.metrics["val_loss"]) == (400, 398.25)
