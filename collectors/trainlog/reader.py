@@ -4,6 +4,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -13,6 +14,7 @@ from sessiontui.collectors.trainlog.declared import (
     active_formats,
     declared_reading,
 )
+from sessiontui.collectors.trainlog.generic import json_object
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
@@ -40,6 +42,7 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
 
@@ -162,6 +165,7 @@ class LineReader:
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
+        self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -170,6 +174,8 @@ class LineReader:
             return []
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
+        if self._block is not None or text.strip() == "{":
+            return self._in_block(text)
         if (columns := _header(text)) is not None:
             self._columns, self._starts = columns, _starts(text)
             return []
@@ -223,6 +229,23 @@ class LineReader:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
                 reading.done = reading.done or last
         return readings
+
+    def _in_block(self, text: str) -> list[Reading]:
+        """A JSON object pretty-printed over lines (`json.dumps(..., indent=2)`, W&B's summary):
+        read whole once its braces close; a block that is no JSON (a Python dict printed so) or
+        runs too long is read line by line."""
+        block = (self._block or []) + [text.strip()]
+        self._block = block
+        joined = "".join(block)
+        if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
+            return []
+        self._block = None
+        try:
+            json.loads(joined)
+        except ValueError:
+            return [reading for line in block for reading in parse_record(line)]
+        reading = json_object(joined)
+        return [reading] if reading is not None else []
 
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""

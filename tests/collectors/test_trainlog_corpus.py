@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b23/yolov7_bar_then_ota_loss_oom_traceback.log": "a bar's figure under a column header above it",
-    "b23/allenact_procthor_wandb_json_block.log": "a JSON object spread over lines",
 }
 
 

@@ -73,3 +73,38 @@ def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
     assert blank.metrics["elapsed_time"] == 152.819 and "val_loss" not in blank.metrics
     [evaluated] = reader.read(full)
     assert (evaluated.step, evaluated.metrics["val_loss"]) == (400, 398.25)
+
+
+def _reader_lines(lines: list[str]) -> list:
+    """Every reading a fresh reader gives for the lines, in order."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    return [reading for line in lines for reading in reader.read(line)]
+
+
+def test_a_json_object_printed_over_lines_is_one_record() -> None:
+    """procthor-rl#5 pasted W&B's summary (`json.dumps(indent=2)`): nested members, `_step`."""
+    lines = ["{", '  "train-onpolicy-losses/total_loss": 0.3768,', '  "train-onpolicy-misc/lr": 0.0003,',
+             '  "training_step": 57104,', '  "_step": 6,', '  "_wandb": {', '    "runtime": 1548', "  }", "}"]
+    [reading] = _reader_lines(lines)
+    assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (57104, 0.3768, 0.0003)
+
+
+def test_a_python_dict_over_lines_is_read_line_by_line() -> None:
+    """pprint of a dict is no JSON: its lines are read as they were before the block began."""
+    lines = ["{", "  'loss': 2.5,", "  'step': 10,", "}", "step 11 loss 2.4"]
+    readings = _reader_lines(lines)
+    assert [r.step for r in readings if r.step is not None] == [10, 11]
+    assert readings[0].metrics["loss"] == 2.5
+
+
+@pytest.mark.parametrize("line", [
+    '{"_step": 6, "training_step": 57104, "loss": 0.3}',
+    '{"training_step": 57104, "_step": 6, "loss": 0.3}',
+    "{'_step': 6, 'global_step': 57104, 'loss': 0.3}",
+])
+def test_wandb_log_counter_never_beats_a_training_step(line: str) -> None:
+    """W&B's `_step` counts log calls; the training's own position name is the step."""
+    [reading] = parse_record(normalize(line))
+    assert reading.step == 57104
