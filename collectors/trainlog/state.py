@@ -8,7 +8,7 @@ from statistics import median
 from types import MappingProxyType
 from typing import cast
 
-from sessiontui.collectors.logtext import abstract, has_hint, rank_of
+from sessiontui.collectors.logtext import TRACEBACK, abstract, has_hint, rank_of
 from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
@@ -170,6 +170,16 @@ class TrainState:
             self.apply(specforge_step_run(text, start, end, step), at)
         self._feed_lines(text[done:].split("\n"), at, watch=False, ranked=False)
 
+    def _before_failure(self, line: str) -> list[Reading]:
+        """What a line printed before the failure glued to it: all of it before a `Traceback`
+        (YOLOv7's table row and bar, then `Traceback (most recent call last):`), else the bar it
+        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`)."""
+        cut = line.find(TRACEBACK)
+        if cut > 0 and line[:cut].strip():
+            return self._reader.read(line[:cut])
+        bar = leading_bar(line)
+        return [bar] if bar is not None else []
+
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""
         pending: Reading | None = None
@@ -180,9 +190,8 @@ class TrainState:
                     pending = None
                 event = self._watcher.feed(line, at, self.step)
                 if event or self._watcher.in_traceback:
-                    # a bar the failure was printed after (`| 80/100 [...]Traceback (most ...`)
-                    if (bar := leading_bar(line)) is not None:
-                        self.apply(bar, at)
+                    for reading in self._before_failure(line):
+                        self.apply(reading, at)
                     if event:
                         self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics

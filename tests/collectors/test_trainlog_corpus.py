@@ -13,9 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
-KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b23/yolov7_bar_then_ota_loss_oom_traceback.log": "a bar's figure under a column header above it",
-}
+KNOWN_MISSES: dict[str, str] = {}  # "bNN/file": why it is still read wrong
 
 
 @functools.cache

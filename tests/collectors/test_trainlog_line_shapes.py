@@ -108,3 +108,19 @@ def test_wandb_log_counter_never_beats_a_training_step(line: str) -> None:
     """W&B's `_step` counts log calls; the training's own position name is the step."""
     [reading] = parse_record(normalize(line))
     assert reading.step == 57104
+
+
+def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
+    """yolov7#1124: the row and bar under `Epoch gpu_mem box ...`, then `Traceback` on that line."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text(
+        "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size\n"
+        "     7/299     31.5G   0.04139   0.06443    0.0327    0.1385      1733       416:  65%|######5   "
+        "| 123/190 [01:02<00:34,  1.96it/s]Traceback (most recent call last):\n"
+        '  File "train.py", line 365, in train\n'
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n")
+    snap = read_log(log)
+    assert snap.status == "crashed"
+    assert snap.metrics["box"] == 0.04139 and snap.epoch is not None and 6 <= snap.epoch < 7
