@@ -32,6 +32,7 @@ STALL_FACTOR = 5.0  # stalled after this many median intervals between progress 
 MIN_STALL_S = 30.0  # ... but never sooner than this
 UNKNOWN_STALL_S = 600.0  # while no interval is known (a single progress line so far)
 MAX_GAPS = 32  # recent intervals between progress lines the median is taken over
+MAX_STEP = 10**15  # a larger counter is digits run together (a mangled line), not a position
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
@@ -211,6 +212,8 @@ class TrainState:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
         if reading.format == "key-value" and "crashed" in self._open:
             return  # nor are the `name: number` lines a launcher prints after a crash
+        if reading.step is not None and reading.step > MAX_STEP:
+            reading.step = None
         if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):
