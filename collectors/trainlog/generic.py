@@ -40,8 +40,9 @@ _POSITION = re.compile(
 _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
-# epoch's fraction, not the run's step).
-_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
+# epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its
+# ProgressMeter) counts epochs from 0.
+_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
                           r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
@@ -66,8 +67,9 @@ MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
-# A bare counter before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04 | 13707.39ms`).
-_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)\s*[|\u2502;]\s*(?=[A-Za-z])")
+# A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
+# `200/1000 | loss 3.2`, `1500: loss=0.54`).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
@@ -160,15 +162,18 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
 
 
-def _leading_step(text: str, found: list[tuple[str, float]]) -> int | None:
-    """A counter leading the line: bracketed, or bare before a delimiter when the line prints
-    the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom 0.000` does not)."""
+def _leading_step(text: str, found: list[tuple[str, float]]) -> tuple[int, int | None] | None:
+    """(step, total) of a counter leading the line: bracketed, or bare before a delimiter when
+    the line prints the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom
+    0.000` does not)."""
     lead = _LEAD_STEP.match(text)
     if lead is None:
         return None
     if lead[1] is not None:
-        return int(lead[1])
-    return int(lead[2]) if any(canonical(key) == "loss" for key, _ in found) else None
+        return int(lead[1]), None
+    if not any(canonical(key) == "loss" for key, _ in found):
+        return None
+    return int(lead[2]), int(lead[3]) if lead[3] else None
 
 
 def generic(text: str) -> Reading | None:
@@ -201,13 +206,13 @@ def generic(text: str) -> Reading | None:
         step = (2, counted)
     positioned = step
     if (lead := _leading_step(text, found)) is not None and (step is None or step[0] > 1) and not validation:
-        step = (1, lead)
+        step, total = (1, lead[0]), lead[1] or total
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
         epoch = float(eagle["e"])
     if batch is not None and not validation and int(batch["n"]) > 0:
-        epoch = int(batch["e"]) - 1 + int(batch["i"]) / int(batch["n"])
+        epoch = int(batch["e"]) - (not batch["colon"]) + int(batch["i"]) / int(batch["n"])
     for key, value in found:
         name = canonical(key)
         plain = plain_name(key)

@@ -20,6 +20,8 @@ def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
     ("250 | loss 4.0938 | lr 3.000000e-04 | 13707.39ms", 250, 4.0938),
     ("  12 │ train_loss 2.5 │ lr 1e-4", 12, 2.5),
     ("7; loss=0.31; acc=0.9", 7, 0.31),
+    ("1500: loss=0.54 lr=1e-4", 1500, 0.54),
+    ("  200/1000 | loss 3.2 | ppl 24.5", 200, 3.2),
     # a bracketed counter after a logger prefix (CLU) stays the step
     ("I1201 10:00:00.1 123 logging_writer.py:35] [1000] train_loss=0.25, lr=0.1", 1000, 0.25),
 ])
@@ -124,3 +126,20 @@ def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
     snap = read_log(log)
     assert snap.status == "crashed"
     assert snap.metrics["box"] == 0.04139 and snap.epoch is not None and 6 <= snap.epoch < 7
+
+
+def test_a_counter_of_a_total_before_a_delimiter_gives_the_total() -> None:
+    [reading] = parse_record(normalize("  200/1000 | loss 3.2 | ppl 24.5"))
+    assert (reading.step, reading.total) == (200, 1000)
+
+
+@pytest.mark.parametrize(("line", "epoch"), [
+    # pytorch/examples imagenet's ProgressMeter: epochs from 0
+    ("Epoch: [0][ 10/500]\tTime  0.123 ( 0.456)\tLoss 6.9077e+00 (6.9100e+00)\tAcc@1   0.00 (  0.10)", 0.02),
+    ("Epoch: [3][250/500]\tTime  0.123 ( 0.456)\tLoss 2.5 (2.6)", 3.5),
+    # mmcv 1.x `Epoch [e][i/n]`: epochs from 1
+    ("Epoch [4][250/500]\tlr: 1.000e-02, loss: 0.5", 3.5),
+])
+def test_an_epoch_bracket_then_its_batch_is_the_epochs_fraction(line: str, epoch: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.format == "epoch-batch" and reading.epoch == pytest.approx(epoch)
