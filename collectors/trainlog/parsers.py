@@ -72,7 +72,9 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
                     r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
-                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
+                    r"|^Training time: [\d.]+s$|^Training time (?:\d+ days?, )?\d+:\d\d:\d\d$"
+                    r"|\bThe training was finished at \d+ epochs|\bTraining of experiment is done\b"
+                    r"|^\*\*\* Best metric: |^Finished Training\b"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
                     r"|\bStopping training early as no improvement|^Saved final weights to\b"
                     r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
@@ -314,7 +316,9 @@ def run_ended(text: str) -> Reading | None:
     and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
     LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
     (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
-    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins)."""
+    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins), DETR/DeiT/
+    MAE's `Training time 2 days, 3:04:05`, YOLOX's `Training of experiment is done and the best AP
+    is 40.12`, timm's last `*** Best metric: 80.1 (epoch 299)`, PyTorch's tutorial `Finished Training`."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -338,7 +342,10 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining Complete", run_ended),
     ("done training", run_ended),
     ("after training is done", run_ended),
-    ("raining time: ", run_ended),
+    ("raining time", run_ended),
+    ("raining of experiment is done", run_ended),
+    ("*** Best metric: ", run_ended),
+    ("Finished Training", run_ended),
     ("training was finished", run_ended),
     ("early stopping", run_ended),
     ("Restoring model weights", run_ended),

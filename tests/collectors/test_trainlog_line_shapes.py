@@ -143,3 +143,25 @@ def test_a_counter_of_a_total_before_a_delimiter_gives_the_total() -> None:
 def test_an_epoch_bracket_then_its_batch_is_the_epochs_fraction(line: str, epoch: float) -> None:
     [reading] = parse_record(normalize(line))
     assert reading.format == "epoch-batch" and reading.epoch == pytest.approx(epoch)
+
+
+@pytest.mark.parametrize(("last", "end"), [
+    # DETR / DeiT / MAE / LLaMA2-Accessory main.py: `print('Training time {}'.format(total_time_str))`
+    ("Epoch: [299]  [1250/1251]  eta: 0:00:00  lr: 0.000010  loss: 2.5 (2.6)  time: 0.5", "Training time 2 days, 3:04:05"),
+    ("[07:20:32] Epoch: [0]  [1500/1504]  eta: 0:00:01  lr: 0.000010  closs: 1.1 (1.2)  time: 0.5", "[07:20:32.390498] Training time 5:47:14"),
+    # YOLOX's Trainer.after_train
+    ("epoch: 300/300, iter: 50/60, mem: 5000Mb, total_loss: 1.1, lr: 7.813e-06",
+     "2021-09-03 20:47:31.106 | INFO     | yolox.core.trainer:after_train:184 - Training of experiment is done and the best AP is 90.00"),
+    # timm's train.py, its last line
+    ("Train: 299 [1250/1251 (100%)]  Loss: 2.5 (2.6)  LR: 1.000e-05", "*** Best metric: 80.123 (epoch 299)"),
+    # PyTorch's CIFAR-10 tutorial
+    ("[2,  2000] loss: 1.285", "Finished Training"),
+])
+def test_a_stacks_own_last_words_finish_the_run(tmp_path, last: str, end: str) -> None:
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text(f"{last}\n{end}\n")
+    assert read_log(log).status == "finished"
+    log.write_text(f"{last}\n")
+    assert read_log(log).status != "finished"
