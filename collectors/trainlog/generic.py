@@ -13,7 +13,7 @@ from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canoni
 
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
-_WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
+_WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
@@ -60,7 +60,9 @@ _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_step
 _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
-                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)",
+                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"
+                         # the ImageNet example's, timm's, DeiT's and Swin's summary `* Acc@1 81.2 Acc@5 95.1 loss 0.81`
+                         r"|^\s*\*\s+Acc@",
                          re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
@@ -80,6 +82,7 @@ _PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 # a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
 _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
                        "patience", "decay", "best"})
+_PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -126,7 +129,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
                 "step", "epoch"):
             return " ".join(words[start - 1:])
         if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
-            return tail
+            phase = words[start - 1].lower() in _PHASES  # `eval ppl 7.4` keeps its phase
+            return " ".join(words[start - 1:]) if phase else tail
     if canonical(words[-1]) == "loss":
         return key
     return key if len(words) <= MAX_KEY_WORDS else None

@@ -165,3 +165,17 @@ def test_a_stacks_own_last_words_finish_the_run(tmp_path, last: str, end: str) -
     assert read_log(log).status == "finished"
     log.write_text(f"{last}\n")
     assert read_log(log).status != "finished"
+
+
+@pytest.mark.parametrize(("line", "figures"), [
+    # DeiT's evaluate(): the loss there is the evaluation's, never the training loss
+    ("* Acc@1 81.234 Acc@5 95.123 loss 0.812", {"val_acc@1": 81.234, "val_loss": 0.812}),
+    # pytorch/examples imagenet and Swin: ` * Acc@1 {top1.avg:.3f} Acc@5 {top5.avg:.3f}`
+    (" * Acc@1 75.932 Acc@5 92.766", {"val_acc@1": 75.932, "val_acc@5": 92.766}),
+    # a phase word before an abbreviation stays: `eval ppl` is no training perplexity
+    ("step 1000 | eval loss 2.01 | eval ppl 7.4", {"eval_loss": 2.01, "eval_ppl": 7.4}),
+])
+def test_an_evaluation_summary_gives_evaluation_figures(line: str, figures: dict[str, float]) -> None:
+    _, _, metrics = _read(line)
+    assert {key: metrics.get(key) for key in figures} == figures
+    assert "loss" not in metrics and "perplexity" not in metrics
