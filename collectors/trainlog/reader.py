@@ -42,6 +42,8 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+# A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
+_OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -174,7 +176,7 @@ class LineReader:
             return []
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
-        if self._block is not None or text.strip() == "{":
+        if self._block is not None or _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
         if (columns := _header(text)) is not None:
             self._columns, self._starts = columns, _starts(text)
@@ -240,11 +242,14 @@ class LineReader:
         if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
             return []
         self._block = None
+        tag, _, body = joined.partition("{")
         try:
-            json.loads(joined)
+            json.loads("{" + body)
         except ValueError:
             return [reading for line in block for reading in parse_record(line)]
         reading = json_object(joined)
+        if reading is not None and _EVAL_SECTION.match(tag):  # `eval metrics: {`
+            reading.metrics = _evaluation(reading.metrics)
         return [reading] if reading is not None else []
 
     def _row(self, text: str) -> Reading | None:

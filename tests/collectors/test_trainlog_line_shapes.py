@@ -93,6 +93,13 @@ def test_a_json_object_printed_over_lines_is_one_record() -> None:
     assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (57104, 0.3768, 0.0003)
 
 
+@pytest.mark.parametrize(("tag", "loss_key"), [("Validation results: ", "val_loss"), ("train stats: ", "loss")])
+def test_a_json_object_opened_after_a_tag_is_one_record(tag: str, loss_key: str) -> None:
+    """`print("Validation results:", json.dumps(metrics, indent=2))`: an evaluation's tag makes it `val_`."""
+    [reading] = _reader_lines([tag + "{", '  "loss": 1.5,', '  "accuracy": 0.7', "}"])
+    assert reading.metrics[loss_key] == 1.5 and ("loss" in reading.metrics) == (loss_key == "loss")
+
+
 def test_a_python_dict_over_lines_is_read_line_by_line() -> None:
     """pprint of a dict is no JSON: its lines are read as they were before the block began."""
     lines = ["{", "  'loss': 2.5,", "  'step': 10,", "}", "step 11 loss 2.4"]
@@ -179,3 +186,12 @@ def test_an_evaluation_summary_gives_evaluation_figures(line: str, figures: dict
     _, _, metrics = _read(line)
     assert {key: metrics.get(key) for key in figures} == figures
     assert "loss" not in metrics and "perplexity" not in metrics
+
+
+def test_a_brace_that_never_closes_holds_back_no_more_than_a_block() -> None:
+    """A stray `{` line: the lines under it are read once the block is too long to be an object."""
+    from sessiontui.collectors.trainlog.reader import MAX_BLOCK_LINES
+
+    readings = _reader_lines(["{"] + [f"step {n} loss 2.0" for n in range(1, MAX_BLOCK_LINES + 5)])
+    steps = [reading.step for reading in readings]
+    assert steps[0] == 1 and steps[-1] == MAX_BLOCK_LINES + 4 and len(steps) == MAX_BLOCK_LINES + 4
