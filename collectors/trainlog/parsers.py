@@ -42,6 +42,10 @@ _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,}
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
 # DeepSpeed's 2020 ThroughputTimer: `0/2700, SamplesPerSec=13.19` (epoch/step; later builds name them).
 _DS_TIMER = re.compile(r"^(?P<e>\d+)/(?P<step>\d+), SamplesPerSec=(?P<rate>[\d.]+)")
+# chainer's ProgressBar (ESPnet1, ChainerCV): `       200 iter, 0 epoch / 100 epochs` (or
+# `       200 / 1000 iterations`), then `     2.635 iters/sec. Estimated time to finish: 20 days, 11:28:37.1.`
+_CHAINER_ITER = re.compile(r"\s*(?P<step>\d+) (?:iter, (?P<e>\d+) epoch / (?P<E>\d+) epochs|/ (?P<total>\d+) iterations)\s*")
+_CHAINER_RATE = re.compile(r"\s*(?P<rate>[\d.]+(?:e[-+]?\d+)?) iters/sec\. Estimated time to finish: .*")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
@@ -188,6 +192,20 @@ def deepspeed_timer(text: str) -> Reading | None:
         return None
     return Reading("deepspeed", {"samples_per_s": float(match["rate"])}, step=int(match["step"]),
                    epoch=float(match["e"]))
+
+
+def chainer_progress(text: str) -> Reading | None:
+    """chainer's ProgressBar lines under its report table: the iteration (of a total, or with the
+    epoch of the epochs' total) and its rate."""
+    if rate := _CHAINER_RATE.fullmatch(text):
+        return Reading("chainer", {}, steps_per_s=float(rate["rate"]) or None)
+    match = _CHAINER_ITER.fullmatch(text)
+    if match is None:
+        return None
+    metrics = {"total_epochs": float(match["E"])} if match["E"] else {}
+    return Reading("chainer", metrics, step=int(match["step"]),
+                   total=int(match["total"]) if match["total"] else None,
+                   epoch=float(match["e"]) if match["e"] else None)
 
 
 def megatron(text: str) -> Reading | None:
@@ -361,6 +379,8 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("skipped=", deepspeed_step),
     (", SamplesPerSec=", deepspeed_timer),
     ("iter time (s)", deepspeed_steps),
+    (" iters/sec. ", chainer_progress),
+    (" iter", chainer_progress),
     ("iteration", megatron),
     ("eta: ", metric_logger),
     ("epoch:", espnet),

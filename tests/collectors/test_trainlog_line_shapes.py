@@ -195,3 +195,14 @@ def test_a_brace_that_never_closes_holds_back_no_more_than_a_block() -> None:
     readings = _reader_lines(["{"] + [f"step {n} loss 2.0" for n in range(1, MAX_BLOCK_LINES + 5)])
     steps = [reading.step for reading in readings]
     assert steps[0] == 1 and steps[-1] == MAX_BLOCK_LINES + 4 and len(steps) == MAX_BLOCK_LINES + 4
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch", "rate"), [
+    # chainer's ProgressBar under ESPnet1's report table (ESPnet#1138)
+    ("       200 iter, 0 epoch / 100 epochs", 200, None, 0.0, None),
+    ("       200 / 1000 iterations", 200, 1000, None, None),
+    ("     2.635 iters/sec. Estimated time to finish: 20 days, 11:28:37.129104.", None, None, None, 2.635),
+])
+def test_chainer_progress_bar_lines(line: str, step, total, epoch, rate) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch, reading.steps_per_s) == (step, total, epoch, rate)
