@@ -102,7 +102,8 @@ CRASH_LINE = re.compile(
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
-    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT",
+    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
+    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+",  # torchrun's worker failure
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.

@@ -79,6 +79,7 @@ _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? complet
                     r"|^Training time: [\d.]+s$|^Training time (?:\d+ days?, )?\d+:\d\d:\d\d$"
                     r"|\bThe training was finished at \d+ epochs|\bTraining of experiment is done\b"
                     r"|^\*\*\* Best metric: |^Finished Training\b"
+                    r"|\bworker group successfully finished\b|\bworker group finished \(WorkerState\.SUCCEEDED\)"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
                     r"|\bStopping training early as no improvement|^Saved final weights to\b"
                     r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
@@ -336,7 +337,9 @@ def run_ended(text: str) -> Reading | None:
     (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
     --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins), DETR/DeiT/
     MAE's `Training time 2 days, 3:04:05`, YOLOX's `Training of experiment is done and the best AP
-    is 40.12`, timm's last `*** Best metric: 80.1 (epoch 299)`, PyTorch's tutorial `Finished Training`."""
+    is 40.12`, timm's last `*** Best metric: 80.1 (epoch 299)`, PyTorch's tutorial `Finished Training`,
+    torchrun's agent once every worker exited 0 (`worker group successfully finished`, newer
+    `Local worker group finished (WorkerState.SUCCEEDED)`)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -364,6 +367,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining of experiment is done", run_ended),
     ("*** Best metric: ", run_ended),
     ("Finished Training", run_ended),
+    ("worker group", run_ended),
     ("training was finished", run_ended),
     ("early stopping", run_ended),
     ("Restoring model weights", run_ended),

@@ -163,6 +163,9 @@ def test_an_epoch_bracket_then_its_batch_is_the_epochs_fraction(line: str, epoch
     ("Train: 299 [1250/1251 (100%)]  Loss: 2.5 (2.6)  LR: 1.000e-05", "*** Best metric: 80.123 (epoch 299)"),
     # PyTorch's CIFAR-10 tutorial
     ("[2,  2000] loss: 1.285", "Finished Training"),
+    # torchrun's agent once every worker exited 0 (torch/distributed/elastic/agent/server/api.py)
+    ("step 100 loss 2.1", "INFO:torch.distributed.elastic.agent.server.api:Local worker group finished "
+     "(WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish"),
 ])
 def test_a_stacks_own_last_words_finish_the_run(tmp_path, last: str, end: str) -> None:
     from sessiontui.collectors.trainlog import read_log
@@ -206,3 +209,16 @@ def test_a_brace_that_never_closes_holds_back_no_more_than_a_block() -> None:
 def test_chainer_progress_bar_lines(line: str, step, total, epoch, rate) -> None:
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total, reading.epoch, reading.steps_per_s) == (step, total, epoch, rate)
+
+
+def test_torchruns_worker_failure_line_crashes_a_cut_paste(tmp_path) -> None:
+    """A paste cut after torchrun's `failed (exitcode: 1) local_rank: 0 ...`, before its ChildFailedError."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text("step 100 loss 2.1\nERROR:torch.distributed.elastic.multiprocessing.api:failed "
+                   "(exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python\n")
+    assert read_log(log).status == "crashed"
+    log.write_text("step 100 loss 2.1\nINFO:torch.distributed.elastic.agent.server.api:[default] worker "
+                   "group successfully finished. Waiting 300 seconds for other agents to finish.\n")
+    assert read_log(log).status == "finished"  # every worker exited 0
