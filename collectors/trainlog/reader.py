@@ -44,6 +44,8 @@ _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
+_COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
+_COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -168,6 +170,7 @@ class LineReader:
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
         self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
+        self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -178,6 +181,8 @@ class LineReader:
             return [declared[1]]
         if self._block is not None or _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
+        if text.startswith(_COPYPASTE):
+            return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
             self._columns, self._starts = columns, _starts(text)
             return []
@@ -231,6 +236,21 @@ class LineReader:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
                 reading.done = reading.done or last
         return readings
+
+    def _copypaste(self, text: str) -> list[Reading]:
+        """Detectron2's `copypaste: Task: bbox`, `copypaste: AP,AP50,...`, `copypaste: 40.2,61.0,...`:
+        the evaluation's figures, named by task (`val_bbox/ap50`)."""
+        if task := _COPYPASTE_TASK.fullmatch(text):
+            self._task = task[1]
+            return []
+        if (columns := _header(text)) is not None:
+            self._columns, self._starts = [f"{self._task}/{name}" for name in columns], []
+            return []
+        row = self._row(text) if self._columns is not None else None
+        if row is None:
+            return []
+        row.metrics = _evaluation(row.metrics)
+        return [row]
 
     def _in_block(self, text: str) -> list[Reading]:
         """A JSON object pretty-printed over lines (`json.dumps(..., indent=2)`, W&B's summary):

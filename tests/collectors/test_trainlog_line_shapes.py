@@ -222,3 +222,13 @@ def test_torchruns_worker_failure_line_crashes_a_cut_paste(tmp_path) -> None:
     log.write_text("step 100 loss 2.1\nINFO:torch.distributed.elastic.agent.server.api:[default] worker "
                    "group successfully finished. Waiting 300 seconds for other agents to finish.\n")
     assert read_log(log).status == "finished"  # every worker exited 0
+
+
+def test_detectron2_copypaste_results_are_the_evaluations_by_task() -> None:
+    """detectron2/evaluation/testing.py `print_csv_format`, under its logger prefix."""
+    head = "[11/01 11:27:04 d2.evaluation.testing]: copypaste: "
+    lines = [head + "Task: bbox", head + "AP,AP50,AP75,APs,APm,APl", head + "40.2,61.0,43.5,24.1,43.5,52.3",
+             head + "Task: segm", head + "AP,AP50,AP75,APs,APm,APl", head + "36.1,58.0,38.6,17.0,38.9,53.0"]
+    bbox, segm = _reader_lines(lines)
+    assert (bbox.metrics["val_bbox/ap50"], segm.metrics["val_segm/ap"]) == (61.0, 36.1)
+    assert "loss" not in bbox.metrics and bbox.step is None
