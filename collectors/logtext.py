@@ -14,6 +14,9 @@ EXCERPT_FRAMES = 3  # innermost traceback frames kept in an excerpt
 LEAD_LINES = 4  # lines before a crash line without traceback, kept in its excerpt
 
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+# An escape code a paste spelled out (`ESC[J`, `ESC[4A` where a page rendered the byte, `^[[J` as
+# `cat -v` shows it): chainer's PrintReport redraws its table row with them.
+_SPELLED_ANSI = re.compile(r"(?:ESC|\^\[)\[[0-?]*[ -/]*[@-~]")
 RANK_PREFIX = re.compile(r"^\s*\[(?:default|rank)(\d+)\]:")
 _LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|NOTICE|TRACE|SUCCESS|FATAL)"
 _CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
@@ -99,7 +102,8 @@ CRASH_LINE = re.compile(
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
-    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT",
+    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
+    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+",  # torchrun's worker failure
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
@@ -135,6 +139,8 @@ def clean(text: str) -> str:
     SageMaker's `#015` is the `\\r` it stands for (the last segment is what a terminal shows)."""
     if "\x1b" in text:
         text = ANSI.sub("", text)
+    if "ESC[" in text or "^[[" in text:
+        text = _SPELLED_ANSI.sub("", text)
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""

@@ -13,7 +13,7 @@ from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canoni
 
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
-_WORD = r"[A-Za-z_](?:[\w/.()-]*[\w)])?"
+_WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
@@ -40,8 +40,9 @@ _POSITION = re.compile(
 _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
-# epoch's fraction, not the run's step).
-_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
+# epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its
+# ProgressMeter) counts epochs from 0.
+_EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
                           r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
@@ -59,22 +60,29 @@ _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_step
 _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
-                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)",
+                         r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"
+                         # the ImageNet example's, timm's, DeiT's and Swin's summary `* Acc@1 81.2 Acc@5 95.1 loss 0.81`
+                         r"|^\s*\*\s+Acc@",
                          re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
-_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])")
+# A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
+# `200/1000 | loss 3.2`, `1500: loss=0.54`).
+_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
+# A missing value printed in its place: `total_grad_norm: N/A total_loss: 14.6` names `total_loss`.
+_PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 # Words that make a position name something else than the position: a setting (`Gradient
 # Accumulation steps = 4`, `Num Epochs = 5`, `warmup steps: 100` in HF's and Unsloth's banners) or
 # a past one (Keras' `Restoring model weights from the end of the best epoch: 6.`).
 _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
                        "patience", "decay", "best"})
+_PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 
 
@@ -103,7 +111,7 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     to 0.01`), but never to make a component (`pal1 conf loss`) the loss; any other unknown
     phrase of three words or more is prose, not a name."""
     words = key.split(" ")
-    while len(words) > 1 and words[0].lower() in _STOPWORDS:  # `with loss 2.3`: the loss
+    while len(words) > 1 and (words[0].lower() in _STOPWORDS or words[0].lower() in _PLACEHOLDERS):
         words = words[1:]
     key = " ".join(words)
     if len(words) == 1:
@@ -121,7 +129,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
                 "step", "epoch"):
             return " ".join(words[start - 1:])
         if _known(tail) and canonical(tail) != "loss":  # `pal1 conf loss` is a part of the loss
-            return tail
+            phase = words[start - 1].lower() in _PHASES  # `eval ppl 7.4` keeps its phase
+            return " ".join(words[start - 1:]) if phase else tail
     if canonical(words[-1]) == "loss":
         return key
     return key if len(words) <= MAX_KEY_WORDS else None
@@ -157,6 +166,20 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
 
 
+def _leading_step(text: str, found: list[tuple[str, float]]) -> tuple[int, int | None] | None:
+    """(step, total) of a counter leading the line: bracketed, or bare before a delimiter when
+    the line prints the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom
+    0.000` does not)."""
+    lead = _LEAD_STEP.match(text)
+    if lead is None:
+        return None
+    if lead[1] is not None:
+        return int(lead[1]), None
+    if not any(canonical(key) == "loss" for key, _ in found):
+        return None
+    return int(lead[2]), int(lead[3]) if lead[3] else None
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
@@ -186,14 +209,14 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
-    if (lead := _LEAD_STEP.match(text)) and (step is None or step[0] > 1) and not validation:
-        step = (1, int(lead[1]))
+    if (lead := _leading_step(text, found)) is not None and (step is None or step[0] > 1) and not validation:
+        step, total = (1, lead[0]), lead[1] or total
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):
         epoch = float(eagle["e"])
     if batch is not None and not validation and int(batch["n"]) > 0:
-        epoch = int(batch["e"]) - 1 + int(batch["i"]) / int(batch["n"])
+        epoch = int(batch["e"]) - (not batch["colon"]) + int(batch["i"]) / int(batch["n"])
     for key, value in found:
         name = canonical(key)
         plain = plain_name(key)

@@ -40,6 +40,12 @@ _SF_DICT = re.compile(r"step (?P<step>\d+): (?P<dict>\{.*\})")
 _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,}]{1,100})""")
 # DeepSpeed engine: `[Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]`.
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
+# DeepSpeed's 2020 ThroughputTimer: `0/2700, SamplesPerSec=13.19` (epoch/step; later builds name them).
+_DS_TIMER = re.compile(r"^(?P<e>\d+)/(?P<step>\d+), SamplesPerSec=(?P<rate>[\d.]+)")
+# chainer's ProgressBar (ESPnet1, ChainerCV): `       200 iter, 0 epoch / 100 epochs` (or
+# `       200 / 1000 iterations`), then `     2.635 iters/sec. Estimated time to finish: 20 days, 11:28:37.1.`
+_CHAINER_ITER = re.compile(r"\s*(?P<step>\d+) (?:iter, (?P<e>\d+) epoch / (?P<E>\d+) epochs|/ (?P<total>\d+) iterations)\s*")
+_CHAINER_RATE = re.compile(r"\s*(?P<rate>[\d.]+(?:e[-+]?\d+)?) iters/sec\. Estimated time to finish: .*")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
@@ -70,7 +76,10 @@ _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
 _ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
                     r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
                     r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
-                    r"|^Training time: [\d.]+s$|\bThe training was finished at \d+ epochs"
+                    r"|^Training time: [\d.]+s$|^Training time (?:\d+ days?, )?\d+:\d\d:\d\d$"
+                    r"|\bThe training was finished at \d+ epochs|\bTraining of experiment is done\b"
+                    r"|^\*\*\* Best metric: |^Finished Training\b"
+                    r"|\bworker group successfully finished\b|\bworker group finished \(WorkerState\.SUCCEEDED\)"
                     r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
                     r"|\bStopping training early as no improvement|^Saved final weights to\b"
                     r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
@@ -174,6 +183,30 @@ def deepspeed_step(text: str) -> Reading | None:
         return None
     lr = to_float(match["lr"])
     return Reading("deepspeed", {"lr": lr} if lr is not None else {}, step=int(match["step"]))
+
+
+def deepspeed_timer(text: str) -> Reading | None:
+    """DeepSpeed's early ThroughputTimer `epoch/step, SamplesPerSec=x` lines: the pair is the
+    epoch and the run's step, not a step of a total."""
+    match = _DS_TIMER.match(text)
+    if match is None:
+        return None
+    return Reading("deepspeed", {"samples_per_s": float(match["rate"])}, step=int(match["step"]),
+                   epoch=float(match["e"]))
+
+
+def chainer_progress(text: str) -> Reading | None:
+    """chainer's ProgressBar lines under its report table: the iteration (of a total, or with the
+    epoch of the epochs' total) and its rate."""
+    if rate := _CHAINER_RATE.fullmatch(text):
+        return Reading("chainer", {}, steps_per_s=float(rate["rate"]) or None)
+    match = _CHAINER_ITER.fullmatch(text)
+    if match is None:
+        return None
+    metrics = {"total_epochs": float(match["E"])} if match["E"] else {}
+    return Reading("chainer", metrics, step=int(match["step"]),
+                   total=int(match["total"]) if match["total"] else None,
+                   epoch=float(match["e"]) if match["e"] else None)
 
 
 def megatron(text: str) -> Reading | None:
@@ -302,7 +335,11 @@ def run_ended(text: str) -> Reading | None:
     and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
     LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
     (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
-    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins)."""
+    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins), DETR/DeiT/
+    MAE's `Training time 2 days, 3:04:05`, YOLOX's `Training of experiment is done and the best AP
+    is 40.12`, timm's last `*** Best metric: 80.1 (epoch 299)`, PyTorch's tutorial `Finished Training`,
+    torchrun's agent once every worker exited 0 (`worker group successfully finished`, newer
+    `Local worker group finished (WorkerState.SUCCEEDED)`)."""
     if not _ENDED.search(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
@@ -326,7 +363,11 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("raining Complete", run_ended),
     ("done training", run_ended),
     ("after training is done", run_ended),
-    ("raining time: ", run_ended),
+    ("raining time", run_ended),
+    ("raining of experiment is done", run_ended),
+    ("*** Best metric: ", run_ended),
+    ("Finished Training", run_ended),
+    ("worker group", run_ended),
     ("training was finished", run_ended),
     ("early stopping", run_ended),
     ("Restoring model weights", run_ended),
@@ -340,7 +381,10 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("{'", hf_dict),
     ('{"', json_object),
     ("skipped=", deepspeed_step),
+    (", SamplesPerSec=", deepspeed_timer),
     ("iter time (s)", deepspeed_steps),
+    (" iters/sec. ", chainer_progress),
+    (" iter", chainer_progress),
     ("iteration", megatron),
     ("eta: ", metric_logger),
     ("epoch:", espnet),

@@ -4,7 +4,9 @@ progress line), so a row of bare numbers still says which figure is which."""
 
 from __future__ import annotations
 
+import json
 import re
+from bisect import bisect_right
 from dataclasses import replace
 
 from sessiontui.collectors.trainlog.declared import (
@@ -12,6 +14,7 @@ from sessiontui.collectors.trainlog.declared import (
     active_formats,
     declared_reading,
 )
+from sessiontui.collectors.trainlog.generic import json_object
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
@@ -39,6 +42,11 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+# A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
+_OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
+_COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
+_COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
+MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
 
@@ -92,6 +100,28 @@ def _header(text: str) -> list[str] | None:
     return cells
 
 
+def _starts(text: str) -> list[int]:
+    """Where each cell of an aligned header begins (cells are set apart by two spaces or more)."""
+    return [match.start() for match in re.finditer(r"(?:^|(?<=\s\s))\S", text)]
+
+
+def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:
+    """(columns, cells) of a fixed-width row that leaves some columns blank (chainer's
+    PrintReport before the first evaluation): each cell belongs to the column under whose header
+    it starts; None when two cells fall in one column."""
+    if len(starts) != len(columns) or not starts:
+        return None
+    named: list[str] = []
+    cells: list[str] = []
+    for match in re.finditer(r"\S+", text):
+        column = columns[bisect_right(starts, match.start()) - 1]
+        if column in named or match.start() < starts[0]:
+            return None
+        named.append(column)
+        cells.append(match[0])
+    return named, cells
+
+
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
     """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
     `test_` names stay as printed."""
@@ -130,6 +160,7 @@ class LineReader:
     def __init__(self, formats: list[DeclaredFormat] | None = None) -> None:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
+        self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._per_epoch = _PerEpochSteps()
@@ -138,6 +169,8 @@ class LineReader:
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
+        self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
+        self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -146,8 +179,12 @@ class LineReader:
             return []
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
+        if self._block is not None or _OPENS_BLOCK.fullmatch(text):
+            return self._in_block(text)
+        if text.startswith(_COPYPASTE):
+            return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
-            self._columns = columns
+            self._columns, self._starts = columns, _starts(text)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -200,14 +237,51 @@ class LineReader:
                 reading.done = reading.done or last
         return readings
 
+    def _copypaste(self, text: str) -> list[Reading]:
+        """Detectron2's `copypaste: Task: bbox`, `copypaste: AP,AP50,...`, `copypaste: 40.2,61.0,...`:
+        the evaluation's figures, named by task (`val_bbox/ap50`)."""
+        if task := _COPYPASTE_TASK.fullmatch(text):
+            self._task = task[1]
+            return []
+        if (columns := _header(text)) is not None:
+            self._columns, self._starts = [f"{self._task}/{name}" for name in columns], []
+            return []
+        row = self._row(text) if self._columns is not None else None
+        if row is None:
+            return []
+        row.metrics = _evaluation(row.metrics)
+        return [row]
+
+    def _in_block(self, text: str) -> list[Reading]:
+        """A JSON object pretty-printed over lines (`json.dumps(..., indent=2)`, W&B's summary):
+        read whole once its braces close; a block that is no JSON (a Python dict printed so) or
+        runs too long is read line by line."""
+        block = (self._block or []) + [text.strip()]
+        self._block = block
+        joined = "".join(block)
+        if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
+            return []
+        self._block = None
+        tag, _, body = joined.partition("{")
+        try:
+            json.loads("{" + body)
+        except ValueError:
+            return [reading for line in block for reading in parse_record(line)]
+        reading = json_object(joined)
+        if reading is not None and _EVAL_SECTION.match(tag):  # `eval metrics: {`
+            reading.metrics = _evaluation(reading.metrics)
+        return [reading] if reading is not None else []
+
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""
         assert self._columns is not None
         cells = _cells(text)
-        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
         columns = self._columns
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
+        if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
+            columns, cells = aligned
+        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
         if len(cells) != len(columns) or sum(numeric) < len(cells) - 1:
             return None
         metrics: dict[str, float] = {}

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sessiontui.collectors.trainlog.vocabulary import canonical, plain_name
+from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plain_name
 
 _POSITION = frozenset({"step", "epoch"})
 _COUNT_OF = re.compile(r"\s*['\"]?(\d+)\s*/\s*(\d+)['\"]?\s*")  # ms-swift `'global_step/max_steps': '78/176'`
@@ -76,14 +76,18 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
     """Build a reading from (key, value text) pairs: numbers kept, step/epoch/total lifted out
     (the keyword arguments are what the record said outside the pairs)."""
     metrics: dict[str, float] = {}
+    paired: tuple[int, float] | None = None  # (rank, step): the most trusted position name wins
     for key, raw in pairs:
         if (of := _COUNT_OF.fullmatch(raw)) and canonical(key.split("/", 1)[0]) == "step":
             step, metrics["total_steps"] = int(of[1]), float(of[2])
             continue
         value = to_float(raw)
-        if value is not None:
+        if value is not None and canonical(key) == "step":
+            rank = STEP_RANK.get(plain_name(key), 1)
+            paired = (rank, value) if paired is None or rank <= paired[0] else paired
+        elif value is not None:
             add_metric(metrics, key, value)
-    paired_step = metrics.pop("step", None)
+    paired_step = paired[1] if paired else None
     paired_epoch = metrics.pop("epoch", None)
     total = metrics.pop("max_steps", None) or metrics.pop("total_steps", None)
     if paired_step is not None and math.isfinite(paired_step):

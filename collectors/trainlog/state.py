@@ -8,7 +8,7 @@ from statistics import median
 from types import MappingProxyType
 from typing import cast
 
-from sessiontui.collectors.logtext import abstract, has_hint, rank_of
+from sessiontui.collectors.logtext import TRACEBACK, abstract, has_hint, rank_of
 from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
@@ -32,6 +32,7 @@ STALL_FACTOR = 5.0  # stalled after this many median intervals between progress 
 MIN_STALL_S = 30.0  # ... but never sooner than this
 UNKNOWN_STALL_S = 600.0  # while no interval is known (a single progress line so far)
 MAX_GAPS = 32  # recent intervals between progress lines the median is taken over
+MAX_STEP = 10**15  # a larger counter is digits run together (a mangled line), not a position
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
@@ -170,6 +171,16 @@ class TrainState:
             self.apply(specforge_step_run(text, start, end, step), at)
         self._feed_lines(text[done:].split("\n"), at, watch=False, ranked=False)
 
+    def _before_failure(self, line: str) -> list[Reading]:
+        """What a line printed before the failure glued to it: all of it before a `Traceback`
+        (YOLOv7's table row and bar, then `Traceback (most recent call last):`), else the bar it
+        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`)."""
+        cut = line.find(TRACEBACK)
+        if cut > 0 and line[:cut].strip():
+            return self._reader.read(line[:cut])
+        bar = leading_bar(line)
+        return [bar] if bar is not None else []
+
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""
         pending: Reading | None = None
@@ -180,9 +191,8 @@ class TrainState:
                     pending = None
                 event = self._watcher.feed(line, at, self.step)
                 if event or self._watcher.in_traceback:
-                    # a bar the failure was printed after (`| 80/100 [...]Traceback (most ...`)
-                    if (bar := leading_bar(line)) is not None:
-                        self.apply(bar, at)
+                    for reading in self._before_failure(line):
+                        self.apply(reading, at)
                     if event:
                         self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics
@@ -202,6 +212,8 @@ class TrainState:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
         if reading.format == "key-value" and "crashed" in self._open:
             return  # nor are the `name: number` lines a launcher prints after a crash
+        if reading.step is not None and reading.step > MAX_STEP:
+            reading.step = None
         if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):

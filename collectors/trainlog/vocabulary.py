@@ -58,8 +58,9 @@ ALIASES = {
 }
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
+# W&B's `_step` counts the run's log calls: any other position name beats it.
 STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
-             "step": 1, "steps": 1, "_step": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2}
+             "step": 1, "steps": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2, "_step": 3}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
 _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
@@ -115,7 +116,11 @@ def canonical(key: str) -> str:
         return ALIASES[name]
     for prefix in _VALIDATION:
         if name.startswith(prefix) and len(name) > len(prefix):
-            return "val_" + _unqualified(name[len(prefix):])
+            rest = name[len(prefix):]
+            inner = _unqualified(rest)
+            if inner == rest and _NAMESPACE.search(rest) and canonical(rest) in LEXICON:
+                inner = canonical(rest)  # chainer's `validation/main/loss`: the model's loss
+            return "val_" + inner
     if name.startswith("valid_") or name.startswith("val_"):
         return name
     found = _unqualified(name)

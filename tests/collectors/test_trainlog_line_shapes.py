@@ -1,0 +1,234 @@
+"""Line shapes the generic stages read in any tool's log: a bare counter leading delimited
+fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (corpus b23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sessiontui.collectors.trainlog.normalize import normalize
+from sessiontui.collectors.trainlog.parsers import parse_record
+
+
+def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
+    """(step, epoch, metrics) of the one reading a line gives."""
+    [reading] = parse_record(normalize(line))
+    return reading.step, reading.epoch, reading.metrics
+
+
+@pytest.mark.parametrize(("line", "step", "loss"), [
+    # modded-llama2 (nwyin/modded-llama2#10): the step, then pipes
+    ("250 | loss 4.0938 | lr 3.000000e-04 | 13707.39ms", 250, 4.0938),
+    ("  12 │ train_loss 2.5 │ lr 1e-4", 12, 2.5),
+    ("7; loss=0.31; acc=0.9", 7, 0.31),
+    ("1500: loss=0.54 lr=1e-4", 1500, 0.54),
+    ("  200/1000 | loss 3.2 | ppl 24.5", 200, 3.2),
+    # a bracketed counter after a logger prefix (CLU) stays the step
+    ("I1201 10:00:00.1 123 logging_writer.py:35] [1000] train_loss=0.25, lr=0.1", 1000, 0.25),
+])
+def test_a_counter_leading_delimited_fields_is_the_step(line: str, step: int, loss: float) -> None:
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics["loss"]) == (step, loss)
+
+
+def test_a_wrapped_tail_without_a_loss_is_no_step() -> None:
+    """fairseq's epoch summary cut by the terminal: `...| loss_scale 0.25` then `3 | clip 0.000 | ...`."""
+    step, _, metrics = _read("3 | clip 0.000 | oom 0.000 | wall 1860 | train_wall 1647")
+    assert step is None and metrics["wall"] == 1860
+
+
+@pytest.mark.parametrize("missing", ["N/A", "None", "null", "n/a"])
+def test_a_missing_value_does_not_rename_the_next_figure(missing: str) -> None:
+    """GDR-Net's writer (GDR-Net#109): `total_grad_norm: N/A total_loss: 1.4628e+01 (1.5328e+01)`."""
+    line = (f"eta: 15:12:08 iter: 50799/102400[49.6%] time: 1.0606   lr: 1.0000e-04  max_mem: 3611M "
+            f"total_grad_norm: {missing} total_loss: 1.4628e+01 (1.5328e+01)  loss_z: 2.9443e-02 (8.6259e-02)")
+    step, _, metrics = _read(line)
+    assert step == 50799
+    assert metrics["loss"] == pytest.approx(14.628)
+    assert "grad_norm" not in metrics
+
+
+def test_deepspeed_2020_throughput_timer_is_epoch_then_step() -> None:
+    """DeepSpeed#255: `[INFO 2020-06-08 05:26:34] 0/2700, SamplesPerSec=13.19` (epoch 0, step 2700)."""
+    [reading] = parse_record(normalize("[INFO 2020-06-08 05:26:34] 0/2700, SamplesPerSec=13.198177991591365"))
+    assert (reading.step, reading.epoch, reading.total) == (2700, 0.0, None)
+    assert reading.metrics["samples_per_s"] == pytest.approx(13.198, rel=1e-3)
+
+
+def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
+    """ESPnet#1138 pasted chainer's redraw as text: `ESC[4AESC[J0   200   677.669`."""
+    assert normalize("ESC[4AESC[J0           200         677.669") == "0           200         677.669"
+    assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
+
+
+def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
+    """chainer's PrintReport (ESPnet1, ESPnet#1138): validation columns stay blank until the first
+    evaluation, so a row has fewer cells than its header; each cell is read under its header."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    header = "epoch       iteration   main/loss   main/acc    validation/main/loss  elapsed_time"
+    row = "0           200         677.669     0.000181                          152.819"
+    full = "1           400         412.5       0.2         398.25                300.1"
+    reader = LineReader(formats=[])
+    assert reader.read(header) == []
+    [blank] = reader.read(row)
+    assert (blank.step, blank.epoch, blank.metrics["loss"]) == (200, 0.0, 677.669)
+    assert blank.metrics["elapsed_time"] == 152.819 and "val_loss" not in blank.metrics
+    [evaluated] = reader.read(full)
+    assert (evaluated.step, evaluated.metrics["val_loss"]) == (400, 398.25)
+
+
+def _reader_lines(lines: list[str]) -> list:
+    """Every reading a fresh reader gives for the lines, in order."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    return [reading for line in lines for reading in reader.read(line)]
+
+
+def test_a_json_object_printed_over_lines_is_one_record() -> None:
+    """procthor-rl#5 pasted W&B's summary (`json.dumps(indent=2)`): nested members, `_step`."""
+    lines = ["{", '  "train-onpolicy-losses/total_loss": 0.3768,', '  "train-onpolicy-misc/lr": 0.0003,',
+             '  "training_step": 57104,', '  "_step": 6,', '  "_wandb": {', '    "runtime": 1548', "  }", "}"]
+    [reading] = _reader_lines(lines)
+    assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (57104, 0.3768, 0.0003)
+
+
+@pytest.mark.parametrize(("tag", "loss_key"), [("Validation results: ", "val_loss"), ("train stats: ", "loss")])
+def test_a_json_object_opened_after_a_tag_is_one_record(tag: str, loss_key: str) -> None:
+    """`print("Validation results:", json.dumps(metrics, indent=2))`: an evaluation's tag makes it `val_`."""
+    [reading] = _reader_lines([tag + "{", '  "loss": 1.5,', '  "accuracy": 0.7', "}"])
+    assert reading.metrics[loss_key] == 1.5 and ("loss" in reading.metrics) == (loss_key == "loss")
+
+
+def test_a_python_dict_over_lines_is_read_line_by_line() -> None:
+    """pprint of a dict is no JSON: its lines are read as they were before the block began."""
+    lines = ["{", "  'loss': 2.5,", "  'step': 10,", "}", "step 11 loss 2.4"]
+    readings = _reader_lines(lines)
+    assert [r.step for r in readings if r.step is not None] == [10, 11]
+    assert readings[0].metrics["loss"] == 2.5
+
+
+@pytest.mark.parametrize("line", [
+    '{"_step": 6, "training_step": 57104, "loss": 0.3}',
+    '{"training_step": 57104, "_step": 6, "loss": 0.3}',
+    "{'_step': 6, 'global_step': 57104, 'loss': 0.3}",
+])
+def test_wandb_log_counter_never_beats_a_training_step(line: str) -> None:
+    """W&B's `_step` counts log calls; the training's own position name is the step."""
+    [reading] = parse_record(normalize(line))
+    assert reading.step == 57104
+
+
+def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
+    """yolov7#1124: the row and bar under `Epoch gpu_mem box ...`, then `Traceback` on that line."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text(
+        "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size\n"
+        "     7/299     31.5G   0.04139   0.06443    0.0327    0.1385      1733       416:  65%|######5   "
+        "| 123/190 [01:02<00:34,  1.96it/s]Traceback (most recent call last):\n"
+        '  File "train.py", line 365, in train\n'
+        "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n")
+    snap = read_log(log)
+    assert snap.status == "crashed"
+    assert snap.metrics["box"] == 0.04139 and snap.epoch is not None and 6 <= snap.epoch < 7
+
+
+def test_a_counter_of_a_total_before_a_delimiter_gives_the_total() -> None:
+    [reading] = parse_record(normalize("  200/1000 | loss 3.2 | ppl 24.5"))
+    assert (reading.step, reading.total) == (200, 1000)
+
+
+@pytest.mark.parametrize(("line", "epoch"), [
+    # pytorch/examples imagenet's ProgressMeter: epochs from 0
+    ("Epoch: [0][ 10/500]\tTime  0.123 ( 0.456)\tLoss 6.9077e+00 (6.9100e+00)\tAcc@1   0.00 (  0.10)", 0.02),
+    ("Epoch: [3][250/500]\tTime  0.123 ( 0.456)\tLoss 2.5 (2.6)", 3.5),
+    # mmcv 1.x `Epoch [e][i/n]`: epochs from 1
+    ("Epoch [4][250/500]\tlr: 1.000e-02, loss: 0.5", 3.5),
+])
+def test_an_epoch_bracket_then_its_batch_is_the_epochs_fraction(line: str, epoch: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.format == "epoch-batch" and reading.epoch == pytest.approx(epoch)
+
+
+@pytest.mark.parametrize(("last", "end"), [
+    # DETR / DeiT / MAE / LLaMA2-Accessory main.py: `print('Training time {}'.format(total_time_str))`
+    ("Epoch: [299]  [1250/1251]  eta: 0:00:00  lr: 0.000010  loss: 2.5 (2.6)  time: 0.5", "Training time 2 days, 3:04:05"),
+    ("[07:20:32] Epoch: [0]  [1500/1504]  eta: 0:00:01  lr: 0.000010  closs: 1.1 (1.2)  time: 0.5", "[07:20:32.390498] Training time 5:47:14"),
+    # YOLOX's Trainer.after_train
+    ("epoch: 300/300, iter: 50/60, mem: 5000Mb, total_loss: 1.1, lr: 7.813e-06",
+     "2021-09-03 20:47:31.106 | INFO     | yolox.core.trainer:after_train:184 - Training of experiment is done and the best AP is 90.00"),
+    # timm's train.py, its last line
+    ("Train: 299 [1250/1251 (100%)]  Loss: 2.5 (2.6)  LR: 1.000e-05", "*** Best metric: 80.123 (epoch 299)"),
+    # PyTorch's CIFAR-10 tutorial
+    ("[2,  2000] loss: 1.285", "Finished Training"),
+    # torchrun's agent once every worker exited 0 (torch/distributed/elastic/agent/server/api.py)
+    ("step 100 loss 2.1", "INFO:torch.distributed.elastic.agent.server.api:Local worker group finished "
+     "(WorkerState.SUCCEEDED). Waiting 300 seconds for other agents to finish"),
+])
+def test_a_stacks_own_last_words_finish_the_run(tmp_path, last: str, end: str) -> None:
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text(f"{last}\n{end}\n")
+    assert read_log(log).status == "finished"
+    log.write_text(f"{last}\n")
+    assert read_log(log).status != "finished"
+
+
+@pytest.mark.parametrize(("line", "figures"), [
+    # DeiT's evaluate(): the loss there is the evaluation's, never the training loss
+    ("* Acc@1 81.234 Acc@5 95.123 loss 0.812", {"val_acc@1": 81.234, "val_loss": 0.812}),
+    # pytorch/examples imagenet and Swin: ` * Acc@1 {top1.avg:.3f} Acc@5 {top5.avg:.3f}`
+    (" * Acc@1 75.932 Acc@5 92.766", {"val_acc@1": 75.932, "val_acc@5": 92.766}),
+    # a phase word before an abbreviation stays: `eval ppl` is no training perplexity
+    ("step 1000 | eval loss 2.01 | eval ppl 7.4", {"eval_loss": 2.01, "eval_ppl": 7.4}),
+])
+def test_an_evaluation_summary_gives_evaluation_figures(line: str, figures: dict[str, float]) -> None:
+    _, _, metrics = _read(line)
+    assert {key: metrics.get(key) for key in figures} == figures
+    assert "loss" not in metrics and "perplexity" not in metrics
+
+
+def test_a_brace_that_never_closes_holds_back_no_more_than_a_block() -> None:
+    """A stray `{` line: the lines under it are read once the block is too long to be an object."""
+    from sessiontui.collectors.trainlog.reader import MAX_BLOCK_LINES
+
+    readings = _reader_lines(["{"] + [f"step {n} loss 2.0" for n in range(1, MAX_BLOCK_LINES + 5)])
+    steps = [reading.step for reading in readings]
+    assert steps[0] == 1 and steps[-1] == MAX_BLOCK_LINES + 4 and len(steps) == MAX_BLOCK_LINES + 4
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch", "rate"), [
+    # chainer's ProgressBar under ESPnet1's report table (ESPnet#1138)
+    ("       200 iter, 0 epoch / 100 epochs", 200, None, 0.0, None),
+    ("       200 / 1000 iterations", 200, 1000, None, None),
+    ("     2.635 iters/sec. Estimated time to finish: 20 days, 11:28:37.129104.", None, None, None, 2.635),
+])
+def test_chainer_progress_bar_lines(line: str, step, total, epoch, rate) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch, reading.steps_per_s) == (step, total, epoch, rate)
+
+
+def test_torchruns_worker_failure_line_crashes_a_cut_paste(tmp_path) -> None:
+    """A paste cut after torchrun's `failed (exitcode: 1) local_rank: 0 ...`, before its ChildFailedError."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text("step 100 loss 2.1\nERROR:torch.distributed.elastic.multiprocessing.api:failed "
+                   "(exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python\n")
+    assert read_log(log).status == "crashed"
+    log.write_text("step 100 loss 2.1\nINFO:torch.distributed.elastic.agent.server.api:[default] worker "
+                   "group successfully finished. Waiting 300 seconds for other agents to finish.\n")
+    assert read_log(log).status == "finished"  # every worker exited 0
+
+
+def test_detectron2_copypaste_results_are_the_evaluations_by_task() -> None:
+    """detectron2/evaluation/testing.py `print_csv_format`, under its logger prefix."""
+    head = "[11/01 11:27:04 d2.evaluation.testing]: copypaste: "
+    lines = [head + "Task: bbox", head + "AP,AP50,AP75,APs,APm,APl", head + "40.2,61.0,43.5,24.1,43.5,52.3",
+             head + "Task: segm", head + "AP,AP50,AP75,APs,APm,APl", head + "36.1,58.0,38.6,17.0,38.9,53.0"]
+    bbox, segm = _reader_lines(lines)
+    assert (bbox.metrics["val_bbox/ap50"], segm.metrics["val_segm/ap"]) == (61.0, 36.1)
+    assert "loss" not in bbox.metrics and bbox.step is None
