@@ -68,6 +68,13 @@ MESSAGE_FORMS = [
      'cublas_error'),
     ('cublas not supported', 'RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmul( ltHandle, computeDesc.descriptor(), &alpha_val, mat1_ptr, Adesc.descriptor(), ...)`',
      'cublas_error'),
+    # A failed GEMM is cuBLAS's own kind; only a device-side assert beside it says an assert fired.
+    ('cublas execution failed', 'RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`',
+     'cublas_error'),
+    ('python assert above cublas', "    assert torch.matmul(a, b).min().item()==2, 'Please upgrade'\nRuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`",
+     'cublas_error'),
+    ('device assert then cublas', "Indexing.cu:1146: indexSelectLargeIndex: block: [10,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`",
+     'device_assert'),
     ('illegal address', 'RuntimeError: CUDA error: an illegal memory access was encountered\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.',
      'illegal_memory_access'),
     ('cudaErrorIllegalAddress', "terminate called after throwing an instance of 'c10::Error'\n  what():  CUDA error: an illegal memory access was encountered (cudaErrorIllegalAddress)",
