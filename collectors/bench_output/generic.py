@@ -619,9 +619,11 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
 
 def _summarised(results: list[_Result]) -> list[_Result]:
     """A periodic log line (results printed behind a logger prefix, with the same headline) as
-    one result of the medians of the names every line prints (a cut last line prints fewer)."""
+    one result of the medians of the names every line prints (a cut last line prints fewer);
+    logged results at different settings (one block per concurrency) are runs, not a period."""
     periodic = [r for r in results if r.logged]
-    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1:
+    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
+            {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
     names = set.intersection(*(set(r.readings) for r in periodic))
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},

@@ -21,6 +21,7 @@ from sessiontui.collectors.bench_output.common import (
     whole,
 )
 from sessiontui.collectors.bench_output.serving import (
+    OWN_TITLE,
     Block,
     block_figures,
     complete_block_records,
@@ -39,9 +40,9 @@ FORMATS = (
     "sglang.server_log",
 )
 # Text only these outputs print: one without a complete result is not read another way (the
-# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
-MARKERS = ("Benchmark Result =", "Prefill. latency", "Decode batch", "last generation throughput",
-           "\"output_throughput\"")
+# `==== Benchmark Result ====` title over these tools' own labels, see OWN_TITLE).
+MARKERS = re.compile(
+    rf"{OWN_TITLE}|Prefill\. latency|Decode batch|last generation throughput|\"output_throughput\"")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(

@@ -27,7 +27,7 @@ from sessiontui.project_memory.records import Record
 ENGINE = "tensorrt-llm"
 FORMATS = ("tensorrt-llm.trtllm-bench", "tensorrt-llm.benchmark")
 # Text only these outputs print: one without a complete result is not read another way.
-MARKERS = ("PERFORMANCE OVERVIEW", "= STATISTICS", "[BENCHMARK]", "THROUGHPUT OVERVIEW")
+MARKERS = re.compile(r"PERFORMANCE OVERVIEW|= STATISTICS|\[BENCHMARK\]|THROUGHPUT OVERVIEW")
 _BANNER = re.compile(r"^(?:= ?)?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")  # `= ` dropped in pastes
 _RULE = re.compile(r"^={10,}\s*$")
 _LABEL_VALUE = re.compile(r"^([A-Za-z][^:\[]*?(?:\[[^\]]*\][^:]*?)?)\s*:\s*(\S+)")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.bench_output.common import slug
 
@@ -16,6 +18,30 @@ def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None
     parsed = read_benchmark_output(text)
     assert [(r.metric, r.value) for r in parsed.records] == [("output_tok_s", 3624.51)]
     assert parsed.problems == []
+
+
+# NVIDIA/TensorRT-LLM#1938: a Go load tester prints the serving title behind log timestamps over
+# labels of its own, one block per concurrency; the title alone claims nothing for SGLang or vLLM.
+GO_BLOCK = ("2024/07/11 23:37:56 ============ Serving Benchmark Result ============\n"
+            "2024/07/11 23:37:56 Concurrency: {c}\n"
+            "2024/07/11 23:37:56 Request throughput (req/sec): 3.014\n"
+            "2024/07/11 23:37:56 Generation throughput (tokens/second) avg: {out}\n")
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    (GO_BLOCK.format(c=1, out=12.057) + GO_BLOCK.format(c=5, out=12.351), [(1, 12.057), (5, 12.351)]),
+    ("============ Serving Benchmark Result ============\nBackend:                                 sglang\n"
+     "Max request concurrency:\n", "sglang"),
+    ("============ Serving Benchmark Result ============\nSuccessful requests:                     1000\n",
+     "vllm"),
+])
+def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
+        text: str, claimed: list[tuple[int, float]] | str) -> None:
+    parsed = read_benchmark_output(text)
+    if isinstance(claimed, str):
+        assert parsed.records == [] and [p.split(":")[0].split(".")[0] for p in parsed.problems] == [claimed]
+    else:  # logged blocks at different concurrencies are runs, not one periodic log's median
+        assert [(r.concurrency, r.value) for r in parsed.records] == claimed
 
 
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:

@@ -77,3 +77,12 @@ def test_each_table_takes_the_build_line_printed_after_it() -> None:
     newer = table.replace("build: 74ade5274 (9672)", "build: 0a1b2c3d4 (9701)")
     versions = {r.engine_version for r in parse_benchmark_output(table + newer)}
     assert versions == {"b9672 (74ade5274)", "b9701 (0a1b2c3d4)"}
+
+
+@pytest.mark.parametrize("verb", ["decoded", "generated"])  # `generated`: the first, ggml-org/llama.cpp#2926
+def test_llama_speculative_summary_in_either_spelling_gives_speed_and_acceptance(verb: str) -> None:
+    text = (f"{verb} 129 tokens in 248.340 seconds, speed: 0.519 t/s\n\n"
+            "n_draft   = 8\nn_predict = 129\nn_drafted = 132\nn_accept  = 47\naccept    = 35.606%\n")
+    [record] = parse_benchmark_output(text)
+    assert (record.value, record.output_len) == (0.519, 129)
+    assert record.figures["acceptance_rate"] == pytest.approx(0.35606)
