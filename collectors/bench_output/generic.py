@@ -63,6 +63,7 @@ _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|t
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
                           re.IGNORECASE)
+_BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
@@ -219,6 +220,8 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "acceptance_rate", 0.01 if "%" in both else 1.0
     if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
         return "concurrency", 1.0
+    if _BATCH_LABEL.fullmatch(label.strip()):
+        return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
     latency = _latency_name(label, unit)
@@ -684,7 +687,8 @@ def _first(readings: dict[str, float], names: tuple[str, ...]) -> float | None:
 def _name_the_rate(readings: dict[str, float]) -> None:
     """Tell what an unqualified rate counts (`Throughput: 12577 tokens/s`, JSON `throughput`):
     the total when it equals (input + output) tokens over the duration or is printed beside a
-    request rate, the output rate when it equals output tokens over the duration."""
+    request rate, the output rate when it equals output tokens over the duration or is a bare
+    `throughput` beside an accept length (a speculative run's rate is of the tokens it emits)."""
     key = "throughput_tok_s" if "throughput_tok_s" in readings else "throughput"
     rate = readings.get(key)
     if not rate or "output_tok_s" in readings:
@@ -698,6 +702,8 @@ def _name_the_rate(readings: dict[str, float]) -> None:
         readings["output_tok_s"] = readings.pop(key)
     elif counted_total or beside_requests:
         readings["total_tok_s"] = readings.pop(key)
+    elif key == "throughput" and "accept_length" in readings:
+        readings["output_tok_s"] = readings.pop(key)
 
 
 def command_load(line: str) -> dict[str, float] | None:

@@ -343,6 +343,7 @@ def _server_log_records(text: str) -> list[Record]:
     if value is None:
         return []
     running = [f["#running-req"] for f in busy if "#running-req" in f]
+    steady = int(running[0]) if running and min(running) == max(running) else None
     accept = median(f["accept len"] for f in busy if "accept len" in f)
     settings = _spec_fields(last_repr_before(text, _SERVER_ARGS, len(text)))
     return [
@@ -350,7 +351,8 @@ def _server_log_records(text: str) -> list[Record]:
             value,
             "sglang.server_log",
             engine=ENGINE,
-            concurrency=int(running[0]) if running and min(running) == max(running) else None,
+            concurrency=steady,
+            batch_size=steady,  # a steady #running-req is each decode step's batch as well
             accept_length=accept,
             figures=figures_of(
                 (

@@ -20,7 +20,6 @@ _SPEC.loader.exec_module(scorer)
 KNOWN_MISSES: dict[str, str] = {
     "bench/b16/ai_hypercomputer_result_per_minute_rates.txt": "per-minute rates (`Output_tokens/min`) read as three results, not one result's figures",
     "bench/b16/vllm_llm_generate_bar_overdrawn_tpu.txt": "a bar redrawn over itself: its cut first redraw (`outp`) is read, not the latest",
-    "bench/b16/specforge_eagle3_config_table_acc_len.md": "an `acc len` column outranks the `throughput` column as the headline",
     "bench/b16/ollama_journal_debug_print_timings_generation_eval.txt": "journald/DEBUG-wrapped timing lines: the prompt rate is not read",
     "bench/b16/openvino_llm_bench_average_line.txt": "the average line's first-token rate is taken for the headline",
     "bench/b16/mistralrs_bench_ascii_table.txt": "a `+---+` ruled ASCII table is not read",
@@ -28,7 +27,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b16/mllm_llm_benchmark_csv_row.txt": "a CSV row whose header names no rate the reader knows",
     "bench/b16/genai_perf_detailed_percentiles_report_table.md": "the report's p50 column is not read as the median",
     "bench/b16/ik_llama_spec_bench_mtp_table_cut.txt": "the cut table's accept-length column is not read",
-    "bench/b16/sglang_jax_decode_batch_cache_miss_lines.txt": "the decode line's batch size is not read",
 }
 
 

@@ -320,3 +320,17 @@ def test_the_load_a_printed_command_sets_over_each_block_is_its_setting() -> Non
             + SERVE_BLOCK.format(rps=9.12, out=2301.5))
     records = read_benchmark_output(text).records
     assert [(r.concurrency, r.figures.get("request_rate")) for r in records] == [(8, None), (None, None)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # sgl-project/SpecForge#339: bench_eagle3 results retyped, `throughput` beside `acc len`
+    ("bs | steps | topk | num_draft | throughput | acc len\n-- | -- | -- | -- | -- | --\n"
+     "1 | 3 | 1 | 4 | 159.78 | 1.86\n4 | 3 | 3 | 8 | 426.46 | 2.27\n",
+     [("output_tok_s", 159.78, 1, 1.86), ("output_tok_s", 426.46, 4, 2.27)]),
+    ("| batch | throughput | accept length |\n|---|---|---|\n| 8 | 912.4 | 3.1 |\n",
+     [("output_tok_s", 912.4, 8, 3.1)]),
+])
+def test_a_bare_throughput_column_outranks_the_accept_length_and_bs_is_the_batch_size(
+        text: str, expected: list[tuple[str, float, int | None, float]]) -> None:
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.batch_size, r.accept_length) for r in records] == expected
