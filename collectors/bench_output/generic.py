@@ -31,7 +31,7 @@ ENGINE = None
 _VALUE = re.compile(
     r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][-+]?\d+)?)(?![\d/])"
+    r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
@@ -63,6 +63,7 @@ _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|t
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
                           re.IGNORECASE)
+_LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
@@ -241,6 +242,8 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return "per_user_output_tok_s", 1 / per
     if _PEAK.search(label) or _AUXILIARY.search(label):
         return f"{slug(label)}_tok_s", 1 / per
+    if _LATER_TOKENS.search(label):
+        return "output_tok_s", 1 / per
     if _TOTAL.search(both):
         return "total_tok_s", 1 / per
     if _PROMPT.search(both):

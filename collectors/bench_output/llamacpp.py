@@ -49,9 +49,9 @@ _BATCHED_FIGURES = {
     "s t/s": "total_tok_s",
 }
 # llama-server `print_timing` (eval and prompt eval, one per task; `runs` before 2025, also inside
-# the JSON log lines of 2024 builds) and its draft statistics.
+# the JSON log lines of 2024 builds; `=` padded to align beside `generation eval`) and its draft statistics.
 _EVAL = re.compile(
-    r"(prompt eval|\beval) time =\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)\s*"
+    r"(prompt eval|\beval) time\s*=\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)\s*"
     r"\(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)"
 )
 _DRAFT = re.compile(

@@ -334,3 +334,15 @@ def test_a_bare_throughput_column_outranks_the_accept_length_and_bs_is_the_batch
         text: str, expected: list[tuple[str, float, int | None, float]]) -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value, r.batch_size, r.accept_length) for r in records] == expected
+
+
+@pytest.mark.parametrize(("line", "metric", "value"), [
+    # openvinotoolkit/openvino.genai#1244: llm_bench's average line, `2nd tokens` are the decode's
+    ("[ INFO ] [Average] P[0] Input token size: 128, 1st token latency: 91.54 ms/16tokens, "
+     "2nd token latency: 69.81 ms/16tokens, 2nd tokens throughput: 229.18 tokens/s", "output_tok_s", 229.18),
+    ("3rd run, throughput: 41.5 tokens/s", "output_tok_s", 41.5),
+])
+def test_an_ordinal_is_part_of_a_label_never_a_value(line: str, metric: str, value: float) -> None:
+    [record] = read_benchmark_output(line + "\n").records
+    assert (record.metric, record.value) == (metric, value)
+    assert not any(figure in (1.0, 2.0, 3.0) for figure in record.figures.values())
