@@ -78,7 +78,8 @@ _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
 # `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*"
+                         r"|^\+-{3,}[-+]*$")  # an ASCII grid's `+----+----+` (mistralrs-bench, prettytable)
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"

@@ -20,7 +20,6 @@ _SPEC.loader.exec_module(scorer)
 KNOWN_MISSES: dict[str, str] = {
     "bench/b16/ai_hypercomputer_result_per_minute_rates.txt": "per-minute rates (`Output_tokens/min`) read as three results, not one result's figures",
     "bench/b16/vllm_llm_generate_bar_overdrawn_tpu.txt": "a bar redrawn over itself: its cut first redraw (`outp`) is read, not the latest",
-    "bench/b16/mistralrs_bench_ascii_table.txt": "a `+---+` ruled ASCII table is not read",
     "bench/b16/vllm_mlx_mtp_concurrency_matrix.md": "a concurrency-by-config matrix: the first row's setting is misread",
     "bench/b16/mllm_llm_benchmark_csv_row.txt": "a CSV row whose header names no rate the reader knows",
     "bench/b16/genai_perf_detailed_percentiles_report_table.md": "the report's p50 column is not read as the median",

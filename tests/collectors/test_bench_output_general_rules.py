@@ -346,3 +346,13 @@ def test_an_ordinal_is_part_of_a_label_never_a_value(line: str, metric: str, val
     [record] = read_benchmark_output(line + "\n").records
     assert (record.metric, record.value) == (metric, value)
     assert not any(figure in (1.0, 2.0, 3.0) for figure in record.figures.values())
+
+
+def test_an_ascii_grid_ruled_with_plus_and_dashes_reads_its_rows_under_its_header() -> None:
+    # EricLBuehler/mistral.rs#139: mistralrs-bench's `+----+` grid, a rule between every row
+    rule = "+------------------+---------+--------+---------------+-------------+\n"
+    text = (rule + "| model            | backend | test   | t/s           | concurrency |\n" + rule
+            + "| Mistral-7B       | CUDA    | tg 128 |  73.838±0.496 |           1 |\n" + rule
+            + "| Mistral-7B       | CUDA    | tg 256 |  71.2±0.3     |           4 |\n" + rule)
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(73.838, 1), (71.2, 4)]
