@@ -193,6 +193,7 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     words = re.findall(r"[a-z0-9]+", label.lower())
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
+    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
     seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 

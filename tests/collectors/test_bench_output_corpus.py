@@ -22,7 +22,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b16/vllm_llm_generate_bar_overdrawn_tpu.txt": "a bar redrawn over itself: its cut first redraw (`outp`) is read, not the latest",
     "bench/b16/vllm_mlx_mtp_concurrency_matrix.md": "a concurrency-by-config matrix: the first row's setting is misread",
     "bench/b16/mllm_llm_benchmark_csv_row.txt": "a CSV row whose header names no rate the reader knows",
-    "bench/b16/genai_perf_detailed_percentiles_report_table.md": "the report's p50 column is not read as the median",
     "bench/b16/ik_llama_spec_bench_mtp_table_cut.txt": "the cut table's accept-length column is not read",
 }
 

@@ -356,3 +356,11 @@ def test_an_ascii_grid_ruled_with_plus_and_dashes_reads_its_rows_under_its_heade
             + "| Mistral-7B       | CUDA    | tg 256 |  71.2±0.3     |           4 |\n" + rule)
     records = read_benchmark_output(text).records
     assert [(r.value, r.concurrency) for r in records] == [(73.838, 1), (71.2, 4)]
+
+
+@pytest.mark.parametrize("label", ["TTFT P50 (ms)", "Median TTFT (ms)", "ttft_p50_ms"])
+def test_the_50th_percentile_is_the_median_however_it_is_printed(label: str) -> None:
+    # tenstorrent/tt-inference-server#1707: a report's `TTFT P50 (ms)` column
+    text = f"| Concur | {label} | Tok/s |\n|---|---|---|\n| 1 | 73.2 | 24.33 |\n"
+    [record] = read_benchmark_output(text).records
+    assert record.figures["ttft_ms_median"] == 73.2 and "ttft_ms_p50" not in record.figures
