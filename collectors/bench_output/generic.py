@@ -59,7 +59,7 @@ _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
-                            r"|\btau\b", re.IGNORECASE)
+                            r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
                           re.IGNORECASE)
@@ -674,13 +674,17 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
 
 def _derived(readings: dict[str, float]) -> dict[str, float]:
     """Figures a result implies: vLLM V0's acceptance length from its emitted and draft counts,
-    and which tokens an unqualified token rate counts, by the arithmetic of the printed totals."""
+    which tokens an unqualified token rate counts, by the arithmetic of the printed totals, and
+    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1)."""
     emitted = readings.get("number_of_emitted_tokens")
     drafts = readings.get("number_of_draft_tokens")
     k = readings.get("number_of_speculative_tokens")
     if emitted and drafts and k and "accept_length" not in readings:
         readings["accept_length"] = emitted / (drafts / k)
     _name_the_rate(readings)
+    bare = readings.get("rate")  # a bare `rate` beside an accept length: the acceptance rate
+    if bare and "accept_length" in readings and "acceptance_rate" not in readings:
+        readings["acceptance_rate"] = readings.pop("rate") / (100 if bare > 1 else 1)
     return readings
 
 

@@ -364,3 +364,17 @@ def test_the_50th_percentile_is_the_median_however_it_is_printed(label: str) -> 
     text = f"| Concur | {label} | Tok/s |\n|---|---|---|\n| 1 | 73.2 | 24.33 |\n"
     [record] = read_benchmark_output(text).records
     assert record.figures["ttft_ms_median"] == 73.2 and "ttft_ms_p50" not in record.figures
+
+
+@pytest.mark.parametrize(("header", "row", "accept_length", "acceptance_rate"), [
+    # ikawrakow/ik_llama.cpp#2156: llama-spec-bench's `rate` and `a.len` columns
+    ("| task | tok/s | accepted | rate | a.len |", "| code | 68.58 | 538/660 | 81.52% | 3.45 |", 3.45, 0.8152),
+    ("| task | tok/s | rate | accept length |", "| chat | 70.1 | 0.74 | 2.9 |", 2.9, 0.74),
+])
+def test_a_bare_rate_column_beside_an_accept_length_is_the_acceptance_rate(
+        header: str, row: str, accept_length: float, acceptance_rate: float) -> None:
+    rule = "|" + "---|" * (header.count("|") - 1)
+    [record] = read_benchmark_output(f"{header}\n{rule}\n{row}\n").records
+    assert record.accept_length == accept_length
+    assert record.figures["acceptance_rate"] == pytest.approx(acceptance_rate)
+    assert "rate" not in record.figures
