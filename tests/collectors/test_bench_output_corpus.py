@@ -18,7 +18,6 @@ _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
 KNOWN_MISSES: dict[str, str] = {
-    "bench/b16/ai_hypercomputer_result_per_minute_rates.txt": "per-minute rates (`Output_tokens/min`) read as three results, not one result's figures",
     "bench/b16/vllm_llm_generate_bar_overdrawn_tpu.txt": "a bar redrawn over itself: its cut first redraw (`outp`) is read, not the latest",
     "bench/b16/vllm_mlx_mtp_concurrency_matrix.md": "a concurrency-by-config matrix: the first row's setting is misread",
     "bench/b16/mllm_llm_benchmark_csv_row.txt": "a CSV row whose header names no rate the reader knows",

@@ -378,3 +378,13 @@ def test_a_bare_rate_column_beside_an_accept_length_is_the_acceptance_rate(
     assert record.accept_length == accept_length
     assert record.figures["acceptance_rate"] == pytest.approx(acceptance_rate)
     assert "rate" not in record.figures
+
+
+def test_per_minute_rates_named_by_what_they_count_are_one_result_in_per_second() -> None:
+    # AI-Hypercomputer/inference-benchmark#4: `Output_tokens/min`, `Input_tokens/min`, `Tokens/min`
+    text = ("Requests/min: 62.30\nOutput_tokens/min: 13539.97\nInput_tokens/min: 5607.26\n"
+            "Tokens/min: 19147.23\nAverage Time to First Token (s): 0.51\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", pytest.approx(225.666, abs=1e-3))
+    assert record.figures["prompt_tok_s"] == pytest.approx(93.454, abs=1e-3)
+    assert record.figures["total_tok_s"] == pytest.approx(319.12, abs=1e-2)
