@@ -166,14 +166,15 @@ def _rate(text: str) -> tuple[str, float] | None:
 def _counted_rate(text: str) -> tuple[str, float] | None:
     """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
     throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf), `GenerationSpeed` (koboldcpp's CSV): a throughput or speed of requests, else of
-    tokens when the label names tokens, output, generation or processing."""
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
+    speed of requests, else of tokens when the label names tokens, output, generation,
+    processing, or is a decode or prefill speed."""
     per = _PER_TIME.search(text)
     if per is None and not _THROUGHPUT.search(text):
         return None
     if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
         what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b", text, re.IGNORECASE):
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
         what = "tok"
     else:
         return None

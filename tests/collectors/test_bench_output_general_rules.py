@@ -388,3 +388,15 @@ def test_per_minute_rates_named_by_what_they_count_are_one_result_in_per_second(
     assert (record.metric, record.value) == ("output_tok_s", pytest.approx(225.666, abs=1e-3))
     assert record.figures["prompt_tok_s"] == pytest.approx(93.454, abs=1e-3)
     assert record.figures["total_tok_s"] == pytest.approx(319.12, abs=1e-2)
+
+
+@pytest.mark.parametrize(("header", "row", "expected"), [
+    # UbiquitousLearning/mllm#620: mllm-llm-benchmark's CSV, speeds without units in the header
+    ("model_name,pp,tg,ttft_ms,prefill_speed,decode_speed", "tiny_llama,8,4,439.039,19.8621,5.04427",
+     ("output_tok_s", 5.04427, 19.8621)),
+    ("model,prefill speed,decode speed", "qwen,812.5,41.2", ("output_tok_s", 41.2, 812.5)),
+])
+def test_a_decode_or_prefill_speed_without_a_unit_is_a_token_rate(
+        header: str, row: str, expected: tuple[str, float, float]) -> None:
+    [record] = read_benchmark_output(f"{header}\n{row}\n").records
+    assert (record.metric, record.value, record.figures["prompt_tok_s"]) == expected
