@@ -794,6 +794,29 @@ def _spread_cells(text: str) -> str:
     return "\n".join(lines)
 
 
+_BAR_PERCENT = re.compile(r"(?:[A-Za-z][\w.-]{0,40}(?: [\w.-]{1,40}){0,4}:\s*)?\d{1,3}%\|")  # tqdm's `name:  64%|`
+_BAR_WRAP = re.compile(r"^\|?\s*\d+/\d+ \[")  # a bar's `| 5971/9263 [...]` wrapped onto a new line
+
+
+def _unwrapped_bars(text: str) -> str:
+    """Progress bars a narrow terminal garbled, as their latest redraw: a bar's tail wrapped onto
+    a line of its own is joined to the bar above it, and a line holding several redraws (each
+    drawn over the last, `... outp   ProceProcessed prompts:  64%|...`) is read from its last."""
+    if "%|" not in text:
+        return text
+    lines: list[str] = []
+    for line in text.splitlines():
+        above = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
+        if _BAR_WRAP.match(line) and above is not None and _BAR_PERCENT.search(lines[above]):
+            lines[above] = lines[above].rstrip() + line.strip()
+            del lines[above + 1:]
+            continue
+        lines.append(line)
+    latest = [[*_BAR_PERCENT.finditer(line)] for line in lines]
+    return "\n".join(line[found[-1].start():] if len(found) > 1 else line
+                     for line, found in zip(lines, latest, strict=True))
+
+
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold around a label (`**Request Throughput:**`)
 _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b", re.IGNORECASE)
 
@@ -880,7 +903,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _EMPHASIS.sub("", _spread_cells(text))
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(text)))
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

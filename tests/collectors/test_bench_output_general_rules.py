@@ -400,3 +400,14 @@ def test_a_decode_or_prefill_speed_without_a_unit_is_a_token_rate(
         header: str, row: str, expected: tuple[str, float, float]) -> None:
     [record] = read_benchmark_output(f"{header}\n{row}\n").records
     assert (record.metric, record.value, record.figures["prompt_tok_s"]) == expected
+
+
+def test_a_bar_redrawn_over_itself_and_wrapped_reads_its_latest_redraw() -> None:
+    # huggingface/lighteval#1063: vLLM's bar in a narrow terminal, the second redraw drawn over the
+    # cut first (`outp`, `ProceProcessed`) and its tail wrapped onto a line of its own
+    text = ("Processed prompts:  16%|▏| 1456/9263 [37:28<11:01:04,  5.08s/it, est. speed input: 86.99 toks/s, outp"
+            "          ProceProcessed prompts:  64%|██████\n\n"
+            "| 5971/9263 [2:16:18<1:17:49,  1.42s/it, est. speed input: 72.62 toks/s, output: 2683.22 toks/s]\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["prompt_tok_s"]) == (2683.22, 72.62)
+    assert not any(name.isdigit() for name in record.figures)
