@@ -52,7 +52,7 @@ _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
-_PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
@@ -371,11 +371,12 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     if len(cells) != len(header):
         return
     for column, cell in zip(header, cells, strict=True):
-        number = _VALUE.fullmatch(cell)
+        number = _VALUE.fullmatch(_TIMES.sub("", cell))
         if number:
             yield column, number[1], number[3] or ""
 
 
+_TIMES = re.compile(r"^[×x](?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
 _SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"

@@ -18,7 +18,6 @@ _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
 KNOWN_MISSES: dict[str, str] = {
-    "bench/b16/vllm_mlx_mtp_concurrency_matrix.md": "a concurrency-by-config matrix: the first row's setting is misread",
     "bench/b16/ik_llama_spec_bench_mtp_table_cut.txt": "the `pos accept` cell of several percentages (one per draft position) is not read",
 }
 

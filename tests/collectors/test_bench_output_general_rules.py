@@ -411,3 +411,13 @@ def test_a_bar_redrawn_over_itself_and_wrapped_reads_its_latest_redraw() -> None
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["prompt_tok_s"]) == (2683.22, 72.62)
     assert not any(name.isdigit() for name in record.figures)
+
+
+def test_a_times_cell_is_its_number_and_a_per_req_rate_is_per_user() -> None:
+    # waybarrios/vllm-mlx#82: concurrency as bold `**×4**` cells, `Per-req tok/s` beside `Agg tok/s`
+    text = ("### Concurrency Matrix (MTP enabled, 2 rounds averaged)\n\n"
+            "| Concurrency | Agg tok/s | Per-req tok/s | TTFT p50 |\n|---|---|---|---|\n"
+            "| **×1** | 16.5 | 41.1 | 475ms |\n| **×4** | 68.2 | 27.0 | 370ms |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.concurrency, r.value, r.figures["per_user_output_tok_s"]) for r in records] == [
+        (1, 16.5, 41.1), (4, 68.2, 27.0)]
