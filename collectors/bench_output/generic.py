@@ -60,6 +60,7 @@ _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
+_POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by _table_row
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
                           re.IGNORECASE)
@@ -218,6 +219,8 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     rate = _rate(unit) or _rate(words)
     if rate is not None:
         return _rate_name(words, both, rate)
+    if position := _POSITION_NAME.fullmatch(label):
+        return position[0], 0.01 if "%" in both else 1.0
     if _ACCEPT_LENGTH.search(label):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
@@ -371,11 +374,17 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     if len(cells) != len(header):
         return
     for column, cell in zip(header, cells, strict=True):
+        positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
+        if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
+            yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
+            continue
         number = _VALUE.fullmatch(_TIMES.sub("", cell))
         if number:
             yield column, number[1], number[3] or ""
 
 
+_POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
+_PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES = re.compile(r"^[×x](?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
 _SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)

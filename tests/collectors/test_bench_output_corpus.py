@@ -17,9 +17,7 @@ scorer = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
-KNOWN_MISSES: dict[str, str] = {
-    "bench/b16/ik_llama_spec_bench_mtp_table_cut.txt": "the `pos accept` cell of several percentages (one per draft position) is not read",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def entries() -> list[tuple[str, str, dict]]:

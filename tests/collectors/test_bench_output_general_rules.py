@@ -421,3 +421,13 @@ def test_a_times_cell_is_its_number_and_a_per_req_rate_is_per_user() -> None:
     records = read_benchmark_output(text).records
     assert [(r.concurrency, r.value, r.figures["per_user_output_tok_s"]) for r in records] == [
         (1, 16.5, 41.1), (4, 68.2, 27.0)]
+
+
+@pytest.mark.parametrize("column", ["pos accept", "accept per position"])
+def test_a_cell_of_percentages_under_a_per_position_column_gives_each_positions_rate(column: str) -> None:
+    # ikawrakow/ik_llama.cpp#2156: llama-spec-bench's last column, one rate per draft position
+    text = (f"| task | tok/s | a.len | {column} |\n|---|---|---|---|\n"
+            "| code | 68.58 | 3.45 | 90.5% 80.5% 73.6% |\n")
+    [record] = read_benchmark_output(text).records
+    positions = [record.figures[f"accept_pos_{i}"] for i in (1, 2, 3)]
+    assert positions == pytest.approx([0.905, 0.805, 0.736]) and "accept_pos_4" not in record.figures
