@@ -34,6 +34,9 @@ GO_BLOCK = ("2024/07/11 23:37:56 ============ Serving Benchmark Result =========
      "Max request concurrency:\n", "sglang"),
     ("============ Serving Benchmark Result ============\nSuccessful requests:                     1000\n",
      "vllm"),
+    # TensorRT-LLM's `[BENCHMARK] name value` pairs claim; another script's `[BENCHMARK] Name:` does not
+    ("[BENCHMARK] Throughput: 812.4 tokens/s\n", [(None, 812.4)]),
+    ("[BENCHMARK] batch_size 1 input_length 20 output_length 20\n", "trtllm"),
 ])
 def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
         text: str, claimed: list[tuple[int, float]] | str) -> None:
