@@ -385,7 +385,7 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
 
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
 _PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
-_TIMES = re.compile(r"^[×x](?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
+_TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
 _SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"

@@ -424,6 +424,8 @@ def test_a_times_cell_is_its_number_and_a_per_req_rate_is_per_user() -> None:
     records = read_benchmark_output(text).records
     assert [(r.concurrency, r.value, r.figures["per_user_output_tok_s"]) for r in records] == [
         (1, 16.5, 41.1), (4, 68.2, 27.0)]
+    arch = "| arch | tok/s |\n|---|---|\n| x86 | 12.5 |\n"  # a plain `x` is a letter, not a times sign
+    assert [(r.value, r.figures) for r in read_benchmark_output(arch).records] == [(12.5, {})]
 
 
 @pytest.mark.parametrize("column", ["pos accept", "accept per position"])
