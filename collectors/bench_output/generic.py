@@ -117,7 +117,7 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
-_SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
+_SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  # keys, not phase figures
 _SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
@@ -397,17 +397,19 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
-_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
+_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+")  # tabulate's `simple` and `rst`
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
-    numbers in it, and the next line a name and as many numbers as the remaining columns."""
+    numbers in it, and the next line a name (or a setting's value, under `conc`, `bs`) and as
+    many numbers as the remaining columns."""
     row = _without_index(_SPACED.split(next_line), cells)
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
-            and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+            and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
+            and all(_VALUE.fullmatch(cell) for cell in row[1:]))
 
 
 def _without_index(row: list[str], header: list[str]) -> list[str]:

@@ -436,3 +436,16 @@ def test_a_cell_of_percentages_under_a_per_position_column_gives_each_positions_
     [record] = read_benchmark_output(text).records
     positions = [record.figures[f"accept_pos_{i}"] for i in (1, 2, 3)]
     assert positions == pytest.approx([0.905, 0.805, 0.736]) and "accept_pos_4" not in record.figures
+
+
+@pytest.mark.parametrize("table", [
+    # tabulate's `simple` (dash rule) and `rst` (`=` rules above and below), first column a setting
+    "  conc    tok/s    ttft_ms\n------  -------  ---------\n     1     45.2      120.5\n     8    301.7      180.2\n",
+    "======  =======  =========\nconc    tok/s    ttft_ms\n======  =======  =========\n"
+    "1       45.2     120.5\n8       301.7    180.2\n======  =======  =========\n",
+    "+--------+---------+---------+\n| batch  |   tok/s | ttft_ms |\n+========+=========+=========+\n"
+    "| 1      |    45.2 |   120.5 |\n+--------+---------+---------+\n| 8      |   301.7 |   180.2 |\n",
+])
+def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(table: str) -> None:
+    records = read_benchmark_output(table).records
+    assert [(r.value, r.concurrency or r.batch_size) for r in records] == [(45.2, 1), (301.7, 8)]
