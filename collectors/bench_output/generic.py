@@ -16,13 +16,14 @@ from __future__ import annotations
 import csv
 import functools
 import itertools
+import json as json_module
 import re
 import statistics
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
+from sessiontui.collectors.bench_output.common import benchmark, json_objects, last_match, slug
 from sessiontui.collectors.logtext import clean, is_progress_bar
 from sessiontui.project_memory.records import Record
 
@@ -829,6 +830,18 @@ def _unwrapped_bars(text: str) -> str:
                      for line, found in zip(lines, latest, strict=True))
 
 
+def _spread_json_lines(text: str) -> str:
+    """A JSON object printed on one line (a script's JSONL result) as one `"key": value` line per
+    key, the layout JSON pairs are read from; every other line as it was."""
+    if '{"' not in text:
+        return text
+    lines = []
+    for line in text.splitlines():
+        found = next(json_objects(line), None) if line.lstrip().startswith("{") else None
+        lines.append(json_module.dumps(found, indent=2) if found else line)
+    return "\n".join(lines)
+
+
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold around a label (`**Request Throughput:**`)
 _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b", re.IGNORECASE)
 
@@ -915,7 +928,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(text)))
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(text))))
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

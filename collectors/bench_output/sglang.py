@@ -27,6 +27,7 @@ from sessiontui.collectors.bench_output.serving import (
     complete_block_records,
     is_vllm_json,
     json_figures,
+    own_json,
     workload,
 )
 from sessiontui.project_memory.records import Record
@@ -40,9 +41,10 @@ FORMATS = (
     "sglang.server_log",
 )
 # Text only these outputs print: one without a complete result is not read another way (the
-# `==== Benchmark Result ====` title over these tools' own labels, see OWN_TITLE).
+# `==== Benchmark Result ====` title over these tools' own labels, see OWN_TITLE; JSON with
+# `output_throughput` after the tool's own key, see own_json).
 MARKERS = re.compile(
-    rf"{OWN_TITLE}|Prefill\. latency|Decode batch|last generation throughput|\"output_throughput\"")
+    rf"{OWN_TITLE}|Prefill\. latency|Decode batch|last generation throughput|{own_json('backend|server_info')}")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(

@@ -37,6 +37,9 @@ GO_BLOCK = ("2024/07/11 23:37:56 ============ Serving Benchmark Result =========
     # TensorRT-LLM's `[BENCHMARK] name value` pairs claim; another script's `[BENCHMARK] Name:` does not
     ("[BENCHMARK] Throughput: 812.4 tokens/s\n", [(None, 812.4)]),
     ("[BENCHMARK] batch_size 1 input_length 20 output_length 20\n", "trtllm"),
+    # a script's JSONL result with vLLM's key names is read; a vLLM JSON without its headline is not
+    ('{"concurrency": 4, "output_throughput": 512.2, "mean_ttft_ms": 40.1}\n', [(4, 512.2)]),
+    ('{"model_id": "m", "completed": 10, "output_throughput": NaN}\n', "vllm"),
 ])
 def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
         text: str, claimed: list[tuple[int, float]] | str) -> None:
