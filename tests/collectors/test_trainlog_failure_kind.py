@@ -166,6 +166,13 @@ MESSAGE_FORMS = [
      'cuda_driver'),
     ('forward compat 804', 'CUDA initialization: Unexpected error from cudaGetDeviceCount(). Error 804: forward compatibility was attempted on non supported HW',
      'cuda_driver'),
+    # a driver older than the toolkit, however the CUDA error names it, is the driver's kind
+    ('ptx toolchain', 'RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.',
+     'cuda_driver'),
+    ('driver init', 'RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.',
+     'cuda_driver'),
+    ('driver mismatch words', 'RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination',
+     'cuda_driver'),
     ('tf cuInit', 'E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected',
      'cuda_driver'),
     ('device assert', '../aten/src/ATen/native/cuda/Indexing.cu:1146: indexSelectLargeIndex: block: [10,0,0], thread: [0,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\nRuntimeError: CUDA error: device-side assert triggered',
