@@ -264,8 +264,8 @@ FAILURE_KINDS = (
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
         r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
     ("device_assert", re.compile(
-        r"device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed"
-        r"|CUBLAS_STATUS_EXECUTION_FAILED", re.IGNORECASE)),
+        r"device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed",
+        re.IGNORECASE)),
     ("no_kernel_image", re.compile(
         r"no kernel image is available|cudaErrorNoKernelImageForDevice|invalid device function"
         r"|is not compatible with the current PyTorch installation"
@@ -275,7 +275,10 @@ FAILURE_KINDS = (
         r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
         r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
         r"|CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|cudaErrorNoDevice"
-        r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML", re.IGNORECASE)),
+        r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML"
+        r"|CUDA driver initialization failed|unsupported display driver / cuda driver combination"
+        r"|PTX was compiled with an unsupported toolchain|cudaErrorUnsupportedPtxVersion"
+        r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorSystemDriverMismatch", re.IGNORECASE)),
     ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN error|Could not create cudnn handle"
                                r"|Failed to get convolution algorithm", re.IGNORECASE)),
     ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle",

@@ -70,7 +70,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
             problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
     if not records and not problems:
-        claimed = [family for family in _FAMILIES if any(m in text for m in family.MARKERS)]
+        claimed = [family for family in _FAMILIES if family.MARKERS.search(text)]
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names

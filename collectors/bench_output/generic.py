@@ -16,13 +16,14 @@ from __future__ import annotations
 import csv
 import functools
 import itertools
+import json as json_module
 import re
 import statistics
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match, slug
+from sessiontui.collectors.bench_output.common import benchmark, json_objects, last_match, slug
 from sessiontui.collectors.logtext import clean, is_progress_bar
 from sessiontui.project_memory.records import Record
 
@@ -31,7 +32,7 @@ ENGINE = None
 _VALUE = re.compile(
     r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][-+]?\d+)?)(?![\d/])"
+    r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
@@ -50,19 +51,22 @@ _TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
 _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|\btokens/min\b", re.I)
+_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
-_PER_USER = re.compile(r"per[ _]user|per[ _]request|/user\b|\buser\b", re.IGNORECASE)
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
-                            r"|\btau\b", re.IGNORECASE)
+                            r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
+_POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by _table_row
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
                           re.IGNORECASE)
+_LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
+_BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
@@ -76,7 +80,8 @@ _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "
                         "p90", "p95", "p99", "p1", "p5", "p10"})
 _KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
 # `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*")
+_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*"
+                         r"|^\+-{3,}[-+]*$")  # an ASCII grid's `+----+----+` (mistralrs-bench, prettytable)
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
@@ -113,7 +118,7 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
-_SETTING_LABEL = re.compile(r"batch|concurren|\bbs\b", re.IGNORECASE)  # keys, not phase figures
+_SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  # keys, not phase figures
 _SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
@@ -163,14 +168,15 @@ def _rate(text: str) -> tuple[str, float] | None:
 def _counted_rate(text: str) -> tuple[str, float] | None:
     """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
     throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf), `GenerationSpeed` (koboldcpp's CSV): a throughput or speed of requests, else of
-    tokens when the label names tokens, output, generation or processing."""
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
+    speed of requests, else of tokens when the label names tokens, output, generation,
+    processing, or is a decode or prefill speed."""
     per = _PER_TIME.search(text)
     if per is None and not _THROUGHPUT.search(text):
         return None
     if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
         what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b", text, re.IGNORECASE):
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
         what = "tok"
     else:
         return None
@@ -190,6 +196,7 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     words = re.findall(r"[a-z0-9]+", label.lower())
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
+    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
     seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 
@@ -213,12 +220,16 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     rate = _rate(unit) or _rate(words)
     if rate is not None:
         return _rate_name(words, both, rate)
+    if position := _POSITION_NAME.fullmatch(label):
+        return position[0], 0.01 if "%" in both else 1.0
     if _ACCEPT_LENGTH.search(label):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
         return "acceptance_rate", 0.01 if "%" in both else 1.0
     if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
         return "concurrency", 1.0
+    if _BATCH_LABEL.fullmatch(label.strip()):
+        return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
     latency = _latency_name(label, unit)
@@ -238,6 +249,8 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return "per_user_output_tok_s", 1 / per
     if _PEAK.search(label) or _AUXILIARY.search(label):
         return f"{slug(label)}_tok_s", 1 / per
+    if _LATER_TOKENS.search(label):
+        return "output_tok_s", 1 / per
     if _TOTAL.search(both):
         return "total_tok_s", 1 / per
     if _PROMPT.search(both):
@@ -362,11 +375,18 @@ def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     if len(cells) != len(header):
         return
     for column, cell in zip(header, cells, strict=True):
-        number = _VALUE.fullmatch(cell)
+        positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
+        if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
+            yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
+            continue
+        number = _VALUE.fullmatch(_TIMES.sub("", cell))
         if number:
             yield column, number[1], number[3] or ""
 
 
+_POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
+_PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
 _SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
@@ -378,17 +398,19 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
-_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+")
+_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+")  # tabulate's `simple` and `rst`
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
-    numbers in it, and the next line a name and as many numbers as the remaining columns."""
+    numbers in it, and the next line a name (or a setting's value, under `conc`, `bs`) and as
+    many numbers as the remaining columns."""
     row = _without_index(_SPACED.split(next_line), cells)
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
-            and not _VALUE.fullmatch(row[0]) and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+            and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
+            and all(_VALUE.fullmatch(cell) for cell in row[1:]))
 
 
 def _without_index(row: list[str], header: list[str]) -> list[str]:
@@ -619,9 +641,11 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
 
 def _summarised(results: list[_Result]) -> list[_Result]:
     """A periodic log line (results printed behind a logger prefix, with the same headline) as
-    one result of the medians of the names every line prints (a cut last line prints fewer)."""
+    one result of the medians of the names every line prints (a cut last line prints fewer);
+    logged results at different settings (one block per concurrency) are runs, not a period."""
     periodic = [r for r in results if r.logged]
-    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1:
+    if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
+            {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
     names = set.intersection(*(set(r.readings) for r in periodic))
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
@@ -664,13 +688,17 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
 
 def _derived(readings: dict[str, float]) -> dict[str, float]:
     """Figures a result implies: vLLM V0's acceptance length from its emitted and draft counts,
-    and which tokens an unqualified token rate counts, by the arithmetic of the printed totals."""
+    which tokens an unqualified token rate counts, by the arithmetic of the printed totals, and
+    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1)."""
     emitted = readings.get("number_of_emitted_tokens")
     drafts = readings.get("number_of_draft_tokens")
     k = readings.get("number_of_speculative_tokens")
     if emitted and drafts and k and "accept_length" not in readings:
         readings["accept_length"] = emitted / (drafts / k)
     _name_the_rate(readings)
+    bare = readings.get("rate")  # a bare `rate` beside an accept length: the acceptance rate
+    if bare and "accept_length" in readings and "acceptance_rate" not in readings:
+        readings["acceptance_rate"] = readings.pop("rate") / (100 if bare > 1 else 1)
     return readings
 
 
@@ -682,7 +710,8 @@ def _first(readings: dict[str, float], names: tuple[str, ...]) -> float | None:
 def _name_the_rate(readings: dict[str, float]) -> None:
     """Tell what an unqualified rate counts (`Throughput: 12577 tokens/s`, JSON `throughput`):
     the total when it equals (input + output) tokens over the duration or is printed beside a
-    request rate, the output rate when it equals output tokens over the duration."""
+    request rate, the output rate when it equals output tokens over the duration or is a bare
+    `throughput` beside an accept length (a speculative run's rate is of the tokens it emits)."""
     key = "throughput_tok_s" if "throughput_tok_s" in readings else "throughput"
     rate = readings.get(key)
     if not rate or "output_tok_s" in readings:
@@ -696,6 +725,8 @@ def _name_the_rate(readings: dict[str, float]) -> None:
         readings["output_tok_s"] = readings.pop(key)
     elif counted_total or beside_requests:
         readings["total_tok_s"] = readings.pop(key)
+    elif key == "throughput" and "accept_length" in readings:
+        readings["output_tok_s"] = readings.pop(key)
 
 
 def command_load(line: str) -> dict[str, float] | None:
@@ -773,6 +804,41 @@ def _spread_cells(text: str) -> str:
             continue
         for cell in cells[1:]:
             lines.extend(_HTML_TAG.sub(" ", part).strip() for part in re.split(r"<br\s*/?>", cell))
+    return "\n".join(lines)
+
+
+_BAR_PERCENT = re.compile(r"(?:[A-Za-z][\w.-]{0,40}(?: [\w.-]{1,40}){0,4}:\s*)?\d{1,3}%\|")  # tqdm's `name:  64%|`
+_BAR_WRAP = re.compile(r"^\|?\s*\d+/\d+ \[")  # a bar's `| 5971/9263 [...]` wrapped onto a new line
+
+
+def _unwrapped_bars(text: str) -> str:
+    """Progress bars a narrow terminal garbled, as their latest redraw: a bar's tail wrapped onto
+    a line of its own is joined to the bar above it, and a line holding several redraws (each
+    drawn over the last, `... outp   ProceProcessed prompts:  64%|...`) is read from its last."""
+    if "%|" not in text:
+        return text
+    lines: list[str] = []
+    for line in text.splitlines():
+        above = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
+        if _BAR_WRAP.match(line) and above is not None and _BAR_PERCENT.search(lines[above]):
+            lines[above] = lines[above].rstrip() + line.strip()
+            del lines[above + 1:]
+            continue
+        lines.append(line)
+    latest = [[*_BAR_PERCENT.finditer(line)] for line in lines]
+    return "\n".join(line[found[-1].start():] if len(found) > 1 else line
+                     for line, found in zip(lines, latest, strict=True))
+
+
+def _spread_json_lines(text: str) -> str:
+    """A JSON object printed on one line (a script's JSONL result) as one `"key": value` line per
+    key, the layout JSON pairs are read from; every other line as it was."""
+    if '{"' not in text:
+        return text
+    lines = []
+    for line in text.splitlines():
+        found = next(json_objects(line), None) if line.lstrip().startswith("{") else None
+        lines.append(json_module.dumps(found, indent=2) if found else line)
     return "\n".join(lines)
 
 
@@ -862,7 +928,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _EMPHASIS.sub("", _spread_cells(text))
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(text))))
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

@@ -33,7 +33,7 @@ FORMATS = (
 )
 # Text only these outputs print: one without a complete result is not read another way. (A
 # `| model |` header is not one: other engines print llama-bench-style tables under it.)
-MARKERS = ("S_TG t/s", "build_commit,", "print_timing:", "n_drafted", "seconds, speed:")
+MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
@@ -49,9 +49,9 @@ _BATCHED_FIGURES = {
     "s t/s": "total_tok_s",
 }
 # llama-server `print_timing` (eval and prompt eval, one per task; `runs` before 2025, also inside
-# the JSON log lines of 2024 builds) and its draft statistics.
+# the JSON log lines of 2024 builds; `=` padded to align beside `generation eval`) and its draft statistics.
 _EVAL = re.compile(
-    r"(prompt eval|\beval) time =\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)\s*"
+    r"(prompt eval|\beval) time\s*=\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)\s*"
     r"\(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)"
 )
 _DRAFT = re.compile(
@@ -61,8 +61,8 @@ _DRAFT = re.compile(
 )
 # Newer llama-server's running rate every few seconds while a task decodes: `tg` is cumulative.
 _RUNNING = re.compile(r"print_timing: id\s+\d+ \| task (\d+) \| n_decoded =\s*\d+, tg =\s*([\d.]+) t/s")
-# llama-speculative / llama-speculative-simple end-of-run summary.
-_SPEC_DECODED = re.compile(r"decoded\s+(\d+) tokens in\s+([\d.]+) seconds, speed:\s+([\d.]+) t/s")
+# llama-speculative / llama-speculative-simple end-of-run summary (`generated` in the first, 2023).
+_SPEC_DECODED = re.compile(r"(?:decoded|generated)\s+(\d+) tokens in\s+([\d.]+) seconds, speed:\s+([\d.]+) t/s")
 _SPEC_COUNT = re.compile(r"^(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)\s*$", re.MULTILINE)
 _SPEC_ACCEPT = re.compile(r"^accept\s*=\s*([\d.]+)%", re.MULTILINE)
 

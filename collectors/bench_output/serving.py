@@ -17,6 +17,18 @@ from sessiontui.project_memory.records import Record
 
 # `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
 _BLOCK_START = re.compile(r"^=+ *(?:[A-Za-z][\w -]*? )?Benchmark Result *=+\s*$")
+# The title over a label SGLang or vLLM prints first under it: the title alone claims no output (a
+# Go load tester prints it, behind log timestamps, over labels of its own).
+OWN_TITLE = (r"Benchmark Result =+[ \t]*\r?\n[ \t]*"
+             r"(?:Backend|Successful requests|Traffic request rate|Max request concurrency)\b")
+
+
+def own_json(keys: str) -> str:
+    """A pattern for a JSON result with `output_throughput` after one of the tool's own `keys`
+    (vLLM's `model_id`, SGLang's `backend`): the key alone is any script's."""
+    return rf'"(?:{keys})\w*"\s*:[\s\S]{{0,4000}}?"output_throughput"'
+
+
 _RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")

@@ -21,11 +21,13 @@ from sessiontui.collectors.bench_output.common import (
     whole,
 )
 from sessiontui.collectors.bench_output.serving import (
+    OWN_TITLE,
     Block,
     block_figures,
     complete_block_records,
     is_vllm_json,
     json_figures,
+    own_json,
     workload,
 )
 from sessiontui.project_memory.records import Record
@@ -39,9 +41,10 @@ FORMATS = (
     "sglang.server_log",
 )
 # Text only these outputs print: one without a complete result is not read another way (the
-# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
-MARKERS = ("Benchmark Result =", "Prefill. latency", "Decode batch", "last generation throughput",
-           "\"output_throughput\"")
+# `==== Benchmark Result ====` title over these tools' own labels, see OWN_TITLE; JSON with
+# `output_throughput` after the tool's own key, see own_json).
+MARKERS = re.compile(
+    rf"{OWN_TITLE}|Prefill\. latency|Decode batch|last generation throughput|{own_json('backend|server_info')}")
 _NAMESPACE = re.compile(r"Namespace\(")
 _SERVER_ARGS = re.compile(r"ServerArgs\(")
 _SGLANG_LABELS = frozenset(
@@ -342,6 +345,7 @@ def _server_log_records(text: str) -> list[Record]:
     if value is None:
         return []
     running = [f["#running-req"] for f in busy if "#running-req" in f]
+    steady = int(running[0]) if running and min(running) == max(running) else None
     accept = median(f["accept len"] for f in busy if "accept len" in f)
     settings = _spec_fields(last_repr_before(text, _SERVER_ARGS, len(text)))
     return [
@@ -349,7 +353,8 @@ def _server_log_records(text: str) -> list[Record]:
             value,
             "sglang.server_log",
             engine=ENGINE,
-            concurrency=int(running[0]) if running and min(running) == max(running) else None,
+            concurrency=steady,
+            batch_size=steady,  # a steady #running-req is each decode step's batch as well
             accept_length=accept,
             figures=figures_of(
                 (

@@ -21,11 +21,13 @@ from sessiontui.collectors.bench_output.common import (
     whole,
 )
 from sessiontui.collectors.bench_output.serving import (
+    OWN_TITLE,
     Block,
     block_figures,
     complete_block_records,
     is_vllm_json,
     json_figures,
+    own_json,
     position_figures,
     workload,
 )
@@ -35,8 +37,9 @@ from sessiontui.project_memory.records import Record
 ENGINE = "vllm"
 FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vllm.server_log")
 # Text only these outputs print: one without a complete result is not read another way (the
-# `==== Benchmark Result ====` title; other tools print `Benchmark Results:` over their own lines).
-MARKERS = ("Benchmark Result =", "SpecDecoding metrics", "acceptance at token", "\"output_throughput\"")
+# `==== Benchmark Result ====` title over these tools' own labels, see OWN_TITLE; JSON with
+# `output_throughput` after the tool's own key, see own_json).
+MARKERS = re.compile(rf"{OWN_TITLE}|SpecDecoding metrics|acceptance at token|{own_json('model_id|spec_decode_')}")
 _NAMESPACE = re.compile(r"Namespace\(")
 _CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
 # Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).

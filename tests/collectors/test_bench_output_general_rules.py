@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.bench_output.common import slug
 
@@ -16,6 +18,36 @@ def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None
     parsed = read_benchmark_output(text)
     assert [(r.metric, r.value) for r in parsed.records] == [("output_tok_s", 3624.51)]
     assert parsed.problems == []
+
+
+# NVIDIA/TensorRT-LLM#1938: a Go load tester prints the serving title behind log timestamps over
+# labels of its own, one block per concurrency; the title alone claims nothing for SGLang or vLLM.
+GO_BLOCK = ("2024/07/11 23:37:56 ============ Serving Benchmark Result ============\n"
+            "2024/07/11 23:37:56 Concurrency: {c}\n"
+            "2024/07/11 23:37:56 Request throughput (req/sec): 3.014\n"
+            "2024/07/11 23:37:56 Generation throughput (tokens/second) avg: {out}\n")
+
+
+@pytest.mark.parametrize(("text", "claimed"), [
+    (GO_BLOCK.format(c=1, out=12.057) + GO_BLOCK.format(c=5, out=12.351), [(1, 12.057), (5, 12.351)]),
+    ("============ Serving Benchmark Result ============\nBackend:                                 sglang\n"
+     "Max request concurrency:\n", "sglang"),
+    ("============ Serving Benchmark Result ============\nSuccessful requests:                     1000\n",
+     "vllm"),
+    # TensorRT-LLM's `[BENCHMARK] name value` pairs claim; another script's `[BENCHMARK] Name:` does not
+    ("[BENCHMARK] Throughput: 812.4 tokens/s\n", [(None, 812.4)]),
+    ("[BENCHMARK] batch_size 1 input_length 20 output_length 20\n", "trtllm"),
+    # a script's JSONL result with vLLM's key names is read; a vLLM JSON without its headline is not
+    ('{"concurrency": 4, "output_throughput": 512.2, "mean_ttft_ms": 40.1}\n', [(4, 512.2)]),
+    ('{"model_id": "m", "completed": 10, "output_throughput": NaN}\n', "vllm"),
+])
+def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
+        text: str, claimed: list[tuple[int, float]] | str) -> None:
+    parsed = read_benchmark_output(text)
+    if isinstance(claimed, str):
+        assert parsed.records == [] and [p.split(":")[0].split(".")[0] for p in parsed.problems] == [claimed]
+    else:  # logged blocks at different concurrencies are runs, not one periodic log's median
+        assert [(r.concurrency, r.value) for r in parsed.records] == claimed
 
 
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
@@ -294,3 +326,129 @@ def test_the_load_a_printed_command_sets_over_each_block_is_its_setting() -> Non
             + SERVE_BLOCK.format(rps=9.12, out=2301.5))
     records = read_benchmark_output(text).records
     assert [(r.concurrency, r.figures.get("request_rate")) for r in records] == [(8, None), (None, None)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # sgl-project/SpecForge#339: bench_eagle3 results retyped, `throughput` beside `acc len`
+    ("bs | steps | topk | num_draft | throughput | acc len\n-- | -- | -- | -- | -- | --\n"
+     "1 | 3 | 1 | 4 | 159.78 | 1.86\n4 | 3 | 3 | 8 | 426.46 | 2.27\n",
+     [("output_tok_s", 159.78, 1, 1.86), ("output_tok_s", 426.46, 4, 2.27)]),
+    ("| batch | throughput | accept length |\n|---|---|---|\n| 8 | 912.4 | 3.1 |\n",
+     [("output_tok_s", 912.4, 8, 3.1)]),
+])
+def test_a_bare_throughput_column_outranks_the_accept_length_and_bs_is_the_batch_size(
+        text: str, expected: list[tuple[str, float, int | None, float]]) -> None:
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.batch_size, r.accept_length) for r in records] == expected
+
+
+@pytest.mark.parametrize(("line", "metric", "value"), [
+    # openvinotoolkit/openvino.genai#1244: llm_bench's average line, `2nd tokens` are the decode's
+    ("[ INFO ] [Average] P[0] Input token size: 128, 1st token latency: 91.54 ms/16tokens, "
+     "2nd token latency: 69.81 ms/16tokens, 2nd tokens throughput: 229.18 tokens/s", "output_tok_s", 229.18),
+    ("3rd run, throughput: 41.5 tokens/s", "output_tok_s", 41.5),
+])
+def test_an_ordinal_is_part_of_a_label_never_a_value(line: str, metric: str, value: float) -> None:
+    [record] = read_benchmark_output(line + "\n").records
+    assert (record.metric, record.value) == (metric, value)
+    assert not any(figure in (1.0, 2.0, 3.0) for figure in record.figures.values())
+
+
+def test_an_ascii_grid_ruled_with_plus_and_dashes_reads_its_rows_under_its_header() -> None:
+    # EricLBuehler/mistral.rs#139: mistralrs-bench's `+----+` grid, a rule between every row
+    rule = "+------------------+---------+--------+---------------+-------------+\n"
+    text = (rule + "| model            | backend | test   | t/s           | concurrency |\n" + rule
+            + "| Mistral-7B       | CUDA    | tg 128 |  73.838±0.496 |           1 |\n" + rule
+            + "| Mistral-7B       | CUDA    | tg 256 |  71.2±0.3     |           4 |\n" + rule)
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(73.838, 1), (71.2, 4)]
+
+
+@pytest.mark.parametrize("label", ["TTFT P50 (ms)", "Median TTFT (ms)", "ttft_p50_ms"])
+def test_the_50th_percentile_is_the_median_however_it_is_printed(label: str) -> None:
+    # tenstorrent/tt-inference-server#1707: a report's `TTFT P50 (ms)` column
+    text = f"| Concur | {label} | Tok/s |\n|---|---|---|\n| 1 | 73.2 | 24.33 |\n"
+    [record] = read_benchmark_output(text).records
+    assert record.figures["ttft_ms_median"] == 73.2 and "ttft_ms_p50" not in record.figures
+
+
+@pytest.mark.parametrize(("header", "row", "accept_length", "acceptance_rate"), [
+    # ikawrakow/ik_llama.cpp#2156: llama-spec-bench's `rate` and `a.len` columns
+    ("| task | tok/s | accepted | rate | a.len |", "| code | 68.58 | 538/660 | 81.52% | 3.45 |", 3.45, 0.8152),
+    ("| task | tok/s | rate | accept length |", "| chat | 70.1 | 0.74 | 2.9 |", 2.9, 0.74),
+])
+def test_a_bare_rate_column_beside_an_accept_length_is_the_acceptance_rate(
+        header: str, row: str, accept_length: float, acceptance_rate: float) -> None:
+    rule = "|" + "---|" * (header.count("|") - 1)
+    [record] = read_benchmark_output(f"{header}\n{rule}\n{row}\n").records
+    assert record.accept_length == accept_length
+    assert record.figures["acceptance_rate"] == pytest.approx(acceptance_rate)
+    assert "rate" not in record.figures
+
+
+def test_per_minute_rates_named_by_what_they_count_are_one_result_in_per_second() -> None:
+    # AI-Hypercomputer/inference-benchmark#4: `Output_tokens/min`, `Input_tokens/min`, `Tokens/min`
+    text = ("Requests/min: 62.30\nOutput_tokens/min: 13539.97\nInput_tokens/min: 5607.26\n"
+            "Tokens/min: 19147.23\nAverage Time to First Token (s): 0.51\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", pytest.approx(225.666, abs=1e-3))
+    assert record.figures["prompt_tok_s"] == pytest.approx(93.454, abs=1e-3)
+    assert record.figures["total_tok_s"] == pytest.approx(319.12, abs=1e-2)
+
+
+@pytest.mark.parametrize(("header", "row", "expected"), [
+    # UbiquitousLearning/mllm#620: mllm-llm-benchmark's CSV, speeds without units in the header
+    ("model_name,pp,tg,ttft_ms,prefill_speed,decode_speed", "tiny_llama,8,4,439.039,19.8621,5.04427",
+     ("output_tok_s", 5.04427, 19.8621)),
+    ("model,prefill speed,decode speed", "qwen,812.5,41.2", ("output_tok_s", 41.2, 812.5)),
+])
+def test_a_decode_or_prefill_speed_without_a_unit_is_a_token_rate(
+        header: str, row: str, expected: tuple[str, float, float]) -> None:
+    [record] = read_benchmark_output(f"{header}\n{row}\n").records
+    assert (record.metric, record.value, record.figures["prompt_tok_s"]) == expected
+
+
+def test_a_bar_redrawn_over_itself_and_wrapped_reads_its_latest_redraw() -> None:
+    # huggingface/lighteval#1063: vLLM's bar in a narrow terminal, the second redraw drawn over the
+    # cut first (`outp`, `ProceProcessed`) and its tail wrapped onto a line of its own
+    text = ("Processed prompts:  16%|▏| 1456/9263 [37:28<11:01:04,  5.08s/it, est. speed input: 86.99 toks/s, outp"
+            "          ProceProcessed prompts:  64%|██████\n\n"
+            "| 5971/9263 [2:16:18<1:17:49,  1.42s/it, est. speed input: 72.62 toks/s, output: 2683.22 toks/s]\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["prompt_tok_s"]) == (2683.22, 72.62)
+    assert not any(name.isdigit() for name in record.figures)
+
+
+def test_a_times_cell_is_its_number_and_a_per_req_rate_is_per_user() -> None:
+    # waybarrios/vllm-mlx#82: concurrency as bold `**×4**` cells, `Per-req tok/s` beside `Agg tok/s`
+    text = ("### Concurrency Matrix (MTP enabled, 2 rounds averaged)\n\n"
+            "| Concurrency | Agg tok/s | Per-req tok/s | TTFT p50 |\n|---|---|---|---|\n"
+            "| **×1** | 16.5 | 41.1 | 475ms |\n| **×4** | 68.2 | 27.0 | 370ms |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.concurrency, r.value, r.figures["per_user_output_tok_s"]) for r in records] == [
+        (1, 16.5, 41.1), (4, 68.2, 27.0)]
+    arch = "| arch | tok/s |\n|---|---|\n| x86 | 12.5 |\n"  # a plain `x` is a letter, not a times sign
+    assert [(r.value, r.figures) for r in read_benchmark_output(arch).records] == [(12.5, {})]
+
+
+@pytest.mark.parametrize("column", ["pos accept", "accept per position"])
+def test_a_cell_of_percentages_under_a_per_position_column_gives_each_positions_rate(column: str) -> None:
+    # ikawrakow/ik_llama.cpp#2156: llama-spec-bench's last column, one rate per draft position
+    text = (f"| task | tok/s | a.len | {column} |\n|---|---|---|---|\n"
+            "| code | 68.58 | 3.45 | 90.5% 80.5% 73.6% |\n")
+    [record] = read_benchmark_output(text).records
+    positions = [record.figures[f"accept_pos_{i}"] for i in (1, 2, 3)]
+    assert positions == pytest.approx([0.905, 0.805, 0.736]) and "accept_pos_4" not in record.figures
+
+
+@pytest.mark.parametrize("table", [
+    # tabulate's `simple` (dash rule) and `rst` (`=` rules above and below), first column a setting
+    "  conc    tok/s    ttft_ms\n------  -------  ---------\n     1     45.2      120.5\n     8    301.7      180.2\n",
+    "======  =======  =========\nconc    tok/s    ttft_ms\n======  =======  =========\n"
+    "1       45.2     120.5\n8       301.7    180.2\n======  =======  =========\n",
+    "+--------+---------+---------+\n| batch  |   tok/s | ttft_ms |\n+========+=========+=========+\n"
+    "| 1      |    45.2 |   120.5 |\n+--------+---------+---------+\n| 8      |   301.7 |   180.2 |\n",
+])
+def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(table: str) -> None:
+    records = read_benchmark_output(table).records
+    assert [(r.value, r.concurrency or r.batch_size) for r in records] == [(45.2, 1), (301.7, 8)]

@@ -77,3 +77,23 @@ def test_each_table_takes_the_build_line_printed_after_it() -> None:
     newer = table.replace("build: 74ade5274 (9672)", "build: 0a1b2c3d4 (9701)")
     versions = {r.engine_version for r in parse_benchmark_output(table + newer)}
     assert versions == {"b9672 (74ade5274)", "b9701 (0a1b2c3d4)"}
+
+
+@pytest.mark.parametrize("verb", ["decoded", "generated"])  # `generated`: the first, ggml-org/llama.cpp#2926
+def test_llama_speculative_summary_in_either_spelling_gives_speed_and_acceptance(verb: str) -> None:
+    text = (f"{verb} 129 tokens in 248.340 seconds, speed: 0.519 t/s\n\n"
+            "n_draft   = 8\nn_predict = 129\nn_drafted = 132\nn_accept  = 47\naccept    = 35.606%\n")
+    [record] = parse_benchmark_output(text)
+    assert (record.value, record.output_len) == (0.519, 129)
+    assert record.figures["acceptance_rate"] == pytest.approx(0.35606)
+
+
+def test_print_timings_behind_journald_and_debug_prefixes_with_a_padded_equals_read_both_rates() -> None:
+    # ollama/ollama#5143: ollama's bundled server under journalctl, `prompt eval time     =` aligned
+    prefix = "Aug  2 20:54:27 ollama-ubuntu-jammy ollama[420]: DEBUG [print_timings] "
+    text = (f"{prefix}prompt eval time     =     109.71 ms /    13 tokens (    8.44 ms per token,   118.49"
+            " tokens per second) | n_prompt_tokens_processed=13 slot_id=0\n"
+            f"{prefix}generation eval time =     155.06 ms /    10 runs   (   15.51 ms per token,    64.49"
+            " tokens per second) | n_decoded=10 slot_id=0\n")
+    [record] = parse_benchmark_output(text)
+    assert (record.value, record.figures["prompt_tok_s"]) == (64.49, 118.49)

@@ -161,4 +161,5 @@ def test_decode_lines_without_spec_fields_still_give_throughput() -> None:
         " cuda graph: True, gen throughput (token/s): 150.05, #queue-req: 0\n"
     )
     [record] = parse_benchmark_output(text * 3)
-    assert record.value == 150.05 and record.accept_length is None and record.concurrency == 4
+    assert record.value == 150.05 and record.accept_length is None
+    assert (record.concurrency, record.batch_size) == (4, 4)  # a steady #running-req: both
