@@ -42,6 +42,18 @@ def terminal_size_from_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LINES", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot apps scroll without animation (Pilot waits out each one: the same end state, a
+    second later), and Pilot's idle check looks every 5 ms instead of 20 (it waits at least
+    one look per key and pause). Textual is pinned: setattr fails loudly if a name goes."""
+    import textual._wait
+    import textual.constants
+
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
+
+
 @pytest.fixture
 def memory_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private `.sessiontui` folder for this test, also seen by subprocesses."""
