@@ -15,8 +15,9 @@ demo: $(BIN)/sessiontui
 	$(BIN)/python -m compileall -q project_memory collectors tui  # bytecode, as a wheel has
 	$(BIN)/sessiontui demo
 
+# The tests in parallel, one worker per core (xdist); worksteal keeps a long test from ending last.
 test: lint typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: $(BIN)/sessiontui
 	$(BIN)/ruff check .

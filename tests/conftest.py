@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,11 @@ from pathlib import Path
 import pytest
 
 from sessiontui.project_memory.store import Store
+
+# A suite started in the background of a shell (`make test &`) inherits SIGINT ignored, and so
+# would every process it starts: the tests that stop the CLI with Ctrl-C need it delivered.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def sessiontui_command() -> list[str]:
@@ -26,6 +32,26 @@ def sessiontui_command() -> list[str]:
 def no_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never read the real user-level ~/.config/sessiontui/config.toml."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg")))
+
+
+@pytest.fixture(autouse=True)
+def terminal_size_from_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-xdist workers carry COLUMNS=80 and LINES=24 in their environment, which a child
+    app would take over its real terminal's size (a 100x30 tmux pane drew at 80x24)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def quick_pilot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pilot apps scroll without animation (Pilot waits out each one: the same end state, a
+    second later), and Pilot's idle check looks every 5 ms instead of 20 (it waits at least
+    one look per key and pause). Textual is pinned: setattr fails loudly if a name goes."""
+    import textual._wait
+    import textual.constants
+
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+    monkeypatch.setattr(textual._wait, "SLEEP_GRANULARITY", 0.005)
 
 
 @pytest.fixture

@@ -30,12 +30,14 @@ def test_wheel_works_beside_colliding_distributions(tmp_path: Path) -> None:
     wheel = next(wheels.glob("sessiontui-*.whl"))
 
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python, pip = env_dir / "bin" / "python", [env_dir / "bin" / "python", "-m", "pip", "-q"]
+    venv.create(env_dir, with_pip=False)  # this pip installs into it (--python): no second pip
+    python = env_dir / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "-q", "--python", python]
     _run(*pip, "install", wheel)
     _run(*pip, "install", "setuptools<60", "wheel")
     _run(*pip, "install", "--no-build-isolation", *COLLIDING)
-    listed = _run(python, "-m", "pip", "list", "--format=freeze").lower().replace("_", "-")
+    listed = _run(sys.executable, "-m", "pip", "--python", python, "list", "--format=freeze")
+    listed = listed.lower().replace("_", "-")
     assert all(f"{name}==" in listed for name in ("tui", "collectors", "project-memory")), listed
 
     # The top-level names belong to the other distributions (tui 1.1.1 is Python 2 code, so it is

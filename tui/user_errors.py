@@ -35,7 +35,9 @@ def store_problem(exc: BaseException, store_path: Path) -> str:
         return f"the disk holding {folder} is full; free some space and save again"
     if "locked" in text or "busy" in text:
         return "another process is writing to the memory; save again in a moment"
-    return text.replace(f"{store_path}: ", "")  # the store names its file; the user knows it
+    # the store names its file; the user knows it, and a long path would push the reason out of
+    # a one-line notice (a deep project folder cut "is damaged" off)
+    return text.replace(f"{store_path}: ", "").replace(str(store_path), store_path.name)
 
 
 def worker_problem(group: str, error: BaseException | None, store_path: Path) -> str:

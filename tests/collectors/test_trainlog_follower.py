@@ -109,18 +109,28 @@ def test_tqdm_carriage_returns_are_separate_records(tmp_path: Path) -> None:
     assert snap.eta_s == 95.0  # the bar's own `<01:35`, not 95 steps at 2 it/s
 
 
-def test_catch_up_reports_progress_to_one(tmp_path: Path) -> None:
+def small_chunks(monkeypatch) -> None:
+    """Catch-up reads 64 KiB at a time: a few hundred KB then take as many reads as MBs do."""
+    import sessiontui.collectors.trainlog.follower as follower_module
+
+    monkeypatch.setattr(follower_module, "CHUNK_BYTES", 64 << 10)
+
+
+def test_catch_up_reports_progress_to_one(tmp_path: Path, monkeypatch) -> None:
+    small_chunks(monkeypatch)
     path = tmp_path / "big.log"
-    path.write_text(_steps(1, 1) * 300_000)  # ~6 MB: two reads
+    path.write_text(_steps(1, 1) * 6_000)  # ~120 KB: two reads
     seen: list[float] = []
     snap = LogFollower(path).catch_up(seen.append)
     assert snap.caught_up and snap.progress == 1.0
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) >= 3
 
 
-def test_catch_up_in_a_background_thread_publishes_partial_snapshots(tmp_path: Path) -> None:
+def test_catch_up_in_a_background_thread_publishes_partial_snapshots(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    small_chunks(monkeypatch)
     path = tmp_path / "big.log"
-    path.write_text(_steps(1, 100) * 6000)  # ~10 MB: three reads
+    path.write_text(_steps(1, 100) * 100)  # ~160 KB: three reads
     follower = LogFollower(path)
     partial: list[TrainSnapshot] = []
     done: list[TrainSnapshot] = []

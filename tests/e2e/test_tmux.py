@@ -59,7 +59,9 @@ def test_demo_answers_the_baseline_question(tmp_path: Path) -> None:
     env = {"TMPDIR": str(temp), "SESSIONTUI_DIR": str(user_memory)}
     status = tmp_path / "exit-status"
     # A shell records the app's exit status: under load tmux can be slow to mark the pane dead.
-    wrapper = ["sh", "-c", '"$0" demo; echo $? > "$1"', str(INSTALLED), str(status)]
+    # Written whole, then renamed: the file never exists empty (`>` creates it before echo writes).
+    wrapper = ["sh", "-c", '"$0" demo; echo $? > "$1.part"; mv "$1.part" "$1"', str(INSTALLED),
+               str(status)]
     session = TmuxSession(wrapper, width=100, height=30, env=env)
     try:
         session.start()

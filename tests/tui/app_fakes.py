@@ -104,8 +104,9 @@ def followers(**by_name: Sequence[Any]) -> Callable[[Any], SequenceFollower]:
     return lambda path: SequenceFollower(by_name[path.name])
 
 
-async def until(pilot: Any, condition: Callable[[], bool], attempts: int = 200) -> None:
-    """Let the app run until `condition()` holds (workers post from threads)."""
+async def until(pilot: Any, condition: Callable[[], bool], attempts: int = 1200) -> None:
+    """Let the app run until `condition()` holds (workers post from threads); it returns as soon
+    as it does, so the bound (a minute) is generous for a loaded runner, not a timing check."""
     for _ in range(attempts):
         if condition():
             return

@@ -8,6 +8,7 @@ from sessiontui.project_memory.ask import ask
 from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 from sessiontui.tui.app import SessionApp
+from sessiontui.tui.messages import HistoryRead
 from sessiontui.tui.widgets.ask_panel import AskBar
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
 
@@ -58,6 +59,21 @@ async def test_up_and_down_recall_earlier_questions(tmp_path: Path) -> None:
         assert app.ask_bar.value == "baseline?"
         await pilot.press("down", "down")
         assert app.ask_bar.value == ""
+
+
+async def test_the_history_read_after_start_up_keeps_a_recall_under_way(tmp_path: Path) -> None:
+    """The session's history file is read a moment after start-up: a question recalled before
+    it arrives stays shown, and the next up goes on from it (it went back to the newest)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("slash", *"baseline?", "enter", *"current speedup?", "enter")
+        await pilot.press("up")
+        assert app.ask_bar.value == "current speedup?"
+        app.post_message(HistoryRead(["asked yesterday?"]))
+        await until(pilot, lambda: "asked yesterday?" in app.ask_bar.history)
+        assert app.ask_bar.value == "current speedup?"
+        await pilot.press("up")
+        assert app.ask_bar.value == "baseline?"
 
 
 async def test_in_a_narrow_terminal_the_answer_tab_comes_forward(tmp_path: Path) -> None:

@@ -6,11 +6,12 @@ from pathlib import Path
 
 from textual import events
 
-from sessiontui.project_memory.store import Store
+from sessiontui.project_memory.store import Store, StoreError
 from sessiontui.tui.app import SessionApp
+from sessiontui.tui.messages import TOAST_CHARS, one_line
 from sessiontui.tui.screens.confirm import ConfirmScreen
 from sessiontui.tui.screens.record_form import RecordForm, YesNo
-from sessiontui.tui.user_errors import store_problem
+from sessiontui.tui.user_errors import store_problem, worker_problem
 from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until, until_form
 
 
@@ -103,7 +104,7 @@ async def test_a_failed_save_keeps_the_form_open_with_the_reason(tmp_path: Path)
         # the start-up read may have been told (and its 30 s notice expired) or cancelled by a
         # newer read before this point: ask for a read now and wait for its failure to be told
         app._load_memory()
-        await until(pilot, lambda: "Reading the memory failed" in notes(), attempts=1200)
+        await until(pilot, lambda: "Reading the memory failed" in notes())
         assert "_load_memory" not in notes() and "StoreError" not in notes()
 
 
@@ -111,6 +112,14 @@ def test_a_read_only_store_is_said_in_words_a_user_acts_on(tmp_path: Path) -> No
     problem = store_problem(Exception("x/memory.db: attempt to write a readonly database"),
                             tmp_path / ".sessiontui" / "memory.db")
     assert problem.startswith(f"the memory folder {tmp_path / '.sessiontui'} is read-only")
+
+
+def test_a_damaged_store_s_reason_fits_its_notice_under_a_deep_project_folder(tmp_path: Path) -> None:
+    path = tmp_path.joinpath(*["a-long-project-folder"] * 6, ".sessiontui", "memory.db")
+    error = StoreError(f"cannot open project memory: {path} is damaged (file is not a database)")
+    notice = one_line(worker_problem("memory-read", error, path), 2 * TOAST_CHARS)
+    assert notice == ("Reading the memory failed: cannot open project memory: memory.db is damaged "
+                      "(file is not a database)")
 
 
 async def test_a_long_note_is_saved_whole_and_announced_in_one_short_line(tmp_path: Path) -> None:

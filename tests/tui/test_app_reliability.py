@@ -77,6 +77,28 @@ async def test_a_failing_background_read_is_said_in_words(tmp_path: Path) -> Non
     assert "_load_memory" not in text and "StoreError" not in text
 
 
+async def test_reads_that_replace_a_failing_read_still_say_its_failure(tmp_path: Path) -> None:
+    """A newer read cancels the worker of the one in progress (exclusive), and a cancelled
+    worker's error is never reported: the newest read meets the failure again and says it."""
+    path = tmp_path / "memory.db"
+    path.write_bytes(b"\x00garbage" * 1000)
+    app = make_app(tmp_path, path)
+
+    def failures() -> int:
+        return sum("Reading the memory failed" in n.message for n in app._notifications)
+
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: failures() == 1)  # the start-up read
+        app.clear_notifications()
+        with app.memory._reading:  # a read in progress: the three below wait behind it
+            for _ in range(3):
+                app._load_memory()
+            await pilot.pause()
+            # the two older were cancelled (and dropped): their threads still run, and fail
+            assert len([w for w in app.workers if w.group == "memory-read"]) == 1
+        await until(pilot, lambda: failures() >= 1)
+
+
 async def test_a_row_the_app_did_not_expect_is_listed_not_fatal(tmp_path: Path) -> None:
     import json
 

@@ -43,10 +43,12 @@ class AskBar(LeavingInput):
         self._position = len(self.history)
 
     def load_history(self, questions: list[str]) -> None:
-        """Questions asked in earlier sessions, oldest first, before this session's."""
+        """Questions asked in earlier sessions, oldest first, before this session's; a recall
+        under way stays on its question (the file is read a moment after start-up)."""
+        shown = self.history[self._position] if self._position < len(self.history) else None
         self.history = [*questions, *(q for q in self.history if q not in questions)]
         del self.history[:-HISTORY_SIZE]
-        self._position = len(self.history)
+        self._position = self.history.index(shown) if shown in self.history else len(self.history)
 
     def action_recall(self, step: int) -> None:
         """Show the previous (-1) or next (+1) question; past the newest, an empty bar."""
