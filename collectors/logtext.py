@@ -103,12 +103,15 @@ CRASH_LINE = re.compile(
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
     r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
-    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+",  # torchrun's worker failure
+    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
+    r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
+    r"|^Loss is [-+]?(?:nan|inf)\b.{0,20}\bstopping training",  # DETR/DeiT/MAE exit on a non-finite loss
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
-         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED")
+         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
+         "stopping training", "HYDRA_FULL_ERROR")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

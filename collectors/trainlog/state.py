@@ -174,12 +174,16 @@ class TrainState:
     def _before_failure(self, line: str) -> list[Reading]:
         """What a line printed before the failure glued to it: all of it before a `Traceback`
         (YOLOv7's table row and bar, then `Traceback (most recent call last):`), else the bar it
-        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`)."""
+        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`), else the loss of a run that
+        stopped because it was not finite (DeiT's `Loss is nan, stopping training`)."""
         cut = line.find(TRACEBACK)
         if cut > 0 and line[:cut].strip():
             return self._reader.read(line[:cut])
         bar = leading_bar(line)
-        return [bar] if bar is not None else []
+        if bar is not None:
+            return [bar]
+        return [reading for reading in self._reader.read(line)
+                if not math.isfinite(reading.metrics.get("loss", 0.0))]
 
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""

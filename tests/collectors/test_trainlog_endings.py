@@ -1,0 +1,70 @@
+"""How a run ends: every row of endings.py's table finishes a run, near-misses do not, and the
+lines with which a job dies without a Python traceback header crash it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sessiontui.collectors.trainlog.endings import ROWS, says_run_ended
+from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+from sessiontui.collectors.trainlog.state import TrainState
+
+
+def _snapshot(text: str) -> TrainSnapshot:
+    """A log text read in one go."""
+    state = TrainState("x")
+    state.feed(text.encode(), 1.0)
+    return state.snapshot(2.0)
+
+
+@pytest.mark.parametrize(("marker", "example"), [(marker, example) for marker, _, example in ROWS])
+def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> None:
+    assert marker in example
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{example}\n")
+    assert snap.status == "finished"
+    assert [e.kind for e in snap.events] == ["finished"]
+
+
+@pytest.mark.parametrize("line", [
+    "Training complete for epoch 3",
+    "Saving weights to /home/rtc/darknet/backup//yolo-obj_last.weights",  # darknet's periodic save
+    "Saving weights to backup//yolo-obj_1000.weights",
+    "If max_steps is given, it will override any value given in num_train_epochs",
+    "2020-05-24 21:12:17 Training - Downloading the training image.........",
+    "Training time per step: 0.31 s, ETA 1:00:00",
+    "Saving final layer norm statistics",
+    "Key: lr, Value: 0.001",
+])
+def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
+    assert not says_run_ended(line)
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "running"
+
+
+@pytest.mark.parametrize(("tail", "step"), [
+    # Hydra's job wrapper (map-anything issue 89), and its closing hint when the tail starts there
+    ("[2025-10-31 05:07:11,062][__main__][ERROR] - Error executing job with overrides: "
+     "['machine=hpc_train', 'train_params.epochs=100']", 20),
+    ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.", 20),
+])
+def test_a_job_wrapper_error_line_is_a_crash(tail: str, step: int) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}\n")
+    assert snap.status == "crashed"
+    (event,) = snap.events
+    assert event.kind == "crashed" and event.step == step
+    assert snap.epoch is None  # the overrides' `epochs=100` is not the run's epoch
+
+
+def test_a_run_that_stops_on_a_nan_loss_crashed_and_says_the_loss() -> None:
+    # DeiT/DETR/MAE: `print("Loss is {}, stopping training".format(loss_value)); sys.exit(1)`
+    snap = _snapshot("Epoch: [5]  [19770/26922]  eta: 0:36:55  lr: 0.000311  loss: 12.8984 (12.8393)"
+                     "  time: 0.3092  data: 0.0097  max mem: 17167\nLoss is nan, stopping training\n")
+    assert snap.status == "crashed"
+    assert snap.loss is not None and math.isnan(snap.loss)  # the card shows why it stopped
+    assert [e.kind for e in snap.events] == ["diverged", "crashed"]
+
+
+def test_a_nan_loss_that_goes_on_is_divergence_not_a_crash() -> None:
+    snap = _snapshot("step 10 loss 2.5\nLoss is nan, skipping this batch\n")
+    assert snap.status == "diverged"
