@@ -65,7 +65,7 @@ TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`.
 EXCEPTION_LINE = re.compile(
-    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources)"
+    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|Exception|OutOfResources)"
     r"\b(?::|$)"
 )
 _BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
@@ -111,7 +111,7 @@ CRASH_LINE = re.compile(
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
          "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
-         "stopping training", "HYDRA_FULL_ERROR")
+         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

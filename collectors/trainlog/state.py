@@ -214,7 +214,7 @@ class TrainState:
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
-        if reading.format == "key-value" and "crashed" in self._open:
+        if reading.format == "key-value" and "crashed" in self._open and not self._beyond(reading):
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.step is not None and reading.step > MAX_STEP:
             reading.step = None
@@ -283,6 +283,11 @@ class TrainState:
         if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _beyond(self, reading: Reading) -> bool:
+        """Whether a reading moves past the last step read: training that went on after a failure
+        line it survived (a launcher's report after a crash names no later step)."""
+        return reading.step is not None and self.step is not None and reading.step > self.step
 
     def _nested_bar(self, reading: Reading) -> bool:
         """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,

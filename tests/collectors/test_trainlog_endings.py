@@ -68,3 +68,31 @@ def test_a_run_that_stops_on_a_nan_loss_crashed_and_says_the_loss() -> None:
 def test_a_nan_loss_that_goes_on_is_divergence_not_a_crash() -> None:
     snap = _snapshot("step 10 loss 2.5\nLoss is nan, skipping this batch\n")
     assert snap.status == "diverged"
+
+
+@pytest.mark.parametrize("tail", [
+    "RuntimeError: CUDA error: an illegal instruction was encountered",  # the header scrolled away
+    "[rank0]: ValueError: Expected input batch_size (16) to match target batch_size (8).",
+    "KeyboardInterrupt",
+    "Exception: dataset shard 3 is empty",
+])
+def test_an_exception_line_without_its_traceback_header_is_a_crash(tail: str) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}\n")
+    assert snap.status == "crashed"
+    (event,) = snap.events
+    assert event.step == 20 and tail.split(":")[-1].strip().split()[0] in event.message
+
+
+@pytest.mark.parametrize("line", [
+    "UserWarning: Was asked to gather along dimension 0, but all input tensors were scalars",
+    "Caught ValueError: retrying the shard",
+    "2024-01-01 10:00:00 WARNING ValueError in the loader was skipped",
+])
+def test_a_warning_or_a_mention_of_an_exception_is_not_a_crash(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "running"
+
+
+def test_a_run_that_goes_on_after_a_bare_exception_line_is_running() -> None:
+    snap = _snapshot("step 10 loss 2.5\nValueError: bad sample 17, skipped\nstep 20 loss 2.4\n"
+                     "step 30 loss 2.3\n")
+    assert snap.status == "running" and snap.step == 30
