@@ -97,7 +97,7 @@ CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
     r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
-    r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS|Aborted \(core dumped\)"
+    r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
@@ -105,13 +105,15 @@ CRASH_LINE = re.compile(
     r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
     r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
     r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
-    r"|^Loss is [-+]?(?:nan|inf)\b.{0,20}\bstopping training",  # DETR/DeiT/MAE exit on a non-finite loss
+    r"|^Loss is [-+]?(?:nan|inf)\b.{0,20}\bstopping training"  # DETR/DeiT/MAE exit on a non-finite loss
+    r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
+    r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]",  # SLURM srun
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
          "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
-         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt")
+         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

@@ -17,6 +17,17 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     # HF `Training completed. ...`, torchtitan `Training completed`, axolotl `Training Completed!!!`
     ("raining ", r"(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))",
      "Training completed. Do not forget to share your model on huggingface.co/models =)"),
+    # the plain words many scripts print: `Training finished.`, `Training done. Best val acc: 0.5`,
+    # `Training is over`, `Finished training`, `End of training` (not `... for epoch 3`)
+    ("raining", r"(?:^|[\]:|-]\s*)(?:the\s+)?training (?:is\s+|has\s+)?(?:done|finished|ended|over)\b"
+                r"(?!\s+(?:for|of|on)\b|\s*epoch)", "Training finished."),
+    ("raining", r"(?:^|[\]:|-]\s*)(?:finished|done|end of|ended) training\b(?!\s+(?:for|of|on)\b|\s*epoch)",
+     "2024-01-01 10:00:00 | INFO | Finished training"),
+    # an IDE's or a wrapper's last line for a clean exit
+    ("Process finished", r"^Process finished with exit code 0$", "Process finished with exit code 0"),
+    # W&B closing the run: its summary and the sync of its files
+    ("Run summary", r"^Run summary:$", "wandb: Run summary:"),
+    ("W&B file", r"^Synced \d+ W&B file", "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s)"),
     # SageMaker's estimator: `2020-05-24 21:14:22 Completed - Training job completed`, then billing
     ("raining job", r"\bCompleted - Training job completed\b",
      "2020-05-24 21:14:22 Completed - Training job completed"),

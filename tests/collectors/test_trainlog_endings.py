@@ -28,7 +28,22 @@ def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> 
 
 
 @pytest.mark.parametrize("line", [
+    "Training done. Best val acc: 0.5000",  # the plain words, after any logger prefix
+    "Training Done | Best Dice: 0.9204",
+    "[2024-01-01 10:00:00,000][root][INFO] - Training is over",
+    "INFO:root:End of training",
+    "Ended training after 3 epochs",
+])
+def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "finished"
+
+
+@pytest.mark.parametrize("line", [
     "Training complete for epoch 3",
+    "Training finished for epoch 3, starting validation",
+    "Training done epoch 4",
+    "Finished training epoch 2",
+    "Process finished with exit code 1",
     "Saving weights to /home/rtc/darknet/backup//yolo-obj_last.weights",  # darknet's periodic save
     "Saving weights to backup//yolo-obj_1000.weights",
     "If max_steps is given, it will override any value given in num_train_epochs",
@@ -39,7 +54,7 @@ def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> 
 ])
 def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
     assert not says_run_ended(line)
-    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "running"
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status != "finished"
 
 
 @pytest.mark.parametrize(("tail", "step"), [
@@ -47,8 +62,12 @@ def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
     ("[2025-10-31 05:07:11,062][__main__][ERROR] - Error executing job with overrides: "
      "['machine=hpc_train', 'train_params.epochs=100']", 20),
     ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.", 20),
+    ("terminate called after throwing an instance of 'c10::CUDAError'", 20),
+    ("Floating point exception (core dumped)", 20),
+    ("Process finished with exit code 1", 20),
+    ("srun: error: gpu-node-07: task 0: Exited with exit code 1", 20),
 ])
-def test_a_job_wrapper_error_line_is_a_crash(tail: str, step: int) -> None:
+def test_a_wrapper_or_runtime_error_line_is_a_crash(tail: str, step: int) -> None:
     snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}\n")
     assert snap.status == "crashed"
     (event,) = snap.events
