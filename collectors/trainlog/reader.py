@@ -216,6 +216,8 @@ class LineReader:
             for reading in readings:
                 if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean
                     reading.metrics.pop("loss", None)
+                if text.split()[0] == "_step":  # W&B's count of log calls, not the position
+                    reading.step = None
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)

@@ -115,3 +115,12 @@ def test_a_run_that_goes_on_after_a_bare_exception_line_is_running() -> None:
     snap = _snapshot("step 10 loss 2.5\nValueError: bad sample 17, skipped\nstep 20 loss 2.4\n"
                      "step 30 loss 2.3\n")
     assert snap.status == "running" and snap.step == 30
+
+
+def test_a_wandb_summary_after_the_run_keeps_its_position_and_finishes_it() -> None:
+    # wandb/sdk/wandb_run.py `_footer_history_summary_info`: `_step` counts log calls
+    snap = _snapshot("step 100 loss 2.0\nstep 200 loss 1.9\n"
+                     "wandb: Waiting for W&B process to finish... (success).\n"
+                     "wandb: Run summary:\nwandb:   loss 1.9\nwandb:   _step 57\nwandb: \n"
+                     "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s) and 0 other file(s)\n")
+    assert (snap.status, snap.step, snap.loss) == ("finished", 200, 1.9)
