@@ -107,13 +107,14 @@ CRASH_LINE = re.compile(
     r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
     r"|^Loss is [-+]?(?:nan|inf)\b.{0,20}\bstopping training"  # DETR/DeiT/MAE exit on a non-finite loss
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
-    r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]",  # SLURM srun
+    r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
+    r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
          "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
-         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called")
+         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called", "exits with")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

@@ -28,6 +28,16 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     # W&B closing the run: its summary and the sync of its files
     ("Run summary", r"^Run summary:$", "wandb: Run summary:"),
     ("W&B file", r"^Synced \d+ W&B file", "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s)"),
+    # DeepSpeed's launcher once a worker exited 0
+    ("exits successfully", r"^Process \d+ exits successfully\b",
+     "[2023-05-01 10:00:00,123] [INFO] [launch.py:347:main] Process 12345 exits successfully."),
+    # TF Estimator's `train()` returning
+    ("Loss for final step", r"^Loss for final step: ", "INFO:tensorflow:Loss for final step: 0.123."),
+    # spaCy's `spacy train`
+    ("Saved pipeline to output directory", r"\bSaved pipeline to output directory\b",
+     "\u2714 Saved pipeline to output directory"),
+    # the PyTorch quickstart tutorial and the scripts copied from it
+    ("Done!", r"^Done!$", "Done!"),
     # SageMaker's estimator: `2020-05-24 21:14:22 Completed - Training job completed`, then billing
     ("raining job", r"\bCompleted - Training job completed\b",
      "2020-05-24 21:14:22 Completed - Training job completed"),

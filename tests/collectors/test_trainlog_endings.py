@@ -51,6 +51,8 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "Training time per step: 0.31 s, ETA 1:00:00",
     "Saving final layer norm statistics",
     "Key: lr, Value: 0.001",
+    "Done! Loaded 50000 images",
+    "Loss for step 20: 0.5",
 ])
 def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
     assert not says_run_ended(line)
@@ -65,6 +67,9 @@ def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
     ("terminate called after throwing an instance of 'c10::CUDAError'", 20),
     ("Floating point exception (core dumped)", 20),
     ("Process finished with exit code 1", 20),
+    ("[2023-05-01 10:00:00,123] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', "
+     "'train.py', '--local_rank=0'] exits with return code = 1", 20),
+    ("wandb: ERROR Run abc123 errored: RuntimeError('CUDA error')", 20),
     ("srun: error: gpu-node-07: task 0: Exited with exit code 1", 20),
 ])
 def test_a_wrapper_or_runtime_error_line_is_a_crash(tail: str, step: int) -> None:
