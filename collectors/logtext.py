@@ -105,7 +105,9 @@ CRASH_LINE = re.compile(
     r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
     r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
     r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
-    r"|^Loss is [-+]?(?:nan|inf)\b.{0,20}\bstopping training"  # DETR/DeiT/MAE exit on a non-finite loss
+    # a script that exits on a non-finite loss: DETR/DeiT/MAE's `Loss is nan, stopping training`
+    r"|(?:\bloss\b.{0,30}\b[-+]?(?:nan|inf)\b|\b(?:nan|inf)\b.{0,10}\bloss\b)"
+    r".{0,40}\b(?:stopping training|exiting|aborting|terminating)\b"
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
@@ -114,7 +116,7 @@ CRASH_LINE = re.compile(
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
          "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
-         "stopping training", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called", "exits with")
+         "stopping training", "xiting", "borting", "erminating", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called", "exits with")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

@@ -80,6 +80,22 @@ def test_a_wrapper_or_runtime_error_line_is_a_crash(tail: str, step: int) -> Non
     assert snap.epoch is None  # the overrides' `epochs=100` is not the run's epoch
 
 
+@pytest.mark.parametrize("line", [
+    "Loss is nan, stopping training", "Loss is inf, stopping training",
+    "NaN loss detected at step 21, exiting", "Loss became nan. Aborting.", "[rank0] inf loss, terminating",
+])
+def test_a_script_that_exits_on_a_non_finite_loss_crashed(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{line}\n").status == "crashed"
+
+
+@pytest.mark.parametrize("line", [
+    "Monitored metric loss = nan is not finite. Previous best value was inf. Signaling Trainer to stop.",
+    "loss: nan", "Exiting the data loader worker 3",
+])
+def test_a_non_finite_loss_that_stops_nothing_is_not_a_crash(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status != "crashed"
+
+
 def test_a_run_that_stops_on_a_nan_loss_crashed_and_says_the_loss() -> None:
     # DeiT/DETR/MAE: `print("Loss is {}, stopping training".format(loss_value)); sys.exit(1)`
     snap = _snapshot("Epoch: [5]  [19770/26922]  eta: 0:36:55  lr: 0.000311  loss: 12.8984 (12.8393)"
