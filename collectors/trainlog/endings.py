@@ -82,8 +82,11 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     ("_final.weights", r"^Saving weights to \S*_final\.weights$",
      "Saving weights to backup//yolo-obj_final.weights"),
     # max_steps: llama-recipes, HF-style scripts
-    ("steps reached", r"\bmax(?:imum)?[ _](?:training[ _])?steps (?:reached|has been reached)\b",
+    ("eached", r"\bmax(?:imum)?[ _](?:number of )?(?:training[ _])?(?:steps|iters|iterations|epochs)(?:=\d+)?"
+               r" (?:reached|has been reached|is reached)\b",
      "max training steps reached, stopping training, total_train_steps:  6"),
+    ("eached", r"\breached (?:the )?max(?:imum)?[ _](?:number of )?(?:training[ _])?(?:steps|iters|iterations|epochs)\b",
+     "Reached max_steps, stopping."),
     # llama-recipes' closing summary `Key: avg_train_loss, Value: 0.2456`
     ("Key: avg_", r"^Key: avg_(?:train|eval|epoch|checkpoint)_\w+, Value: ",
      "Key: avg_train_loss, Value: 0.24563908576965332"),

@@ -33,6 +33,9 @@ def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> 
     "[2024-01-01 10:00:00,000][root][INFO] - Training is over",
     "INFO:root:End of training",
     "Ended training after 3 epochs",
+    "Maximum number of iterations reached, training stops",
+    "max_iters=5000 reached",
+    "[INFO] Reached the maximum number of epochs",
 ])
 def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "finished"
@@ -51,6 +54,7 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "Training time per step: 0.31 s, ETA 1:00:00",
     "Saving final layer norm statistics",
     "Key: lr, Value: 0.001",
+    "max_steps=5000, reached step 20",
     "Done! Loaded 50000 images",
     "Loss for step 20: 0.5",
 ])
