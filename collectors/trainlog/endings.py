@@ -36,8 +36,6 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     # spaCy's `spacy train`
     ("Saved pipeline to output directory", r"\bSaved pipeline to output directory\b",
      "\u2714 Saved pipeline to output directory"),
-    # the PyTorch quickstart tutorial and the scripts copied from it
-    ("Done!", r"^Done!$", "Done!"),
     # SageMaker's estimator: `2020-05-24 21:14:22 Completed - Training job completed`, then billing
     ("raining job", r"\bCompleted - Training job completed\b",
      "2020-05-24 21:14:22 Completed - Training job completed"),

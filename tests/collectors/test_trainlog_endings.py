@@ -55,7 +55,7 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "Saving final layer norm statistics",
     "Key: lr, Value: 0.001",
     "max_steps=5000, reached step 20",
-    "Done! Loaded 50000 images",
+    "Done!",  # torchvision's MNIST download says it before training starts
     "Loss for step 20: 0.5",
 ])
 def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
