@@ -65,7 +65,7 @@ TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`.
 EXCEPTION_LINE = re.compile(
-    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources)"
+    r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|Exception|OutOfResources)"
     r"\b(?::|$)"
 )
 _BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
@@ -97,18 +97,26 @@ CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
     r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
-    r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS|Aborted \(core dumped\)"
+    r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
     r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
-    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+",  # torchrun's worker failure
+    r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
+    r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
+    # a script that exits on a non-finite loss: DETR/DeiT/MAE's `Loss is nan, stopping training`
+    r"|(?:\bloss\b.{0,30}\b[-+]?(?:nan|inf)\b|\b(?:nan|inf)\b.{0,10}\bloss\b)"
+    r".{0,40}\b(?:stopping training|exiting|aborting|terminating)\b"
+    r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
+    r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
+    r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
     re.IGNORECASE,
 )
 # Cheap substrings that any failure report carries; blocks without one skip the regexes.
 HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
-         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED")
+         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
+         "stopping training", "xiting", "borting", "erminating", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called", "exits with")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"

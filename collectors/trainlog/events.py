@@ -67,7 +67,7 @@ class FailureWatcher:
             return None
         if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if CRASH_LINE.search(text):
+        if CRASH_LINE.search(text) or is_exception_line(text):  # a paste may drop the traceback
             return self._event(text, raw, at, step)
         return None
 

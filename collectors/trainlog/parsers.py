@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import lru_cache
 from itertools import repeat
 
+from sessiontui.collectors.trainlog.endings import says_run_ended
 from sessiontui.collectors.trainlog.generic import generic, json_object
 from sessiontui.collectors.trainlog.progress import looks_like_bar, notebook_bar, parse_bar, seconds
 from sessiontui.collectors.trainlog.readings import (
@@ -46,6 +47,11 @@ _DS_TIMER = re.compile(r"^(?P<e>\d+)/(?P<step>\d+), SamplesPerSec=(?P<rate>[\d.]
 # `       200 / 1000 iterations`), then `     2.635 iters/sec. Estimated time to finish: 20 days, 11:28:37.1.`
 _CHAINER_ITER = re.compile(r"\s*(?P<step>\d+) (?:iter, (?P<e>\d+) epoch / (?P<E>\d+) epochs|/ (?P<total>\d+) iterations)\s*")
 _CHAINER_RATE = re.compile(r"\s*(?P<rate>[\d.]+(?:e[-+]?\d+)?) iters/sec\. Estimated time to finish: .*")
+# Unsloth's gradient accumulation fix after its bar: `| 12/600 [01:54<1:28:28,  9.03s/it]11, 4.3969`
+_STEP_LOSS = re.compile(r"\s*(?P<i>\d+), (?P<loss>[-+]?\d*\.\d+(?:e[-+]?\d+)?|nan|inf)\s*", re.IGNORECASE)
+# darknet (AlexeyAB and pjreddie): `100: 443.01, 808.35 avg loss, 0.000000 rate, 20.68 seconds, 6400 images`
+_DARKNET = re.compile(r"\s*(?P<step>\d+): (?P<loss>\S+), (?P<avg>\S+) avg(?: loss)?, (?P<lr>[\d.e-]+) rate,"
+                      r" (?P<s>[\d.]+) seconds, \d+ images\b.*")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
@@ -73,17 +79,6 @@ _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
                      re.IGNORECASE)
-_ENDED = re.compile(r"`Trainer\.fit` stopped: .*\breached\b|^\d+ epochs? completed in [\d.]+ hours\b"
-                    r"|(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))"
-                    r"|\bdone training in\b|\[after training is done\]|^Total training time: (?:\d+ days?, )?[\d:]+"
-                    r"|^Training time: [\d.]+s$|^Training time (?:\d+ days?, )?\d+:\d\d:\d\d$"
-                    r"|\bThe training was finished at \d+ epochs|\bTraining of experiment is done\b"
-                    r"|^\*\*\* Best metric: |^Finished Training\b"
-                    r"|\bworker group successfully finished\b|\bworker group finished \(WorkerState\.SUCCEEDED\)"
-                    r"|^Epoch \d+: early stopping\b|^Restoring model weights from the end of the best epoch"
-                    r"|\bStopping training early as no improvement|^Saved final weights to\b"
-                    r"|^\s*train_runtime\s+=?\s*[\d:.]+\s*$|\bexiting program (?:at iteration|after) \d+",
-                    re.IGNORECASE)
 _POSITION_NAMES = {"acc": "acc", "acceptance rate": "acceptance_rate", "ploss": "ploss"}
 
 
@@ -209,6 +204,20 @@ def chainer_progress(text: str) -> Reading | None:
                    epoch=float(match["e"]) if match["e"] else None)
 
 
+def darknet(text: str) -> Reading | None:
+    """darknet's per-batch line: the batch, its loss, the running average darknet users watch
+    (the run's loss), the rate and the seconds the batch took."""
+    match = _DARKNET.fullmatch(text)
+    if match is None:
+        return None
+    loss, avg, rate, took = (to_float(match[name]) for name in ("loss", "avg", "lr", "s"))
+    if avg is None or rate is None:
+        return None
+    metrics = {"loss": avg, "lr": rate} | ({"batch_loss": loss} if loss is not None else {})
+    return Reading("darknet", metrics, step=int(match["step"]),
+                   steps_per_s=1.0 / took if took else None)
+
+
 def megatron(text: str) -> Reading | None:
     """Megatron-LM `iteration N/ M | name: value |` lines (older builds print some names without
     a colon: `learning rate 1.258E-04 | lm loss 4.799004E+00`) and validation lines."""
@@ -277,8 +286,11 @@ def metric_logger(text: str) -> Reading | None:
     if eta is not None and match["days"]:
         eta += int(match["days"]) * 86400
     step, total = int(match["i"]), int(match["n"])
-    return Reading("metriclogger", metrics, step=step, total=total,
-                   epoch=float(match["e"]) if match["e"] else None,
+    epoch = float(match["e"]) if match["e"] else None
+    meter = metrics.get("epoch")  # DUSt3R/MapAnything log the fractional epoch as a meter
+    if meter is not None and (epoch is None or int(meter) == epoch):
+        epoch = metrics.pop("epoch")
+    return Reading("metriclogger", metrics, step=step, total=total, epoch=epoch,
                    steps_per_s=1.0 / per_step if per_step and per_step > 0 else None,
                    remaining_s=eta)
 
@@ -324,23 +336,8 @@ def logged_time(raw: str) -> float | None:
 
 
 def run_ended(text: str) -> Reading | None:
-    """A line saying the run is over: Lightning's `Trainer.fit` stopped: `max_epochs=N` reached.,
-    YOLOv5/Ultralytics' `300 epochs completed in 8.675 hours.`, HF's `Training completed. ...`,
-    torchtitan's `Training completed`, axolotl's `Training Completed!!!`, fairseq's `done training
-    in 39.5 seconds`, Megatron's `[after training is done]`, Detectron2's and maskrcnn-benchmark's
-    `Total training time: 0:02:10`, LitGPT's `Training time: 123.45s`, ESPnet's `The training was
-    finished at 35 epochs`, Keras' EarlyStopping `Epoch 8: early stopping` and `Restoring model
-    weights from the end of the best epoch: 6.`, Ultralytics' `Stopping training early as no
-    improvement observed in last 50 epochs`, mlx-lm's `Saved final weights to adapters.safetensors.`
-    and the Trainer's `***** train metrics *****` block (`  train_runtime            = 0:10:00.12`,
-    LLaMA-Factory, TRL and HF examples print it when training returns) or W&B's run summary of it
-    (`wandb:            train_runtime 600.12`), Megatron's `exiting program at iteration 500` (its
-    --exit-interval) and `exiting program after 230 minutes` (--exit-duration-in-mins), DETR/DeiT/
-    MAE's `Training time 2 days, 3:04:05`, YOLOX's `Training of experiment is done and the best AP
-    is 40.12`, timm's last `*** Best metric: 80.1 (epoch 299)`, PyTorch's tutorial `Finished Training`,
-    torchrun's agent once every worker exited 0 (`worker group successfully finished`, newer
-    `Local worker group finished (WorkerState.SUCCEEDED)`)."""
-    if not _ENDED.search(text):
+    """A line saying the run is over (endings.py's table): a done reading without figures."""
+    if not says_run_ended(text):
         return None
     return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
 
@@ -350,31 +347,26 @@ def _bar_then_rest(text: str) -> list[Reading]:
     reading, rest = parse_bar(text)
     if rest is text:
         return _single(text)
+    if reading is not None and (loss := _step_loss_suffix(reading.step, rest)) is not None:
+        reading.metrics["loss"] = loss
+        return [reading]
     readings = [reading] if reading is not None else []
     return readings + parse_record(rest) if rest.strip() else readings
+
+
+def _step_loss_suffix(step: int | None, rest: str) -> float | None:
+    """The loss in a bare `11, 4.3969` printed after a bar at step 12 (Unsloth's gradient
+    accumulation fix prints the 0-based step and its loss): only when the count is the bar's step."""
+    match = _STEP_LOSS.fullmatch(rest)
+    if match is None or step is None or int(match["i"]) not in (step - 1, step):
+        return None
+    return to_float(match["loss"])
 
 
 # (marker that must occur, recogniser): the first whose marker occurs and that returns wins.
 RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("Eval - Step", specforge_step),
-    ("Trainer.fit` stopped", run_ended),
-    (" completed in ", run_ended),
-    ("raining complete", run_ended),
-    ("raining Complete", run_ended),
-    ("done training", run_ended),
-    ("after training is done", run_ended),
-    ("raining time", run_ended),
-    ("raining of experiment is done", run_ended),
-    ("*** Best metric: ", run_ended),
-    ("Finished Training", run_ended),
-    ("worker group", run_ended),
-    ("training was finished", run_ended),
-    ("early stopping", run_ended),
-    ("Restoring model weights", run_ended),
-    ("Stopping training early", run_ended),
-    ("Saved final weights", run_ended),
-    ("train_runtime ", run_ended),
-    ("exiting program", run_ended),
+    ("", run_ended),
     (" Epoch [", specforge_epoch),
     ("[", notebook_bar),
     ("step ", specforge_dict),
@@ -383,6 +375,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("skipped=", deepspeed_step),
     (", SamplesPerSec=", deepspeed_timer),
     ("iter time (s)", deepspeed_steps),
+    (" rate, ", darknet),
     (" iters/sec. ", chainer_progress),
     (" iter", chainer_progress),
     ("iteration", megatron),

@@ -14,6 +14,7 @@ from sessiontui.collectors.trainlog.declared import (
     active_formats,
     declared_reading,
 )
+from sessiontui.collectors.trainlog.endings import says_run_ended
 from sessiontui.collectors.trainlog.generic import json_object
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
@@ -186,7 +187,7 @@ class LineReader:
         if (columns := _header(text)) is not None:
             self._columns, self._starts = columns, _starts(text)
             return []
-        if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()):
+        if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
             return []
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
@@ -216,6 +217,8 @@ class LineReader:
             for reading in readings:
                 if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean
                     reading.metrics.pop("loss", None)
+                if text.split()[0] == "_step":  # W&B's count of log calls, not the position
+                    reading.step = None
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)

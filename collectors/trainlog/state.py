@@ -174,12 +174,16 @@ class TrainState:
     def _before_failure(self, line: str) -> list[Reading]:
         """What a line printed before the failure glued to it: all of it before a `Traceback`
         (YOLOv7's table row and bar, then `Traceback (most recent call last):`), else the bar it
-        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`)."""
+        starts with (`| 80/100 [...][rank1]: Watchdog caught ...`), else the loss of a run that
+        stopped because it was not finite (DeiT's `Loss is nan, stopping training`)."""
         cut = line.find(TRACEBACK)
         if cut > 0 and line[:cut].strip():
             return self._reader.read(line[:cut])
         bar = leading_bar(line)
-        return [bar] if bar is not None else []
+        if bar is not None:
+            return [bar]
+        return [reading for reading in self._reader.read(line)
+                if not math.isfinite(reading.metrics.get("loss", 0.0))]
 
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""
@@ -210,7 +214,7 @@ class TrainState:
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
-        if reading.format == "key-value" and "crashed" in self._open:
+        if reading.format == "key-value" and "crashed" in self._open and not self._beyond(reading):
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.step is not None and reading.step > MAX_STEP:
             reading.step = None
@@ -279,6 +283,11 @@ class TrainState:
         if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _beyond(self, reading: Reading) -> bool:
+        """Whether a reading moves past the last step read: training that went on after a failure
+        line it survived (a launcher's report after a crash names no later step)."""
+        return reading.step is not None and self.step is not None and reading.step > self.step
 
     def _nested_bar(self, reading: Reading) -> bool:
         """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,

@@ -90,6 +90,8 @@ LEXICON = {
     "step": ("step", "iteration"),
 }
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)`.
+_PAREN_QUALIFIER = re.compile(r"(?P<inner>[^()]+?)\s*\(\w+\)")
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -132,6 +134,9 @@ def canonical(key: str) -> str:
         inner = _unqualified(parts[-1])
         whole = _unqualified("_".join(part for part in parts if part != "total"))  # a loss's sum
         found = inner if inner in LEXICON else whole if whole in LEXICON else name
+    if found == name and (qualified := _PAREN_QUALIFIER.fullmatch(key.strip())):
+        inner = canonical(qualified["inner"])
+        found = inner if inner in LEXICON else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
         known = inner in LEXICON or inner.removeprefix("val_") in LEXICON

@@ -85,6 +85,33 @@ CASES = [
      "Epoch: [0]  [ 210/1251]  eta: 0:10:04  lr: 0.000100  loss: 6.9012 (6.9234)  "
      "time: 0.4821  data: 0.0012  max mem: 12345\n",
      {"step": 210, "total": 1251, "loss": 6.9012, "lr": 0.0001}),
+    # DUSt3R/MapAnything's MetricLogger adds the fractional epoch as a meter: it beats the header's [7]
+    ("metriclogger-epoch-meter",
+     "Epoch: [7]  [ 600/2916]  eta: 0:54:53  lr: 0.000072  epoch: 7.2023 (7.1029)  loss: 0.5 (0.6)  "
+     "time: 1.3483  data: 0.0002  max mem: 137223\n",
+     {"step": 600, "total": 2916, "epoch": 7.2023, "lr": 0.000072}),
+    # darknet src/detector.c train_detector: `%ld: %f, %f avg loss, %f rate, %lf seconds, %d images`
+    ("darknet",
+     "Loaded: 0.000041 seconds\n 1000: 1.432114, 1.512345 avg loss, 0.001000 rate, 3.200000 seconds, "
+     "64000 images, 20.5 hours left\n",
+     {"step": 1000, "loss": 1.512345, "lr": 0.001, "batch_loss": 1.432114}),
+    ("darknet-2017",
+     "9002: 0.211667, 0.060730 avg, 0.001000 rate, 3.868000 seconds, 576288 images\n",
+     {"step": 9002, "loss": 0.06073, "lr": 0.001}),
+    # Unsloth's gradient accumulation fix (unsloth issue 1169) prints the 0-based step and loss after the bar
+    ("unsloth-ga-fix",
+     f"  2%|{BAR}         | 11/600 [01:46<1:29:14,  9.09s/it]10, 4.4966\n"
+     f"  2%|{BAR}         | 12/600 [01:54<1:28:28,  9.03s/it]11, 4.3969\n",
+     {"step": 12, "total": 600, "loss": 4.3969}),
+    ("bar-then-other-pair",
+     f"  2%|{BAR}         | 12/600 [01:54<1:28:28,  9.03s/it]3, 0.5\n",
+     {"step": 12, "loss": None}),
+    # PaddleClas ppcls/engine/train/utils.py log_info: the scheduler's class after `lr`
+    ("paddleclas",
+     "[2024/07/31 20:24:32] ppcls INFO: [Train][Epoch 24/120][Iter: 10/304]lr(PiecewiseDecay): "
+     "0.00100000, top1: 0.97159, CELoss: 0.05098, loss: 0.05098, batch_cost: 0.62808s, "
+     "reader_cost: 0.12837, ips: 25.47451 samples/s, eta: 5:08:34\n",
+     {"step": 10, "total": 304, "epoch": 24, "loss": 0.05098, "lr": 0.001}),
     # mmengine/runner/log_processor.py `get_log_after_iter`, epoch-based and iteration-based
     ("mmengine-epoch",
      "2024/01/01 10:00:00 - mmengine - INFO - Epoch(train)  [1][ 50/469]  base_lr: 1.0000e-02 "
@@ -627,7 +654,7 @@ def test_an_interleaved_evaluation_is_never_the_training_loss(tmp_path: Path, ev
     "loss: nan", "loss=NaN", "loss=nan.0", "{'loss': nan, 'learning_rate': 1e-05, 'epoch': 0.5}",
     "loss: -inf", "loss: Infinity", "loss: tensor(nan, device='cuda:0', grad_fn=<AddBackward0>)",
     "Epoch: [0]  [ 20/100]  eta: 0:00:10  lr: 0.0001  loss: nan (nan)  time: 0.1",
-    "iteration 20/ 100 | lm loss: nan |", "Loss is nan, stopping training", "Step 20: loss = nan",
+    "iteration 20/ 100 | lm loss: nan |", "Step 20: loss = nan",  # DeiT's `Loss is nan, stopping training` exits: test_trainlog_endings
     f"Epoch 0:   3%|{BAR}| 9/300 [00:10<05:00, 0.9it/s, v_num=0, train_loss=inf.0]",
 ])
 def test_a_non_finite_loss_is_read_and_diverges(tmp_path: Path, line: str) -> None:

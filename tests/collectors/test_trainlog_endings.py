@@ -1,0 +1,151 @@
+"""How a run ends: every row of endings.py's table finishes a run, near-misses do not, and the
+lines with which a job dies without a Python traceback header crash it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sessiontui.collectors.trainlog.endings import ROWS, says_run_ended
+from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
+from sessiontui.collectors.trainlog.state import TrainState
+
+
+def _snapshot(text: str) -> TrainSnapshot:
+    """A log text read in one go."""
+    state = TrainState("x")
+    state.feed(text.encode(), 1.0)
+    return state.snapshot(2.0)
+
+
+@pytest.mark.parametrize(("marker", "example"), [(marker, example) for marker, _, example in ROWS])
+def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> None:
+    assert marker in example
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{example}\n")
+    assert snap.status == "finished"
+    assert [e.kind for e in snap.events] == ["finished"]
+
+
+@pytest.mark.parametrize("line", [
+    "Training done. Best val acc: 0.5000",  # the plain words, after any logger prefix
+    "Training Done | Best Dice: 0.9204",
+    "[2024-01-01 10:00:00,000][root][INFO] - Training is over",
+    "INFO:root:End of training",
+    "Ended training after 3 epochs",
+    "Maximum number of iterations reached, training stops",
+    "max_iters=5000 reached",
+    "[INFO] Reached the maximum number of epochs",
+])
+def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "finished"
+
+
+@pytest.mark.parametrize("line", [
+    "Training complete for epoch 3",
+    "Training finished for epoch 3, starting validation",
+    "Training done epoch 4",
+    "Finished training epoch 2",
+    "Process finished with exit code 1",
+    "Saving weights to /home/rtc/darknet/backup//yolo-obj_last.weights",  # darknet's periodic save
+    "Saving weights to backup//yolo-obj_1000.weights",
+    "If max_steps is given, it will override any value given in num_train_epochs",
+    "2020-05-24 21:12:17 Training - Downloading the training image.........",
+    "Training time per step: 0.31 s, ETA 1:00:00",
+    "Saving final layer norm statistics",
+    "Key: lr, Value: 0.001",
+    "max_steps=5000, reached step 20",
+    "Done!",  # torchvision's MNIST download says it before training starts
+    "Loss for step 20: 0.5",
+])
+def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
+    assert not says_run_ended(line)
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status != "finished"
+
+
+@pytest.mark.parametrize(("tail", "step"), [
+    # Hydra's job wrapper (map-anything issue 89), and its closing hint when the tail starts there
+    ("[2025-10-31 05:07:11,062][__main__][ERROR] - Error executing job with overrides: "
+     "['machine=hpc_train', 'train_params.epochs=100']", 20),
+    ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.", 20),
+    ("terminate called after throwing an instance of 'c10::CUDAError'", 20),
+    ("Floating point exception (core dumped)", 20),
+    ("Process finished with exit code 1", 20),
+    ("[2023-05-01 10:00:00,123] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', '-u', "
+     "'train.py', '--local_rank=0'] exits with return code = 1", 20),
+    ("wandb: ERROR Run abc123 errored: RuntimeError('CUDA error')", 20),
+    ("srun: error: gpu-node-07: task 0: Exited with exit code 1", 20),
+])
+def test_a_wrapper_or_runtime_error_line_is_a_crash(tail: str, step: int) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}\n")
+    assert snap.status == "crashed"
+    (event,) = snap.events
+    assert event.kind == "crashed" and event.step == step
+    assert snap.epoch is None  # the overrides' `epochs=100` is not the run's epoch
+
+
+@pytest.mark.parametrize("line", [
+    "Loss is nan, stopping training", "Loss is inf, stopping training",
+    "NaN loss detected at step 21, exiting", "Loss became nan. Aborting.", "[rank0] inf loss, terminating",
+])
+def test_a_script_that_exits_on_a_non_finite_loss_crashed(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{line}\n").status == "crashed"
+
+
+@pytest.mark.parametrize("line", [
+    "Monitored metric loss = nan is not finite. Previous best value was inf. Signaling Trainer to stop.",
+    "loss: nan", "Exiting the data loader worker 3",
+])
+def test_a_non_finite_loss_that_stops_nothing_is_not_a_crash(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status != "crashed"
+
+
+def test_a_run_that_stops_on_a_nan_loss_crashed_and_says_the_loss() -> None:
+    # DeiT/DETR/MAE: `print("Loss is {}, stopping training".format(loss_value)); sys.exit(1)`
+    snap = _snapshot("Epoch: [5]  [19770/26922]  eta: 0:36:55  lr: 0.000311  loss: 12.8984 (12.8393)"
+                     "  time: 0.3092  data: 0.0097  max mem: 17167\nLoss is nan, stopping training\n")
+    assert snap.status == "crashed"
+    assert snap.loss is not None and math.isnan(snap.loss)  # the card shows why it stopped
+    assert [e.kind for e in snap.events] == ["diverged", "crashed"]
+
+
+def test_a_nan_loss_that_goes_on_is_divergence_not_a_crash() -> None:
+    snap = _snapshot("step 10 loss 2.5\nLoss is nan, skipping this batch\n")
+    assert snap.status == "diverged"
+
+
+@pytest.mark.parametrize("tail", [
+    "RuntimeError: CUDA error: an illegal instruction was encountered",  # the header scrolled away
+    "[rank0]: ValueError: Expected input batch_size (16) to match target batch_size (8).",
+    "KeyboardInterrupt",
+    "Exception: dataset shard 3 is empty",
+])
+def test_an_exception_line_without_its_traceback_header_is_a_crash(tail: str) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}\n")
+    assert snap.status == "crashed"
+    (event,) = snap.events
+    assert event.step == 20 and tail.split(":")[-1].strip().split()[0] in event.message
+
+
+@pytest.mark.parametrize("line", [
+    "UserWarning: Was asked to gather along dimension 0, but all input tensors were scalars",
+    "Caught ValueError: retrying the shard",
+    "2024-01-01 10:00:00 WARNING ValueError in the loader was skipped",
+])
+def test_a_warning_or_a_mention_of_an_exception_is_not_a_crash(line: str) -> None:
+    assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "running"
+
+
+def test_a_run_that_goes_on_after_a_bare_exception_line_is_running() -> None:
+    snap = _snapshot("step 10 loss 2.5\nValueError: bad sample 17, skipped\nstep 20 loss 2.4\n"
+                     "step 30 loss 2.3\n")
+    assert snap.status == "running" and snap.step == 30
+
+
+def test_a_wandb_summary_after_the_run_keeps_its_position_and_finishes_it() -> None:
+    # wandb/sdk/wandb_run.py `_footer_history_summary_info`: `_step` counts log calls
+    snap = _snapshot("step 100 loss 2.0\nstep 200 loss 1.9\n"
+                     "wandb: Waiting for W&B process to finish... (success).\n"
+                     "wandb: Run summary:\nwandb:   loss 1.9\nwandb:   _step 57\nwandb: \n"
+                     "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s) and 0 other file(s)\n")
+    assert (snap.status, snap.step, snap.loss) == ("finished", 200, 1.9)
