@@ -96,7 +96,7 @@ _LATENCY = (
 )
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
-          ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
+          ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
@@ -674,16 +674,34 @@ def _unfinished_bar(line: str) -> bool:
 
 
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
-    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`) as the average
-    alone: the line the tool prints as its result."""
+    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`, `eval rate:` lines
+    then `Average of eval rate:`) as the average alone: the line the tool prints as its result.
+    The trials are the results just above with the average's headline, back to the last average."""
     kept: list[_Result] = []
     for result in results:
-        if _AVERAGE_LINE.match(clean(lines[result.first])):
-            names = set(result.readings)
-            while kept and names <= set(kept[-1].readings):
+        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first):
+            for name, value in result.readings.items():  # the summary's next line: the same result
+                kept[-1].readings.setdefault(name, value)
+            kept[-1].last = result.last
+            continue
+        if _is_average(lines, result.first):
+            headline = _headline(result.readings)
+            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first):
                 kept.pop()
         kept.append(result)
     return kept
+
+
+_SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
+
+
+def _is_average(lines: list[str], first: int) -> bool:
+    """Whether a result is the tool's own average: its line says so, or it is the first under a
+    summary heading (`=== summary [narrative] (n=5) ===`)."""
+    if _AVERAGE_LINE.match(clean(lines[first])):
+        return True
+    above = next((clean(line).strip() for line in reversed(lines[:first]) if clean(line).strip()), "")
+    return bool(_SUMMARY_HEADING.match(above))
 
 
 def _derived(readings: dict[str, float]) -> dict[str, float]:

@@ -452,3 +452,30 @@ def test_a_cell_of_percentages_under_a_per_position_column_gives_each_positions_
 def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(table: str) -> None:
     records = read_benchmark_output(table).records
     assert [(r.value, r.concurrency or r.batch_size) for r in records] == [(45.2, 1), (301.7, 8)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # freeletics/ollama-benchmark results/macbook_air_m2_24GB.md: per-prompt `eval rate:` lines, then
+    # the tool's `Average of eval rate:` per model, with the next model's name line in between
+    ("model_name =    mistral:7b\nprompt = Write a guide\neval rate:            18.52 tokens/s\n"
+     "prompt = Develop a function\neval rate:            19.10 tokens/s\n--------------------\n"
+     "Average of eval rate:  19.17  tokens/s\n----------\nmodel_name =    phi4:14b\n"
+     "prompt = Write a guide\neval rate:            8.67 tokens/s\n--------------------\n"
+     "Average of eval rate:  6.828  tokens/s\n", [19.17, 6.828]),
+    # noonghunna/club-3090#46: warmups and measured runs, then a summary heading over one line per
+    # statistic (wall_TPS, decode_TPS): one result, its generation rate the headline
+    ("=== measured (2) ===\n"
+     "  run-1      wall= 11.34s  ttft=   129ms  toks=1000  wall_TPS= 88.16  decode_TPS= 89.17\n"
+     "  run-2      wall= 10.71s  ttft=   100ms  toks=1000  wall_TPS= 93.40  decode_TPS= 94.28\n\n"
+     "=== summary [narrative] (n=2) ===\n"
+     "  wall_TPS       mean=  90.78   std=  2.48   CV= 2.7%   min=88.16   max=93.40\n"
+     "  decode_TPS     mean=  91.72   std=  2.49   CV= 2.7%   min=89.17   max=94.28\n", [91.72]),
+    # AI-Hypercomputer/inference-benchmark#27: one JSON report; `sd_` is a standard deviation, not
+    # another mean that would start a second result
+    ('      "benchmark_time":84.41,\n      "throughput_rps":1.18,\n      "throughput":248.16,\n'
+     '      "total_output_token":20947,\n      "output_tokens_per_min":14889.6,\n'
+     '      "avg_TTFT":5.87,\n      "sd_TTFT":10.76,\n      "avg_ITL":0.098,\n      "sd_ITL":0.18,\n      "avg_latency":26398.2,\n',
+     [248.16]),
+])
+def test_a_result_printed_with_its_runs_or_statistics_is_counted_once(text: str, expected: list[float]) -> None:
+    assert [r.value for r in read_benchmark_output(text).records] == expected
