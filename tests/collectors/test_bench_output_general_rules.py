@@ -479,3 +479,17 @@ def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(tab
 ])
 def test_a_result_printed_with_its_runs_or_statistics_is_counted_once(text: str, expected: list[float]) -> None:
     assert [r.value for r in read_benchmark_output(text).records] == expected
+
+
+def test_a_command_continued_over_backslash_lines_gives_its_load_once() -> None:
+    # QwenLM/Qwen3#1536: `--max-concurrency 1` and `--request-rate 1` on separate lines of one
+    # benchmark_serving.py command, the block below printing neither
+    text = ("python3 benchmarks/benchmark_serving.py \\\n  --backend vllm \\\n  --max-concurrency 1 \\\n"
+            "  --request-rate 1 \\\n  --random-output-len 200\n\n"
+            "============ Serving Benchmark Result ============\nSuccessful requests:                     30\n"
+            "Benchmark duration (s):                  223.53\nTotal input tokens:                      480000\n"
+            "Total generated tokens:                  6000\nRequest throughput (req/s):              0.13\n"
+            "Output token throughput (tok/s):         26.84\nTotal Token throughput (tok/s):          2174.16\n"
+            "==================================================\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.concurrency, record.figures["request_rate"]) == (26.84, 1, 1.0)
