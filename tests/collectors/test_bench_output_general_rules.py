@@ -493,3 +493,11 @@ def test_a_command_continued_over_backslash_lines_gives_its_load_once() -> None:
             "==================================================\n")
     [record] = read_benchmark_output(text).records
     assert (record.value, record.concurrency, record.figures["request_rate"]) == (26.84, 1, 1.0)
+
+
+def test_a_generating_n_tokens_note_heads_the_generation_rate() -> None:
+    # turboderp/exllama#6: the first pass's `** Speed:` over the prompt, then `-- Generating 128
+    # tokens...` over the generation's `** Speed:`, the rate the run measured
+    text = (" -- Inference, first pass.\n ** Time, Inference: 0.50 seconds\n ** Speed: 8.06 tokens/second\n"
+            " -- Generating 128 tokens...\n ** Speed: 28.56 tokens/second\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 28.56)]
