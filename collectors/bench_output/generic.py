@@ -405,13 +405,15 @@ _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
-    numbers in it, and the next line a name (or a setting's value, under `conc`, `bs`) and as
-    many numbers as the remaining columns."""
+    numbers in it, and the next line its names (one or more text cells, or a setting's value
+    under `conc`, `bs`) then as many numbers as the remaining columns, two at least."""
     row = _without_index(_SPACED.split(next_line), cells)
+    names = 1 if row and _VALUE.fullmatch(row[0]) else next(
+        (i for i, cell in enumerate(row) if _VALUE.fullmatch(cell)), len(row))
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
             and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
-            and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+            and len(row) - names >= 2 and all(_VALUE.fullmatch(cell) for cell in row[names:]))
 
 
 def _without_index(row: list[str], header: list[str]) -> list[str]:

@@ -22,7 +22,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b17/lm_studio_speed_table_spec_dec_columns.md": "two rows of LM Studio's speculative-decoding columns",
     "bench/b17/club3090_bench_narrative_summary_then_code_cut.txt":
         "the summary's TTFT line (no rate) is not joined to its result",
-    "bench/b17/nanovlm_pandas_summary_table_two_rows.txt": "a pandas printout without rules",
     "bench/b17/fastertransformer_excel_pasted_latency_table_html.txt": "an Excel HTML table of latencies alone",
 }
 

@@ -501,3 +501,15 @@ def test_a_generating_n_tokens_note_heads_the_generation_rate() -> None:
     text = (" -- Inference, first pass.\n ** Time, Inference: 0.50 seconds\n ** Speed: 8.06 tokens/second\n"
             " -- Generating 128 tokens...\n ** Speed: 28.56 tokens/second\n")
     assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 28.56)]
+
+
+def test_a_spaced_table_whose_rows_start_with_several_name_cells_is_read_per_row() -> None:
+    # huggingface/nanoVLM#52: a pandas DataFrame, index column, two model-name columns before the numbers
+    text = ("                 vit_model_type         lm_model_type  avg_time_to_first_token"
+            "  avg_tokens_per_sec_after_first\n"
+            "0  google/siglip2-base-patch16-256  HuggingFaceTB/SmolLM2-135M      0.039273      30.556697\n"
+            "1  google/siglip2-base-patch16-256  HuggingFaceTB/SmolLM2-360M      0.041191      28.825869\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.config) for r in records] == [
+        (30.556697, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-135M"),
+        (28.825869, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-360M")]
