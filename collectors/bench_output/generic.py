@@ -851,6 +851,34 @@ def _unwrapped_bars(text: str) -> str:
                      for line, found in zip(lines, latest, strict=True))
 
 
+_ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
+
+
+def _accepted_counts(match: re.Match[str]) -> str:
+    """`accepted 120/200` (draft tokens accepted of those proposed) as the two counts and the
+    acceptance rate they make."""
+    accepted, drafted = int(match[1]), int(match[2])
+    rate = f", acceptance rate: {100 * accepted / drafted:.2f}%" if drafted else ""
+    return f"accepted tokens: {accepted}, draft tokens: {drafted}{rate}"
+
+
+_BULLET_SEPARATOR = re.compile(r"\s+[•·]\s+")
+_GLUED_UNIT = re.compile(r"^([-+]?\d[\d,]*\.?\d*)(?=[A-Za-z])")
+
+
+def _bulleted_cells(text: str) -> str:
+    """Lines of value-first stats between bullets (LM Studio's `45.21 tok/sec • 210 tokens •
+    4.65s to first token`) as a row of cells, each its number then its name."""
+    if "•" not in text and "·" not in text:
+        return text
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())]
+        if len(parts) >= 2 and all(_VALUE_FIRST.fullmatch(part) for part in parts):
+            lines[index] = f"| {' | '.join(parts)} |"
+    return "\n".join(lines)
+
+
 def _spread_json_lines(text: str) -> str:
     """A JSON object printed on one line (a script's JSONL result) as one `"key": value` line per
     key, the layout JSON pairs are read from; every other line as it was."""
@@ -949,7 +977,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(text))))
+    text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(text)))))
+    text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

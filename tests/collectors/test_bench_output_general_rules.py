@@ -513,3 +513,17 @@ def test_a_spaced_table_whose_rows_start_with_several_name_cells_is_read_per_row
     assert [(r.value, r.config) for r in records] == [
         (30.556697, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-135M"),
         (28.825869, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-360M")]
+
+
+# Layouts seen only in screenshots or described in issues so far (no text paste in the corpus yet):
+# LM Studio's chat stats line between bullets, a draft's `accepted N/M`, a table copied as tabs.
+@pytest.mark.parametrize(("text", "value", "figures"), [
+    ("45.21 tok/sec • 210 tokens • 4.65s to first token\n", 45.21, {"tokens": 210.0}),
+    ("generation: 52.10 tok/s, accepted 120/200 draft tokens\n", 52.10,
+     {"accepted_tokens": 120.0, "draft_tokens": 200.0, "acceptance_rate": 0.6}),
+    ("model\tconcurrency\toutput_tok_s\tttft_ms\nllama-8b\t8\t512.7\t88.3\n", 512.7, {"ttft_ms_mean": 88.3}),
+])
+def test_bullets_fractions_and_tabs_read_as_their_cells(text: str, value: float, figures: dict) -> None:
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", value)
+    assert figures.items() <= record.figures.items()
