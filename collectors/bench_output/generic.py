@@ -587,18 +587,20 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
-             settings: frozenset[int] = frozenset()) -> list[_Result]:
+             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
-    every result under it until the next."""
+    every result under it until the next. A table row (one of `rows`) that prints the headline
+    again is another result even where its values repeat the row above (a run measured twice)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
-        if any(_differs(current.get(r.name), r.value) for r in line) or (
-                index in settings and _headline(current, headlines)):
+        headline = _headline(current, headlines)
+        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings and headline) or (
+                index in rows and index - 1 in rows and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
             held = {r.name: r.value for r in line}
@@ -992,8 +994,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     found.sort(key=lambda r: r.line)
     prompt_only = prompt_only and not _generated(found)
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
-    measured = _results(found, HEADLINES, settings) or (
-        _results(found, PROMPT_ONLY, settings) if prompt_only else [])
+    rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(_BAR_CHARS))
+    measured = _results(found, HEADLINES, settings, rows) or (
+        _results(found, PROMPT_ONLY, settings, rows) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]

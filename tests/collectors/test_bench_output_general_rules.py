@@ -527,3 +527,13 @@ def test_bullets_fractions_and_tabs_read_as_their_cells(text: str, value: float,
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", value)
     assert figures.items() <= record.figures.items()
+
+
+def test_each_table_row_is_a_result_even_where_it_repeats_the_row_above() -> None:
+    # NexVeridian/llm-inference-benchmarks README: a row printed twice (measured twice) and a row whose
+    # speculative cells are `-` where the row above named a draft model
+    text = ("| Size (B) | Speed (T/s) | Model | Quant | Spec Dec (B) | Spec Quant |\n"
+            "|---|---|---|---|---|---|\n"
+            "| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n"
+            "| 32 | 16 | qwq | 4 | 7 | 8 |\n| 32 | 16 | qwq | 6 | - | - |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [30, 30, 16, 16]
