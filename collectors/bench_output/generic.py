@@ -322,8 +322,9 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
     if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
         return
     number = _VALUE.match(cells[1])
-    if number and number.end() == len(cells[1]):
-        yield cells[0], number[1], number[3] or ""
+    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
+        unit = number[3] or (cells[2] if len(cells) == 3 and not _VALUE.search(cells[2]) else "")
+        yield cells[0], number[1], unit
 
 
 def _float(raw: str) -> float:
@@ -899,13 +900,14 @@ _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b
 
 def _runs_in_columns(text: str) -> str:
     """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
-    runs) as one block of `label: value` lines per run column; change columns are not runs."""
+    runs) as one block of `label: value` lines per run column; change and unit columns are not runs."""
     lines = text.splitlines()
     out: list[str] = []
     index = 0
     while index < len(lines):
         cells = _row_cells(lines[index]) if _BARS.match(lines[index].strip()) else []
-        runs = [i for i, cell in enumerate(cells) if i and not _CHANGE_COLUMN.search(cell)]
+        runs = [i for i, cell in enumerate(cells)
+                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")]
         rule = index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip())
         if not (cells and cells[0].lower() in _KEY_COLUMNS and len(runs) >= 2 and rule):
             out.append(lines[index])

@@ -537,3 +537,12 @@ def test_each_table_row_is_a_result_even_where_it_repeats_the_row_above() -> Non
             "| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n"
             "| 32 | 16 | qwq | 4 | 7 | 8 |\n| 32 | 16 | qwq | 6 | - | - |\n")
     assert [r.value for r in read_benchmark_output(text).records] == [30, 30, 16, 16]
+
+
+def test_a_metric_value_unit_table_takes_its_unit_from_the_unit_column() -> None:
+    # DerekLiu35/huggingface-quantization-benchmarking-code runs/llama_torchao_int4wo/benchmark_report.md:
+    # optimum-benchmark's report, a `| metric | value | unit |` table per phase heading
+    text = ("# prefill:\n\n## throughput:\n\n| metric     |     value   |   unit |\n| :--------- | --------:   | -----: |\n"
+            "| throughput | 16.67 | samples/s |\n# decode:\n\n## throughput:\n\n| metric     |     value   |   unit |\n"
+            "| :--------- | --------:   | -----: |\n| throughput | 24.98 | tokens/s |\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 24.98)]
