@@ -73,7 +73,8 @@ _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|
                         re.IGNORECASE)
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
-_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"", re.IGNORECASE)
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$",  # markup
+                      re.IGNORECASE)
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
@@ -94,6 +95,8 @@ _LATENCY = (
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
+_TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
@@ -236,6 +239,8 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency
+    if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
+        return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
     return slug(label.split(":")[-1] or label), 1.0
 
 

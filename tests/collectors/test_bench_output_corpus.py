@@ -20,7 +20,6 @@ _SPEC.loader.exec_module(scorer)
 KNOWN_MISSES: dict[str, str] = {
     "bench/b17/club3090_bench_narrative_summary_then_code_cut.txt":
         "the summary's TTFT line (no rate) is not joined to its result",
-    "bench/b17/fastertransformer_excel_pasted_latency_table_html.txt": "an Excel HTML table of latencies alone",
 }
 
 

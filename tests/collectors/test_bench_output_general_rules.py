@@ -546,3 +546,15 @@ def test_a_metric_value_unit_table_takes_its_unit_from_the_unit_column() -> None
             "| throughput | 16.67 | samples/s |\n# decode:\n\n## throughput:\n\n| metric     |     value   |   unit |\n"
             "| :--------- | --------:   | -----: |\n| throughput | 24.98 | tokens/s |\n")
     assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 24.98)]
+
+
+def test_a_table_of_latencies_alone_pasted_with_excel_markup_is_read_per_row() -> None:
+    # NVIDIA/FasterTransformer#331: Excel's clipboard HTML around a `FT latency (ms)` table, units glued on
+    text = ("<div ccp_infra_version='3' ccp_infra_timestamp='1664341992976'><html><head>"
+            "<meta name=Generator content=\"Microsoft Excel 15\"></head><body link=\"#0563C1\">\n\n"
+            "model_size | batch_size | input_length | output_length | FT latency (ms)\n-- | -- | -- | -- | --\n"
+            "345m | 1 | 60 | 80 | 233.83ms\n345m | 4 | 60 | 80 | 223.45ms\n\n</body></html></div>\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.batch_size) for r in records] == [("latency_s", 1), ("latency_s", 4)]
+    assert [r.value for r in records] == pytest.approx([0.23383, 0.22345])
+    assert not any("ccp_infra_timestamp" in r.figures for r in records)
