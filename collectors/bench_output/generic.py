@@ -617,7 +617,24 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
     results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
-    return [result for result in results if _headline(result.readings, headlines)]
+    return _with_lines_below(results, headlines)
+
+
+def _with_lines_below(results: list[_Result], headlines: tuple[str, ...]) -> list[_Result]:
+    """Results with a headline, each completed by the figures of headline-less lines right under
+    it (a summary's `TTFT  mean= 117ms` line below its rate lines)."""
+    kept: list[_Result] = []
+    end = -2
+    for result in results:
+        if _headline(result.readings, headlines):
+            kept.append(result)
+        elif kept and result.first == end + 1:
+            for name, value in result.readings.items():
+                kept[-1].readings.setdefault(name, value)
+        else:
+            continue
+        end = result.last
+    return kept
 
 
 def _joined_by_settings(results: list[_Result]) -> list[_Result]:

@@ -17,10 +17,7 @@ scorer = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
-KNOWN_MISSES: dict[str, str] = {
-    "bench/b17/club3090_bench_narrative_summary_then_code_cut.txt":
-        "the summary's TTFT line (no rate) is not joined to its result",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def entries() -> list[tuple[str, str, dict]]:

@@ -469,7 +469,8 @@ def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(tab
      "  run-2      wall= 10.71s  ttft=   100ms  toks=1000  wall_TPS= 93.40  decode_TPS= 94.28\n\n"
      "=== summary [narrative] (n=2) ===\n"
      "  wall_TPS       mean=  90.78   std=  2.48   CV= 2.7%   min=88.16   max=93.40\n"
-     "  decode_TPS     mean=  91.72   std=  2.49   CV= 2.7%   min=89.17   max=94.28\n", [91.72]),
+     "  decode_TPS     mean=  91.72   std=  2.49   CV= 2.7%   min=89.17   max=94.28\n"
+     "  TTFT          mean=   114ms  std=   15ms  min=100ms  max=129ms\n", [91.72]),
     # AI-Hypercomputer/inference-benchmark#27: one JSON report; `sd_` is a standard deviation, not
     # another mean that would start a second result
     ('      "benchmark_time":84.41,\n      "throughput_rps":1.18,\n      "throughput":248.16,\n'
@@ -479,6 +480,15 @@ def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(tab
 ])
 def test_a_result_printed_with_its_runs_or_statistics_is_counted_once(text: str, expected: list[float]) -> None:
     assert [r.value for r in read_benchmark_output(text).records] == expected
+
+
+def test_a_line_of_figures_without_a_rate_right_under_a_result_completes_it() -> None:
+    # noonghunna/club-3090#46: the summary's TTFT line under its rate lines
+    text = ("=== summary [narrative] (n=5) ===\n"
+            "  decode_TPS     mean=  93.56   std=  2.49   CV= 2.7%   min=89.17   max=95.35\n"
+            "  TTFT          mean=   117ms  std=   15ms  min=100ms  max=129ms\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["ttft_ms_mean"]) == (93.56, 117)
 
 
 def test_a_command_continued_over_backslash_lines_gives_its_load_once() -> None:
