@@ -568,3 +568,10 @@ def test_a_table_of_latencies_alone_pasted_with_excel_markup_is_read_per_row() -
     assert [(r.metric, r.batch_size) for r in records] == [("latency_s", 1), ("latency_s", 4)]
     assert [r.value for r in records] == pytest.approx([0.23383, 0.22345])
     assert not any("ccp_infra_timestamp" in r.figures for r in records)
+
+
+@pytest.mark.parametrize("line", ["model_name =    phi4:14b", "pulling deepseek-r1:8b", "qwen2.5:0.5b"])
+def test_an_ollama_tag_size_names_a_model_and_is_no_figure(line: str) -> None:
+    # freeletics/ollama-benchmark: the next model's `model_name = phi4:14b` line under an average
+    [record] = read_benchmark_output(f"eval rate:  19.17  tokens/s\n{line}\n").records
+    assert record.figures == {}
