@@ -898,7 +898,8 @@ def _bulleted_cells(text: str) -> str:
         return text
     lines = text.splitlines()
     for index, line in enumerate(lines):
-        parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())]
+        parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())
+                 if any(c.isdigit() for c in part)]  # not `Stop reason: EOS Token Found`
         if len(parts) >= 2 and all(_VALUE_FIRST.fullmatch(part) for part in parts):
             lines[index] = f"| {' | '.join(parts)} |"
     return "\n".join(lines)

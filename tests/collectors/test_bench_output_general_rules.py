@@ -529,6 +529,8 @@ def test_a_spaced_table_whose_rows_start_with_several_name_cells_is_read_per_row
 # LM Studio's chat stats line between bullets, a draft's `accepted N/M`, a table copied as tabs.
 @pytest.mark.parametrize(("text", "value", "figures"), [
     ("45.21 tok/sec • 210 tokens • 4.65s to first token\n", 45.21, {"tokens": 210.0}),
+    ("18.72 tok/sec • 1024 tokens • 0.31s to first token • Stop reason: EOS Token Found\n", 18.72,
+     {"tokens": 1024.0}),
     ("generation: 52.10 tok/s, accepted 120/200 draft tokens\n", 52.10,
      {"accepted_tokens": 120.0, "draft_tokens": 200.0, "acceptance_rate": 0.6}),
     ("model\tconcurrency\toutput_tok_s\tttft_ms\nllama-8b\t8\t512.7\t88.3\n", 512.7, {"ttft_ms_mean": 88.3}),
