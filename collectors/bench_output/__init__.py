@@ -79,11 +79,15 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     return ParseResult(_with_printed_load(text, client or records), problems)
 
 
+_CONTINUED = re.compile(r"\\[ \t]*\r?\n")
+
+
 def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
     """Records given the load a heading or a printed command above each names (`# request rate
     8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
     is one such line per record, paired in order."""
-    loads = [load for line in text.splitlines() if (load := _load_of(line)) is not None]
+    commands = _CONTINUED.sub(" ", text)  # a command continued over `\` lines is one line
+    loads = [load for line in commands.splitlines() if (load := _load_of(line)) is not None]
     if not loads or len(loads) != len(records):
         return records
     for record, load in zip(records, loads, strict=True):

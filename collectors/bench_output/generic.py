@@ -29,8 +29,8 @@ from sessiontui.project_memory.records import Record
 
 FORMATS = ("generic", "generic.server_log")
 ENGINE = None
-_VALUE = re.compile(
-    r"(?<![\w.])(?<![A-Za-z]-)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+_VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`), which names a model
+    r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
@@ -73,7 +73,8 @@ _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|
                         re.IGNORECASE)
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
-_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"", re.IGNORECASE)
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$",  # markup
+                      re.IGNORECASE)
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
@@ -94,9 +95,11 @@ _LATENCY = (
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
+_TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
-          ("max", "max"), ("min", "min"), ("std", "std"), ("avg", "mean"), ("mean", "mean"),
+          ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
@@ -112,9 +115,10 @@ _OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_
                   "number_of_completion_tokens")
 ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
 # A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
-# (`throughput: 216.6 tok/s`); any other heading or rule ends it.
-_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output)[-=#*:\s]*$",
-                            re.IGNORECASE)
+# (`throughput: 216.6 tok/s`), as does ExLlama's `-- Generating 128 tokens...`; any other heading
+# or rule ends it.
+_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output|generating)"
+                            r"(?:\s+\d+\s+tokens)?[-=#*:.\s]*$", re.IGNORECASE)
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
@@ -235,6 +239,8 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency
+    if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
+        return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
     return slug(label.split(":")[-1] or label), 1.0
 
 
@@ -321,8 +327,9 @@ def _cells(line: str) -> Iterator[tuple[str, str, str]]:
     if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
         return
     number = _VALUE.match(cells[1])
-    if number and number.end() == len(cells[1]):
-        yield cells[0], number[1], number[3] or ""
+    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
+        unit = number[3] or (cells[2] if len(cells) == 3 and not _VALUE.search(cells[2]) else "")
+        yield cells[0], number[1], unit
 
 
 def _float(raw: str) -> float:
@@ -404,13 +411,15 @@ _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
-    numbers in it, and the next line a name (or a setting's value, under `conc`, `bs`) and as
-    many numbers as the remaining columns."""
+    numbers in it, and the next line its names (one or more text cells, or a setting's value
+    under `conc`, `bs`) then as many numbers as the remaining columns, two at least."""
     row = _without_index(_SPACED.split(next_line), cells)
+    names = 1 if row and _VALUE.fullmatch(row[0]) else next(
+        (i for i, cell in enumerate(row) if _VALUE.fullmatch(cell)), len(row))
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(_VALUE.fullmatch(cell) for cell in cells)
             and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
-            and all(_VALUE.fullmatch(cell) for cell in row[1:]))
+            and len(row) - names >= 2 and all(_VALUE.fullmatch(cell) for cell in row[names:]))
 
 
 def _without_index(row: list[str], header: list[str]) -> list[str]:
@@ -487,7 +496,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
-            phase = heading[1].lower()
+            phase = heading[1].lower().replace("generating", "generation")
             continue
         if _HEADING.match(line):
             phase = ""
@@ -584,18 +593,20 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
-             settings: frozenset[int] = frozenset()) -> list[_Result]:
+             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
-    every result under it until the next."""
+    every result under it until the next. A table row (one of `rows`) that prints the headline
+    again is another result even where its values repeat the row above (a run measured twice)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
-        if any(_differs(current.get(r.name), r.value) for r in line) or (
-                index in settings and _headline(current, headlines)):
+        headline = _headline(current, headlines)
+        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings and headline) or (
+                index in rows and index - 1 in rows and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
             held = {r.name: r.value for r in line}
@@ -606,7 +617,24 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
     results = _joined_by_settings(results)
     for result in results:
         result.readings = _derived(result.readings)
-    return [result for result in results if _headline(result.readings, headlines)]
+    return _with_lines_below(results, headlines)
+
+
+def _with_lines_below(results: list[_Result], headlines: tuple[str, ...]) -> list[_Result]:
+    """Results with a headline, each completed by the figures of headline-less lines right under
+    it (a summary's `TTFT  mean= 117ms` line below its rate lines)."""
+    kept: list[_Result] = []
+    end = -2
+    for result in results:
+        if _headline(result.readings, headlines):
+            kept.append(result)
+        elif kept and result.first == end + 1:
+            for name, value in result.readings.items():
+                kept[-1].readings.setdefault(name, value)
+        else:
+            continue
+        end = result.last
+    return kept
 
 
 def _joined_by_settings(results: list[_Result]) -> list[_Result]:
@@ -674,16 +702,34 @@ def _unfinished_bar(line: str) -> bool:
 
 
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
-    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`) as the average
-    alone: the line the tool prints as its result."""
+    """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`, `eval rate:` lines
+    then `Average of eval rate:`) as the average alone: the line the tool prints as its result.
+    The trials are the results just above with the average's headline, back to the last average."""
     kept: list[_Result] = []
     for result in results:
-        if _AVERAGE_LINE.match(clean(lines[result.first])):
-            names = set(result.readings)
-            while kept and names <= set(kept[-1].readings):
+        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first):
+            for name, value in result.readings.items():  # the summary's next line: the same result
+                kept[-1].readings.setdefault(name, value)
+            kept[-1].last = result.last
+            continue
+        if _is_average(lines, result.first):
+            headline = _headline(result.readings)
+            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first):
                 kept.pop()
         kept.append(result)
     return kept
+
+
+_SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
+
+
+def _is_average(lines: list[str], first: int) -> bool:
+    """Whether a result is the tool's own average: its line says so, or it is the first under a
+    summary heading (`=== summary [narrative] (n=5) ===`)."""
+    if _AVERAGE_LINE.match(clean(lines[first])):
+        return True
+    above = next((clean(line).strip() for line in reversed(lines[:first]) if clean(line).strip()), "")
+    return bool(_SUMMARY_HEADING.match(above))
 
 
 def _derived(readings: dict[str, float]) -> dict[str, float]:
@@ -830,6 +876,35 @@ def _unwrapped_bars(text: str) -> str:
                      for line, found in zip(lines, latest, strict=True))
 
 
+_ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
+
+
+def _accepted_counts(match: re.Match[str]) -> str:
+    """`accepted 120/200` (draft tokens accepted of those proposed) as the two counts and the
+    acceptance rate they make."""
+    accepted, drafted = int(match[1]), int(match[2])
+    rate = f", acceptance rate: {100 * accepted / drafted:.2f}%" if drafted else ""
+    return f"accepted tokens: {accepted}, draft tokens: {drafted}{rate}"
+
+
+_BULLET_SEPARATOR = re.compile(r"\s+[•·]\s+")
+_GLUED_UNIT = re.compile(r"^([-+]?\d[\d,]*\.?\d*)(?=[A-Za-z])")
+
+
+def _bulleted_cells(text: str) -> str:
+    """Lines of value-first stats between bullets (LM Studio's `45.21 tok/sec • 210 tokens •
+    4.65s to first token`) as a row of cells, each its number then its name."""
+    if "•" not in text and "·" not in text:
+        return text
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())
+                 if any(c.isdigit() for c in part)]  # not `Stop reason: EOS Token Found`
+        if len(parts) >= 2 and all(_VALUE_FIRST.fullmatch(part) for part in parts):
+            lines[index] = f"| {' | '.join(parts)} |"
+    return "\n".join(lines)
+
+
 def _spread_json_lines(text: str) -> str:
     """A JSON object printed on one line (a script's JSONL result) as one `"key": value` line per
     key, the layout JSON pairs are read from; every other line as it was."""
@@ -848,13 +923,14 @@ _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b
 
 def _runs_in_columns(text: str) -> str:
     """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
-    runs) as one block of `label: value` lines per run column; change columns are not runs."""
+    runs) as one block of `label: value` lines per run column; change and unit columns are not runs."""
     lines = text.splitlines()
     out: list[str] = []
     index = 0
     while index < len(lines):
         cells = _row_cells(lines[index]) if _BARS.match(lines[index].strip()) else []
-        runs = [i for i, cell in enumerate(cells) if i and not _CHANGE_COLUMN.search(cell)]
+        runs = [i for i, cell in enumerate(cells)
+                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")]
         rule = index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip())
         if not (cells and cells[0].lower() in _KEY_COLUMNS and len(runs) >= 2 and rule):
             out.append(lines[index])
@@ -928,7 +1004,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(text))))
+    text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(text)))))
+    text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:
@@ -941,8 +1019,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     found.sort(key=lambda r: r.line)
     prompt_only = prompt_only and not _generated(found)
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
-    measured = _results(found, HEADLINES, settings) or (
-        _results(found, PROMPT_ONLY, settings) if prompt_only else [])
+    rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(_BAR_CHARS))
+    measured = _results(found, HEADLINES, settings, rows) or (
+        _results(found, PROMPT_ONLY, settings, rows) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]

@@ -452,3 +452,128 @@ def test_a_cell_of_percentages_under_a_per_position_column_gives_each_positions_
 def test_tables_with_unusual_rules_and_a_setting_first_read_a_result_per_row(table: str) -> None:
     records = read_benchmark_output(table).records
     assert [(r.value, r.concurrency or r.batch_size) for r in records] == [(45.2, 1), (301.7, 8)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # freeletics/ollama-benchmark results/macbook_air_m2_24GB.md: per-prompt `eval rate:` lines, then
+    # the tool's `Average of eval rate:` per model, with the next model's name line in between
+    ("model_name =    mistral:7b\nprompt = Write a guide\neval rate:            18.52 tokens/s\n"
+     "prompt = Develop a function\neval rate:            19.10 tokens/s\n--------------------\n"
+     "Average of eval rate:  19.17  tokens/s\n----------\nmodel_name =    phi4:14b\n"
+     "prompt = Write a guide\neval rate:            8.67 tokens/s\n--------------------\n"
+     "Average of eval rate:  6.828  tokens/s\n", [19.17, 6.828]),
+    # noonghunna/club-3090#46: warmups and measured runs, then a summary heading over one line per
+    # statistic (wall_TPS, decode_TPS): one result, its generation rate the headline
+    ("=== measured (2) ===\n"
+     "  run-1      wall= 11.34s  ttft=   129ms  toks=1000  wall_TPS= 88.16  decode_TPS= 89.17\n"
+     "  run-2      wall= 10.71s  ttft=   100ms  toks=1000  wall_TPS= 93.40  decode_TPS= 94.28\n\n"
+     "=== summary [narrative] (n=2) ===\n"
+     "  wall_TPS       mean=  90.78   std=  2.48   CV= 2.7%   min=88.16   max=93.40\n"
+     "  decode_TPS     mean=  91.72   std=  2.49   CV= 2.7%   min=89.17   max=94.28\n"
+     "  TTFT          mean=   114ms  std=   15ms  min=100ms  max=129ms\n", [91.72]),
+    # AI-Hypercomputer/inference-benchmark#27: one JSON report; `sd_` is a standard deviation, not
+    # another mean that would start a second result
+    ('      "benchmark_time":84.41,\n      "throughput_rps":1.18,\n      "throughput":248.16,\n'
+     '      "total_output_token":20947,\n      "output_tokens_per_min":14889.6,\n'
+     '      "avg_TTFT":5.87,\n      "sd_TTFT":10.76,\n      "avg_ITL":0.098,\n      "sd_ITL":0.18,\n      "avg_latency":26398.2,\n',
+     [248.16]),
+])
+def test_a_result_printed_with_its_runs_or_statistics_is_counted_once(text: str, expected: list[float]) -> None:
+    assert [r.value for r in read_benchmark_output(text).records] == expected
+
+
+def test_a_line_of_figures_without_a_rate_right_under_a_result_completes_it() -> None:
+    # noonghunna/club-3090#46: the summary's TTFT line under its rate lines
+    text = ("=== summary [narrative] (n=5) ===\n"
+            "  decode_TPS     mean=  93.56   std=  2.49   CV= 2.7%   min=89.17   max=95.35\n"
+            "  TTFT          mean=   117ms  std=   15ms  min=100ms  max=129ms\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["ttft_ms_mean"]) == (93.56, 117)
+
+
+def test_a_command_continued_over_backslash_lines_gives_its_load_once() -> None:
+    # QwenLM/Qwen3#1536: `--max-concurrency 1` and `--request-rate 1` on separate lines of one
+    # benchmark_serving.py command, the block below printing neither
+    text = ("python3 benchmarks/benchmark_serving.py \\\n  --backend vllm \\\n  --max-concurrency 1 \\\n"
+            "  --request-rate 1 \\\n  --random-output-len 200\n\n"
+            "============ Serving Benchmark Result ============\nSuccessful requests:                     30\n"
+            "Benchmark duration (s):                  223.53\nTotal input tokens:                      480000\n"
+            "Total generated tokens:                  6000\nRequest throughput (req/s):              0.13\n"
+            "Output token throughput (tok/s):         26.84\nTotal Token throughput (tok/s):          2174.16\n"
+            "==================================================\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.concurrency, record.figures["request_rate"]) == (26.84, 1, 1.0)
+
+
+def test_a_generating_n_tokens_note_heads_the_generation_rate() -> None:
+    # turboderp/exllama#6: the first pass's `** Speed:` over the prompt, then `-- Generating 128
+    # tokens...` over the generation's `** Speed:`, the rate the run measured
+    text = (" -- Inference, first pass.\n ** Time, Inference: 0.50 seconds\n ** Speed: 8.06 tokens/second\n"
+            " -- Generating 128 tokens...\n ** Speed: 28.56 tokens/second\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 28.56)]
+
+
+def test_a_spaced_table_whose_rows_start_with_several_name_cells_is_read_per_row() -> None:
+    # huggingface/nanoVLM#52: a pandas DataFrame, index column, two model-name columns before the numbers
+    text = ("                 vit_model_type         lm_model_type  avg_time_to_first_token"
+            "  avg_tokens_per_sec_after_first\n"
+            "0  google/siglip2-base-patch16-256  HuggingFaceTB/SmolLM2-135M      0.039273      30.556697\n"
+            "1  google/siglip2-base-patch16-256  HuggingFaceTB/SmolLM2-360M      0.041191      28.825869\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.config) for r in records] == [
+        (30.556697, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-135M"),
+        (28.825869, "google/siglip2-base-patch16-256 HuggingFaceTB/SmolLM2-360M")]
+
+
+# Layouts seen only in screenshots or described in issues so far (no text paste in the corpus yet):
+# LM Studio's chat stats line between bullets, a draft's `accepted N/M`, a table copied as tabs.
+@pytest.mark.parametrize(("text", "value", "figures"), [
+    ("45.21 tok/sec • 210 tokens • 4.65s to first token\n", 45.21, {"tokens": 210.0}),
+    ("18.72 tok/sec • 1024 tokens • 0.31s to first token • Stop reason: EOS Token Found\n", 18.72,
+     {"tokens": 1024.0}),
+    ("generation: 52.10 tok/s, accepted 120/200 draft tokens\n", 52.10,
+     {"accepted_tokens": 120.0, "draft_tokens": 200.0, "acceptance_rate": 0.6}),
+    ("model\tconcurrency\toutput_tok_s\tttft_ms\nllama-8b\t8\t512.7\t88.3\n", 512.7, {"ttft_ms_mean": 88.3}),
+])
+def test_bullets_fractions_and_tabs_read_as_their_cells(text: str, value: float, figures: dict) -> None:
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", value)
+    assert figures.items() <= record.figures.items()
+
+
+def test_each_table_row_is_a_result_even_where_it_repeats_the_row_above() -> None:
+    # NexVeridian/llm-inference-benchmarks README: a row printed twice (measured twice) and a row whose
+    # speculative cells are `-` where the row above named a draft model
+    text = ("| Size (B) | Speed (T/s) | Model | Quant | Spec Dec (B) | Spec Quant |\n"
+            "|---|---|---|---|---|---|\n"
+            "| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n| 32 | 30 | qwen 2.5 | 4 | 1.5 | 4 |\n"
+            "| 32 | 16 | qwq | 4 | 7 | 8 |\n| 32 | 16 | qwq | 6 | - | - |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [30, 30, 16, 16]
+
+
+def test_a_metric_value_unit_table_takes_its_unit_from_the_unit_column() -> None:
+    # DerekLiu35/huggingface-quantization-benchmarking-code runs/llama_torchao_int4wo/benchmark_report.md:
+    # optimum-benchmark's report, a `| metric | value | unit |` table per phase heading
+    text = ("# prefill:\n\n## throughput:\n\n| metric     |     value   |   unit |\n| :--------- | --------:   | -----: |\n"
+            "| throughput | 16.67 | samples/s |\n# decode:\n\n## throughput:\n\n| metric     |     value   |   unit |\n"
+            "| :--------- | --------:   | -----: |\n| throughput | 24.98 | tokens/s |\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 24.98)]
+
+
+def test_a_table_of_latencies_alone_pasted_with_excel_markup_is_read_per_row() -> None:
+    # NVIDIA/FasterTransformer#331: Excel's clipboard HTML around a `FT latency (ms)` table, units glued on
+    text = ("<div ccp_infra_version='3' ccp_infra_timestamp='1664341992976'><html><head>"
+            "<meta name=Generator content=\"Microsoft Excel 15\"></head><body link=\"#0563C1\">\n\n"
+            "model_size | batch_size | input_length | output_length | FT latency (ms)\n-- | -- | -- | -- | --\n"
+            "345m | 1 | 60 | 80 | 233.83ms\n345m | 4 | 60 | 80 | 223.45ms\n\n</body></html></div>\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.batch_size) for r in records] == [("latency_s", 1), ("latency_s", 4)]
+    assert [r.value for r in records] == pytest.approx([0.23383, 0.22345])
+    assert not any("ccp_infra_timestamp" in r.figures for r in records)
+
+
+@pytest.mark.parametrize("line", ["model_name =    phi4:14b", "pulling deepseek-r1:8b", "qwen2.5:0.5b"])
+def test_an_ollama_tag_size_names_a_model_and_is_no_figure(line: str) -> None:
+    # freeletics/ollama-benchmark: the next model's `model_name = phi4:14b` line under an average
+    [record] = read_benchmark_output(f"eval rate:  19.17  tokens/s\n{line}\n").records
+    assert record.figures == {}
