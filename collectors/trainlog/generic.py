@@ -23,7 +23,8 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
+    rf"(?P<quote>[\"'])?(?P<value>{_VALUE})(?P<unit>{_UNIT})(?(quote)[\"'])"  # PaddleDetection's `'loss': '43.7'`
+    rf"(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
@@ -37,7 +38,8 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
+# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
 # epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its
@@ -250,7 +252,7 @@ def generic(text: str) -> Reading | None:
 
 def json_object(text: str) -> Reading | None:
     """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
-    strings (fairseq's `"loss": "3.180"`) count."""
+    strings (fairseq's `"loss": "3.180"`, ms-swift's `"global_step/max_steps": "2/4389"`) count."""
     start = text.find('{"')
     try:
         data = json.loads(text[start:]) if start != -1 else None
@@ -258,10 +260,6 @@ def json_object(text: str) -> Reading | None:
         return None
     if not isinstance(data, dict):
         return None
-    numeric = []
-    for key, value in data.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int | float) or (isinstance(value, str) and to_float(value) is not None):
-            numeric.append((str(key), str(value)))
-    return from_pairs("jsonl", numeric)
+    printed = [(str(key), str(value)) for key, value in data.items()
+               if isinstance(value, int | float | str) and not isinstance(value, bool)]
+    return from_pairs("jsonl", printed)

@@ -232,3 +232,33 @@ def test_detectron2_copypaste_results_are_the_evaluations_by_task() -> None:
     bbox, segm = _reader_lines(lines)
     assert (bbox.metrics["val_bbox/ap50"], segm.metrics["val_segm/ap"]) == (61.0, 36.1)
     assert "loss" not in bbox.metrics and bbox.step is None
+
+
+@pytest.mark.parametrize(("line", "key", "value"), [
+    # PaddleDetection 2020 (PaddleDetection#1512): the loss as a quoted string among bare figures
+    ("2020-09-25 18:44:31,000-INFO: iter: 10, lr: 0.000040, 'loss': '43.708477', eta: 8:12:32", "loss", 43.708477),
+    ('step 7 "loss": "3.180" "lr": "1e-4"', "loss", 3.18),
+    ("step 7 acc='91.5%' loss=0.2", "acc", 0.915),
+])
+def test_a_number_quoted_as_a_string_is_read(line: str, key: str, value: float) -> None:
+    _, _, metrics = _read(line)
+    assert metrics[key] == pytest.approx(value)
+
+
+def test_a_quote_left_open_is_no_figure() -> None:
+    """Only a quote that closes around the number makes it a figure: `'loss': '4.2` is cut text."""
+    _, _, metrics = _read("iter: 10, lr: 0.1, 'loss': '4.2")
+    assert "loss" not in metrics
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch"), [
+    # ms-swift GRPO's JSON line (ms-swift#5890): position and total in one string value
+    ('{"loss": 1e-08, "epoch": 0.00045568, "global_step/max_steps": "2/4389", "percentage": "0.05%"}',
+     2, 4389, 0.00045568),
+    # Kaldi nnet3 (vosk-api#966): the fraction of epochs done over the epochs
+    ("Iter: 85/959   Jobs: 1   Epoch: 1.77/20.0 (8.9% complete)   lr: 0.000816", 85, 959, 1.77),
+    ("Epoch 3/10, loss: 0.5", None, None, 3.0),
+])
+def test_a_slash_pair_in_one_value_is_a_position_and_its_total(line: str, step, total, epoch) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch) == (step, total, epoch)
