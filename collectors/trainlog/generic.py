@@ -23,7 +23,10 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<quote>[\"'])?(?P<value>{_VALUE})(?P<unit>{_UNIT})(?(quote)[\"'])"  # PaddleDetection's `'loss': '43.7'`
+    # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
+    # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
+    rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"
+    rf"(?(box)(?:\s*,\s*{_VALUE})*\s*,?\s*[\])])(?(quote)[\"'])"
     rf"(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
     re.IGNORECASE,
 )

@@ -262,3 +262,21 @@ def test_a_quote_left_open_is_no_figure() -> None:
 def test_a_slash_pair_in_one_value_is_a_position_and_its_total(line: str, step, total, epoch) -> None:
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total, reading.epoch) == (step, total, epoch)
+
+
+@pytest.mark.parametrize(("line", "lr"), [
+    # BasicSR (BasicSR#269): each optimizer's rate in a tuple after `lr:`, thousands in the position
+    ("[My_ES..][epoch:210, iter:  20,400, lr:(1.000e-04,)] [eta: 1 day, 18:10:02] l_g_pix: 3.3959e-04", 1e-4),
+    ("[epoch:  3, iter:   1,200, lr:(2.000e-04,1.000e-04,)] l_pix: 1.0e-02", 2e-4),
+    ("step 3 lr= [0.001] loss: 2.0", 1e-3),
+])
+def test_a_bracketed_list_of_rates_gives_the_first(line: str, lr: float) -> None:
+    _, _, metrics = _read(line)
+    assert metrics["lr"] == pytest.approx(lr)
+
+
+def test_a_parenthesised_figure_in_prose_is_no_position() -> None:
+    """torchtitan: `Warmup steps (200) exceed total training steps (10).` states settings."""
+    [reading] = parse_record(normalize(
+        "WARNING - Warmup steps (200) exceed total training steps (10). Adjusting warmup steps to 10."))
+    assert reading.step is None
