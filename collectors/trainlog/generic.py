@@ -227,9 +227,11 @@ def generic(text: str) -> Reading | None:
         plain = plain_name(key)
         if plain.endswith(_TOTAL_KEYS):
             total = int(value) if math.isfinite(value) and value > 0 else total
+        elif name == "step" and not value.is_integer():  # nerfstudio's `Trainer.train_iteration: 0.0300`: seconds
+            metrics[plain] = value
         elif name == "step":
             rank = STEP_RANK.get(plain, 1)
-            if math.isfinite(value) and (step is None or rank < step[0]):
+            if step is None or rank < step[0]:
                 step = (rank, int(value))
         elif name == "epoch":
             epoch = value if epoch is None else epoch

@@ -90,8 +90,10 @@ LEXICON = {
     "step": ("step", "iteration"),
 }
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-# A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)`.
+# A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)` (after a
+# position it names another figure: nerfstudio's `Train Iter (time)` is a duration).
 _PAREN_QUALIFIER = re.compile(r"(?P<inner>[^()]+?)\s*\(\w+\)")
+_POSITIONS = frozenset({"step", "epoch"})
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -136,7 +138,7 @@ def canonical(key: str) -> str:
         found = inner if inner in LEXICON else whole if whole in LEXICON else name
     if found == name and (qualified := _PAREN_QUALIFIER.fullmatch(key.strip())):
         inner = canonical(qualified["inner"])
-        found = inner if inner in LEXICON else name
+        found = inner if inner in LEXICON and inner not in _POSITIONS else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
         known = inner in LEXICON or inner.removeprefix("val_") in LEXICON

@@ -280,3 +280,25 @@ def test_a_parenthesised_figure_in_prose_is_no_position() -> None:
     [reading] = parse_record(normalize(
         "WARNING - Warmup steps (200) exceed total training steps (10). Adjusting warmup steps to 10."))
     assert reading.step is None
+
+
+def test_a_step_column_with_its_share_done_is_the_step() -> None:
+    """nerfstudio's writer (tetra-nerf#12): `Step (% Done)` over `3800 (1.27%)`, durations with
+    their unit and a blank last column; `Train Iter (time)` is a duration, not the position."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    assert reader.read("Step (% Done)       Train Iter (time)    ETA (time)           "
+                       "Train Rays / Sec     Test Rays / Sec") == []
+    [row] = reader.read("3800 (1.27%)        31.634 ms            2 h, 36 m, 9 s       1.01 K")
+    assert row.step == 3800
+    assert row.metrics["train_iter_(time)"] == pytest.approx(31.634)
+
+
+@pytest.mark.parametrize(("line", "seconds"), [
+    ("Trainer.train_iteration: 0.0300", 0.03),  # nerfstudio's profiling summary after training
+    ("avg iteration: 0.512 s", 0.512),
+])
+def test_a_fractional_position_is_a_duration_not_the_step(line: str, seconds: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.step is None and list(reading.metrics.values()) == [pytest.approx(seconds)]
