@@ -69,6 +69,9 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
                          # the ImageNet example's, timm's, DeiT's and Swin's summary `* Acc@1 81.2 Acc@5 95.1 loss 0.81`
                          r"|^\s*\*\s+Acc@",
                          re.IGNORECASE)
+# A diagnostic comparing what was expected with what came (DeepSpeed ZeRO-3's `Invalidate trace
+# cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
+_MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
@@ -190,6 +193,8 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
+    if _MISMATCH.search(text):
+        return None
     found = pairs(text)
     counted: int | None = None
     if not found:

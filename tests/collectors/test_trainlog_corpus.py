@@ -14,7 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b25/hf_custom_epoch_step_speed_then_ctrl_c_traceback.log": "custom epoch/step line not read yet",
     "b25/yolov5_2022_sparse_transfer_epochs_154_156_val_rows.log": "YOLOv5 component losses not read yet",
     "b25/dreambooth_sd_lightning_bar_cut_by_print_then_traceback.log": "cut Lightning bar not read yet",
 }

@@ -302,3 +302,20 @@ def test_a_step_column_with_its_share_done_is_the_step() -> None:
 def test_a_fractional_position_is_a_duration_not_the_step(line: str, seconds: float) -> None:
     [reading] = parse_record(normalize(line))
     assert reading.step is None and list(reading.metrics.values()) == [pytest.approx(seconds)]
+
+
+@pytest.mark.parametrize("line", [
+    # DeepSpeed ZeRO-3's warning after a patched Trainer's last step (accelerate#2724)
+    "Invalidate trace cache @ step 0: expected module 0, but got module 274",
+    "step 3: expected 128 tokens but got 127",
+    "shape mismatch at iteration 5: expected 4, but found 3",
+])
+def test_a_mismatch_diagnostic_gives_no_figures(line: str) -> None:
+    assert parse_record(normalize(line)) == []
+
+
+def test_a_position_after_a_bracketed_epoch_is_the_step_of_its_total() -> None:
+    """accelerate#2724's patched Trainer: `Epoch: [0],Step [4/5],Elapsed Time: ...,Speed: 15.53 steps/sec`."""
+    [reading] = parse_record(normalize(
+        "Epoch: [0],Step [4/5],Elapsed Time: 00:01:02,Estimated Remaining Time: 00:00:15,Speed: 15.53 steps/sec"))
+    assert (reading.step, reading.total, reading.epoch) == (4, 5, 0.0)
