@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b25/yolov5_2022_sparse_transfer_epochs_154_156_val_rows.log": "YOLOv5 component losses not read yet",
-    "b25/dreambooth_sd_lightning_bar_cut_by_print_then_traceback.log": "cut Lightning bar not read yet",
 }
 
 

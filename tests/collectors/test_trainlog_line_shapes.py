@@ -319,3 +319,15 @@ def test_a_position_after_a_bracketed_epoch_is_the_step_of_its_total() -> None:
     [reading] = parse_record(normalize(
         "Epoch: [0],Step [4/5],Elapsed Time: 00:01:02,Estimated Remaining Time: 00:00:15,Speed: 15.53 steps/sec"))
     assert (reading.step, reading.total, reading.epoch) == (4, 5, 0.0)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "loss"), [
+    # Dreambooth-Stable-Diffusion#45: the script's print lands inside Lightning's postfix
+    ("Epoch 0:   0%| | 1/2020 [00:03<1:44:05,  3.09s/it, loss=0.0359, v_num=0, train/lHere comes the checkpoint...",
+     1, 2020, 0.0359),
+    ("Epoch 0:  12%|#2        | 120/1000 [01:00<07:20,  2.00it/s, loss=1.25, v_nu", 120, 1000, 1.25),
+    ("  5%|▌         | 50/1000 [00:10<03:10,  5.00it/s", 50, 1000, None),
+])
+def test_a_bar_cut_before_its_closing_bracket_keeps_its_position(line: str, step, total, loss) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.metrics.get("loss")) == (step, total, loss)
