@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A loss, lr or
-# grad_norm alias keeps its original name in `metrics` too (the snapshot's `loss` comes from it
+# Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A figure's alias
+# (loss, lr, grad_norm, a detection loss) keeps its original name in `metrics` too (the snapshot's `loss` comes from it
 # unless the record also printed `loss` itself); position aliases are renamed.
 ALIASES = {
     # training loss: Lightning, DETR log.txt, ESPnet, Megatron, NeMo, DLLogger, tqdm descriptions
@@ -43,6 +43,11 @@ ALIASES = {
     "ppl": "perplexity",  # nanoGPT forks' `iter 40: loss 2.5528, ppl 12.8428`, fairseq's `ppl=`
     "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
+    # detection losses: YOLOv5 before v6.1, YOLOv7 and YOLOR head their columns `box obj cls`,
+    # later YOLOv5 and Ultralytics `box_loss obj_loss cls_loss` (the printed name is kept too)
+    "box": "box_loss",
+    "obj": "obj_loss",
+    "cls": "cls_loss",
     # position: lifted out of the metrics as the step
     "iteration": "step",
     "iter": "step",

@@ -13,9 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
-KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b25/yolov5_2022_sparse_transfer_epochs_154_156_val_rows.log": "YOLOv5 component losses not read yet",
-}
+KNOWN_MISSES: dict[str, str] = {}  # "bNN/file": why it is still read wrong
 
 
 @functools.cache

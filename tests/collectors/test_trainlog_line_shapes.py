@@ -331,3 +331,22 @@ def test_a_position_after_a_bracketed_epoch_is_the_step_of_its_total() -> None:
 def test_a_bar_cut_before_its_closing_bracket_keeps_its_position(line: str, step, total, loss) -> None:
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total, reading.metrics.get("loss")) == (step, total, loss)
+
+
+@pytest.mark.parametrize(("header", "row"), [
+    # YOLOv5 before v6.1 (yolov5-deepsparse-blogpost#11), YOLOv7
+    ("     Epoch   gpu_mem       box       obj       cls    labels  img_size",
+     "   156/239     15.7G   0.02342   0.04807 0.0004876       431       640"),
+    # YOLOv5 v6.1 and later
+    ("      Epoch    GPU_mem   box_loss   obj_loss   cls_loss  Instances       Size",
+     "    156/239     15.7G    0.02342    0.04807  0.0004876        431       640"),
+])
+def test_yolo_component_losses_have_one_name_across_versions(header: str, row: str) -> None:
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    assert reader.read(header) == []
+    [reading] = reader.read(row)
+    losses = {name: reading.metrics[name] for name in ("box_loss", "obj_loss", "cls_loss")}
+    assert losses == {"box_loss": 0.02342, "obj_loss": 0.04807, "cls_loss": 0.0004876}
+    assert reading.epoch == 155.0
