@@ -23,7 +23,11 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
-    rf"(?P<value>{_VALUE})(?P<unit>{_UNIT})(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
+    # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
+    # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
+    rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"
+    rf"(?(box)(?:\s*,\s*{_VALUE})*\s*,?\s*[\])])(?(quote)[\"'])"
+    rf"(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
@@ -37,7 +41,8 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+)/(?P<E>\d+)\b\]?", re.IGNORECASE)  # PaddleOCR `epoch: [3/500]`
+# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`
+_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
 # epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its
@@ -64,6 +69,9 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
                          # the ImageNet example's, timm's, DeiT's and Swin's summary `* Acc@1 81.2 Acc@5 95.1 loss 0.81`
                          r"|^\s*\*\s+Acc@",
                          re.IGNORECASE)
+# A diagnostic comparing what was expected with what came (DeepSpeed ZeRO-3's `Invalidate trace
+# cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
+_MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
@@ -185,6 +193,8 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
+    if _MISMATCH.search(text):
+        return None
     found = pairs(text)
     counted: int | None = None
     if not found:
@@ -222,9 +232,11 @@ def generic(text: str) -> Reading | None:
         plain = plain_name(key)
         if plain.endswith(_TOTAL_KEYS):
             total = int(value) if math.isfinite(value) and value > 0 else total
+        elif name == "step" and not value.is_integer():  # nerfstudio's `Trainer.train_iteration: 0.0300`: seconds
+            metrics[plain] = value
         elif name == "step":
             rank = STEP_RANK.get(plain, 1)
-            if math.isfinite(value) and (step is None or rank < step[0]):
+            if step is None or rank < step[0]:
                 step = (rank, int(value))
         elif name == "epoch":
             epoch = value if epoch is None else epoch
@@ -250,7 +262,7 @@ def generic(text: str) -> Reading | None:
 
 def json_object(text: str) -> Reading | None:
     """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
-    strings (fairseq's `"loss": "3.180"`) count."""
+    strings (fairseq's `"loss": "3.180"`, ms-swift's `"global_step/max_steps": "2/4389"`) count."""
     start = text.find('{"')
     try:
         data = json.loads(text[start:]) if start != -1 else None
@@ -258,10 +270,6 @@ def json_object(text: str) -> Reading | None:
         return None
     if not isinstance(data, dict):
         return None
-    numeric = []
-    for key, value in data.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int | float) or (isinstance(value, str) and to_float(value) is not None):
-            numeric.append((str(key), str(value)))
-    return from_pairs("jsonl", numeric)
+    printed = [(str(key), str(value)) for key, value in data.items()
+               if isinstance(value, int | float | str) and not isinstance(value, bool)]
+    return from_pairs("jsonl", printed)

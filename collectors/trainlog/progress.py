@@ -13,7 +13,7 @@ from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_floa
 _TIMES = (
     r"\s*\[(?P<elapsed>[\d:]+)(?:<(?P<remaining>[\d:?]+))?,\s*"
     r"(?P<rate>\d+(?:\.\d+)?|\?)\s*(?P<unit>[A-Za-z]*)/(?P<per>[A-Za-z]+)"
-    r"(?:,\s*(?P<postfix>[^\]\r\n]*))?\]"
+    r"(?:,\s*(?P<postfix>[^\]\r\n]*))?(?:\]|$)"  # cut by a print glued to it: the line's end
 )
 _COUNT = r"\d+(?:\.\d+)?[kMG]?"
 _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES}")

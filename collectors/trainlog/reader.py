@@ -22,8 +22,12 @@ from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
 
-_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z][\w()/.@:-]*)*")  # spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`
-_ROW_CELL = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?[A-Za-z%]{0,3}(?:/\d+)?|nan|inf")
+# spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`; nerfstudio's `Step (% Done)`, `Train Rays / Sec`
+_HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*")
+# A figure, with its unit (`30.652 ms`) and the share of the run it stands for (`3800 (1.27%)`).
+_ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3}(?:/\d+)?"
+                       r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
+_SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
@@ -98,7 +102,7 @@ def _header(text: str) -> list[str] | None:
     least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
     if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
-    return cells
+    return [_SHARE.sub("", cell) for cell in cells]
 
 
 def _starts(text: str) -> list[int]:
@@ -108,13 +112,14 @@ def _starts(text: str) -> list[int]:
 
 def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:
     """(columns, cells) of a fixed-width row that leaves some columns blank (chainer's
-    PrintReport before the first evaluation): each cell belongs to the column under whose header
-    it starts; None when two cells fall in one column."""
+    PrintReport before the first evaluation): each cell (words a single space apart, as
+    nerfstudio's `30.652 ms`) belongs to the column under whose header it starts; None when two
+    cells fall in one column."""
     if len(starts) != len(columns) or not starts:
         return None
     named: list[str] = []
     cells: list[str] = []
-    for match in re.finditer(r"\S+", text):
+    for match in re.finditer(r"\S+(?: \S+)*", text):
         column = columns[bisect_right(starts, match.start()) - 1]
         if column in named or match.start() < starts[0]:
             return None
@@ -284,19 +289,20 @@ class LineReader:
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
             columns, cells = aligned
-        numeric = [_ROW_CELL.fullmatch(cell) is not None for cell in cells]
-        if len(cells) != len(columns) or sum(numeric) < len(cells) - 1:
+        figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
+        numeric = [figure is not None for figure in figures]
+        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - 1):
             return None
         metrics: dict[str, float] = {}
         epoch = step = None
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
-        for name, cell in zip(columns, cells, strict=True):
-            if name.lower() == "epoch" and "/" in cell:
+        for name, cell, figure in zip(columns, cells, figures, strict=True):
+            if name.lower() == "epoch" and "/" in cell and figure:
                 done, total = cell.split("/", 1)
                 epoch = float(int(done) - 1)
                 metrics["total_epochs"] = float(total)
                 continue
-            value = to_float(cell.rstrip("GMKB"))
+            value = to_float(figure["figure"] or figure[0]) if figure else to_float(cell.rstrip("GMKB"))
             if value is not None and canonical(name) == "step" and not validation:
                 step = int(value)
             elif value is not None and canonical(name) == "epoch" and not validation:

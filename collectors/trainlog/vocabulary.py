@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A loss, lr or
-# grad_norm alias keeps its original name in `metrics` too (the snapshot's `loss` comes from it
+# Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A figure's alias
+# (loss, lr, grad_norm, a detection loss) keeps its original name in `metrics` too (the snapshot's `loss` comes from it
 # unless the record also printed `loss` itself); position aliases are renamed.
 ALIASES = {
     # training loss: Lightning, DETR log.txt, ESPnet, Megatron, NeMo, DLLogger, tqdm descriptions
@@ -43,6 +43,11 @@ ALIASES = {
     "ppl": "perplexity",  # nanoGPT forks' `iter 40: loss 2.5528, ppl 12.8428`, fairseq's `ppl=`
     "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
+    # detection losses: YOLOv5 before v6.1, YOLOv7 and YOLOR head their columns `box obj cls`,
+    # later YOLOv5 and Ultralytics `box_loss obj_loss cls_loss` (the printed name is kept too)
+    "box": "box_loss",
+    "obj": "obj_loss",
+    "cls": "cls_loss",
     # position: lifted out of the metrics as the step
     "iteration": "step",
     "iter": "step",
@@ -90,8 +95,10 @@ LEXICON = {
     "step": ("step", "iteration"),
 }
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-# A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)`.
+# A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)` (after a
+# position it names another figure: nerfstudio's `Train Iter (time)` is a duration).
 _PAREN_QUALIFIER = re.compile(r"(?P<inner>[^()]+?)\s*\(\w+\)")
+_POSITIONS = frozenset({"step", "epoch"})
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -136,7 +143,7 @@ def canonical(key: str) -> str:
         found = inner if inner in LEXICON else whole if whole in LEXICON else name
     if found == name and (qualified := _PAREN_QUALIFIER.fullmatch(key.strip())):
         inner = canonical(qualified["inner"])
-        found = inner if inner in LEXICON else name
+        found = inner if inner in LEXICON and inner not in _POSITIONS else name
     if found == name and _CAMEL.search(key):  # `CrossEntropyLoss` -> `cross_entropy_loss`
         inner = canonical(_CAMEL.sub("_", key.strip()))
         known = inner in LEXICON or inner.removeprefix("val_") in LEXICON

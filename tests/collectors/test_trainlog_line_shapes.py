@@ -232,3 +232,121 @@ def test_detectron2_copypaste_results_are_the_evaluations_by_task() -> None:
     bbox, segm = _reader_lines(lines)
     assert (bbox.metrics["val_bbox/ap50"], segm.metrics["val_segm/ap"]) == (61.0, 36.1)
     assert "loss" not in bbox.metrics and bbox.step is None
+
+
+@pytest.mark.parametrize(("line", "key", "value"), [
+    # PaddleDetection 2020 (PaddleDetection#1512): the loss as a quoted string among bare figures
+    ("2020-09-25 18:44:31,000-INFO: iter: 10, lr: 0.000040, 'loss': '43.708477', eta: 8:12:32", "loss", 43.708477),
+    ('step 7 "loss": "3.180" "lr": "1e-4"', "loss", 3.18),
+    ("step 7 acc='91.5%' loss=0.2", "acc", 0.915),
+])
+def test_a_number_quoted_as_a_string_is_read(line: str, key: str, value: float) -> None:
+    _, _, metrics = _read(line)
+    assert metrics[key] == pytest.approx(value)
+
+
+def test_a_quote_left_open_is_no_figure() -> None:
+    """Only a quote that closes around the number makes it a figure: `'loss': '4.2` is cut text."""
+    _, _, metrics = _read("iter: 10, lr: 0.1, 'loss': '4.2")
+    assert "loss" not in metrics
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch"), [
+    # ms-swift GRPO's JSON line (ms-swift#5890): position and total in one string value
+    ('{"loss": 1e-08, "epoch": 0.00045568, "global_step/max_steps": "2/4389", "percentage": "0.05%"}',
+     2, 4389, 0.00045568),
+    # Kaldi nnet3 (vosk-api#966): the fraction of epochs done over the epochs
+    ("Iter: 85/959   Jobs: 1   Epoch: 1.77/20.0 (8.9% complete)   lr: 0.000816", 85, 959, 1.77),
+    ("Epoch 3/10, loss: 0.5", None, None, 3.0),
+])
+def test_a_slash_pair_in_one_value_is_a_position_and_its_total(line: str, step, total, epoch) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch) == (step, total, epoch)
+
+
+@pytest.mark.parametrize(("line", "lr"), [
+    # BasicSR (BasicSR#269): each optimizer's rate in a tuple after `lr:`, thousands in the position
+    ("[My_ES..][epoch:210, iter:  20,400, lr:(1.000e-04,)] [eta: 1 day, 18:10:02] l_g_pix: 3.3959e-04", 1e-4),
+    ("[epoch:  3, iter:   1,200, lr:(2.000e-04,1.000e-04,)] l_pix: 1.0e-02", 2e-4),
+    ("step 3 lr= [0.001] loss: 2.0", 1e-3),
+])
+def test_a_bracketed_list_of_rates_gives_the_first(line: str, lr: float) -> None:
+    _, _, metrics = _read(line)
+    assert metrics["lr"] == pytest.approx(lr)
+
+
+def test_a_parenthesised_figure_in_prose_is_no_position() -> None:
+    """torchtitan: `Warmup steps (200) exceed total training steps (10).` states settings."""
+    [reading] = parse_record(normalize(
+        "WARNING - Warmup steps (200) exceed total training steps (10). Adjusting warmup steps to 10."))
+    assert reading.step is None
+
+
+def test_a_step_column_with_its_share_done_is_the_step() -> None:
+    """nerfstudio's writer (tetra-nerf#12): `Step (% Done)` over `3800 (1.27%)`, durations with
+    their unit and a blank last column; `Train Iter (time)` is a duration, not the position."""
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    assert reader.read("Step (% Done)       Train Iter (time)    ETA (time)           "
+                       "Train Rays / Sec     Test Rays / Sec") == []
+    [row] = reader.read("3800 (1.27%)        31.634 ms            2 h, 36 m, 9 s       1.01 K")
+    assert row.step == 3800
+    assert row.metrics["train_iter_(time)"] == pytest.approx(31.634)
+
+
+@pytest.mark.parametrize(("line", "seconds"), [
+    ("Trainer.train_iteration: 0.0300", 0.03),  # nerfstudio's profiling summary after training
+    ("avg iteration: 0.512 s", 0.512),
+])
+def test_a_fractional_position_is_a_duration_not_the_step(line: str, seconds: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.step is None and list(reading.metrics.values()) == [pytest.approx(seconds)]
+
+
+@pytest.mark.parametrize("line", [
+    # DeepSpeed ZeRO-3's warning after a patched Trainer's last step (accelerate#2724)
+    "Invalidate trace cache @ step 0: expected module 0, but got module 274",
+    "step 3: expected 128 tokens but got 127",
+    "shape mismatch at iteration 5: expected 4, but found 3",
+])
+def test_a_mismatch_diagnostic_gives_no_figures(line: str) -> None:
+    assert parse_record(normalize(line)) == []
+
+
+def test_a_position_after_a_bracketed_epoch_is_the_step_of_its_total() -> None:
+    """accelerate#2724's patched Trainer: `Epoch: [0],Step [4/5],Elapsed Time: ...,Speed: 15.53 steps/sec`."""
+    [reading] = parse_record(normalize(
+        "Epoch: [0],Step [4/5],Elapsed Time: 00:01:02,Estimated Remaining Time: 00:00:15,Speed: 15.53 steps/sec"))
+    assert (reading.step, reading.total, reading.epoch) == (4, 5, 0.0)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "loss"), [
+    # Dreambooth-Stable-Diffusion#45: the script's print lands inside Lightning's postfix
+    ("Epoch 0:   0%| | 1/2020 [00:03<1:44:05,  3.09s/it, loss=0.0359, v_num=0, train/lHere comes the checkpoint...",
+     1, 2020, 0.0359),
+    ("Epoch 0:  12%|#2        | 120/1000 [01:00<07:20,  2.00it/s, loss=1.25, v_nu", 120, 1000, 1.25),
+    ("  5%|▌         | 50/1000 [00:10<03:10,  5.00it/s", 50, 1000, None),
+])
+def test_a_bar_cut_before_its_closing_bracket_keeps_its_position(line: str, step, total, loss) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.metrics.get("loss")) == (step, total, loss)
+
+
+@pytest.mark.parametrize(("header", "row"), [
+    # YOLOv5 before v6.1 (yolov5-deepsparse-blogpost#11), YOLOv7
+    ("     Epoch   gpu_mem       box       obj       cls    labels  img_size",
+     "   156/239     15.7G   0.02342   0.04807 0.0004876       431       640"),
+    # YOLOv5 v6.1 and later
+    ("      Epoch    GPU_mem   box_loss   obj_loss   cls_loss  Instances       Size",
+     "    156/239     15.7G    0.02342    0.04807  0.0004876        431       640"),
+])
+def test_yolo_component_losses_have_one_name_across_versions(header: str, row: str) -> None:
+    from sessiontui.collectors.trainlog.reader import LineReader
+
+    reader = LineReader(formats=[])
+    assert reader.read(header) == []
+    [reading] = reader.read(row)
+    losses = {name: reading.metrics[name] for name in ("box_loss", "obj_loss", "cls_loss")}
+    assert losses == {"box_loss": 0.02342, "obj_loss": 0.04807, "cls_loss": 0.0004876}
+    assert reading.epoch == 155.0
