@@ -598,7 +598,8 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
     every result under it until the next. A table row (one of `rows`) that prints the headline
-    again is another result even where its values repeat the row above (a run measured twice)."""
+    again is another result even where its values repeat the row above (a run measured twice),
+    and so is a logged line that does (a server's periodic line reading the same rate again)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
@@ -606,7 +607,8 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         current = results[-1].readings
         headline = _headline(current, headlines)
         if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings and headline) or (
-                index in rows and index - 1 in rows and any(r.name == headline for r in line)):
+                (index in rows and index - 1 in rows or all(r.logged for r in line))
+                and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
             held = {r.name: r.value for r in line}
@@ -876,6 +878,28 @@ def _unwrapped_bars(text: str) -> str:
                      for line, found in zip(lines, latest, strict=True))
 
 
+_GLUED_LOG_LINE = re.compile(r"\$(?=(?:INFO|WARNING|DEBUG|ERROR) )")  # `Running: 32 $INFO 07-03 ...`
+_WRAPPED_TAIL = re.compile(r"^[a-z]\w*[,:]? ")  # `eqs, Swapped: 0 reqs, ...`: a cut word's end
+_TERMINAL_WIDTH = 80  # the narrowest terminal a long log line is wrapped at
+
+
+def _unwrapped_log_lines(text: str) -> str:
+    """Logger lines a terminal wrapped (`... Running: 32 r` over `eqs, Swapped: ...`) as whole
+    lines, and one glued to the next at a truncation mark (`Running: 32 $INFO 07-03 ...`) as two:
+    each is one reading of the periodic line."""
+    if "INFO" not in text and "WARNING" not in text:
+        return text
+    lines: list[str] = []
+    for line in _GLUED_LOG_LINE.sub("\n", text).splitlines():
+        above = lines[-1] if lines else ""
+        if (len(above) >= _TERMINAL_WIDTH and not above[-1].isspace() and _WRAPPED_TAIL.match(line)
+                and len(clean(above)) < len(above) and clean(line) == line):
+            lines[-1] = above + line.rstrip()
+            continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
 _ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
 
 
@@ -1005,7 +1029,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
-    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(text)))))
+    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
+        _unwrapped_log_lines(text))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
     if "," in text:
         text = _csv_as_rows(text)

@@ -577,3 +577,28 @@ def test_an_ollama_tag_size_names_a_model_and_is_no_figure(line: str) -> None:
     # freeletics/ollama-benchmark: the next model's `model_name = phi4:14b` line under an average
     [record] = read_benchmark_output(f"eval rate:  19.17  tokens/s\n{line}\n").records
     assert record.figures == {}
+
+
+_V0_LINE = ("INFO 03-27 15:48:{s} metrics.py:467] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: "
+            "{rate} tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.0%, "
+            "CPU KV cache usage: 0.0%.\n")
+
+
+@pytest.mark.parametrize(("rates", "median"), [((9.9, 13.6, 13.6), 13.6), ((9.9, 13.6), 11.75)])
+def test_a_periodic_log_line_reading_the_same_rate_again_is_another_reading(
+        rates: tuple[float, ...], median: float) -> None:
+    # CSCfi/ai-inference-examples#3: vLLM V0's metrics line, the same rate twice in a row
+    text = "".join(_V0_LINE.format(s=10 + 5 * i, rate=rate) for i, rate in enumerate(rates))
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["log_lines"]) == (median, len(rates))
+
+
+def test_log_lines_wrapped_at_the_terminal_width_or_glued_are_one_reading_each() -> None:
+    # tenstorrent/tt-inference-server#246: vLLM V0's lines wrapped at 130 columns, one glued to the next
+    head = "INFO 07-03 23:23:{s} [metrics.py:536] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: "
+    wrapped = "{rate} tokens/s, Running: 32 r\neqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 17.6%.\n"
+    text = (head.format(s=42) + wrapped.format(rate=616.1) + head.format(s=47)
+            + "597.0 tokens/s, Running: 32 $" + head.format(s=53) + wrapped.format(rate=589.1)
+            + head.format(s=58) + wrapped.format(rate=579.6))
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["log_lines"]) == (pytest.approx(593.05), 4)
