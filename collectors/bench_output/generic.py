@@ -593,11 +593,13 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
-             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset()) -> list[_Result]:
+             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset(),
+             headed: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
-    every result under it until the next. A table row (one of `rows`) that prints the headline
+    every result under it until the next; so does a Markdown heading printing a value (one of
+    `headed`: `## Eagle decoding speed: 297 token/s`). A table row (one of `rows`) that prints the headline
     again is another result even where its values repeat the row above (a run measured twice),
     and so is a logged line that does (a server's periodic line reading the same rate again)."""
     results = [_Result()]
@@ -606,7 +608,7 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         line = list(group)
         current = results[-1].readings
         headline = _headline(current, headlines)
-        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings and headline) or (
+        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
                 (index in rows and index - 1 in rows or all(r.logged for r in line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
@@ -1045,8 +1047,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     prompt_only = prompt_only and not _generated(found)
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(_BAR_CHARS))
-    measured = _results(found, HEADLINES, settings, rows) or (
-        _results(found, PROMPT_ONLY, settings, rows) if prompt_only else [])
+    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
+    measured = _results(found, HEADLINES, settings, rows, headed) or (
+        _results(found, PROMPT_ONLY, settings, rows, headed) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]
@@ -1064,6 +1067,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     return records
 
 
+_MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
+_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
 _NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
                             r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
 _SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
@@ -1105,7 +1110,7 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
             return None
     if len(cells) > 2 and cells[0].isdigit():  # pandas' index
         cells = cells[1:]
-    first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
+    first = _MARKDOWN_HEADING.sub("", _EMPHASIS.sub("", cells[0]).strip()).rstrip(":").strip() if len(cells) >= 2 else ""
     first = _BULLET.sub("", first)
     if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or _VALUE_FIRST.fullmatch(first)
             or name_of(first, "")[0] in readings

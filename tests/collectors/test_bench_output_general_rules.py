@@ -602,3 +602,14 @@ def test_log_lines_wrapped_at_the_terminal_width_or_glued_are_one_reading_each()
             + head.format(s=58) + wrapped.format(rate=579.6))
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["log_lines"]) == (pytest.approx(593.05), 4)
+
+
+def test_each_markdown_heading_printing_a_rate_heads_a_result_of_its_own() -> None:
+    # SafeAILab/EAGLE#173: `## ...: N token/s` headings, a launch command fenced under some
+    text = ("## Official eagle code: 200 token/s\nsee https://github.com/SafeAILab/EAGLE\n\n"
+            "## Normal decoding speed (SGLang): 156 token/s\n```\npython3 -m sglang.launch_server --model m\n```\n"
+            "## Eagle decoding speed (SGLang): 297 token/s\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 200), ("output_tok_s", 156),
+                                                      ("output_tok_s", 297)]
+    assert records[0].config == "Official eagle code"
