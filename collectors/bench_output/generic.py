@@ -902,6 +902,27 @@ def _unwrapped_log_lines(text: str) -> str:
     return "\n".join(lines)
 
 
+# A title naming the rate the values under it are in (`Output tokens/s on H100 BS1`), none itself
+_UNIT_TITLE = re.compile(r"^[#*\s]*((?:output|decode|generation|prefill|prompt)\s+)?(tokens?/s(?:ec)?|tok/s)"
+                         r"(?:\s+[^:|\d][^:|]{0,40}?(?:\d+)?)?\s*$", re.IGNORECASE)
+_UNITLESS_VALUE = re.compile(r"^(\s*(?:[-*]\s+)?[^:\n]+:\s*)(\d[\d,]*(?:\.\d+)?)(?=\s*(?:,|$))")
+
+
+def _titled_units(text: str) -> str:
+    """Values printed without a unit under a title that names their rate (`Output tokens/s on
+    H100 BS1` over `vanilla: 133` and `* K=2: 201.69, speedup: 1.51x`) with that unit."""
+    if "/s" not in text:
+        return text
+    lines = text.splitlines()
+    unit = ""
+    for index, line in enumerate(lines):
+        if title := _UNIT_TITLE.match(line):
+            unit = f"{title[1] or ''}{title[2]}".lower()
+        elif unit:
+            lines[index] = _UNITLESS_VALUE.sub(rf"\g<1>\g<2> {unit}", line)
+    return "\n".join(lines)
+
+
 _ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
 
 
@@ -1032,7 +1053,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     (not for a paste cut short, which may have lost its generation rate)."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
     text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
-        _unwrapped_log_lines(text))))))
+        _titled_units(_unwrapped_log_lines(text)))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
     if "," in text:
         text = _csv_as_rows(text)

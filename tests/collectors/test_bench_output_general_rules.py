@@ -613,3 +613,15 @@ def test_each_markdown_heading_printing_a_rate_heads_a_result_of_its_own() -> No
     assert [(r.metric, r.value) for r in records] == [("output_tok_s", 200), ("output_tok_s", 156),
                                                       ("output_tok_s", 297)]
     assert records[0].config == "Official eagle code"
+
+
+@pytest.mark.parametrize(("title", "metric"), [("Output tokens/s on H100 BS1", "output_tok_s"),
+                                               ("Results on H100", None)])
+def test_values_without_a_unit_take_the_rate_a_title_above_names(title: str, metric: str | None) -> None:
+    # vllm-project/vllm#16937: a typed list of EAGLE draft lengths under the unit's title
+    text = (f"{title}\n\nvanilla (`meta-llama/Llama-3.1-8B-Instruct`): 133\n\n"
+            "EAGLE 1 (`yuhuili/EAGLE-LLaMA3.1-Instruct-8B`):\n* K=2: 201.69, speedup:  1.51x\n"
+            "* K=4: 198, speedup: 1.48x\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == (
+        [(metric, 133), (metric, 201.69), (metric, 198)] if metric else [])
