@@ -405,7 +405,8 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 _BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
-_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+")  # tabulate's `simple` and `rst`
+# tabulate's `simple` and `rst` rules, and a single rule under a whole header
+_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+|-{8,}")
 _VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
@@ -420,6 +421,20 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
             and not any(_VALUE.fullmatch(cell) for cell in cells)
             and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
             and len(row) - names >= 2 and all(_VALUE.fullmatch(cell) for cell in row[names:]))
+
+
+_PHASE_COLUMN = re.compile(r"prefill|decode", re.IGNORECASE)
+
+
+def _spaced_columns(raw: str, cells: list[str], next_line: str) -> list[str] | None:
+    """The column names of a table laid out with spaces whose header `cells` head the rows that
+    follow, or None: a header indented over the rows' name cells has a blank first column (MLC
+    users' `      Prefill   Decode` over `xiaomi 14   7   10`), and a column named by its phase
+    alone is that phase's rate in tokens per second."""
+    if not _is_spaced_header(cells, next_line) and not (
+            raw[:1].isspace() and _is_spaced_header(cells := ["", *cells], next_line)):
+        return None
+    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else cell for cell in cells]
 
 
 def _without_index(row: list[str], header: list[str]) -> list[str]:
@@ -529,8 +544,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         after = [clean(below).strip() for below in lines[index + 1 : index + 3]]
         if after and _DASH_RULE.fullmatch(after[0]):
             after = after[1:]
-        if not bars and _is_spaced_header(spaced, after[0] if after else ""):
-            header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
+        if not bars and (found_columns := _spaced_columns(raw, spaced, after[0] if after else "")):
+            header, columns = None, found_columns  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
         if columns and len(row := _without_index(spaced, columns)) == len(columns) and not bars:
             yield from _line_readings(list(_table_row(columns, "|".join(row))), line, index, logged)

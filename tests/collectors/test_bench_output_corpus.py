@@ -17,9 +17,7 @@ scorer = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
-KNOWN_MISSES: dict[str, str] = {
-    "bench/b18/mlc_chat_devices_prefill_decode_space_table_no_units.txt": "a spaced table without units",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def entries() -> list[tuple[str, str, dict]]:

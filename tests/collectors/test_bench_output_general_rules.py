@@ -625,3 +625,13 @@ def test_values_without_a_unit_take_the_rate_a_title_above_names(title: str, met
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == (
         [(metric, 133), (metric, 201.69), (metric, 198)] if metric else [])
+
+
+@pytest.mark.parametrize("rule", ["----------------------------------\n", ""])
+def test_a_spaced_table_indented_over_its_name_cells_reads_its_phase_columns_as_rates(rule: str) -> None:
+    # mlc-ai/mlc-llm#1359: MLCChat's prefill and decode rates per device, no units
+    text = (f"                Prefill     Decode\n{rule}xiaomi 14             7         10\n"
+            "iphone 15 pro        56          9\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("xiaomi 14", "output_tok_s", 10, 7), ("iphone 15 pro", "output_tok_s", 9, 56)]
