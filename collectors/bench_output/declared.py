@@ -4,7 +4,7 @@ pattern with a `{value}` field is a benchmark's headline line, tried before ever
 from __future__ import annotations
 
 from sessiontui.collectors.bench_output.common import benchmark
-from sessiontui.collectors.bench_output.generic import name_of
+from sessiontui.collectors.bench_output.labels import name_of
 from sessiontui.collectors.trainlog.declared import HEADLINE_FIELD, DeclaredFormat, active_formats
 from sessiontui.collectors.trainlog.generic import value_in_units
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record

@@ -13,97 +13,61 @@ are kept under their own names.
 
 from __future__ import annotations
 
-import csv
-import functools
 import itertools
-import json as json_module
 import re
 import statistics
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, json_objects, last_match, slug
+from sessiontui.collectors.bench_output.common import benchmark, last_match
+from sessiontui.collectors.bench_output.labels import (
+    HEADLINES,
+    PROMPT_ONLY,
+    SETTING_LABEL,
+    STAT_KEYS,
+    VALUE,
+    VALUE_FIRST,
+    is_stat,
+    name_of,
+    named_values,
+    printed_number,
+)
+from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
+from sessiontui.collectors.bench_output.tables import (
+    BAR_CHARS,
+    BARS,
+    DASH_RULE,
+    KEY_COLUMNS,
+    SPACED,
+    TABLE_RULE,
+    is_header,
+    joined_header,
+    labelled_cells,
+    row_cells,
+    spaced_columns,
+    table_row,
+    without_index,
+)
 from sessiontui.collectors.logtext import clean, is_progress_bar
 from sessiontui.project_memory.records import Record
 
 FORMATS = ("generic", "generic.server_log")
 ENGINE = None
-_VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`), which names a model
-    r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
-    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
-    r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
-    r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
-)
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
-_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
-_BARS = re.compile(r"[│┃|]")
-_BAR_CHARS = ("│", "┃", "|")
-_RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
-    r"\s*(?:/|[\s-]*per[\s-]+)\s*"
-    r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
-_SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
-                "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
-# llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
-_TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
-_PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
-_THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
-_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
-_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
-_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
-_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
-_AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
-_SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
-    r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
-)
-_ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
-                            r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
-_POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by _table_row
-_ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
-_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
-                          re.IGNORECASE)
-_LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
-_BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
-_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
-_STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
-                        re.IGNORECASE)
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
 _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$",  # markup
                       re.IGNORECASE)
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
-_STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
-                        "p90", "p95", "p99", "p1", "p5", "p10"})
-_KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
-# `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
-_TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*"
-                         r"|^\+-{3,}[-+]*$")  # an ASCII grid's `+----+----+` (mistralrs-bench, prettytable)
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
     r"--(?:max[-_])?concurrency[= ]+(\d+)|--parallel[= ]+(\d+)|--num[-_]parallel[= ]+(\d+)"
     r"|--num[-_]concurrent[-_]requests[= ]+(\d+)")  # llmperf
 _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rate set
-_LATENCY = (
-    (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
-    (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
-    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
-    (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
-    (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
-)
-_LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
-_TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
-_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
-_STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
-          ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
-          ("average", "mean"))
-HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
-             "accept_length", "latency_s")
-PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
 # Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
 # inside its prefix, read `9` as `info`; a later line's time would start another result).
 _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
@@ -122,7 +86,6 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
-_SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  # keys, not phase figures
 _SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
 _AVERAGE_LINE = re.compile(r"\s*(?:averages?|mean|median|overall|summary)\b", re.IGNORECASE)
@@ -156,116 +119,6 @@ class _Result:
         self.logged = self.logged and reading.logged
 
 
-def _rate(text: str) -> tuple[str, float] | None:
-    """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
-    match = _RATE_UNIT.search(text)
-    if match:
-        what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
-        return what, 60.0 if match["per"].lower().startswith("min") else 1.0
-    if _TEST_NAME.fullmatch(text.strip()):
-        return "tok", 1.0
-    words = set(re.findall(r"[a-z]+", text.lower()))
-    short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
-    return short or _counted_rate(text)
-
-
-def _counted_rate(text: str) -> tuple[str, float] | None:
-    """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
-    throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
-    speed of requests, else of tokens when the label names tokens, output, generation,
-    processing, or is a decode or prefill speed."""
-    per = _PER_TIME.search(text)
-    if per is None and not _THROUGHPUT.search(text):
-        return None
-    if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
-        what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
-        what = "tok"
-    else:
-        return None
-    return what, 60.0 if per is not None and per[1].lower().startswith("min") else 1.0
-
-
-def _unit_word(unit: str) -> str:
-    """The first word of a value's unit, lower case (`usec` of `usec (standard deviation`)."""
-    return unit.strip().split(" ", 1)[0].lower()
-
-
-def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
-    """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
-    quantity = next((name for pattern, name in _LATENCY if pattern.search(label)), None)
-    if quantity is None:
-        return None
-    words = re.findall(r"[a-z0-9]+", label.lower())
-    percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
-    stat = percentile or next((name for word, name in _STATS if word in words), "mean")
-    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
-    seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
-    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
-
-
-def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
-    """The figure name of a labelled value and the factor that brings it to the figure's unit;
-    a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
-    unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
-    name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
-    if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
-        return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`
-    return name, factor
-
-
-@functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
-def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
-    """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
-    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`: two words
-    words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
-    both = f"{context} {words} {unit}" if context else f"{words} {unit}"
-    rate = _rate(unit) or _rate(words)
-    if rate is not None:
-        return _rate_name(words, both, rate)
-    if position := _POSITION_NAME.fullmatch(label):
-        return position[0], 0.01 if "%" in both else 1.0
-    if _ACCEPT_LENGTH.search(label):
-        return "accept_length", 1.0
-    if _ACCEPT_RATE.search(label):
-        return "acceptance_rate", 0.01 if "%" in both else 1.0
-    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
-        return "concurrency", 1.0
-    if _BATCH_LABEL.fullmatch(label.strip()):
-        return "batch_size", 1.0
-    if _MEAN_LATENCY.fullmatch(label.strip()):
-        return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
-    latency = _latency_name(label, unit)
-    if latency is not None:
-        return latency
-    if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
-        return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
-    return slug(label.split(":")[-1] or label), 1.0
-
-
-def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, float]:
-    """The figure name of a rate (`both`: its label, unit and context) and its factor to /s."""
-    what, per = rate
-    if what == "req" and _SETTING.search(label):
-        return "request_rate", 1 / per  # the rate asked for, not the one measured
-    if what == "req":
-        return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-    if _PER_USER.search(both):
-        return "per_user_output_tok_s", 1 / per
-    if _PEAK.search(label) or _AUXILIARY.search(label):
-        return f"{slug(label)}_tok_s", 1 / per
-    if _LATER_TOKENS.search(label):
-        return "output_tok_s", 1 / per
-    if _TOTAL.search(both):
-        return "total_tok_s", 1 / per
-    if _PROMPT.search(both):
-        return "prompt_tok_s", 1 / per
-    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
-        return "output_tok_s", 1 / per
-    return "throughput_tok_s", 1 / per
-
-
 def _in_label_parentheses(line: str, at: int) -> bool:
     """Whether position `at` lies inside parentheses that end a label (`percentile(50, 99):`)."""
     if line.count("(", 0, at) <= line.count(")", 0, at):
@@ -293,7 +146,7 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     """(label, number, unit) of each value a cleaned line prints, in order."""
     label = ""
     start = 0
-    for match in _VALUE.finditer(line):
+    for match in VALUE.finditer(line):
         if _in_label_parentheses(line, match.start()):
             continue
         opened = _open_parenthesis(line, match.start())
@@ -312,89 +165,6 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if match[2] and not unit and _MEASURED_RATE.search(label):
             unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
         yield label, match[1], unit
-
-
-def _cells(line: str) -> Iterator[tuple[str, str, str]]:
-    """(label, number, unit) of a table row: the first cell names it, the first number is it;
-    in a row of value-first cells (`| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL |`) each cell is one."""
-    cells = [cell.strip() for cell in _BARS.split(line) if cell.strip()]
-    value_first = [_VALUE_FIRST.fullmatch(cell) for cell in cells]
-    if len(cells) >= 2 and all(value_first):
-        for match in value_first:
-            if match:
-                yield match[2], match[1], match[2]
-        return
-    if len(cells) < 2 or _VALUE.fullmatch(cells[0]):
-        return
-    number = _VALUE.match(cells[1])
-    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
-        unit = number[3] or (cells[2] if len(cells) == 3 and not _VALUE.search(cells[2]) else "")
-        yield cells[0], number[1], unit
-
-
-def _float(raw: str) -> float:
-    """A printed number: `1,234.5` with thousands separators, `9,85` or `1.234,5` with a
-    decimal comma."""
-    if _DECIMAL_COMMA.fullmatch(raw):  # its dots, if any, separate thousands
-        return float(raw.replace(".", "").replace(",", "."))
-    return float(raw.replace(",", ""))
-
-
-def _named(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
-    """(name, value) of a label's values on one line: one per statistic when the label lists
-    them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
-    stats = _STAT_LIST.search(label)
-    listed = [word.strip() for word in stats[1].split(",")] if stats else []
-    if len(listed) != len(values) or len(values) < 2:
-        listed, values = [""], values[:1]
-    base = label.replace(stats[0], " ") if stats and listed != [""] else label
-    for stat, (raw_number, unit) in zip(listed, values, strict=True):
-        word = {"ave": "avg"}.get(stat.lower(), stat.lower())
-        word = f"p{word}" if word.isdigit() else word
-        scale, unit = _si_prefix(unit)
-        name, factor = name_of(f"{base} {word}" if word else label, unit, context)
-        if name:
-            yield name, _float(raw_number) * factor * scale
-
-
-_SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")
-_SI_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
-
-
-def _si_prefix(unit: str) -> tuple[float, str]:
-    """(scale, unit) of a rate printed with an SI prefix (`12.3k tok/s`, `1.2M tokens/min`);
-    (1, unit) for any other unit (`8.03 B` params, `4.58 GiB` are no rates)."""
-    prefix = _SI_PREFIX.match(unit)
-    if prefix is None or _rate(unit[prefix.end():]) is None:
-        return 1.0, unit
-    return _SI_SCALE[prefix[1]], unit[prefix.end():]
-
-
-def _row_cells(line: str) -> list[str]:
-    """The cells of a table row between `|`/`│` bars."""
-    return [cell.strip() for cell in _BARS.split(line.strip().strip("|│┃"))]
-
-
-def _table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
-    """(column, number, "") of a data row of a headed table; nothing when the row is cut short
-    (fewer cells than the header) or holds no numbers."""
-    cells = _row_cells(line)
-    if len(cells) != len(header):
-        return
-    for column, cell in zip(header, cells, strict=True):
-        positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
-        if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
-            yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
-            continue
-        number = _VALUE.fullmatch(_TIMES.sub("", cell))
-        if number:
-            yield column, number[1], number[3] or ""
-
-
-_POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
-_PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
-_TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
-_SPACED = re.compile(r"\s{2,}")
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
                            r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
@@ -404,56 +174,6 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to)\b[^)]*\)", re.I)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
-_BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
-_DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+")  # tabulate's `simple` and `rst`
-_VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
-
-
-def _is_spaced_header(cells: list[str], next_line: str) -> bool:
-    """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
-    numbers in it, and the next line its names (one or more text cells, or a setting's value
-    under `conc`, `bs`) then as many numbers as the remaining columns, two at least."""
-    row = _without_index(_SPACED.split(next_line), cells)
-    names = 1 if row and _VALUE.fullmatch(row[0]) else next(
-        (i for i, cell in enumerate(row) if _VALUE.fullmatch(cell)), len(row))
-    return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
-            and not any(_VALUE.fullmatch(cell) for cell in cells)
-            and (not _VALUE.fullmatch(row[0]) or bool(_SETTING_LABEL.search(cells[0])))
-            and len(row) - names >= 2 and all(_VALUE.fullmatch(cell) for cell in row[names:]))
-
-
-def _without_index(row: list[str], header: list[str]) -> list[str]:
-    """A spaced row without the index pandas prints before it (`0    baseline   8   650.2`
-    under `config  concurrency  output_throughput`): one cell more than the header, a count."""
-    return row[1:] if len(row) == len(header) + 1 and row[0].isdigit() else row
-
-
-def _is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
-    """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
-    # two columns are a header only when the second is nothing but a unit (`| command |
-    # tokens/second |`) or names a headline figure over rows named by config (`| draft | mean
-    # acceptance length |` over `| vanilla | 2.39 |`; rows of run numbers are trials, read alone)
-    named_rows = bool(first_row) and not _VALUE.fullmatch(_row_cells(first_row)[0])
-    columns = len(cells) >= 3 or (len(cells) == 2 and (bool(_RATE_UNIT.fullmatch(cells[1])) or (
-        named_rows and name_of(cells[1], "")[0] in HEADLINES)))
-    return (columns and not any(_VALUE.fullmatch(cell) for cell in cells)
-            and bool(_TABLE_RULE.match(next_line.strip())))
-
-
-def _joined_header(above: str, cells: list[str]) -> list[str]:
-    """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
-    one: the line above, when it has as many cells and no values, begins each column's name; a
-    group name spans the cells its bars close up (guidellm's `TTFT (ms) |||` over `mean| p99`)."""
-    above = clean(above).strip()
-    raw = _BARS.split(above[1:] if _BARS.match(above) else above) if _BARS.search(above) else []
-    if len(raw) == len(cells) + 1 and not raw[-1].strip():
-        raw.pop()  # the closing bar
-    if len(raw) != len(cells) or any(_VALUE.fullmatch(cell.strip()) for cell in raw):
-        return cells
-    top: list[str] = []
-    for cell in raw:
-        top.append(top[-1] if not cell and top else cell.strip())
-    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
 
 
 class _JsonPath:
@@ -471,8 +191,8 @@ class _JsonPath:
             self.units.append("")
         elif pair and pair[1] == "unit" and self.units:
             self.units[-1] = pair[2].strip('"')
-        elif pair and _VALUE.fullmatch(pair[2]):
-            parent = self.keys[-1] if self.keys and pair[1].lower() in _STAT_KEYS else ""
+        elif pair and VALUE.fullmatch(pair[2]):
+            parent = self.keys[-1] if self.keys and pair[1].lower() in STAT_KEYS else ""
             unit = self.units[-1] if self.units else ""
             yield f"{parent} {pair[1]}".strip().replace("_", " "), pair[2], unit
         elif line.startswith(("}", "]")) and self.keys:
@@ -500,7 +220,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
-        if (heading := _STAT_HEADING.match(line)) and not _VALUE.search(line):
+        if (heading := _STAT_HEADING.match(line)) and not VALUE.search(line):
             section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
             first_position = None
             continue
@@ -509,34 +229,34 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             first_position = int(position[1]) if first_position is None else first_position
             scale = 0.01 if "%" in section else 1.0
             yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
-                           _float(position[2]) * scale, index, logged)
+                           printed_number(position[2]) * scale, index, logged)
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
         # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
         next_line = lines[index + 1] if index + 1 < len(lines) else ""
-        bars = (bool(_BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
-                or ("|" in line and (header is not None or bool(_TABLE_RULE.match(next_line.strip())))))
-        if bars and _is_header(cells := _row_cells(line), next_line,
+        bars = (bool(BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
+                or ("|" in line and (header is not None or bool(TABLE_RULE.match(next_line.strip())))))
+        if bars and is_header(cells := row_cells(line), next_line,
                                lines[index + 2] if index + 2 < len(lines) else ""):
-            cells = _joined_header(lines[index - 1] if index else "", cells)
+            cells = joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
-            header = None if cells[0].lower() in _KEY_COLUMNS else cells
-            closed = line.endswith(_BAR_CHARS)
+            header = None if cells[0].lower() in KEY_COLUMNS else cells
+            closed = line.endswith(BAR_CHARS)
             continue
-        spaced = _SPACED.split(line)
-        if columns and _DASH_RULE.fullmatch(line):  # tabulate's `-----  -----` under its header
+        spaced = SPACED.split(line)
+        if columns and DASH_RULE.fullmatch(line):  # tabulate's `-----  -----` under its header
             continue
         after = [clean(below).strip() for below in lines[index + 1 : index + 3]]
-        if after and _DASH_RULE.fullmatch(after[0]):
+        if after and DASH_RULE.fullmatch(after[0]):
             after = after[1:]
-        if not bars and _is_spaced_header(spaced, after[0] if after else ""):
-            header, columns = None, spaced  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
+        if not bars and (found_columns := spaced_columns(raw, spaced, after[0] if after else "")):
+            header, columns = None, found_columns  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
-        if columns and len(row := _without_index(spaced, columns)) == len(columns) and not bars:
-            yield from _line_readings(list(_table_row(columns, "|".join(row))), line, index, logged)
+        if columns and len(row := without_index(spaced, columns)) == len(columns) and not bars:
+            yield from _line_readings(list(table_row(columns, "|".join(row))), line, index, logged)
             continue
         columns = []
-        header = header if bars or _TABLE_RULE.match(line) else None  # a rule between rows keeps it
+        header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, logged)
             continue
@@ -544,29 +264,23 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             continue
         if header is not None:
             # a row of a table closed by bars that lacks its closing one was cut inside it
-            found = list(_table_row(header, line)) if line.endswith(_BAR_CHARS) or not closed else []
+            found = list(table_row(header, line)) if line.endswith(BAR_CHARS) or not closed else []
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
-            phase = _row_phase(line) or (phase if found and not _row_cells(line)[0] else "")
+            phase = _row_phase(line) or (phase if found and not row_cells(line)[0] else "")
         else:
-            found = list(_cells(line)) if bars else list(_segments(line))
+            found = list(labelled_cells(line)) if bars else list(_segments(line))
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
-        if section and found and all(_is_stat(label) for label, _, _ in found):
+        if section and found and all(is_stat(label) for label, _, _ in found):
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
         yield from _line_readings(found, line, index, logged)
 
 
-def _is_stat(label: str) -> bool:
-    """Whether a label is a bare statistic (`Mean`, `P99`) that names nothing by itself."""
-    word = label.strip().lower()
-    return word in _STAT_KEYS or word == "average" or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))
-
-
 def _row_phase(line: str) -> str:
     """The phase a table row's first cell names (`| Prefill | 1 | ...`), or ""."""
-    cells = _row_cells(line)
+    cells = row_cells(line)
     phase = _PHASE_CELL.match(cells[0]) if cells else None
     return phase[1].lower() if phase else ""
 
@@ -574,7 +288,7 @@ def _row_phase(line: str) -> str:
 def _in_phase(label: str, phase: str) -> str:
     """A label qualified by the phase it was printed under, unless it names a setting or the
     phase already."""
-    return label if phase in label.lower() or _SETTING_LABEL.search(label) else f"{phase} {label}"
+    return label if phase in label.lower() or SETTING_LABEL.search(label) else f"{phase} {label}"
 
 
 def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
@@ -586,27 +300,31 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
             by_label.setdefault((label, unit), []).append((raw_number, unit))
     named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
     for (label, _), values in by_label.items():
-        for name, value in _named(label, values, line[: max(line.find(label), 0)]):
+        for name, value in named_values(label, values, line[: max(line.find(label), 0)]):
             if name not in named:
                 named.add(name)
                 yield _Reading(name, value, index, logged)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
-             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset()) -> list[_Result]:
+             settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset(),
+             headed: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
-    every result under it until the next. A table row (one of `rows`) that prints the headline
-    again is another result even where its values repeat the row above (a run measured twice)."""
+    every result under it until the next; so does a Markdown heading printing a value (one of
+    `headed`: `## Eagle decoding speed: 297 token/s`). A table row (one of `rows`) that prints the headline
+    again is another result even where its values repeat the row above (a run measured twice),
+    and so is a logged line that does (a server's periodic line reading the same rate again)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
         headline = _headline(current, headlines)
-        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings and headline) or (
-                index in rows and index - 1 in rows and any(r.name == headline for r in line)):
+        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
+                (index in rows and index - 1 in rows or all(r.logged for r in line))
+                and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
             held = {r.name: r.value for r in line}
@@ -834,161 +552,6 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
     )
 
 
-_HTML_TAG = re.compile(r"<[^>]+>")
-
-
-def _spread_cells(text: str) -> str:
-    """Table rows whose cells stack labelled values with `<br>` (`| case | Total TPS: 9743.28<br>Mean
-    TPOT(ms): 48.57 | ... |`) as one line per value, cell after cell: each cell is a result."""
-    if "<br" not in text:
-        return text
-    lines = []
-    for line in text.splitlines():
-        cells = _row_cells(line) if _BARS.match(line.strip()) else []
-        if len(cells) < 2 or not any("<br" in cell for cell in cells[1:]):
-            lines.append(line)
-            continue
-        for cell in cells[1:]:
-            lines.extend(_HTML_TAG.sub(" ", part).strip() for part in re.split(r"<br\s*/?>", cell))
-    return "\n".join(lines)
-
-
-_BAR_PERCENT = re.compile(r"(?:[A-Za-z][\w.-]{0,40}(?: [\w.-]{1,40}){0,4}:\s*)?\d{1,3}%\|")  # tqdm's `name:  64%|`
-_BAR_WRAP = re.compile(r"^\|?\s*\d+/\d+ \[")  # a bar's `| 5971/9263 [...]` wrapped onto a new line
-
-
-def _unwrapped_bars(text: str) -> str:
-    """Progress bars a narrow terminal garbled, as their latest redraw: a bar's tail wrapped onto
-    a line of its own is joined to the bar above it, and a line holding several redraws (each
-    drawn over the last, `... outp   ProceProcessed prompts:  64%|...`) is read from its last."""
-    if "%|" not in text:
-        return text
-    lines: list[str] = []
-    for line in text.splitlines():
-        above = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].strip()), None)
-        if _BAR_WRAP.match(line) and above is not None and _BAR_PERCENT.search(lines[above]):
-            lines[above] = lines[above].rstrip() + line.strip()
-            del lines[above + 1:]
-            continue
-        lines.append(line)
-    latest = [[*_BAR_PERCENT.finditer(line)] for line in lines]
-    return "\n".join(line[found[-1].start():] if len(found) > 1 else line
-                     for line, found in zip(lines, latest, strict=True))
-
-
-_ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
-
-
-def _accepted_counts(match: re.Match[str]) -> str:
-    """`accepted 120/200` (draft tokens accepted of those proposed) as the two counts and the
-    acceptance rate they make."""
-    accepted, drafted = int(match[1]), int(match[2])
-    rate = f", acceptance rate: {100 * accepted / drafted:.2f}%" if drafted else ""
-    return f"accepted tokens: {accepted}, draft tokens: {drafted}{rate}"
-
-
-_BULLET_SEPARATOR = re.compile(r"\s+[•·]\s+")
-_GLUED_UNIT = re.compile(r"^([-+]?\d[\d,]*\.?\d*)(?=[A-Za-z])")
-
-
-def _bulleted_cells(text: str) -> str:
-    """Lines of value-first stats between bullets (LM Studio's `45.21 tok/sec • 210 tokens •
-    4.65s to first token`) as a row of cells, each its number then its name."""
-    if "•" not in text and "·" not in text:
-        return text
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())
-                 if any(c.isdigit() for c in part)]  # not `Stop reason: EOS Token Found`
-        if len(parts) >= 2 and all(_VALUE_FIRST.fullmatch(part) for part in parts):
-            lines[index] = f"| {' | '.join(parts)} |"
-    return "\n".join(lines)
-
-
-def _spread_json_lines(text: str) -> str:
-    """A JSON object printed on one line (a script's JSONL result) as one `"key": value` line per
-    key, the layout JSON pairs are read from; every other line as it was."""
-    if '{"' not in text:
-        return text
-    lines = []
-    for line in text.splitlines():
-        found = next(json_objects(line), None) if line.lstrip().startswith("{") else None
-        lines.append(json_module.dumps(found, indent=2) if found else line)
-    return "\n".join(lines)
-
-
-_EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold around a label (`**Request Throughput:**`)
-_CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b", re.IGNORECASE)
-
-
-def _runs_in_columns(text: str) -> str:
-    """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
-    runs) as one block of `label: value` lines per run column; change and unit columns are not runs."""
-    lines = text.splitlines()
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        cells = _row_cells(lines[index]) if _BARS.match(lines[index].strip()) else []
-        runs = [i for i, cell in enumerate(cells)
-                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")]
-        rule = index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip())
-        if not (cells and cells[0].lower() in _KEY_COLUMNS and len(runs) >= 2 and rule):
-            out.append(lines[index])
-            index += 1
-            continue
-        end = index + 2
-        while end < len(lines) and _BARS.match(lines[end].strip()):
-            end += 1
-        rows = [_row_cells(line) for line in lines[index + 2 : end]]
-        for run in runs:
-            out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
-            out.append("")
-        index = end
-    return "\n".join(out) if len(out) != len(lines) or out != lines else text
-
-
-def _csv_cells(line: str) -> list[str]:
-    """The cells of a comma-separated line (quotes honoured), or [] for a line of one cell."""
-    if "," not in line:
-        return []
-    cells = [cell.strip() for cell in next(csv.reader([line]))]
-    return cells if len(cells) >= 2 else []
-
-
-def _fits(cells: list[str], header: list[str]) -> bool:
-    """Whether a CSV row belongs under a header: as many cells, or the first cells of a row whose
-    last ones wrapped onto the next line (koboldcpp's long `Flags` cell), more than half of them."""
-    return len(header) // 2 < len(cells) <= len(header)
-
-
-def _csv_as_rows(text: str) -> str:
-    """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
-    header of names, then rows of as many cells; rows keyed by a name read as `| name | value
-    |`, rows of numbers under the header's column names (a rule written under it)."""
-    lines = text.splitlines()
-    index, changed = 0, False
-    while index + 1 < len(lines):
-        header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
-        if not (header and _fits(row, header) and not any(_VALUE.fullmatch(c) for c in header)
-                and any(_VALUE.fullmatch(cell) for cell in row[1:])):
-            index += 1
-            continue
-        # rows keyed by a name (`Time To First Token (ms),12.3,...` under `Metric,avg,min`): the
-        # header's first cell is a key column or the others are statistics; else a row per config
-        keyed = header[0].lower() in _KEY_COLUMNS or all(_is_stat(cell) for cell in header[1:])
-        lines[index] = "| " + " | ".join(header) + " |"
-        if not keyed:
-            lines.insert(index + 1, "|" + "---|" * len(header))
-            index += 1
-        index += 1
-        while index < len(lines) and _fits(cells := _csv_cells(lines[index]), header):
-            cells += [""] * (len(header) - len(cells))
-            lines[index] = "| " + " | ".join(cells) + " |"
-            index += 1
-        changed = True
-    return "\n".join(lines) if changed else text
-
-
 _GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
 
 
@@ -1004,13 +567,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
-    text = _EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(text)))))
-    text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
-    if "," in text:
-        text = _csv_as_rows(text)
-    if "|" in text:
-        text = _runs_in_columns(text)
+    text = prepared(text)
     lines = text.splitlines()
     found = list(readings(lines))
     for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
@@ -1019,9 +576,10 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     found.sort(key=lambda r: r.line)
     prompt_only = prompt_only and not _generated(found)
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
-    rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(_BAR_CHARS))
-    measured = _results(found, HEADLINES, settings, rows) or (
-        _results(found, PROMPT_ONLY, settings, rows) if prompt_only else [])
+    rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
+    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
+    measured = _results(found, HEADLINES, settings, rows, headed) or (
+        _results(found, PROMPT_ONLY, settings, rows, headed) if prompt_only else [])
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     records = [_record(result, text, offsets) for result in results]
@@ -1039,6 +597,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     return records
 
 
+_MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
+_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
 _NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
                             r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
 _SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
@@ -1073,18 +633,18 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
     line = clean(line).strip()
     if is_progress_bar(line):
         return None
-    cells = _row_cells(line) if _BARS.search(line) else _SPACED.split(line)
+    cells = row_cells(line) if BARS.search(line) else SPACED.split(line)
     if len(cells) == 1 and ":" in line:  # `with eagle: 30 tps`, not `Speed: 45.3 tok/s`
         cells = line.split(":", 1)
-        if len(_VALUE.findall(cells[1])) != 1 or _FIGURE_WORD.search(cells[0]):
+        if len(VALUE.findall(cells[1])) != 1 or _FIGURE_WORD.search(cells[0]):
             return None
     if len(cells) > 2 and cells[0].isdigit():  # pandas' index
         cells = cells[1:]
-    first = _EMPHASIS.sub("", cells[0]).strip().rstrip(":").strip() if len(cells) >= 2 else ""
+    first = _MARKDOWN_HEADING.sub("", EMPHASIS.sub("", cells[0]).strip()).rstrip(":").strip() if len(cells) >= 2 else ""
     first = _BULLET.sub("", first)
-    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or _VALUE_FIRST.fullmatch(first)
+    if (not first or re.fullmatch(r"[-+]?[\d.,]+", first) or VALUE_FIRST.fullmatch(first)
             or name_of(first, "")[0] in readings
             or _NOT_A_NAME.search(first)):
         return None
-    more = itertools.takewhile(lambda cell: cell and not _VALUE.fullmatch(cell), cells[1:-1])
+    more = itertools.takewhile(lambda cell: cell and not VALUE.fullmatch(cell), cells[1:-1])
     return " ".join([first, *more])  # `| Llama 3 8B | Q4_0 | 1,234.5 |`: the text cells before values

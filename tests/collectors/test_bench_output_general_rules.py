@@ -577,3 +577,61 @@ def test_an_ollama_tag_size_names_a_model_and_is_no_figure(line: str) -> None:
     # freeletics/ollama-benchmark: the next model's `model_name = phi4:14b` line under an average
     [record] = read_benchmark_output(f"eval rate:  19.17  tokens/s\n{line}\n").records
     assert record.figures == {}
+
+
+_V0_LINE = ("INFO 03-27 15:48:{s} metrics.py:467] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: "
+            "{rate} tokens/s, Running: 1 reqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 0.0%, "
+            "CPU KV cache usage: 0.0%.\n")
+
+
+@pytest.mark.parametrize(("rates", "median"), [((9.9, 13.6, 13.6), 13.6), ((9.9, 13.6), 11.75)])
+def test_a_periodic_log_line_reading_the_same_rate_again_is_another_reading(
+        rates: tuple[float, ...], median: float) -> None:
+    # CSCfi/ai-inference-examples#3: vLLM V0's metrics line, the same rate twice in a row
+    text = "".join(_V0_LINE.format(s=10 + 5 * i, rate=rate) for i, rate in enumerate(rates))
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["log_lines"]) == (median, len(rates))
+
+
+def test_log_lines_wrapped_at_the_terminal_width_or_glued_are_one_reading_each() -> None:
+    # tenstorrent/tt-inference-server#246: vLLM V0's lines wrapped at 130 columns, one glued to the next
+    head = "INFO 07-03 23:23:{s} [metrics.py:536] Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: "
+    wrapped = "{rate} tokens/s, Running: 32 r\neqs, Swapped: 0 reqs, Pending: 0 reqs, GPU KV cache usage: 17.6%.\n"
+    text = (head.format(s=42) + wrapped.format(rate=616.1) + head.format(s=47)
+            + "597.0 tokens/s, Running: 32 $" + head.format(s=53) + wrapped.format(rate=589.1)
+            + head.format(s=58) + wrapped.format(rate=579.6))
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["log_lines"]) == (pytest.approx(593.05), 4)
+
+
+def test_each_markdown_heading_printing_a_rate_heads_a_result_of_its_own() -> None:
+    # SafeAILab/EAGLE#173: `## ...: N token/s` headings, a launch command fenced under some
+    text = ("## Official eagle code: 200 token/s\nsee https://github.com/SafeAILab/EAGLE\n\n"
+            "## Normal decoding speed (SGLang): 156 token/s\n```\npython3 -m sglang.launch_server --model m\n```\n"
+            "## Eagle decoding speed (SGLang): 297 token/s\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 200), ("output_tok_s", 156),
+                                                      ("output_tok_s", 297)]
+    assert records[0].config == "Official eagle code"
+
+
+@pytest.mark.parametrize(("title", "metric"), [("Output tokens/s on H100 BS1", "output_tok_s"),
+                                               ("Results on H100", None)])
+def test_values_without_a_unit_take_the_rate_a_title_above_names(title: str, metric: str | None) -> None:
+    # vllm-project/vllm#16937: a typed list of EAGLE draft lengths under the unit's title
+    text = (f"{title}\n\nvanilla (`meta-llama/Llama-3.1-8B-Instruct`): 133\n\n"
+            "EAGLE 1 (`yuhuili/EAGLE-LLaMA3.1-Instruct-8B`):\n* K=2: 201.69, speedup:  1.51x\n"
+            "* K=4: 198, speedup: 1.48x\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == (
+        [(metric, 133), (metric, 201.69), (metric, 198)] if metric else [])
+
+
+@pytest.mark.parametrize("rule", ["----------------------------------\n", ""])
+def test_a_spaced_table_indented_over_its_name_cells_reads_its_phase_columns_as_rates(rule: str) -> None:
+    # mlc-ai/mlc-llm#1359: MLCChat's prefill and decode rates per device, no units
+    text = (f"                Prefill     Decode\n{rule}xiaomi 14             7         10\n"
+            "iphone 15 pro        56          9\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("xiaomi 14", "output_tok_s", 10, 7), ("iphone 15 pro", "output_tok_s", 9, 56)]

@@ -1,0 +1,224 @@
+"""What a printed value looks like, and how its label and unit name the figure it is (`eval
+rate` in tokens/s is the output rate, `RPS` the request rate, `TTFT (s)` the mean time to first
+token in ms): the vocabulary every line the generic reader reads goes through."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+
+from sessiontui.collectors.bench_output.common import slug
+
+VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`), which names a model
+    r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
+    r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
+)
+_DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
+RATE_UNIT = re.compile(
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
+    r"\s*(?:/|[\s-]*per[\s-]+)\s*"
+    r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
+_SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
+                "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+# llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
+_TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
+_PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
+_THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
+_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
+_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
+_AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
+_SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
+    r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
+)
+_ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
+                            r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
+_POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by table_row
+_ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
+_CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
+                          re.IGNORECASE)
+_LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
+_BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
+_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+_STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
+                        re.IGNORECASE)
+STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
+                       "p90", "p95", "p99", "p1", "p5", "p10"})
+_LATENCY = (
+    (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
+    (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
+    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
+    (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
+)
+_LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
+_TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
+_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
+_STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
+          ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
+          ("average", "mean"))
+HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
+             "accept_length", "latency_s")
+PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone
+SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  # keys, not phase figures
+
+
+def _rate(text: str) -> tuple[str, float] | None:
+    """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
+    match = RATE_UNIT.search(text)
+    if match:
+        what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
+        return what, 60.0 if match["per"].lower().startswith("min") else 1.0
+    if _TEST_NAME.fullmatch(text.strip()):
+        return "tok", 1.0
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    short = next((rate for short, rate in _SHORT_RATES.items() if short in words), None)
+    return short or _counted_rate(text)
+
+
+def _counted_rate(text: str) -> tuple[str, float] | None:
+    """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
+    throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
+    speed of requests, else of tokens when the label names tokens, output, generation,
+    processing, or is a decode or prefill speed."""
+    per = _PER_TIME.search(text)
+    if per is None and not _THROUGHPUT.search(text):
+        return None
+    if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
+        what = "req"
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
+        what = "tok"
+    else:
+        return None
+    return what, 60.0 if per is not None and per[1].lower().startswith("min") else 1.0
+
+
+def _unit_word(unit: str) -> str:
+    """The first word of a value's unit, lower case (`usec` of `usec (standard deviation`)."""
+    return unit.strip().split(" ", 1)[0].lower()
+
+
+def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
+    """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
+    quantity = next((name for pattern, name in _LATENCY if pattern.search(label)), None)
+    if quantity is None:
+        return None
+    words = re.findall(r"[a-z0-9]+", label.lower())
+    percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
+    stat = percentile or next((name for word, name in _STATS if word in words), "mean")
+    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
+    seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
+
+
+def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
+    """The figure name of a labelled value and the factor that brings it to the figure's unit;
+    a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
+    unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
+    name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
+    if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
+        return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`
+    return name, factor
+
+
+@functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
+def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
+    """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
+    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`: two words
+    words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
+    both = f"{context} {words} {unit}" if context else f"{words} {unit}"
+    rate = _rate(unit) or _rate(words)
+    if rate is not None:
+        return _rate_name(words, both, rate)
+    if position := _POSITION_NAME.fullmatch(label):
+        return position[0], 0.01 if "%" in both else 1.0
+    if _ACCEPT_LENGTH.search(label):
+        return "accept_length", 1.0
+    if _ACCEPT_RATE.search(label):
+        return "acceptance_rate", 0.01 if "%" in both else 1.0
+    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
+        return "concurrency", 1.0
+    if _BATCH_LABEL.fullmatch(label.strip()):
+        return "batch_size", 1.0
+    if _MEAN_LATENCY.fullmatch(label.strip()):
+        return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
+    latency = _latency_name(label, unit)
+    if latency is not None:
+        return latency
+    if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
+        return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
+    return slug(label.split(":")[-1] or label), 1.0
+
+
+def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, float]:
+    """The figure name of a rate (`both`: its label, unit and context) and its factor to /s."""
+    what, per = rate
+    if what == "req" and _SETTING.search(label):
+        return "request_rate", 1 / per  # the rate asked for, not the one measured
+    if what == "req":
+        return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
+    if _PER_USER.search(both):
+        return "per_user_output_tok_s", 1 / per
+    if _PEAK.search(label) or _AUXILIARY.search(label):
+        return f"{slug(label)}_tok_s", 1 / per
+    if _LATER_TOKENS.search(label):
+        return "output_tok_s", 1 / per
+    if _TOTAL.search(both):
+        return "total_tok_s", 1 / per
+    if _PROMPT.search(both):
+        return "prompt_tok_s", 1 / per
+    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+        return "output_tok_s", 1 / per
+    return "throughput_tok_s", 1 / per
+
+
+def printed_number(raw: str) -> float:
+    """A printed number: `1,234.5` with thousands separators, `9,85` or `1.234,5` with a
+    decimal comma."""
+    if _DECIMAL_COMMA.fullmatch(raw):  # its dots, if any, separate thousands
+        return float(raw.replace(".", "").replace(",", "."))
+    return float(raw.replace(",", ""))
+
+
+def named_values(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
+    """(name, value) of a label's values on one line: one per statistic when the label lists
+    them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
+    stats = _STAT_LIST.search(label)
+    listed = [word.strip() for word in stats[1].split(",")] if stats else []
+    if len(listed) != len(values) or len(values) < 2:
+        listed, values = [""], values[:1]
+    base = label.replace(stats[0], " ") if stats and listed != [""] else label
+    for stat, (raw_number, unit) in zip(listed, values, strict=True):
+        word = {"ave": "avg"}.get(stat.lower(), stat.lower())
+        word = f"p{word}" if word.isdigit() else word
+        scale, unit = _si_prefix(unit)
+        name, factor = name_of(f"{base} {word}" if word else label, unit, context)
+        if name:
+            yield name, printed_number(raw_number) * factor * scale
+
+
+_SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")
+_SI_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6}
+
+
+def _si_prefix(unit: str) -> tuple[float, str]:
+    """(scale, unit) of a rate printed with an SI prefix (`12.3k tok/s`, `1.2M tokens/min`);
+    (1, unit) for any other unit (`8.03 B` params, `4.58 GiB` are no rates)."""
+    prefix = _SI_PREFIX.match(unit)
+    if prefix is None or _rate(unit[prefix.end():]) is None:
+        return 1.0, unit
+    return _SI_SCALE[prefix[1]], unit[prefix.end():]
+_BASELINE = re.compile(r"\bbase(?:line)?\b", re.IGNORECASE)  # the figure compared against
+VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
+
+
+def is_stat(label: str) -> bool:
+    """Whether a label is a bare statistic (`Mean`, `P99`) that names nothing by itself."""
+    word = label.strip().lower()
+    return word in STAT_KEYS or word == "average" or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))

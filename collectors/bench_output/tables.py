@@ -1,0 +1,132 @@
+"""Tables in benchmark outputs: rows between bars, their headers (on one line or two), and
+tables laid out with spaces, whose rows the generic reader reads under their column names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sessiontui.collectors.bench_output.labels import (
+    HEADLINES,
+    RATE_UNIT,
+    SETTING_LABEL,
+    VALUE,
+    VALUE_FIRST,
+    name_of,
+)
+from sessiontui.collectors.logtext import clean
+
+BARS = re.compile(r"[│┃|]")
+BAR_CHARS = ("│", "┃", "|")
+KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
+# `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
+TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*"
+                        r"|^\+-{3,}[-+]*$")  # an ASCII grid's `+----+----+` (mistralrs-bench, prettytable)
+
+
+def labelled_cells(line: str) -> Iterator[tuple[str, str, str]]:
+    """(label, number, unit) of a table row: the first cell names it, the first number is it;
+    in a row of value-first cells (`| 36.5 TOKENS/SEC | 289 TOKENS IN TOTAL |`) each cell is one."""
+    cells = [cell.strip() for cell in BARS.split(line) if cell.strip()]
+    value_first = [VALUE_FIRST.fullmatch(cell) for cell in cells]
+    if len(cells) >= 2 and all(value_first):
+        for match in value_first:
+            if match:
+                yield match[2], match[1], match[2]
+        return
+    if len(cells) < 2 or VALUE.fullmatch(cells[0]):
+        return
+    number = VALUE.match(cells[1])
+    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
+        unit = number[3] or (cells[2] if len(cells) == 3 and not VALUE.search(cells[2]) else "")
+        yield cells[0], number[1], unit
+
+
+def row_cells(line: str) -> list[str]:
+    """The cells of a table row between `|`/`│` bars."""
+    return [cell.strip() for cell in BARS.split(line.strip().strip("|│┃"))]
+
+
+def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
+    """(column, number, "") of a data row of a headed table; nothing when the row is cut short
+    (fewer cells than the header) or holds no numbers."""
+    cells = row_cells(line)
+    if len(cells) != len(header):
+        return
+    for column, cell in zip(header, cells, strict=True):
+        positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
+        if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
+            yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
+            continue
+        number = VALUE.fullmatch(_TIMES.sub("", cell))
+        if number:
+            yield column, number[1], number[3] or ""
+
+
+_POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
+_PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
+SPACED = re.compile(r"\s{2,}")
+# tabulate's `simple` and `rst` rules, and a single rule under a whole header
+DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+|-{8,}")
+
+
+def _is_spaced_header(cells: list[str], next_line: str) -> bool:
+    """Whether a line names, two spaces apart, the columns of a table laid out with spaces: no
+    numbers in it, and the next line its names (one or more text cells, or a setting's value
+    under `conc`, `bs`) then as many numbers as the remaining columns, two at least."""
+    row = without_index(SPACED.split(next_line), cells)
+    names = 1 if row and VALUE.fullmatch(row[0]) else next(
+        (i for i, cell in enumerate(row) if VALUE.fullmatch(cell)), len(row))
+    return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
+            and not any(VALUE.fullmatch(cell) for cell in cells)
+            and (not VALUE.fullmatch(row[0]) or bool(SETTING_LABEL.search(cells[0])))
+            and len(row) - names >= 2 and all(VALUE.fullmatch(cell) for cell in row[names:]))
+
+
+_PHASE_COLUMN = re.compile(r"prefill|decode", re.IGNORECASE)
+
+
+def spaced_columns(raw: str, cells: list[str], next_line: str) -> list[str] | None:
+    """The column names of a table laid out with spaces whose header `cells` head the rows that
+    follow, or None: a header indented over the rows' name cells has a blank first column (MLC
+    users' `      Prefill   Decode` over `xiaomi 14   7   10`), and a column named by its phase
+    alone is that phase's rate in tokens per second."""
+    if not _is_spaced_header(cells, next_line) and not (
+            raw[:1].isspace() and _is_spaced_header(cells := ["", *cells], next_line)):
+        return None
+    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else cell for cell in cells]
+
+
+def without_index(row: list[str], header: list[str]) -> list[str]:
+    """A spaced row without the index pandas prints before it (`0    baseline   8   650.2`
+    under `config  concurrency  output_throughput`): one cell more than the header, a count."""
+    return row[1:] if len(row) == len(header) + 1 and row[0].isdigit() else row
+
+
+def is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
+    """Whether a bar line names the columns of the table that follows (a `|---|` rule next)."""
+    # two columns are a header only when the second is nothing but a unit (`| command |
+    # tokens/second |`) or names a headline figure over rows named by config (`| draft | mean
+    # acceptance length |` over `| vanilla | 2.39 |`; rows of run numbers are trials, read alone)
+    named_rows = bool(first_row) and not VALUE.fullmatch(row_cells(first_row)[0])
+    columns = len(cells) >= 3 or (len(cells) == 2 and (bool(RATE_UNIT.fullmatch(cells[1])) or (
+        named_rows and name_of(cells[1], "")[0] in HEADLINES)))
+    return (columns and not any(VALUE.fullmatch(cell) for cell in cells)
+            and bool(TABLE_RULE.match(next_line.strip())))
+
+
+def joined_header(above: str, cells: list[str]) -> list[str]:
+    """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
+    one: the line above, when it has as many cells and no values, begins each column's name; a
+    group name spans the cells its bars close up (guidellm's `TTFT (ms) |||` over `mean| p99`)."""
+    above = clean(above).strip()
+    raw = BARS.split(above[1:] if BARS.match(above) else above) if BARS.search(above) else []
+    if len(raw) == len(cells) + 1 and not raw[-1].strip():
+        raw.pop()  # the closing bar
+    if len(raw) != len(cells) or any(VALUE.fullmatch(cell.strip()) for cell in raw):
+        return cells
+    top: list[str] = []
+    for cell in raw:
+        top.append(top[-1] if not cell and top else cell.strip())
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
