@@ -15,7 +15,8 @@ demo: $(BIN)/sessiontui
 	$(BIN)/python -m compileall -q project_memory collectors tui  # bytecode, as a wheel has
 	$(BIN)/sessiontui demo
 
-# The tests in parallel, one worker per core (xdist); worksteal keeps a long test from ending last.
+# The tests in parallel (xdist; `auto` is two workers a core, see tests/conftest.py); worksteal keeps
+# a long test from ending last.
 test: lint typecheck
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 

@@ -19,6 +19,12 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers a core, at most eight; most tests wait on a child process or an
+    app's next frame, so one worker a core leaves the cores idle (2 cores: 110 s -> 96 s)."""
+    return min(2 * (os.cpu_count() or 1), 8)
+
+
 def sessiontui_command() -> list[str]:
     """The installed console script, or the module when running from a bare checkout."""
     script = Path(sys.executable).with_name("sessiontui")
