@@ -70,14 +70,19 @@ def test_a_closed_serving_block_without_a_whole_headline_is_reported() -> None:
                                "throughput, not stored"]
 
 
-def test_llama_server_running_rate_lines_read_as_each_tasks_latest() -> None:
-    # ggml-org/llama.cpp#25121: `tg` is the rate over all a task decoded so far
-    text = (
-        "2.30.175.991 I slot print_timing: id  3 | task 0 | n_decoded =   1423, tg =  12.83 t/s, tg_3s =  12.78 t/s\n"
-        "2.31.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     40, tg =  20.50 t/s, tg_3s =  20.50 t/s\n"
-        "2.33.226.568 I slot print_timing: id  3 | task 0 | n_decoded =   1462, tg =  12.82 t/s, tg_3s =  12.78 t/s\n"
-        "2.34.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     80, tg =  20.10 t/s, tg_3s =  19.70 t/s\n"
-    )
+# ggml-org/llama.cpp#25121 (`n_decoded`) and ollama/ollama#18090 (`n_gen`, Ollama's bundled
+# llama-server behind a journald prefix): `tg` is the rate over all a task decoded so far.
+RUNNING = "{prefix}slot print_timing: id  {slot} | task {task} | {count} =   {n}, tg =  {tg} t/s, tg_3s =  {tg} t/s\n"
+
+
+@pytest.mark.parametrize(("prefix", "count"), [
+    ("2.30.175.991 I ", "n_decoded"),
+    ("Aug 28 16:17:16 spark-08 ollama[2924030]: ", "n_gen"),
+])
+def test_llama_server_running_rate_lines_read_as_each_tasks_latest(prefix: str, count: str) -> None:
+    text = "".join(RUNNING.format(prefix=prefix, count=count, slot=slot, task=task, n=n, tg=tg)
+                   for slot, task, n, tg in [(3, 0, 1423, "12.83"), (2, 7, 40, "20.50"),
+                                             (3, 0, 1462, "12.82"), (2, 7, 80, "20.10")])
     [record] = read_benchmark_output(text).records
     assert record.metric == "output_tok_s" and math.isclose(record.value, (12.82 + 20.10) / 2)
     assert record.figures["requests"] == 2 and record.source_format == "llama.cpp.server_log"
