@@ -17,12 +17,7 @@ scorer = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
-KNOWN_MISSES: dict[str, str] = {
-    "bench/b19/vllm_mlx_bench_json_tokens_per_second_generation_mean.txt":
-        "a JSON's rates nested under `tokens_per_second` are not read; requests_per_second is",
-    "bench/b19/mac_mlx_swift_benchmark_json_generation_tps.txt":
-        "camelCase JSON keys (`generationTPS`, `promptTPS`) are not read as rates",
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def entries() -> list[tuple[str, str, dict]]:

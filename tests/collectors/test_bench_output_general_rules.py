@@ -640,3 +640,19 @@ def test_a_spaced_table_indented_over_its_name_cells_reads_its_phase_columns_as_
     records = read_benchmark_output(text).records
     assert [(r.config, r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
         ("xiaomi 14", "output_tok_s", 10, 7), ("iphone 15 pro", "output_tok_s", 9, 56)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # waybarrios/vllm-mlx#531: rates in an object named by their unit, beside requests_per_second
+    ('{\n  "tokens_per_second": {\n    "generation_mean": 284.2,\n    "processing_mean": 147.3\n  },\n'
+     '  "requests_per_second": 1.03\n}\n', (284.2, {"prompt_tok_s": 147.3})),
+    # magicnight/Mac-MLX#62: camelCase keys ending in an acronym, `generationTPS` and `promptTPS`
+    ('{\n  "completionTokens" : 611,\n  "generationTPS" : 81.8,\n  "promptTPS" : 4919.4,\n'
+     '  "ttftMs" : 312.2\n}\n', (81.8, {"prompt_tok_s": 4919.4})),
+])
+def test_a_json_key_names_its_rate_in_its_parent_object_or_in_camel_case(
+        text: str, expected: tuple[float, dict[str, float]]) -> None:
+    [record] = read_benchmark_output(text).records
+    value, figures = expected
+    assert record.metric == "output_tok_s" and record.value == value
+    assert {name: record.figures[name] for name in figures} == figures
