@@ -24,6 +24,7 @@ from sessiontui.collectors.bench_output.common import benchmark, last_match
 from sessiontui.collectors.bench_output.labels import (
     HEADLINES,
     PROMPT_ONLY,
+    RATE_UNIT,
     SETTING_LABEL,
     STAT_KEYS,
     VALUE,
@@ -188,7 +189,9 @@ class _JsonPath:
         pair = _JSON_PAIR.match(line)
         if pair and pair[2] in "{[":
             self.keys.append(pair[1])
-            self.units.append("")
+            # an object named by a rate (`"tokens_per_second": {"generation_mean": ...}`) gives its unit
+            words = pair[1].replace("_", " ")
+            self.units.append(words if RATE_UNIT.fullmatch(words) else "")
         elif pair and pair[1] == "unit" and self.units:
             self.units[-1] = pair[2].strip('"')
         elif pair and VALUE.fullmatch(pair[2]):

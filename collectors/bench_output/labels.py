@@ -27,7 +27,7 @@ _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
 _TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
 _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
-_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z]|[A-Z]+\b)")  # `GenerationSpeed`, `generationTPS`
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
@@ -130,7 +130,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
 @functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
-    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`: two words
+    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`, Mac-MLX's `generationTPS`
     words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
     both = f"{context} {words} {unit}" if context else f"{words} {unit}"
     rate = _rate(unit) or _rate(words)

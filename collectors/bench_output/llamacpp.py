@@ -59,8 +59,9 @@ _DRAFT = re.compile(
     r"(?:, mean acceptance length =\s*([\d.]+))?"
     r"(?:, acceptance rate per position = \(([\d., ]+)\))?"
 )
-# Newer llama-server's running rate every few seconds while a task decodes: `tg` is cumulative.
-_RUNNING = re.compile(r"print_timing: id\s+\d+ \| task (\d+) \| n_decoded =\s*\d+, tg =\s*([\d.]+) t/s")
+# Newer llama-server's running rate every few seconds while a task decodes: `tg` is cumulative
+# (`n_gen` in the llama-server Ollama bundles, `n_decoded` upstream).
+_RUNNING = re.compile(r"print_timing: id\s+\d+ \| task (\d+) \| n_(?:decoded|gen) =\s*\d+, tg =\s*([\d.]+) t/s")
 # llama-speculative / llama-speculative-simple end-of-run summary (`generated` in the first, 2023).
 _SPEC_DECODED = re.compile(r"(?:decoded|generated)\s+(\d+) tokens in\s+([\d.]+) seconds, speed:\s+([\d.]+) t/s")
 _SPEC_COUNT = re.compile(r"^(n_draft|n_predict|n_drafted|n_accept)\s*=\s*(\d+)\s*$", re.MULTILINE)
@@ -280,7 +281,7 @@ def _server_records(text: str) -> list[Record]:
 def _running_records(text: str) -> list[Record]:
     """A log of running rates only (no task finished in the paste): each task's latest `tg`,
     the rate over all it decoded so far, and their median over tasks."""
-    latest = dict(_RUNNING.findall(text)) if "n_decoded" in text else {}
+    latest = dict(_RUNNING.findall(text)) if "print_timing" in text else {}
     value = median(v for v in map(number, latest.values()) if v)
     if value is None:
         return []

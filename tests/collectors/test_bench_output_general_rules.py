@@ -70,14 +70,19 @@ def test_a_closed_serving_block_without_a_whole_headline_is_reported() -> None:
                                "throughput, not stored"]
 
 
-def test_llama_server_running_rate_lines_read_as_each_tasks_latest() -> None:
-    # ggml-org/llama.cpp#25121: `tg` is the rate over all a task decoded so far
-    text = (
-        "2.30.175.991 I slot print_timing: id  3 | task 0 | n_decoded =   1423, tg =  12.83 t/s, tg_3s =  12.78 t/s\n"
-        "2.31.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     40, tg =  20.50 t/s, tg_3s =  20.50 t/s\n"
-        "2.33.226.568 I slot print_timing: id  3 | task 0 | n_decoded =   1462, tg =  12.82 t/s, tg_3s =  12.78 t/s\n"
-        "2.34.100.000 I slot print_timing: id  2 | task 7 | n_decoded =     80, tg =  20.10 t/s, tg_3s =  19.70 t/s\n"
-    )
+# ggml-org/llama.cpp#25121 (`n_decoded`) and ollama/ollama#18090 (`n_gen`, Ollama's bundled
+# llama-server behind a journald prefix): `tg` is the rate over all a task decoded so far.
+RUNNING = "{prefix}slot print_timing: id  {slot} | task {task} | {count} =   {n}, tg =  {tg} t/s, tg_3s =  {tg} t/s\n"
+
+
+@pytest.mark.parametrize(("prefix", "count"), [
+    ("2.30.175.991 I ", "n_decoded"),
+    ("Aug 28 16:17:16 spark-08 ollama[2924030]: ", "n_gen"),
+])
+def test_llama_server_running_rate_lines_read_as_each_tasks_latest(prefix: str, count: str) -> None:
+    text = "".join(RUNNING.format(prefix=prefix, count=count, slot=slot, task=task, n=n, tg=tg)
+                   for slot, task, n, tg in [(3, 0, 1423, "12.83"), (2, 7, 40, "20.50"),
+                                             (3, 0, 1462, "12.82"), (2, 7, 80, "20.10")])
     [record] = read_benchmark_output(text).records
     assert record.metric == "output_tok_s" and math.isclose(record.value, (12.82 + 20.10) / 2)
     assert record.figures["requests"] == 2 and record.source_format == "llama.cpp.server_log"
@@ -635,3 +640,19 @@ def test_a_spaced_table_indented_over_its_name_cells_reads_its_phase_columns_as_
     records = read_benchmark_output(text).records
     assert [(r.config, r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
         ("xiaomi 14", "output_tok_s", 10, 7), ("iphone 15 pro", "output_tok_s", 9, 56)]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # waybarrios/vllm-mlx#531: rates in an object named by their unit, beside requests_per_second
+    ('{\n  "tokens_per_second": {\n    "generation_mean": 284.2,\n    "processing_mean": 147.3\n  },\n'
+     '  "requests_per_second": 1.03\n}\n', (284.2, {"prompt_tok_s": 147.3})),
+    # magicnight/Mac-MLX#62: camelCase keys ending in an acronym, `generationTPS` and `promptTPS`
+    ('{\n  "completionTokens" : 611,\n  "generationTPS" : 81.8,\n  "promptTPS" : 4919.4,\n'
+     '  "ttftMs" : 312.2\n}\n', (81.8, {"prompt_tok_s": 4919.4})),
+])
+def test_a_json_key_names_its_rate_in_its_parent_object_or_in_camel_case(
+        text: str, expected: tuple[float, dict[str, float]]) -> None:
+    [record] = read_benchmark_output(text).records
+    value, figures = expected
+    assert record.metric == "output_tok_s" and record.value == value
+    assert {name: record.figures[name] for name in figures} == figures
