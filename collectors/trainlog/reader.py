@@ -83,15 +83,17 @@ class _PerEpochSteps:
 
 def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
-    split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
+    split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
     if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
         return [cell.strip() for cell in head[1:-1].split("|")]
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
-    if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
-        return head.split(",")
+    commas = head.split(",")
+    if len(commas) > 1 and not any(" " in cell.strip() for cell in commas):  # Keras CSVLogger's
+        # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list)
+        return [cell.strip().strip("[]") for cell in commas]
     return re.split(r"\s{2,}", head) if header else head.split()
 
 

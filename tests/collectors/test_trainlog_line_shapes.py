@@ -350,3 +350,20 @@ def test_yolo_component_losses_have_one_name_across_versions(header: str, row: s
     losses = {name: reading.metrics[name] for name in ("box_loss", "obj_loss", "cls_loss")}
     assert losses == {"box_loss": 0.02342, "obj_loss": 0.04807, "cls_loss": 0.0004876}
     assert reading.epoch == 155.0
+
+
+@pytest.mark.parametrize(("header", "row", "epoch", "lr"), [
+    ("epoch,loss,lr", "3,0.52,0.001", 3.0, 0.001),  # Keras CSVLogger
+    # DySPN (Kyakaka/DySPN#4): cells padded around commas, the rate a one-item list after a resume
+    ("Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val", "   24 ,04.29_22:48:50 ,[0.001]    ,   590.087 , 782.814",
+     24.0, 0.001),
+])
+def test_a_comma_separated_table_reads_its_rows_under_the_header(header: str, row: str, epoch: float,
+                                                                  lr: float) -> None:
+    [reading] = _reader_lines([header, row])
+    assert (reading.epoch, reading.metrics["lr"]) == (epoch, lr)
+
+
+def test_a_comma_separated_line_of_phrases_is_no_header() -> None:
+    """`Loading model, tokenizer, dataset`: cells holding spaces are prose, so the next row is no table row."""
+    assert _reader_lines(["Loading model, tokenizer, dataset", "1,2,3"]) == []
