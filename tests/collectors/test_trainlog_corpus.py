@@ -16,8 +16,6 @@ CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b26/hf_trainer_state_json_log_history_cut_before_max_steps.log": "a trainer_state.json cut before "
     "its closing keys is not read as JSON",
-    "b26/tacotron2_train_loss_grad_norm_ellipsis_gaps.log": "`Train loss 64999 0.314525`: the "
-    "iteration between a name and its figure is read as the figure",
 }
 
 

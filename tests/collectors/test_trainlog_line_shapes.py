@@ -367,3 +367,20 @@ def test_a_comma_separated_table_reads_its_rows_under_the_header(header: str, ro
 def test_a_comma_separated_line_of_phrases_is_no_header() -> None:
     """`Loading model, tokenizer, dataset`: cells holding spaces are prose, so the next row is no table row."""
     assert _reader_lines(["Loading model, tokenizer, dataset", "1,2,3"]) == []
+
+
+@pytest.mark.parametrize(("line", "step", "metric", "value"), [
+    # Tacotron2 / WaveGlow (NVIDIA/tacotron2#368): the iteration between the name and its figure
+    ("Train loss 64999 0.314525 Grad Norm 0.615372 4.37s/it", 64999, "loss", 0.314525),
+    ("Validation loss 64000:  0.323265  ", 64000, "val_loss", 0.323265),
+])
+def test_a_whole_number_between_a_metric_and_its_figure_is_the_iteration(line: str, step: int, metric: str,
+                                                                          value: float) -> None:
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics[metric]) == (step, value)
+
+
+def test_a_metric_followed_by_one_figure_keeps_it() -> None:
+    """`loss 3 epoch 2`: a whole-number figure with no second figure after it is the metric's."""
+    step, epoch, metrics = _read("loss 3 epoch 2")
+    assert (step, epoch, metrics["loss"]) == (None, 2.0, 3.0)
