@@ -130,6 +130,28 @@ def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str
     return named, cells
 
 
+def _list_entry(block: list[str]) -> list[Reading]:
+    """The reading of a bare `{...}` just closed inside a still-open block: an entry of a list
+    (`trainer_state.json`'s `log_history`), read as it closes so a paste cut before the outer
+    braces close keeps its history."""
+    if block[-1] not in ("}", "},"):
+        return []
+    depth = 0
+    for start in range(len(block) - 1, 0, -1):
+        depth += block[start].count("}") - block[start].count("{")
+        if depth == 0:
+            break
+    if depth != 0 or block[start] != "{":
+        return []
+    entry = "".join(block[start:]).rstrip(",")
+    try:
+        json.loads(entry)
+    except ValueError:
+        return []
+    reading = json_object(entry)
+    return [reading] if reading is not None else []
+
+
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
     """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
     `test_` names stay as printed."""
@@ -270,7 +292,7 @@ class LineReader:
         self._block = block
         joined = "".join(block)
         if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
-            return []
+            return _list_entry(block)
         self._block = None
         tag, _, body = joined.partition("{")
         try:

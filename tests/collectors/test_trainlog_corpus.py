@@ -13,10 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
-KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b26/hf_trainer_state_json_log_history_cut_before_max_steps.log": "a trainer_state.json cut before "
-    "its closing keys is not read as JSON",
-}
+KNOWN_MISSES: dict[str, str] = {}  # "bNN/file": why it is still read wrong
 
 
 @functools.cache

@@ -384,3 +384,25 @@ def test_a_metric_followed_by_one_figure_keeps_it() -> None:
     """`loss 3 epoch 2`: a whole-number figure with no second figure after it is the metric's."""
     step, epoch, metrics = _read("loss 3 epoch 2")
     assert (step, epoch, metrics["loss"]) == (None, 2.0, 3.0)
+
+
+_LOG_HISTORY = ["{", '"global_step": 3000,', '"log_history": [', "{", '"epoch": 0.42,', '"learning_rate": 0.0,',
+                '"loss": 3.2533,', '"step": 3000', "},", "{", '"epoch": 0.42,', '"step": 3000,',
+                '"train_loss": 3.418,', '"train_runtime": 30187.6', "}", "],"]
+
+
+@pytest.mark.parametrize("cut", [len(_LOG_HISTORY) - 1, len(_LOG_HISTORY)])
+def test_a_list_entry_inside_an_open_json_block_is_read_as_it_closes(cut: int) -> None:
+    """A trainer_state.json pasted and cut before its closing keys (b26): each `log_history`
+    entry is read once its own braces close; the summary's `train_loss` is no step's loss."""
+    step_entry, summary = _reader_lines(_LOG_HISTORY[:cut])
+    assert (step_entry.step, step_entry.epoch, step_entry.metrics["loss"], step_entry.metrics["lr"]) == (
+        3000, 0.42, 3.2533, 0.0)
+    assert summary.done and "loss" not in summary.metrics
+
+
+def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> None:
+    """W&B's summary nests `"key": {` members: only the whole object, once closed, is read."""
+    lines = ["{", '"_step": 5,', '"system": {', '"gpu": 1.5', "},", '"loss": 0.3', "}"]
+    [reading] = _reader_lines(lines)
+    assert (reading.step, reading.metrics["loss"]) == (5, 0.3)
