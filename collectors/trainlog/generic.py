@@ -82,6 +82,8 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 _LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
+# Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
+_INDEXED = re.compile(rf"\s*(?P<key>{_WORD}(?: {_WORD})?)\s+(?P<n>\d+):?\s+(?=[-+]?\.?\d)")
 _STOPWORDS = frozenset({"with", "of", "the", "a", "an", "and", "at", "for", "by"})  # never a name's start
 # A missing value printed in its place: `total_grad_norm: N/A total_loss: 14.6` names `total_loss`.
 _PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
@@ -174,6 +176,15 @@ def value_first(text: str) -> tuple[int | None, list[tuple[str, float]]]:
     return (int(lead[1]) if lead else None), found if len(found) >= MIN_VALUE_FIRST else []
 
 
+def _indexed(text: str) -> tuple[int | None, str]:
+    """(iteration, line without it) when a known metric's name is followed by a whole number and
+    then a figure: the number counts iterations, the figure is the metric's."""
+    match = _INDEXED.match(text)
+    if match is None or not _known(match["key"]) or canonical(match["key"]) in ("step", "epoch"):
+        return None, text
+    return int(match["n"]), f"{match['key']} {text[match.end():]}"
+
+
 def _leading_step(text: str, found: list[tuple[str, float]]) -> tuple[int, int | None] | None:
     """(step, total) of a counter leading the line: bracketed, or bare before a delimiter when
     the line prints the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom
@@ -195,8 +206,8 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text):
         return None
+    counted, text = _indexed(text)
     found = pairs(text)
-    counted: int | None = None
     if not found:
         counted, found = value_first(text)
     batch = _EPOCH_BATCH.search(text)

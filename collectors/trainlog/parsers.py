@@ -161,14 +161,9 @@ def hf_dict(text: str) -> Reading | None:
     start = text.find("{'")
     if start == -1 or "}" not in text:
         return None
-    pairs = dict_pairs(text[start:])
-    done = any(key == "train_runtime" for key, _ in pairs)
     lead = generic(text[:start]) if start > 0 else None
-    reading = from_pairs("hf-trainer", pairs, done=done, step=lead.step if lead else None,
-                         epoch=lead.epoch if lead else None)
-    if done and reading is not None and all(key != "loss" for key, _ in pairs):
-        reading.metrics.pop("loss", None)  # the summary's `train_loss` is the run's mean
-    return reading
+    return from_pairs("hf-trainer", dict_pairs(text[start:]), step=lead.step if lead else None,
+                      epoch=lead.epoch if lead else None)
 
 
 def deepspeed_step(text: str) -> Reading | None:

@@ -83,15 +83,17 @@ class _PerEpochSteps:
 
 def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
-    split at tabs when it has them, at commas when it has no spaces, else at runs of spaces (a header) or any space (a row)."""
+    split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
     if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
         return [cell.strip() for cell in head[1:-1].split("|")]
     if "\t" in head:
         return [cell.strip() for cell in head.split("\t") if cell.strip()]
-    if "," in head and " " not in head:  # Keras CSVLogger: `epoch,loss,val_loss` over its rows
-        return head.split(",")
+    commas = head.split(",")
+    if len(commas) > 1 and not any(" " in cell.strip() for cell in commas):  # Keras CSVLogger's
+        # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list)
+        return [cell.strip().strip("[]") for cell in commas]
     return re.split(r"\s{2,}", head) if header else head.split()
 
 
@@ -126,6 +128,28 @@ def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str
         named.append(column)
         cells.append(match[0])
     return named, cells
+
+
+def _list_entry(block: list[str]) -> list[Reading]:
+    """The reading of a bare `{...}` just closed inside a still-open block: an entry of a list
+    (`trainer_state.json`'s `log_history`), read as it closes so a paste cut before the outer
+    braces close keeps its history."""
+    if block[-1] not in ("}", "},"):
+        return []
+    depth = 0
+    for start in range(len(block) - 1, 0, -1):
+        depth += block[start].count("}") - block[start].count("{")
+        if depth == 0:
+            break
+    if depth != 0 or block[start] != "{":
+        return []
+    entry = "".join(block[start:]).rstrip(",")
+    try:
+        json.loads(entry)
+    except ValueError:
+        return []
+    reading = json_object(entry)
+    return [reading] if reading is not None else []
 
 
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
@@ -268,7 +292,7 @@ class LineReader:
         self._block = block
         joined = "".join(block)
         if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
-            return []
+            return _list_entry(block)
         self._block = None
         tag, _, body = joined.partition("{")
         try:

@@ -73,8 +73,8 @@ def _names(key: str) -> tuple[str, str | None]:
 
 def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = None,
                epoch: float | None = None, done: bool = False) -> Reading | None:
-    """Build a reading from (key, value text) pairs: numbers kept, step/epoch/total lifted out
-    (the keyword arguments are what the record said outside the pairs)."""
+    """Build a reading from (key, value text) pairs: numbers kept, step/epoch/total lifted out, an
+    HF `train_runtime` summary marks the end (the keyword arguments are what the record said outside the pairs)."""
     metrics: dict[str, float] = {}
     paired: tuple[int, float] | None = None  # (rank, step): the most trusted position name wins
     for key, raw in pairs:
@@ -94,9 +94,12 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
         step = int(paired_step)
     if paired_epoch is not None:
         epoch = paired_epoch
+    summary = any(key == "train_runtime" for key, _ in pairs)  # HF Trainer's end-of-run summary:
+    if summary and all(key != "loss" for key, _ in pairs):       # its `train_loss` is the run's mean
+        metrics.pop("loss", None)
     if not metrics and step is None and epoch is None and not total:
         return None
-    return Reading(fmt, metrics, step=step, epoch=epoch, done=done,
+    return Reading(fmt, metrics, step=step, epoch=epoch, done=done or summary,
                    total=int(total) if total and math.isfinite(total) else None)
 
 

@@ -25,10 +25,7 @@ def trainer_state_readings(data: bytes) -> list[Reading]:
         if isinstance(entry, dict):
             pairs = [(str(k), str(v)) for k, v in entry.items()
                      if isinstance(v, int | float) and not isinstance(v, bool)]
-            done = "train_runtime" in entry
-            if reading := from_pairs("hf-trainer-state", pairs, done=done):
-                if done and "loss" not in entry:
-                    reading.metrics.pop("loss", None)  # the summary's `train_loss` is the mean
+            if reading := from_pairs("hf-trainer-state", pairs):
                 readings.append(reading)
     step, total = state.get("global_step"), state.get("max_steps")
     if isinstance(step, int):

@@ -350,3 +350,59 @@ def test_yolo_component_losses_have_one_name_across_versions(header: str, row: s
     losses = {name: reading.metrics[name] for name in ("box_loss", "obj_loss", "cls_loss")}
     assert losses == {"box_loss": 0.02342, "obj_loss": 0.04807, "cls_loss": 0.0004876}
     assert reading.epoch == 155.0
+
+
+@pytest.mark.parametrize(("header", "row", "epoch", "lr"), [
+    ("epoch,loss,lr", "3,0.52,0.001", 3.0, 0.001),  # Keras CSVLogger
+    # DySPN (Kyakaka/DySPN#4): cells padded around commas, the rate a one-item list after a resume
+    ("Epoch ,FinishTime     ,LR    ,RMSE_Train ,RMSE_Val", "   24 ,04.29_22:48:50 ,[0.001]    ,   590.087 , 782.814",
+     24.0, 0.001),
+])
+def test_a_comma_separated_table_reads_its_rows_under_the_header(header: str, row: str, epoch: float,
+                                                                  lr: float) -> None:
+    [reading] = _reader_lines([header, row])
+    assert (reading.epoch, reading.metrics["lr"]) == (epoch, lr)
+
+
+def test_a_comma_separated_line_of_phrases_is_no_header() -> None:
+    """`Loading model, tokenizer, dataset`: cells holding spaces are prose, so the next row is no table row."""
+    assert _reader_lines(["Loading model, tokenizer, dataset", "1,2,3"]) == []
+
+
+@pytest.mark.parametrize(("line", "step", "metric", "value"), [
+    # Tacotron2 / WaveGlow (NVIDIA/tacotron2#368): the iteration between the name and its figure
+    ("Train loss 64999 0.314525 Grad Norm 0.615372 4.37s/it", 64999, "loss", 0.314525),
+    ("Validation loss 64000:  0.323265  ", 64000, "val_loss", 0.323265),
+])
+def test_a_whole_number_between_a_metric_and_its_figure_is_the_iteration(line: str, step: int, metric: str,
+                                                                          value: float) -> None:
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics[metric]) == (step, value)
+
+
+def test_a_metric_followed_by_one_figure_keeps_it() -> None:
+    """`loss 3 epoch 2`: a whole-number figure with no second figure after it is the metric's."""
+    step, epoch, metrics = _read("loss 3 epoch 2")
+    assert (step, epoch, metrics["loss"]) == (None, 2.0, 3.0)
+
+
+_LOG_HISTORY = ["{", '"global_step": 3000,', '"log_history": [', "{", '"epoch": 0.42,', '"learning_rate": 0.0,',
+                '"loss": 3.2533,', '"step": 3000', "},", "{", '"epoch": 0.42,', '"step": 3000,',
+                '"train_loss": 3.418,', '"train_runtime": 30187.6', "}", "],"]
+
+
+@pytest.mark.parametrize("cut", [len(_LOG_HISTORY) - 1, len(_LOG_HISTORY)])
+def test_a_list_entry_inside_an_open_json_block_is_read_as_it_closes(cut: int) -> None:
+    """A trainer_state.json pasted and cut before its closing keys (b26): each `log_history`
+    entry is read once its own braces close; the summary's `train_loss` is no step's loss."""
+    step_entry, summary = _reader_lines(_LOG_HISTORY[:cut])
+    assert (step_entry.step, step_entry.epoch, step_entry.metrics["loss"], step_entry.metrics["lr"]) == (
+        3000, 0.42, 3.2533, 0.0)
+    assert summary.done and "loss" not in summary.metrics
+
+
+def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> None:
+    """W&B's summary nests `"key": {` members: only the whole object, once closed, is read."""
+    lines = ["{", '"_step": 5,', '"system": {', '"gpu": 1.5', "},", '"loss": 0.3', "}"]
+    [reading] = _reader_lines(lines)
+    assert (reading.step, reading.metrics["loss"]) == (5, 0.3)
