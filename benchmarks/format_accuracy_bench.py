@@ -23,8 +23,8 @@ from typing import Any
 import tomlkit
 
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
-from sessiontui.collectors.logtext import failure_kind
 from sessiontui.collectors.recording import implausible
+from sessiontui.collectors.trainlog.events import crash_kind
 
 CORPUS = Path(__file__).parents[1] / "tests" / "fixtures" / "corpus"
 TOLERANCE = 1e-3  # relative, for every number compared
@@ -82,7 +82,7 @@ def score_bench(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
 def score_crash(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
     """(right, why not) for one crash tail: the failure kind read against the expected one."""
     want = entry.get("expect", {}).get("failure")
-    got = failure_kind(path.read_text(encoding="utf-8", errors="replace")) or "none"
+    got = crash_kind(path.read_text(encoding="utf-8", errors="replace")) or "none"
     return got == want, "" if got == want else f"read {got!r}, expected {want!r}"
 
 

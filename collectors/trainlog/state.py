@@ -211,6 +211,8 @@ class TrainState:
                     pending = reading
         if pending is not None:
             self.apply(pending, at)
+        if watch and (event := self._watcher.flush(at, self.step)):  # a wrapper the block ended on
+            self._crash(event)
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""

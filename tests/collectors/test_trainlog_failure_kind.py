@@ -9,6 +9,7 @@ import pytest
 
 from sessiontui.collectors.logtext import failure_kind
 from sessiontui.collectors.trainlog import read_log
+from sessiontui.collectors.trainlog.events import crash_kind
 from sessiontui.tui.cli import main
 
 CRASHES = Path(__file__).parent.parent / "fixtures" / "crash"
@@ -203,3 +204,76 @@ MESSAGE_FORMS = [
 @pytest.mark.parametrize(("form", "tail", "kind"), MESSAGE_FORMS, ids=[f[0] for f in MESSAGE_FORMS])
 def test_every_message_form_names_its_kind(form: str, tail: str, kind: str) -> None:
     assert failure_kind(f"step 7 loss 2.5\n{tail}\n") == kind
+
+
+# Kinds `crash_kind` tells apart beyond `failure_kind`: NVIDIA's Xid numbers (the driver's
+# `NVRM: Xid (PCI:0000:06:00): 79, pid=..., GPU has fallen off the bus.`, quoted in a public
+# post-mortem; NVML's NVML_ERROR_GPU_IS_LOST string `GPU is lost`) and a launcher's bare exit
+# code (DeepSpeed deepspeed/launcher/launch.py sigkill_handler: f"{cmd} exits with return code =
+# {last_return_code}"; torchelastic's ChildFailedError Root Cause `exitcode  : -11 (pid: N)`).
+GPU_AND_LAUNCHER_FORMS = [
+    ('xid 79', 'NVRM: Xid (PCI:0000:06:00): 79, pid=4242, GPU has fallen off the bus.', 'gpu_lost'),
+    ('xid 79 short', 'NVRM: Xid 79, GPU has fallen off the bus', 'gpu_lost'),
+    ('xid 79 then cuda', 'NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus.\n'
+     'RuntimeError: CUDA error: unknown error', 'gpu_lost'),
+    ('nvml lost', 'Unable to determine the device handle for GPU 0000:3B:00.0: GPU is lost.  Reboot '
+     'the system to recover this GPU', 'gpu_lost'),
+    ('xid 48 dbe', 'NVRM: Xid (PCI:0000:3b:00): 48, pid=1, An uncorrectable double bit error (DBE) '
+     'has been detected on GPU', 'ecc_error'),
+    ('xid 31 mmu', 'NVRM: Xid (PCI:0000:3b:00): 31, pid=1, Ch 00000010, intr 00000000. MMU Fault',
+     'illegal_memory_access'),
+    ('xid 74 nvlink', 'NVRM: Xid (PCI:0000:3b:00): 74, pid=1, NVLink: fatal error detected',
+     'cuda_error'),
+    ('ecc words', 'RuntimeError: CUDA error: uncorrectable ECC error encountered', 'ecc_error'),
+    ('deepspeed -9', "[ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', 'train.py'] "
+     'exits with return code = -9', 'host_oom'),
+    ('deepspeed -11', "[ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python', 'train.py'] "
+     'exits with return code = -11', 'segfault'),
+    ('elastic -7', 'Root Cause (first observed failure):\n  exitcode  : -7 (pid: 12)\n'
+     '  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html',
+     'bus_error'),
+    ('srun 1', 'srun: error: gpu-node-07: task 0: Exited with exit code 1', None),
+]
+
+
+@pytest.mark.parametrize(("form", "tail", "kind"), GPU_AND_LAUNCHER_FORMS,
+                         ids=[f[0] for f in GPU_AND_LAUNCHER_FORMS])
+def test_gpu_faults_and_launcher_exit_codes_name_their_kind(form: str, tail: str, kind: str | None) -> None:
+    assert crash_kind(f"step 7 loss 2.5\n{tail}\n") == kind
+
+
+# A wrapper line whose cause follows it: the event waits for the cause, so the kind is the
+# cause's. Hydra hydra/_internal/utils.py (`Error executing job with overrides: {overrides}`,
+# then the exception, then `Set the environment variable HYDRA_FULL_ERROR=1 ...`); libstdc++'s
+# verbose terminate handler (`terminate called after throwing an instance of '...'` then
+# `  what():  ...`); torchelastic's ChildFailedError and its Root Cause block.
+WRAPPED = [
+    ('hydra', "Error executing job with overrides: ['model=llama', 'trainer.devices=8']\n"
+     'Traceback (most recent call last):\n  File "/x/train.py", line 10, in main\n'
+     '    trainer.fit(model)\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n\n'
+     'Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.',
+     'cuda_oom', 'torch.cuda.OutOfMemoryError: CUDA out of memory at step 7 (cuda_oom)'),
+    ('terminate', "terminate called after throwing an instance of 'c10::DistBackendError'\n"
+     '  what():  [PG 0 Rank 3] Process group watchdog thread terminated with exception: CUDA error: '
+     'an illegal memory access was encountered\nAborted (core dumped)',
+     'illegal_memory_access', '[PG 0 Rank 3] Process group watchdog thread terminated with '
+     'exception: CUDA error: an illegal memory access was encountered at step 7 (illegal_memory_access)'),
+    ('elastic', 'torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n'
+     '============================================================\ntrain.py FAILED\n'
+     '------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n'
+     '------------------------------------------------------------\nRoot Cause (first observed failure):\n'
+     '[0]:\n  time      : 2024-01-01_00:00:00\n  host      : node1\n  rank      : 0 (local_rank: 0)\n'
+     '  exitcode  : -11 (pid: 123)\n  error_file: <N/A>\n'
+     '  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n'
+     '============================================================',
+     'segfault', 'torch.distributed.elastic.multiprocessing.errors.ChildFailedError: at step 7 (segfault)'),
+]
+
+
+@pytest.mark.parametrize(("form", "tail", "kind", "message"), WRAPPED, ids=[f[0] for f in WRAPPED])
+def test_a_wrapper_takes_the_kind_of_the_cause_after_it(
+        tmp_path: Path, form: str, tail: str, kind: str, message: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    (event,) = read_log(log).events
+    assert (event.failure, event.message) == (kind, message)
