@@ -76,7 +76,30 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(_with_printed_load(text, client or records), problems)
+    return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
+
+
+def _in_printed_order(text: str, records: list[Record]) -> list[Record]:
+    """Records of several tools' results pasted one after another, each tool's in the order its
+    results were printed: a tool's place is where the first of its headline figures appears."""
+    formats = list(dict.fromkeys(record.source_format for record in records))
+    if len(formats) < 2:
+        return records
+    places = {name: min((_printed_at(text, r.value) for r in records if r.source_format == name),
+                        default=len(text)) for name in formats}
+    return sorted(records, key=lambda record: places[record.source_format])
+
+
+def _printed_at(text: str, value: float | None) -> int:
+    """Where a figure is first printed (`681.3` as `681.30`, `61.0` as `61`), or the text's end."""
+    if value is None:
+        return len(text)
+    whole, _, fraction = repr(float(value)).partition(".")
+    fraction = fraction.rstrip("0")
+    pattern = rf"(?<![\d.]){re.escape(whole)}" + (rf"\.{fraction}0*(?![\d])" if fraction
+                                                  else r"(?:\.0*)?(?![\d.])")
+    found = re.search(pattern, text)
+    return found.start() if found else len(text)
 
 
 _CONTINUED = re.compile(r"\\[ \t]*\r?\n")

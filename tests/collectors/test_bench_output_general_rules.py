@@ -4,6 +4,7 @@ source is cited): a rule fixes a class of outputs, so each test names the class 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -656,3 +657,21 @@ def test_a_json_key_names_its_rate_in_its_parent_object_or_in_camel_case(
     value, figures = expected
     assert record.metric == "output_tok_s" and record.value == value
     assert {name: record.figures[name] for name in figures} == figures
+
+
+# Two tools' results pasted one after the other (an SGLang block then a vLLM block, as in an
+# issue comparing the engines): both are read, in the order they were printed. The blocks are the
+# real pastes of tests/fixtures/bench (sources in its INDEX.md).
+BENCH = Path(__file__).parent.parent / "fixtures" / "bench"
+PAIRS = [("sglang_bench_serving.txt", "vllm_bench_serve.txt"),
+         ("vllm_bench_serve.txt", "sglang_bench_serving.txt"),
+         ("trtllm_bench_streaming.txt", "llama_speculative.txt"),
+         ("llama_speculative.txt", "trtllm_bench_streaming.txt")]
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS)
+def test_two_tools_pasted_one_after_the_other_give_both_records_in_order(first: str, second: str) -> None:
+    alone = [read_benchmark_output((BENCH / name).read_text()).records for name in (first, second)]
+    both = read_benchmark_output((BENCH / first).read_text() + "\n" + (BENCH / second).read_text())
+    assert [(r.source_format, r.value) for r in both.records] == [
+        (r.source_format, r.value) for records in alone for r in records]
