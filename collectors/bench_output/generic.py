@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -396,7 +396,9 @@ def _summarised(results: list[_Result]) -> list[_Result]:
     if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
             {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
-    names = set.intersection(*(set(r.readings) for r in periodic))
+    names = set(periodic[0].readings)
+    for result in periodic[1:]:  # not a set per line held at once: a 100 MB log has a million
+        names &= result.readings.keys()
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
@@ -519,7 +521,7 @@ def _command_settings(text: str, end: int) -> dict[str, float]:
     return settings
 
 
-def _record(result: _Result, text: str, offsets: list[int]) -> Record:
+def _record(result: _Result, text: str, offsets: dict[int, int]) -> Record:
     """The benchmark record of one result."""
     readings = dict(result.readings)
     offset = offsets[result.first]
@@ -558,12 +560,30 @@ def _record(result: _Result, text: str, offsets: list[int]) -> Record:
 _GENERATION = ("output", "decode", "gen_", "generation", "completion", "tpot", "itl")
 
 
-def _generated(found: Sequence[_Reading]) -> bool:
-    """Whether the output measures generation (`output_len: 256`, a decode latency, a generation
-    rate even of 0): its headline is then a generation rate, and an output without one is cut
-    or idle, not a prompt-only run."""
-    return any(r.name.startswith(_GENERATION) and (r.value > 1 or r.name.endswith("tok_s"))
-               for r in found)
+@dataclass(slots=True)
+class _Seen:
+    """What a pass over the readings saw, so that they stream into results without a list held
+    of them all: which lines held one, and whether any measured generation."""
+
+    lines: bytearray
+    generated: bool = False
+
+    def watch(self, found: Iterable[_Reading], lines: list[str]) -> Iterator[_Reading]:
+        """The readings, each noted; a total token rate on a line that prints a request rate
+        (`Throughput: 81.74 requests/s, 20926.37 tokens/s`) is marked as the total."""
+        for reading in found:
+            self.lines[reading.line] = 1
+            self.generated = self.generated or _is_generation(reading)
+            yield reading
+            if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
+                yield _Reading("_same_line_requests", 1.0, reading.line)
+
+
+def _is_generation(reading: _Reading) -> bool:
+    """Whether a reading measures generation (`output_len: 256`, a decode latency, a generation
+    rate even of 0): the output's headline is then a generation rate, and an output without one
+    is cut or idle, not a prompt-only run."""
+    return reading.name.startswith(_GENERATION) and (reading.value > 1 or reading.name.endswith("tok_s"))
 
 
 def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Record]:
@@ -572,28 +592,25 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     (not for a paste cut short, which may have lost its generation rate)."""
     text = prepared(text)
     lines = text.splitlines()
-    found = list(readings(lines))
-    for reading in found:  # `Throughput: 81.74 requests/s, 20926.37 tokens/s`: the total
-        if reading.name == "throughput_tok_s" and "requests/s" in lines[reading.line]:
-            found.append(_Reading("_same_line_requests", 1.0, reading.line))
-    found.sort(key=lambda r: r.line)
-    prompt_only = prompt_only and not _generated(found)
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
-    measured = _results(found, HEADLINES, settings, rows, headed) or (
-        _results(found, PROMPT_ONLY, settings, rows, headed) if prompt_only else [])
+    seen = _Seen(bytearray(len(lines)))
+    measured = _results(seen.watch(readings(lines), lines), HEADLINES, settings, rows, headed)
+    if not measured and prompt_only and not seen.generated:
+        measured = _results(seen.watch(readings(lines), lines), PROMPT_ONLY, settings, rows, headed)
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
-    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    firsts = {result.first for result in results}
+    offsets = {index: offset for index, offset in enumerate(
+        itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}
     records = [_record(result, text, offsets) for result in results]
-    read_lines = {reading.line for reading in found}
     for record, result in zip(records, results, strict=True):
         # a table row per config (under its setting line, if any): its name cell names it
         first = result.first + 1 if result.first in settings else result.first
-        if first == result.last or (first < result.last and not read_lines & set(range(first, result.last))):
+        if first == result.last or (first < result.last and not any(seen.lines[first:result.last])):
             record.config = _row_name(lines[result.last], result.readings)
         above = clean(lines[result.first - 1]).strip() if result.first else ""
-        if record.config is None and result.first - 1 not in read_lines and _NAME_HEADING.fullmatch(
+        if record.config is None and above and not seen.lines[result.first - 1] and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)

@@ -90,12 +90,13 @@ def _titled_units(text: str) -> str:
         return text
     lines = text.splitlines()
     unit = ""
+    titled = False
     for index, line in enumerate(lines):
         if title := _UNIT_TITLE.match(line):
-            unit = f"{title[1] or ''}{title[2]}".lower()
+            unit, titled = f"{title[1] or ''}{title[2]}".lower(), True
         elif unit:
             lines[index] = _UNITLESS_VALUE.sub(rf"\g<1>\g<2> {unit}", line)
-    return "\n".join(lines)
+    return "\n".join(lines) if titled else text  # no copy of an output with no such title
 
 
 _ACCEPTED_FRACTION = re.compile(r"\baccepted:?\s+(\d+)\s*/\s*(\d+)(?:\s+(?:draft\s+)?tokens)?", re.IGNORECASE)
