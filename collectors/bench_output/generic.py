@@ -170,10 +170,13 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
                            r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
-# parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`): not read.
+# parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
+# note of what its time includes (ExLlamaV2's `25.00 tokens/second (includes prompt eval.)` is
+# its generation rate, not a prompt rate): not read.
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
-                         r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to)\b[^)]*\)", re.I)
-_ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared)", re.IGNORECASE)
+                         r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to|includ(?:es|ing)|incl\.)"
+                         r"(?![\w.])[^)]*\)", re.I)
+_ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 
 
