@@ -680,7 +680,7 @@ def test_two_tools_pasted_one_after_the_other_give_both_records_in_order(first: 
 def test_a_note_of_what_the_time_includes_does_not_name_the_rate() -> None:
     # turboderp/exllamav2 test_inference.py: print(f" -- Response generated in {total_gen:.2f}
     # seconds, {args.tokens} tokens, {args.tokens / total_gen:.2f} tokens/second (includes prompt
-    # eval.)"); the figures are from the ExLlamaV2 README's example run
+    # eval.)"); the figures are from a public example run of it quoted in a tutorial
     text = "\n -- Response generated in 1.52 seconds, 128 tokens, 84.43 tokens/second (includes prompt eval.)\n"
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", 84.43)
