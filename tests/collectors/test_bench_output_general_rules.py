@@ -684,3 +684,20 @@ def test_a_note_of_what_the_time_includes_does_not_name_the_rate() -> None:
     text = "\n -- Response generated in 1.52 seconds, 128 tokens, 84.43 tokens/second (includes prompt eval.)\n"
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", 84.43)
+
+
+# ollama cmd/cmd.go displayResponse/Summary ('eval rate:            %.2f tokens/s', `--verbose`)
+# printed above a llama-bench table (the real paste tests/fixtures/bench/llama_bench.md): the
+# generic reader's result above the known tool's comes first; llama.cpp's own `draft:` timings
+# below its speculative result stay unread (the corpus's llama_speculative pastes).
+OLLAMA_VERBOSE = ("total duration:       5.6123s\nload duration:        12.345ms\n"
+                  "prompt eval count:    26 token(s)\nprompt eval duration: 123.456ms\n"
+                  "prompt eval rate:     210.60 tokens/s\neval count:           298 token(s)\n"
+                  "eval duration:        5.4s\neval rate:            55.19 tokens/s\n")
+
+
+def test_an_unknown_tools_result_above_a_known_ones_is_read_first() -> None:
+    table = read_benchmark_output((BENCH / "llama_bench.md").read_text()).records
+    both = read_benchmark_output(OLLAMA_VERBOSE + "\n" + (BENCH / "llama_bench.md").read_text())
+    assert [(r.source_format, r.value) for r in both.records] == [
+        ("generic", 55.19), *((r.source_format, r.value) for r in table)]
