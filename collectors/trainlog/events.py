@@ -41,6 +41,11 @@ _MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault
 _EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
                         re.IGNORECASE)
 _SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
+# Kinds in words `failure_kind` does not know: PyTorch ProcessGroupNCCL's `NCCL communicator was
+# aborted on rank N.` (its reason, when printed, names a more specific kind), and faulthandler's
+# `Fatal Python error: Aborted` (a C++ abort under Python).
+_MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
+               ("aborted", re.compile(r"Fatal Python error: Aborted")))
 # Lines that wrap a failure whose cause follows them: Hydra's job report, a C++ `terminate`
 # whose `what():` comes next, torchelastic's ChildFailedError before its Root Cause block.
 _WRAPPER = re.compile(r"Error executing job with overrides|terminate called after throwing"
@@ -61,7 +66,8 @@ def crash_kind(tail: str) -> str | None:
     if kind is None:
         codes = [int(code) for code in _EXIT_CODE.findall(tail)]
         signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
-        return next((signal for signal in reversed(signals) if signal), None)
+        named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
+        return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
     return kind
 
 

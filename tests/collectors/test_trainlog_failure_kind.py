@@ -233,6 +233,13 @@ GPU_AND_LAUNCHER_FORMS = [
      '  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html',
      'bus_error'),
     ('srun 1', 'srun: error: gpu-node-07: task 0: Exited with exit code 1', None),
+    # ProcessGroupNCCL.cpp: c10::str("NCCL communicator was aborted on rank ", rank_, ". ", msg)
+    ('nccl aborted', 'RuntimeError: NCCL communicator was aborted on rank 2.',
+     'nccl_error'),
+    ('nccl aborted timeout', 'RuntimeError: NCCL communicator was aborted on rank 2. Original reason for '
+     'the abort was: Watchdog caught collective operation timeout.', 'nccl_timeout'),
+    # CPython faulthandler on SIGABRT, after a C++ runtime's abort (a torchtitan XPU report)
+    ('fatal abort', 'terminate called without an active exception\nFatal Python error: Aborted', 'aborted'),
 ]
 
 
