@@ -3,7 +3,8 @@
 Each entry of `tests/fixtures/corpus/{bench,crash}/bNN/index.toml` names a file, its source, its
 tool and what a careful engineer reads from it (`expect`). A benchmark output is read as
 `sessiontui record --from FILE --json` reads it (the same parse and plausibility checks, without
-storing); a crash tail by the failure kind the log reader gives it. `benchmarks/format_accuracy.py`
+storing); a crash tail as `sessiontui train status --log FILE --json` shows it: the `failure` of
+its last crashed event ("none" when it has none). `benchmarks/format_accuracy.py`
 imports `score_bench` and `score_crash`; run standalone this prints right/total per family (tool)
 and overall, per batch.
 Usage: python benchmarks/format_accuracy_bench.py [--batch bNN] [--first-sight] [--misses]
@@ -24,7 +25,7 @@ import tomlkit
 
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.recording import implausible
-from sessiontui.collectors.trainlog.events import crash_kind
+from sessiontui.collectors.trainlog import read_log
 
 CORPUS = Path(__file__).parents[1] / "tests" / "fixtures" / "corpus"
 TOLERANCE = 1e-3  # relative, for every number compared
@@ -80,9 +81,11 @@ def score_bench(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
 
 
 def score_crash(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
-    """(right, why not) for one crash tail: the failure kind read against the expected one."""
+    """(right, why not) for one crash tail: the failure of the last crashed event the log reader
+    reports (what `train status --log` shows) against the expected kind."""
     want = entry.get("expect", {}).get("failure")
-    got = crash_kind(path.read_text(encoding="utf-8", errors="replace")) or "none"
+    crashes = [event.failure for event in read_log(path).events if event.kind == "crashed"]
+    got = (crashes[-1] if crashes else None) or "none"
     return got == want, "" if got == want else f"read {got!r}, expected {want!r}"
 
 
