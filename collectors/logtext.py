@@ -113,10 +113,18 @@ CRASH_LINE = re.compile(
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
     re.IGNORECASE,
 )
-# Cheap substrings that any failure report carries; blocks without one skip the regexes.
-HINTS = ("Traceback", "File \"", "Error", "OutOfResources", "NCCL", "Killed", "fault", "Fatal", "SIG",
-         "exitcode", "exit ", "illegal", "assert", "core dumped", "error", "OOM", "EXHAUSTED",
-         "stopping training", "xiting", "borting", "erminating", "HYDRA_FULL_ERROR", "Exception", "Interrupt", "terminate called", "exits with")
+# Cheap substrings, lower-case, that any failure report carries: every line `failure_kind` or
+# CRASH_LINE names holds one (tests/collectors/test_trainlog_failure_kind.py checks each form), so
+# blocks without one skip the regexes.
+HINTS = ("traceback", "file \"", "error", "resource", "nccl", "kill", "fault", "fatal", "signal",
+         "sigsegv", "sigbus", "sigabrt", "sigkill", "exit", "return code", "illegal", "misaligned",
+         "assert", "core dumped", "oom", "exhausted", "of memory", "enough memory", "available memory",
+         "gpu memory", "allocate memory", "bad_alloc", "fail", "stopping training", "xiting", "abort",
+         "terminat", "exception", "interrupt", "watchdog", "collective", "cublas", "cudnn", "status_",
+         "kernel image", "invalid device function", "not compatible", "driver", "cuda-capable",
+         "cuda initialization", "cudagetdevicecount", "cuinit", "nvml", "ptx", "launch",
+         "uncorrectable", "xid", "fallen off", "gpu is lost", "shm", "shared memory", "bus error",
+         "asynchronously reported", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -185,7 +193,8 @@ def is_frame_line(text: str) -> bool:
 
 def has_hint(text: str) -> bool:
     """Whether a block may hold a failure line (a handful of fast substring scans)."""
-    return any(hint in text for hint in HINTS)
+    lowered = text.lower()
+    return any(hint in lowered for hint in HINTS)
 
 
 def is_progress_bar(line: str) -> bool:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import replace
 
 from sessiontui.collectors.logtext import (
     CHAINED,
     CRASH_LINE,
+    FAILURE_KINDS,
     TRACEBACK,
     clean,
     excerpt,
@@ -31,7 +33,6 @@ WRAPPER_LINES = 16  # lines a wrapper's report may take to name its cause (torch
 # ECC error, so it is told apart before `failure_kind`'s any-Xid rule (NVIDIA's Xid catalogue:
 # docs.nvidia.com/deploy/xid-errors, 48/63/64/92/94/95 are the ECC and row-remapping ones).
 _GPU_LOST = re.compile(r"fallen off the bus|GPU is lost", re.IGNORECASE)
-_GPU_FAULT = re.compile(r"\bNVRM: Xid\b|fallen off the bus|GPU is lost")  # a crash line of its own
 _XID = re.compile(r"\bXid\b(?:\s*\([^)\n]{0,40}\))?:?\s*(\d+)\b")  # `Xid (PCI:0000:3b:00): 79`, `Xid 79`
 _ECC_WORDS = re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable", re.IGNORECASE)
 _ECC_XIDS = frozenset({48, 63, 64, 92, 94, 95})
@@ -52,6 +53,11 @@ _WRAPPER = re.compile(r"Error executing job with overrides|terminate called afte
                       r"|ChildFailedError")
 _ROOT_CAUSE_EXIT = re.compile(r"exitcode\s*:\s*-?\d+")  # torchelastic's Root Cause block
 _ROOT_CAUSE_END = re.compile(r"traceback\s*:")
+# Kinds from the most specific down (`failure_kind`'s order, a lost GPU before the Xid rule's
+# `ecc_error`): a later line of one failure that names a kind higher up says more of its cause.
+_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
+                        for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
+_RANK = {kind: rank for rank, kind in enumerate(_SPECIFIC_FIRST)}
 
 
 def crash_kind(tail: str) -> str | None:
@@ -69,6 +75,26 @@ def crash_kind(tail: str) -> str | None:
         named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
         return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
     return kind
+
+
+def names_failure(text: str) -> bool:
+    """Whether a cleaned line is a crash line: one that names a failure kind (the vocabulary
+    `crash_kind` reads a tail with) or a failure CRASH_LINE knows (a launcher's report, Hydra's)."""
+    return bool(CRASH_LINE.search(text)) or crash_kind(text) is not None
+
+
+def sharper(event: TrainEvent, later: TrainEvent) -> TrainEvent | None:
+    """The crash event with the kind a later line of the same failure names, when that kind is
+    more specific (a cause printed after the line that raised the event: a wrapped `what():`
+    line's `ed: out of memory`, TensorFlow's `Failed to get convolution algorithm` under its
+    `UnknownError`); None when it says nothing more."""
+    unnamed = len(_RANK)
+    if _RANK.get(later.failure or "", unnamed) >= _RANK.get(event.failure or "", unnamed):
+        return None
+    message = event.message
+    if event.failure:
+        message = message.removesuffix(f" ({event.failure})")
+    return replace(event, message=f"{message} ({later.failure})", failure=later.failure)
 
 
 def first_sentence(text: str) -> str:
@@ -115,7 +141,7 @@ class FailureWatcher:
             return None
         if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if CRASH_LINE.search(text) or is_exception_line(text) or _GPU_FAULT.search(text):
+        if is_exception_line(text) or names_failure(text):
             return self._wait_or_event(text, raw, at, step)  # a paste may drop the traceback
         return None
 
@@ -147,7 +173,7 @@ class FailureWatcher:
         if _ROOT_CAUSE_EXIT.match(text):  # the Root Cause block goes on to its `traceback :`
             return None
         what = text.removeprefix("what():").strip() if text.startswith("what():") else ""
-        closes = bool(what or _ROOT_CAUSE_END.match(text) or CRASH_LINE.search(text)
+        closes = bool(what or _ROOT_CAUSE_END.match(text) or names_failure(text)
                       or is_exception_line(text))
         if not closes and seen + 1 < WRAPPER_LINES:
             self._wrapper = (opener, opener_raw, seen + 1)

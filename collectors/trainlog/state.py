@@ -10,7 +10,7 @@ from typing import cast
 
 from sessiontui.collectors.logtext import TRACEBACK, abstract, has_hint, rank_of
 from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
-from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
+from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, sharper
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
 from sessiontui.collectors.trainlog.parsers import (
@@ -442,11 +442,16 @@ class TrainState:
         self.events.append(TrainEvent(kind, message, line, at, self.step, abstract(message)))
 
     def _crash(self, event: TrainEvent) -> None:
-        """One crash event per failure: the follow-on lines of the same failure add nothing."""
+        """One crash event per failure: a follow-on line of the same failure adds nothing but a
+        more specific kind, which the event takes."""
         if "crashed" not in self._open:
             self._open.add("crashed")
             self._after_crash = 0
             self.events.append(event)
+            return
+        crashes = [i for i, seen in enumerate(self.events) if seen.kind == "crashed"]
+        if crashes and (sharp := sharper(self.events[crashes[-1]], event)):
+            self.events[crashes[-1]] = sharp
 
     # Reading out -------------------------------------------------------------------------
     def steps_per_s(self) -> float | None:

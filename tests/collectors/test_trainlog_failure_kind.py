@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import failure_kind
+from sessiontui.collectors.logtext import failure_kind, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.events import crash_kind
 from sessiontui.tui.cli import main
@@ -284,3 +284,57 @@ def test_a_wrapper_takes_the_kind_of_the_cause_after_it(
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
     (event,) = read_log(log).events
     assert (event.failure, event.message) == (kind, message)
+
+
+# One vocabulary: each form above, alone in a log, is read through `train status --log` (the
+# hint scan that lets a block be watched, then the crash-line test) to a crash of its kind.
+@pytest.mark.parametrize(("form", "tail", "kind"), MESSAGE_FORMS + GPU_AND_LAUNCHER_FORMS,
+                         ids=[f[0] for f in MESSAGE_FORMS + GPU_AND_LAUNCHER_FORMS])
+def test_every_form_is_read_through_train_status(tmp_path: Path, form: str, tail: str,
+                                                  kind: str | None) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    named = [line for line in tail.split("\n") if crash_kind(line)]
+    assert all(has_hint(line) for line in named)
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert (crashes[-1] if crashes else None) == kind
+
+
+CORPUS = Path(__file__).parent.parent / "fixtures" / "corpus" / "crash"
+
+# Lines that name a failure kind but are no exception, signal or launcher line: each is a crash
+# line of its own (before, the log reader raised no event for them).
+KIND_ONLY_LINES = [
+    ("b02/caffe_check_failed_nccl.txt", "nccl_error"),  # glog `Check failed: result == ncclSuccess`
+    ("b01/lc0_cuda_error_oom.txt", "cuda_oom"),  # `error CUDA error: out of memory (...cc:442`
+    ("b01/relion_cudacustomallocator.txt", "cuda_oom"),  # `CudaCustomAllocator out of memory`
+    ("b01/tf_9489_cublas_handle.txt", "cublas_error"),  # `failed to create cublas handle: ...`
+    ("b01/ipnet_thc_assert.txt", "device_assert"),  # THC's `Assertion `srcIndex < ...` failed.`
+    ("b03/apex_thcudacheck_error_74.txt", "illegal_memory_access"),  # `THCudaCheck FAIL ... misaligned`
+    ("b03/rl_swarm_oom_killer_trace.txt", "host_oom"),  # dmesg `p2pd invoked oom-killer: ...`
+    ("b02/graphwriter_driver_too_old_6050.txt", "cuda_driver"),  # `The NVIDIA driver ... too old`
+]
+
+
+@pytest.mark.parametrize(("name", "kind"), KIND_ONLY_LINES, ids=[n for n, _ in KIND_ONLY_LINES])
+def test_a_line_that_names_a_kind_is_a_crash_line(name: str, kind: str) -> None:
+    crashes = [event for event in read_log(CORPUS / name).events if event.kind == "crashed"]
+    assert crashes and crashes[-1].failure == kind
+
+
+# A cause printed after the line that raised the event gives the event its kind; a generic line
+# after a cause (`Aborted (core dumped)`) leaves it.
+LATER_CAUSES = [
+    ("b01/maskrcnn_dmlc_cudamalloc.txt", "cuda_oom"),  # `what(): ... cudaMalloc fail` / `ed: out of memory`
+    ("b02/anomaly_unknown_conv_algorithm.txt", "cudnn_error"),  # `UnknownError: 2 root error(s)`, then
+    # `(0) Unknown: Failed to get convolution algorithm`
+    ("b04/forge_wrapped_oom_gradio_traceback.txt", "cuda_oom"),  # `CUDA kernel errors might be
+    # asynchronously reported`, then `CUDA error: out of memory`
+    ("b06/lmdeploy_no_kernel_image_aborted.txt", "no_kernel_image"),  # then `Aborted (core dumped)`
+]
+
+
+@pytest.mark.parametrize(("name", "kind"), LATER_CAUSES, ids=[n for n, _ in LATER_CAUSES])
+def test_the_crash_takes_the_most_specific_kind_its_failure_prints(name: str, kind: str) -> None:
+    (event,) = [event for event in read_log(CORPUS / name).events if event.kind == "crashed"]
+    assert event.failure == kind and event.message.endswith(f"({kind})")
