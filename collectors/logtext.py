@@ -335,16 +335,54 @@ FAILURE_KINDS = (
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
 _AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
+# A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
+# ECC error, so it is told apart from FAILURE_KINDS' any-Xid rule (NVIDIA's Xid catalogue:
+# docs.nvidia.com/deploy/xid-errors, 48/63/64/92/94/95 are the ECC and row-remapping ones).
+_GPU_LOST = re.compile(r"fallen off the bus|GPU is lost", re.IGNORECASE)
+_XID = re.compile(r"\bXid\b(?:\s*\([^)\n]{0,40}\))?:?\s*(\d+)\b")  # `Xid (PCI:0000:3b:00): 79`, `Xid 79`
+_ECC_WORDS = re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable", re.IGNORECASE)
+_ECC_XIDS = frozenset({48, 63, 64, 92, 94, 95})
+_MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault: a kernel's bad access
+# A launcher's exit code with no other word for it: DeepSpeed's `exits with return code = -9`,
+# torchelastic's `exitcode  : -11 (pid: 1)`; negative codes are signals, 128+N the shell's form.
+_EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
+                        re.IGNORECASE)
+_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
+# Kinds in words FAILURE_KINDS does not hold, named when nothing else is: PyTorch ProcessGroupNCCL's `NCCL communicator was
+# aborted on rank N.` (its reason, when printed, names a more specific kind), and faulthandler's
+# `Fatal Python error: Aborted` (a C++ abort under Python).
+_MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
+               ("aborted", re.compile(r"Fatal Python error: Aborted")))
+# Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
+KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
+                             for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
 
 
 def failure_kind(text: str) -> str | None:
     """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
-    most specific one it names, or None when it names none of them."""
+    most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
+    signal exit code named; None when it names none of them."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
     kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
     if (kind is None or kind in _AFTER_MEMORY) and _OUT_OF_MEMORY.search(tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
+    xids = {int(code) for code in _XID.findall(tail)}
+    if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):
+        return "gpu_lost"
+    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and not xids & _ECC_XIDS:
+        return "illegal_memory_access" if xids & _MEMORY_FAULT_XIDS else "cuda_error"
+    if kind is None:  # a launcher's bare signal exit code, else the words no pattern above holds
+        codes = [int(code) for code in _EXIT_CODE.findall(tail)]
+        signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
+        named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
+        return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
     return kind
+
+
+def is_crash_line(text: str) -> bool:
+    """Whether a cleaned line is a crash line: one that names a failure kind (the vocabulary a
+    tail's kind is read with) or a failure CRASH_LINE knows (a launcher's report, Hydra's)."""
+    return bool(CRASH_LINE.search(text)) or failure_kind(text) is not None
 
 
 def _short(type_name: str) -> str:

@@ -8,20 +8,20 @@ from dataclasses import replace
 
 from sessiontui.collectors.logtext import (
     CHAINED,
-    CRASH_LINE,
-    FAILURE_KINDS,
+    KINDS_SPECIFIC_FIRST,
     TRACEBACK,
     clean,
     excerpt,
     failure_kind,
     failure_signature,
     has_hint,
+    is_crash_line,
     is_exception_line,
     is_frame_line,
 )
 from sessiontui.project_memory.events import TrainEvent
 
-__all__ = ["FailureWatcher", "TrainEvent", "crash_kind", "first_sentence", "has_hint"]
+__all__ = ["FailureWatcher", "TrainEvent", "first_sentence", "has_hint", "sharper"]
 
 CONTEXT_LINES = 40  # lines kept before a failure: its traceback, from which the excerpt is cut
 MAX_CONTEXT_CHARS = 500  # per context line: a 1 MB line must not ride along in every event
@@ -29,58 +29,14 @@ MAX_TRACEBACK_LINES = 400  # give up waiting for the exception line of a runaway
 MAX_MESSAGE_CHARS = 160
 WRAPPER_LINES = 16  # lines a wrapper's report may take to name its cause (torchelastic's Root Cause)
 
-# A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
-# ECC error, so it is told apart before `failure_kind`'s any-Xid rule (NVIDIA's Xid catalogue:
-# docs.nvidia.com/deploy/xid-errors, 48/63/64/92/94/95 are the ECC and row-remapping ones).
-_GPU_LOST = re.compile(r"fallen off the bus|GPU is lost", re.IGNORECASE)
-_XID = re.compile(r"\bXid\b(?:\s*\([^)\n]{0,40}\))?:?\s*(\d+)\b")  # `Xid (PCI:0000:3b:00): 79`, `Xid 79`
-_ECC_WORDS = re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable", re.IGNORECASE)
-_ECC_XIDS = frozenset({48, 63, 64, 92, 94, 95})
-_MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault: a kernel's bad access
-# A launcher's exit code with no other word for it: DeepSpeed's `exits with return code = -9`,
-# torchelastic's `exitcode  : -11 (pid: 1)`; negative codes are signals, 128+N the shell's form.
-_EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
-                        re.IGNORECASE)
-_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
-# Kinds in words `failure_kind` does not know: PyTorch ProcessGroupNCCL's `NCCL communicator was
-# aborted on rank N.` (its reason, when printed, names a more specific kind), and faulthandler's
-# `Fatal Python error: Aborted` (a C++ abort under Python).
-_MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
-               ("aborted", re.compile(r"Fatal Python error: Aborted")))
 # Lines that wrap a failure whose cause follows them: Hydra's job report, a C++ `terminate`
 # whose `what():` comes next, torchelastic's ChildFailedError before its Root Cause block.
 _WRAPPER = re.compile(r"Error executing job with overrides|terminate called after throwing"
                       r"|ChildFailedError")
 _ROOT_CAUSE_EXIT = re.compile(r"exitcode\s*:\s*-?\d+")  # torchelastic's Root Cause block
 _ROOT_CAUSE_END = re.compile(r"traceback\s*:")
-# Kinds from the most specific down (`failure_kind`'s order, a lost GPU before the Xid rule's
-# `ecc_error`): a later line of one failure that names a kind higher up says more of its cause.
-_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
-                        for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
-_RANK = {kind: rank for rank, kind in enumerate(_SPECIFIC_FIRST)}
-
-
-def crash_kind(tail: str) -> str | None:
-    """The failure kind of a crash tail: `failure_kind`'s, with a lost GPU and the Xid numbers
-    told apart and a launcher's bare signal exit code named."""
-    kind = failure_kind(tail)
-    xids = {int(code) for code in _XID.findall(tail)}
-    if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):
-        return "gpu_lost"
-    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and not xids & _ECC_XIDS:
-        return "illegal_memory_access" if xids & _MEMORY_FAULT_XIDS else "cuda_error"
-    if kind is None:
-        codes = [int(code) for code in _EXIT_CODE.findall(tail)]
-        signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
-        named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
-        return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
-    return kind
-
-
-def names_failure(text: str) -> bool:
-    """Whether a cleaned line is a crash line: one that names a failure kind (the vocabulary
-    `crash_kind` reads a tail with) or a failure CRASH_LINE knows (a launcher's report, Hydra's)."""
-    return bool(CRASH_LINE.search(text)) or crash_kind(text) is not None
+# a later line of one failure that names a kind higher in this order says more of its cause
+_RANK = {kind: rank for rank, kind in enumerate(KINDS_SPECIFIC_FIRST)}
 
 
 def sharper(event: TrainEvent, later: TrainEvent) -> TrainEvent | None:
@@ -141,7 +97,7 @@ class FailureWatcher:
             return None
         if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if is_exception_line(text) or names_failure(text):
+        if is_exception_line(text) or is_crash_line(text):
             return self._wait_or_event(text, raw, at, step)  # a paste may drop the traceback
         return None
 
@@ -173,7 +129,7 @@ class FailureWatcher:
         if _ROOT_CAUSE_EXIT.match(text):  # the Root Cause block goes on to its `traceback :`
             return None
         what = text.removeprefix("what():").strip() if text.startswith("what():") else ""
-        closes = bool(what or _ROOT_CAUSE_END.match(text) or names_failure(text)
+        closes = bool(what or _ROOT_CAUSE_END.match(text) or is_crash_line(text)
                       or is_exception_line(text))
         if not closes and seen + 1 < WRAPPER_LINES:
             self._wrapper = (opener, opener_raw, seen + 1)
@@ -191,7 +147,7 @@ class FailureWatcher:
             message = f"{message} at step {step}"
         context = tuple(self._context)
         tail = "\n".join(context)
-        kind = crash_kind(tail)
+        kind = failure_kind(tail)
         if kind:
             message = f"{message} ({kind})"
         return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step,

@@ -9,7 +9,6 @@ import pytest
 
 from sessiontui.collectors.logtext import failure_kind, has_hint
 from sessiontui.collectors.trainlog import read_log
-from sessiontui.collectors.trainlog.events import crash_kind
 from sessiontui.tui.cli import main
 
 CRASHES = Path(__file__).parent.parent / "fixtures" / "crash"
@@ -206,7 +205,7 @@ def test_every_message_form_names_its_kind(form: str, tail: str, kind: str) -> N
     assert failure_kind(f"step 7 loss 2.5\n{tail}\n") == kind
 
 
-# Kinds `crash_kind` tells apart beyond `failure_kind`: NVIDIA's Xid numbers (the driver's
+# Kinds told apart beyond FAILURE_KINDS' patterns: NVIDIA's Xid numbers (the driver's
 # `NVRM: Xid (PCI:0000:06:00): 79, pid=..., GPU has fallen off the bus.`, quoted in a public
 # post-mortem; NVML's NVML_ERROR_GPU_IS_LOST string `GPU is lost`) and a launcher's bare exit
 # code (DeepSpeed deepspeed/launcher/launch.py sigkill_handler: f"{cmd} exits with return code =
@@ -246,7 +245,7 @@ GPU_AND_LAUNCHER_FORMS = [
 @pytest.mark.parametrize(("form", "tail", "kind"), GPU_AND_LAUNCHER_FORMS,
                          ids=[f[0] for f in GPU_AND_LAUNCHER_FORMS])
 def test_gpu_faults_and_launcher_exit_codes_name_their_kind(form: str, tail: str, kind: str | None) -> None:
-    assert crash_kind(f"step 7 loss 2.5\n{tail}\n") == kind
+    assert failure_kind(f"step 7 loss 2.5\n{tail}\n") == kind
 
 
 # A wrapper line whose cause follows it: the event waits for the cause, so the kind is the
@@ -294,7 +293,7 @@ def test_every_form_is_read_through_train_status(tmp_path: Path, form: str, tail
                                                   kind: str | None) -> None:
     log = tmp_path / "train.log"
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
-    named = [line for line in tail.split("\n") if crash_kind(line)]
+    named = [line for line in tail.split("\n") if failure_kind(line)]
     assert all(has_hint(line) for line in named)
     crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
     assert (crashes[-1] if crashes else None) == kind
