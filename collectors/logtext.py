@@ -353,6 +353,13 @@ _SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
 # `Fatal Python error: Aborted` (a C++ abort under Python).
 _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
                ("aborted", re.compile(r"Fatal Python error: Aborted")))
+# A line logged as no error: an information or warning level (`NCCL INFO NCCL_TIMEOUT set by
+# environment`, glog's `W1201`, TensorFlow's `W tensorflow/...cc:211] Allocator (GPU_0_bfc) ran
+# out of memory ... this is not a failure`) or a Python warning (`UserWarning: CUDA
+# initialization: Found no NVIDIA driver`).
+_NOT_AN_ERROR = re.compile(
+    r"(?:^|[\s\[|(-])(?:INFO|DEBUG|TRACE|NOTICE|WARN(?:ING)?)\b|^\s*\[?[IW]\d{4} "
+    r"|(?:^|\s)[IW] [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
 KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
@@ -379,10 +386,14 @@ def failure_kind(text: str) -> str | None:
     return kind
 
 
-def is_crash_line(text: str) -> bool:
-    """Whether a cleaned line is a crash line: one that names a failure kind (the vocabulary a
-    tail's kind is read with) or a failure CRASH_LINE knows (a launcher's report, Hydra's)."""
-    return bool(CRASH_LINE.search(text)) or failure_kind(text) is not None
+def is_crash_line(text: str, raw: str) -> bool:
+    """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
+    knows, at any level (NCCL reports its errors as `NCCL WARN`), or one that names a failure
+    kind and is not logged as information or a warning (the error that follows those raises the
+    crash, which still takes their kind)."""
+    if CRASH_LINE.search(text):
+        return True
+    return failure_kind(text) is not None and not _NOT_AN_ERROR.search(raw)
 
 
 def _short(type_name: str) -> str:

@@ -97,7 +97,7 @@ class FailureWatcher:
             return None
         if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if is_exception_line(text) or is_crash_line(text):
+        if is_exception_line(text) or is_crash_line(text, raw):
             return self._wait_or_event(text, raw, at, step)  # a paste may drop the traceback
         return None
 
@@ -129,7 +129,7 @@ class FailureWatcher:
         if _ROOT_CAUSE_EXIT.match(text):  # the Root Cause block goes on to its `traceback :`
             return None
         what = text.removeprefix("what():").strip() if text.startswith("what():") else ""
-        closes = bool(what or _ROOT_CAUSE_END.match(text) or is_crash_line(text)
+        closes = bool(what or _ROOT_CAUSE_END.match(text) or is_crash_line(text, raw)
                       or is_exception_line(text))
         if not closes and seen + 1 < WRAPPER_LINES:
             self._wrapper = (opener, opener_raw, seen + 1)
