@@ -1,7 +1,9 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
-(`tensor(6.8830, device='cuda:2')` -> `6.8830`)."""
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a web page's no-break spaces read as spaces and
+trailing blanks dropped. A log whose every line carries SLURM's `srun -l` task label (`0: `) is
+recognised as such from its opening lines, and the labels dropped."""
 
 from __future__ import annotations
 
@@ -9,6 +11,12 @@ import re
 
 from sessiontui.collectors.logtext import clean
 
+# `srun -l`'s task label: a few task numbers repeated on every line, where a script's own
+# `100: loss 2.5` puts a different step on each.
+_TASK_LABEL = re.compile(r"^[ \t]*(\d{1,4}): ", re.MULTILINE)
+LABEL_SCAN_LINES = 200  # opening lines that decide whether a log is task-labelled
+LABELLED_SHARE = 0.8  # of its non-blank lines carry a label
+LINES_PER_TASK = 4  # at least, per distinct label
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
@@ -21,6 +29,23 @@ def normalize(line: str) -> str:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if "\xa0" in text:
+        text = text.replace("\xa0", " ")
+    text = text.rstrip()
     if "\\|" in text:  # pasted from a Markdown table: `0%\|##3 \|` is a bar's `0%|##3 |`
         text = text.replace("\\|", "|")
     return text
+
+
+def task_labelled(text: str) -> bool:
+    """Whether a log's opening lines nearly all carry `srun -l` task labels, few distinct ones."""
+    opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
+    lines = [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
+    labels = [match[1] for line in lines if (match := _TASK_LABEL.match(line))]
+    return (len(labels) >= 2 and len(labels) >= LABELLED_SHARE * len(lines)
+            and len(set(labels)) <= max(1, len(labels) // LINES_PER_TASK))
+
+
+def drop_task_labels(text: str) -> str:
+    """A task-labelled block without its labels."""
+    return _TASK_LABEL.sub("", text)

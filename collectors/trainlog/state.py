@@ -13,6 +13,7 @@ from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_bi
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
+from sessiontui.collectors.trainlog.normalize import drop_task_labels, task_labelled
 from sessiontui.collectors.trainlog.parsers import (
     logged_time,
     specforge_step_run,
@@ -107,6 +108,7 @@ class TrainState:
         self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
+        self._task_labelled: bool | None = None  # every line under `srun -l`'s `0: `, once decided
         self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
 
     # Feeding -----------------------------------------------------------------------------
@@ -128,6 +130,10 @@ class TrainState:
         text = data.decode("utf-8", "replace")
         if self._first_sight is None:
             self._first_sight = at
+        if self._task_labelled is None and text.strip():
+            self._task_labelled = task_labelled(text)
+        if self._task_labelled:
+            text = drop_task_labels(text)
         if self.started_from is None and text:
             self._find_start(text)
         watch = has_hint(text)
