@@ -20,7 +20,7 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
-from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
+from sessiontui.collectors.trainlog.vocabulary import EVAL_SCORES, LEXICON, canonical
 
 # spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`; nerfstudio's `Step (% Done)`, `Train Rays / Sec`
 _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*")
@@ -152,6 +152,12 @@ def _list_entry(block: list[str]) -> list[Reading]:
     return [reading] if reading is not None else []
 
 
+def _only_scores(metrics: dict[str, float]) -> bool:
+    """Whether a record holds nothing but an evaluation library's scores (`{'accuracy': 0.86,
+    'f1': 0.9}`): an evaluation's result, not training figures."""
+    return bool(metrics) and all(name.lower() in EVAL_SCORES for name in metrics)
+
+
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
     """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
     `test_` names stay as printed."""
@@ -253,7 +259,7 @@ class LineReader:
                 self._per_epoch.run_wide(reading)
             if reading.step is not None:
                 self._evaluating = False
-            elif self._evaluating:
+            elif self._evaluating or _only_scores(reading.metrics):
                 reading.metrics = _evaluation(reading.metrics)
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]

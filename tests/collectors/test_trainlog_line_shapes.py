@@ -406,3 +406,12 @@ def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> Non
     lines = ["{", '"_step": 5,', '"system": {', '"gpu": 1.5', "},", '"loss": 0.3', "}"]
     [reading] = _reader_lines(lines)
     assert (reading.step, reading.metrics["loss"]) == (5, 0.3)
+
+
+def test_an_evaluation_librarys_scores_after_an_epoch_are_validation_figures() -> None:
+    # huggingface/accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    # after `eval_metric = metric.compute()` (GLUE MRPC: accuracy and f1)
+    readings = _reader_lines(["epoch 2: {'accuracy': 0.8602941176470589, 'f1': 0.9018932874354562}"])
+    assert readings[-1].metrics == pytest.approx({"val_accuracy": 0.8602941176470589,
+                                                  "val_f1": 0.9018932874354562})
+    assert readings[-1].epoch == 2
