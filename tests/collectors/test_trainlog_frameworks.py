@@ -357,7 +357,7 @@ CASES = [
     # accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
     ("accelerate-example",
      "epoch 0: {'accuracy': 0.85, 'f1': 0.8}\nepoch 1: {'accuracy': 0.87, 'f1': 0.82}\n",
-     {"epoch": 1, "accuracy": 0.87}),
+     {"epoch": 1, "val_accuracy": 0.87}),  # metric.compute() after each epoch: an evaluation
     # detectron2/engine/hooks.py IterationTimer.after_train: `Total training time: {} ({} on hooks)`
     ("detectron2-end",
      "[12/01 10:00:00 d2.utils.events]:  eta: 0:00:00  iter: 299  total_loss: 0.345  time: 0.4000  "
