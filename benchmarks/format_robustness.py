@@ -27,7 +27,7 @@ Transform = Callable[[str], str]
 ESC = "\x1b"
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
 _LABEL = re.compile(r"\b([A-Za-z][\w/ ]{0,24}?)(?=\s*[:=]\s*[-+\d])")
-_WORD_SPACE = re.compile(r"(?<=[A-Za-z]) (?=[A-Za-z])")
+_SEPARATOR_SPACE = re.compile(r"(?<=[,|;]) ")
 WARNINGS = [
     "/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:558: UserWarning: This DataLoader"
     " will create 8 worker processes in total. Our suggested max number of worker in current"
@@ -82,6 +82,13 @@ def _interleaved(text: str) -> str:
     return "".join(lines[:1] + block + lines[1:middle] + block + lines[middle:])
 
 
+def _tabbed_prose(text: str) -> str:
+    """Prose around the paste written with tabs, and a tab after each field separator
+    (`, `, `| `, `; `) as an editor's paste leaves them."""
+    body = _per_line(lambda line: _SEPARATOR_SPACE.sub("\t", line))(text.rstrip("\n"))
+    return f"Here\tis\tmy\tlog:\n\t{body}\n\tany\tidea\twhat\tis\twrong?\n"
+
+
 def _nbsp(body: str) -> str:
     """A web page's copy: spaces after `:`/`=` and runs of spaces kept by `&nbsp;`."""
     body = re.sub(r"(?<=[:=]) ", "\u00a0", body)
@@ -94,6 +101,8 @@ TRANSFORMS: dict[str, Transform] = {
     "fence ```text": _fenced("```text"),
     "fence ```log": _fenced("```log"),
     "fence ```bash": _fenced("```bash"),
+    "indented block (4 spaces)": _prefixed("    "),
+    "indented block (tab)": _prefixed("\t"),
     "CRLF": lambda text: re.sub(r"\r?\n", "\r\n", text),
     "BOM": lambda text: "\ufeff" + text,
     "ANSI colour": _per_line(_coloured),
@@ -106,7 +115,8 @@ TRANSFORMS: dict[str, Transform] = {
     "prose around": lambda text: f"Here is my log:\n\n{text.rstrip(chr(10))}\n\nany idea what is wrong?\n",
     "warnings interleaved": _interleaved,
     "trailing spaces": _per_line(lambda body: body + "   "),
-    "tabs in prose": _per_line(lambda body: _WORD_SPACE.sub("\t", body)),
+    "tabs for space runs": _per_line(lambda body: re.sub(r" {2,}", "\t", body)),
+    "tabs in prose": _tabbed_prose,
     "NBSP": _per_line(_nbsp),
 }
 SCORERS: dict[str, accuracy.Scorer] = {

@@ -79,7 +79,7 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
 # `200/1000 | loss 3.2`, `1500: loss=0.54`).
-_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
+_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure

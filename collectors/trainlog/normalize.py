@@ -17,6 +17,7 @@ _TASK_LABEL = re.compile(r"^[ \t]*(\d{1,4}): ", re.MULTILINE)
 LABEL_SCAN_LINES = 200  # opening lines that decide whether a log is task-labelled
 LABELLED_SHARE = 0.8  # of its non-blank lines carry a label
 LINES_PER_TASK = 4  # at least, per distinct label
+_SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
@@ -29,6 +30,8 @@ def normalize(line: str) -> str:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
+        text = _SEPARATOR_TAB.sub(" ", text)
     if "\xa0" in text:
         text = text.replace("\xa0", " ")
     text = text.rstrip()

@@ -109,7 +109,7 @@ def _header(text: str) -> list[str] | None:
 
 def _starts(text: str) -> list[int]:
     """Where each cell of an aligned header begins (cells are set apart by two spaces or more)."""
-    return [match.start() for match in re.finditer(r"(?:^|(?<=\s\s))\S", text)]
+    return [match.start(1) for match in re.finditer(r"(?:^\s*|\s\s)(\S)", text)]
 
 
 def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:

@@ -135,3 +135,39 @@ def test_no_break_spaces_and_trailing_blanks_read_as_plain_spaces(tmp_path: Path
     log.write_text("step\u00a010 loss\u00a02.5   \n`Trainer.fit`\u00a0stopped:\u00a0`max_epochs=1`\u00a0reached.   \n")
     snap = read_log(log)
     assert (snap.step, snap.loss, snap.status) == (10, 2.5, "finished")
+
+
+# Lines as real logs print them, pasted as a Markdown indented block (four spaces or a tab):
+# YOLOv5's closing lines (corpus b18), Keras 3's early stop (b22), DCGAN's bracketed counter (b14),
+# nerfstudio's table (b25, nerfstudio-project/nerfstudio), whose first column starts after the indent.
+INDENTED = {
+    "yolov5-end": ("      1/300      1.2G    0.04   0.02   0.01   12   640\n"
+                   "300 epochs completed in 8.675 hours.\n", {"status": "finished"}),
+    "keras-early-stop": ("Epoch 8/100\n1/1 ━━━━━━━━━━━━━━━━━━━━ 0s 167ms/step - loss: 48.5781\n"
+                         "Epoch 8: early stopping\n"
+                         "Restoring model weights from the end of the best epoch: 6.\n",
+                         {"status": "finished"}),
+    "dcgan-counter": ("[   32622 Epoch:[ 1/25] [12603/20018] time: 125602.7393, d_loss: 2.16344237,"
+                      " g_loss: 0.18220791\n", {"step": 32622}),
+    "nerfstudio-table": ("Step (% Done)       Train Iter (time)    ETA (time)           Train Rays / Sec\n"
+                         "3790 (1.26%)        31.544 ms            2 h, 35 m, 43 s      1.02 K\n"
+                         "3800 (1.27%)        31.634 ms            2 h, 36 m, 9 s       1.01 K\n",
+                         {"step": 3800}),
+}
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t"], ids=["spaces", "tab"])
+@pytest.mark.parametrize("case", INDENTED)
+def test_an_indented_paste_reads_as_the_log_itself(tmp_path: Path, case: str, indent: str) -> None:
+    text, expected = INDENTED[case]
+    log = tmp_path / "train.log"
+    log.write_text("".join(indent + line for line in text.splitlines(keepends=True)))
+    snap = read_log(log)
+    assert {key: getattr(snap, key) for key in expected} == expected
+
+
+def test_a_tab_after_a_separator_reads_as_its_space(tmp_path: Path) -> None:
+    # Unsloth's bar with the step and loss glued after it (corpus b24, unslothai/unsloth#1169)
+    log = tmp_path / "train.log"
+    log.write_text("  2%|▏         | 12/600 [01:54<1:28:28,  9.03s/it]11,\t4.3969\n")
+    assert read_log(log).loss == pytest.approx(4.3969)
