@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessiontui.collectors.logtext import clean, excerpt, failure_signature, is_exception_line
+from sessiontui.collectors.logtext import (
+    clean,
+    excerpt,
+    failure_kind,
+    failure_signature,
+    is_exception_line,
+)
 
 CRASH = Path(__file__).parent.parent / "fixtures" / "crash"
 
@@ -186,3 +192,14 @@ def test_what_is_not_a_prefix_stays(line: str, payload: str) -> None:
 ])
 def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
     assert failure_signature("step 100 loss 2.5\n" + line + "\n") == "SlurmCancelled"
+
+
+# torchrun's report (hpcaitech/ColossalAI#3677) in a coloured console, and the shell's `Killed`
+# (equinor/ert#7797) under SageMaker's rank prefix, which has no space after it.
+@pytest.mark.parametrize(("tail", "kind"), [
+    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: \x1b[31m-9\x1b[0m) "
+     "local_rank: 1 (pid: 1168) of binary: /opt/conda/bin/python\n", "host_oom"),
+    ("[1,mpirank:0,algo-1]<stderr>:Killed\n", "host_oom"),
+])
+def test_failure_kind_reads_through_colour_and_a_glued_prefix(tail: str, kind: str) -> None:
+    assert failure_kind(tail) == kind
