@@ -415,3 +415,16 @@ def test_an_evaluation_librarys_scores_after_an_epoch_are_validation_figures() -
     assert readings[-1].metrics == pytest.approx({"val_accuracy": 0.8602941176470589,
                                                   "val_f1": 0.9018932874354562})
     assert readings[-1].epoch == 2
+
+
+def test_a_bar_without_a_rate_keeps_its_position_total_and_postfix() -> None:
+    # NeMo's MegatronProgressBar: `bar_format = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}
+    # [{elapsed}<{remaining}{postfix}]"` (NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_bar.py
+    # at cda8681); the line as NVIDIA-NeMo/Speech#7957 pasted it.
+    [reading] = parse_record(normalize(
+        "Epoch 0: :   3%|▎         | 9000/301500 [1:42:42<55:37:46, v_num=0-56, reduced_train_loss=nan.0,"
+        " global_step=9e+3, consumed_samples=6.3e+5, train_step_timing in s=0.615, val_loss=7.040]"))
+    assert (reading.step, reading.total) == (9000, 301500)
+    assert reading.epoch == pytest.approx(9000 / 301500)
+    assert reading.metrics["val_loss"] == pytest.approx(7.04)
+    assert reading.metrics["train_step_timing_in_s"] == pytest.approx(0.615)
