@@ -35,6 +35,9 @@ _DESC_FIGURE = re.compile(
     re.IGNORECASE,
 )
 _EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+# torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
+# over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
+_EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
@@ -142,7 +145,21 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),
     )
+    if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
+        _run_wide(reading, int(counted[1]), int(counted[2]))
     return reading, rest
+
+
+def _run_wide(reading: Reading, epoch: int, step: int) -> None:
+    """A bar over one epoch whose description gives the 1-based epoch and the run's step: the
+    step is the run's, the epoch a fraction, and the total the steps to this epoch's end (the
+    run's when it has one epoch; the number of epochs is not printed)."""
+    if reading.total and reading.step is not None:
+        per_epoch, within = reading.total, reading.step
+        reading.epoch = epoch - 1 + within / per_epoch
+        # some recipes set the description before the bar's update: one step apart
+        reading.total = per_epoch * epoch if abs(step - per_epoch * (epoch - 1) - within) <= 1 else None
+    reading.step = step
 
 
 def notebook_bar(text: str) -> Reading | None:

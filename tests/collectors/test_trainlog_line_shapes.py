@@ -428,3 +428,19 @@ def test_a_bar_without_a_rate_keeps_its_position_total_and_postfix() -> None:
     assert reading.epoch == pytest.approx(9000 / 301500)
     assert reading.metrics["val_loss"] == pytest.approx(7.04)
     assert reading.metrics["train_step_timing_in_s"] == pytest.approx(0.615)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch"), [
+    ("1|12|Loss: 1.2345:  48%|████▊     | 12/25 [00:15<00:15,  1.2s/it]", 12, 25, 12 / 25),
+    ("2|37|Loss: 1.1111:  48%|████▊     | 12/25 [00:15<00:15,  1.2s/it]", 37, 50, 1 + 12 / 25),
+    # as meta-pytorch/torchtune#2620 pasted it: the description one step behind the bar
+    ("[trainer0|0]:1|25|Loss: 1.2621808052062988:  26%|██▌       | 26/101 [06:45<17:27, 13.96s/it]",
+     25, 101, 26 / 101),
+])
+def test_torchtunes_epoch_and_step_in_the_bar_description_are_the_runs(
+        line: str, step: int, total: int, epoch: float) -> None:
+    # torchtune recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
+    # over `tqdm(total=self._steps_per_epoch)` (pytorch/torchtune recipes/full_finetune_single_device.py)
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (step, total)
+    assert reading.epoch == pytest.approx(epoch)
