@@ -97,6 +97,14 @@ def _cells(text: str, header: bool = False) -> list[str]:
     return re.split(r"\s{2,}", head) if header else head.split()
 
 
+def _bar_share(text: str) -> float:
+    """How far the bar a table row ends with has gone (Ultralytics' `3/100 ... 640: 48%|...| 48/100`
+    is 0.48 of epoch 3), 0 without one."""
+    at = _BAR_AT.search(text)
+    bar = parse_bar(text[at.start() + 1:].strip())[0] if at else None
+    return bar.step / bar.total if bar and bar.step is not None and bar.total else 0.0
+
+
 def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
@@ -341,4 +349,6 @@ class LineReader:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:
             return None
+        if "total_epochs" in metrics and epoch is not None:
+            epoch += _bar_share(text)
         return Reading("table", metrics, step=step, epoch=epoch)

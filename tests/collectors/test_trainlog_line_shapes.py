@@ -444,3 +444,19 @@ def test_torchtunes_epoch_and_step_in_the_bar_description_are_the_runs(
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total) == (step, total)
     assert reading.epoch == pytest.approx(epoch)
+
+
+@pytest.mark.parametrize(("row", "epoch"), [
+    # as ultralytics/ultralytics#2023 pasted it: epoch 151 of 200 done
+    ("    151/200      10.4G     0.4635     0.2344      0.805       1578        640: 100%|██████████|"
+     " 99/99 [01:52<00:00,  1.14s/it]", 151.0),
+    # the trainer's `pbar.set_description(("%11s" * 2 + "%11.4g" * (2 + loss_length)) %
+    # (f"{epoch + 1}/{self.epochs}", ...))` mid-epoch (ultralytics/engine/trainer.py)
+    ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     |"
+     " 48/100 [00:15<00:16,  3.2it/s]", 2.48),
+])
+def test_a_table_rows_bar_is_the_share_of_its_epoch(row: str, epoch: float) -> None:
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    readings = _reader_lines([header, row])
+    assert readings[-1].epoch == pytest.approx(epoch)
+    assert readings[-1].metrics["box_loss"] > 0
