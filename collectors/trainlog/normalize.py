@@ -11,12 +11,13 @@ import re
 
 from sessiontui.collectors.logtext import clean
 
-# `srun -l`'s task label: a few task numbers repeated on every line, where a script's own
-# `100: loss 2.5` puts a different step on each.
-_TASK_LABEL = re.compile(r"^[ \t]*(\d{1,4}): ", re.MULTILINE)
-LABEL_SCAN_LINES = 200  # opening lines that decide whether a log is task-labelled
-LABELLED_SHARE = 0.8  # of its non-blank lines carry a label
-LINES_PER_TASK = 4  # at least, per distinct label
+# A mark a whole paste carries on each line: `srun -l`'s task label (`0: `, a few task numbers
+# repeated, where a script's own `100: loss 2.5` puts a different step on each line), or a quote a
+# paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`).
+_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$))", re.MULTILINE)
+LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
+LABELLED_SHARE = 0.8  # of its non-blank lines carry it
+LINES_PER_TASK = 4  # at least, per distinct task label
 _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
@@ -40,15 +41,18 @@ def normalize(line: str) -> str:
     return text
 
 
-def task_labelled(text: str) -> bool:
-    """Whether a log's opening lines nearly all carry `srun -l` task labels, few distinct ones."""
+def paste_mark(text: str) -> re.Pattern[str] | None:
+    """The mark a log's opening lines nearly all start with (srun task labels, few distinct; or
+    one quote mark), as the pattern that removes it from every line; None without one."""
     opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
     lines = [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
-    labels = [match[1] for line in lines if (match := _TASK_LABEL.match(line))]
-    return (len(labels) >= 2 and len(labels) >= LABELLED_SHARE * len(lines)
-            and len(set(labels)) <= max(1, len(labels) // LINES_PER_TASK))
-
-
-def drop_task_labels(text: str) -> str:
-    """A task-labelled block without its labels."""
-    return _TASK_LABEL.sub("", text)
+    marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
+    if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
+        return None
+    labels = {match[1] for match in marks}
+    if None not in labels and len(labels) <= max(1, len(marks) // LINES_PER_TASK):
+        return re.compile(r"^[ \t]*\d{1,4}: ", re.MULTILINE)
+    quotes = {match[2] for match in marks}
+    if len(quotes) == 1 and None not in quotes:
+        return re.compile(rf"^[ \t]*{re.escape(quotes.pop())}(?: |$)", re.MULTILINE)
+    return None

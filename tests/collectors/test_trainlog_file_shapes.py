@@ -171,3 +171,12 @@ def test_a_tab_after_a_separator_reads_as_its_space(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text("  2%|▏         | 12/600 [01:54<1:28:28,  9.03s/it]11,\t4.3969\n")
     assert read_log(log).loss == pytest.approx(4.3969)
+
+
+@pytest.mark.parametrize("mark", ["> ", "# ", "// "])
+def test_a_paste_kept_in_a_quote_reads_as_the_log_itself(tmp_path: Path, mark: str) -> None:
+    # a Markdown quote (`> `, a blank line a bare `>`) or shell comments around Ultralytics' table
+    log = tmp_path / "issue.md"
+    quoted = "".join(mark + line for line in ULTRALYTICS.splitlines(keepends=True))
+    log.write_text(quoted + mark.rstrip() + "\n" + quoted)
+    assert read_log(log).metrics["box_loss"] == pytest.approx(0.4635)
