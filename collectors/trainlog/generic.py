@@ -49,6 +49,10 @@ _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\
 # ProgressMeter) counts epochs from 0.
 _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
                           r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
+# Composer's ConsoleLogger under an epoch-long run: `[epoch={cur_epoch + 1}][batch={cur_batch}/{total}]`,
+# the batch counted within the epoch (mosaicml/composer composer/loggers/console_logger.py
+# `_get_progress_string`); the empty `colon` group reads its epoch as 1-based.
+_COMPOSER_EPOCH = re.compile(r"\[epoch=(?P<e>\d+)\]\[batch=(?P<i>\d+)/(?P<n>\d+)\](?P<colon>)")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
@@ -210,7 +214,7 @@ def generic(text: str) -> Reading | None:
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
-    batch = _EPOCH_BATCH.search(text)
+    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text)
     position = None if _TFLEARN_SAMPLES.search(text) else next(
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), None)

@@ -460,3 +460,12 @@ def test_a_table_rows_bar_is_the_share_of_its_epoch(row: str, epoch: float) -> N
     readings = _reader_lines([header, row])
     assert readings[-1].epoch == pytest.approx(epoch)
     assert readings[-1].metrics["box_loss"] > 0
+
+
+def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> None:
+    # Composer's ConsoleLogger: `training_progress = f'[epoch={cur_epoch + 1}]{curr_progress}'` with
+    # `curr_progress = f'[batch={cur_batch}/{total}]'` (batch_in_epoch), then `\n\t Train {name}: {value}`
+    # (mosaicml/composer composer/loggers/console_logger.py at 02c872e)
+    readings = _reader_lines(["[epoch=2][batch=100/1000]:", "\t Train loss/train/total: 2.3456"])
+    assert readings[0].epoch == pytest.approx(1.1)
+    assert (readings[0].step, readings[0].total) == (100, 1000)
