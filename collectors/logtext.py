@@ -319,6 +319,10 @@ FAILURE_KINDS = (
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
+    # Process 123 got signal: 2`; last, so a failure the tail also names wins
+    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b",
+                               re.MULTILINE)),
 )
 
 

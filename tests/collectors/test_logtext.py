@@ -203,3 +203,18 @@ def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
 ])
 def test_failure_kind_reads_through_colour_and_a_glued_prefix(tail: str, kind: str) -> None:
     assert failure_kind(tail) == kind
+
+
+@pytest.mark.parametrize("tail", [
+    # Python's own report of Ctrl-C: the exception's name alone on the traceback's last line
+    '  File "train.py", line 10, in <module>\n    trainer.train()\nKeyboardInterrupt\n',
+    # torchrun's handler: `raise SignalException(f"Process {os.getpid()} got signal: {sigval}", ...)`
+    # (pytorch/pytorch torch/distributed/elastic/multiprocessing/api.py)
+    "torch.distributed.elastic.multiprocessing.api.SignalException: Process 2471 got signal: 2\n",
+])
+def test_a_run_stopped_with_ctrl_c_is_interrupted(tail: str) -> None:
+    assert failure_kind(tail) == "interrupted"
+
+
+def test_a_failure_named_before_the_interrupt_wins() -> None:
+    assert failure_kind("torch.OutOfMemoryError: CUDA out of memory.\nKeyboardInterrupt\n") == "cuda_oom"
