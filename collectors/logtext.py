@@ -313,8 +313,9 @@ FAILURE_KINDS = (
                               re.IGNORECASE)),
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
                        r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
-    ("host_oom", re.compile(  # the shell's `Killed` is capitalised; `killed by signal` is not it
-        r"(?:^|\s)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
+    ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
+        # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
+        r"(?:^|\s|<std(?:out|err)>:)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
         r"|exited with code (?:137|-9)\b)")),
@@ -327,6 +328,10 @@ FAILURE_KINDS = (
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
+    # Process 123 got signal: 2`; last, so a failure the tail also names wins
+    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b",
+                               re.MULTILINE)),
 )
 
 
@@ -370,6 +375,8 @@ def failure_kind(text: str) -> str | None:
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
     signal exit code named; None when it names none of them."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
+        tail = ANSI.sub("", tail)
     kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
     if (kind is None or kind in _AFTER_MEMORY) and _OUT_OF_MEMORY.search(tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"

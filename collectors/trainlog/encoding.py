@@ -1,10 +1,11 @@
 """A log's bytes as the UTF-8 text the reader expects: UTF-16 logs (PowerShell's `>` writes them)
-transcoded, NUL bytes dropped (a `copytruncate`-rotated log starts with a hole of them), and a
+transcoded, a UTF-8 BOM dropped, NUL bytes dropped (a `copytruncate`-rotated log starts with a hole of them), and a
 file that is not text at all recognised as such."""
 
 from __future__ import annotations
 
 _BOMS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+_UTF8_BOM = b"\xef\xbb\xbf"  # Notepad's and PowerShell 7's mark: not part of the first line
 SAMPLE_BYTES = 512  # opening bytes that decide a log's byte order when it has no BOM
 NOT_TEXT = "not a text log (binary content): nothing read"
 
@@ -44,7 +45,7 @@ class LogBytes:
             return b""
         if self.order is None:
             self.order = utf16_order(block) or "utf-8"
-            block = block[2:] if block[:2] in _BOMS else block
+            block = block[2:] if block[:2] in _BOMS else block.removeprefix(_UTF8_BOM)
         if self.order != "utf-8":
             block, self._odd = self._odd + block, b""
             if len(block) % 2:

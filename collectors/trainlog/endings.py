@@ -95,5 +95,7 @@ ROWS = tuple((marker, re.compile(pattern, re.IGNORECASE), example) for marker, p
 
 
 def says_run_ended(text: str) -> bool:
-    """Whether a cleaned line says the run is over (any row's marker occurs and its pattern matches)."""
+    """Whether a cleaned line says the run is over (any row's marker occurs and its pattern
+    matches), indented or not (a paste set as a Markdown indented block)."""
+    text = text.lstrip()
     return any(marker in text and pattern.search(text) for marker, pattern, _ in ROWS)

@@ -49,6 +49,10 @@ _EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\
 # ProgressMeter) counts epochs from 0.
 _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<e>\d+)\]\s*(?:Iteration\s*)?"
                           r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]")
+# Composer's ConsoleLogger under an epoch-long run: `[epoch={cur_epoch + 1}][batch={cur_batch}/{total}]`,
+# the batch counted within the epoch (mosaicml/composer composer/loggers/console_logger.py
+# `_get_progress_string`); the empty `colon` group reads its epoch as 1-based.
+_COMPOSER_EPOCH = re.compile(r"\[epoch=(?P<e>\d+)\]\[batch=(?P<i>\d+)/(?P<n>\d+)\](?P<colon>)")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
@@ -79,7 +83,7 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
 # `200/1000 | loss 3.2`, `1500: loss=0.54`).
-_LEAD_STEP = re.compile(r"\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
+_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
@@ -210,7 +214,7 @@ def generic(text: str) -> Reading | None:
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
-    batch = _EPOCH_BATCH.search(text)
+    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text)
     position = None if _TFLEARN_SAMPLES.search(text) else next(
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), None)

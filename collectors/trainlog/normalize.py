@@ -1,7 +1,9 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
-(`tensor(6.8830, device='cuda:2')` -> `6.8830`)."""
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a web page's no-break spaces read as spaces and
+trailing blanks dropped. A log whose every line carries SLURM's `srun -l` task label (`0: `) is
+recognised as such from its opening lines, and the labels dropped."""
 
 from __future__ import annotations
 
@@ -9,6 +11,14 @@ import re
 
 from sessiontui.collectors.logtext import clean
 
+# A mark a whole paste carries on each line: `srun -l`'s task label (`0: `, a few task numbers
+# repeated, where a script's own `100: loss 2.5` puts a different step on each line), or a quote a
+# paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`).
+_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$))", re.MULTILINE)
+LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
+LABELLED_SHARE = 0.8  # of its non-blank lines carry it
+LINES_PER_TASK = 4  # at least, per distinct task label
+_SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
@@ -21,6 +31,28 @@ def normalize(line: str) -> str:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
+        text = _SEPARATOR_TAB.sub(" ", text)
+    if "\xa0" in text:
+        text = text.replace("\xa0", " ")
+    text = text.rstrip()
     if "\\|" in text:  # pasted from a Markdown table: `0%\|##3 \|` is a bar's `0%|##3 |`
         text = text.replace("\\|", "|")
     return text
+
+
+def paste_mark(text: str) -> re.Pattern[str] | None:
+    """The mark a log's opening lines nearly all start with (srun task labels, few distinct; or
+    one quote mark), as the pattern that removes it from every line; None without one."""
+    opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
+    lines = [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
+    marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
+    if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
+        return None
+    labels = {match[1] for match in marks}
+    if None not in labels and len(labels) <= max(1, len(marks) // LINES_PER_TASK):
+        return re.compile(r"^[ \t]*\d{1,4}: ", re.MULTILINE)
+    quotes = {match[2] for match in marks}
+    if len(quotes) == 1 and None not in quotes:
+        return re.compile(rf"^[ \t]*{re.escape(quotes.pop())}(?: |$)", re.MULTILINE)
+    return None

@@ -10,16 +10,24 @@ from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_floa
 # tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
 # or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or
 # `X s/it` below one per second; a custom unit replaces `it`; counts may carry a k/M/G scale.
+_RATE = r"(?P<rate>\d+(?:\.\d+)?|\?)\s*(?P<unit>[A-Za-z]*)/(?P<per>[A-Za-z]+)"
 _TIMES = (
-    r"\s*\[(?P<elapsed>[\d:]+)(?:<(?P<remaining>[\d:?]+))?,\s*"
-    r"(?P<rate>\d+(?:\.\d+)?|\?)\s*(?P<unit>[A-Za-z]*)/(?P<per>[A-Za-z]+)"
+    rf"\s*\[(?P<elapsed>[\d:]+)(?:<(?P<remaining>[\d:?]+))?,\s*{_RATE}"
     r"(?:,\s*(?P<postfix>[^\]\r\n]*))?(?:\]|$)"  # cut by a print glued to it: the line's end
 )
+# A bar with a total may leave the rate out: NeMo's MegatronProgressBar sets `bar_format =
+# "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"`
+# (NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_bar.py at cda8681), as custom formats do.
+_TIMES_MAYBE_RATE = (
+    rf"\s*\[(?P<elapsed>[\d:]+)(?:<(?P<remaining>[\d:?]+))?(?:,\s*{_RATE})?"
+    r"(?:,\s*(?P<postfix>[^\]\r\n]*))?(?:\]|$)"
+)
 _COUNT = r"\d+(?:\.\d+)?[kMG]?"
-_AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES}")
+_AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES_MAYBE_RATE}")
 _GLYPHLESS = re.compile(r"(?P<desc>[^\r\n%|]*?)(?::\s*)?(?P<pct>\d{1,3})%(?=\s+\d)")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
-_POSTFIX = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,63})=([^,\s]{1,40})")
+# `key=value` items set apart by `, `; a key may hold spaces (NeMo's `train_step_timing in s=0.5`).
+_POSTFIX = re.compile(r"(?:^|(?<=,)\s*)([A-Za-z_][\w./ -]{0,63}?)=([^,\s]{1,40})")
 # Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
 _DESC_FIGURE = re.compile(
     r"(?<![\w./-])([A-Za-z_][\w./-]{0,40}(?: \(\w+\))?)\s*[:=]\s*"
@@ -27,6 +35,9 @@ _DESC_FIGURE = re.compile(
     re.IGNORECASE,
 )
 _EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+# torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
+# over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
+_EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
@@ -43,7 +54,7 @@ MAX_STEP = 1e15
 
 def looks_like_bar(text: str) -> bool:
     """Cheap test that a record may be a progress bar, before the full match."""
-    return "/s" in text or "s/it" in text or "/it" in text
+    return "/s" in text or "s/it" in text or "/it" in text or "%|" in text
 
 
 @lru_cache(maxsize=256)
@@ -75,9 +86,9 @@ def seconds(clock: str) -> float | None:
         return None
 
 
-def _steps_per_s(rate: str, unit: str, per: str) -> float | None:
+def _steps_per_s(rate: str | None, unit: str, per: str) -> float | None:
     """tqdm prints `X it/s` at >= 1/s and `X s/it` below; custom units replace `it`."""
-    value = to_float(rate)
+    value = to_float(rate) if rate else None
     if value is None or value <= 0:
         return None
     if per == "s":
@@ -134,7 +145,21 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),
     )
+    if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
+        _run_wide(reading, int(counted[1]), int(counted[2]))
     return reading, rest
+
+
+def _run_wide(reading: Reading, epoch: int, step: int) -> None:
+    """A bar over one epoch whose description gives the 1-based epoch and the run's step: the
+    step is the run's, the epoch a fraction, and the total the steps to this epoch's end (the
+    run's when it has one epoch; the number of epochs is not printed)."""
+    if reading.total and reading.step is not None:
+        per_epoch, within = reading.total, reading.step
+        reading.epoch = epoch - 1 + within / per_epoch
+        # some recipes set the description before the bar's update: one step apart
+        reading.total = per_epoch * epoch if abs(step - per_epoch * (epoch - 1) - within) <= 1 else None
+    reading.step = step
 
 
 def notebook_bar(text: str) -> Reading | None:

@@ -20,7 +20,7 @@ from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
-from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
+from sessiontui.collectors.trainlog.vocabulary import EVAL_SCORES, LEXICON, canonical
 
 # spaCy's `#`: steps; YOLOv5 `mAP@.5:.95`; nerfstudio's `Step (% Done)`, `Train Rays / Sec`
 _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*")
@@ -97,6 +97,14 @@ def _cells(text: str, header: bool = False) -> list[str]:
     return re.split(r"\s{2,}", head) if header else head.split()
 
 
+def _bar_share(text: str) -> float:
+    """How far the bar a table row ends with has gone (Ultralytics' `3/100 ... 640: 48%|...| 48/100`
+    is 0.48 of epoch 3), 0 without one."""
+    at = _BAR_AT.search(text)
+    bar = parse_bar(text[at.start() + 1:].strip())[0] if at else None
+    return bar.step / bar.total if bar and bar.step is not None and bar.total else 0.0
+
+
 def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
@@ -109,7 +117,7 @@ def _header(text: str) -> list[str] | None:
 
 def _starts(text: str) -> list[int]:
     """Where each cell of an aligned header begins (cells are set apart by two spaces or more)."""
-    return [match.start() for match in re.finditer(r"(?:^|(?<=\s\s))\S", text)]
+    return [match.start(1) for match in re.finditer(r"(?:^\s*|\s\s)(\S)", text)]
 
 
 def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:
@@ -150,6 +158,12 @@ def _list_entry(block: list[str]) -> list[Reading]:
         return []
     reading = json_object(entry)
     return [reading] if reading is not None else []
+
+
+def _only_scores(metrics: dict[str, float]) -> bool:
+    """Whether a record holds nothing but an evaluation library's scores (`{'accuracy': 0.86,
+    'f1': 0.9}`): an evaluation's result, not training figures."""
+    return bool(metrics) and all(name.lower() in EVAL_SCORES for name in metrics)
 
 
 def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
@@ -253,7 +267,7 @@ class LineReader:
                 self._per_epoch.run_wide(reading)
             if reading.step is not None:
                 self._evaluating = False
-            elif self._evaluating:
+            elif self._evaluating or _only_scores(reading.metrics):
                 reading.metrics = _evaluation(reading.metrics)
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
@@ -335,4 +349,6 @@ class LineReader:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:
             return None
+        if "total_epochs" in metrics and epoch is not None:
+            epoch += _bar_share(text)
         return Reading("table", metrics, step=step, epoch=epoch)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from statistics import median
 from types import MappingProxyType
-from typing import cast
+from typing import Literal, cast
 
 from sessiontui.collectors.logtext import TRACEBACK, abstract, has_hint, rank_of
 from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, sharper
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
 from sessiontui.collectors.trainlog.lines import collapse_redraws
+from sessiontui.collectors.trainlog.normalize import paste_mark
 from sessiontui.collectors.trainlog.parsers import (
     logged_time,
     specforge_step_run,
@@ -107,6 +109,8 @@ class TrainState:
         self._open: set[EventKind] = set()  # event kinds whose episode has not ended yet
         self._after_crash = 0  # progress lines seen since a crash (a closing bar redraw is one)
         self._truncated = False  # the file was cut or replaced since the last progress
+        # the mark every line carries (srun's `0: `, a quote's `> `), once decided: False for none
+        self._mark: re.Pattern[str] | Literal[False] | None = None
         self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
 
     # Feeding -----------------------------------------------------------------------------
@@ -128,6 +132,10 @@ class TrainState:
         text = data.decode("utf-8", "replace")
         if self._first_sight is None:
             self._first_sight = at
+        if self._mark is None and text.strip():
+            self._mark = paste_mark(text) or False
+        if self._mark:
+            text = self._mark.sub("", text)
         if self.started_from is None and text:
             self._find_start(text)
         watch = has_hint(text)

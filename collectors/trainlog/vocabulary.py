@@ -13,6 +13,13 @@ from functools import lru_cache
 # Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A figure's alias
 # (loss, lr, grad_norm, a detection loss) keeps its original name in `metrics` too (the snapshot's `loss` comes from it
 # unless the record also printed `loss` itself); position aliases are renamed.
+# What an evaluation library's `metric.compute()` returns (HF `evaluate`, torchmetrics): a record of
+# these names alone is an evaluation's result, as accelerate's examples print it after each epoch
+# (`accelerator.print(f"epoch {epoch}:", eval_metric)`, huggingface/accelerate examples/nlp_example.py).
+EVAL_SCORES = frozenset({
+    "accuracy", "f1", "precision", "recall", "matthews_correlation", "pearson", "spearmanr",
+    "exact_match", "exact", "bleu", "sacrebleu", "rouge1", "rouge2", "rougel", "rougelsum", "wer",
+    "cer", "combined_score", "auc", "roc_auc", "mcc", "top1", "top5"})
 ALIASES = {
     # training loss: Lightning, DETR log.txt, ESPnet, Megatron, NeMo, DLLogger, tqdm descriptions
     "lm_loss": "loss",

@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sessiontui.collectors.logtext import clean, excerpt, failure_signature, is_exception_line
+from sessiontui.collectors.logtext import (
+    clean,
+    excerpt,
+    failure_kind,
+    failure_signature,
+    is_exception_line,
+)
 
 CRASH = Path(__file__).parent.parent / "fixtures" / "crash"
 
@@ -186,3 +192,22 @@ def test_what_is_not_a_prefix_stays(line: str, payload: str) -> None:
 ])
 def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
     assert failure_signature("step 100 loss 2.5\n" + line + "\n") == "SlurmCancelled"
+
+
+@pytest.mark.parametrize(("tail", "kind"), [
+    # torchrun's report (hpcaitech/ColossalAI#3677) in a coloured console
+    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: \x1b[31m-9\x1b[0m) "
+     "local_rank: 1 (pid: 1168) of binary: /opt/conda/bin/python\n", "host_oom"),
+    # the shell's `Killed` (equinor/ert#7797) under SageMaker's prefix, no space after it
+    ("[1,mpirank:0,algo-1]<stderr>:Killed\n", "host_oom"),
+    # Python's own report of Ctrl-C: the exception's name alone on the traceback's last line
+    ('  File "train.py", line 10, in <module>\n    trainer.train()\nKeyboardInterrupt\n', "interrupted"),
+    # torchrun's handler: `raise SignalException(f"Process {os.getpid()} got signal: {sigval}", ...)`
+    # (pytorch/pytorch torch/distributed/elastic/multiprocessing/api.py)
+    ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 2471 got signal: 2\n",
+     "interrupted"),
+    # a failure the tail names before the interrupt wins
+    ("torch.OutOfMemoryError: CUDA out of memory.\nKeyboardInterrupt\n", "cuda_oom"),
+])
+def test_failure_kind_through_colour_glued_prefixes_and_ctrl_c(tail: str, kind: str) -> None:
+    assert failure_kind(tail) == kind

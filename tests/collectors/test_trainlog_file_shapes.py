@@ -88,3 +88,95 @@ def test_a_utf16_log_followed_as_it_grows_keeps_its_byte_pairs(tmp_path: Path) -
         assert [step for step, _ in snap.history["loss"]] == list(range(1, STEPS + 1))  # none garbled
     finally:
         follower.close()
+
+
+# Keras CSVLogger's file as committed (github.com/AhmedImtiazPrio/irfanet-10, training.log at
+# dc07fd5): its header is the first line, where a UTF-8 BOM (Notepad, PowerShell 7) sits.
+CSV_LOG = ("epoch,acc,loss,val_acc,val_loss\n"
+           "0,0.853882631891,0.390387876078,0.83830814175,0.464145494528\n"
+           "1,0.863875010585,0.364386106274,0.875312248613,0.387723388437\n")
+
+
+def test_a_utf8_bom_does_not_hide_a_header_on_the_first_line(tmp_path: Path) -> None:
+    log = tmp_path / "training.log"
+    log.write_bytes(codecs.BOM_UTF8 + CSV_LOG.encode())
+    snap = read_log(log)
+    assert snap.loss == pytest.approx(0.364386106274)
+    assert snap.metrics["val_loss"] == pytest.approx(0.387723388437)
+
+
+# Ultralytics' table (github.com/ultralytics/ultralytics/issues/2023) run under `srun -l`, which
+# labels every line with its task (`0: `): a row that starts with a number keeps its columns.
+ULTRALYTICS = (
+    "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size\n"
+    "    151/200      10.4G     0.4635     0.2344      0.805       1578        640: 100%|"
+    "██████████| 99/99 [01:52<00:00,  1.14s/it]\n")
+
+
+def test_srun_task_labels_on_every_line_are_not_read_as_figures(tmp_path: Path) -> None:
+    log = tmp_path / "slurm-123.out"
+    log.write_text("".join("0: " + line for line in ULTRALYTICS.splitlines(keepends=True)) * 3)
+    snap = read_log(log)
+    assert snap.metrics["box_loss"] == pytest.approx(0.4635)
+    assert snap.epoch == pytest.approx(150, abs=1)
+
+
+def test_a_script_printing_its_step_first_is_not_task_labelled(tmp_path: Path) -> None:
+    # the shape `_LAUNCHER` in logtext.py keeps: each line's own step before the colon
+    log = tmp_path / "train.log"
+    log.write_text("".join(f"{step}: loss {3 - step / 1000:.3f}\n" for step in range(100, 900, 100)))
+    assert read_log(log).step == 800
+
+
+# Lightning's closing line (github.com/Lightning-AI/pytorch-lightning/issues/14428) copied from a
+# web page: `&nbsp;` comes back as U+00A0, and a terminal copy leaves trailing blanks.
+def test_no_break_spaces_and_trailing_blanks_read_as_plain_spaces(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("step\u00a010 loss\u00a02.5   \n`Trainer.fit`\u00a0stopped:\u00a0`max_epochs=1`\u00a0reached.   \n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.status) == (10, 2.5, "finished")
+
+
+# Lines as real logs print them, pasted as a Markdown indented block (four spaces or a tab):
+# YOLOv5's closing lines (corpus b18), Keras 3's early stop (b22), DCGAN's bracketed counter (b14),
+# nerfstudio's table (b25, nerfstudio-project/nerfstudio), whose first column starts after the indent.
+INDENTED = {
+    "yolov5-end": ("      1/300      1.2G    0.04   0.02   0.01   12   640\n"
+                   "300 epochs completed in 8.675 hours.\n", {"status": "finished"}),
+    "keras-early-stop": ("Epoch 8/100\n1/1 ━━━━━━━━━━━━━━━━━━━━ 0s 167ms/step - loss: 48.5781\n"
+                         "Epoch 8: early stopping\n"
+                         "Restoring model weights from the end of the best epoch: 6.\n",
+                         {"status": "finished"}),
+    "dcgan-counter": ("[   32622 Epoch:[ 1/25] [12603/20018] time: 125602.7393, d_loss: 2.16344237,"
+                      " g_loss: 0.18220791\n", {"step": 32622}),
+    "nerfstudio-table": ("Step (% Done)       Train Iter (time)    ETA (time)           Train Rays / Sec\n"
+                         "3790 (1.26%)        31.544 ms            2 h, 35 m, 43 s      1.02 K\n"
+                         "3800 (1.27%)        31.634 ms            2 h, 36 m, 9 s       1.01 K\n",
+                         {"step": 3800}),
+}
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t"], ids=["spaces", "tab"])
+@pytest.mark.parametrize("case", INDENTED)
+def test_an_indented_paste_reads_as_the_log_itself(tmp_path: Path, case: str, indent: str) -> None:
+    text, expected = INDENTED[case]
+    log = tmp_path / "train.log"
+    log.write_text("".join(indent + line for line in text.splitlines(keepends=True)))
+    snap = read_log(log)
+    assert {key: getattr(snap, key) for key in expected} == expected
+
+
+def test_a_tab_after_a_separator_reads_as_its_space(tmp_path: Path) -> None:
+    # Unsloth's bar with the step and loss glued after it (corpus b24, unslothai/unsloth#1169)
+    log = tmp_path / "train.log"
+    log.write_text("  2%|▏         | 12/600 [01:54<1:28:28,  9.03s/it]11,\t4.3969\n")
+    assert read_log(log).loss == pytest.approx(4.3969)
+
+
+@pytest.mark.parametrize("mark", ["> ", "# ", "// "])
+def test_a_paste_kept_in_a_quote_reads_as_the_log_itself(tmp_path: Path, mark: str) -> None:
+    # a Markdown quote (`> `, a blank line a bare `>`) or shell comments around Ultralytics' table
+    log = tmp_path / "issue.md"
+    quoted = "".join(mark + line for line in ULTRALYTICS.splitlines(keepends=True))
+    log.write_text(quoted + mark.rstrip() + "\n" + quoted)
+    assert read_log(log).metrics["box_loss"] == pytest.approx(0.4635)

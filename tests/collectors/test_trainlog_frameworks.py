@@ -47,11 +47,12 @@ CASES = [
      "| lm loss: 7.123456E+00 | loss scale: 1.0 | grad norm: 1.234 | number of skipped iterations:   0 "
      "| number of nan iterations:   0 |\n",
      {"step": 100, "total": 1000, "loss": 7.123456, "lr": 1.5e-4, "grad_norm": 1.234}),
-    # NeMo (Megatron GPT model `self.log('reduced_train_loss', ...)`) through Lightning's bar
+    # NeMo (Megatron GPT model `self.log('reduced_train_loss', ...)`) through its MegatronProgressBar,
+    # which prints no rate; the bar's n is steps done (`global_step` is the 0-based index logged)
     ("nemo",
      "Epoch 0: :  10%|# | 100/1000 [01:23<12:34, reduced_train_loss=2.340, global_step=99.00, "
      "consumed_samples=12800.0, train_step_timing in s=0.512]\n",
-     {"step": 99, "loss": 2.34, "train_step_timing_in_s": 0.512}),
+     {"step": 100, "total": 1000, "epoch": 0.1, "loss": 2.34, "train_step_timing_in_s": 0.512}),
     # torchtitan/train.py `logger.info(f"{color.red}step: {step:2}  ...")`
     ("torchtitan",
      "[titan] 2025-01-01 10:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.1234  "
@@ -357,7 +358,7 @@ CASES = [
     # accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
     ("accelerate-example",
      "epoch 0: {'accuracy': 0.85, 'f1': 0.8}\nepoch 1: {'accuracy': 0.87, 'f1': 0.82}\n",
-     {"epoch": 1, "accuracy": 0.87}),
+     {"epoch": 1, "val_accuracy": 0.87}),  # metric.compute() after each epoch: an evaluation
     # detectron2/engine/hooks.py IterationTimer.after_train: `Total training time: {} ({} on hooks)`
     ("detectron2-end",
      "[12/01 10:00:00 d2.utils.events]:  eta: 0:00:00  iter: 299  total_loss: 0.345  time: 0.4000  "

@@ -406,3 +406,66 @@ def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> Non
     lines = ["{", '"_step": 5,', '"system": {', '"gpu": 1.5', "},", '"loss": 0.3', "}"]
     [reading] = _reader_lines(lines)
     assert (reading.step, reading.metrics["loss"]) == (5, 0.3)
+
+
+def test_an_evaluation_librarys_scores_after_an_epoch_are_validation_figures() -> None:
+    # huggingface/accelerate examples/nlp_example.py: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    # after `eval_metric = metric.compute()` (GLUE MRPC: accuracy and f1)
+    readings = _reader_lines(["epoch 2: {'accuracy': 0.8602941176470589, 'f1': 0.9018932874354562}"])
+    assert readings[-1].metrics == pytest.approx({"val_accuracy": 0.8602941176470589,
+                                                  "val_f1": 0.9018932874354562})
+    assert readings[-1].epoch == 2
+
+
+def test_a_bar_without_a_rate_keeps_its_position_total_and_postfix() -> None:
+    # NeMo's MegatronProgressBar: `bar_format = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt}
+    # [{elapsed}<{remaining}{postfix}]"` (NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_bar.py
+    # at cda8681); the line as NVIDIA-NeMo/Speech#7957 pasted it.
+    [reading] = parse_record(normalize(
+        "Epoch 0: :   3%|▎         | 9000/301500 [1:42:42<55:37:46, v_num=0-56, reduced_train_loss=nan.0,"
+        " global_step=9e+3, consumed_samples=6.3e+5, train_step_timing in s=0.615, val_loss=7.040]"))
+    assert (reading.step, reading.total) == (9000, 301500)
+    assert reading.epoch == pytest.approx(9000 / 301500)
+    assert reading.metrics["val_loss"] == pytest.approx(7.04)
+    assert reading.metrics["train_step_timing_in_s"] == pytest.approx(0.615)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch"), [
+    ("1|12|Loss: 1.2345:  48%|████▊     | 12/25 [00:15<00:15,  1.2s/it]", 12, 25, 12 / 25),
+    ("2|37|Loss: 1.1111:  48%|████▊     | 12/25 [00:15<00:15,  1.2s/it]", 37, 50, 1 + 12 / 25),
+    # as meta-pytorch/torchtune#2620 pasted it: the description one step behind the bar
+    ("[trainer0|0]:1|25|Loss: 1.2621808052062988:  26%|██▌       | 26/101 [06:45<17:27, 13.96s/it]",
+     25, 101, 26 / 101),
+])
+def test_torchtunes_epoch_and_step_in_the_bar_description_are_the_runs(
+        line: str, step: int, total: int, epoch: float) -> None:
+    # torchtune recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
+    # over `tqdm(total=self._steps_per_epoch)` (pytorch/torchtune recipes/full_finetune_single_device.py)
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (step, total)
+    assert reading.epoch == pytest.approx(epoch)
+
+
+@pytest.mark.parametrize(("row", "epoch"), [
+    # as ultralytics/ultralytics#2023 pasted it: epoch 151 of 200 done
+    ("    151/200      10.4G     0.4635     0.2344      0.805       1578        640: 100%|██████████|"
+     " 99/99 [01:52<00:00,  1.14s/it]", 151.0),
+    # the trainer's `pbar.set_description(("%11s" * 2 + "%11.4g" * (2 + loss_length)) %
+    # (f"{epoch + 1}/{self.epochs}", ...))` mid-epoch (ultralytics/engine/trainer.py)
+    ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     |"
+     " 48/100 [00:15<00:16,  3.2it/s]", 2.48),
+])
+def test_a_table_rows_bar_is_the_share_of_its_epoch(row: str, epoch: float) -> None:
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    readings = _reader_lines([header, row])
+    assert readings[-1].epoch == pytest.approx(epoch)
+    assert readings[-1].metrics["box_loss"] > 0
+
+
+def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> None:
+    # Composer's ConsoleLogger: `training_progress = f'[epoch={cur_epoch + 1}]{curr_progress}'` with
+    # `curr_progress = f'[batch={cur_batch}/{total}]'` (batch_in_epoch), then `\n\t Train {name}: {value}`
+    # (mosaicml/composer composer/loggers/console_logger.py at 02c872e)
+    readings = _reader_lines(["[epoch=2][batch=100/1000]:", "\t Train loss/train/total: 2.3456"])
+    assert readings[0].epoch == pytest.approx(1.1)
+    assert (readings[0].step, readings[0].total) == (100, 1000)
