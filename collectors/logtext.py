@@ -358,13 +358,14 @@ _SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
 # `Fatal Python error: Aborted` (a C++ abort under Python).
 _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
                ("aborted", re.compile(r"Fatal Python error: Aborted")))
-# A line logged as no error: an information or warning level (`NCCL INFO NCCL_TIMEOUT set by
-# environment`, glog's `W1201`, TensorFlow's `W tensorflow/...cc:211] Allocator (GPU_0_bfc) ran
-# out of memory ... this is not a failure`) or a Python warning (`UserWarning: CUDA
-# initialization: Found no NVIDIA driver`).
+# A line logged as no error: a warning or debug level (glog's `W1201`, TensorFlow's `W
+# tensorflow/...cc:211] Allocator (GPU_0_bfc) ran out of memory ... this is not a failure`), a
+# Python warning (`UserWarning: CUDA initialization: Found no NVIDIA driver`), or NCCL's own
+# information (`NCCL INFO NCCL_TIMEOUT set by environment`). A script's INFO level is not one:
+# scripts log the failure they stop on at any level.
 _NOT_AN_ERROR = re.compile(
-    r"(?:^|[\s\[|(-])(?:INFO|DEBUG|TRACE|NOTICE|WARN(?:ING)?)\b|^\s*\[?[IW]\d{4} "
-    r"|(?:^|\s)[IW] [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+    r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
+    r"|(?:^|\s)W [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
 KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
@@ -396,8 +397,8 @@ def failure_kind(text: str) -> str | None:
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
     knows, at any level (NCCL reports its errors as `NCCL WARN`), or one that names a failure
-    kind and is not logged as information or a warning (the error that follows those raises the
-    crash, which still takes their kind)."""
+    kind and is not logged as a warning or NCCL's information (the error that follows those
+    raises the crash, which still takes their kind)."""
     if CRASH_LINE.search(text):
         return True
     return failure_kind(text) is not None and not _NOT_AN_ERROR.search(raw)
