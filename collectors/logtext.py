@@ -353,9 +353,9 @@ _MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault
 _EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
                         re.IGNORECASE)
 _SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
-# Kinds in words FAILURE_KINDS does not hold, named when nothing else is: PyTorch ProcessGroupNCCL's `NCCL communicator was
-# aborted on rank N.` (its reason, when printed, names a more specific kind), and faulthandler's
-# `Fatal Python error: Aborted` (a C++ abort under Python).
+# Kinds in words FAILURE_KINDS does not hold, named when nothing else is: PyTorch
+# ProcessGroupNCCL's `NCCL communicator was aborted on rank N.` (its reason, when printed, names a
+# more specific kind), and faulthandler's `Fatal Python error: Aborted` (a C++ abort under Python).
 _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
                ("aborted", re.compile(r"Fatal Python error: Aborted")))
 # A line logged as no error: a warning or debug level (glog's `W1201`, TensorFlow's `W
