@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from sessiontui.collectors.logtext import (
     CHAINED,
+    CRASH_LINE,
     KINDS_SPECIFIC_FIRST,
     TRACEBACK,
     clean,
@@ -40,17 +41,22 @@ _RANK = {kind: rank for rank, kind in enumerate(KINDS_SPECIFIC_FIRST)}
 
 
 def sharper(event: TrainEvent, later: TrainEvent) -> TrainEvent | None:
-    """The crash event with the kind a later line of the same failure names, when that kind is
-    more specific (a cause printed after the line that raised the event: a wrapped `what():`
-    line's `ed: out of memory`, TensorFlow's `Failed to get convolution algorithm` under its
-    `UnknownError`); None when it says nothing more."""
+    """The open crash event told better by a later line of the same failure, or None when that
+    line says nothing more. The failure's exception line (not a launcher's wrapper) after a line
+    that only named a kind (CUDA's `Assertion ... failed` lines, then `RuntimeError: CUDA error:
+    device-side assert triggered`) gives it its message, signature and excerpt; the more
+    specific kind of the two is its kind (a wrapped `what():` line's `ed: out of memory`). The
+    event keeps its line and step, which identify it to the run records."""
+    named_only = not (is_exception_line(event.message) or CRASH_LINE.search(clean(event.line)))
+    reported = is_exception_line(later.message) and not _WRAPPER.search(later.message)
+    told = later if named_only and reported else event
     unnamed = len(_RANK)
-    if _RANK.get(later.failure or "", unnamed) >= _RANK.get(event.failure or "", unnamed):
+    kind = min((event.failure, later.failure), key=lambda name: _RANK.get(name or "", unnamed))
+    if told is event and kind == event.failure:
         return None
-    message = event.message
-    if event.failure:
-        message = message.removesuffix(f" ({event.failure})")
-    return replace(event, message=f"{message} ({later.failure})", failure=later.failure)
+    message = told.message.removesuffix(f" ({told.failure})") if told.failure else told.message
+    return replace(event, message=f"{message} ({kind})" if kind else message,
+                   signature=told.signature, context=told.context, failure=kind)
 
 
 def first_sentence(text: str) -> str:

@@ -381,3 +381,14 @@ def test_the_error_after_a_warning_takes_its_kind(tmp_path: Path) -> None:
         "tensorflow.python.framework.errors.InternalError: Dst tensor is not initialized.\n")
     (event,) = read_log(log).events
     assert event.failure == "cuda_oom"
+
+
+def test_the_exception_line_after_kind_lines_tells_the_crash() -> None:
+    # CUDA's per-thread `Assertion ... failed` lines raise the crash; the `RuntimeError` the
+    # traceback ends on names it (message, signature: what lessons match), the first line stays
+    # its identity (tests/fixtures/crash/device_side_assert.log)
+    log = Path(__file__).parent.parent / "fixtures" / "crash" / "device_side_assert.log"
+    (event,) = read_log(log).events
+    assert event.message == "RuntimeError: CUDA error: device-side assert triggered (device_assert)"
+    assert event.signature == "RuntimeError: CUDA error: device-side assert triggered"
+    assert "Assertion `srcIndex < srcSelectDimSize` failed" in event.line
