@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
-from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
+from sessiontui.collectors.bench_output.common import (
+    forget_matches,
+    to_text,
+    trim_cut_tail,
+    without_logger_prefix,
+)
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
@@ -64,19 +69,23 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
+    plain = without_logger_prefix(text)  # the known tools' blocks, also when printed through a logger
     for family in _FAMILIES:
         try:
-            records.extend(family.parse(text, problems))
+            records.extend(family.parse(plain, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
             problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
     if not records and not problems:
-        claimed = [family for family in _FAMILIES if family.MARKERS.search(text)]
+        claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     elif records:  # another tool's result pasted above a known one's (Ollama's, then llama-bench)
         records.extend(_results_above(text, records))
+    if not records and problems and plain != text:  # a known title only once its logger prefix went
+        records = generic.parse(text, [], prompt_only=not cut)
+        problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
 
