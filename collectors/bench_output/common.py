@@ -49,21 +49,20 @@ def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
     every line shares (a paste kept in shell comments or a Markdown quote) made plain, and a
     progress bar's last redraw split from the output printed right after it on the same line."""
-    if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="replace")
-    if "\r" in data:
-        data = data.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in data:
-        data = ANSI.sub("", data)
-    data = data.removeprefix("\ufeff").replace("\xa0", " ")
-    data = _NOISE.sub("", _WRAPPING.sub("", data))
-    if mark := paste_mark(data):  # srun's `0: ` task labels on every line
-        data = mark.sub("", data)
-    if _carried_by_most(_LAUNCHER_MARK, data):
-        data = _LAUNCHER_MARK.sub("", data)
-    data = _GLUED_BAR.sub("\\1\n", unquoted(data))
-    data = strip_ranks(data) if "]:" in data else data
-    return textwrap.dedent(data) if data.lstrip("\n")[:1] in (" ", "\t") else data  # an indented paste
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    text = text.removeprefix("\ufeff").replace("\xa0", " ")
+    text = _NOISE.sub("", _WRAPPING.sub("", text))
+    if mark := paste_mark(text):  # srun's `0: ` task labels on every line
+        text = mark.sub("", text)
+    if _carried_by_most(_LAUNCHER_MARK, text):
+        text = _LAUNCHER_MARK.sub("", text)
+    text = _GLUED_BAR.sub("\\1\n", unquoted(text))
+    text = strip_ranks(text) if "]:" in text else text
+    return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 
 def _carried_by_most(mark: re.Pattern[str], text: str) -> bool:
