@@ -82,8 +82,11 @@ ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials diffe
 # A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
 # (`throughput: 216.6 tok/s`), as does ExLlama's `-- Generating 128 tokens...`; any other heading
 # or rule ends it.
-_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output|generating)"
-                            r"(?:\s+\d+\s+tokens)?[-=#*:.\s]*$", re.IGNORECASE)
+_PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+)?"
+                            r"(prefill|decode|prompt|generation|input|output|generating|token)"
+                            r"(?:\s+\d+\s+tokens)?(?:\s+(?:speed|throughput|processing))?[-=#*:.\s]*$",
+                            re.IGNORECASE)
+_PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
@@ -222,7 +225,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         if heading := _PHASE_HEADING.match(line):
-            phase = heading[1].lower().replace("generating", "generation")
+            phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower())
             continue
         if _HEADING.match(line):
             phase = ""

@@ -686,6 +686,23 @@ def test_a_note_of_what_the_time_includes_does_not_name_the_rate() -> None:
     assert (record.metric, record.value) == ("output_tok_s", 84.43)
 
 
+# turboderp/exllamav2 test_inference.py @ b9c025b4b1ee78c0d34e700f2e474a02dfb13c90, `-ps`:
+# print(f" -- Measuring prompt speed...") then f" ** Length {current_len:>5} tokens: {tps:>11.4f} t/s";
+# `-s`: f" -- Measuring token speed..." then f" ** Position {current_idx:>5} + {tokens:>3} tokens:
+# {tps:>9.4f} t/s" (the figures are made up in that shape): a heading naming the phase it measures
+# makes the rates under it that phase's.
+@pytest.mark.parametrize(("text", "metric"), [
+    (" -- Measuring prompt speed...\n ** Length   128 tokens:   1983.7234 t/s\n"
+     " ** Length   256 tokens:   3468.9571 t/s\n", "prompt_tok_s"),
+    (" -- Measuring token speed...\n ** Position     1 + 127 tokens:   86.4321 t/s\n"
+     " ** Position   128 + 128 tokens:   85.1234 t/s\n", "output_tok_s"),
+])
+def test_a_heading_naming_what_it_measures_names_the_rates_under_it(text: str, metric: str) -> None:
+    records = read_benchmark_output(text).records
+    assert [r.metric for r in records] == [metric, metric]
+    assert [r.value for r in records] == [float(line.split()[-2]) for line in text.splitlines()[1:]]
+
+
 # ollama cmd/cmd.go displayResponse/Summary ('eval rate:            %.2f tokens/s', `--verbose`)
 # printed above a llama-bench table (the real paste tests/fixtures/bench/llama_bench.md): the
 # generic reader's result above the known tool's comes first; llama.cpp's own `draft:` timings
