@@ -705,8 +705,11 @@ def test_a_heading_naming_what_it_measures_names_the_rates_under_it(text: str, m
 
 # ollama cmd/cmd.go displayResponse/Summary ('eval rate:            %.2f tokens/s', `--verbose`)
 # printed above a llama-bench table (the real paste tests/fixtures/bench/llama_bench.md): the
-# generic reader's result above the known tool's comes first; llama.cpp's own `draft:` timings
-# below its speculative result stay unread (the corpus's llama_speculative pastes).
+# generic reader's result above the known tool's comes first, and one below it (after an SGLang
+# bench_serving block, tests/fixtures/bench/sglang_bench_serving.txt) is read too; llama.cpp's own
+# timings under its lone `draft:` heading (the speculative example prints `draft:` alone over a
+# blank line before the draft context's perf lines, as the corpus's b16 llama_speculative pastes
+# show, one with an EAGLE3 draft's `llama_perf_context_print:` lines) stay unread.
 OLLAMA_VERBOSE = ("total duration:       5.6123s\nload duration:        12.345ms\n"
                   "prompt eval count:    26 token(s)\nprompt eval duration: 123.456ms\n"
                   "prompt eval rate:     210.60 tokens/s\neval count:           298 token(s)\n"
@@ -718,3 +721,17 @@ def test_an_unknown_tools_result_above_a_known_ones_is_read_first() -> None:
     both = read_benchmark_output(OLLAMA_VERBOSE + "\n" + (BENCH / "llama_bench.md").read_text())
     assert [(r.source_format, r.value) for r in both.records] == [
         ("generic", 55.19), *((r.source_format, r.value) for r in table)]
+
+
+def test_an_unknown_tools_result_below_a_known_ones_is_read_after_it() -> None:
+    sglang = (BENCH / "sglang_bench_serving.txt").read_text()
+    (known,) = read_benchmark_output(sglang).records
+    both = read_benchmark_output(sglang + "\n" + OLLAMA_VERBOSE).records
+    assert [(r.source_format, r.value) for r in both] == [(known.source_format, known.value), ("generic", 55.19)]
+
+
+@pytest.mark.parametrize("name", ["llama_speculative_simple_eagle3_with_draft_perf.txt",
+                                  "llama_speculative_2023_poc_generated_line.txt"])
+def test_a_known_tools_sections_under_its_lone_heading_are_not_another_result(name: str) -> None:
+    text = (BENCH.parent / "corpus" / "bench" / "b16" / name).read_text()
+    assert [r.source_format for r in read_benchmark_output(text).records] == ["llama.cpp.speculative"]
