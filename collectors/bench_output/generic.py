@@ -179,6 +179,8 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to|includ(?:es|ing)|incl\.)"
                          r"(?![\w.])[^)]*\)", re.I)
+# `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
+_PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 
@@ -224,6 +226,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         logged = len(line) < len(raw.strip())
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
+        line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
         if heading := _PHASE_HEADING.match(line):
             phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower())
             continue

@@ -45,6 +45,9 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
+# `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
+_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
 STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
@@ -148,6 +151,9 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
+    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and unit.strip().lower() in _TIME_UNIT:
+        percentile = stat[1].lower()
+        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[unit.strip().lower()]
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency

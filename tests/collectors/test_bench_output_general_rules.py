@@ -735,3 +735,29 @@ def test_an_unknown_tools_result_below_a_known_ones_is_read_after_it() -> None:
 def test_a_known_tools_sections_under_its_lone_heading_are_not_another_result(name: str) -> None:
     text = (BENCH.parent / "corpus" / "bench" / "b16" / name).read_text()
     assert [r.source_format for r in read_benchmark_output(text).records] == ["llama.cpp.speculative"]
+
+
+# vllm-project/vllm benchmarks/benchmark_latency.py @ 00db02095a5d578c18383609a00fa0c6e7fc8db8:
+# print(f"Avg latency: {np.mean(latencies)} seconds"), then for each of [10, 25, 50, 75, 90, 99]
+# print(f"{percentage}% percentile latency: {percentile} seconds") (figures made up in that shape);
+# `N% percentile` / `Nth percentile` is the statistic `pN`, not a number of its own.
+def test_percentile_lines_are_the_statistics_of_the_runs_latency() -> None:
+    text = "Avg latency: 1.2345678901 seconds\n" + "".join(
+        f"{p}% percentile latency: {v} seconds\n" for p, v in ((10, 1.2001), (50, 1.2301), (99, 1.3001)))
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("latency_s", 1.2345678901)
+    assert {k: v for k, v in record.figures.items() if k.startswith("latency_s_")} == {
+        "latency_s_p10": 1.2001, "latency_s_median": 1.2301, "latency_s_p99": 1.3001}
+
+
+# vllm-project/vllm benchmarks/benchmark_throughput.py @ 018efffdeb96c6d943927720528be877e0fe3f23
+# (2024): print(f"Throughput: {len(requests) / elapsed_time:.2f} requests/s, "
+# f"{total_num_tokens / elapsed_time:.2f} tokens/s"), total_num_tokens counting prompt and output;
+# later versions add `total tokens/s, N output tokens/s` (the corpus's b01 vllm-benchmark-throughput).
+@pytest.mark.parametrize(("text", "metric", "value"), [
+    ("Throughput: 4.52 requests/s, 2313.47 tokens/s\n", "total_tok_s", 2313.47),
+    ("Throughput: 4.52 requests/s, 2313.47 total tokens/s, 1156.74 output tokens/s\n", "output_tok_s", 1156.74),
+])
+def test_vllm_benchmark_throughput_lines_of_each_version(text: str, metric: str, value: float) -> None:
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 4.52)
