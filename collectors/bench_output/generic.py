@@ -86,6 +86,8 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+
                             r"(prefill|decode|prompt|generation|input|output|generating|token)"
                             r"(?:\s+\d+\s+tokens)?(?:\s+(?:speed|throughput|processing))?[-=#*:.\s]*$",
                             re.IGNORECASE)
+# LMDeploy's Profiler.summarize banner (lmdeploy/profiler.py): its table's times are seconds, unprinted
+_SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
 _PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
@@ -221,12 +223,16 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     closed = False  # whether the table's header ends in a bar (then every whole row does)
     section = ""  # a heading whose statistics follow on lines of their own
     first_position: int | None = None  # the first position number under a per-position heading
+    seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
+            seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
+            continue
         if heading := _PHASE_HEADING.match(line):
             phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower())
             continue
@@ -265,7 +271,10 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             header, columns = None, found_columns  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
         if columns and len(row := without_index(spaced, columns)) == len(columns) and not bars:
-            yield from _line_readings(list(table_row(columns, "|".join(row))), line, index, logged)
+            found = _by_row_name(columns, row, list(table_row(columns, "|".join(row))))
+            if seconds:
+                found = [(label, number, unit or "s") for label, number, unit in found]
+            yield from _line_readings(found, line, index, logged)
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
@@ -288,6 +297,17 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         elif found:
             section = ""
         yield from _line_readings(found, line, index, logged)
+
+
+def _by_row_name(columns: list[str], row: list[str],
+                 found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """A spaced table's cells named by their row too when every number's column is a statistic
+    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`): each row is then a
+    quantity and each column its statistic, not one run's figures."""
+    name = " ".join(cell for column, cell in zip(columns, row, strict=True) if not VALUE.fullmatch(cell))
+    if not name or not found or not all(is_stat(label) for label, _, _ in found):
+        return found
+    return [(f"{name} {label}", number, unit) for label, number, unit in found]
 
 
 def _row_phase(line: str) -> str:

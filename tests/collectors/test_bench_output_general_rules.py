@@ -761,3 +761,27 @@ def test_percentile_lines_are_the_statistics_of_the_runs_latency() -> None:
 def test_vllm_benchmark_throughput_lines_of_each_version(text: str, metric: str, value: float) -> None:
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 4.52)
+
+
+def _lmdeploy_row(name: str, *items: object) -> str:
+    """One line of LMDeploy's Profiler.summarize table, formatted as its tab_row does."""
+    cells = "".join(f"{x:>10.3f}" if isinstance(x, float) else f"{x:>10}" for x in items)
+    return f"{name:<40}{cells}\n"
+
+
+# InternLM/lmdeploy lmdeploy/profiler.py @ 1263d5cd889b7ad500e85b8eb20401327a4516ab, Profiler.summarize
+# (benchmark/profile_throughput.py, profile_pipeline_api.py): a '= Profile Throughput =' banner,
+# `tab_row(name, *items)` lines, then `tab_row('', 'mean', *(f'P{q}' ...))` over one row per
+# latency, its times in seconds (time.perf_counter) printed without a unit; figures made up.
+def test_lmdeploy_profiler_statistics_are_named_by_row_and_column_in_seconds() -> None:
+    text = ("\n" + " Profile Throughput ".center(90, "=") + "\n" + _lmdeploy_row("Benchmark duration", 61.234)
+            + _lmdeploy_row("Concurrency", 256) + _lmdeploy_row("Output throughput (tok/s)", 3211.018)
+            + _lmdeploy_row("Request throughput (req/s)", 16.331) + "-" * 90 + "\n"
+            + _lmdeploy_row("", "mean", "P50", "P75", "P95", "P99")
+            + _lmdeploy_row("End-to-end Latency", 14.123, 13.5, 18.2, 25.1, 30.4)
+            + _lmdeploy_row("Time to First Token (TTFT)", 1.234, 0.9, 1.5, 3.2, 5.1) + "=" * 90 + "\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 3211.018, 256)
+    figures = record.figures
+    assert (figures["e2e_ms_mean"], figures["e2e_ms_p99"]) == (14123.0, 30400.0)
+    assert (figures["ttft_ms_mean"], figures["ttft_ms_median"], figures["ttft_ms_p95"]) == (1234.0, 900.0, 3200.0)
