@@ -90,7 +90,8 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+
 _SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
 _PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
-_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
+# a name whose statistics follow: `TTFT (ms):`, or llmperf's bare `ttft_s` over `    p25 = 0.41`
+_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$|^([A-Za-z]\w*_\w+)$")
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
 _SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
@@ -239,7 +240,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if _HEADING.match(line):
             phase = ""
         if (heading := _STAT_HEADING.match(line)) and not VALUE.search(line):
-            section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
+            section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None
             continue
         position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
@@ -293,10 +294,24 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
         if section and found and all(is_stat(label) for label, _, _ in found):
+            if len(found) == 1:  # `    p25 = 47.5` under a rate's name: that rate's p25
+                yield from _stat_of_rate(_line_readings([(f"{section} {found[0][0]}", *found[0][1:])],
+                                                        line, index, logged), found[0][0])
+                continue
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
         yield from _line_readings(found, line, index, logged)
+
+
+def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]:
+    """Readings of a statistic printed under a rate's name (llmperf's `p25 = 43.9` under
+    `request_output_throughput_token_per_s`) named with it: a rate's name leaves it out."""
+    stat = {"p50": "median", "stddev": "std"}.get(stat.lower(), stat.lower())
+    for reading in readings:
+        if reading.name.endswith(("tok_s", "request_throughput")):
+            reading.name = f"{reading.name}_{stat}"
+        yield reading
 
 
 def _by_row_name(columns: list[str], row: list[str],

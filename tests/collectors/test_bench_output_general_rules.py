@@ -785,3 +785,21 @@ def test_lmdeploy_profiler_statistics_are_named_by_row_and_column_in_seconds() -
     figures = record.figures
     assert (figures["e2e_ms_mean"], figures["e2e_ms_p99"]) == (14123.0, 30400.0)
     assert (figures["ttft_ms_mean"], figures["ttft_ms_median"], figures["ttft_ms_p95"]) == (1234.0, 900.0, 3200.0)
+
+
+# ray-project/llmperf token_benchmark_ray.py @ f1d6bed47e4501b0e371082b41601b59ab55269f, metrics_summary:
+# print(key) for each of inter_token_latency_s, ttft_s, end_to_end_latency_s,
+# request_output_throughput_token_per_s, number_input_tokens, number_output_tokens, then
+# print(f"    {reformatted_key} = {value}") for p25..p99, `    mean = `, `    min = `, `    max = `,
+# `    stddev = `; then print(f"Overall Output Throughput: {overall_output_throughput}") (figures made up)
+def test_llmperf_statistics_under_a_bare_metric_name_are_that_metrics() -> None:
+    sections = (("ttft_s", 0.41), ("end_to_end_latency_s", 5.2), ("request_output_throughput_token_per_s", 47.5),
+                ("number_output_tokens", 150.0))
+    text = "".join(f"{key}\n    p50 = {value * 1.1}\n    p99 = {value * 2}\n    mean = {value}\n"
+                   f"    stddev = {value / 10}\n" for key, value in sections)
+    (record,) = read_benchmark_output(text + "Overall Output Throughput: 451.7234\n").records
+    assert (record.metric, record.value) == ("output_tok_s", 451.7234)
+    figures = record.figures
+    assert figures["ttft_ms_mean"] == pytest.approx(410.0) and figures["ttft_ms_p99"] == pytest.approx(820.0)
+    assert figures["e2e_ms_median"] == pytest.approx(5720.0) and figures["e2e_ms_std"] == pytest.approx(520.0)
+    assert (figures["per_user_output_tok_s_mean"], figures["number_output_tokens_mean"]) == (47.5, 150.0)
