@@ -259,7 +259,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
                                lines[index + 2] if index + 2 < len(lines) else ""):
             cells = joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
-            header = None if cells[0].lower() in KEY_COLUMNS else cells
+            # (unless its other columns are statistics, `| Metric | avg | p99 |`: rows by column)
+            header = None if cells[0].lower() in KEY_COLUMNS and not _stat_columns(cells) else cells
             closed = line.endswith(BAR_CHARS)
             continue
         spaced = SPACED.split(line)
@@ -287,6 +288,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if header is not None:
             # a row of a table closed by bars that lacks its closing one was cut inside it
             found = list(table_row(header, line)) if line.endswith(BAR_CHARS) or not closed else []
+            found = _by_row_name(header, row_cells(line), found) if _stat_columns(header) else found
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
             phase = _row_phase(line) or (phase if found and not row_cells(line)[0] else "")
         else:
@@ -304,6 +306,11 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         yield from _line_readings(found, line, index, logged)
 
 
+def _stat_columns(header: list[str]) -> bool:
+    """Whether a header's columns after the first are statistics, two at least (`Metric,avg,min,p99`)."""
+    return len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+
+
 def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]:
     """Readings of a statistic printed under a rate's name (llmperf's `p25 = 43.9` under
     `request_output_throughput_token_per_s`) named with it: a rate's name leaves it out."""
@@ -319,7 +326,9 @@ def _by_row_name(columns: list[str], row: list[str],
     """A spaced table's cells named by their row too when every number's column is a statistic
     (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`): each row is then a
     quantity and each column its statistic, not one run's figures."""
-    name = " ".join(cell for column, cell in zip(columns, row, strict=True) if not VALUE.fullmatch(cell))
+    if len(row) != len(columns):
+        return found
+    name = " ".join(cell for cell in row if cell and not VALUE.fullmatch(cell))
     if not name or not found or not all(is_stat(label) for label, _, _ in found):
         return found
     return [(f"{name} {label}", number, unit) for label, number, unit in found]

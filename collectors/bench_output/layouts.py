@@ -146,14 +146,16 @@ _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b
 
 def _runs_in_columns(text: str) -> str:
     """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
-    runs) as one block of `label: value` lines per run column; change and unit columns are not runs."""
+    runs) as one block of `label: value` lines per run column; change, unit and statistic
+    columns are not runs."""
     lines = text.splitlines()
     out: list[str] = []
     index = 0
     while index < len(lines):
         cells = row_cells(lines[index]) if BARS.match(lines[index].strip()) else []
         runs = [i for i, cell in enumerate(cells)
-                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")]
+                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")
+                and not is_stat(cell)]  # `| Metric | avg | p99 |`: statistics, not runs
         rule = index + 1 < len(lines) and TABLE_RULE.match(lines[index + 1].strip())
         if not (cells and cells[0].lower() in KEY_COLUMNS and len(runs) >= 2 and rule):
             out.append(lines[index])
@@ -198,7 +200,9 @@ def _csv_as_rows(text: str) -> str:
             continue
         # rows keyed by a name (`Time To First Token (ms),12.3,...` under `Metric,avg,min`): the
         # header's first cell is a key column or the others are statistics; else a row per config
-        keyed = header[0].lower() in KEY_COLUMNS or all(is_stat(cell) for cell in header[1:])
+        # (when the others are statistics, each row's cells are read under them: its name's p99)
+        stats = len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+        keyed = not stats and header[0].lower() in KEY_COLUMNS
         lines[index] = "| " + " | ".join(header) + " |"
         if not keyed:
             lines.insert(index + 1, "|" + "---|" * len(header))

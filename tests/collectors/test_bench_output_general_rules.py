@@ -803,3 +803,20 @@ def test_llmperf_statistics_under_a_bare_metric_name_are_that_metrics() -> None:
     assert figures["ttft_ms_mean"] == pytest.approx(410.0) and figures["ttft_ms_p99"] == pytest.approx(820.0)
     assert figures["e2e_ms_median"] == pytest.approx(5720.0) and figures["e2e_ms_std"] == pytest.approx(520.0)
     assert (figures["per_user_output_tok_s_mean"], figures["number_output_tokens_mean"]) == (47.5, 150.0)
+
+
+# triton-inference-server/client genai-perf/genai_perf/export_data/csv_exporter.py @
+# 06a601cb4caaf2af227875d8c68879a2c5ce226f: REQUEST_METRICS_HEADER `Metric,avg,min,max,p99,p95,p90,p75,p50,p25`,
+# rows `metric.name.replace("_", " ").title()` + ` (unit)` with f"{value:,.2f}" cells (csv quotes
+# `"1,430.58"`), a blank row, then `Metric,Value` rows (figures made up): each row is read under every
+# statistic column, not only its first.
+def test_genai_perf_csv_export_rows_are_read_under_every_statistic() -> None:
+    stats = "avg,min,max,p99,p95,p90,p75,p50,p25"
+    text = (f"Metric,{stats}\nTime To First Token (ms),20.65,15.28,109.55,75.21,30.10,24.73,21.34,19.80,18.20\n"
+            'Request Latency (ms),"1,430.58","1,180.52","1,600.08","1,590.41","1,560.00","1,520.21",'
+            '"1,480.90","1,420.00","1,390.00"\n\n'
+            "Metric,Value\nOutput Token Throughput (per sec),139.60\nRequest Throughput (per sec),0.70\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 139.6, 0.7)
+    assert [record.figures[f"ttft_ms_{s}"] for s in ("mean", "p99", "median", "p25")] == [20.65, 75.21, 19.8, 18.2]
+    assert (record.figures["e2e_ms_mean"], record.figures["e2e_ms_p99"]) == (1430.58, 1590.41)
