@@ -60,7 +60,7 @@ _LATENCY = (
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
     (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
-    (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
+    (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
@@ -121,7 +121,8 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
-    seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label or suffixed
+    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
+               or re.search(r"\((?:s|sec|seconds?)\)", label))
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 
 

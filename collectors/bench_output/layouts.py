@@ -216,9 +216,15 @@ def _csv_as_rows(text: str) -> str:
     return "\n".join(lines) if changed else text
 
 
+# guidellm before 4b4ab8ec (2025-05-01, vllm-project/guidellm#142) headed its request latencies,
+# seconds, `Req Latency (ms)` in the Benchmarks Stats table beside `Out Tok/sec`; 0.3 prints `(sec)`.
+_GUIDELLM_LATENCY = re.compile(r"(?<=Out Tok/sec\|)(.*?\bReq Latency \()ms(?=\))")
+
+
 def prepared(text: str) -> str:
     """The text laid out as the readings expect it: every layout above undone, in turn."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
+    text = _GUIDELLM_LATENCY.sub(r"\1sec", text) if "Req Latency (ms)" in text else text
     text = EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
         _titled_units(_unwrapped_log_lines(text)))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces

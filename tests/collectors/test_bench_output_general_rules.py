@@ -820,3 +820,19 @@ def test_genai_perf_csv_export_rows_are_read_under_every_statistic() -> None:
     assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 139.6, 0.7)
     assert [record.figures[f"ttft_ms_{s}"] for s in ("mean", "p99", "median", "p25")] == [20.65, 75.21, 19.8, 18.2]
     assert (record.figures["e2e_ms_mean"], record.figures["e2e_ms_p99"]) == (1430.58, 1590.41)
+
+
+# vllm-project/guidellm src/guidellm/benchmark/output.py print_benchmarks_stats: v0.2.1 groups its
+# request latencies, `f"{benchmark.metrics.request_latency.successful.mean:.2f}"` (seconds:
+# benchmark.py's request_latency is `end_time - start_time`), under "Req Latency (ms)"; commit
+# 4b4ab8ec (2025-05-01, #142, in v0.3.0) heads them "Req Latency (sec)". Both read as seconds.
+@pytest.mark.parametrize("unit", ["ms)  ", "sec)"])
+def test_guidellm_request_latencies_are_seconds_in_every_version(unit: str) -> None:
+    text = ("Benchmarks Stats:\n" + "=" * 60 + "\n"
+            f"Metadata     | Request Stats         || Out Tok/sec| Tot Tok/sec| Req Latency ({unit} |||\n"
+            "    Benchmark| Per Second| Concurrency|        mean|        mean|  mean| median|   p99\n"
+            "-------------|-----------|------------|------------|------------|------|-------|------\n"
+            "  synchronous|       0.43|        1.00|       111.4|       222.6|  2.32|   2.30|  2.34\n" + "=" * 60 + "\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 111.4, 1)
+    assert [record.figures[f"e2e_ms_{s}"] for s in ("mean", "median", "p99")] == [2320.0, 2300.0, 2340.0]
