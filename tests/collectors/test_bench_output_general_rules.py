@@ -836,3 +836,23 @@ def test_guidellm_request_latencies_are_seconds_in_every_version(unit: str) -> N
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 111.4, 1)
     assert [record.figures[f"e2e_ms_{s}"] for s in ("mean", "median", "p99")] == [2320.0, 2300.0, 2340.0]
+
+
+# trtllm-bench before 0.17 (NVIDIA/TensorRT-LLM tensorrt_llm/bench reporting, read from a stored copy
+# whose commit the code index did not name): f"Token Throughput (tokens/sec):\t{...:.4f}" (output
+# tokens over the run) under `= PERFORMANCE OVERVIEW`, `= STATISTICS` with `Total Latency (seconds):`
+# in the 0.12 docs' example, and `= STREAMING STATISTICS` averages; figures made up in those shapes.
+@pytest.mark.parametrize(("tail", "figures"), [
+    ("= STATISTICS\n" + "=" * 59 + "\nNumber of requests:             3000\n"
+     "Token Throughput (tokens/sec):  23405.9272\nRequest Throughput (req/sec):   182.8588\n"
+     "Total Latency (seconds):        16.4061\n", {"request_throughput": 182.8588}),
+    ("= PERFORMANCE OVERVIEW \n" + "=" * 59 + "\nNumber of requests:\t\t3000\n"
+     "Token Throughput (tokens/sec):\t23405.9272\nRequest Throughput (req/sec):\t182.8588\n"
+     "Total Latency (ms):\t\t16406.1000\n\n" + "=" * 59 + "\n= STREAMING STATISTICS \n" + "=" * 59 + "\n"
+     "Average time-to-first-token (ms):\t120.5000\nAverage inter-token latency (ms):\t9.2000\n",
+     {"request_throughput": 182.8588, "ttft_ms_mean": 120.5, "itl_ms_mean": 9.2}),
+])
+def test_early_trtllm_bench_reports(tail: str, figures: dict[str, float]) -> None:
+    (record,) = read_benchmark_output("=" * 59 + "\n" + tail + "=" * 59 + "\n").records
+    assert (record.metric, record.value) == ("output_tok_s", 23405.9272)
+    assert {key: record.figures[key] for key in figures} == figures
