@@ -17,6 +17,7 @@ from sessiontui.collectors.logtext import (
     is_exception_line,
     is_frame_line,
 )
+from sessiontui.collectors.trainlog.reader import LineReader
 from sessiontui.project_memory.events import TrainEvent
 
 __all__ = ["FailureWatcher", "TrainEvent", "crash_kind", "first_sentence", "has_hint"]
@@ -52,10 +53,17 @@ _WRAPPER = re.compile(r"Error executing job with overrides|terminate called afte
                       r"|ChildFailedError")
 _ROOT_CAUSE_EXIT = re.compile(r"exitcode\s*:\s*-?\d+")  # torchelastic's Root Cause block
 _ROOT_CAUSE_END = re.compile(r"traceback\s*:")
+_BARS = frozenset({"tqdm", "lightning"})  # a bar's closing redraw may print one step past a crash
 
 
 def crash_kind(tail: str) -> str | None:
-    """The failure kind of a crash tail: `failure_kind`'s, with a lost GPU and the Xid numbers
+    """How a tail's run ended: the kind of its failure, none when the job's own lines go on."""
+    kind = failure_kind_of(tail)
+    return None if kind is None or _went_on(tail) else kind
+
+
+def failure_kind_of(tail: str) -> str | None:
+    """The failure kind a tail reports: `failure_kind`'s, with a lost GPU and the Xid numbers
     told apart and a launcher's bare signal exit code named."""
     kind = failure_kind(tail)
     xids = {int(code) for code in _XID.findall(tail)}
@@ -69,6 +77,28 @@ def crash_kind(tail: str) -> str | None:
         named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
         return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
     return kind
+
+
+def _went_on(tail: str) -> bool:
+    """Whether the job's own progress lines go on past the last failure the tail reports (a
+    DataLoader worker's segfault, then `Train Epoch: 1516`): a failure it survived is not how
+    it ended. A line moving past the furthest step (or epoch) read before the failure counts;
+    a bar's needs a second one, as its closing redraw may print one step further."""
+    watcher, reader = FailureWatcher(), LineReader()
+    furthest: dict[str, float] = {}
+    failed, moves = False, 0
+    for line in tail.splitlines():
+        if watcher.feed(line, 0.0, None) or watcher.in_traceback:
+            failed, moves = True, 0
+            continue
+        for reading in reader.read(line):
+            key, at = ("step", reading.step) if reading.step is not None else ("epoch", reading.epoch)
+            if at is None:
+                continue
+            if failed and at > furthest.get(key, at):
+                moves += 1 if reading.format in _BARS else 2
+            furthest[key] = max(furthest.get(key, at), at)
+    return moves >= 2
 
 
 def first_sentence(text: str) -> str:
@@ -165,7 +195,7 @@ class FailureWatcher:
             message = f"{message} at step {step}"
         context = tuple(self._context)
         tail = "\n".join(context)
-        kind = crash_kind(tail)
+        kind = failure_kind_of(tail)
         if kind:
             message = f"{message} ({kind})"
         return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step,

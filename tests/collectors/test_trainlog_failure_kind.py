@@ -284,3 +284,28 @@ def test_a_wrapper_takes_the_kind_of_the_cause_after_it(
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
     (event,) = read_log(log).events
     assert (event.failure, event.message) == (kind, message)
+
+
+# A failure the job survived is not how it ended: FreeVC's log goes on to the next epoch after a
+# DataLoader worker's segfault (tests/fixtures/corpus/crash/b07, FreeVC issue paste); a bar's one
+# closing redraw past the failure, or a launcher's report after it, does not count as going on.
+@pytest.mark.parametrize(("tail", "kind"), [
+    ("INFO:freevc:Train Epoch: 1515 [70%]\nERROR: Unexpected segmentation fault encountered in worker.\n"
+     "INFO:freevc:====> Epoch: 1515\nINFO:freevc:Train Epoch: 1516 [5%]\n", None),
+    ("step 7 loss 2.5\nERROR: Unexpected segmentation fault encountered in worker.\nstep 8 loss 2.4\n", None),
+    ("step 7 loss 2.5\nERROR: Unexpected segmentation fault encountered in worker.\n"
+     "exitcode  : -11 (pid: 1)\n", "segfault"),
+    ("Epoch 0:  50%|#####     | 50/100 [00:10<00:10]\nKilled\n"
+     "Epoch 0:  51%|#####     | 51/100 [00:10<00:10]\n", "host_oom"),
+])
+def test_a_failure_the_job_went_on_past_is_not_its_end(tail: str, kind: str | None) -> None:
+    assert crash_kind(tail) == kind
+
+
+def test_a_run_whose_epochs_go_on_after_a_worker_segfault_is_not_crashed(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("INFO:freevc:Train Epoch: 1515 [70%]\n"
+                   "ERROR: Unexpected segmentation fault encountered in worker.\n"
+                   "INFO:freevc:====> Epoch: 1515\nINFO:freevc:Train Epoch: 1516 [5%]\n")
+    snap = read_log(log)
+    assert snap.epoch == 1516.0 and snap.status != "crashed"
