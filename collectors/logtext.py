@@ -63,10 +63,11 @@ MAX_HEADS = 8  # prefixes stripped from one line at most
 
 TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
-# `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`.
+# `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`, TensorFlow 1's
+# `ResourceExhaustedError (see above for traceback): OOM when allocating tensor ...`.
 EXCEPTION_LINE = re.compile(
     r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|Exception|OutOfResources)"
-    r"\b(?::|$)"
+    r"\b(?: \(see above for traceback\))?(?::|$)"
 )
 _BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
 _EXCEPTION = re.compile(

@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
-from sessiontui.collectors.bench_output.common import forget_matches, to_text, trim_cut_tail
+from sessiontui.collectors.bench_output.common import (
+    forget_matches,
+    to_text,
+    trim_cut_tail,
+    without_logger_prefix,
+)
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
@@ -64,37 +69,45 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
+    plain = without_logger_prefix(text)  # the known tools' blocks, also when printed through a logger
     for family in _FAMILIES:
         try:
-            records.extend(family.parse(text, problems))
+            records.extend(family.parse(plain, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
             problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
     if not records and not problems:
-        claimed = [family for family in _FAMILIES if family.MARKERS.search(text)]
+        claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
-    elif records:  # another tool's result pasted above a known one's (Ollama's, then llama-bench)
-        records.extend(_results_above(text, records))
+    elif records:  # another tool's result pasted above or below a known one's
+        records.extend(_other_tools_results(text, records))
+    if not records and problems and plain != text:  # a known title only once its logger prefix went
+        records = generic.parse(text, [], prompt_only=not cut)
+        problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_LONE_HEADING = re.compile(r"[a-z][\w ]{0,30}:")  # `draft:`, `target:` printed over a blank line
 
 
-def _results_above(text: str, known: list[Record]) -> list[Record]:
-    """Results of the blank-line separated paragraphs above the first one a known format claims
-    (its marker, or a result it reads there), read by their labelled lines: another tool's
-    result pasted first (Ollama's `--verbose` lines, then a llama-bench table). Below it, the
-    known tool's own sections follow (llama.cpp's `draft:` timings), so nothing there is read.
+def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
+    """Results of the blank-line separated paragraphs no known format claims (its marker, or a
+    result it reads there), read by their labelled lines: another tool's result pasted above or
+    below a known one's (Ollama's `--verbose` lines, then a llama-bench table, or the other way
+    round). A heading standing alone as its paragraph (llama.cpp's `draft:` over a blank line)
+    opens the known tool's own sections (its draft model's timings), so nothing after it is read.
     A result that repeats a known record's figure, or a server's periodic log, is not another."""
     figures = {round(value, 2) for record in known for value in (record.value or 0.0, *record.figures.values())}
     found: list[Record] = []
     for paragraph in _PARAGRAPH.split(text):
-        if _claimed(paragraph):
+        if _LONE_HEADING.fullmatch(paragraph.strip()):
             break
+        if _claimed(paragraph):
+            continue
         found.extend(record for record in generic.parse(paragraph, [], prompt_only=False)
                      if not (record.source_format or "").endswith(_SERVER_LOG)
                      and round(record.value or 0.0, 2) not in figures)

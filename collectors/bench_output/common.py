@@ -7,10 +7,12 @@ import json
 import math
 import re
 import statistics
+import textwrap
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from sessiontui.collectors.logtext import ANSI, strip_ranks
+from sessiontui.collectors.logtext import ANSI, clean, strip_ranks
+from sessiontui.collectors.trainlog.normalize import paste_mark
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -22,6 +24,23 @@ _QUOTES = ("# ", "> ", "// ")
 _QUOTED = {mark: re.compile(rf"(?m)^\s*{re.escape(mark)}") for mark in _QUOTES}
 # a non-blank line that does not start with the mark (searched, so no copy of the lines is made)
 _UNQUOTED_LINE = {mark: re.compile(rf"(?m)^[^\S\n]*(?!{re.escape(mark)})[^\s]") for mark in _QUOTES}
+# A line a paste's wrapping adds around the output: a Markdown fence (```, ```text), an HTML
+# `<details>`/`<summary>` block an issue folds a long log into.
+_WRAPPING = re.compile(r"(?m)^[ \t]*(?:```[\w+-]*|</?details>|<summary>.*?</summary>)[ \t]*\n")
+# Lines other programs print into a benchmark's output, never part of a result: a Python warning
+# (`file.py:558: UserWarning: ...`) and the source line it echoes (`  warnings.warn(`), NCCL's
+# `host:pid:tid [0] NCCL INFO ...`, c10d's `[W socket.cpp:663] ...`.
+_NOISE = re.compile(
+    r"(?m)^(?:\S+\.py:\d+: \w*Warning: .*\n(?:[ \t]+\S.*\n)?"
+    r"|\S+:\d+:\d+ \[\d+\] NCCL (?:INFO|WARN) .*\n"
+    r"|\[[WI] [\w.]+:\d+\] .*\n)")
+# A launcher's mark on every line it relays, which says nothing about the output (unlike a logger's
+# time stamp, which the generic reader reads as a server's periodic line): docker compose's
+# `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `.
+_LAUNCHER_MARK = re.compile(
+    r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] )")
+PREFIX_SCAN_LINES = 200  # opening lines that decide whether every line carries a logger prefix
+PREFIXED_SHARE = 0.8  # of their non-blank lines carry one
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
@@ -30,14 +49,45 @@ def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
     every line shares (a paste kept in shell comments or a Markdown quote) made plain, and a
     progress bar's last redraw split from the output printed right after it on the same line."""
-    if isinstance(data, bytes):
-        data = data.decode("utf-8", errors="replace")
-    if "\r" in data:
-        data = data.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in data:
-        data = ANSI.sub("", data)
-    data = _GLUED_BAR.sub("\\1\n", unquoted(data))
-    return strip_ranks(data) if "]:" in data else data
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    text = text.removeprefix("\ufeff").replace("\xa0", " ")
+    text = _NOISE.sub("", _WRAPPING.sub("", text))
+    if mark := paste_mark(text):  # srun's `0: ` task labels on every line
+        text = mark.sub("", text)
+    if _carried_by_most(_LAUNCHER_MARK, text):
+        text = _LAUNCHER_MARK.sub("", text)
+    text = _GLUED_BAR.sub("\\1\n", unquoted(text))
+    text = strip_ranks(text) if "]:" in text else text
+    return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
+
+
+def _carried_by_most(mark: re.Pattern[str], text: str) -> bool:
+    """Whether nearly all of the opening non-blank lines start with the mark."""
+    opening = [line for line in text.split("\n", PREFIX_SCAN_LINES * 2)[:PREFIX_SCAN_LINES * 2] if line.strip()]
+    opening = opening[:PREFIX_SCAN_LINES]
+    return bool(opening) and sum(1 for line in opening if mark.match(line)) >= PREFIXED_SHARE * len(opening)
+
+
+def without_logger_prefix(text: str) -> str:
+    """The text without the logger or launcher prefix nearly every line carries (a log written
+    through `logging`, docker compose's `svc-1  | `, glog's `I1201 ...]`), by logtext's stripper;
+    a text whose lines mostly do not carry one is left as it is."""
+    opening = [line for line in text.split("\n", PREFIX_SCAN_LINES * 2)[:PREFIX_SCAN_LINES * 2] if line.strip()]
+    opening = opening[:PREFIX_SCAN_LINES]
+    prefixed = sum(1 for line in opening if _stripped_head(line))
+    if not opening or prefixed < PREFIXED_SHARE * len(opening):
+        return text
+    return "\n".join(line[_stripped_head(line):] for line in text.split("\n"))
+
+
+def _stripped_head(line: str) -> int:
+    """How many characters of a line are a logger prefix (0 without one)."""
+    payload = clean(line)
+    return len(line) - len(payload) if payload and line.endswith(payload) else 0
 
 
 def unquoted(text: str) -> str:

@@ -82,10 +82,16 @@ ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials diffe
 # A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
 # (`throughput: 216.6 tok/s`), as does ExLlama's `-- Generating 128 tokens...`; any other heading
 # or rule ends it.
-_PHASE_HEADING = re.compile(r"^[-=#*\s]*(prefill|decode|prompt|generation|input|output|generating)"
-                            r"(?:\s+\d+\s+tokens)?[-=#*:.\s]*$", re.IGNORECASE)
+_PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+)?"
+                            r"(prefill|decode|prompt|generation|input|output|generating|token)"
+                            r"(?:\s+\d+\s+tokens)?(?:\s+(?:speed|throughput|processing))?[-=#*:.\s]*$",
+                            re.IGNORECASE)
+# LMDeploy's Profiler.summarize banner (lmdeploy/profiler.py): its table's times are seconds, unprinted
+_SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
+_PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
-_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$")  # a name whose statistics follow
+# a name whose statistics follow: `TTFT (ms):`, or llmperf's bare `ttft_s` over `    p25 = 0.41`
+_STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$|^([A-Za-z]\w*_\w+)$")
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
 _SETTINGS = ("batch_size", "concurrency")
 _BAR_POSITION = re.compile(r"(\d+)/(\d+) \[")
@@ -176,6 +182,8 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to|includ(?:es|ing)|incl\.)"
                          r"(?![\w.])[^)]*\)", re.I)
+# `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
+_PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 
@@ -216,18 +224,23 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     closed = False  # whether the table's header ends in a bar (then every whole row does)
     section = ""  # a heading whose statistics follow on lines of their own
     first_position: int | None = None  # the first position number under a per-position heading
+    seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         logged = len(line) < len(raw.strip())
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
+        line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
+            seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
+            continue
         if heading := _PHASE_HEADING.match(line):
-            phase = heading[1].lower().replace("generating", "generation")
+            phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower())
             continue
         if _HEADING.match(line):
             phase = ""
         if (heading := _STAT_HEADING.match(line)) and not VALUE.search(line):
-            section = heading[1]  # `Time to First Token (ms):` over `  Median: 50.16` lines
+            section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None
             continue
         position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
@@ -246,7 +259,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
                                lines[index + 2] if index + 2 < len(lines) else ""):
             cells = joined_header(lines[index - 1] if index else "", cells)
             # `| Metric | run A | run B |` names runs, not figures: its rows are label/value rows
-            header = None if cells[0].lower() in KEY_COLUMNS else cells
+            # (unless its other columns are statistics, `| Metric | avg | p99 |`: rows by column)
+            header = None if cells[0].lower() in KEY_COLUMNS and not _stat_columns(cells) else cells
             closed = line.endswith(BAR_CHARS)
             continue
         spaced = SPACED.split(line)
@@ -259,7 +273,10 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             header, columns = None, found_columns  # `Engine  Ctx  TTFT(ms)  Decode t/s`: rows follow
             continue
         if columns and len(row := without_index(spaced, columns)) == len(columns) and not bars:
-            yield from _line_readings(list(table_row(columns, "|".join(row))), line, index, logged)
+            found = _by_row_name(columns, row, list(table_row(columns, "|".join(row))))
+            if seconds:
+                found = [(label, number, unit or "s") for label, number, unit in found]
+            yield from _line_readings(found, line, index, logged)
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
@@ -271,6 +288,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if header is not None:
             # a row of a table closed by bars that lacks its closing one was cut inside it
             found = list(table_row(header, line)) if line.endswith(BAR_CHARS) or not closed else []
+            found = _by_row_name(header, row_cells(line), found) if _stat_columns(header) else found
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
             phase = _row_phase(line) or (phase if found and not row_cells(line)[0] else "")
         else:
@@ -278,10 +296,42 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
         if section and found and all(is_stat(label) for label, _, _ in found):
+            if len(found) == 1:  # `    p25 = 47.5` under a rate's name: that rate's p25
+                yield from _stat_of_rate(_line_readings([(f"{section} {found[0][0]}", *found[0][1:])],
+                                                        line, index, logged), found[0][0])
+                continue
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
         yield from _line_readings(found, line, index, logged)
+
+
+def _stat_columns(header: list[str]) -> bool:
+    """Whether a header's columns after the first are statistics, two at least (`Metric,avg,min,p99`)."""
+    return len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+
+
+def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]:
+    """Readings of a statistic printed under a rate's name (llmperf's `p25 = 43.9` under
+    `request_output_throughput_token_per_s`) named with it: a rate's name leaves it out."""
+    stat = {"p50": "median", "stddev": "std"}.get(stat.lower(), stat.lower())
+    for reading in readings:
+        if reading.name.endswith(("tok_s", "request_throughput")):
+            reading.name = f"{reading.name}_{stat}"
+        yield reading
+
+
+def _by_row_name(columns: list[str], row: list[str],
+                 found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """A spaced table's cells named by their row too when every number's column is a statistic
+    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`): each row is then a
+    quantity and each column its statistic, not one run's figures."""
+    if len(row) != len(columns):
+        return found
+    name = " ".join(cell for cell in row if cell and not VALUE.fullmatch(cell))
+    if not name or not found or not all(is_stat(label) for label, _, _ in found):
+        return found
+    return [(f"{name} {label}", number, unit) for label, number, unit in found]
 
 
 def _row_phase(line: str) -> str:

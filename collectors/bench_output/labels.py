@@ -30,7 +30,9 @@ _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z]|[A-Z]+\b)")  # `GenerationSpeed`, `generationTPS`
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
-_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b", re.IGNORECASE)
+# llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
+                       re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
@@ -45,22 +47,26 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
+# `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
+_SECONDS_SUFFIX = re.compile(r"[a-z]_s\b")  # a snake-case name's unit suffix: `ttft_s`, `end_to_end_latency_s`
+_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
-STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "median", "value", "p25", "p50", "p75",
+STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "p25", "p50", "p75",
                        "p90", "p95", "p99", "p1", "p5", "p10"})
 _LATENCY = (
     (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
     (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
-    (re.compile(r"request latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
+    (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
-          ("max", "max"), ("min", "min"), ("std", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
+          ("max", "max"), ("min", "min"), ("std", "std"), ("stddev", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
@@ -106,14 +112,17 @@ def _unit_word(unit: str) -> str:
 
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
-    quantity = next((name for pattern, name in _LATENCY if pattern.search(label)), None)
+    suffixed = _SECONDS_SUFFIX.search(label)  # llmperf's `inter_token_latency_s`: words and a unit
+    spaced = label.replace("_", " ") if suffixed else label
+    quantity = next((name for pattern, name in _LATENCY if pattern.search(spaced)), None)
     if quantity is None:
         return None
     words = re.findall(r"[a-z0-9]+", label.lower())
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
-    seconds = re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or "(s)" in label
+    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
+               or re.search(r"\((?:s|sec|seconds?)\)", label))
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
 
 
@@ -148,6 +157,9 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
+    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and unit.strip().lower() in _TIME_UNIT:
+        percentile = stat[1].lower()
+        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[unit.strip().lower()]
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency

@@ -146,14 +146,16 @@ _CHANGE_COLUMN = re.compile(r"%|\bdiff|\bchange\b|\bdelta\b|\bspeedup\b|\bgain\b
 
 def _runs_in_columns(text: str) -> str:
     """A `| Metric | run A | run B | % Difference |` table (its rows are figures, its columns
-    runs) as one block of `label: value` lines per run column; change and unit columns are not runs."""
+    runs) as one block of `label: value` lines per run column; change, unit and statistic
+    columns are not runs."""
     lines = text.splitlines()
     out: list[str] = []
     index = 0
     while index < len(lines):
         cells = row_cells(lines[index]) if BARS.match(lines[index].strip()) else []
         runs = [i for i, cell in enumerate(cells)
-                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")]
+                if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")
+                and not is_stat(cell)]  # `| Metric | avg | p99 |`: statistics, not runs
         rule = index + 1 < len(lines) and TABLE_RULE.match(lines[index + 1].strip())
         if not (cells and cells[0].lower() in KEY_COLUMNS and len(runs) >= 2 and rule):
             out.append(lines[index])
@@ -198,7 +200,9 @@ def _csv_as_rows(text: str) -> str:
             continue
         # rows keyed by a name (`Time To First Token (ms),12.3,...` under `Metric,avg,min`): the
         # header's first cell is a key column or the others are statistics; else a row per config
-        keyed = header[0].lower() in KEY_COLUMNS or all(is_stat(cell) for cell in header[1:])
+        # (when the others are statistics, each row's cells are read under them: its name's p99)
+        stats = len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+        keyed = not stats and header[0].lower() in KEY_COLUMNS
         lines[index] = "| " + " | ".join(header) + " |"
         if not keyed:
             lines.insert(index + 1, "|" + "---|" * len(header))
@@ -212,9 +216,15 @@ def _csv_as_rows(text: str) -> str:
     return "\n".join(lines) if changed else text
 
 
+# guidellm before 4b4ab8ec (2025-05-01, vllm-project/guidellm#142) headed its request latencies,
+# seconds, `Req Latency (ms)` in the Benchmarks Stats table beside `Out Tok/sec`; 0.3 prints `(sec)`.
+_GUIDELLM_LATENCY = re.compile(r"(?<=Out Tok/sec\|)(.*?\bReq Latency \()ms(?=\))")
+
+
 def prepared(text: str) -> str:
     """The text laid out as the readings expect it: every layout above undone, in turn."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
+    text = _GUIDELLM_LATENCY.sub(r"\1sec", text) if "Req Latency (ms)" in text else text
     text = EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
         _titled_units(_unwrapped_log_lines(text)))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces

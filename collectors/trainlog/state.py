@@ -275,9 +275,12 @@ class TrainState:
         if progressed:
             self.last_update = at
             self._after_crash += "crashed" in self._open
-            # One progress line after a crash is the bar's closing redraw; a second is a job
-            # that went on (the failure was caught), and the run is running again.
-            ended = {"stalled"} if "crashed" in self._open and self._after_crash < 2 else {
+            # One bar line after a crash is the bar's closing redraw; a second, or any other
+            # progress line, is a job that went on (the failure was caught): running again.
+            redraw = reading.format in BAR_FORMATS and self._after_crash < 2
+            if "crashed" in self._open and not redraw:
+                self._survived()
+            ended = {"stalled"} if "crashed" in self._open and redraw else {
                 "stalled", "crashed"}
             self._open -= ended if reading.done else ended | {"finished"}
         metrics = reading.metrics
@@ -297,7 +300,9 @@ class TrainState:
     def _beyond(self, reading: Reading) -> bool:
         """Whether a reading moves past the last step read: training that went on after a failure
         line it survived (a launcher's report after a crash names no later step)."""
-        return reading.step is not None and self.step is not None and reading.step > self.step
+        if reading.step is not None:
+            return self.step is not None and reading.step > self.step
+        return reading.epoch is not None and self.epoch is not None and reading.epoch > self.epoch
 
     def _nested_bar(self, reading: Reading) -> bool:
         """Whether a bar is drawn inside the training's bar: a shorter one, without an epoch,
@@ -460,6 +465,14 @@ class TrainState:
         crashes = [i for i, seen in enumerate(self.events) if seen.kind == "crashed"]
         if crashes and (sharp := sharper(self.events[crashes[-1]], event)):
             self.events[crashes[-1]] = sharp
+
+    def _survived(self) -> None:
+        """A failure the job went on past is neither how its run ended nor a crash it reports
+        (`train status` shows none): its event goes (FreeVC's DataLoader worker segfault, then
+        the next epoch)."""
+        crashes = [i for i, seen in enumerate(self.events) if seen.kind == "crashed"]
+        if crashes:
+            del self.events[crashes[-1]]
 
     # Reading out -------------------------------------------------------------------------
     def steps_per_s(self) -> float | None:

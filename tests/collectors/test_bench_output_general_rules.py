@@ -686,10 +686,30 @@ def test_a_note_of_what_the_time_includes_does_not_name_the_rate() -> None:
     assert (record.metric, record.value) == ("output_tok_s", 84.43)
 
 
+# turboderp/exllamav2 test_inference.py @ b9c025b4b1ee78c0d34e700f2e474a02dfb13c90, `-ps`:
+# print(f" -- Measuring prompt speed...") then f" ** Length {current_len:>5} tokens: {tps:>11.4f} t/s";
+# `-s`: f" -- Measuring token speed..." then f" ** Position {current_idx:>5} + {tokens:>3} tokens:
+# {tps:>9.4f} t/s" (the figures are made up in that shape): a heading naming the phase it measures
+# makes the rates under it that phase's.
+@pytest.mark.parametrize(("text", "metric"), [
+    (" -- Measuring prompt speed...\n ** Length   128 tokens:   1983.7234 t/s\n"
+     " ** Length   256 tokens:   3468.9571 t/s\n", "prompt_tok_s"),
+    (" -- Measuring token speed...\n ** Position     1 + 127 tokens:   86.4321 t/s\n"
+     " ** Position   128 + 128 tokens:   85.1234 t/s\n", "output_tok_s"),
+])
+def test_a_heading_naming_what_it_measures_names_the_rates_under_it(text: str, metric: str) -> None:
+    records = read_benchmark_output(text).records
+    assert [r.metric for r in records] == [metric, metric]
+    assert [r.value for r in records] == [float(line.split()[-2]) for line in text.splitlines()[1:]]
+
+
 # ollama cmd/cmd.go displayResponse/Summary ('eval rate:            %.2f tokens/s', `--verbose`)
 # printed above a llama-bench table (the real paste tests/fixtures/bench/llama_bench.md): the
-# generic reader's result above the known tool's comes first; llama.cpp's own `draft:` timings
-# below its speculative result stay unread (the corpus's llama_speculative pastes).
+# generic reader's result above the known tool's comes first, and one below it (after an SGLang
+# bench_serving block, tests/fixtures/bench/sglang_bench_serving.txt) is read too; llama.cpp's own
+# timings under its lone `draft:` heading (the speculative example prints `draft:` alone over a
+# blank line before the draft context's perf lines, as the corpus's b16 llama_speculative pastes
+# show, one with an EAGLE3 draft's `llama_perf_context_print:` lines) stay unread.
 OLLAMA_VERBOSE = ("total duration:       5.6123s\nload duration:        12.345ms\n"
                   "prompt eval count:    26 token(s)\nprompt eval duration: 123.456ms\n"
                   "prompt eval rate:     210.60 tokens/s\neval count:           298 token(s)\n"
@@ -701,3 +721,138 @@ def test_an_unknown_tools_result_above_a_known_ones_is_read_first() -> None:
     both = read_benchmark_output(OLLAMA_VERBOSE + "\n" + (BENCH / "llama_bench.md").read_text())
     assert [(r.source_format, r.value) for r in both.records] == [
         ("generic", 55.19), *((r.source_format, r.value) for r in table)]
+
+
+def test_an_unknown_tools_result_below_a_known_ones_is_read_after_it() -> None:
+    sglang = (BENCH / "sglang_bench_serving.txt").read_text()
+    (known,) = read_benchmark_output(sglang).records
+    both = read_benchmark_output(sglang + "\n" + OLLAMA_VERBOSE).records
+    assert [(r.source_format, r.value) for r in both] == [(known.source_format, known.value), ("generic", 55.19)]
+
+
+@pytest.mark.parametrize("name", ["llama_speculative_simple_eagle3_with_draft_perf.txt",
+                                  "llama_speculative_2023_poc_generated_line.txt"])
+def test_a_known_tools_sections_under_its_lone_heading_are_not_another_result(name: str) -> None:
+    text = (BENCH.parent / "corpus" / "bench" / "b16" / name).read_text()
+    assert [r.source_format for r in read_benchmark_output(text).records] == ["llama.cpp.speculative"]
+
+
+# vllm-project/vllm benchmarks/benchmark_latency.py @ 00db02095a5d578c18383609a00fa0c6e7fc8db8:
+# print(f"Avg latency: {np.mean(latencies)} seconds"), then for each of [10, 25, 50, 75, 90, 99]
+# print(f"{percentage}% percentile latency: {percentile} seconds") (figures made up in that shape);
+# `N% percentile` / `Nth percentile` is the statistic `pN`, not a number of its own.
+def test_percentile_lines_are_the_statistics_of_the_runs_latency() -> None:
+    text = "Avg latency: 1.2345678901 seconds\n" + "".join(
+        f"{p}% percentile latency: {v} seconds\n" for p, v in ((10, 1.2001), (50, 1.2301), (99, 1.3001)))
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("latency_s", 1.2345678901)
+    assert {k: v for k, v in record.figures.items() if k.startswith("latency_s_")} == {
+        "latency_s_p10": 1.2001, "latency_s_median": 1.2301, "latency_s_p99": 1.3001}
+
+
+# vllm-project/vllm benchmarks/benchmark_throughput.py @ 018efffdeb96c6d943927720528be877e0fe3f23
+# (2024): print(f"Throughput: {len(requests) / elapsed_time:.2f} requests/s, "
+# f"{total_num_tokens / elapsed_time:.2f} tokens/s"), total_num_tokens counting prompt and output;
+# later versions add `total tokens/s, N output tokens/s` (the corpus's b01 vllm-benchmark-throughput).
+@pytest.mark.parametrize(("text", "metric", "value"), [
+    ("Throughput: 4.52 requests/s, 2313.47 tokens/s\n", "total_tok_s", 2313.47),
+    ("Throughput: 4.52 requests/s, 2313.47 total tokens/s, 1156.74 output tokens/s\n", "output_tok_s", 1156.74),
+])
+def test_vllm_benchmark_throughput_lines_of_each_version(text: str, metric: str, value: float) -> None:
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 4.52)
+
+
+def _lmdeploy_row(name: str, *items: object) -> str:
+    """One line of LMDeploy's Profiler.summarize table, formatted as its tab_row does."""
+    cells = "".join(f"{x:>10.3f}" if isinstance(x, float) else f"{x:>10}" for x in items)
+    return f"{name:<40}{cells}\n"
+
+
+# InternLM/lmdeploy lmdeploy/profiler.py @ 1263d5cd889b7ad500e85b8eb20401327a4516ab, Profiler.summarize
+# (benchmark/profile_throughput.py, profile_pipeline_api.py): a '= Profile Throughput =' banner,
+# `tab_row(name, *items)` lines, then `tab_row('', 'mean', *(f'P{q}' ...))` over one row per
+# latency, its times in seconds (time.perf_counter) printed without a unit; figures made up.
+def test_lmdeploy_profiler_statistics_are_named_by_row_and_column_in_seconds() -> None:
+    text = ("\n" + " Profile Throughput ".center(90, "=") + "\n" + _lmdeploy_row("Benchmark duration", 61.234)
+            + _lmdeploy_row("Concurrency", 256) + _lmdeploy_row("Output throughput (tok/s)", 3211.018)
+            + _lmdeploy_row("Request throughput (req/s)", 16.331) + "-" * 90 + "\n"
+            + _lmdeploy_row("", "mean", "P50", "P75", "P95", "P99")
+            + _lmdeploy_row("End-to-end Latency", 14.123, 13.5, 18.2, 25.1, 30.4)
+            + _lmdeploy_row("Time to First Token (TTFT)", 1.234, 0.9, 1.5, 3.2, 5.1) + "=" * 90 + "\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 3211.018, 256)
+    figures = record.figures
+    assert (figures["e2e_ms_mean"], figures["e2e_ms_p99"]) == (14123.0, 30400.0)
+    assert (figures["ttft_ms_mean"], figures["ttft_ms_median"], figures["ttft_ms_p95"]) == (1234.0, 900.0, 3200.0)
+
+
+# ray-project/llmperf token_benchmark_ray.py @ f1d6bed47e4501b0e371082b41601b59ab55269f, metrics_summary:
+# print(key) for each of inter_token_latency_s, ttft_s, end_to_end_latency_s,
+# request_output_throughput_token_per_s, number_input_tokens, number_output_tokens, then
+# print(f"    {reformatted_key} = {value}") for p25..p99, `    mean = `, `    min = `, `    max = `,
+# `    stddev = `; then print(f"Overall Output Throughput: {overall_output_throughput}") (figures made up)
+def test_llmperf_statistics_under_a_bare_metric_name_are_that_metrics() -> None:
+    sections = (("ttft_s", 0.41), ("end_to_end_latency_s", 5.2), ("request_output_throughput_token_per_s", 47.5),
+                ("number_output_tokens", 150.0))
+    text = "".join(f"{key}\n    p50 = {value * 1.1}\n    p99 = {value * 2}\n    mean = {value}\n"
+                   f"    stddev = {value / 10}\n" for key, value in sections)
+    (record,) = read_benchmark_output(text + "Overall Output Throughput: 451.7234\n").records
+    assert (record.metric, record.value) == ("output_tok_s", 451.7234)
+    figures = record.figures
+    assert figures["ttft_ms_mean"] == pytest.approx(410.0) and figures["ttft_ms_p99"] == pytest.approx(820.0)
+    assert figures["e2e_ms_median"] == pytest.approx(5720.0) and figures["e2e_ms_std"] == pytest.approx(520.0)
+    assert (figures["per_user_output_tok_s_mean"], figures["number_output_tokens_mean"]) == (47.5, 150.0)
+
+
+# triton-inference-server/client genai-perf/genai_perf/export_data/csv_exporter.py @
+# 06a601cb4caaf2af227875d8c68879a2c5ce226f: REQUEST_METRICS_HEADER `Metric,avg,min,max,p99,p95,p90,p75,p50,p25`,
+# rows `metric.name.replace("_", " ").title()` + ` (unit)` with f"{value:,.2f}" cells (csv quotes
+# `"1,430.58"`), a blank row, then `Metric,Value` rows (figures made up): each row is read under every
+# statistic column, not only its first.
+def test_genai_perf_csv_export_rows_are_read_under_every_statistic() -> None:
+    stats = "avg,min,max,p99,p95,p90,p75,p50,p25"
+    text = (f"Metric,{stats}\nTime To First Token (ms),20.65,15.28,109.55,75.21,30.10,24.73,21.34,19.80,18.20\n"
+            'Request Latency (ms),"1,430.58","1,180.52","1,600.08","1,590.41","1,560.00","1,520.21",'
+            '"1,480.90","1,420.00","1,390.00"\n\n'
+            "Metric,Value\nOutput Token Throughput (per sec),139.60\nRequest Throughput (per sec),0.70\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 139.6, 0.7)
+    assert [record.figures[f"ttft_ms_{s}"] for s in ("mean", "p99", "median", "p25")] == [20.65, 75.21, 19.8, 18.2]
+    assert (record.figures["e2e_ms_mean"], record.figures["e2e_ms_p99"]) == (1430.58, 1590.41)
+
+
+# vllm-project/guidellm src/guidellm/benchmark/output.py print_benchmarks_stats: v0.2.1 groups its
+# request latencies, `f"{benchmark.metrics.request_latency.successful.mean:.2f}"` (seconds:
+# benchmark.py's request_latency is `end_time - start_time`), under "Req Latency (ms)"; commit
+# 4b4ab8ec (2025-05-01, #142, in v0.3.0) heads them "Req Latency (sec)". Both read as seconds.
+@pytest.mark.parametrize("unit", ["ms)  ", "sec)"])
+def test_guidellm_request_latencies_are_seconds_in_every_version(unit: str) -> None:
+    text = ("Benchmarks Stats:\n" + "=" * 60 + "\n"
+            f"Metadata     | Request Stats         || Out Tok/sec| Tot Tok/sec| Req Latency ({unit} |||\n"
+            "    Benchmark| Per Second| Concurrency|        mean|        mean|  mean| median|   p99\n"
+            "-------------|-----------|------------|------------|------------|------|-------|------\n"
+            "  synchronous|       0.43|        1.00|       111.4|       222.6|  2.32|   2.30|  2.34\n" + "=" * 60 + "\n")
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 111.4, 1)
+    assert [record.figures[f"e2e_ms_{s}"] for s in ("mean", "median", "p99")] == [2320.0, 2300.0, 2340.0]
+
+
+# trtllm-bench before 0.17 (NVIDIA/TensorRT-LLM tensorrt_llm/bench reporting, read from a stored copy
+# whose commit the code index did not name): f"Token Throughput (tokens/sec):\t{...:.4f}" (output
+# tokens over the run) under `= PERFORMANCE OVERVIEW`, `= STATISTICS` with `Total Latency (seconds):`
+# in the 0.12 docs' example, and `= STREAMING STATISTICS` averages; figures made up in those shapes.
+@pytest.mark.parametrize(("tail", "figures"), [
+    ("= STATISTICS\n" + "=" * 59 + "\nNumber of requests:             3000\n"
+     "Token Throughput (tokens/sec):  23405.9272\nRequest Throughput (req/sec):   182.8588\n"
+     "Total Latency (seconds):        16.4061\n", {"request_throughput": 182.8588}),
+    ("= PERFORMANCE OVERVIEW \n" + "=" * 59 + "\nNumber of requests:\t\t3000\n"
+     "Token Throughput (tokens/sec):\t23405.9272\nRequest Throughput (req/sec):\t182.8588\n"
+     "Total Latency (ms):\t\t16406.1000\n\n" + "=" * 59 + "\n= STREAMING STATISTICS \n" + "=" * 59 + "\n"
+     "Average time-to-first-token (ms):\t120.5000\nAverage inter-token latency (ms):\t9.2000\n",
+     {"request_throughput": 182.8588, "ttft_ms_mean": 120.5, "itl_ms_mean": 9.2}),
+])
+def test_early_trtllm_bench_reports(tail: str, figures: dict[str, float]) -> None:
+    (record,) = read_benchmark_output("=" * 59 + "\n" + tail + "=" * 59 + "\n").records
+    assert (record.metric, record.value) == ("output_tok_s", 23405.9272)
+    assert {key: record.figures[key] for key in figures} == figures

@@ -392,3 +392,42 @@ def test_the_exception_line_after_kind_lines_tells_the_crash() -> None:
     assert event.message == "RuntimeError: CUDA error: device-side assert triggered (device_assert)"
     assert event.signature == "RuntimeError: CUDA error: device-side assert triggered"
     assert "Assertion `srcIndex < srcSelectDimSize` failed" in event.line
+
+
+# A failure the job survived is not how it ended: FreeVC's log goes on to the next epoch after a
+# DataLoader worker's segfault (tests/fixtures/corpus/crash/b07, FreeVC issue paste); a bar's one
+# closing redraw past the failure, or a launcher's report after it, does not count as going on.
+# Read as `train status --log` shows it: the failure of the last crashed event, None without one.
+@pytest.mark.parametrize(("tail", "kind"), [
+    ("INFO:freevc:Train Epoch: 1515 [70%]\nERROR: Unexpected segmentation fault encountered in worker.\n"
+     "INFO:freevc:====> Epoch: 1515\nINFO:freevc:Train Epoch: 1516 [5%]\n", None),
+    ("step 7 loss 2.5\nERROR: Unexpected segmentation fault encountered in worker.\nstep 8 loss 2.4\n", None),
+    ("step 7 loss 2.5\nERROR: Unexpected segmentation fault encountered in worker.\n"
+     "exitcode  : -11 (pid: 1)\n", "segfault"),
+    ("Epoch 0:  50%|#####     | 50/100 [00:10<00:10]\nKilled\n"
+     "Epoch 0:  51%|#####     | 51/100 [00:10<00:10]\n", "host_oom"),
+])
+def test_a_failure_the_job_went_on_past_is_not_its_end(tmp_path: Path, tail: str,
+                                                       kind: str | None) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(tail)
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert (crashes[-1] if crashes else None) == kind
+
+
+def test_a_run_whose_epochs_go_on_after_a_worker_segfault_is_not_crashed(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("INFO:freevc:Train Epoch: 1515 [70%]\n"
+                   "ERROR: Unexpected segmentation fault encountered in worker.\n"
+                   "INFO:freevc:====> Epoch: 1515\nINFO:freevc:Train Epoch: 1516 [5%]\n")
+    snap = read_log(log)
+    assert snap.epoch == 1516.0 and snap.status != "crashed"
+
+
+def test_tensorflow_1s_see_above_line_ends_its_traceback() -> None:
+    # TensorFlow 1.x session errors: `ResourceExhaustedError (see above for traceback): OOM when
+    # allocating tensor ...` (tests/fixtures/corpus/crash/b07, keras-yolo2 PR 382 paste)
+    log = CORPUS / "b07" / "keras_yolo2_oom_by_allocator_hint.txt"
+    (event,) = read_log(log).events
+    assert event.failure == "cuda_oom"
+    assert event.message.startswith("ResourceExhaustedError (see above for traceback): OOM when")

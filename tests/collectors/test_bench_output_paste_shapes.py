@@ -1,0 +1,68 @@
+"""A benchmark result reads the same whatever a paste's journey added around it: a launcher's
+mark on every line, a BOM, no-break spaces, a fence, an indent, other programs' warnings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sessiontui.collectors.bench_output import read_benchmark_output
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
+# Real output (tests/fixtures/bench/INDEX.md names its source), relayed as each path relays it.
+SGLANG = (FIXTURES / "sglang_bench_serving.txt").read_text(encoding="utf-8")
+VLLM = (FIXTURES / "vllm_bench_serve.txt").read_text(encoding="utf-8")
+
+
+def _each_line(prefix: str, text: str) -> str:
+    return "".join(prefix + line for line in text.splitlines(keepends=True))
+
+
+RELAYS = {
+    "docker compose v2": lambda text: _each_line("sglang-bench-1  | ", text),
+    "docker compose v1": lambda text: _each_line("bench_1     | ", text),
+    "mpirun": lambda text: _each_line("[1,0]<stdout>:", text),
+    "SageMaker": lambda text: _each_line("[1,mpirank:0,algo-1]<stdout>:", text),
+    "kubectl logs --prefix": lambda text: _each_line("[pod/bench-7d9f/client] ", text),
+    "srun -l": lambda text: _each_line("0: ", text),
+    "torchrun rank": lambda text: _each_line("[rank0]: ", text),
+    "UTF-8 BOM": lambda text: "\ufeff" + text,
+    "no-break spaces": lambda text: text.replace(": ", ":\u00a0"),
+    "fence": lambda text: f"```text\n{text}```\n",
+    "details block": lambda text: f"<details><summary>log</summary>\n\n```\n{text}```\n</details>\n",
+    "indented": lambda text: _each_line("    ", text),
+    "warnings between": lambda text: text.replace("\n", "\n/opt/venv/lib/python3.10/site-packages/torch/cuda/__init__.py:128:"
+                                                   " UserWarning: CUDA initialization: Unexpected error\n"
+                                                   "  return torch._C._cuda_getDeviceCount() > 0\n", 3),
+    "NCCL lines between": lambda text: text.replace("\n", "\nnode1:1234:1299 [0] NCCL INFO Connected all rings\n", 2),
+}
+
+
+@pytest.mark.parametrize("relay", RELAYS)
+@pytest.mark.parametrize("output", [SGLANG, VLLM], ids=["sglang", "vllm"])
+def test_a_relayed_result_reads_as_printed(output: str, relay: str) -> None:
+    plain = read_benchmark_output(output).records
+    relayed = read_benchmark_output(RELAYS[relay](output)).records
+    assert plain and [r.value for r in relayed] == [r.value for r in plain]
+    assert [r.concurrency for r in relayed] == [r.concurrency for r in plain]
+    assert relayed[0].figures == plain[0].figures
+
+
+def test_a_relayed_table_keeps_its_rows() -> None:
+    # A Markdown table relayed by docker compose: the mark goes, the table's own bars stay.
+    table = "| Model | Concurrency | Output tok/s |\n|---|---|---|\n| llama | 8 | 912.5 |\n| qwen | 8 | 800.1 |\n"
+    records = read_benchmark_output(_each_line("bench-1  | ", table)).records
+    assert [(r.value, r.concurrency) for r in records] == [(912.5, 8), (800.1, 8)]
+
+
+def test_a_title_a_logger_prefix_hid_still_reads_generically() -> None:
+    # tests/fixtures/corpus: a Go load tester printing a vLLM-like title behind log timestamps,
+    # its block without vLLM's own fields: read by its labels, not refused as a cut vLLM block.
+    text = ("2024/07/11 23:37:56 ============ Serving Benchmark Result ============\n"
+            "2024/07/11 23:37:56 Concurrency: 1\n"
+            "2024/07/11 23:37:56 Request throughput (req/sec): 3.014\n"
+            "2024/07/11 23:37:56 Generation throughput (tokens/second) avg: 12.057\n"
+            "2024/07/11 23:37:56 End to End Latency (ms) avg: 328.207\n")
+    records = read_benchmark_output(text).records
+    assert [r.value for r in records] == [12.057]
