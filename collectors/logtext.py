@@ -114,18 +114,24 @@ CRASH_LINE = re.compile(
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
     re.IGNORECASE,
 )
-# Cheap substrings, lower-case, that any failure report carries: every line `failure_kind` or
-# CRASH_LINE names holds one (tests/collectors/test_trainlog_failure_kind.py checks each form), so
-# blocks without one skip the regexes.
-HINTS = ("traceback", "file \"", "error", "resource", "nccl", "kill", "fault", "fatal", "signal",
-         "sigsegv", "sigbus", "sigabrt", "sigkill", "exit", "return code", "illegal", "misaligned",
-         "assert", "core dumped", "oom", "exhausted", "of memory", "enough memory", "available memory",
-         "gpu memory", "allocate memory", "bad_alloc", "fail", "stopping training", "xiting", "abort",
-         "terminat", "exception", "interrupt", "watchdog", "collective", "cublas", "cudnn", "status_",
-         "kernel image", "invalid device function", "not compatible", "driver", "cuda-capable",
-         "cuda initialization", "cudagetdevicecount", "cuinit", "nvml", "ptx", "launch",
-         "uncorrectable", "xid", "fallen off", "gpu is lost", "shm", "shared memory", "bus error",
-         "asynchronously reported", "cancelled")
+# Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
+# holds one of KIND_HINTS, every failure report one of HINTS (tests/collectors/
+# test_trainlog_failure_kind.py checks each form), so blocks and lines without one skip the regexes.
+KIND_HINTS = (
+    "watchdog", "collective", "nccl", "out of resource", "outofresources", "of memory",
+    "outofmemory", "cudaerror", "cuda_error", "cuda error", "cuda runtime error", "cublas", "cudnn",
+    "oom when", "resource_exhausted", "resourceexhausted", "resource exhausted", "failed to allocate",
+    "cumemalloc", "enough memory", "gpu memory", "hiperror", "available memory", "illegal",
+    "misaligned", "assert", "kernel image", "invalid device function", "not compatible",
+    "code object", "driver version", "too old", "nvidia driver", "display driver",
+    "driver initialization", "cuda-capable", "cuda initialization", "cudagetdevicecount", "cuinit",
+    "nvml", "ptx", "convolution algorithm", "launch failure", "for launch", "launch timed out",
+    "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
+    "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
+    "terminate called", "asynchronously reported", "keyboardinterrupt", "sigint", "fallen off",
+    "gpu is lost", "return code")
+HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
+         "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -402,7 +408,9 @@ def is_crash_line(text: str, raw: str) -> bool:
     raises the crash, which still takes their kind)."""
     if CRASH_LINE.search(text):
         return True
-    return failure_kind(text) is not None and not _NOT_AN_ERROR.search(raw)
+    lowered = text.lower()
+    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
+            and not _NOT_AN_ERROR.search(raw))
 
 
 def _short(type_name: str) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import failure_kind, has_hint
+from sessiontui.collectors.logtext import KIND_HINTS, failure_kind, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -297,8 +297,8 @@ def test_every_form_is_read_through_train_status(tmp_path: Path, form: str, tail
                                                   kind: str | None) -> None:
     log = tmp_path / "train.log"
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
-    named = [line for line in tail.split("\n") if failure_kind(line)]
-    assert all(has_hint(line) for line in named)
+    named = [line.lower() for line in tail.split("\n") if failure_kind(line)]
+    assert all(has_hint(line) and any(hint in line for hint in KIND_HINTS) for line in named)
     crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
     assert (crashes[-1] if crashes else None) == (None if form in WARNING_FORMS else kind)
 
