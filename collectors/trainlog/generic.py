@@ -98,6 +98,12 @@ _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
+# GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
+# slash apart; each name is a kind of the leading word (`total` loss).
+_SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]\w*(?:/[A-Za-z]\w*)+)"
+                      rf"(?P<sep>\s*[:=]\s*)(?P<values>{_VALUE}(?:/{_VALUE})+)(?![\w/.])", re.IGNORECASE)
+# LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
+_BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -148,6 +154,22 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if canonical(words[-1]) == "loss":
         return key
     return key if len(words) <= MAX_KEY_WORDS else None
+
+
+def _unslashed(match: re.Match[str]) -> str:
+    """`Loss span/answer/total=a/b/c` as `span_Loss=a, answer_Loss=b, total_Loss=c` (left as
+    printed when the names and figures do not pair up)."""
+    names, values = match["names"].split("/"), match["values"].split("/")
+    if len(names) != len(values):
+        return match[0]
+    suffix = f"_{match['kind']}" if match["kind"] else ""
+    return ", ".join(f"{name}{suffix}={value}" for name, value in zip(names, values, strict=True))
+
+
+def _unbracketed(match: re.Match[str]) -> str:
+    """`[Loss] nan` as `Loss nan` when the vocabulary knows the bracketed name (a tag such as
+    `[rank0]` or `[INFO]` stays a tag)."""
+    return match["key"] if _known(match["key"]) else match[0]
 
 
 def pairs(text: str) -> list[tuple[str, float]]:
@@ -210,6 +232,7 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text):
         return None
+    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, text))
     counted, text = _indexed(text)
     found = pairs(text)
     if not found:

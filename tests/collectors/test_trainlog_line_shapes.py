@@ -3,6 +3,8 @@ fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (co
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from sessiontui.collectors.trainlog.normalize import normalize
@@ -469,3 +471,35 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     readings = _reader_lines(["[epoch=2][batch=100/1000]:", "\t Train loss/train/total: 2.3456"])
     assert readings[0].epoch == pytest.approx(1.1)
     assert (readings[0].step, readings[0].total) == (100, 1000)
+
+
+@pytest.mark.parametrize(("line", "step", "total"), [
+    # fairseq's tqdm bar over one epoch's batches (facebookresearch/fairseq#1955, corpus b27)
+    ("81989/88743 [10:51:46<53:53,  2.09it/s, loss=5.7e-14, ups=2.11, num_updates=348000, lr=0.0002]",
+     348000, None),
+    # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
+    ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
+     795, 77225),
+])
+def test_a_position_in_a_bars_postfix_is_the_runs_step(line: str, step: int, total: int | None) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, "step" in reading.metrics) == (step, total, False)
+
+
+def test_slashed_names_pair_with_slashed_figures() -> None:
+    """GluonNLP's SQuAD script (dmlc/gluon-nlp#1261, corpus b27): the total is the loss."""
+    _, _, metrics = _read("Epoch: 1, Batch: 5400/8164, Loss span/answer/total=0.7096/0.1699/0.8795, "
+                          "LR=0.00001732, grad_norm=21.2201.")
+    assert (metrics["loss"], metrics["span_loss"], metrics["answer_loss"]) == (0.8795, 0.7096, 0.1699)
+
+
+def test_slashed_names_and_figures_that_do_not_pair_stay_unread() -> None:
+    _, _, metrics = _read("acc top1/top5=0.71/0.90/0.95 loss=1.5")
+    assert metrics == {"loss": 1.5}
+
+
+def test_a_known_name_in_brackets_names_the_figure_after_it() -> None:
+    """LION's loguru line (nv-tlabs/LION#9, corpus b27): `[step]` beats the epoch's `iter[14/15]`."""
+    step, _, metrics = _read("[R0] | E9 iter[ 14/ 15] | [Loss] nan | [exp] ./exp/0125/car | "
+                             "[step]   149 | [url] none | [time] 0.4m (~5h) |[best] 0 -100.000x1e-2")
+    assert step == 149 and math.isnan(metrics["loss"]) and "best" not in metrics
