@@ -55,6 +55,17 @@ ALIASES = {
     "box": "box_loss",
     "obj": "obj_loss",
     "cls": "cls_loss",
+    # a rate per accelerator, not the job's: MaxText `Tokens/s/device` (MaxText/metric_logger.py),
+    # torchtune `tokens_per_second_per_gpu` (its recipes' `log_dict`), nanotron
+    # `tokens_per_sec_per_gpu`, Composer `throughput/device/tokens_per_second`; compute the same way
+    "tokens/s/device": "tokens_per_s_per_device",
+    "tokens_per_second_per_gpu": "tokens_per_s_per_device",
+    "tokens_per_sec_per_gpu": "tokens_per_s_per_device",
+    "tokens_per_second_per_device": "tokens_per_s_per_device",
+    "throughput/device/tokens_per_second": "tokens_per_s_per_device",
+    "tflop/s/device": "tflops_per_device",
+    "model_tflops_per_gpu": "tflops_per_device",
+    "throughput_per_gpu_(tflop/s/gpu)": "tflops_per_device",  # Megatron-LM training.py
     # position: lifted out of the metrics as the step
     "iteration": "step",
     "iter": "step",

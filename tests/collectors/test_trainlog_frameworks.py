@@ -151,7 +151,12 @@ CASES = [
     ("maxtext",
      "completed step: 100, seconds: 1.234, TFLOP/s/device: 123.4, Tokens/s/device: 5678.9, "
      "total_weights: 65536, loss: 7.123\n",
-     {"step": 100, "loss": 7.123}),
+     {"step": 100, "loss": 7.123, "tokens_per_s_per_device": 5678.9, "tflops_per_device": 123.4}),
+    # torchtune's recipes log `tokens_per_second_per_gpu` (recipes/full_finetune_distributed.py
+    # `log_dict`); DiskLogger writes `Step {step} | ` then `{name}:{data} ` (training/metric_logging.py)
+    ("torchtune-disklogger",
+     "Step 38 | loss:1.2345 lr:2e-05 tokens_per_second_per_gpu:1234.5 peak_memory_alloc:20.1 \n",
+     {"step": 38, "loss": 1.2345, "lr": 2e-05, "tokens_per_s_per_device": 1234.5}),
     # litgpt/finetune/lora.py `fit`: `Epoch {} | iter {} step {} | loss train: {}, val: {} | ...`
     ("litgpt",
      "Epoch 1 | iter 76 step 38 | loss train: 1.234, val: n/a | iter time: 123.45 ms (step) "
@@ -172,7 +177,8 @@ CASES = [
      "time_per_iteration_ms: 8.79K | tokens_per_sec: 182K | tokens_per_sec_per_gpu: 699 | "
      "global_batch_size: 1.6M | grad_norm: 0.112 | lm_loss: 2.04 | lr: 0.0001 | "
      "model_tflops_per_gpu: 15.4 | eta: 131 days, 1:45:39\n",
-     {"step": 211364, "total": 1500000, "loss": 2.04, "lr": 0.0001, "grad_norm": 0.112}),
+     {"step": 211364, "total": 1500000, "loss": 2.04, "lr": 0.0001, "grad_norm": 0.112,
+      "tokens_per_s": 182000, "tokens_per_s_per_device": 699, "tflops_per_device": 15.4}),
     # composer/loggers/console_logger.py `_log_to_console`: `[batch=N/M]:` then one `\t Train k: v` a line
     ("composer",
      "[epoch=1][batch=5/100]:\n\t Train time/batch: 4\n\t Train time/sample: 4096\n"
