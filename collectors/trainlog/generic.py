@@ -211,16 +211,17 @@ def _indexed(text: str) -> tuple[int | None, str]:
     return int(match["n"]), f"{match['key']} {text[match.end():]}"
 
 
-def _leading_step(text: str, found: list[tuple[str, float]]) -> tuple[int, int | None] | None:
+def _leading_step(text: str, found: list[tuple[str, float]], positioned: bool) -> tuple[int, int | None] | None:
     """(step, total) of a counter leading the line: bracketed, or bare before a delimiter when
     the line prints the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom
-    0.000` does not)."""
+    0.000` does not) and no position of its own (`0: completed step: 9` is srun's task label)."""
     lead = _LEAD_STEP.match(text)
     if lead is None:
         return None
     if lead[1] is not None:
         return int(lead[1]), None
-    if not any(canonical(key) == "loss" for key, _ in found):
+    names = [canonical(key) for key, _ in found]
+    if "loss" not in names or positioned or "step" in names:
         return None
     return int(lead[2]), int(lead[3]) if lead[3] else None
 
@@ -257,7 +258,7 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
-    if (lead := _leading_step(text, found)) is not None and (step is None or step[0] > 1) and not validation:
+    if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
     if announced is not None:
         total = int(announced[1])

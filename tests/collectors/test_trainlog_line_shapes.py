@@ -503,3 +503,54 @@ def test_a_known_name_in_brackets_names_the_figure_after_it() -> None:
     step, _, metrics = _read("[R0] | E9 iter[ 14/ 15] | [Loss] nan | [exp] ./exp/0125/car | "
                              "[step]   149 | [url] none | [time] 0.4m (~5h) |[best] 0 -100.000x1e-2")
     assert step == 149 and math.isnan(metrics["loss"]) and "best" not in metrics
+
+
+@pytest.mark.parametrize(("line", "step"), [
+    # MaxText/metric_logger.py under `srun -l` (a one-line paste: too short to tell labels apart)
+    ("0: completed step: 9, seconds: 5.667, TFLOP/s/device: 134.9, Tokens/s/device: 8672.7, loss: 10.374", 9),
+    # PyTorch's ImageNet example ProgressMeter (pytorch/examples imagenet/main.py)
+    ("0: Epoch: [0][  400/80073]\tTime  0.315 ( 0.372)\tLoss 6.9802e+00 (7.0827e+00)", 400),
+    ("0: epoch: [200/200], iter: 7770, lr: 0.000000, loss: 4.882508", 7770),  # PaddleOCR
+])
+def test_a_bare_counter_before_a_line_with_its_own_position_is_no_step(line: str, step: int) -> None:
+    assert _read(line)[0] == step
+
+
+_WARNING = ("/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:558: UserWarning: This "
+            "DataLoader will create 8 worker processes in total.\n  warnings.warn(_create_warning_msg(\n"
+            "node1:12345:12399 [0] NCCL INFO Connected all rings\n"
+            "[W socket.cpp:663] [c10d] The client socket has failed to connect to [localhost]:29500\n")
+
+
+def test_warnings_printed_inside_a_json_block_leave_it_whole(tmp_path) -> None:
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text('{\n  "train-misc/pipeline_stage": 0,\n' + _WARNING
+                   + '  "train-metrics/loss": 0.377,\n  "train/global_step": 57104\n}\n')
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (57104, 0.377)
+
+
+def test_warnings_printed_inside_the_train_metrics_block_leave_it_a_summary(tmp_path) -> None:
+    """transformers#15047: the block's `train_loss` is the run's mean, also with a warning between rows."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text("{'loss': 6.5349, 'learning_rate': 0.000147, 'epoch': 42.65}\n ***** train metrics *****\n"
+                   "  epoch                    =       50.0\n" + _WARNING + "  train_loss               =     0.0084\n")
+    assert read_log(log).loss == 6.5349
+
+
+@pytest.mark.parametrize(("header", "row", "figures"), [
+    # YOLOv5 (2022): a full column leaves one space, the rest are tabs
+    ("\tEpoch\tgpu_mem\tbox\tobj\tcls\tlabels\timg_size",
+     "\t155/239\t15.7G\t0.02342\t0.0487 0.0004548\t422\t640: 100% 42/42 [01:11<00:00,  1.71s/it]",
+     {"box": 0.02342, "obj": 0.0487, "cls": 0.0004548}),
+    # DySPN's padded CSV, its padding turned to tabs
+    ("Epoch ,FinishTime\t,LR\t,RMSE_Train ,RMSE_Val", "\t24 ,04.30_10:12:00 ,0.001\t,\t700.1 ,800.2",
+     {"lr": 0.001, "rmse_train": 700.1}),
+])
+def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: str, figures: dict) -> None:
+    [reading] = _reader_lines([header, row])
+    assert {name: reading.metrics[name] for name in figures} == figures
