@@ -66,7 +66,7 @@ _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
                          r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"
@@ -102,6 +102,9 @@ _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 10
 # slash apart; each name is a kind of the leading word (`total` loss).
 _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]\w*(?:/[A-Za-z]\w*)+)"
                       rf"(?P<sep>\s*[:=]\s*)(?P<values>{_VALUE}(?:/{_VALUE})+)(?![\w/.])", re.IGNORECASE)
+# torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
+# train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
+_GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 
@@ -164,6 +167,11 @@ def _unslashed(match: re.Match[str]) -> str:
         return match[0]
     suffix = f"_{match['kind']}" if match["kind"] else ""
     return ", ".join(f"{name}{suffix}={value}" for name, value in zip(names, values, strict=True))
+
+
+def _unglued(match: re.Match[str]) -> str:
+    """` lr` for the `lr` of `7.1234lr: 0.0008` when the vocabulary knows the name (`conv1d: 3` stays)."""
+    return f" {match['key']}" if _known(match["key"]) else match[0]
 
 
 def _unbracketed(match: re.Match[str]) -> str:
@@ -233,7 +241,7 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text):
         return None
-    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, text))
+    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     counted, text = _indexed(text)
     found = pairs(text)
     if not found:

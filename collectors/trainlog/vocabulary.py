@@ -107,6 +107,8 @@ LEXICON = {
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
                      "tps", "toks/s", "tokens/sec", "tok/sec", "tokens/second"),
     "perplexity": ("perplexity", "ppl"),
+    # DeepSpeed's timer `CurrSamplesPerSec=`, its pipe engine's `samples/sec:`, HF's `train_samples_per_second`
+    "samples_per_s": ("samples_per_s", "samples_per_sec", "samples_per_second", "samples/s", "samples/sec"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),
@@ -177,7 +179,7 @@ def _unqualified(name: str) -> str:
     core = [word for word in words if word not in _QUALIFIERS] or words[-1:]  # `cur_epoch`: epoch
     if core and len(core) < len(words):
         joined = "_".join(core)
-        known = ALIASES.get(joined) or (joined if joined in LEXICON else None)
+        known = ALIASES.get(joined) or (joined if joined in LEXICON else _SPELLINGS.get(joined))
         if known is None and joined.startswith(("eval_", "val_")):  # `Final eval loss`
             known = joined if joined.split("_", 1)[1] in LEXICON else None
         if known:

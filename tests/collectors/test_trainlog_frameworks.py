@@ -612,6 +612,62 @@ CASES = [
      f"Epoch 1/3: 100%|{BAR}| 100/100 [00:10<00:00, 9.8it/s, loss=0.5]\n"
      f"Epoch 2/3:  40%|{BAR}| 40/100 [00:04<00:06, 9.8it/s, loss=0.4]\n",
      {"step": 40, "total": 100, "epoch": 1.4, "loss": 0.4}),
+    # --- read at source (round 2): each form's first commit, `git log -S'<format string>'` ---
+    # torchtitan train.py at bd5176c (2024-02-01): `step: {step}, current loss: {loss}, lr: {get_last_lr()}`
+    ("torchtitan-2024-02",
+     "step: 10, current loss: 7.1234, lr: [0.0008]\n",
+     {"step": 10, "loss": 7.1234, "lr": 0.0008}),
+    # torchtitan train.py at 6d9e4e6 (2024-02-27): `loss: {..:>7}lr: ` with no space before `lr`
+    ("torchtitan-2024-02-glued-lr",
+     "step: 10  loss:  7.1234lr: 0.0008  \n",
+     {"step": 10, "loss": 7.1234, "lr": 0.0008}),
+    # torchtitan train.py at e62573d (2024-04-10): memory, `wps` (renamed `tps` at 4d182a1), mfu
+    ("torchtitan-2024-04-wps",
+     "[rank0]:2024-04-10 10:00:00,000 - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  "
+     "wps: 7,282  mfu: 12.34%\n",
+     {"step": 10, "loss": 7.1234, "memory": 30.12, "wps": 7282, "mfu": 0.1234}),
+    # torchtitan components/metrics.py at a85e2a5 (2025-06-25, grad_norm) and 4e32663 (2025-02-18,
+    # tflops); `mfu: N/A` when the peak FLOPS is unknown (HEAD b5bcd76)
+    ("torchtitan-2025",
+     "[rank0]:[titan] 2025-07-01 10:00:00,000 - root - INFO - step: 10  loss:  7.12345  grad_norm:  1.2345  "
+     "memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 123.45  mfu: N/A\n",
+     {"step": 10, "loss": 7.12345, "grad_norm": 1.2345, "tokens_per_s": 7282, "tflops": 123.45}),
+    # torchtitan components/metrics.py at 53f6642 (2025-07-15): `validate step: {step:2}  loss: ...`
+    ("torchtitan-validate",
+     "[titan] - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 1.2  mfu: 1.2%\n"
+     "[titan] - root - INFO - validate step: 10  loss:  7.9000  memory: 30.12GiB(31.70%)  tps: 1,234\n",
+     {"step": 10, "loss": 7.1234, "val_loss": 7.9}),
+    # Megatron-LM pretrain_gpt2.py at abe36e2 (2019-07-29): names without colons
+    ("megatron-2019-07",
+     " iteration      100/  320000 | elapsed time per iteration (ms): 512.3 | learning rate 1.500E-04 | "
+     "lm loss 7.123456E+00 | loss scale 131072.0 |\n",
+     {"step": 100, "total": 320000, "loss": 7.123456, "lr": 1.5e-4}),
+    # Megatron-LM megatron/training.py at 73af129 (2019-10-29): `name: value |`; 0076441 (2021-01-23)
+    # adds `grad norm`; skipped and nan iterations are counts, not losses
+    ("megatron-2021",
+     " iteration      100/  320000 | consumed samples:        12800 | elapsed time per iteration (ms): 512.3 | "
+     "learning rate: 1.500E-04 | global batch size:   128 | lm loss: 7.123456E+00 | loss scale: 1.0 | "
+     "grad norm: 1.234 | number of skipped iterations:   3 | number of nan iterations:   0 |\n",
+     {"step": 100, "total": 320000, "loss": 7.123456, "lr": 1.5e-4, "grad_norm": 1.234,
+      "number_of_skipped_iterations": 3}),
+    # Megatron-LM megatron/training/training.py at HEAD d98e8a6 (2026): the timestamp, `throughput per
+    # GPU (TFLOP/s/GPU)` (since 2748e7c, 2023-11-26), `num zeros`, `params norm`
+    ("megatron-2026",
+     " [2026-08-22 10:00:00.123456] iteration      100/  320000 | consumed samples:        12800 | "
+     "elapsed time per iteration (ms): 512.3 | throughput per GPU (TFLOP/s/GPU): 150.2 | "
+     "learning rate: 1.500000E-04 | global batch size:   128 | lm loss: 7.123456E+00 | loss scale: 1.0 | "
+     "grad norm: 1.234 | num zeros: 0 | params norm: 250.123 | number of skipped iterations:   0 | "
+     "number of nan iterations:   0 |\n",
+     {"step": 100, "loss": 7.123456, "grad_norm": 1.234, "tflops_per_device": 150.2}),
+    # DeepSpeed deepspeed/utils/timer.py at 5bd09a8 (2022-07-26): the global step and samples/s
+    ("deepspeed-timer-2022",
+     "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
+     "RunningAvgSamplesPerSec=123.4, CurrSamplesPerSec=130.2, MemAllocated=1.2GB, MaxMemAllocated=3.4GB\n",
+     {"step": 10, "samples_per_s": 123.4}),
+    # DeepSpeed deepspeed/runtime/pipe/engine.py at 08e0733 (2024-04-08): a MoE model's other losses
+    ("deepspeed-pipe-moe",
+     "steps: 20 loss: 7.1234 moe_loss: 0.0123 iter time (s): 0.512 samples/sec: 250.000\n",
+     {"step": 20, "loss": 7.1234, "moe_loss": 0.0123, "samples_per_s": 250}),
 ]
 
 
