@@ -319,4 +319,11 @@ def json_object(text: str) -> Reading | None:
         return None
     printed = [(str(key), str(value)) for key, value in data.items()
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
-    return from_pairs("jsonl", printed)
+    reading = from_pairs("jsonl", printed)
+    done = reading.metrics.get("update") if reading is not None else None
+    if reading is not None and reading.epoch is not None and done is not None and (
+            reading.epoch - 1 <= done <= reading.epoch):
+        # fairseq's JsonProgressBar: `"epoch": 2, "update": 1.049`, the epochs done as a fraction
+        # (facebookresearch/fairseq fairseq/logging/progress_bar.py, `epoch - 1 + (i + 1) / size`)
+        reading.epoch = reading.metrics.pop("update")
+    return reading

@@ -338,7 +338,9 @@ class LineReader:
             columns, cells = aligned
         figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
         numeric = [figure is not None for figure in figures]
-        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - 1):
+        blank = cells.count("")  # a CSV row leaves what was not logged with it empty (Lightning's
+        # metrics.csv: `0,,99,,0.612,,`, lightning/fabric/loggers/csv_logs.py `csv.DictWriter`)
+        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - blank - 1):
             return None
         metrics: dict[str, float] = {}
         epoch = step = None

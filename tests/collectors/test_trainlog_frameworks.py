@@ -668,6 +668,61 @@ CASES = [
     ("deepspeed-pipe-moe",
      "steps: 20 loss: 7.1234 moe_loss: 0.0123 iter time (s): 0.512 samples/sec: 250.000\n",
      {"step": 20, "loss": 7.1234, "moe_loss": 0.0123, "samples_per_s": 250}),
+    # fairseq fairseq/progress_bar.py JsonProgressBar since c6d6256 (2017-11-11), as at HEAD 3d262bb
+    # (fairseq/logging/progress_bar.py): `update` is the epochs done, `epoch - 1 + (i + 1) / size`
+    ("fairseq-json-inner",
+     '2021-01-01 10:00:00 | INFO | train_inner | {"epoch": 2, "update": 1.049, "loss": "9.234", '
+     '"nll_loss": "9.0", "ppl": "512", "wps": "12345", "ups": "3.2", "num_updates": "1100", "lr": "0.0001", '
+     '"gnorm": "1.2", "clip": "0", "train_wall": "30", "wall": "40"}\n',
+     {"step": 1100, "epoch": 1.049, "loss": 9.234, "lr": 0.0001, "grad_norm": 1.2}),
+    # ... and its end-of-epoch `print` with the tag before each key (`progress.print(stats, tag="train")`)
+    ("fairseq-json-print",
+     '2021-01-01 10:00:00 | INFO | train | {"epoch": 2, "train_loss": "9.1", "train_num_updates": "2000", '
+     '"train_lr": "0.0001", "train_gnorm": "1.1"}\n'
+     '2021-01-01 10:00:00 | INFO | valid | {"epoch": 2, "valid_loss": "3.9", "valid_ppl": "4.3", '
+     '"valid_num_updates": "2000", "valid_best_loss": "3.9"}\n',
+     {"step": 2000, "loss": 9.1, "val_loss": 3.9}),
+    # fairseq SimpleProgressBar.print at HEAD 3d262bb: `{prefix} | k v | ...`, the validation's prefix
+    # `valid on '{subset}' subset` (fairseq_cli/train.py)
+    ("fairseq-simple-print",
+     "2021-01-01 10:00:00 | INFO | valid | epoch 002 | valid on 'valid' subset | loss 3.9 | nll_loss 2.1 | "
+     "ppl 4.3 | wps 1234 | num_updates 2000 | best_loss 3.9\n"
+     "2021-01-01 10:00:00 | INFO | train | epoch 002 | loss 9.1 | nll_loss 9 | ppl 512 | wps 12345 | "
+     "ups 3.2 | num_updates 2000 | lr 0.0001 | gnorm 1.1 | clip 0 | train_wall 300 | wall 400\n",
+     {"step": 2000, "loss": 9.1, "val_loss": 3.9, "lr": 0.0001}),
+    # transformers 2.x/3.x trainer.py `_log`: `json.dumps({**logs, **{"step": self.global_step}})` written
+    # through the tqdm bar (`iterator.write(output)`), then `print(output)` of the dict
+    ("hf-trainer-2x-json-step",
+     f" 35%|{BAR * 3}       | 350/1000 [01:23<02:34,  4.20it/s]"
+     '{"loss": 2.345, "learning_rate": 4.5e-05, "epoch": 0.35, "step": 350}\n',
+     {"step": 350, "total": 1000, "loss": 2.345, "lr": 4.5e-05, "epoch": 0.35}),
+    ("hf-trainer-3x-dict-step",
+     "{'loss': 2.345, 'learning_rate': 4.5e-05, 'epoch': 0.35, 'step': 350}\n"
+     "{'eval_loss': 0.5, 'eval_runtime': 1.2, 'eval_samples_per_second': 100.0, 'epoch': 0.35, 'step': 350}\n",
+     {"step": 350, "loss": 2.345, "val_loss": 0.5}),
+    # transformers 4.x `Trainer.train` end: the `train_runtime` dict (`train_loss` the run's mean), then
+    # the returned TrainOutput when a script prints it
+    ("hf-trainer-4x-end",
+     f" 35%|{BAR * 3}       | 350/1000 [01:23<02:34,  4.20it/s]\n"
+     "{'loss': 2.345, 'grad_norm': 1.5, 'learning_rate': 4.5e-05, 'epoch': 0.35}\n"
+     f"100%|{BAR * 10}| 1000/1000 [05:00<00:00,  3.33it/s]\n"
+     "{'train_runtime': 300.1, 'train_samples_per_second': 53.3, 'train_steps_per_second': 3.33, "
+     "'train_loss': 2.1, 'epoch': 1.0}\n",
+     {"step": 1000, "total": 1000, "loss": 2.345, "grad_norm": 1.5, "status": "finished"}),
+    # Lightning CSVLogger metrics.csv (lightning/fabric/loggers/csv_logs.py at 7f0c343: sorted keys,
+    # `csv.DictWriter`, a cell left empty where a row did not log that key)
+    ("lightning-metrics-csv",
+     "epoch,lr-AdamW,step,train_loss_epoch,train_loss_step,val_acc,val_loss\n"
+     "0,0.001,49,,0.693,,\n0,,99,,,0.71,0.58\n0,,99,0.65,,,\n1,0.001,149,,0.55,,\n",
+     {"step": 149, "loss": 0.55, "lr": 0.001, "val_loss": 0.58, "epoch": 1}),
+    # espnet2/train/reporter.py `log_message` at the end of an epoch: `{epoch}epoch results: [train]
+    # k=v, ..., [valid] k=v, ...` (a real line quoted in a public fine-tuning script)
+    ("espnet-epoch-results",
+     "[host] 2020-09-17 18:14:26,464 (trainer:243) INFO: 1epoch results: [train] iter_time=0.164, "
+     "forward_time=0.952, loss=480.386, loss_att=191.654, loss_ctc=1.154e+03, acc=1.022e-04, "
+     "lr_0=2.080e-06, train_time=2.105, time=1 minute and 43.19 seconds, total_count=49, [valid] "
+     "loss=479.955, acc=1.030e-04, cer=1.010, wer=1.000, time=50.5 seconds, total_count=49\n",
+     {"loss": 480.386, "lr": 2.08e-06, "val_loss": 479.955, "val_wer": 1.0}),
 ]
 
 

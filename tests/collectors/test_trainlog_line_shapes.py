@@ -554,3 +554,13 @@ def test_warnings_printed_inside_the_train_metrics_block_leave_it_a_summary(tmp_
 def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: str, figures: dict) -> None:
     [reading] = _reader_lines([header, row])
     assert {name: reading.metrics[name] for name in figures} == figures
+
+
+@pytest.mark.parametrize(("line", "normal"), [
+    ("tps: 7,282  tflops: 1.2", "tps: 7282  tflops: 1.2"),
+    ("1,234,567.5 tok/s", "1234567.5 tok/s"),
+    ("1,0.001,149,,0.55,,", "1,0.001,149,,0.55,,"),  # a CSV row: a decimal, then the step
+    ("12,345,0.5", "12,345,0.5"),  # another cell follows: not one number
+])
+def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
+    assert normalize(line) == normal
