@@ -659,6 +659,17 @@ CASES = [
      "grad norm: 1.234 | num zeros: 0 | params norm: 250.123 | number of skipped iterations:   0 | "
      "number of nan iterations:   0 |\n",
      {"step": 100, "loss": 7.123456, "grad_norm": 1.234, "tflops_per_device": 150.2}),
+    # Megatron-LM `evaluate_and_print_results`: ` validation loss at iteration N | lm loss value: ... |`
+    # (megatron/training.py at 73af129, 2019), each set named since b6a7f40 (2025-08-16)
+    ("megatron-validation",
+     " iteration      100/  320000 | lm loss: 7.123456E+00 | grad norm: 1.2 |\n"
+     " validation loss at iteration 100 | lm loss value: 6.500000E+00 | lm loss PPL: 6.650000E+02 | \n",
+     {"step": 100, "loss": 7.123456, "val_loss": 6.5}),
+    ("megatron-validation-named-sets",
+     " iteration      100/  320000 | lm loss: 7.123456E+00 | grad norm: 1.2 |\n"
+     " validation-wiki loss at iteration 100 | lm loss value: 6.500000E+00 | lm loss PPL: 6.650000E+02 | \n"
+     " validation-code loss at iteration 100 | lm loss value: 5.500000E+00 | lm loss PPL: 2.446919E+02 | \n",
+     {"step": 100, "loss": 7.123456, "val_wiki_loss": 6.5, "val_code_loss": 5.5, "val_loss": 5.5}),
     # DeepSpeed deepspeed/utils/timer.py at 5bd09a8 (2022-07-26): the global step and samples/s
     ("deepspeed-timer-2022",
      "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
