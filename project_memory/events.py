@@ -50,6 +50,11 @@ class TrainEvent:
         return INTERRUPTED if self.kind == "crashed" and self.failure == INTERRUPTED else self.kind
 
     @property
+    def severity(self) -> Literal["error", "warning", "information"]:
+        """How loudly the event is announced: a Ctrl-C the user pressed is news, not an error."""
+        return "information" if self.label == INTERRUPTED else SEVERITY.get(self.kind, "information")
+
+    @property
     def is_failure(self) -> bool:
         return self.kind in FAILURES
 

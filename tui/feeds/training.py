@@ -34,7 +34,7 @@ def alert_text(path: Path, event: TrainEvent, lesson: Record | None) -> str:
     if lesson is not None:
         fix = lesson.fix or "(no fix recorded)"
         return f"{text}\n" + one_line(f"Seen before: {lesson.label} — fix: {fix}", ALERT_CHARS)
-    if event.kind in ALERT_KINDS:
+    if event.label in ALERT_KINDS:
         return f"{text}\nNo matching lesson: press L to record one."
     return text
 
