@@ -77,6 +77,10 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 # cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
 _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+# torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
+# 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
+# where other tools' `tps` is the job's.
+_TITAN_MEMORY = re.compile(r"\bmemory: *[\d.]+GiB\([\d.]+%\)")
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
@@ -298,6 +302,9 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
+    if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
+        metrics.pop("tokens_per_s", None)
+        metrics["tokens_per_s_per_device"] = rate
     updates_per_s = metrics.get("ups")  # fairseq updates/s
     fmt = "epoch-batch" if batch is not None and epoch is not None else "key-value"
     if position is not None and _RICH_BAR.search(text) and epoch is not None and step and total:

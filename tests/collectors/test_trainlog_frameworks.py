@@ -58,7 +58,7 @@ CASES = [
      "[titan] 2025-01-01 10:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.1234  "
      "\x1b[33mgrad_norm:  1.2345  \x1b[38;2;180;60;0mmemory: 30.12GiB(31.70%)  \x1b[34mtps: 7,282  "
      "\x1b[36mtflops: 123.45  \x1b[35mmfu: 12.34%\x1b[39m\n",
-     {"step": 10, "loss": 7.1234, "grad_norm": 1.2345, "tokens_per_s": 7282}),
+     {"step": 10, "loss": 7.1234, "grad_norm": 1.2345, "tokens_per_s_per_device": 7282, "tokens_per_s": None}),
     # nanoGPT train.py: `iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {..:.2f}%`
     ("nanogpt-iter",
      "step 100: train loss 4.2345, val loss 4.3456\n"
@@ -625,13 +625,13 @@ CASES = [
     ("torchtitan-2024-04-wps",
      "[rank0]:2024-04-10 10:00:00,000 - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  "
      "wps: 7,282  mfu: 12.34%\n",
-     {"step": 10, "loss": 7.1234, "memory": 30.12, "wps": 7282, "mfu": 0.1234}),
+     {"step": 10, "loss": 7.1234, "memory": 30.12, "tokens_per_s_per_device": 7282, "mfu": 0.1234}),
     # torchtitan components/metrics.py at a85e2a5 (2025-06-25, grad_norm) and 4e32663 (2025-02-18,
     # tflops); `mfu: N/A` when the peak FLOPS is unknown (HEAD b5bcd76)
     ("torchtitan-2025",
      "[rank0]:[titan] 2025-07-01 10:00:00,000 - root - INFO - step: 10  loss:  7.12345  grad_norm:  1.2345  "
      "memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 123.45  mfu: N/A\n",
-     {"step": 10, "loss": 7.12345, "grad_norm": 1.2345, "tokens_per_s": 7282, "tflops": 123.45}),
+     {"step": 10, "loss": 7.12345, "grad_norm": 1.2345, "tokens_per_s_per_device": 7282, "tflops": 123.45}),
     # torchtitan components/metrics.py at 53f6642 (2025-07-15): `validate step: {step:2}  loss: ...`
     ("torchtitan-validate",
      "[titan] - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 1.2  mfu: 1.2%\n"
