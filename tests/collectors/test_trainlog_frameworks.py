@@ -28,6 +28,8 @@ CASES = [
      "{'loss': 2.1, 'learning_rate': 4e-05, 'epoch': 1.05}\n",
      {"step": 350, "total": 1000, "loss": 2.1, "lr": 4e-05, "epoch": 1.05}),
     # lightning/pytorch/callbacks/progress/tqdm_progress.py: `Epoch {n}` bar with postfix metrics
+    # (read at Lightning-AI/pytorch-lightning 7f0c343: `set_description(f"Epoch {trainer.current_epoch}")`,
+    # 0-based, over one epoch's train batches; postfix `get_metrics`, `v_num` the logger's version)
     ("lightning-bar",
      f"Epoch 3:  45%|{BAR * 4}     | 100/220 [00:10<00:12,  9.80it/s, loss=0.25, v_num=0]\n",
      {"loss": 0.25, "epoch": 3 + 100 / 220}),
