@@ -98,3 +98,14 @@ def test_human_summary_says_why_nothing_was_read(tmp_path: Path,
     assert main(["train", "status", "--log", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == f"problem: {NOT_TEXT}"
+
+
+def test_a_run_stopped_with_ctrl_c_says_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
+    """nanoGPT stopped with Ctrl+C (simonw/public-notes#11): no crash, in the text or the JSON."""
+    log = str(FIXTURES / "corpus" / "train" / "b27" / "nanogpt_cpu_ctrl_c_keyboardinterrupt.log")
+    assert main(["train", "status", "--log", log]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("interrupted · ") and "crashed" not in text
+    assert main(["train", "status", "--log", log, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["status"], data["step"], data["events"][0]["failure"]) == ("interrupted", 142862, "interrupted")
