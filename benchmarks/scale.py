@@ -3,7 +3,8 @@
 - writes: `Store.add` x N (one transaction each) vs raw sqlite3 inserting the same rows into the
   same schema with the same durability (WAL, synchronous=FULL, one transaction each);
 - import: `import_toml` of an export of N records, time per record and its growth between sizes;
-- `sessiontui ask` (baseline, speedup) and `sessiontui bench add` vs `python -c pass`, same venv;
+- `sessiontui ask` (baseline, speedup) and `sessiontui bench add` vs `python -c pass`, same venv
+  (both pay the venv's `site`, with an editable install's import finder: ~13 ms of `pass`);
 - lesson matching, cold (a fresh process's first failure) and warm, vs an FTS5 search of the lessons.
 
 Memories hold a realistic mix: 50% benchmarks (2% of all records baselines, over a dozen

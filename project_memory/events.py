@@ -11,7 +11,8 @@ from typing import Any, Literal, cast, get_args
 
 # The kinds of training event and the statuses of a run, declared once: every layer imports these.
 EventKind = Literal["crashed", "diverged", "stalled", "finished"]
-RunStatus = Literal["waiting", "running", "stalled", "diverged", "crashed", "finished", "abandoned"]
+RunStatus = Literal["waiting", "running", "stalled", "diverged", "crashed", "interrupted", "finished",
+                    "abandoned"]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)  # most serious first
 ALERT_KINDS: tuple[EventKind, ...] = ("crashed", "diverged", "stalled")  # said as alerts
 FAILURES: frozenset[EventKind] = frozenset(ALERT_KINDS)
@@ -19,7 +20,8 @@ SEVERITY: dict[EventKind, Literal["error", "warning", "information"]] = {
     "crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
 RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 LIVE_STATUSES: tuple[RunStatus, ...] = RUN_STATUSES[:-1]  # what a log shows; abandoned is a record's
-ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "diverged"})  # ends by itself
+ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "interrupted", "diverged"})  # the log says it ended
+INTERRUPTED = "interrupted"  # a crash's failure kind when the user stopped the run (Ctrl-C)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,16 @@ class TrainEvent:
         """The event's identity: the same failure seen again (another poll, another follower, an
         app restart) has the same key and is never recorded or announced twice."""
         return self.kind, self.step, self.line
+
+    @property
+    def label(self) -> str:
+        """What the event is called to the user: a crash the user caused with Ctrl-C is no crash."""
+        return INTERRUPTED if self.kind == "crashed" and self.failure == INTERRUPTED else self.kind
+
+    @property
+    def severity(self) -> Literal["error", "warning", "information"]:
+        """How loudly the event is announced: a Ctrl-C the user pressed is news, not an error."""
+        return "information" if self.label == INTERRUPTED else SEVERITY.get(self.kind, "information")
 
     @property
     def is_failure(self) -> bool:

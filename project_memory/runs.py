@@ -239,7 +239,7 @@ def recorded(event: TrainEvent, lessons: Sequence[Record]) -> TrainEvent:
     """The event as a run record keeps it: its excerpt bounded, the matching lessons named."""
     return TrainEvent(event.kind, event.message, event.line, event.at, event.step, event.signature,
                       tuple(event.context)[-MAX_CONTEXT_LINES:],
-                      tuple(lesson.id for lesson in lessons))
+                      tuple(lesson.id for lesson in lessons), failure=event.failure)
 
 
 def _merge(

@@ -1,7 +1,9 @@
-"""Shared fixtures: an isolated project memory and a way to run the real `sessiontui` binary."""
+"""Shared fixtures: an isolated project memory, and ways to run `sessiontui`: the real binary
+(run_cli) or the CLI's main in this process (run_main)."""
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
@@ -86,5 +88,38 @@ def run_cli(memory_dir: Path, tmp_path: Path):
             [*sessiontui_command(), *args], input=input, capture_output=True, text=text,
             env=env, cwd=cwd or tmp_path, check=check, timeout=120,
         )
+
+    return run
+
+
+@pytest.fixture
+def run_main(memory_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+             capsys: pytest.CaptureFixture[str]):
+    """Run `sessiontui ARGS` in this process (the CLI's `main`, output captured), with the private
+    memory; returns a CompletedProcess like run_cli. For a command's logic: a process start costs
+    ~0.2 s of CPU. Tests about the process itself (exit through a shell, signals, stdin bytes,
+    resource limits, another user) use run_cli."""
+    from sessiontui.tui.cli import main
+
+    def run(*args: str, input: str | bytes | None = None, check: bool = False, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+        capsys.readouterr()  # what the test printed before is not this command's
+        data = input if isinstance(input, bytes) else (input or "").encode()
+        with monkeypatch.context() as patch:
+            for name, value in (env or {}).items():
+                patch.setenv(name, value)
+            patch.chdir(cwd or tmp_path)
+            patch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse's usage errors and --help (it printed the message)
+                code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        out, err = capsys.readouterr()
+        if isinstance(input, bytes):  # bytes in, bytes out: as run_cli
+            out, err = out.encode(), err.encode()
+        result = subprocess.CompletedProcess(["sessiontui", *args], code, out, err)
+        if check:
+            result.check_returncode()
+        return result
 
     return run

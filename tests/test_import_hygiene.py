@@ -29,17 +29,19 @@ def test_domain_packages_do_not_import_textual() -> None:
 HEAVY = ("textual", "rich", "git", "tomlkit", "tomli", "rapidfuzz", "psutil", "platformdirs")
 
 
-ASK = {"ask", "speedup"}  # speedup: the settings reader the question shares with `speedup`
+ASK = {"ask", "speedup", "common"}  # speedup: the settings reader the question shares with `speedup`
 # An answer in words reads trusted rows: no exports, no JSON escaping, no speedup arithmetic
-# unless asked for it, and no shutil (argparse sizes help to the terminal with it: only help).
-ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange", "shutil")
+# unless asked for it, and no shutil (argparse sizes help to the terminal with it: only help);
+# a question without options builds no parser at all (argparse and gettext: a tenth of its start).
+ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange", "shutil",
+           "argparse", "gettext", "sessiontui.tui.commands.parser")
 
 
 @pytest.mark.parametrize(("argv", "also_not", "commands"), [
     (["ask", "what is the baseline?"], (*ASK_NOT, "sessiontui.project_memory.speedup"), ASK),
     (["ask", "current speedup?"], ASK_NOT, ASK),
     (["bench", "add", "--config", "c=1", "--value", "50"], ("sessiontui.collectors.bench_output",),
-     {"bench", "memory"}),
+     {"bench", "memory", "common", "parser"}),
 ])
 def test_one_shot_commands_import_only_what_they_need(tmp_path, argv: list[str], also_not: tuple,
                                                       commands: set[str]) -> None:
@@ -65,7 +67,7 @@ def test_one_shot_commands_import_only_what_they_need(tmp_path, argv: list[str],
     assert heavy == []
     prefix = "sessiontui.tui.commands."
     modules = {m.removeprefix(prefix) for m in loaded if m.startswith(prefix)}
-    assert modules == commands | {"common", "parser"}
+    assert modules == commands
 
 
 def test_as_a_program_the_command_leaves_its_imports_to_no_collection(tmp_path) -> None:

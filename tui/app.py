@@ -20,7 +20,6 @@ from textual.containers import Container
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from sessiontui.project_memory.events import SEVERITY
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import DEFAULT_METRIC, Record
 from sessiontui.tui import dialogs, paste
@@ -250,9 +249,9 @@ class SessionApp(App[None]):
         self._frames.add(partial(card.show, message.snapshot), first=first)
 
     def on_train_alert(self, message: msg.TrainAlert) -> None:
-        if message.lesson is None and message.event.kind in ALERT_KINDS:
+        if message.lesson is None and message.event.label in ALERT_KINDS:
             self._last_failure = (message.path, message.event)
-        severity = SEVERITY[message.event.kind]
+        severity = message.event.severity
         self.notify(
             alert_text(message.path, message.event, message.lesson), severity=severity,
             timeout=60 if severity == "error" else 10, markup=False,

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import gc
 import sys
-from collections.abc import Sequence
-
-from sessiontui.tui.commands.parser import build_parser
+from collections.abc import Callable, Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -36,15 +34,12 @@ def _run(argv: list[str], program: bool = False) -> int:
     from sessiontui.project_memory.records import RecordError
     from sessiontui.project_memory.store import StoreError
 
-    args = build_parser(argv[0]).parse_args(argv)
+    command = _plain_question(argv) or _parsed(argv)
     if program:  # the command's own work is collected as usual (watch and serve run for days)
         gc.freeze()
         gc.enable()
-    if not getattr(args, "func", None):
-        build_parser().print_help()
-        return 2
     try:
-        return int(args.func(args) or 0)
+        return int(command() or 0)
     except StoreError as exc:
         print(f"sessiontui: {exc}", file=sys.stderr)
         return 1
@@ -56,6 +51,27 @@ def _run(argv: list[str], program: bool = False) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _plain_question(argv: list[str]) -> Callable[[], int] | None:
+    """`ask` with words and no option, answered without building the parser (argparse, its
+    messages' translations and the command table cost a question a tenth of its time)."""
+    if argv[0] != "ask" or len(argv) < 2 or any(word.startswith("-") for word in argv[1:]):
+        return None
+    from sessiontui.tui.commands.ask import print_answer
+
+    return lambda: print_answer(" ".join(argv[1:]))
+
+
+def _parsed(argv: list[str]) -> Callable[[], int]:
+    """The command argparse reads from `argv` (usage errors exit here, with code 2)."""
+    from sessiontui.tui.commands.parser import build_parser
+
+    args = build_parser(argv[0]).parse_args(argv)
+    if not getattr(args, "func", None):
+        build_parser().print_help()
+        return lambda: 2
+    return lambda: args.func(args)
 
 
 if __name__ == "__main__":

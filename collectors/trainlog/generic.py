@@ -66,7 +66,7 @@ _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
 _TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
                "train_iters", "total_iters", "num_training_steps")
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|valid|val|evaluation|eval|evaluating|test|dev)\b"
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
                          r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"
@@ -77,6 +77,10 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 # cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
 _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+# torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
+# 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
+# where other tools' `tps` is the job's.
+_TITAN_MEMORY = re.compile(r"\bmemory: *[\d.]+GiB\([\d.]+%\)")
 MAX_KEY_WORDS = 2  # longer keys are kept only when the vocabulary knows them
 _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
@@ -98,6 +102,15 @@ _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
+# GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
+# slash apart; each name is a kind of the leading word (`total` loss).
+_SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]\w*(?:/[A-Za-z]\w*)+)"
+                      rf"(?P<sep>\s*[:=]\s*)(?P<values>{_VALUE}(?:/{_VALUE})+)(?![\w/.])", re.IGNORECASE)
+# torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
+# train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
+_GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
+# LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
+_BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -150,6 +163,27 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     return key if len(words) <= MAX_KEY_WORDS else None
 
 
+def _unslashed(match: re.Match[str]) -> str:
+    """`Loss span/answer/total=a/b/c` as `span_Loss=a, answer_Loss=b, total_Loss=c` (left as
+    printed when the names and figures do not pair up)."""
+    names, values = match["names"].split("/"), match["values"].split("/")
+    if len(names) != len(values):
+        return match[0]
+    suffix = f"_{match['kind']}" if match["kind"] else ""
+    return ", ".join(f"{name}{suffix}={value}" for name, value in zip(names, values, strict=True))
+
+
+def _unglued(match: re.Match[str]) -> str:
+    """` lr` for the `lr` of `7.1234lr: 0.0008` when the vocabulary knows the name (`conv1d: 3` stays)."""
+    return f" {match['key']}" if _known(match["key"]) else match[0]
+
+
+def _unbracketed(match: re.Match[str]) -> str:
+    """`[Loss] nan` as `Loss nan` when the vocabulary knows the bracketed name (a tag such as
+    `[rank0]` or `[INFO]` stays a tag)."""
+    return match["key"] if _known(match["key"]) else match[0]
+
+
 def pairs(text: str) -> list[tuple[str, float]]:
     """(key as printed, value) of every figure in a line, in order."""
     found: list[tuple[str, float]] = []
@@ -189,16 +223,17 @@ def _indexed(text: str) -> tuple[int | None, str]:
     return int(match["n"]), f"{match['key']} {text[match.end():]}"
 
 
-def _leading_step(text: str, found: list[tuple[str, float]]) -> tuple[int, int | None] | None:
+def _leading_step(text: str, found: list[tuple[str, float]], positioned: bool) -> tuple[int, int | None] | None:
     """(step, total) of a counter leading the line: bracketed, or bare before a delimiter when
     the line prints the loss (a terminal-wrapped tail such as fairseq's `3 | clip 0.000 | oom
-    0.000` does not)."""
+    0.000` does not) and no position of its own (`0: completed step: 9` is srun's task label)."""
     lead = _LEAD_STEP.match(text)
     if lead is None:
         return None
     if lead[1] is not None:
         return int(lead[1]), None
-    if not any(canonical(key) == "loss" for key, _ in found):
+    names = [canonical(key) for key, _ in found]
+    if "loss" not in names or positioned or "step" in names:
         return None
     return int(lead[2]), int(lead[3]) if lead[3] else None
 
@@ -210,6 +245,7 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text):
         return None
+    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     counted, text = _indexed(text)
     found = pairs(text)
     if not found:
@@ -234,7 +270,7 @@ def generic(text: str) -> Reading | None:
     elif counted is not None:
         step = (2, counted)
     positioned = step
-    if (lead := _leading_step(text, found)) is not None and (step is None or step[0] > 1) and not validation:
+    if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
     if announced is not None:
         total = int(announced[1])
@@ -266,6 +302,9 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
+    if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
+        metrics.pop("tokens_per_s", None)
+        metrics["tokens_per_s_per_device"] = rate
     updates_per_s = metrics.get("ups")  # fairseq updates/s
     fmt = "epoch-batch" if batch is not None and epoch is not None else "key-value"
     if position is not None and _RICH_BAR.search(text) and epoch is not None and step and total:
@@ -287,4 +326,11 @@ def json_object(text: str) -> Reading | None:
         return None
     printed = [(str(key), str(value)) for key, value in data.items()
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
-    return from_pairs("jsonl", printed)
+    reading = from_pairs("jsonl", printed)
+    done = reading.metrics.get("update") if reading is not None else None
+    if reading is not None and reading.epoch is not None and done is not None and (
+            reading.epoch - 1 <= done <= reading.epoch):
+        # fairseq's JsonProgressBar: `"epoch": 2, "update": 1.049`, the epochs done as a fraction
+        # (facebookresearch/fairseq fairseq/logging/progress_bar.py, `epoch - 1 + (i + 1) / size`)
+        reading.epoch = reading.metrics.pop("update")
+    return reading

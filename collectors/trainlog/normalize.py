@@ -19,7 +19,9 @@ LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
 LABELLED_SHARE = 0.8  # of its non-blank lines carry it
 LINES_PER_TASK = 4  # at least, per distinct task label
 _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
-_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# `5,856`, `1,234,567.5`: a whole number grouped by threes, not a CSV row's cells (`0.001,149,`,
+# `12,345,0.5`: after a decimal or before another comma and figure).
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 
@@ -30,7 +32,7 @@ def normalize(line: str) -> str:
     if "tensor(" in text:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
-        text = _THOUSANDS.sub("", text)
+        text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)
     if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
         text = _SEPARATOR_TAB.sub(" ", text)
     if "\xa0" in text:

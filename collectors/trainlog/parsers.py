@@ -55,12 +55,17 @@ _DARKNET = re.compile(r"\s*(?P<step>\d+): (?P<loss>\S+), (?P<avg>\S+) avg(?: los
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
-_MEGATRON_VALID = re.compile(r"validation loss at iteration (?P<step>\d+)[^|]*\|(?P<rest>.*)")
+# Since b6a7f40 (2025-08-16) each of several validation sets is named: `validation-0 loss at`,
+# `validation-wiki loss at` (NVIDIA/Megatron-LM megatron/training/training.py `evaluate_and_print_results`).
+_MEGATRON_VALID = re.compile(r"validation(?:-(?P<set>[\w.]+))? loss at iteration (?P<step>\d+)[^|]*\|(?P<rest>.*)")
 # DeepSpeed pipeline engine (diffusion-pipe): `steps: 4 loss: 0.1193 iter time (s): 533.263 ...`.
 _DS_STEPS = re.compile(
-    r"\bsteps: (?P<step>\d+) loss: (?P<loss>\S+) iter time \(s\): (?P<iter>[\d.]+)"
+    # since 2024 each of a MoE model's other losses between (`moe_loss: 0.0123 `; deepspeedai/DeepSpeed
+    # deepspeed/runtime/pipe/engine.py at 08e0733)
+    r"\bsteps: (?P<step>\d+) loss: (?P<loss>\S+) (?P<others>(?:[\w.]+: \S+ )*)iter time \(s\): (?P<iter>[\d.]+)"
     r"(?: samples/sec: (?P<sps>[\d.]+))?"
 )
+_DS_OTHER = re.compile(r"([\w.]+): (\S+) ")
 # torchvision / DETR MetricLogger: `Epoch: [0]  [210/225]  eta: 0:00:04  lr: 0.001  loss: x (avg)`.
 _METRIC_LOGGER = re.compile(
     r"^(?P<head>[A-Za-z][\w ]{0,30}:)?\s*(?:\[(?P<e>\d+)(?:/\d+)?\]\s+)?\[\s*(?P<i>\d+)/(?P<n>\d+)\]"
@@ -244,7 +249,10 @@ def _megatron_validation(text: str) -> Reading | None:
         value = to_float(raw) if sep else None
         if value is not None:
             name = metric_name(key).removesuffix("_value")
-            metrics["val_" + ("loss" if name in ("lm_loss", "loss") else name)] = value
+            name = "loss" if name in ("lm_loss", "loss") else name
+            metrics["val_" + name] = value
+            if match["set"]:  # each set's figure under its name too; `val_loss` is the last set's
+                metrics[f"val_{match['set']}_{name}"] = value
     return Reading("megatron", metrics) if metrics else None
 
 
@@ -255,6 +263,9 @@ def deepspeed_steps(text: str) -> Reading | None:
         return None
     loss, iteration = to_float(match["loss"]), float(match["iter"])
     metrics = {"loss": loss} if loss is not None else {}
+    for name, value in _DS_OTHER.findall(match["others"]):
+        if (figure := to_float(value)) is not None:
+            add_metric(metrics, name, figure)
     metrics["iter_time_s"] = iteration
     if match["sps"]:
         metrics["samples_per_s"] = float(match["sps"])

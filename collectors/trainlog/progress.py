@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -147,7 +148,18 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     )
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
+    _postfix_step(reading)
     return reading, rest
+
+
+def _postfix_step(reading: Reading) -> None:
+    """A position the postfix prints (fairseq's `num_updates=348000` on a bar over one epoch's
+    batches) is the run's step; the bar's total is then the epoch's, not the run's. One apart
+    (NeMo's `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+    printed = reading.metrics.pop("step", None)
+    if printed is None or not math.isfinite(printed) or abs(printed - (reading.step or 0)) <= 1:
+        return
+    reading.step, reading.total, reading.done = int(printed), None, False
 
 
 def _run_wide(reading: Reading, epoch: int, step: int) -> None:

@@ -51,6 +51,10 @@ MIN_COLUMNS = 3
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 _COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
 _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
+# Lines another part of the process prints between a log's lines: a Python warning and the
+# source line under it, NCCL's `INFO`/`WARN` lines, c10d's glog-style `[W socket.cpp:663]`. Inside a
+# JSON block or a summary table they are skipped, not taken as the block's end.
+_INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|WARN)\b|^\[[WE]\d* [\w.]+:\d+\]")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -88,12 +92,13 @@ def _cells(text: str, header: bool = False) -> list[str]:
     head = (text[:bar.start()] if bar else text).strip()
     if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
         return [cell.strip() for cell in head[1:-1].split("|")]
-    if "\t" in head:
-        return [cell.strip() for cell in head.split("\t") if cell.strip()]
     commas = head.split(",")
     if len(commas) > 1 and not any(" " in cell.strip() for cell in commas):  # Keras CSVLogger's
-        # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list)
+        # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list),
+        # also padded with tabs
         return [cell.strip().strip("[]") for cell in commas]
+    if "\t" in head:
+        return [cell.strip() for cell in head.split("\t") if cell.strip()]
     return re.split(r"\s{2,}", head) if header else head.split()
 
 
@@ -223,6 +228,8 @@ class LineReader:
             return []
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
+        if (self._block is not None or self._summary) and _INTERJECTED.search(text):
+            return []
         if self._block is not None or _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
         if text.startswith(_COPYPASTE):
@@ -323,13 +330,17 @@ class LineReader:
         assert self._columns is not None
         cells = _cells(text)
         columns = self._columns
+        if len(cells) != len(columns) and "\t" in text:  # tabs for runs of spaces, but a full
+            cells = _cells(text.replace("\t", " "))  # column left one space (`0.04801 0.0004782`)
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
             columns, cells = aligned
         figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
         numeric = [figure is not None for figure in figures]
-        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - 1):
+        blank = cells.count("")  # a CSV row leaves what was not logged with it empty (Lightning's
+        # metrics.csv: `0,,99,,0.612,,`, lightning/fabric/loggers/csv_logs.py `csv.DictWriter`)
+        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - blank - 1):
             return None
         metrics: dict[str, float] = {}
         epoch = step = None

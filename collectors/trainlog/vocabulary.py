@@ -55,6 +55,17 @@ ALIASES = {
     "box": "box_loss",
     "obj": "obj_loss",
     "cls": "cls_loss",
+    # a rate per accelerator, not the job's: MaxText `Tokens/s/device` (MaxText/metric_logger.py),
+    # torchtune `tokens_per_second_per_gpu` (its recipes' `log_dict`), nanotron
+    # `tokens_per_sec_per_gpu`, Composer `throughput/device/tokens_per_second`; compute the same way
+    "tokens/s/device": "tokens_per_s_per_device",
+    "tokens_per_second_per_gpu": "tokens_per_s_per_device",
+    "tokens_per_sec_per_gpu": "tokens_per_s_per_device",
+    "tokens_per_second_per_device": "tokens_per_s_per_device",
+    "throughput/device/tokens_per_second": "tokens_per_s_per_device",
+    "tflop/s/device": "tflops_per_device",
+    "model_tflops_per_gpu": "tflops_per_device",
+    "throughput_per_gpu_(tflop/s/gpu)": "tflops_per_device",  # Megatron-LM training.py
     # position: lifted out of the metrics as the step
     "iteration": "step",
     "iter": "step",
@@ -96,6 +107,8 @@ LEXICON = {
     "tokens_per_s": ("tokens_per_s", "tokens_per_sec", "tokens_per_second", "tokens/s", "tok/s",
                      "tps", "toks/s", "tokens/sec", "tok/sec", "tokens/second"),
     "perplexity": ("perplexity", "ppl"),
+    # DeepSpeed's timer `CurrSamplesPerSec=`, its pipe engine's `samples/sec:`, HF's `train_samples_per_second`
+    "samples_per_s": ("samples_per_s", "samples_per_sec", "samples_per_second", "samples/s", "samples/sec"),
     "mfu": ("mfu",),
     "memory": ("memory", "mem", "max_mem"),
     "epoch": ("epoch",),
@@ -166,7 +179,7 @@ def _unqualified(name: str) -> str:
     core = [word for word in words if word not in _QUALIFIERS] or words[-1:]  # `cur_epoch`: epoch
     if core and len(core) < len(words):
         joined = "_".join(core)
-        known = ALIASES.get(joined) or (joined if joined in LEXICON else None)
+        known = ALIASES.get(joined) or (joined if joined in LEXICON else _SPELLINGS.get(joined))
         if known is None and joined.startswith(("eval_", "val_")):  # `Final eval loss`
             known = joined if joined.split("_", 1)[1] in LEXICON else None
         if known:

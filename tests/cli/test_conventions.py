@@ -46,8 +46,8 @@ def test_every_option_has_help_and_every_command_examples() -> None:
                 assert action.help, (path, action.option_strings or action.dest)
 
 
-def test_examples_are_shown_as_written(run_cli) -> None:
-    shown = run_cli("list", "--help", check=True).stdout
+def test_examples_are_shown_as_written(run_main) -> None:
+    shown = run_main("list", "--help", check=True).stdout
     assert "EXAMPLES\n  sessiontui list\n  sessiontui list --kind benchmark --limit 5 --json" in shown
 
 
@@ -57,9 +57,9 @@ def test_examples_are_shown_as_written(run_cli) -> None:
     (["list", "--kinds", "note"], "did you mean --kind?"),
     (["edit", "n-1", "--set", "valu=3"], "did you mean value?"),
 ])
-def test_typos_get_a_did_you_mean_and_exit_2(run_cli, argv: list[str], hint: str) -> None:
-    run_cli("note", "add", "x", check=True)
-    result = run_cli(*argv)
+def test_typos_get_a_did_you_mean_and_exit_2(run_main, argv: list[str], hint: str) -> None:
+    run_main("note", "add", "x", check=True)
+    result = run_main(*argv)
     assert result.returncode == 2 and hint in result.stderr and result.stderr.count("\n") == 1
 
 
@@ -83,25 +83,25 @@ def test_dash_is_stdin_and_stdout(run_cli, tmp_path: Path) -> None:
     assert bad.returncode == 1 and bad.stderr.startswith("sessiontui: standard input: not valid TOML")
 
 
-def test_salvage_success_is_on_stdout_without_an_error_prefix(run_cli, tmp_path: Path) -> None:
-    run_cli("note", "add", "kept", check=True)
-    result = run_cli("salvage", str(tmp_path / "rescued.toml"), check=True)
+def test_salvage_success_is_on_stdout_without_an_error_prefix(run_main, tmp_path: Path) -> None:
+    run_main("note", "add", "kept", check=True)
+    result = run_main("salvage", str(tmp_path / "rescued.toml"), check=True)
     assert result.stdout.startswith("salvaged 1 records") and result.stderr == ""
-    piped = run_cli("salvage", "-", check=True)
+    piped = run_main("salvage", "-", check=True)
     assert piped.stdout.startswith("# sessiontui project memory")
     assert piped.stderr.startswith("salvaged 1 records")  # beside the TOML: a note, not an error
 
 
-def test_completion_scripts_come_from_the_parser(run_cli) -> None:
+def test_completion_scripts_come_from_the_parser(run_main) -> None:
     levels = {level.path: level for level in walk(build_parser())}
-    fish = run_cli("completion", "fish", check=True).stdout
-    zsh = run_cli("completion", "zsh", check=True).stdout
+    fish = run_main("completion", "fish", check=True).stdout
+    zsh = run_main("completion", "zsh", check=True).stdout
     for path, level in levels.items():
         for option in level.options:
             assert f"-l {option[2:]}" in fish, (path, option)
             assert option in zsh, (path, option)
     assert zsh.startswith("#compdef sessiontui")
-    assert run_cli("completion", "tcsh").returncode == 2
+    assert run_main("completion", "tcsh").returncode == 2
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
@@ -112,9 +112,9 @@ def test_completion_scripts_come_from_the_parser(run_cli) -> None:
     ("sessiontui completion ", "bash zsh fish --help"),
     ("sessiontui sync --st", "--status"),
 ])
-def test_bash_completion_completes(run_cli, tmp_path: Path, words: str, expected: str) -> None:
+def test_bash_completion_completes(run_main, tmp_path: Path, words: str, expected: str) -> None:
     script = tmp_path / "complete.bash"
-    script.write_text(run_cli("completion", "bash", check=True).stdout)
+    script.write_text(run_main("completion", "bash", check=True).stdout)
     line = words.split(" ")
     probe = (f"source {script}; COMP_WORDS=({' '.join(repr(w) for w in line)}); "
              f"COMP_CWORD={len(line) - 1}; _sessiontui; echo \"${{COMPREPLY[*]}}\"")
@@ -141,9 +141,9 @@ def test_train_status_reads_a_log_from_stdin_and_followers_refuse_it(run_cli) ->
 
 
 @pytest.mark.skipif(shutil.which("fish") is None, reason="no fish")
-def test_fish_completion_completes(run_cli, tmp_path: Path) -> None:
+def test_fish_completion_completes(run_main, tmp_path: Path) -> None:
     script = tmp_path / "sessiontui.fish"
-    script.write_text(run_cli("completion", "fish", check=True).stdout)
+    script.write_text(run_main("completion", "fish", check=True).stdout)
     probe = (f"source {script}; complete -C 'sessiontui list --kind '; echo @; "
              "complete -C 'sessiontui sync --st'")
     out = subprocess.run(["fish", "-c", probe], capture_output=True, text=True, check=True).stdout
@@ -154,9 +154,9 @@ def test_fish_completion_completes(run_cli, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh")
-def test_zsh_completion_completes(run_cli, tmp_path: Path) -> None:
+def test_zsh_completion_completes(run_main, tmp_path: Path) -> None:
     script = tmp_path / "_sessiontui"
-    script.write_text(run_cli("completion", "zsh", check=True).stdout)
+    script.write_text(run_main("completion", "zsh", check=True).stdout)
     stubs = ('compadd() { shift; print -l -- "$@" }; _describe() { print -l -- "${(@P)${@[-1]}}" }; '
              "_files() { print FILES }; compdef() { }")
     probe = (f"{stubs}; source {script}; words=(sessiontui list --kind ''); CURRENT=4; _sessiontui; "

@@ -98,11 +98,11 @@ def test_form_and_import_agree_on_targets(tmp_path: Path, typed: dict, accepted:
     assert by_form("target", typed) is by_import("target", typed, tmp_path) is accepted
 
 
-def test_a_misspelt_field_gets_a_suggestion_from_the_table(run_cli) -> None:
+def test_a_misspelt_field_gets_a_suggestion_from_the_table(run_main) -> None:
     fields = typed_fields()
     assert closest("valu", fields) == "value" and closest("acept_lenght", fields) == "accept_length"
     assert closest("zzzzzz", fields) is None
-    added = run_cli("note", "add", "n", check=True).stdout.split()[2].rstrip(":")
-    result = run_cli("edit", added, "--set", "valu=3")
+    added = run_main("note", "add", "n", check=True).stdout.split()[2].rstrip(":")
+    result = run_main("edit", added, "--set", "valu=3")
     assert result.returncode == 2
     assert result.stderr.strip() == "sessiontui: no field 'valu' (did you mean value?)"

@@ -1,4 +1,5 @@
-"""The memory commands through the real `sessiontui` binary, as scripts and people use them."""
+"""The memory commands as scripts and people use them: the first test through the real
+`sessiontui` binary, the rest through the CLI's main in-process (run_main)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_times_are_shown_to_the_second() -> None:
     assert to_the_second("yesterday") == "yesterday"
 
 
-def test_git_state_is_stamped_inside_a_repository(run_cli, tmp_path: Path) -> None:
+def test_git_state_is_stamped_inside_a_repository(run_main, tmp_path: Path) -> None:
     import subprocess
 
     repo = tmp_path / "proj"
@@ -46,82 +47,82 @@ def test_git_state_is_stamped_inside_a_repository(run_cli, tmp_path: Path) -> No
     subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "x",
                     "--allow-empty"], cwd=repo, check=True)
     subprocess.run(["git", "add", "f"], cwd=repo, check=True)
-    record = json.loads(run_cli("note", "add", "hello", "--json", cwd=repo, check=True).stdout)["records"][0]
+    record = json.loads(run_main("note", "add", "hello", "--json", cwd=repo, check=True).stdout)["records"][0]
     assert record["git_branch"] == "exp" and len(record["git_commit"]) == 40
     assert record["git_dirty"] is True
 
 
-def test_lesson_note_edit_rm_restore(run_cli) -> None:
-    lesson = json.loads(run_cli("lesson", "add", "--title", "Triton smem", "--symptom", "OutOfResources",
+def test_lesson_note_edit_rm_restore(run_main) -> None:
+    lesson = json.loads(run_main("lesson", "add", "--title", "Triton smem", "--symptom", "OutOfResources",
                                 "--cause", "BLOCK too big", "--fix", "num_stages=2", "--json", check=True).stdout)["records"][0]
-    run_cli("note", "add", "packing", "was", "off", check=True)
-    run_cli("edit", lesson["id"], "--fix", "num_stages=1", "--set", "tags=triton,smem", check=True)
-    shown = json.loads(run_cli("show", lesson["id"], "--json", check=True).stdout)["records"][0]
+    run_main("note", "add", "packing", "was", "off", check=True)
+    run_main("edit", lesson["id"], "--fix", "num_stages=1", "--set", "tags=triton,smem", check=True)
+    shown = json.loads(run_main("show", lesson["id"], "--json", check=True).stdout)["records"][0]
     assert shown["fix"] == "num_stages=1" and shown["tags"] == ["triton", "smem"]
-    run_cli("rm", lesson["id"], check=True)
-    assert [r["kind"] for r in json.loads(run_cli("list", "--json").stdout)["records"]] == ["note"]
-    assert lesson["id"] in run_cli("list", "--trash").stdout
-    run_cli("restore", lesson["id"], check=True)
-    assert len(json.loads(run_cli("list", "--json").stdout)["records"]) == 2
+    run_main("rm", lesson["id"], check=True)
+    assert [r["kind"] for r in json.loads(run_main("list", "--json").stdout)["records"]] == ["note"]
+    assert lesson["id"] in run_main("list", "--trash").stdout
+    run_main("restore", lesson["id"], check=True)
+    assert len(json.loads(run_main("list", "--json").stdout)["records"]) == 2
 
 
-def test_lesson_add_requires_its_fields(run_cli) -> None:
-    result = run_cli("lesson", "add", "--title", "only a title")
+def test_lesson_add_requires_its_fields(run_main) -> None:
+    result = run_main("lesson", "add", "--title", "only a title")
     assert result.returncode != 0 and "--symptom" in result.stderr
 
 
-def test_ask_json_contract(run_cli) -> None:
-    run_cli("bench", "add", "--config", "baseline", "--value", "50", "--baseline", check=True)
-    run_cli("bench", "add", "--config", "eagle3", "--value", "60", "--accept-length", "2.2", check=True)
-    out = json.loads(run_cli("ask", "what's the baseline?", "--json", check=True).stdout)
+def test_ask_json_contract(run_main) -> None:
+    run_main("bench", "add", "--config", "baseline", "--value", "50", "--baseline", check=True)
+    run_main("bench", "add", "--config", "eagle3", "--value", "60", "--accept-length", "2.2", check=True)
+    out = json.loads(run_main("ask", "what's the baseline?", "--json", check=True).stdout)
     assert set(out) >= {"intent", "text", "records", "figures"}
     assert out["intent"] == "baseline" and out["figures"]["reference_value"] == 50.0
-    speed = json.loads(run_cli("ask", "current speedup?", "--json", check=True).stdout)
+    speed = json.loads(run_main("ask", "current speedup?", "--json", check=True).stdout)
     assert speed["intent"] == "speedup" and abs(speed["figures"]["measured_speedup"] - 1.2) < 1e-9
 
 
-def test_export_import_idempotent(run_cli, tmp_path: Path) -> None:
-    run_cli("note", "add", "first", check=True)
-    run_cli("bench", "add", "--config", "c", "--value", "1.5", check=True)
+def test_export_import_idempotent(run_main, tmp_path: Path) -> None:
+    run_main("note", "add", "first", check=True)
+    run_main("bench", "add", "--config", "c", "--value", "1.5", check=True)
     path = tmp_path / "export.toml"
-    run_cli("export", str(path), check=True)
-    assert run_cli("export", check=True).stdout == path.read_text()
-    assert "0 added, 0 updated" in run_cli("import", str(path), check=True).stdout
+    run_main("export", str(path), check=True)
+    assert run_main("export", check=True).stdout == path.read_text()
+    assert "0 added, 0 updated" in run_main("import", str(path), check=True).stdout
 
 
-def test_bad_value_is_one_line_error(run_cli) -> None:
+def test_bad_value_is_one_line_error(run_main) -> None:
     for value in ("abc", "nan"):
-        result = run_cli("bench", "add", "--config", "x", "--value", value)
+        result = run_main("bench", "add", "--config", "x", "--value", value)
         assert result.returncode != 0
         assert len(result.stderr.strip().splitlines()) == 1 and "--value" in result.stderr
-    assert json.loads(run_cli("list", "--json").stdout)["records"] == []
+    assert json.loads(run_main("list", "--json").stdout)["records"] == []
 
 
-def test_corrupt_database_is_one_line_error_and_untouched(run_cli, memory_dir: Path) -> None:
+def test_corrupt_database_is_one_line_error_and_untouched(run_main, memory_dir: Path) -> None:
     memory_dir.mkdir(parents=True)
     db = memory_dir / "memory.db"
     db.write_bytes(b"\x00garbage" * 1000)
     before = db.read_bytes()
     for args in (("list",), ("ask", "what's the baseline?"), ("note", "add", "x")):
-        result = run_cli(*args)
+        result = run_main(*args)
         assert result.returncode != 0
         assert len(result.stderr.strip().splitlines()) == 1 and str(db) in result.stderr
         assert "Traceback" not in result.stderr
     assert db.read_bytes() == before
 
 
-def test_unwritable_directory_is_one_line_error(run_cli, tmp_path: Path) -> None:
+def test_unwritable_directory_is_one_line_error(run_main, tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    result = run_cli("note", "add", "x", env={"SESSIONTUI_DIR": str(blocker / "sub")})
+    result = run_main("note", "add", "x", env={"SESSIONTUI_DIR": str(blocker / "sub")})
     assert result.returncode != 0
     assert len(result.stderr.strip().splitlines()) == 1 and "cannot create folder" in result.stderr
 
 
-def test_bidi_overrides_and_zero_width_characters_are_shown_escaped(run_cli) -> None:
+def test_bidi_overrides_and_zero_width_characters_are_shown_escaped(run_main) -> None:
     sneaky = "rm\u202e-rf\u200b /tmp\u2066x\u2069\ufeff"
-    run_cli("note", "add", sneaky, check=True)
-    listed = run_cli("list", check=True).stdout
+    run_main("note", "add", sneaky, check=True)
+    listed = run_main("list", check=True).stdout
     assert "rm\\u202e-rf\\u200b /tmp\\u2066x\\u2069\\ufeff" in listed
     assert not any(ch in listed for ch in "\u202e\u200b\u2066\u2069\ufeff")
-    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"][0]["text"] == sneaky
+    assert json.loads(run_main("list", "--json", check=True).stdout)["records"][0]["text"] == sneaky

@@ -1,4 +1,5 @@
-"""`sessiontui record` through the real binary: wrapping a command, saved output, failures."""
+"""`sessiontui record`: wrapping a command, saved output, failures (a wrapped command, stdin bytes
+and Ctrl-C through the real binary; reading a paste or a file in-process, through run_main)."""
 
 from __future__ import annotations
 
@@ -92,9 +93,9 @@ def test_from_stdin_bytes_with_baseline_and_config(run_cli) -> None:
     assert len(listed(run_cli)) == 3
 
 
-def test_from_file_points_at_the_file(run_cli) -> None:
+def test_from_file_points_at_the_file(run_main) -> None:
     path = FIXTURES / "vllm_save_result.json"
-    [record] = json.loads(run_cli("record", "--from", str(path), "--json", check=True).stdout)[
+    [record] = json.loads(run_main("record", "--from", str(path), "--json", check=True).stdout)[
         "records"
     ]
     assert record["output_path"] == str(path.resolve()) and record.get("command") is None
@@ -116,10 +117,10 @@ def test_successful_command_with_nothing_recognisable_exits_2(run_cli) -> None:
     assert listed(run_cli) == []
 
 
-def test_needs_a_command_or_from(run_cli) -> None:
-    assert run_cli("record").returncode == 2
-    assert run_cli("record", "--from", "-", "--", "true", input="").returncode == 2
-    assert run_cli("record", "--from", "/no/such/file").returncode == 1
+def test_needs_a_command_or_from(run_main) -> None:
+    assert run_main("record").returncode == 2
+    assert run_main("record", "--from", "-", "--", "true", input="").returncode == 2
+    assert run_main("record", "--from", "/no/such/file").returncode == 1
 
 
 def test_ctrl_c_stops_the_command_and_keeps_what_it_printed(
@@ -157,39 +158,39 @@ def test_wrapped_command_keeps_its_flags_and_engine_environment(run_cli, tmp_pat
     assert record["engine"] == "sglang" and record.get("engine_version") is None  # not installed here
 
 
-def test_a_paste_copied_up_to_accept_length_is_stored_partial(run_cli) -> None:
+def test_a_paste_copied_up_to_accept_length_is_stored_partial(run_main) -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
     paste = text[: text.index("----------------End-to-End Latency")]  # no latency section
-    done = run_cli("record", "--json", "--from", "-", input=paste)
+    done = run_main("record", "--json", "--from", "-", input=paste)
     assert done.returncode == 0, done.stderr
     [stored] = json.loads(done.stdout)["records"]
     assert stored["value"] == 681.3 and stored["accept_length"] == 3.21
     assert stored["partial"] == ["latency"] and "ttft_ms_mean" not in stored["figures"]
     [line] = done.stderr.strip().splitlines()
     assert "partial" in line and "latency" in line
-    shown = run_cli("show", stored["id"], check=True).stdout
+    shown = run_main("show", stored["id"], check=True).stdout
     assert any(row.split() == ["partial", "['latency']"] for row in shown.splitlines())
 
 
-def test_a_paste_cut_before_its_throughput_is_refused_with_the_reason(run_cli) -> None:
+def test_a_paste_cut_before_its_throughput_is_refused_with_the_reason(run_main) -> None:
     text = (FIXTURES / "vllm_bench_serve.txt").read_text()
-    done = run_cli("record", "--from", "-", input=text[: text.index("Output token throughput")])
+    done = run_main("record", "--from", "-", input=text[: text.index("Output token throughput")])
     assert done.returncode == 2
     assert "nothing stored" in done.stderr and "output token throughput" in done.stderr
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
-def test_a_number_broken_by_a_control_character_is_not_stored(run_cli) -> None:
+def test_a_number_broken_by_a_control_character_is_not_stored(run_main) -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
-    done = run_cli("record", "--json", "--from", "-", input=text.replace("681.30", "681\x00.30"))
+    done = run_main("record", "--json", "--from", "-", input=text.replace("681.30", "681\x00.30"))
     assert done.returncode == 2 and "681" not in done.stdout
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
-def test_many_cut_blocks_give_one_short_problem_line(run_cli) -> None:
+def test_many_cut_blocks_give_one_short_problem_line(run_main) -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
     cut = text[: text.index("Output token throughput")]  # each block stops before its headline
-    done = run_cli("record", "--from", "-", input=cut * 499)
+    done = run_main("record", "--from", "-", input=cut * 499)
     assert done.returncode == 2
     [line] = done.stderr.strip().splitlines()
     assert len(line) <= 400 and "499 results incomplete; first:" in line

@@ -1,4 +1,6 @@
-"""Issue 16 through the real binary: nothing lost, nothing wrong stored, never a traceback."""
+"""Issue 16: nothing lost, nothing wrong stored, never a traceback. What depends on the process
+(file-size limits, endless stdin, a read-only folder as another user, concurrent writers) runs
+the real binary (run_cli); the rest the CLI's main in-process (run_main)."""
 
 from __future__ import annotations
 
@@ -38,16 +40,16 @@ def listed(run_cli) -> list[dict]:
 
 
 # -- 1. export with run records ---------------------------------------------------------------
-def test_export_of_a_project_with_a_run_record_round_trips(run_cli, tmp_path: Path) -> None:
+def test_export_of_a_project_with_a_run_record_round_trips(run_main, tmp_path: Path) -> None:
     log = tmp_path / "t.log"
     shutil.copy(FIXTURES / "trainlog" / "megatron.log", log)
-    run_cli("watch", "--once", "--log", str(log), check=True)
+    run_main("watch", "--once", "--log", str(log), check=True)
     out = tmp_path / "memory.toml"
-    one = run_cli("export", str(out))
+    one = run_main("export", str(out))
     assert one.returncode == 0, one.stderr
     [run] = [r for r in tomllib.loads(out.read_text())["record"] if r["kind"] == "run"]
     assert run["milestones"] and run["log_path"] == str(log)
-    fresh = run_cli("import", str(out), env={"SESSIONTUI_DIR": str(tmp_path / "other")})
+    fresh = run_main("import", str(out), env={"SESSIONTUI_DIR": str(tmp_path / "other")})
     assert fresh.returncode == 0 and "1 added" in fresh.stdout, fresh.stderr
 
 
@@ -64,34 +66,34 @@ def test_export_of_a_project_with_a_run_record_round_trips(run_cli, tmp_path: Pa
         (("--value", "5", "--accept-length", "0.5"), "accept_length"),
     ],
 )
-def test_bench_add_refuses_implausible_values(run_cli, flags: tuple, named: str) -> None:
-    result = run_cli("bench", "add", "--config", "x", *flags)
+def test_bench_add_refuses_implausible_values(run_main, flags: tuple, named: str) -> None:
+    result = run_main("bench", "add", "--config", "x", *flags)
     assert result.returncode == 2 and named in one_line_error(result)
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
-def test_bench_add_refuses_an_empty_config_and_edit_keeps_the_bounds(run_cli) -> None:
-    result = run_cli("bench", "add", "--config", " ", "--value", "5")
+def test_bench_add_refuses_an_empty_config_and_edit_keeps_the_bounds(run_main) -> None:
+    result = run_main("bench", "add", "--config", " ", "--value", "5")
     assert result.returncode == 2 and "config" in one_line_error(result)
-    added = json.loads(run_cli("bench", "add", "--config", "x", "--value", "5", "--json",
+    added = json.loads(run_main("bench", "add", "--config", "x", "--value", "5", "--json",
                                check=True).stdout)["records"][0]
     for flags in (("--value", "-1"), ("--set", "accept_length=0"), ("--set", "concurrency=0")):
-        result = run_cli("edit", added["id"], *flags)
+        result = run_main("edit", added["id"], *flags)
         assert result.returncode == 2, result.stderr
         one_line_error(result)
-    assert listed(run_cli)[0]["value"] == 5.0
+    assert listed(run_main)[0]["value"] == 5.0
 
 
 @pytest.mark.parametrize("written", ["-681.30", "1e308", "0.00"])
-def test_record_from_refuses_implausible_parsed_values(run_cli, tmp_path: Path, written: str) -> None:
+def test_record_from_refuses_implausible_parsed_values(run_main, tmp_path: Path, written: str) -> None:
     text = (FIXTURES / "bench" / "sglang_bench_serving.txt").read_text()
     assert "681.30" in text
     changed = tmp_path / "changed.txt"
     changed.write_text(text.replace("681.30", written))
-    result = run_cli("record", "--from", str(changed))  # exit 2: implausible, or not found at all
+    result = run_main("record", "--from", str(changed))  # exit 2: implausible, or not found at all
     assert result.returncode == 2, result.stdout
     one_line_error(result)
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
 # -- 3. and 12. import: all or nothing, every problem named -----------------------------------
@@ -118,64 +120,64 @@ GOOD = '[[record]]\nkind = "note"\nid = "n-1"\ncreated_at = "2026-01-01T00:00:00
     ],
 )
 def test_import_names_the_record_and_field_and_imports_nothing(
-    run_cli, tmp_path: Path, body: str, named: str
+    run_main, tmp_path: Path, body: str, named: str
 ) -> None:
     bench = '[[record]]\nkind = "benchmark"\nid = "b-2"\nconfig = "c"\nvalue = 50.0\n'
     bench += 'created_at = "2026-01-01T00:00:00+00:00"\n'
     lines = [line for line in bench.splitlines() if line.split(" =")[0] != body.split(" =")[0]]
     path = write(tmp_path, GOOD + "\n".join([*lines, body]) + "\n")
-    result = run_cli("import", str(path))
+    result = run_main("import", str(path))
     assert result.returncode == 1 and named in one_line_error(result)
-    assert listed(run_cli) == []  # the good first record was not imported either
+    assert listed(run_main) == []  # the good first record was not imported either
 
 
-def test_import_lists_every_problem_in_one_line(run_cli, tmp_path: Path) -> None:
+def test_import_lists_every_problem_in_one_line(run_main, tmp_path: Path) -> None:
     path = write(tmp_path, 'record = "x"\n')
-    assert run_cli("import", str(path)).returncode == 1
+    assert run_main("import", str(path)).returncode == 1
     text = GOOD + GOOD.replace('"n-1"', '"n-2"').replace('text = "ok"', "text = 5")
     text += GOOD.replace('"n-1"', '"n-3"').replace('"2026', '"20x6')
-    result = run_cli("import", str(write(tmp_path, text)))
+    result = run_main("import", str(write(tmp_path, text)))
     message = one_line_error(result)
     assert "2 problem(s)" in message and "record 2 text" in message and "record 3 created_at" in message
 
 
-def test_native_toml_datetimes_are_accepted_and_normalised(run_cli, tmp_path: Path) -> None:
+def test_native_toml_datetimes_are_accepted_and_normalised(run_main, tmp_path: Path) -> None:
     text = GOOD.replace('"2026-01-01T00:00:00+00:00"', "2026-01-01T02:00:00+02:00")
-    result = run_cli("import", str(write(tmp_path, text)))
+    result = run_main("import", str(write(tmp_path, text)))
     assert result.returncode == 0, result.stderr
-    assert listed(run_cli)[0]["created_at"] == "2026-01-01T00:00:00+00:00"
+    assert listed(run_main)[0]["created_at"] == "2026-01-01T00:00:00+00:00"
 
 
-def test_import_refuses_a_newer_format_and_unknown_top_level_keys(run_cli, tmp_path: Path) -> None:
-    newer = run_cli("import", str(write(tmp_path, "format_version = 2\n" + GOOD)))
+def test_import_refuses_a_newer_format_and_unknown_top_level_keys(run_main, tmp_path: Path) -> None:
+    newer = run_main("import", str(write(tmp_path, "format_version = 2\n" + GOOD)))
     assert newer.returncode == 1 and "newer sessiontui" in one_line_error(newer)
-    unknown = run_cli("import", str(write(tmp_path, 'format_version = 1\nowner = "me"\n' + GOOD)))
+    unknown = run_main("import", str(write(tmp_path, 'format_version = 1\nowner = "me"\n' + GOOD)))
     assert unknown.returncode == 1 and "owner" in one_line_error(unknown)
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
-def test_duplicate_ids_with_different_content_are_reported(run_cli, tmp_path: Path) -> None:
-    same = run_cli("import", str(write(tmp_path, GOOD + GOOD)))
+def test_duplicate_ids_with_different_content_are_reported(run_main, tmp_path: Path) -> None:
+    same = run_main("import", str(write(tmp_path, GOOD + GOOD)))
     assert same.returncode == 0 and "1 added" in same.stdout
     other = GOOD + GOOD.replace('text = "ok"', 'text = "changed"')
-    result = run_cli("import", str(write(tmp_path, other, "other.toml")))
+    result = run_main("import", str(write(tmp_path, other, "other.toml")))
     assert result.returncode == 1 and "record 2 id: n-1 is also record 1" in one_line_error(result)
 
 
 # -- 7. a future-dated import never reverts a later local edit ---------------------------------
-def test_reimporting_an_export_after_a_local_edit_keeps_the_edit(run_cli, tmp_path: Path) -> None:
-    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
+def test_reimporting_an_export_after_a_local_edit_keeps_the_edit(run_main, tmp_path: Path) -> None:
+    added = json.loads(run_main("bench", "add", "--config", "b", "--value", "50", "--baseline",
                                "--json", check=True).stdout)["records"][0]
     export = tmp_path / "e.toml"
-    run_cli("export", str(export), check=True)
-    run_cli("edit", added["id"], "--value", "77", check=True)
-    run_cli("import", str(export), check=True)
-    assert listed(run_cli)[0]["value"] == 77.0
+    run_main("export", str(export), check=True)
+    run_main("edit", added["id"], "--value", "77", check=True)
+    run_main("import", str(export), check=True)
+    assert listed(run_main)[0]["value"] == 77.0
 
 
 # -- 8. damaged file: no write, salvage ---------------------------------------------------------
 def test_a_damaged_memory_refuses_writes_and_salvage_recovers_it(
-    run_cli, memory_dir: Path, tmp_path: Path
+    run_main, memory_dir: Path, tmp_path: Path
 ) -> None:
     from tests.project_memory.test_store_reliability import damaged_memory
 
@@ -183,29 +185,29 @@ def test_a_damaged_memory_refuses_writes_and_salvage_recovers_it(
     db = memory_dir / "memory.db"
     damaged_memory(db)  # 2,000 notes, three pages of the table overwritten
     before = db.read_bytes()
-    refused = run_cli("bench", "add", "--config", "c", "--value", "5")
+    refused = run_main("bench", "add", "--config", "c", "--value", "5")
     assert refused.returncode == 1 and "damaged" in one_line_error(refused)
     assert "salvage" in refused.stderr and db.read_bytes() == before
     out = tmp_path / "salvaged.toml"
-    result = run_cli("salvage", str(out))
+    result = run_main("salvage", str(out))
     assert result.returncode == 3 and "could not be read (lost)" in result.stdout  # a result, not an error
     assert result.stderr == ""
     saved = tomllib.loads(out.read_text())["record"]
     lost = int(result.stdout.split("; ")[1].split()[0])
     assert len(saved) + lost == 2000 and len(saved) > 1900
     db.rename(memory_dir / "damaged.db")
-    restored = run_cli("import", str(out))
+    restored = run_main("import", str(out))
     assert restored.returncode == 0 and f"{len(saved)} added" in restored.stdout
 
 
 # -- 9. export PATH ---------------------------------------------------------------------------
-def test_export_to_a_missing_folder_or_a_folder(run_cli, tmp_path: Path) -> None:
-    run_cli("note", "add", "n", check=True)
-    missing = run_cli("export", str(tmp_path / "nope" / "m.toml"))
+def test_export_to_a_missing_folder_or_a_folder(run_main, tmp_path: Path) -> None:
+    run_main("note", "add", "n", check=True)
+    missing = run_main("export", str(tmp_path / "nope" / "m.toml"))
     assert missing.returncode == 1 and "does not exist" in one_line_error(missing)
     folder = tmp_path / "out"
     folder.mkdir()
-    done = run_cli("export", str(folder), check=True)
+    done = run_main("export", str(folder), check=True)
     assert (folder / "sessiontui-memory.toml").is_file() and "sessiontui-memory.toml" in done.stdout
     assert not (tmp_path / "out.tmp").exists()
 
@@ -249,40 +251,40 @@ def test_a_full_disk_during_import_names_the_cause(run_cli, memory_dir: Path, tm
 
 
 # -- 11. control characters -------------------------------------------------------------------
-def test_control_sequences_from_stored_text_are_escaped_but_json_is_exact(run_cli) -> None:
+def test_control_sequences_from_stored_text_are_escaped_but_json_is_exact(run_main) -> None:
     hostile = "clear\x1b[2J title\x1b]0;pwned\x07 clip\x1b]52;c;aGk=\x07 csi\x9b31m end"
-    added = json.loads(run_cli("note", "add", hostile, "--json", check=True).stdout)["records"][0]
+    added = json.loads(run_main("note", "add", hostile, "--json", check=True).stdout)["records"][0]
     assert added["text"] == hostile  # JSON: the exact value
     for args in (("list",), ("show", added["id"]), ("note", "add", hostile)):
-        out = run_cli(*args, check=True).stdout
+        out = run_main(*args, check=True).stdout
         assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
         assert "\\x1b[2J" in out or args == ("list",)
-    assert "\\x1b" in run_cli("list", check=True).stdout
-    exported = run_cli("export", check=True).stdout
+    assert "\\x1b" in run_main("list", check=True).stdout
+    exported = run_main("export", check=True).stdout
     assert "\x9b" not in exported and tomllib.loads(exported)["record"][0]["text"] == hostile
 
 
-def test_a_multi_line_label_keeps_list_at_one_line_per_record(run_cli) -> None:
-    run_cli("bench", "add", "--config", "a\nb\tc", "--value", "50", check=True)
-    run_cli("note", "add", "first", check=True)
-    lines = run_cli("list", check=True).stdout.splitlines()
+def test_a_multi_line_label_keeps_list_at_one_line_per_record(run_main) -> None:
+    run_main("bench", "add", "--config", "a\nb\tc", "--value", "50", check=True)
+    run_main("note", "add", "first", check=True)
+    lines = run_main("list", check=True).stdout.splitlines()
     assert len(lines) == 2 and "a\\nb\\tc" in lines[1]
 
 
-def test_an_imported_id_with_control_characters_or_spaces_is_refused(run_cli, tmp_path: Path) -> None:
+def test_an_imported_id_with_control_characters_or_spaces_is_refused(run_main, tmp_path: Path) -> None:
     path = tmp_path / "in.toml"
     path.write_text('format_version = 1\n[[record]]\nkind = "note"\ntext = "t"\n'
                     'created_at = "2026-01-01T00:00:00Z"\nid = "x\\u001b[2J y"\n')
-    result = run_cli("import", str(path))
+    result = run_main("import", str(path))
     assert result.returncode == 1 and "record 1 id: must be" in one_line_error(result)
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
-def test_the_revision_is_kept_by_the_store_not_edited(run_cli) -> None:
-    added = json.loads(run_cli("note", "add", "n", "--json", check=True).stdout)["records"][0]
-    result = run_cli("edit", added["id"], "--set", f"revision={2**62}")
+def test_the_revision_is_kept_by_the_store_not_edited(run_main) -> None:
+    added = json.loads(run_main("note", "add", "n", "--json", check=True).stdout)["records"][0]
+    result = run_main("edit", added["id"], "--set", f"revision={2**62}")
     assert result.returncode == 2 and "cannot set field 'revision'" in one_line_error(result)
-    assert run_cli("edit", added["id"], "--set", "text=m").returncode == 0
+    assert run_main("edit", added["id"], "--set", "text=m").returncode == 0
 
 
 @pytest.mark.parametrize("args", [("import", "/dev/zero"), ("record", "--from", "/dev/zero")])
@@ -337,26 +339,26 @@ def test_read_commands_work_in_a_read_only_folder(run_cli, read_only_memory: Pat
     assert f"the memory folder {read_only_memory} is read-only" in one_line_error(refused)
 
 
-def test_train_status_degrades_without_a_store(run_cli, memory_dir: Path, tmp_path: Path) -> None:
+def test_train_status_degrades_without_a_store(run_main, memory_dir: Path, tmp_path: Path) -> None:
     memory_dir.mkdir()
     (memory_dir / "memory.db").write_bytes(b"\x00garbage" * 1000)
     log = FIXTURES / "trainlog" / "megatron.log"
-    result = run_cli("train", "status", "--log", str(log))
+    result = run_main("train", "status", "--log", str(log))
     assert result.returncode == 0 and "step" in result.stdout
     assert "lessons were not matched" in one_line_error(result)
 
 
-def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_cli, memory_dir: Path) -> None:
-    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--baseline",
+def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_main, memory_dir: Path) -> None:
+    added = json.loads(run_main("bench", "add", "--config", "b", "--value", "50", "--baseline",
                                "--json", check=True).stdout)["records"][0]
     db = sqlite3.connect(memory_dir / "memory.db")
     with db:
         db.execute("UPDATE records SET body = json_set(body, '$.value', 'abc')")
     db.close()
     for args in (("list",), ("show", added["id"]), ("ask", "what's the baseline?"), ("export",)):
-        result = run_cli(*args)
+        result = run_main(*args)
         assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
-    assert "INVALID" in run_cli("list").stdout
+    assert "INVALID" in run_main("list").stdout
 
 
 # -- issue 29: concurrent edits of one record ----------------------------------------------------
@@ -377,10 +379,10 @@ def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory
     assert stored["revision"] == len(fields)
 
 
-def test_a_draft_depth_past_the_limit_is_refused_in_one_line(run_cli) -> None:
-    result = run_cli("speedup", "--acc", "0.8,0.6", "--depth", "100000")
+def test_a_draft_depth_past_the_limit_is_refused_in_one_line(run_main) -> None:
+    result = run_main("speedup", "--acc", "0.8,0.6", "--depth", "100000")
     assert result.returncode == 2 and "must be 1 to 64, not 100000" in one_line_error(result)
-    assert run_cli("speedup", "--acc", "0.8,0.6", "--depth", "64").returncode == 0
+    assert run_main("speedup", "--acc", "0.8,0.6", "--depth", "64").returncode == 0
 
 
 def _killed_writer(memory: Path) -> None:

@@ -68,15 +68,15 @@ def test_the_project_is_merged_over_the_user_file(tmp_path: Path) -> None:
     assert config.sources["draft_overhead"] == str(project) and config.sources["theme"] == str(user)
 
 
-def test_config_show_names_each_setting_source(run_cli, tmp_path: Path) -> None:
+def test_config_show_names_each_setting_source(run_main, tmp_path: Path) -> None:
     xdg = tmp_path / "xdg"
     user = write(xdg / "sessiontui", "config.toml", USER)
     project = write(tmp_path, "sessiontui.toml", PROJECT)
     env = {"XDG_CONFIG_HOME": str(xdg)}
-    shown = json.loads(run_cli("config", "show", "--json", env=env, check=True).stdout)
+    shown = json.loads(run_main("config", "show", "--json", env=env, check=True).stdout)
     assert (shown["user_file"], shown["project_file"]) == (str(user), str(project))
     assert shown["settings"]["draft_overhead"] == 0.15 and shown["settings"]["theme"] == "nord"
     assert shown["sources"]["theme"] == str(user) and shown["sources"]["refresh_s"] == "default"
-    text = run_cli("config", "show", env=env, check=True)
+    text = run_main("config", "show", env=env, check=True)
     assert 'theme = "nord"' in text.stdout and str(user) in text.stdout
     assert "logs is per project" in text.stderr

@@ -1,4 +1,4 @@
-"""`sessiontui speedup` through the real binary, against a private project memory."""
+"""`sessiontui speedup` through the CLI's main (run_main), against a private project memory."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def worked(memory_dir: Path) -> dict[str, str]:
     return {"baseline": base.id, "calibration": spec.id}
 
 
-def test_json_matches_the_worked_examples(run_cli, worked) -> None:
-    out = run_cli("speedup", "--simulated-acc-len", "1.4", "--draft-overhead", "0.10", "--json",
+def test_json_matches_the_worked_examples(run_main, worked) -> None:
+    out = run_main("speedup", "--simulated-acc-len", "1.4", "--draft-overhead", "0.10", "--json",
                   check=True)
     report = json.loads(out.stdout)
     for key in CONTRACT_KEYS:
@@ -49,24 +49,24 @@ def test_json_matches_the_worked_examples(run_cli, worked) -> None:
     assert any(worked["baseline"] in s for s in report["sources"])
 
 
-def test_readable_output_shows_the_arithmetic(run_cli, worked) -> None:
-    out = run_cli("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", check=True).stdout
+def test_readable_output_shows_the_arithmetic(run_main, worked) -> None:
+    out = run_main("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", check=True).stdout
     assert "1 + 0.1" in out and "k = 1.8 x 50.0 / 40.0 = 2.25" in out
     assert "50.0 x 2.52 / 2.25 = 56.0" in out
     assert "Verdict: above break-even by 0.27 accept length" in out
     assert worked["calibration"] in out
 
 
-def test_empty_memory_gives_nulls_with_reasons(run_cli, memory_dir: Path) -> None:
-    report = json.loads(run_cli("speedup", "--acc", "0.7", "--json", check=True).stdout)
+def test_empty_memory_gives_nulls_with_reasons(run_main, memory_dir: Path) -> None:
+    report = json.loads(run_main("speedup", "--acc", "0.7", "--json", check=True).stdout)
     assert report["accept_length"] == pytest.approx(1.7)
     assert report["baseline_value"] is None and report["calibrated_value"] is None
     assert any("no baseline" in a for a in report["assumptions"])
     assert not (memory_dir / "memory.db").exists()  # asking never creates a memory
 
 
-def test_explicit_calibration_without_memory(run_cli) -> None:
-    report = json.loads(run_cli(
+def test_explicit_calibration_without_memory(run_main) -> None:
+    report = json.loads(run_main(
         "speedup", "--simulated-acc-len", "1.4", "--baseline-value", "50",
         "--calibrate-accept", "1.8", "--calibrate-value", "40", "--json", check=True,
     ).stdout)
@@ -84,8 +84,8 @@ def test_explicit_calibration_without_memory(run_cli) -> None:
         ("--acc", "0.8", "--depth", "0"),
     ],
 )
-def test_bad_input_is_one_line_and_nonzero(run_cli, args) -> None:
-    out = run_cli("speedup", *args)
+def test_bad_input_is_one_line_and_nonzero(run_main, args) -> None:
+    out = run_main("speedup", *args)
     assert out.returncode != 0
     assert "Traceback" not in out.stderr and out.stderr.strip()
     assert out.stdout == ""
@@ -103,18 +103,18 @@ SPECFORGE_LOG = (
 )
 
 
-def test_latest_acceptance_from_a_specforge_log(run_cli, worked, tmp_path: Path) -> None:
+def test_latest_acceptance_from_a_specforge_log(run_main, worked, tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text(SPECFORGE_LOG)
-    report = json.loads(run_cli("speedup", "--log", str(log), "--json", check=True).stdout)
+    report = json.loads(run_main("speedup", "--log", str(log), "--json", check=True).stdout)
     assert report["step"] == 200 and report["acc"] == [0.8, 0.6, 0.5]
     assert report["accept_length"] == pytest.approx(2.52)
     assert report["calibrated_value"] == pytest.approx(50 * 2.52 / 2.25)
     assert any(str(log) in s for s in report["sources"])
 
 
-def test_followed_log_comes_from_sessiontui_toml(run_cli, worked, tmp_path: Path) -> None:
+def test_followed_log_comes_from_sessiontui_toml(run_main, worked, tmp_path: Path) -> None:
     (tmp_path / "train.log").write_text(SPECFORGE_LOG)
     (tmp_path / "sessiontui.toml").write_text('logs = ["train.log"]\n')
-    report = json.loads(run_cli("speedup", "--json", check=True).stdout)
+    report = json.loads(run_main("speedup", "--json", check=True).stdout)
     assert report["accept_length"] == pytest.approx(2.52) and report["step"] == 200

@@ -144,26 +144,26 @@ def test_a_conflict_left_by_a_plain_git_pull_is_resolved_from_both_sides(clones)
     assert not b.repo.git.diff("--name-only", "--diff-filter=U")
 
 
-def test_cli_sync_shares_records_and_says_what_it_did(remote: Path, tmp_path: Path, run_cli) -> None:
+def test_cli_sync_shares_records_and_says_what_it_did(remote: Path, tmp_path: Path, run_main) -> None:
     work = tmp_path / "work"
     git.Repo.clone_from(remote, work).close()
-    run_cli("note", "add", "from the command line", check=True, cwd=work)
-    assert unsynced_via_state(run_cli, work)
-    done = run_cli("sync", "--push", "--json", check=True, cwd=work)
+    run_main("note", "add", "from the command line", check=True, cwd=work)
+    assert unsynced_via_state(run_main, work)
+    done = run_main("sync", "--push", "--json", check=True, cwd=work)
     report = json.loads(done.stdout)
     assert report["pushed"] == "origin/main" and report["total"] == 1 and report["sent"] == 1
     log = subprocess.run(["git", "log", "--oneline", "origin/main", "--", SYNC_FILE], cwd=work,
                          capture_output=True, text=True, check=True).stdout
     assert "sessiontui sync" in log
     assert "from the command line" in (work / SYNC_FILE).read_text()
-    assert not unsynced_via_state(run_cli, work)
+    assert not unsynced_via_state(run_main, work)
 
     teammate = tmp_path / "teammate"
     git.Repo.clone_from(remote, teammate).close()
     theirs = {"SESSIONTUI_DIR": str(tmp_path / "teammate-memory")}
-    received = json.loads(run_cli("sync", "--push", "--json", check=True, cwd=teammate, env=theirs).stdout)
+    received = json.loads(run_main("sync", "--push", "--json", check=True, cwd=teammate, env=theirs).stdout)
     assert received["received"] == 1 and received["total"] == 1
-    listed = run_cli("list", check=True, cwd=teammate, env=theirs).stdout
+    listed = run_main("list", check=True, cwd=teammate, env=theirs).stdout
     assert "from the command line" in listed
 
 
@@ -173,8 +173,8 @@ def unsynced_via_state(run_cli, work: Path) -> bool:
     return "unsynced" in text
 
 
-def test_sync_outside_git_is_one_line(run_cli, tmp_path: Path) -> None:
-    done = run_cli("sync", cwd=tmp_path)
+def test_sync_outside_git_is_one_line(run_main, tmp_path: Path) -> None:
+    done = run_main("sync", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr == "sessiontui sync: not inside a git repository: sync shares the memory through one\n"
 
@@ -284,7 +284,7 @@ def test_a_committed_symlink_is_never_written_through(clones, tmp_path: Path) ->
     assert outside.read_text() == "keep me\n" and outside.stat().st_mode & 0o777 == 0o600
 
 
-def test_a_push_refused_by_a_hook_says_so_and_stays_unsynced(clones, remote: Path, run_cli) -> None:
+def test_a_push_refused_by_a_hook_says_so_and_stays_unsynced(clones, remote: Path, run_main) -> None:
     a, _, _ = clones
     hook = remote / "hooks" / "pre-receive"
     hook.write_text("#!/bin/sh\necho 'pushes are frozen for the release'\nexit 1\n")
@@ -294,11 +294,11 @@ def test_a_push_refused_by_a_hook_says_so_and_stays_unsynced(clones, remote: Pat
         a.sync()
     assert load_state(a.store.path.parent).push_failed
     env = {"SESSIONTUI_DIR": str(a.store.path.parent)}
-    status = run_cli("sync", "--status", "--json", cwd=Path(a.repo.working_tree_dir), env=env)
+    status = run_main("sync", "--status", "--json", cwd=Path(a.repo.working_tree_dir), env=env)
     assert status.returncode == 1 and json.loads(status.stdout)["unsynced"] is True
     hook.unlink()
     a.sync()
-    status = run_cli("sync", "--status", cwd=Path(a.repo.working_tree_dir), env=env)
+    status = run_main("sync", "--status", cwd=Path(a.repo.working_tree_dir), env=env)
     assert status.returncode == 0, status.stdout
 
 
@@ -317,7 +317,7 @@ def test_a_delete_beats_an_edit_of_the_same_second_on_every_clone(clones) -> Non
         assert [v.get("text") for v in record["history"]] == ["edited, concurrently"]
 
 
-def test_every_superseded_edit_is_named(clones, run_cli) -> None:
+def test_every_superseded_edit_is_named(clones, run_main) -> None:
     a, b, _ = clones
     a.store.add(note("x", "n-x"))
     a.sync()
@@ -327,8 +327,8 @@ def test_every_superseded_edit_is_named(clones, run_cli) -> None:
     b.sync()  # b's edit goes first; a's (higher revision) then replaces it
     env = {"SESSIONTUI_DIR": str(a.store.path.parent)}
     a.store.close()
-    assert run_cli("sync", "--push", cwd=Path(a.repo.working_tree_dir), env=env).returncode == 0
-    result = run_cli("sync", "--push", "--json", cwd=Path(b.repo.working_tree_dir),
+    assert run_main("sync", "--push", cwd=Path(a.repo.working_tree_dir), env=env).returncode == 0
+    result = run_main("sync", "--push", "--json", cwd=Path(b.repo.working_tree_dir),
                      env={"SESSIONTUI_DIR": str(b.store.path.parent)})
     assert result.returncode == 0, result.stderr
     [replaced] = json.loads(result.stdout)["superseded"]

@@ -40,12 +40,12 @@ def watch_json(run_cli, log: Path, *extra: str) -> dict:
     return json.loads(result.stdout)["records"][0]
 
 
-def test_once_twice_adds_no_duplicate_milestones(run_cli, store: Store, tmp_path: Path) -> None:
+def test_once_twice_adds_no_duplicate_milestones(run_main, store: Store, tmp_path: Path) -> None:
     log = tmp_path / "drafter" / "train.log"
     log.parent.mkdir()
     log.write_text(specforge_lines(1, 100, 200))
-    first = watch_json(run_cli, log)
-    second = watch_json(run_cli, log)
+    first = watch_json(run_main, log)
+    second = watch_json(run_main, log)
     assert second["id"] == first["id"] and first["id"].startswith("r-")
     assert (first["name"], first["log_path"]) == ("drafter/train", str(log))
     assert (first["step"], first["total_steps"]) == (100, 200)
@@ -58,13 +58,13 @@ def test_once_twice_adds_no_duplicate_milestones(run_cli, store: Store, tmp_path
     assert [r.id for r in store.list("run")] == [first["id"]]
 
 
-def test_log_rotation_keeps_one_run(run_cli, tmp_path: Path) -> None:
+def test_log_rotation_keeps_one_run(run_main, tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text(specforge_lines(1, 60, 200))
-    first = watch_json(run_cli, log, "--name", "eagle3-70b")
+    first = watch_json(run_main, log, "--name", "eagle3-70b")
     os.rename(log, tmp_path / "train.log.1")
     log.write_text(specforge_lines(61, 120, 200))
-    second = watch_json(run_cli, log)
+    second = watch_json(run_main, log)
     assert second["id"] == first["id"] and second["name"] == "eagle3-70b"
     assert second["step"] == 120
     pcts = [m["pct"] for m in second["milestones"] if m["kind"] == "progress"]
@@ -77,41 +77,41 @@ def crash_log(tmp_path: Path, fixture: str) -> Path:
     return log
 
 
-def test_crash_matched_to_a_lesson_from_an_earlier_run(run_cli, tmp_path: Path) -> None:
+def test_crash_matched_to_a_lesson_from_an_earlier_run(run_main, tmp_path: Path) -> None:
     earlier = (CRASH / "cuda_oom.log").read_text()
-    added = run_cli("lesson", "add", "--title", "Drafter OOM in cross_entropy",
+    added = run_main("lesson", "add", "--title", "Drafter OOM in cross_entropy",
                     "--symptom", "OOM after ~400 steps", "--cause", "logits for all TTT positions",
                     "--fix", "--max-length 2048", "--signature", failure_signature(earlier),
                     "--json")
     assert added.returncode == 0, added.stderr
     lesson_id = json.loads(added.stdout)["records"][0]["id"]
-    record = watch_json(run_cli, crash_log(tmp_path, "cuda_oom_later.log"))
+    record = watch_json(run_main, crash_log(tmp_path, "cuda_oom_later.log"))
     assert record["status"] == "crashed" and record["step"] == 1270
     [event] = record["events"]
     assert event["kind"] == "crashed"
     assert event["line"].startswith("[rank3]: torch.OutOfMemoryError: CUDA out of memory.")
     assert event["signature"] == failure_signature(earlier)
     assert event["lessons"] == [lesson_id]
-    human = run_cli("watch", "--log", str(tmp_path / "cuda_oom_later.log"), "--once")
+    human = run_main("watch", "--log", str(tmp_path / "cuda_oom_later.log"), "--once")
     assert "seen before: Drafter OOM in cross_entropy" in human.stdout
     assert "fix: --max-length 2048" in human.stdout
 
 
 @pytest.mark.parametrize("fixture", ["triton_shared_memory.log", "nccl_watchdog.log",
                                      "killed.log"])
-def test_unrelated_failure_matches_no_lesson(run_cli, tmp_path: Path, fixture: str) -> None:
-    run_cli("lesson", "add", "--title", "OOM", "--symptom", "s", "--cause", "c", "--fix", "f",
+def test_unrelated_failure_matches_no_lesson(run_main, tmp_path: Path, fixture: str) -> None:
+    run_main("lesson", "add", "--title", "OOM", "--symptom", "s", "--cause", "c", "--fix", "f",
             "--signature", failure_signature((CRASH / "cuda_oom.log").read_text()), check=True)
-    record = watch_json(run_cli, crash_log(tmp_path, fixture))
+    record = watch_json(run_main, crash_log(tmp_path, fixture))
     assert record["status"] == "crashed"
     assert [e["kind"] for e in record["events"]] == ["crashed"]
     assert "lessons" not in record["events"][0]  # empty: left out (docs/json.md)
     assert record["events"][0]["signature"]
 
 
-def test_lesson_draft_from_a_crashed_run(run_cli, tmp_path: Path) -> None:
-    record = watch_json(run_cli, crash_log(tmp_path, "triton_shared_memory.log"))
-    result = run_cli("lesson", "add", "--from-run", record["id"], "--fix", "num_stages=2",
+def test_lesson_draft_from_a_crashed_run(run_main, tmp_path: Path) -> None:
+    record = watch_json(run_main, crash_log(tmp_path, "triton_shared_memory.log"))
+    result = run_main("lesson", "add", "--from-run", record["id"], "--fix", "num_stages=2",
                      "--json")
     assert result.returncode == 0, result.stderr
     lesson = json.loads(result.stdout)["records"][0]
@@ -120,20 +120,20 @@ def test_lesson_draft_from_a_crashed_run(run_cli, tmp_path: Path) -> None:
     assert "raise OutOfResources" in lesson["symptom"]
     # The next run that hits it is matched to the lesson just written.
     (tmp_path / "next").mkdir()
-    again = watch_json(run_cli, crash_log(tmp_path / "next", "triton_shared_memory.log"))
+    again = watch_json(run_main, crash_log(tmp_path / "next", "triton_shared_memory.log"))
     assert again["events"][0]["lessons"] == [lesson["id"]]
 
 
-def test_missing_log_with_once_is_one_line_error(run_cli, tmp_path: Path) -> None:
-    result = run_cli("watch", "--log", str(tmp_path / "nope.log"), "--once")
+def test_missing_log_with_once_is_one_line_error(run_main, tmp_path: Path) -> None:
+    result = run_main("watch", "--log", str(tmp_path / "nope.log"), "--once")
     assert result.returncode == 1
     assert "no such log file" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_log_without_progress_records_nothing(run_cli, tmp_path: Path) -> None:
+def test_log_without_progress_records_nothing(run_main, tmp_path: Path) -> None:
     log = tmp_path / "empty.log"
     log.write_text("loading checkpoint shards\n")
-    result = run_cli("watch", "--log", str(log), "--once")
+    result = run_main("watch", "--log", str(log), "--once")
     assert result.returncode == 0
     assert "nothing recorded" in result.stderr
 

@@ -61,9 +61,9 @@ def test_a_cut_output_never_stores_a_wrong_value(name: str, where: float) -> Non
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(ALL_FIXTURES), st.floats(0.05, 0.999))
-def test_record_from_a_cut_output_stores_only_whole_results(run_cli, name, where) -> None:
+def test_record_from_a_cut_output_stores_only_whole_results(run_main, name, where) -> None:
     data = (FIXTURES / name).read_bytes()
-    done = run_cli("record", "--json", "--from", "-", input=data[: int(len(data) * where)])
+    done = run_main("record", "--json", "--from", "-", input=data[: int(len(data) * where)])
     assert b"Traceback" not in done.stderr
     if done.returncode != 0:
         return
@@ -73,15 +73,15 @@ def test_record_from_a_cut_output_stores_only_whole_results(run_cli, name, where
             assert_one_of(stored, whole, name)
 
 
-def test_record_from_a_block_cut_mid_number_stores_nothing(run_cli) -> None:
+def test_record_from_a_block_cut_mid_number_stores_nothing(run_main) -> None:
     text = (FIXTURES / "sglang_bench_serving.txt").read_text()
     cut = text[: text.index("681.30") + 2]  # `681.30` cut to `68`: the line is left out
     whole_lines = text[: text.index("Output token throughput")]  # and the block has no end
-    done = run_cli("record", "--from", "-", input=cut)
+    done = run_main("record", "--from", "-", input=cut)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "nothing stored" in done.stderr and "no closing line" in done.stderr
-    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"] == []
-    assert run_cli("record", "--from", "-", input=whole_lines).returncode == 2
+    assert json.loads(run_main("list", "--json", check=True).stdout)["records"] == []
+    assert run_main("record", "--from", "-", input=whole_lines).returncode == 2
 
 
 @pytest.mark.parametrize(

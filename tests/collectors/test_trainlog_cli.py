@@ -49,26 +49,26 @@ def test_missing_file_is_one_line_and_exit_1(tmp_path: Path,
     assert "nope.log" in captured.err
 
 
-def test_status_json_names_matching_lessons(run_cli) -> None:
+def test_status_json_names_matching_lessons(run_main) -> None:
     """A crash in the log is matched to the lesson recorded for it; unrelated lessons stay out."""
     import json
 
     crash = Path(__file__).parent.parent / "fixtures" / "crash" / "triton_shared_memory.log"
-    lesson = json.loads(run_cli(
+    lesson = json.loads(run_main(
         "lesson", "add", "--title", "Triton kernel needs too much shared memory",
         "--symptom", "triton.runtime.errors.OutOfResources: out of resource: shared memory",
         "--cause", "autotuned BLOCK sizes too large for H200 smem", "--fix", "num_stages=2",
         "--json", check=True).stdout)["records"][0]
-    run_cli("lesson", "add", "--title", "Packing off", "--symptom", "slow epochs",
+    run_main("lesson", "add", "--title", "Packing off", "--symptom", "slow epochs",
             "--cause", "collator", "--fix", "enable packing", check=True)
-    status = json.loads(run_cli("train", "status", "--log", str(crash), "--json", check=True).stdout)
+    status = json.loads(run_main("train", "status", "--log", str(crash), "--json", check=True).stdout)
     crashed = [e for e in status["events"] if e["kind"] == "crashed"]
     assert crashed and crashed[0]["lessons"] == [lesson["id"]]
-    human = run_cli("train", "status", "--log", str(crash), check=True).stdout
+    human = run_main("train", "status", "--log", str(crash), check=True).stdout
     assert "seen before: Triton kernel needs too much shared memory — fix: num_stages=2" in human
 
 
-def test_a_log_without_times_or_rate_stalls_at_the_stored_runs_pace(run_cli, store, tmp_path: Path) -> None:
+def test_a_log_without_times_or_rate_stalls_at_the_stored_runs_pace(run_main, store, tmp_path: Path) -> None:
     """No timestamps, no rate: the stored run saw a step a second, so a log silent for 100 s
     (10 steps between lines: 10 s each, stalled after 50 s) is stalled, not waiting 600 s."""
     import os
@@ -81,11 +81,11 @@ def test_a_log_without_times_or_rate_stalls_at_the_stored_runs_pace(run_cli, sto
     log.write_text("".join(f"step {step}/1000 loss {3 - step / 100}\n" for step in (10, 20, 30, 40)))
     silent_since = time.time() - 100
     os.utime(log, (silent_since, silent_since))
-    before = json.loads(run_cli("train", "status", "--log", str(log), "--json", check=True).stdout)
+    before = json.loads(run_main("train", "status", "--log", str(log), "--json", check=True).stdout)
     assert before["status"] == "running" and before["stall_after_s"] == 600.0  # nothing known
     store.add(Record("run", name="train", log_path=str(log), step=40, last_update=iso_time(silent_since),
                      milestones=[{"kind": "progress", "pct": 1, "step": 10, "at": iso_time(silent_since - 30)}]))
-    after = json.loads(run_cli("train", "status", "--log", str(log), "--json", check=True).stdout)
+    after = json.loads(run_main("train", "status", "--log", str(log), "--json", check=True).stdout)
     assert after["status"] == "stalled" and after["stall_after_s"] == pytest.approx(50.0)
 
 
@@ -98,3 +98,14 @@ def test_human_summary_says_why_nothing_was_read(tmp_path: Path,
     assert main(["train", "status", "--log", str(log)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == f"problem: {NOT_TEXT}"
+
+
+def test_a_run_stopped_with_ctrl_c_says_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
+    """nanoGPT stopped with Ctrl+C (simonw/public-notes#11): no crash, in the text or the JSON."""
+    log = str(FIXTURES / "corpus" / "train" / "b27" / "nanogpt_cpu_ctrl_c_keyboardinterrupt.log")
+    assert main(["train", "status", "--log", log]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("interrupted · ") and "crashed" not in text
+    assert main(["train", "status", "--log", log, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["status"], data["step"], data["events"][0]["failure"]) == ("interrupted", 142862, "interrupted")

@@ -117,7 +117,6 @@ def test_a_nan_loss_that_goes_on_is_divergence_not_a_crash() -> None:
 @pytest.mark.parametrize("tail", [
     "RuntimeError: CUDA error: an illegal instruction was encountered",  # the header scrolled away
     "[rank0]: ValueError: Expected input batch_size (16) to match target batch_size (8).",
-    "KeyboardInterrupt",
     "Exception: dataset shard 3 is empty",
 ])
 def test_an_exception_line_without_its_traceback_header_is_a_crash(tail: str) -> None:
@@ -149,3 +148,22 @@ def test_a_wandb_summary_after_the_run_keeps_its_position_and_finishes_it() -> N
                      "wandb: Run summary:\nwandb:   loss 1.9\nwandb:   _step 57\nwandb: \n"
                      "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s) and 0 other file(s)\n")
     assert (snap.status, snap.step, snap.loss) == ("finished", 200, 1.9)
+
+
+@pytest.mark.parametrize("tail", [
+    # nanoGPT stopped with Ctrl+C (simonw/public-notes#11, corpus b27)
+    'Traceback (most recent call last):\n  File "train.py", line 286, in <module>\n'
+    "    loss.backward()\nKeyboardInterrupt\n",
+    "KeyboardInterrupt\n",  # the traceback header scrolled away
+    # torchrun passing the user's Ctrl-C to its workers (torch/distributed/elastic/agent/server/api.py)
+    "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 2\n",
+])
+def test_a_run_stopped_with_ctrl_c_is_interrupted_not_crashed(tail: str) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}")
+    assert (snap.status, snap.step, [e.label for e in snap.events]) == ("interrupted", 20, ["interrupted"])
+
+
+def test_ctrl_c_after_a_crash_leaves_the_run_crashed() -> None:
+    snap = _snapshot("step 10 loss 2.5\nTraceback (most recent call last):\n  File \"t.py\", line 1\n"
+                     "RuntimeError: CUDA error: an illegal memory access was encountered\n^C\nKeyboardInterrupt\n")
+    assert snap.status == "crashed"

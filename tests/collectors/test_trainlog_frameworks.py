@@ -28,6 +28,8 @@ CASES = [
      "{'loss': 2.1, 'learning_rate': 4e-05, 'epoch': 1.05}\n",
      {"step": 350, "total": 1000, "loss": 2.1, "lr": 4e-05, "epoch": 1.05}),
     # lightning/pytorch/callbacks/progress/tqdm_progress.py: `Epoch {n}` bar with postfix metrics
+    # (read at Lightning-AI/pytorch-lightning 7f0c343: `set_description(f"Epoch {trainer.current_epoch}")`,
+    # 0-based, over one epoch's train batches; postfix `get_metrics`, `v_num` the logger's version)
     ("lightning-bar",
      f"Epoch 3:  45%|{BAR * 4}     | 100/220 [00:10<00:12,  9.80it/s, loss=0.25, v_num=0]\n",
      {"loss": 0.25, "epoch": 3 + 100 / 220}),
@@ -58,7 +60,7 @@ CASES = [
      "[titan] 2025-01-01 10:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.1234  "
      "\x1b[33mgrad_norm:  1.2345  \x1b[38;2;180;60;0mmemory: 30.12GiB(31.70%)  \x1b[34mtps: 7,282  "
      "\x1b[36mtflops: 123.45  \x1b[35mmfu: 12.34%\x1b[39m\n",
-     {"step": 10, "loss": 7.1234, "grad_norm": 1.2345, "tokens_per_s": 7282}),
+     {"step": 10, "loss": 7.1234, "grad_norm": 1.2345, "tokens_per_s_per_device": 7282, "tokens_per_s": None}),
     # nanoGPT train.py: `iter {iter_num}: loss {lossf:.4f}, time {dt*1000:.2f}ms, mfu {..:.2f}%`
     ("nanogpt-iter",
      "step 100: train loss 4.2345, val loss 4.3456\n"
@@ -151,7 +153,12 @@ CASES = [
     ("maxtext",
      "completed step: 100, seconds: 1.234, TFLOP/s/device: 123.4, Tokens/s/device: 5678.9, "
      "total_weights: 65536, loss: 7.123\n",
-     {"step": 100, "loss": 7.123}),
+     {"step": 100, "loss": 7.123, "tokens_per_s_per_device": 5678.9, "tflops_per_device": 123.4}),
+    # torchtune's recipes log `tokens_per_second_per_gpu` (recipes/full_finetune_distributed.py
+    # `log_dict`); DiskLogger writes `Step {step} | ` then `{name}:{data} ` (training/metric_logging.py)
+    ("torchtune-disklogger",
+     "Step 38 | loss:1.2345 lr:2e-05 tokens_per_second_per_gpu:1234.5 peak_memory_alloc:20.1 \n",
+     {"step": 38, "loss": 1.2345, "lr": 2e-05, "tokens_per_s_per_device": 1234.5}),
     # litgpt/finetune/lora.py `fit`: `Epoch {} | iter {} step {} | loss train: {}, val: {} | ...`
     ("litgpt",
      "Epoch 1 | iter 76 step 38 | loss train: 1.234, val: n/a | iter time: 123.45 ms (step) "
@@ -172,7 +179,8 @@ CASES = [
      "time_per_iteration_ms: 8.79K | tokens_per_sec: 182K | tokens_per_sec_per_gpu: 699 | "
      "global_batch_size: 1.6M | grad_norm: 0.112 | lm_loss: 2.04 | lr: 0.0001 | "
      "model_tflops_per_gpu: 15.4 | eta: 131 days, 1:45:39\n",
-     {"step": 211364, "total": 1500000, "loss": 2.04, "lr": 0.0001, "grad_norm": 0.112}),
+     {"step": 211364, "total": 1500000, "loss": 2.04, "lr": 0.0001, "grad_norm": 0.112,
+      "tokens_per_s": 182000, "tokens_per_s_per_device": 699, "tflops_per_device": 15.4}),
     # composer/loggers/console_logger.py `_log_to_console`: `[batch=N/M]:` then one `\t Train k: v` a line
     ("composer",
      "[epoch=1][batch=5/100]:\n\t Train time/batch: 4\n\t Train time/sample: 4096\n"
@@ -606,6 +614,128 @@ CASES = [
      f"Epoch 1/3: 100%|{BAR}| 100/100 [00:10<00:00, 9.8it/s, loss=0.5]\n"
      f"Epoch 2/3:  40%|{BAR}| 40/100 [00:04<00:06, 9.8it/s, loss=0.4]\n",
      {"step": 40, "total": 100, "epoch": 1.4, "loss": 0.4}),
+    # --- read at source (round 2): each form's first commit, `git log -S'<format string>'` ---
+    # torchtitan train.py at bd5176c (2024-02-01): `step: {step}, current loss: {loss}, lr: {get_last_lr()}`
+    ("torchtitan-2024-02",
+     "step: 10, current loss: 7.1234, lr: [0.0008]\n",
+     {"step": 10, "loss": 7.1234, "lr": 0.0008}),
+    # torchtitan train.py at 6d9e4e6 (2024-02-27): `loss: {..:>7}lr: ` with no space before `lr`
+    ("torchtitan-2024-02-glued-lr",
+     "step: 10  loss:  7.1234lr: 0.0008  \n",
+     {"step": 10, "loss": 7.1234, "lr": 0.0008}),
+    # torchtitan train.py at e62573d (2024-04-10): memory, `wps` (renamed `tps` at 4d182a1), mfu
+    ("torchtitan-2024-04-wps",
+     "[rank0]:2024-04-10 10:00:00,000 - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  "
+     "wps: 7,282  mfu: 12.34%\n",
+     {"step": 10, "loss": 7.1234, "memory": 30.12, "tokens_per_s_per_device": 7282, "mfu": 0.1234}),
+    # torchtitan components/metrics.py at a85e2a5 (2025-06-25, grad_norm) and 4e32663 (2025-02-18,
+    # tflops); `mfu: N/A` when the peak FLOPS is unknown (HEAD b5bcd76)
+    ("torchtitan-2025",
+     "[rank0]:[titan] 2025-07-01 10:00:00,000 - root - INFO - step: 10  loss:  7.12345  grad_norm:  1.2345  "
+     "memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 123.45  mfu: N/A\n",
+     {"step": 10, "loss": 7.12345, "grad_norm": 1.2345, "tokens_per_s_per_device": 7282, "tflops": 123.45}),
+    # torchtitan components/metrics.py at 53f6642 (2025-07-15): `validate step: {step:2}  loss: ...`
+    ("torchtitan-validate",
+     "[titan] - root - INFO - step: 10  loss:  7.1234  memory: 30.12GiB(31.70%)  tps: 7,282  tflops: 1.2  mfu: 1.2%\n"
+     "[titan] - root - INFO - validate step: 10  loss:  7.9000  memory: 30.12GiB(31.70%)  tps: 1,234\n",
+     {"step": 10, "loss": 7.1234, "val_loss": 7.9}),
+    # Megatron-LM pretrain_gpt2.py at abe36e2 (2019-07-29): names without colons
+    ("megatron-2019-07",
+     " iteration      100/  320000 | elapsed time per iteration (ms): 512.3 | learning rate 1.500E-04 | "
+     "lm loss 7.123456E+00 | loss scale 131072.0 |\n",
+     {"step": 100, "total": 320000, "loss": 7.123456, "lr": 1.5e-4}),
+    # Megatron-LM megatron/training.py at 73af129 (2019-10-29): `name: value |`; 0076441 (2021-01-23)
+    # adds `grad norm`; skipped and nan iterations are counts, not losses
+    ("megatron-2021",
+     " iteration      100/  320000 | consumed samples:        12800 | elapsed time per iteration (ms): 512.3 | "
+     "learning rate: 1.500E-04 | global batch size:   128 | lm loss: 7.123456E+00 | loss scale: 1.0 | "
+     "grad norm: 1.234 | number of skipped iterations:   3 | number of nan iterations:   0 |\n",
+     {"step": 100, "total": 320000, "loss": 7.123456, "lr": 1.5e-4, "grad_norm": 1.234,
+      "number_of_skipped_iterations": 3}),
+    # Megatron-LM megatron/training/training.py at HEAD d98e8a6 (2026): the timestamp, `throughput per
+    # GPU (TFLOP/s/GPU)` (since 2748e7c, 2023-11-26), `num zeros`, `params norm`
+    ("megatron-2026",
+     " [2026-08-22 10:00:00.123456] iteration      100/  320000 | consumed samples:        12800 | "
+     "elapsed time per iteration (ms): 512.3 | throughput per GPU (TFLOP/s/GPU): 150.2 | "
+     "learning rate: 1.500000E-04 | global batch size:   128 | lm loss: 7.123456E+00 | loss scale: 1.0 | "
+     "grad norm: 1.234 | num zeros: 0 | params norm: 250.123 | number of skipped iterations:   0 | "
+     "number of nan iterations:   0 |\n",
+     {"step": 100, "loss": 7.123456, "grad_norm": 1.234, "tflops_per_device": 150.2}),
+    # Megatron-LM `evaluate_and_print_results`: ` validation loss at iteration N | lm loss value: ... |`
+    # (megatron/training.py at 73af129, 2019), each set named since b6a7f40 (2025-08-16)
+    ("megatron-validation",
+     " iteration      100/  320000 | lm loss: 7.123456E+00 | grad norm: 1.2 |\n"
+     " validation loss at iteration 100 | lm loss value: 6.500000E+00 | lm loss PPL: 6.650000E+02 | \n",
+     {"step": 100, "loss": 7.123456, "val_loss": 6.5}),
+    ("megatron-validation-named-sets",
+     " iteration      100/  320000 | lm loss: 7.123456E+00 | grad norm: 1.2 |\n"
+     " validation-wiki loss at iteration 100 | lm loss value: 6.500000E+00 | lm loss PPL: 6.650000E+02 | \n"
+     " validation-code loss at iteration 100 | lm loss value: 5.500000E+00 | lm loss PPL: 2.446919E+02 | \n",
+     {"step": 100, "loss": 7.123456, "val_wiki_loss": 6.5, "val_code_loss": 5.5, "val_loss": 5.5}),
+    # DeepSpeed deepspeed/utils/timer.py at 5bd09a8 (2022-07-26): the global step and samples/s
+    ("deepspeed-timer-2022",
+     "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
+     "RunningAvgSamplesPerSec=123.4, CurrSamplesPerSec=130.2, MemAllocated=1.2GB, MaxMemAllocated=3.4GB\n",
+     {"step": 10, "samples_per_s": 123.4}),
+    # DeepSpeed deepspeed/runtime/pipe/engine.py at 08e0733 (2024-04-08): a MoE model's other losses
+    ("deepspeed-pipe-moe",
+     "steps: 20 loss: 7.1234 moe_loss: 0.0123 iter time (s): 0.512 samples/sec: 250.000\n",
+     {"step": 20, "loss": 7.1234, "moe_loss": 0.0123, "samples_per_s": 250}),
+    # fairseq fairseq/progress_bar.py JsonProgressBar since c6d6256 (2017-11-11), as at HEAD 3d262bb
+    # (fairseq/logging/progress_bar.py): `update` is the epochs done, `epoch - 1 + (i + 1) / size`
+    ("fairseq-json-inner",
+     '2021-01-01 10:00:00 | INFO | train_inner | {"epoch": 2, "update": 1.049, "loss": "9.234", '
+     '"nll_loss": "9.0", "ppl": "512", "wps": "12345", "ups": "3.2", "num_updates": "1100", "lr": "0.0001", '
+     '"gnorm": "1.2", "clip": "0", "train_wall": "30", "wall": "40"}\n',
+     {"step": 1100, "epoch": 1.049, "loss": 9.234, "lr": 0.0001, "grad_norm": 1.2}),
+    # ... and its end-of-epoch `print` with the tag before each key (`progress.print(stats, tag="train")`)
+    ("fairseq-json-print",
+     '2021-01-01 10:00:00 | INFO | train | {"epoch": 2, "train_loss": "9.1", "train_num_updates": "2000", '
+     '"train_lr": "0.0001", "train_gnorm": "1.1"}\n'
+     '2021-01-01 10:00:00 | INFO | valid | {"epoch": 2, "valid_loss": "3.9", "valid_ppl": "4.3", '
+     '"valid_num_updates": "2000", "valid_best_loss": "3.9"}\n',
+     {"step": 2000, "loss": 9.1, "val_loss": 3.9}),
+    # fairseq SimpleProgressBar.print at HEAD 3d262bb: `{prefix} | k v | ...`, the validation's prefix
+    # `valid on '{subset}' subset` (fairseq_cli/train.py)
+    ("fairseq-simple-print",
+     "2021-01-01 10:00:00 | INFO | valid | epoch 002 | valid on 'valid' subset | loss 3.9 | nll_loss 2.1 | "
+     "ppl 4.3 | wps 1234 | num_updates 2000 | best_loss 3.9\n"
+     "2021-01-01 10:00:00 | INFO | train | epoch 002 | loss 9.1 | nll_loss 9 | ppl 512 | wps 12345 | "
+     "ups 3.2 | num_updates 2000 | lr 0.0001 | gnorm 1.1 | clip 0 | train_wall 300 | wall 400\n",
+     {"step": 2000, "loss": 9.1, "val_loss": 3.9, "lr": 0.0001}),
+    # transformers 2.x/3.x trainer.py `_log`: `json.dumps({**logs, **{"step": self.global_step}})` written
+    # through the tqdm bar (`iterator.write(output)`), then `print(output)` of the dict
+    ("hf-trainer-2x-json-step",
+     f" 35%|{BAR * 3}       | 350/1000 [01:23<02:34,  4.20it/s]"
+     '{"loss": 2.345, "learning_rate": 4.5e-05, "epoch": 0.35, "step": 350}\n',
+     {"step": 350, "total": 1000, "loss": 2.345, "lr": 4.5e-05, "epoch": 0.35}),
+    ("hf-trainer-3x-dict-step",
+     "{'loss': 2.345, 'learning_rate': 4.5e-05, 'epoch': 0.35, 'step': 350}\n"
+     "{'eval_loss': 0.5, 'eval_runtime': 1.2, 'eval_samples_per_second': 100.0, 'epoch': 0.35, 'step': 350}\n",
+     {"step": 350, "loss": 2.345, "val_loss": 0.5}),
+    # transformers 4.x `Trainer.train` end: the `train_runtime` dict (`train_loss` the run's mean), then
+    # the returned TrainOutput when a script prints it
+    ("hf-trainer-4x-end",
+     f" 35%|{BAR * 3}       | 350/1000 [01:23<02:34,  4.20it/s]\n"
+     "{'loss': 2.345, 'grad_norm': 1.5, 'learning_rate': 4.5e-05, 'epoch': 0.35}\n"
+     f"100%|{BAR * 10}| 1000/1000 [05:00<00:00,  3.33it/s]\n"
+     "{'train_runtime': 300.1, 'train_samples_per_second': 53.3, 'train_steps_per_second': 3.33, "
+     "'train_loss': 2.1, 'epoch': 1.0}\n",
+     {"step": 1000, "total": 1000, "loss": 2.345, "grad_norm": 1.5, "status": "finished"}),
+    # Lightning CSVLogger metrics.csv (lightning/fabric/loggers/csv_logs.py at 7f0c343: sorted keys,
+    # `csv.DictWriter`, a cell left empty where a row did not log that key)
+    ("lightning-metrics-csv",
+     "epoch,lr-AdamW,step,train_loss_epoch,train_loss_step,val_acc,val_loss\n"
+     "0,0.001,49,,0.693,,\n0,,99,,,0.71,0.58\n0,,99,0.65,,,\n1,0.001,149,,0.55,,\n",
+     {"step": 149, "loss": 0.55, "lr": 0.001, "val_loss": 0.58, "epoch": 1}),
+    # espnet2/train/reporter.py `log_message` at the end of an epoch: `{epoch}epoch results: [train]
+    # k=v, ..., [valid] k=v, ...` (a real line quoted in a public fine-tuning script)
+    ("espnet-epoch-results",
+     "[host] 2020-09-17 18:14:26,464 (trainer:243) INFO: 1epoch results: [train] iter_time=0.164, "
+     "forward_time=0.952, loss=480.386, loss_att=191.654, loss_ctc=1.154e+03, acc=1.022e-04, "
+     "lr_0=2.080e-06, train_time=2.105, time=1 minute and 43.19 seconds, total_count=49, [valid] "
+     "loss=479.955, acc=1.030e-04, cer=1.010, wer=1.000, time=50.5 seconds, total_count=49\n",
+     {"loss": 480.386, "lr": 2.08e-06, "val_loss": 479.955, "val_wer": 1.0}),
 ]
 
 

@@ -3,6 +3,8 @@ fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (co
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from sessiontui.collectors.trainlog.normalize import normalize
@@ -469,3 +471,96 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     readings = _reader_lines(["[epoch=2][batch=100/1000]:", "\t Train loss/train/total: 2.3456"])
     assert readings[0].epoch == pytest.approx(1.1)
     assert (readings[0].step, readings[0].total) == (100, 1000)
+
+
+@pytest.mark.parametrize(("line", "step", "total"), [
+    # fairseq's tqdm bar over one epoch's batches (facebookresearch/fairseq#1955, corpus b27)
+    ("81989/88743 [10:51:46<53:53,  2.09it/s, loss=5.7e-14, ups=2.11, num_updates=348000, lr=0.0002]",
+     348000, None),
+    # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
+    ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
+     795, 77225),
+])
+def test_a_position_in_a_bars_postfix_is_the_runs_step(line: str, step: int, total: int | None) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, "step" in reading.metrics) == (step, total, False)
+
+
+def test_slashed_names_pair_with_slashed_figures() -> None:
+    """GluonNLP's SQuAD script (dmlc/gluon-nlp#1261, corpus b27): the total is the loss."""
+    _, _, metrics = _read("Epoch: 1, Batch: 5400/8164, Loss span/answer/total=0.7096/0.1699/0.8795, "
+                          "LR=0.00001732, grad_norm=21.2201.")
+    assert (metrics["loss"], metrics["span_loss"], metrics["answer_loss"]) == (0.8795, 0.7096, 0.1699)
+
+
+def test_slashed_names_and_figures_that_do_not_pair_stay_unread() -> None:
+    _, _, metrics = _read("acc top1/top5=0.71/0.90/0.95 loss=1.5")
+    assert metrics == {"loss": 1.5}
+
+
+def test_a_known_name_in_brackets_names_the_figure_after_it() -> None:
+    """LION's loguru line (nv-tlabs/LION#9, corpus b27): `[step]` beats the epoch's `iter[14/15]`."""
+    step, _, metrics = _read("[R0] | E9 iter[ 14/ 15] | [Loss] nan | [exp] ./exp/0125/car | "
+                             "[step]   149 | [url] none | [time] 0.4m (~5h) |[best] 0 -100.000x1e-2")
+    assert step == 149 and math.isnan(metrics["loss"]) and "best" not in metrics
+
+
+@pytest.mark.parametrize(("line", "step"), [
+    # MaxText/metric_logger.py under `srun -l` (a one-line paste: too short to tell labels apart)
+    ("0: completed step: 9, seconds: 5.667, TFLOP/s/device: 134.9, Tokens/s/device: 8672.7, loss: 10.374", 9),
+    # PyTorch's ImageNet example ProgressMeter (pytorch/examples imagenet/main.py)
+    ("0: Epoch: [0][  400/80073]\tTime  0.315 ( 0.372)\tLoss 6.9802e+00 (7.0827e+00)", 400),
+    ("0: epoch: [200/200], iter: 7770, lr: 0.000000, loss: 4.882508", 7770),  # PaddleOCR
+])
+def test_a_bare_counter_before_a_line_with_its_own_position_is_no_step(line: str, step: int) -> None:
+    assert _read(line)[0] == step
+
+
+_WARNING = ("/usr/lib/python3/dist-packages/torch/utils/data/dataloader.py:558: UserWarning: This "
+            "DataLoader will create 8 worker processes in total.\n  warnings.warn(_create_warning_msg(\n"
+            "node1:12345:12399 [0] NCCL INFO Connected all rings\n"
+            "[W socket.cpp:663] [c10d] The client socket has failed to connect to [localhost]:29500\n")
+
+
+def test_warnings_printed_inside_a_json_block_leave_it_whole(tmp_path) -> None:
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text('{\n  "train-misc/pipeline_stage": 0,\n' + _WARNING
+                   + '  "train-metrics/loss": 0.377,\n  "train/global_step": 57104\n}\n')
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (57104, 0.377)
+
+
+def test_warnings_printed_inside_the_train_metrics_block_leave_it_a_summary(tmp_path) -> None:
+    """transformers#15047: the block's `train_loss` is the run's mean, also with a warning between rows."""
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "train.log"
+    log.write_text("{'loss': 6.5349, 'learning_rate': 0.000147, 'epoch': 42.65}\n ***** train metrics *****\n"
+                   "  epoch                    =       50.0\n" + _WARNING + "  train_loss               =     0.0084\n")
+    assert read_log(log).loss == 6.5349
+
+
+@pytest.mark.parametrize(("header", "row", "figures"), [
+    # YOLOv5 (2022): a full column leaves one space, the rest are tabs
+    ("\tEpoch\tgpu_mem\tbox\tobj\tcls\tlabels\timg_size",
+     "\t155/239\t15.7G\t0.02342\t0.0487 0.0004548\t422\t640: 100% 42/42 [01:11<00:00,  1.71s/it]",
+     {"box": 0.02342, "obj": 0.0487, "cls": 0.0004548}),
+    # DySPN's padded CSV, its padding turned to tabs
+    ("Epoch ,FinishTime\t,LR\t,RMSE_Train ,RMSE_Val", "\t24 ,04.30_10:12:00 ,0.001\t,\t700.1 ,800.2",
+     {"lr": 0.001, "rmse_train": 700.1}),
+])
+def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: str, figures: dict) -> None:
+    [reading] = _reader_lines([header, row])
+    assert {name: reading.metrics[name] for name in figures} == figures
+
+
+@pytest.mark.parametrize(("line", "normal"), [
+    ("tps: 7,282  tflops: 1.2", "tps: 7282  tflops: 1.2"),
+    ("1,234,567.5 tok/s", "1234567.5 tok/s"),
+    ("1,0.001,149,,0.55,,", "1,0.001,149,,0.55,,"),  # a CSV row: a decimal, then the step
+    ("12,345,0.5", "12,345,0.5"),  # another cell follows: not one number
+])
+def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
+    assert normalize(line) == normal

@@ -82,8 +82,8 @@ async def test_lists_every_tool_with_a_typed_schema_and_one_line_description(ser
     assert kinds == ["benchmark", "lesson", "note", "run"]
 
 
-async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_cli) -> None:
-    seed_issue_numbers(run_cli)
+async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_main) -> None:
+    seed_issue_numbers(run_main)
     async with server() as session:
         result = await session.call_tool("ask", {"question": "what's the baseline?"})
     assert not result.is_error
@@ -92,11 +92,11 @@ async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_cli) -> 
     assert answer["intent"] == "baseline"
     assert answer["figures"]["reference_value"] == 90.0
     assert "90.0" in answer["text"].splitlines()[0]
-    cli = json.loads(run_cli("ask", "--json", "what's the baseline?", check=True).stdout)
+    cli = json.loads(run_main("ask", "--json", "what's the baseline?", check=True).stdout)
     assert answer == cli
 
 
-async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_cli, memory_dir) -> None:
+async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_main, memory_dir) -> None:
     output = (FIXTURES / "bench" / "sglang_bench_serving.txt").read_text()
     async with server() as session:
         result = await session.call_tool("record_output", {"text": output, "config": "sglang eagle3 c=1"})
@@ -110,13 +110,13 @@ async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_
     assert stored["config"] == "sglang eagle3 c=1" and "via:mcp" in stored["tags"]
     assert stored["host"] and Path(stored["output_path"]).read_text() == output
     assert json.loads(text_of(shown))["records"] == [stored]
-    assert json.loads(text_of(listed)) == json.loads(run_cli("list", "--json", check=True).stdout)
-    listed = run_cli("list", "--tag", "via:mcp", check=True).stdout
+    assert json.loads(text_of(listed)) == json.loads(run_main("list", "--json", check=True).stdout)
+    listed = run_main("list", "--tag", "via:mcp", check=True).stdout
     assert stored["id"] in listed and "sglang eagle3 c=1" in listed
-    assert json.loads(run_cli("show", stored["id"], "--json", check=True).stdout)["records"] == [stored]
+    assert json.loads(run_main("show", stored["id"], "--json", check=True).stdout)["records"] == [stored]
 
 
-async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_serving(server, run_cli) -> None:
+async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_serving(server, run_main) -> None:
     async with server() as session:
         unknown = await session.call_tool("show_record", {"id": "b-0000000000"})
         not_a_number = await session.call_tool("add_benchmark", {"config": "x", "value": "abc"})
@@ -138,7 +138,7 @@ async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_servi
     assert "/nonexistent/train.log" in text_of(no_log)
     assert "1.7" in text_of(bad_rate)
     assert not still.is_error
-    notes = json.loads(run_cli("list", "--json", check=True).stdout)["records"]
+    notes = json.loads(run_main("list", "--json", check=True).stdout)["records"]
     assert [r["text"] for r in notes] == ["still serving"]
 
 
@@ -155,7 +155,7 @@ async def test_read_only_exposes_only_reading_tools_and_refuses_writes(server, m
     assert not (memory_dir / "memory.db").exists()
 
 
-async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_cli, tmp_path) -> None:
+async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_main, tmp_path) -> None:
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
     subprocess.run([*git, "init", "-q", "-b", "work"], cwd=tmp_path, check=True)
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], cwd=tmp_path, check=True)
@@ -169,11 +169,11 @@ async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_cli, 
     [lesson] = json.loads(text_of(result))["records"]
     assert lesson["git_commit"] == head and lesson["git_branch"] == "work" and lesson["host"]
     assert lesson["tags"] == ["drafter", "via:mcp"]
-    tagged = json.loads(run_cli("list", "--tag", "via:mcp", "--json", check=True).stdout)["records"]
+    tagged = json.loads(run_main("list", "--tag", "via:mcp", "--json", check=True).stdout)["records"]
     assert [r["id"] for r in tagged] == [lesson["id"]]
 
 
-async def test_train_status_and_speedup_match_the_cli(server, run_cli, tmp_path) -> None:
+async def test_train_status_and_speedup_match_the_cli(server, run_main, tmp_path) -> None:
     # A copy last written an hour ago: its run reads as stalled, an event to compare, whatever
     # the age of the checkout.
     log = str(tmp_path / "train.log")
@@ -184,16 +184,16 @@ async def test_train_status_and_speedup_match_the_cli(server, run_cli, tmp_path)
         status = await session.call_tool("train_status", {"log": log})
         projected = await session.call_tool(
             "speedup", {"acc": [0.8, 0.6, 0.5], "draft_overhead": 0.1, "baseline_value": 50})
-    cli_status = json.loads(run_cli("train", "status", "--log", log, "--json", check=True).stdout)
+    cli_status = json.loads(run_main("train", "status", "--log", log, "--json", check=True).stdout)
     assert without_event_times(json.loads(text_of(status))) == without_event_times(cli_status)
     assert cli_status["events"]  # the stalled run's event, compared above
-    cli = run_cli("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", "--baseline-value", "50",
+    cli = run_main("speedup", "--acc", "0.8,0.6,0.5", "--draft-overhead", "0.1", "--baseline-value", "50",
                   "--json", check=True)
     assert json.loads(text_of(projected)) == json.loads(cli.stdout)
     assert json.loads(text_of(projected))["accept_length"] == pytest.approx(1 + 0.8 + 0.48 + 0.24)
 
 
-async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_cli, memory_dir) -> None:
+async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_main, memory_dir) -> None:
     per_client, per_cli = 20, 10
 
     async def client_writes(name: str) -> None:
@@ -204,25 +204,25 @@ async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_cli
 
     def cli_writes() -> None:
         for i in range(per_cli):
-            run_cli("note", "add", f"cli {i}", check=True)
+            run_main("note", "add", f"cli {i}", check=True)
 
     await asyncio.gather(client_writes("a"), client_writes("b"), asyncio.to_thread(cli_writes))
-    listed = json.loads(run_cli("list", "--kind", "note", "--json", check=True).stdout)["records"]
+    listed = json.loads(run_main("list", "--kind", "note", "--json", check=True).stdout)["records"]
     texts = {r["text"] for r in listed}
     expected = {f"{n} {i}" for n in "ab" for i in range(per_client)} | {f"cli {i}" for i in range(per_cli)}
     assert texts == expected
 
 
-async def test_unknown_arguments_are_refused_with_a_suggestion(server, run_cli) -> None:
+async def test_unknown_arguments_are_refused_with_a_suggestion(server, run_main) -> None:
     async with server() as session:
         typo = await session.call_tool("add_note", {"text": "x", "tag": ["a"]})
         extra = await session.call_tool("list_records", {"kind": "note", "colour": "red"})
     assert typo.is_error and text_of(typo).startswith("add_note: unknown argument(s) tag (did you mean tags?)")
     assert extra.is_error and "colour" in text_of(extra)
-    assert json.loads(run_cli("list", "--json", check=True).stdout)["records"] == []
+    assert json.loads(run_main("list", "--json", check=True).stdout)["records"] == []
 
 
-async def test_targets_are_set_and_listed_as_the_cli_does(server, run_cli) -> None:
+async def test_targets_are_set_and_listed_as_the_cli_does(server, run_main) -> None:
     async with server() as session:
         added = await session.call_tool("set_target", {"text": "beat 90 tok/s single stream"})
         listed = await session.call_tool("list_targets", {})
@@ -231,7 +231,7 @@ async def test_targets_are_set_and_listed_as_the_cli_does(server, run_cli) -> No
     assert (target["kind"], target["metric"], target["value"], target["concurrency"]) == (
         "target", "output_tok_s", 90.0, 1)
     assert "via:mcp" in target["tags"] and vague.is_error
-    cli = json.loads(run_cli("target", "list", "--json", check=True).stdout)
+    cli = json.loads(run_main("target", "list", "--json", check=True).stdout)
     assert json.loads(text_of(listed)) == cli and cli["records"][0]["target"]["id"] == target["id"]
 
 
@@ -243,9 +243,9 @@ async def test_record_output_names_every_format_it_reads(server) -> None:
     assert all(name in tools["record_output"].description for name in KNOWN_FORMATS)
 
 
-async def test_read_only_writes_nothing_and_reads_only_the_project(server, memory_dir, run_cli,
+async def test_read_only_writes_nothing_and_reads_only_the_project(server, memory_dir, run_main,
                                                                    tmp_path) -> None:
-    seed_issue_numbers(run_cli)
+    seed_issue_numbers(run_main)
     outside = tmp_path.parent / f"{tmp_path.name}-secret.log"
     outside.write_text("step 1 loss 2.0 API_KEY=hunter2\n")
     inside = tmp_path / "train.log"
@@ -260,5 +260,5 @@ async def test_read_only_writes_nothing_and_reads_only_the_project(server, memor
     for refused in (secret, projected):
         assert refused.is_error and "hunter2" not in text_of(refused) and "--read-only" in text_of(refused)
     assert not (memory_dir / "ask_state.json").exists()
-    run_cli("ask", "current speedup?", check=True)  # the same question, asked where it may write
+    run_main("ask", "current speedup?", check=True)  # the same question, asked where it may write
     assert (memory_dir / "ask_state.json").exists()

@@ -100,9 +100,9 @@ def test_with_no_sweep_it_says_how_to_record_one(store: Store) -> None:
     assert got.figures["measured_speedup"] == pytest.approx(1.1)  # what is known so far follows
 
 
-def test_ask_json_carries_the_crossover(run_cli, store: Store) -> None:
+def test_ask_json_carries_the_crossover(run_main, store: Store) -> None:
     add_sweep(store)
-    data = json.loads(run_cli("ask", "--json", "where does eagle3 stop paying?", check=True).stdout)
+    data = json.loads(run_main("ask", "--json", "where does eagle3 stop paying?", check=True).stdout)
     assert data["figures"]["crossover"] == {"faster_up_to": 8, "slower_from": 16}
     assert data["figures"]["points"][0] == {
         "concurrency": 1, "value": 160.0, "record": data["figures"]["points"][0]["record"],

@@ -259,3 +259,18 @@ def test_the_accept_length_chart_spans_the_whole_run_as_the_loss_chart_does() ->
     assert taus[0] < taus[-1] and abs(taus[0] - points[0][1]) < 0.1  # starts at the run's start
     late = {**history, "acc_2": history["acc_2"][:-3]}  # a position logged less lately
     assert accept_length_points(late) == points[:-3]
+
+
+async def test_a_run_stopped_with_ctrl_c_says_interrupted_not_crashed(tmp_path: Path) -> None:
+    """The card's status and event line and the alert call a Ctrl-C `interrupted`, not an error."""
+    log = tmp_path / "train.log"
+    ctrl_c = replace(crash_event("KeyboardInterrupt"), message="KeyboardInterrupt at step 1200 (interrupted)",
+                     signature="KeyboardInterrupt", failure="interrupted")
+    stopped = replace(specforge_run(str(log), events=(ctrl_c,)), status="interrupted")
+    app = make_app(tmp_path, followers(**{"train.log": [stopped]}))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: any("interrupted" in n.message for n in app._notifications))
+        alert = next(n for n in app._notifications if "interrupted" in n.message)
+        assert alert.severity == "information" and "press L" not in alert.message
+        text = card_text(app.query_one(RunCard))
+        assert "interrupted" in text and "crashed" not in text

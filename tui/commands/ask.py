@@ -3,7 +3,6 @@ question registers one command and imports nothing the other memory commands nee
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from sessiontui.tui.commands.common import (
 )
 
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable
 
     from sessiontui.project_memory.answer import Answer
@@ -107,7 +107,12 @@ def answer_json(answer: Answer, *, full: bool = False) -> dict:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    question = " ".join(args.question).strip()
+    return print_answer(" ".join(args.question), as_json=args.json, full=args.full)
+
+
+def print_answer(question: str, *, as_json: bool = False, full: bool = False) -> int:
+    """Print the answer to a question (cli.py calls this directly for a question without options)."""
+    question = question.strip()
     if not question:
         print("sessiontui: ask needs a question, e.g. sessiontui ask \"what's the baseline?\"",
               file=sys.stderr)
@@ -115,8 +120,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     answer, problems = answer_question(question)
     for problem in problems:
         print(f"sessiontui: {problem}", file=sys.stderr)
-    if args.json:
-        print_json(answer_json(answer, full=args.full))
+    if as_json:
+        print_json(answer_json(answer, full=full))
     else:
         print(answer.text)
     return 0

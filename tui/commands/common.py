@@ -3,18 +3,20 @@ and keeping control characters from stored text off the user's terminal."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import math
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sessiontui.project_memory.paths import database_path
 from sessiontui.project_memory.records import TIMESTAMPS, Record, closest, is_invalid
 from sessiontui.project_memory.store import Store
+
+if TYPE_CHECKING:
+    import argparse
 
 # C0 controls but newline and tab, DEL, and C1 controls (a lone \x9b starts an escape sequence).
 _CONTROLS = [*(c for c in range(0x20) if chr(c) not in "\n\t"), 0x7F, *range(0x80, 0xA0)]
@@ -177,9 +179,18 @@ def with_examples(*lines: str) -> str:
 def add_command(sub: argparse._SubParsersAction, name: str, help: str, *examples: str,
                 **kwargs: Any) -> argparse.ArgumentParser:
     """A subcommand whose help ends with its EXAMPLES, kept as written."""
+    import argparse  # imported only where a parser is built: a plain question builds none (cli.py)
+
     return sub.add_parser(name, help=help, description=kwargs.pop("description", help[:1].upper() + help[1:] + "."),
                           epilog=with_examples(*examples),
                           formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+
+
+def invalid_value(message: str) -> argparse.ArgumentTypeError:
+    """The error an argparse type raises for a value it refuses (`message` is shown as is)."""
+    import argparse  # the parser that calls a type has imported it already
+
+    return argparse.ArgumentTypeError(message)
 
 
 def finite_float(text: str) -> float:
@@ -187,9 +198,9 @@ def finite_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        raise invalid_value(f"not a number: {text!r}") from None
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+        raise invalid_value(f"not a finite number: {text!r}")
     return value
 
 
@@ -197,7 +208,7 @@ def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0 (a rate, a period)."""
     value = finite_float(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be > 0: {text!r}")
+        raise invalid_value(f"must be > 0: {text!r}")
     return value
 
 
@@ -206,9 +217,9 @@ def positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise invalid_value(f"not a whole number: {text!r}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative: {text!r}")
+        raise invalid_value(f"must not be negative: {text!r}")
     return value
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 from pathlib import Path
@@ -14,12 +13,15 @@ from sessiontui.tui.commands.common import (
     add_json_options,
     finite_float,
     input_path,
+    invalid_value,
     open_store,
     positive_int,
     print_json,
 )
 
 if TYPE_CHECKING:
+    import argparse
+
     from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
     from sessiontui.project_memory.speedup import SpeedupReport
     from sessiontui.tui.config import Config
@@ -34,7 +36,7 @@ def _depth(text: str) -> int:
     """An argparse type: a draft depth within MAX_DRAFT_DEPTH (the projection's work grows with it)."""
     depth = positive_int(text)
     if not 1 <= depth <= MAX_DRAFT_DEPTH:
-        raise argparse.ArgumentTypeError(f"must be 1 to {MAX_DRAFT_DEPTH}, not {depth}")
+        raise invalid_value(f"must be 1 to {MAX_DRAFT_DEPTH}, not {depth}")
     return depth
 
 

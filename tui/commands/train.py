@@ -197,7 +197,7 @@ def render_summary(snap: TrainSnapshot, lessons: list[list] | None = None) -> st
         lines.append(f"last progress {duration(max(0.0, time.time() - snap.last_update))} ago")
     lessons = lessons or [[] for _ in snap.events]
     for event, matched in list(zip(snap.events, lessons, strict=True))[-5:]:
-        lines.append(f"{event.kind}: {event.message}")
+        lines.append(f"{event.label}: {event.message}")
         if matched:
             lines.append(f"  seen before: {matched[0].title} — fix: {matched[0].fix}")
     return "\n".join(lines)

@@ -30,11 +30,11 @@ ALERT_CHARS = 120  # a run's alert: the event, then the lesson that fixed it bef
 
 def alert_text(path: Path, event: TrainEvent, lesson: Record | None) -> str:
     """The notification for an event, with the best matching lesson's fix inline."""
-    text = one_line(f"{path.name}: {event.kind}: {event.message or event.line or ''}", ALERT_CHARS)
+    text = one_line(f"{path.name}: {event.label}: {event.message or event.line or ''}", ALERT_CHARS)
     if lesson is not None:
         fix = lesson.fix or "(no fix recorded)"
         return f"{text}\n" + one_line(f"Seen before: {lesson.label} — fix: {fix}", ALERT_CHARS)
-    if event.kind in ALERT_KINDS:
+    if event.label in ALERT_KINDS:
         return f"{text}\nNo matching lesson: press L to record one."
     return text
 

@@ -217,7 +217,7 @@ def events_text(events: Sequence[Any], styles: Mapping[str, Any]) -> Text:
     for event in events[-EVENT_LINES:]:
         if lines:
             lines.append("\n")
-        lines.append(f"{event.kind:8} ", style=styles.get(event.kind, ""))
+        lines.append(f"{event.label:8} ", style=styles.get(event.label, ""))
         lines.append_text(literal(event.message or event.line or ""))
     return lines
 
