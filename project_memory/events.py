@@ -11,8 +11,7 @@ from typing import Any, Literal, cast, get_args
 
 # The kinds of training event and the statuses of a run, declared once: every layer imports these.
 EventKind = Literal["crashed", "diverged", "stalled", "finished"]
-RunStatus = Literal["waiting", "running", "stalled", "diverged", "crashed", "interrupted", "finished",
-                    "abandoned"]
+RunStatus = Literal["waiting", "running", "stalled", "diverged", "crashed", "finished", "abandoned"]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)  # most serious first
 ALERT_KINDS: tuple[EventKind, ...] = ("crashed", "diverged", "stalled")  # said as alerts
 FAILURES: frozenset[EventKind] = frozenset(ALERT_KINDS)
@@ -20,7 +19,7 @@ SEVERITY: dict[EventKind, Literal["error", "warning", "information"]] = {
     "crashed": "error", "diverged": "error", "stalled": "warning", "finished": "information"}
 RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 LIVE_STATUSES: tuple[RunStatus, ...] = RUN_STATUSES[:-1]  # what a log shows; abandoned is a record's
-ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "interrupted", "diverged"})  # the log says it ended
+ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "diverged"})  # ends by itself
 INTERRUPTED = "interrupted"  # a crash's failure kind when the user stopped the run (Ctrl-C)
 
 

@@ -24,7 +24,7 @@ from sessiontui.collectors.trainlog.reader import LineReader, leading_bar
 from sessiontui.collectors.trainlog.readings import Reading, merge
 from sessiontui.collectors.trainlog.snapshot import RunSegment, TrainSnapshot, acc_positions
 from sessiontui.collectors.trainlog.stamps import first_timestamp
-from sessiontui.project_memory.events import INTERRUPTED, EventKind, RunStatus
+from sessiontui.project_memory.events import EventKind, RunStatus
 
 MAX_EVENTS = 200
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
@@ -516,13 +516,8 @@ class TrainState:
             return "crashed"
         for kind in ("crashed", "diverged", "finished", "stalled"):
             if kind in self._open:
-                return "interrupted" if kind == "crashed" and self._stopped_by_user() else cast(RunStatus, kind)
+                return cast(RunStatus, kind)
         return "running" if self.metrics or self.step is not None else "waiting"
-
-    def _stopped_by_user(self) -> bool:
-        """Whether the run's crash is a Ctrl-C (KeyboardInterrupt, torchrun's `got signal: 2`)."""
-        crash = next((event for event in reversed(self.events) if event.kind == "crashed"), None)
-        return crash is not None and crash.label == INTERRUPTED
 
     def eta_s(self) -> float | None:
         """Seconds to the last step: what the bar says when it says it, else at the current rate."""

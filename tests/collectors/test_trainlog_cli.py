@@ -101,11 +101,12 @@ def test_human_summary_says_why_nothing_was_read(tmp_path: Path,
 
 
 def test_a_run_stopped_with_ctrl_c_says_interrupted(capsys: pytest.CaptureFixture[str]) -> None:
-    """nanoGPT stopped with Ctrl+C (simonw/public-notes#11): no crash, in the text or the JSON."""
+    """nanoGPT stopped with Ctrl+C (simonw/public-notes#11): the run ended `crashed` (the status
+    vocabulary is fixed), and its event says the user interrupted it."""
     log = str(FIXTURES / "corpus" / "train" / "b27" / "nanogpt_cpu_ctrl_c_keyboardinterrupt.log")
     assert main(["train", "status", "--log", log]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("interrupted · ") and "crashed" not in text
+    assert text.startswith("crashed · ") and "interrupted: KeyboardInterrupt" in text
     assert main(["train", "status", "--log", log, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["status"], data["step"], data["events"][0]["failure"]) == ("interrupted", 142862, "interrupted")
+    assert (data["status"], data["step"], data["events"][0]["failure"]) == ("crashed", 142862, "interrupted")

