@@ -33,8 +33,11 @@ ASK = {"ask", "speedup", "common"}  # speedup: the settings reader the question 
 # An answer in words reads trusted rows: no exports, no JSON escaping, no speedup arithmetic
 # unless asked for it, and no shutil (argparse sizes help to the terminal with it: only help);
 # a question without options builds no parser at all (argparse and gettext: a tenth of its start).
+# Nor does it start a process, a thread or a log, read a settings file it does not have, split a
+# command it does not show, or look up the package's version (each a cost a question never needs).
 ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange", "shutil",
-           "argparse", "gettext", "sessiontui.tui.commands.parser")
+           "argparse", "gettext", "sessiontui.tui.commands.parser", "subprocess", "threading",
+           "logging", "ctypes", "tomllib", "shlex", "tempfile", "importlib.metadata")
 
 
 @pytest.mark.parametrize(("argv", "also_not", "commands"), [
