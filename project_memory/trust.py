@@ -74,12 +74,14 @@ def flag_map(command: str | None) -> dict[str, str]:
     `NCCL_ALGO=Tree python -m sglang.launch_server --tp 4 --enable-torch-compile` gives
     `{"env:NCCL_ALGO": "Tree", "--tp": "4", "--enable-torch-compile": "true"}`.
     """
+    if not command:
+        return {}
     import shlex  # only when a command is read
 
     try:
-        words = shlex.split(command or "")
+        words = shlex.split(command)
     except ValueError:  # an unbalanced quote: read the words as they are
-        words = (command or "").split()
+        words = command.split()
     flags: dict[str, str] = {}
     leading = True
     for i, word in enumerate(words):

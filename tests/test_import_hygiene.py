@@ -33,8 +33,11 @@ ASK = {"ask", "speedup", "common"}  # speedup: the settings reader the question 
 # An answer in words reads trusted rows: no exports, no JSON escaping, no speedup arithmetic
 # unless asked for it, and no shutil (argparse sizes help to the terminal with it: only help);
 # a question without options builds no parser at all (argparse and gettext: a tenth of its start).
+# Nor does it start a process, a thread or a log, read a settings file it does not have, split a
+# command it does not show, or look up the package's version (each a cost a question never needs).
 ASK_NOT = ("pynvml", "sessiontui.collectors", "sessiontui.project_memory.exchange", "shutil",
-           "argparse", "gettext", "sessiontui.tui.commands.parser")
+           "argparse", "gettext", "sessiontui.tui.commands.parser", "subprocess", "threading",
+           "logging", "ctypes", "tomllib", "shlex", "tempfile", "importlib.metadata")
 
 
 @pytest.mark.parametrize(("argv", "also_not", "commands"), [
@@ -73,8 +76,8 @@ def test_one_shot_commands_import_only_what_they_need(tmp_path, argv: list[str],
 def test_as_a_program_the_command_leaves_its_imports_to_no_collection(tmp_path) -> None:
     """Run as the program, the CLI freezes what its imports built (the collector walked it all
     again at exit) and collects the command's own work; a caller's in-process use is untouched."""
-    probe = (
-        "import gc, sys; from sessiontui.tui.cli import main; sys.argv = ['sessiontui', 'ask', 'baseline?'];"
+    probe = (  # an option: the parser's path, which returns (a plain question ends the process)
+        "import gc, sys; from sessiontui.tui.cli import main; sys.argv = ['sessiontui', 'ask', '--json', 'baseline?'];"
         "main(); print('gc', gc.get_freeze_count() > 1000, gc.isenabled());"
         "gc.unfreeze(); main(['ask', 'baseline?']); print('gc', gc.get_freeze_count())"
     )
@@ -83,3 +86,25 @@ def test_as_a_program_the_command_leaves_its_imports_to_no_collection(tmp_path) 
                          check=True, cwd=tmp_path)
     said = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("gc ")]
     assert said == [["True", "True"], ["0"]]
+
+
+@pytest.mark.parametrize(("memory", "code"), [("memory.db", 0), ("damaged", 1)])
+def test_a_plain_question_as_the_program_ends_once_its_answer_is_out(tmp_path, memory: str,
+                                                                     code: int) -> None:
+    """Run as the program, a plain question ends the process itself (no teardown) after its
+    whole answer reached the pipe, with its exit code; in-process, `main` returns as before."""
+    with Store(tmp_path / "memory.db") as store:
+        store.add(Record(kind="benchmark", config="c50", value=50.0, baseline=True, concurrency=1))
+    if memory == "damaged":
+        (tmp_path / "memory.db").write_bytes(b"not a database " * 100)
+    env = {"SESSIONTUI_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    said = {}
+    for way, call in (("program", "sys.argv = ['sessiontui', 'ask', 'baseline?']; main()"),
+                      ("in-process", "main(['ask', 'baseline?'])")):
+        probe = f"import sys; from sessiontui.tui.cli import main; code = {call}; print('returned', code)"
+        said[way] = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                   env=env, cwd=tmp_path)
+    program, in_process = said["program"], said["in-process"]
+    assert (program.returncode, program.stdout, program.stderr) == (
+        code, in_process.stdout.removesuffix(f"returned {code}\n"), in_process.stderr)
+    assert "c50" in program.stdout or "damaged" in program.stderr
