@@ -49,6 +49,7 @@ def _run(argv: list[str], program: bool = False) -> int:
     """Parse and run one command, turning expected failures into one line and an exit code."""
     from sessiontui.project_memory.records import RecordError
     from sessiontui.project_memory.store import StoreError
+    from sessiontui.tui.commands.common import OutputError
 
     command = _plain_question(argv) or _parsed(argv)
     if program:  # the command's own work is collected as usual (watch and serve run for days)
@@ -67,6 +68,18 @@ def _run(argv: list[str], program: bool = False) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OutputError as exc:
+        _drop_stdout()
+        print(f"sessiontui: could not write the output: {exc}", file=sys.stderr)
+        return 1
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so that the exit's final flush of what could
+    not be written raises nothing more (the Python docs' advice for a closed pipe)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _plain_question(argv: list[str]) -> Callable[[], int] | None:

@@ -451,3 +451,16 @@ def test_reads_work_on_a_full_disk(run_cli, small_disk: Path, killed: bool) -> N
         result = run_cli(*args, env=env)
         assert result.returncode == 0 and "Traceback" not in result.stderr, (args, result.stderr)
     assert "50" in run_cli("ask", "what's the baseline?", env=env).stdout
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("args", [("ask", "what's the baseline?"), ("list", "--json")])
+def test_output_to_a_full_disk_is_one_line_not_a_traceback(memory_dir: Path, tmp_path: Path,
+                                                           args: tuple[str, ...]) -> None:
+    """The real process with its stdout on a full device (the plain question's own exit too)."""
+    env = {**os.environ, "SESSIONTUI_DIR": str(memory_dir)}
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*sessiontui_command(), *args], stdout=full, stderr=subprocess.PIPE,
+                                text=True, env=env, cwd=tmp_path, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr == "sessiontui: could not write the output: No space left on device\n"

@@ -49,6 +49,10 @@ def printable(text: str) -> str:
     return text.translate(_VISIBLE)
 
 
+class OutputError(Exception):
+    """Standard output could not take what a command printed (a full disk, a dead terminal)."""
+
+
 class EscapedOutput:
     """A text stream that shows control characters as escapes (installed on stdout and stderr:
     a note holding a clear-screen or clipboard sequence is printed, never obeyed)."""
@@ -57,7 +61,12 @@ class EscapedOutput:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        return self._stream.write(printable(text))
+        try:
+            return self._stream.write(printable(text))
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # told apart from the command's own file errors
+            raise OutputError(exc.strerror or str(exc)) from exc
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
