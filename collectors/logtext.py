@@ -83,7 +83,7 @@ _NAMED = (
         r"|signal: Segmentation fault", re.IGNORECASE)),
     ("BusError", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|signal: Bus error", re.IGNORECASE)),
     ("Killed", re.compile(
-        r"(?:^|\s)Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
+        r"(?:^|\s|\])Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
         r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
     ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
@@ -97,7 +97,7 @@ _NAMED = (
 CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
-    r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s)Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s|\])Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
@@ -128,7 +128,7 @@ KIND_HINTS = (
     "nvml", "ptx", "convolution algorithm", "launch failure", "for launch", "launch timed out",
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
-    "terminate called", "asynchronously reported", "keyboardinterrupt", "sigint", "fallen off",
+    "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
@@ -322,7 +322,7 @@ FAILURE_KINDS = (
                        r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
-        r"(?:^|\s|<std(?:out|err)>:)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
+        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
         r"|exited with code (?:137|-9)\b)")),
@@ -337,7 +337,7 @@ FAILURE_KINDS = (
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2`; last, so a failure the tail also names wins
-    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b",
+    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b|\bInterruptException\b",
                                re.MULTILINE)),
 )
 

@@ -153,7 +153,7 @@ class FailureWatcher:
             message = f"{message} at step {step}"
         context = tuple(self._context)
         tail = "\n".join(context)
-        kind = failure_kind(tail)
+        kind = failure_kind(f"{tail}\n{text}")  # the line whole: context keeps only its start
         if kind:
             message = f"{message} ({kind})"
         return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step,

@@ -431,3 +431,18 @@ def test_tensorflow_1s_see_above_line_ends_its_traceback() -> None:
     (event,) = read_log(log).events
     assert event.failure == "cuda_oom"
     assert event.message.startswith("ResourceExhaustedError (see above for traceback): OOM when")
+
+
+# Crash batches b08/b09's first-sight misses, each a shape: a shell's `Killed` glued to the bar it
+# cut short, Julia's Ctrl-C, and a launcher's verdict at the end of an 800-character command line.
+SHAPES = [
+    ("b08/chatglm_loading_shards_bar_killed.txt", "host_oom"),  # `... 1.28it/s]Killed`
+    ("b09/tsunami_jl_fit_bar_julia_interrupt_exception.txt", "interrupted"),  # `ERROR: InterruptException:`
+    ("b09/deepspeed_chat_sigkill_handler_return_code_minus9.txt", "host_oom"),  # `[...] exits with return code = -9`
+]
+
+
+@pytest.mark.parametrize(("name", "kind"), SHAPES, ids=[n for n, _ in SHAPES])
+def test_a_crash_reads_its_kind_whatever_shape_its_last_line_has(name: str, kind: str) -> None:
+    crashes = [event for event in read_log(CORPUS / name).events if event.kind == "crashed"]
+    assert crashes and crashes[-1].failure == kind
