@@ -57,6 +57,7 @@ FORMATS = ("generic", "generic.server_log")
 ENGINE = None
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
+_SETTING_UNIT = re.compile(r"(?:max[ _-]?)?concurren(?:cy|t[ _]requests)|batch[ _-]?size", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
@@ -169,6 +170,9 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if unit and line[start:].lstrip()[:1] in (":", "="):
             unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
             start = match.start(3) + len(unit)
+        if not label and _SETTING_UNIT.fullmatch(unit):
+            yield unit, match[1], ""  # `200 samples, 10 concurrency`: a setting named after its value
+            continue
         if match[2] and not unit and _MEASURED_RATE.search(label):
             unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
         yield label, match[1], unit
@@ -186,6 +190,10 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
 _PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
+# `Acceptance rate at token 0: 0.58`: one position's rate a line, read as under a per-position heading
+_RATE_AT_POSITION = re.compile(r"accept(?:ance|ed)?[ _]rate\s+(?:at|for|of)\s+(?:token|position|pos)\s*#?"
+                               r"(\d+)\s*[:=]\s*(\d+(?:\.\d+)?\s*%?)", re.IGNORECASE)
+_INLINE_POSITIONS = "acceptance rate by position"
 
 
 class _JsonPath:
@@ -243,6 +251,10 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None
             continue
+        if inline := _RATE_AT_POSITION.fullmatch(line):  # its list starts where the lines start
+            first_position = first_position if section.startswith(_INLINE_POSITIONS) else None
+            section = _INLINE_POSITIONS + (" (%)" if "%" in inline[2] else "")
+            line = f"{inline[1]}: {inline[2]}"
         position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
         if position:  # `Per-position acceptance (%):` over `  0:  57.12` (vLLM counts from 0)
             first_position = int(position[1]) if first_position is None else first_position
@@ -437,8 +449,13 @@ def _differs(seen: float | None, value: float) -> bool:
 
 
 def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
-    """The name of a result's headline figure, or None when it has none."""
-    return next((name for name in headlines if readings.get(name, 0) > 0), None)
+    """The name of a result's headline figure, or None when it has none: a rate printed as 0 is
+    one only beside a measured latency (a run whose tool printed a zero rate, TGI-Gaudi's bug;
+    an idle server's zeros measure nothing)."""
+    positive = next((name for name in headlines if readings.get(name, 0) > 0), None)
+    if positive or not any(value > 0 and "_ms_" in name for name, value in readings.items()):
+        return positive
+    return next((name for name in headlines if name in readings), None)
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:

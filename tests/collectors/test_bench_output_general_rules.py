@@ -856,3 +856,29 @@ def test_early_trtllm_bench_reports(tail: str, figures: dict[str, float]) -> Non
     (record,) = read_benchmark_output("=" * 59 + "\n" + tail + "=" * 59 + "\n").records
     assert (record.metric, record.value) == ("output_tok_s", 23405.9272)
     assert {key: record.figures[key] for key in figures} == figures
+
+
+# vllm-project/vllm#24243: an EAGLE-3 test summary, one run under a line naming its load
+EAGLE3_RUN = ("{samples} samples, {load}, single RTX 4090:\nTotal output tokens: {tokens}\n"
+              "Mean acceptance length: {length}\n\nAcceptance rate at token 0: {first}\n"
+              "Acceptance rate at token 1: 0.34\n\nSpeedup: 1.62\u00d7\n")
+
+
+def test_per_position_rates_one_a_line_and_a_value_first_concurrency_are_read() -> None:
+    text = (EAGLE3_RUN.format(samples=200, load="10 concurrency", tokens="106,678", length=2.47, first=0.58)
+            + EAGLE3_RUN.format(samples=20, load="single concurrency", tokens="21,690", length=2.44, first=0.57)
+            + "Average acceptance length: 2.44\n")  # the closing line repeats the last run's
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(2.47, 10), (2.44, None)]
+    assert [(r.figures["accept_pos_1"], r.figures["accept_pos_2"]) for r in records] == [(0.58, 0.34), (0.57, 0.34)]
+
+
+def test_a_rate_printed_as_zero_beside_measured_latencies_is_read_as_printed() -> None:
+    # huggingface/tgi-gaudi#148: run_generation's summary printed 0.0 throughput (the reported bug)
+    text = ("----- Performance  summary -----\nThroughput: 0.0 tokens/s\nThroughput: 0.0 queries/s\n"
+            "--------------------------------\nFirst token latency:\n\tMedian: \t18783.24ms\n"
+            "\tAverage: \t16835.90ms\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["ttft_ms_median"]) for r in records] == [("output_tok_s", 0.0, 18783.24)]
+    idle = "Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs\n"
+    assert read_benchmark_output(idle).records == []  # zeros beside no latency measured nothing
