@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match
+from sessiontui.collectors.bench_output.common import benchmark, last_match, without_logger_prefix
 from sessiontui.collectors.bench_output.labels import (
     HEADLINES,
     PROMPT_ONLY,
@@ -222,9 +222,10 @@ class _JsonPath:
             self.units.pop()
 
 
-def readings(lines: list[str]) -> Iterator[_Reading]:
+def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     """Every named value of the text's lines: labelled lines, rows of headed tables and
-    `"key": number` lines of JSON (commands and training lines skipped)."""
+    `"key": number` lines of JSON (commands and training lines skipped); `logged`: lines whose
+    logger prefix is gone, each printed behind one."""
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
@@ -235,7 +236,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
-        logged = len(line) < len(raw.strip())
+        behind_prefix = logged or len(line) < len(raw.strip())
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
@@ -260,7 +261,7 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             first_position = int(position[1]) if first_position is None else first_position
             scale = 0.01 if "%" in section else 1.0
             yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
-                           printed_number(position[2]) * scale, index, logged)
+                           printed_number(position[2]) * scale, index, behind_prefix)
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
         # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
@@ -288,12 +289,12 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             found = _by_row_name(columns, row, list(table_row(columns, "|".join(row))))
             if seconds:
                 found = [(label, number, unit or "s") for label, number, unit in found]
-            yield from _line_readings(found, line, index, logged)
+            yield from _line_readings(found, line, index, behind_prefix)
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
-            yield from _line_readings(list(json.read(line)), line, index, logged)
+            yield from _line_readings(list(json.read(line)), line, index, behind_prefix)
             continue
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
@@ -310,12 +311,12 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if section and found and all(is_stat(label) for label, _, _ in found):
             if len(found) == 1:  # `    p25 = 47.5` under a rate's name: that rate's p25
                 yield from _stat_of_rate(_line_readings([(f"{section} {found[0][0]}", *found[0][1:])],
-                                                        line, index, logged), found[0][0])
+                                                        line, index, behind_prefix), found[0][0])
                 continue
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
-        yield from _line_readings(found, line, index, logged)
+        yield from _line_readings(found, line, index, behind_prefix)
 
 
 def _stat_columns(header: list[str]) -> bool:
@@ -458,11 +459,25 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
     return next((name for name in headlines if name in readings), None)
 
 
+# What a server's periodic metrics line prints beside its rates and a script's logged result does
+# not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
+# usage), the step it has reached (mlc's `[i: 166]`) or a request's tokens so far (llama-server's
+# `n_decoded`, Ollama's `n_gen`)
+_SERVER_STATE = re.compile(r"running|waiting|pending|swapped|queue|cache_usage|token_usage"
+                           r"|^(?:i|step|iter|task|n_gen|n_decoded)$")
+
+
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A periodic log line (results printed behind a logger prefix, with the same headline) as
-    one result of the medians of the names every line prints (a cut last line prints fewer);
-    logged results at different settings (one block per concurrency) are runs, not a period."""
-    periodic = [r for r in results if r.logged]
+    """A server's periodic log line (results printed behind a logger prefix, with the same
+    headline, that print the server's state or step) as one result of the medians of the names
+    every line prints (a cut last line prints fewer); a script's results printed through a
+    logger are results of their own, and so are logged results at different settings (one block
+    per concurrency): runs, not a period."""
+    periodic: list[_Result] = []
+    rest: list[_Result] = []
+    for result in results:
+        server = result.logged and any(_SERVER_STATE.search(name) for name in result.readings)
+        (periodic if server else rest).append(result)
     if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
             {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
@@ -472,7 +487,7 @@ def _summarised(results: list[_Result]) -> list[_Result]:
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
-    return [summary, *(r for r in results if not r.logged)]  # the rest: not periodic
+    return [summary, *rest]
 
 
 def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
@@ -660,15 +675,17 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = prepared(text)
+    plain = without_logger_prefix(text)  # a table read as one, also when printed through a logger
+    logged = plain != text
+    text = prepared(plain)
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
     seen = _Seen(bytearray(len(lines)))
-    measured = _results(seen.watch(readings(lines), lines), HEADLINES, settings, rows, headed)
+    measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
-        measured = _results(seen.watch(readings(lines), lines), PROMPT_ONLY, settings, rows, headed)
+        measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(

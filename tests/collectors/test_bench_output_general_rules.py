@@ -882,3 +882,34 @@ def test_a_rate_printed_as_zero_beside_measured_latencies_is_read_as_printed() -
     assert [(r.metric, r.value, r.figures["ttft_ms_median"]) for r in records] == [("output_tok_s", 0.0, 18783.24)]
     idle = "Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs\n"
     assert read_benchmark_output(idle).records == []  # zeros beside no latency measured nothing
+
+
+LOGGED = "2024-05-01 10:00:{s:02d},123 - INFO - "
+
+
+def test_a_scripts_results_printed_through_a_logger_are_results_not_one_periodic_line() -> None:
+    # ollama/ollama#12742: `--verbose` before and after, as a script logging its runs prints them
+    runs = [("Before:", 139356.80, 103.06), ("After:", 4212.03, 103.16)]
+    lines = [line for title, prompt, rate in runs for line in (
+        title, "eval count:           1873 token(s)", f"prompt eval rate:     {prompt} tokens/s",
+        f"eval rate:            {rate} tokens/s", "")]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(lines))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.source_format) for r in records] == [(103.06, "generic"), (103.16, "generic")]
+
+
+def test_a_table_printed_through_a_logger_is_read_as_a_table() -> None:
+    # noamsto/nix-amd-ai#129: a llama-bench backend table, each line behind the same logging prefix
+    table = ["| Backend | pp512 | tg128 |", "| --- | ---: | ---: |",
+             "| ROCm (patched) | 1900.72 ± 33.74 t/s | 58.38 ± 0.11 t/s |",
+             "| Vulkan | 2001.00 ± 2.60 t/s | 62.39 ± 0.04 t/s |"]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(table))
+    assert [r.value for r in read_benchmark_output(text).records] == [58.38, 62.39]
+
+
+@pytest.mark.parametrize("prefix", ["", LOGGED.format(s=0)])
+def test_a_servers_periodic_line_prints_its_state_and_stays_one_summary(prefix: str) -> None:
+    # vLLM V0's metrics line (Running/Swapped/Pending reqs, KV cache usage), also behind a second prefix
+    text = "".join(prefix + _V0_LINE.format(s=10 + 5 * i, rate=rate) for i, rate in enumerate((9.9, 13.6, 13.6)))
+    [record] = read_benchmark_output(text).records
+    assert (record.source_format, record.value, record.figures["log_lines"]) == ("generic.server_log", 13.6, 3)
