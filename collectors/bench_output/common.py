@@ -85,9 +85,14 @@ def without_logger_prefix(text: str) -> str:
 
 
 def _stripped_head(line: str) -> int:
-    """How many characters of a line are a logger prefix (0 without one)."""
+    """How many characters of a line are a logger prefix (0 without one); the message's own
+    indent after the prefix's separating space is kept (a logged table's layout)."""
     payload = clean(line)
-    return len(line) - len(payload) if payload and line.endswith(payload) else 0
+    if not payload or not line.endswith(payload):
+        return 0
+    head = len(line) - len(payload)
+    indent = head - len(line[:head].rstrip(" ")) - 1
+    return head - indent if indent > 0 and line[:head].strip() else head
 
 
 def unquoted(text: str) -> str:

@@ -392,7 +392,7 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         current = results[-1].readings
         headline = _headline(current, headlines)
         if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
-                (index in rows and index - 1 in rows or all(r.logged for r in line))
+                (index in rows and index - 1 in rows or _periodic(line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
@@ -463,8 +463,13 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
 # not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
 # usage), the step it has reached (mlc's `[i: 166]`) or a request's tokens so far (llama-server's
 # `n_decoded`, Ollama's `n_gen`)
-_SERVER_STATE = re.compile(r"running|waiting|pending|swapped|queue|cache_usage|token_usage"
-                           r"|^(?:i|step|iter|task|n_gen|n_decoded)$")
+_SERVER_STATE = re.compile(r"(?:^|_)(?:running|waiting|pending|swapped|queued?)(?:_req(?:uest)?s?)?$"
+                           r"|cache_usage$|token_usage$|^(?:i|step|iter|task|n_gen|n_decoded)$")
+
+
+def _periodic(line: list[_Reading]) -> bool:
+    """Whether a line's readings are a server's periodic line: logged, printing its state or step."""
+    return all(r.logged for r in line) and any(_SERVER_STATE.search(r.name) for r in line)
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:

@@ -913,3 +913,21 @@ def test_a_servers_periodic_line_prints_its_state_and_stays_one_summary(prefix: 
     text = "".join(prefix + _V0_LINE.format(s=10 + 5 * i, rate=rate) for i, rate in enumerate((9.9, 13.6, 13.6)))
     [record] = read_benchmark_output(text).records
     assert (record.source_format, record.value, record.figures["log_lines"]) == ("generic.server_log", 13.6, 3)
+
+
+def test_a_logged_spaced_table_keeps_its_indented_header() -> None:
+    # mlc-ai/mlc-llm#1359: `Prefill  Decode` indented over the device names, each line logged
+    table = ["                Prefill     Decode", "----------------------------------",
+             "xiaomi 14             7         10", "iphone 15 pro        56          9"]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(table))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(10, 7), (9, 56)]
+
+
+def test_a_logged_closing_line_repeating_the_last_runs_figure_is_no_new_result() -> None:
+    # vllm-project/vllm#24243's EAGLE-3 summary, logged: the closing average repeats the last run's
+    text = (EAGLE3_RUN.format(samples=200, load="10 concurrency", tokens="106,678", length=2.47, first=0.58)
+            + EAGLE3_RUN.format(samples=20, load="single concurrency", tokens="21,690", length=2.44, first=0.57)
+            + "Average acceptance length: 2.44\n")
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in text.splitlines())
+    assert [r.value for r in read_benchmark_output(logged).records] == [2.47, 2.44]
