@@ -53,7 +53,7 @@ _SECONDS_SUFFIX = re.compile(r"[a-z]_s\b")  # a snake-case name's unit suffix: `
 _STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
-STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "p25", "p50", "p75",
+STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "sum", "p25", "p50", "p75",
                        "p90", "p95", "p99", "p1", "p5", "p10"})
 _LATENCY = (
     (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
