@@ -624,6 +624,15 @@ CASES = [
         '128,1000,5.000,300.000,1000.000,1500.000\n'
     ),
          value=1000.0, figures={'request_throughput': 5.0, 'total_tok_s': 1500.0}),
+    Case('lmdeploy-restful-csv',
+         "lmdeploy benchmark/profile_restful_api.py --csv: writer.writerow(['batch','num_prompts','RPS','RPM',"
+         "'FTL(ave)(s)','FTL(min)(s)','FTL(max)(s)','throughput(out tok/s)','throughput(total tok/s)'])",
+         (
+        'batch,num_prompts,RPS,RPM,FTL(ave)(s),FTL(min)(s),FTL(max)(s),throughput(out tok/s),throughput(total tok/s)\n'
+        '64,1000,8.100,486.000,0.512,0.051,2.310,1795.330,3880.402\n'
+    ),
+         value=1795.33, figures={'request_throughput': 8.1, 'total_tok_s': 3880.402,
+                                 'ttft_ms_mean': 512.0, 'ttft_ms_max': 2310.0}),
     Case('vllm-offline-bar',
          "vllm/entrypoints/llm.py _run_engine tqdm postfix f'est. speed input: {in_spd:.2f} toks/s, output: {out_spd:.2f} toks/s'",
          (
