@@ -931,3 +931,11 @@ def test_a_logged_closing_line_repeating_the_last_runs_figure_is_no_new_result()
             + "Average acceptance length: 2.44\n")
     logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in text.splitlines())
     assert [r.value for r in read_benchmark_output(logged).records] == [2.47, 2.44]
+
+
+@pytest.mark.parametrize("prefix", ["", LOGGED.format(s=0)])
+def test_a_paste_cut_at_a_label_is_cut_behind_a_logger_prefix_too(prefix: str) -> None:
+    # ollama/ollama#7911: `--verbose` lines cut after `eval`: no prompt-only result, logged or not
+    lines = ["prompt eval count:    16 token(s)", "prompt eval rate:     231.88 tokens/s",
+             "eval count:           32 token(s)", "eval"]
+    assert read_benchmark_output("".join(f"{prefix}{line}\n" for line in lines)).records == []
