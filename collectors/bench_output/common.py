@@ -86,9 +86,12 @@ def without_logger_prefix(text: str) -> str:
 
 def _stripped_head(line: str) -> int:
     """How many characters of a line are a logger prefix (0 without one); the message's own
-    indent after the prefix's separating space is kept (a logged table's layout)."""
+    indent after the prefix's separating space is kept (a logged table's layout); a prefix
+    alone (an empty message: a logged blank line) is all prefix."""
     payload = clean(line)
-    if not payload or not line.endswith(payload):
+    if not payload:
+        return len(line)
+    if not line.endswith(payload):
         return 0
     head = len(line) - len(payload)
     indent = head - len(line[:head].rstrip(" ")) - 1

@@ -939,3 +939,11 @@ def test_a_paste_cut_at_a_label_is_cut_behind_a_logger_prefix_too(prefix: str) -
     lines = ["prompt eval count:    16 token(s)", "prompt eval rate:     231.88 tokens/s",
              "eval count:           32 token(s)", "eval"]
     assert read_benchmark_output("".join(f"{prefix}{line}\n" for line in lines)).records == []
+
+
+def test_a_logged_blank_line_is_all_prefix_so_the_paste_reads_as_logged() -> None:
+    # ggml-org/llama.cpp#2926: llama-speculative's summary, its blank lines logged as empty messages
+    paste = (BENCH.parent / "corpus" / "bench" / "b16" / "llama_speculative_2023_poc_generated_line.txt").read_text()
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
+    plain = [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(paste).records]
+    assert plain and [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(logged).records] == plain
