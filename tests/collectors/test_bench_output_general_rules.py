@@ -947,3 +947,11 @@ def test_a_logged_blank_line_is_all_prefix_so_the_paste_reads_as_logged() -> Non
     logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
     plain = [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(paste).records]
     assert plain and [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(logged).records] == plain
+
+
+def test_a_logged_shell_commented_block_is_read_without_prefix_and_comment_mark() -> None:
+    # yiliu30/vllm-fork scripts/pp_local_test_res.sh: two `# `-commented vllm serving blocks, logged
+    paste = (BENCH.parent / "corpus" / "bench" / "b17" / "vllm_serving_blocks_shell_commented.txt").read_text()
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
+    plain = [(r.value, r.concurrency) for r in read_benchmark_output(paste).records]
+    assert len(plain) == 2 and [(r.value, r.concurrency) for r in read_benchmark_output(logged).records] == plain
