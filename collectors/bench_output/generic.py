@@ -461,10 +461,10 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
 
 # What a server's periodic metrics line prints beside its rates and a script's logged result does
 # not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
-# usage), the step it has reached (mlc's `[i: 166]`) or a request's tokens so far (llama-server's
-# `n_decoded`, Ollama's `n_gen`)
+# usage), the step it has reached (mlc's `[i: 166]`), a request's tokens so far (llama-server's
+# `n_decoded`, Ollama's `n_gen`) or vLLM V0's running speculative `System efficiency`
 _SERVER_STATE = re.compile(r"(?:^|_)(?:running|waiting|pending|swapped|queued?)(?:_req(?:uest)?s?)?$"
-                           r"|cache_usage$|token_usage$|^(?:i|step|iter|task|n_gen|n_decoded)$")
+                           r"|cache_usage$|token_usage$|^(?:i|step|iter|task|n_gen|n_decoded|system_efficiency)$")
 
 
 def _periodic(line: list[_Reading]) -> bool:

@@ -955,3 +955,13 @@ def test_a_logged_shell_commented_block_is_read_without_prefix_and_comment_mark(
     logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
     plain = [(r.value, r.concurrency) for r in read_benchmark_output(paste).records]
     assert len(plain) == 2 and [(r.value, r.concurrency) for r in read_benchmark_output(logged).records] == plain
+
+
+def test_vllm_v0_speculative_metrics_lines_are_a_periodic_log() -> None:
+    # vllm-project/vllm#9539: the metrics logger's `Speculative metrics:` line, printed every period
+    line = ("INFO 10-16 19:05:{s} metrics.py:367] Speculative metrics: Draft acceptance rate: 0.642, System "
+            "efficiency: 0.598, Number of speculative tokens: 3, Number of accepted tokens: {accepted}, "
+            "Number of draft tokens: 13311, Number of emitted tokens: 10616.\n")
+    text = "".join(line.format(s=10 + i, accepted=8547 + 100 * i) for i in range(3))
+    [record] = read_benchmark_output(text).records
+    assert (record.source_format, record.figures["log_lines"]) == ("generic.server_log", 3)
