@@ -106,7 +106,8 @@ class _Reading:
     name: str
     value: float
     line: int
-    logged: bool = False  # printed behind a logger prefix: a server's periodic log line
+    logged: bool = False  # printed behind a logger prefix
+    server: bool = False  # on a line in a server's words: with `logged`, a server's periodic log line
 
 
 @dataclass(slots=True)
@@ -117,6 +118,7 @@ class _Result:
     first: int = 0
     last: int = 0
     logged: bool = True
+    server: bool = False  # a line of it in a server's words (see _SERVER_WORDS)
     summary: bool = False  # the median of a periodic log line's results
 
     def add(self, reading: _Reading) -> None:
@@ -125,6 +127,7 @@ class _Result:
         self.readings.setdefault(reading.name, reading.value)
         self.last = reading.line
         self.logged = self.logged and reading.logged
+        self.server = self.server or reading.server
 
 
 def _in_label_parentheses(line: str, at: int) -> bool:
@@ -222,6 +225,18 @@ class _JsonPath:
             self.units.pop()
 
 
+# What a server's periodic metrics line says and a script's results printed through `logging` do
+# not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
+# usage), the engine and interval it averages over (vLLM's `Engine 000: Avg prompt throughput`, its
+# `Speculative metrics:` with `System efficiency`), the step or a request's tokens so far (mlc's
+# `[i: 166]`, llama-server's `slot print_timing: id 0 | task 5` and `n_decoded`, Ollama's `n_gen`),
+# SGLang's `Decode batch`, and the access log of the requests it serves (`"POST /v1/... HTTP/1.1" 200`).
+_SERVER_WORDS = re.compile(
+    r"\b(?:running|waiting|pending|swapped|queued?)[:=]?\s*\d|#(?:running|queue)-req|\b(?:kv cache|token) usage"
+    r"|\bengine \d+:|\bavg (?:prompt|generation) throughput|\bspeculative metrics:|\bsystem efficiency"
+    r"|\[i: ?\d+\]|\bn_(?:decoded|gen)\b|\bslot \w+:\s*id\b|\bdecode batch\b|\b(?:GET|POST) /\S* HTTP/", re.IGNORECASE)
+
+
 def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     """Every named value of the text's lines: labelled lines, rows of headed tables and
     `"key": number` lines of JSON (commands and training lines skipped); `logged`: lines whose
@@ -237,6 +252,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         behind_prefix = logged or len(line) < len(raw.strip())
+        server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
@@ -261,7 +277,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             first_position = int(position[1]) if first_position is None else first_position
             scale = 0.01 if "%" in section else 1.0
             yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
-                           printed_number(position[2]) * scale, index, behind_prefix)
+                           printed_number(position[2]) * scale, index, behind_prefix, server)
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
         # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
@@ -289,12 +305,12 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             found = _by_row_name(columns, row, list(table_row(columns, "|".join(row))))
             if seconds:
                 found = [(label, number, unit or "s") for label, number, unit in found]
-            yield from _line_readings(found, line, index, behind_prefix)
+            yield from _line_readings(found, line, index, behind_prefix, server)
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
-            yield from _line_readings(list(json.read(line)), line, index, behind_prefix)
+            yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
@@ -311,12 +327,12 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         if section and found and all(is_stat(label) for label, _, _ in found):
             if len(found) == 1:  # `    p25 = 47.5` under a rate's name: that rate's p25
                 yield from _stat_of_rate(_line_readings([(f"{section} {found[0][0]}", *found[0][1:])],
-                                                        line, index, behind_prefix), found[0][0])
+                                                        line, index, behind_prefix, server), found[0][0])
                 continue
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
-        yield from _line_readings(found, line, index, behind_prefix)
+        yield from _line_readings(found, line, index, behind_prefix, server)
 
 
 def _stat_columns(header: list[str]) -> bool:
@@ -361,7 +377,7 @@ def _in_phase(label: str, phase: str) -> str:
 
 
 def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
-                   logged: bool) -> Iterator[_Reading]:
+                   logged: bool, server: bool = False) -> Iterator[_Reading]:
     """The named readings of one line's (label, number, unit) values, each name once."""
     by_label: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for label, raw_number, unit in found:
@@ -372,7 +388,7 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
         for name, value in named_values(label, values, line[: max(line.find(label), 0)]):
             if name not in named:
                 named.add(name)
-                yield _Reading(name, value, index, logged)
+                yield _Reading(name, value, index, logged, server)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
@@ -392,7 +408,7 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         current = results[-1].readings
         headline = _headline(current, headlines)
         if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
-                (index in rows and index - 1 in rows or _periodic(line))
+                (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
@@ -459,30 +475,13 @@ def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES
     return next((name for name in headlines if name in readings), None)
 
 
-# What a server's periodic metrics line prints beside its rates and a script's logged result does
-# not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
-# usage), the step it has reached (mlc's `[i: 166]`), a request's tokens so far (llama-server's
-# `n_decoded`, Ollama's `n_gen`) or vLLM V0's running speculative `System efficiency`
-_SERVER_STATE = re.compile(r"(?:^|_)(?:running|waiting|pending|swapped|queued?)(?:_req(?:uest)?s?)?$"
-                           r"|cache_usage$|token_usage$|^(?:i|step|iter|task|n_gen|n_decoded|system_efficiency)$")
-
-
-def _periodic(line: list[_Reading]) -> bool:
-    """Whether a line's readings are a server's periodic line: logged, printing its state or step."""
-    return all(r.logged for r in line) and any(_SERVER_STATE.search(r.name) for r in line)
-
-
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A server's periodic log line (results printed behind a logger prefix, with the same
-    headline, that print the server's state or step) as one result of the medians of the names
+    """A server's periodic log line (results printed behind a logger prefix in a server's words,
+    with the same headline) as one result of the medians of the names
     every line prints (a cut last line prints fewer); a script's results printed through a
     logger are results of their own, and so are logged results at different settings (one block
     per concurrency): runs, not a period."""
-    periodic: list[_Result] = []
-    rest: list[_Result] = []
-    for result in results:
-        server = result.logged and any(_SERVER_STATE.search(name) for name in result.readings)
-        (periodic if server else rest).append(result)
+    periodic = [r for r in results if r.logged and r.server]
     if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
             {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
@@ -492,7 +491,7 @@ def _summarised(results: list[_Result]) -> list[_Result]:
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
-    return [summary, *rest]
+    return [summary, *(r for r in results if not (r.logged and r.server))]  # the rest: not periodic
 
 
 def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
