@@ -64,11 +64,12 @@ def score_bench(entry: dict[str, Any], path: Path) -> tuple[bool, str]:
     parsed = read_benchmark_output(path.read_bytes())
     for record in parsed.records:  # named as `record` names them, which the checks require
         record.config = derive_config_name(record) or path.name
-    refused = not parsed.records or implausible(parsed.records) is not None
+    rejected = implausible(parsed.records) if parsed.records else None
+    refused = not parsed.records or rejected is not None
     if refused or expect.get("refused"):
         if refused == bool(expect.get("refused")):
             return True, ""
-        why = "; ".join(parsed.problems) or "no result found"
+        why = "; ".join(parsed.problems) or rejected or "no result found"
         return False, f"refused ({why[:120]})" if refused else "stored, expected a refusal"
     records = [record.to_dict() for record in parsed.records]
     if "records" in expect and len(records) != expect["records"]:

@@ -13,6 +13,7 @@ from sessiontui.collectors.bench_output.common import (
     trim_cut_tail,
     without_logger_prefix,
 )
+from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp)
@@ -59,8 +60,8 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 
 def _ends_in_a_label(text: str) -> bool:
     """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
-    rule): a paste cut there."""
-    last = text.rstrip("\n").rsplit("\n", 1)[-1].rstrip()
+    rule), behind a logger prefix or not: a paste cut there."""
+    last = clean(text.rstrip("\n").rsplit("\n", 1)[-1]).rstrip()
     return bool(_LABEL_END.search(last)) or (
         any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 

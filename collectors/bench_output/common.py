@@ -75,19 +75,28 @@ def _carried_by_most(mark: re.Pattern[str], text: str) -> bool:
 def without_logger_prefix(text: str) -> str:
     """The text without the logger or launcher prefix nearly every line carries (a log written
     through `logging`, docker compose's `svc-1  | `, glog's `I1201 ...]`), by logtext's stripper;
-    a text whose lines mostly do not carry one is left as it is."""
+    a text whose lines mostly do not carry one is left as it is. A quote mark every message
+    starts with (a script logging a shell-commented block, `# ====`) goes with it."""
     opening = [line for line in text.split("\n", PREFIX_SCAN_LINES * 2)[:PREFIX_SCAN_LINES * 2] if line.strip()]
     opening = opening[:PREFIX_SCAN_LINES]
     prefixed = sum(1 for line in opening if _stripped_head(line))
     if not opening or prefixed < PREFIXED_SHARE * len(opening):
         return text
-    return "\n".join(line[_stripped_head(line):] for line in text.split("\n"))
+    return unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n")))
 
 
 def _stripped_head(line: str) -> int:
-    """How many characters of a line are a logger prefix (0 without one)."""
+    """How many characters of a line are a logger prefix (0 without one); the message's own
+    indent after the prefix's separating space is kept (a logged table's layout); a prefix
+    alone (an empty message: a logged blank line) is all prefix."""
     payload = clean(line)
-    return len(line) - len(payload) if payload and line.endswith(payload) else 0
+    if not payload:
+        return len(line)
+    if not line.endswith(payload):
+        return 0
+    head = len(line) - len(payload)
+    indent = head - len(line[:head].rstrip(" ")) - 1
+    return head - indent if indent > 0 and line[:head].strip() else head
 
 
 def unquoted(text: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match
+from sessiontui.collectors.bench_output.common import benchmark, last_match, without_logger_prefix
 from sessiontui.collectors.bench_output.labels import (
     HEADLINES,
     PROMPT_ONLY,
@@ -57,6 +57,7 @@ FORMATS = ("generic", "generic.server_log")
 ENGINE = None
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
+_SETTING_UNIT = re.compile(r"(?:max[ _-]?)?concurren(?:cy|t[ _]requests)|batch[ _-]?size", re.IGNORECASE)
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
@@ -105,7 +106,8 @@ class _Reading:
     name: str
     value: float
     line: int
-    logged: bool = False  # printed behind a logger prefix: a server's periodic log line
+    logged: bool = False  # printed behind a logger prefix
+    server: bool = False  # on a line in a server's words: with `logged`, a server's periodic log line
 
 
 @dataclass(slots=True)
@@ -116,6 +118,7 @@ class _Result:
     first: int = 0
     last: int = 0
     logged: bool = True
+    server: bool = False  # a line of it in a server's words (see _SERVER_WORDS)
     summary: bool = False  # the median of a periodic log line's results
 
     def add(self, reading: _Reading) -> None:
@@ -124,6 +127,7 @@ class _Result:
         self.readings.setdefault(reading.name, reading.value)
         self.last = reading.line
         self.logged = self.logged and reading.logged
+        self.server = self.server or reading.server
 
 
 def _in_label_parentheses(line: str, at: int) -> bool:
@@ -169,6 +173,9 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if unit and line[start:].lstrip()[:1] in (":", "="):
             unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
             start = match.start(3) + len(unit)
+        if not label and _SETTING_UNIT.fullmatch(unit):
+            yield unit, match[1], ""  # `200 samples, 10 concurrency`: a setting named after its value
+            continue
         if match[2] and not unit and _MEASURED_RATE.search(label):
             unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
         yield label, match[1], unit
@@ -186,6 +193,10 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
 _PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
+# `Acceptance rate at token 0: 0.58`: one position's rate a line, read as under a per-position heading
+_RATE_AT_POSITION = re.compile(r"accept(?:ance|ed)?[ _]rate\s+(?:at|for|of)\s+(?:token|position|pos)\s*#?"
+                               r"(\d+)\s*[:=]\s*(\d+(?:\.\d+)?\s*%?)", re.IGNORECASE)
+_INLINE_POSITIONS = "acceptance rate by position"
 
 
 class _JsonPath:
@@ -214,9 +225,22 @@ class _JsonPath:
             self.units.pop()
 
 
-def readings(lines: list[str]) -> Iterator[_Reading]:
+# What a server's periodic metrics line says and a script's results printed through `logging` do
+# not: the server's state (requests running, waiting, pending, swapped or queued; KV-cache or token
+# usage), the engine and interval it averages over (vLLM's `Engine 000: Avg prompt throughput`, its
+# `Speculative metrics:` with `System efficiency`), the step or a request's tokens so far (mlc's
+# `[i: 166]`, llama-server's `slot print_timing: id 0 | task 5` and `n_decoded`, Ollama's `n_gen`),
+# SGLang's `Decode batch`, and the access log of the requests it serves (`"POST /v1/... HTTP/1.1" 200`).
+_SERVER_WORDS = re.compile(
+    r"\b(?:running|waiting|pending|swapped|queued?)[:=]?\s*\d|#(?:running|queue)-req|\b(?:kv cache|token) usage"
+    r"|\bengine \d+:|\bavg (?:prompt|generation) throughput|\bspeculative metrics:|\bsystem efficiency"
+    r"|\[i: ?\d+\]|\bn_(?:decoded|gen)\b|\bslot \w+:\s*id\b|\bdecode batch\b|\b(?:GET|POST) /\S* HTTP/", re.IGNORECASE)
+
+
+def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     """Every named value of the text's lines: labelled lines, rows of headed tables and
-    `"key": number` lines of JSON (commands and training lines skipped)."""
+    `"key": number` lines of JSON (commands and training lines skipped); `logged`: lines whose
+    logger prefix is gone, each printed behind one."""
     header: list[str] | None = None
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
@@ -227,7 +251,8 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
-        logged = len(line) < len(raw.strip())
+        behind_prefix = logged or len(line) < len(raw.strip())
+        server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
@@ -243,12 +268,16 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None
             continue
+        if inline := _RATE_AT_POSITION.fullmatch(line):  # its list starts where the lines start
+            first_position = first_position if section.startswith(_INLINE_POSITIONS) else None
+            section = _INLINE_POSITIONS + (" (%)" if "%" in inline[2] else "")
+            line = f"{inline[1]}: {inline[2]}"
         position = _POSITION_LINE.fullmatch(line) if "position" in section.lower() else None
         if position:  # `Per-position acceptance (%):` over `  0:  57.12` (vLLM counts from 0)
             first_position = int(position[1]) if first_position is None else first_position
             scale = 0.01 if "%" in section else 1.0
             yield _Reading(f"accept_pos_{int(position[1]) - first_position + 1}",
-                           printed_number(position[2]) * scale, index, logged)
+                           printed_number(position[2]) * scale, index, behind_prefix, server)
             continue
         # a row between bars, or a table copied without its outer bars (guidellm's `  name|  0.43|`)
         # a table without outer bars (GitHub's `name | value` over `-- | --`), once headed
@@ -276,12 +305,12 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
             found = _by_row_name(columns, row, list(table_row(columns, "|".join(row))))
             if seconds:
                 found = [(label, number, unit or "s") for label, number, unit in found]
-            yield from _line_readings(found, line, index, logged)
+            yield from _line_readings(found, line, index, behind_prefix, server)
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
-            yield from _line_readings(list(json.read(line)), line, index, logged)
+            yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
@@ -298,12 +327,12 @@ def readings(lines: list[str]) -> Iterator[_Reading]:
         if section and found and all(is_stat(label) for label, _, _ in found):
             if len(found) == 1:  # `    p25 = 47.5` under a rate's name: that rate's p25
                 yield from _stat_of_rate(_line_readings([(f"{section} {found[0][0]}", *found[0][1:])],
-                                                        line, index, logged), found[0][0])
+                                                        line, index, behind_prefix, server), found[0][0])
                 continue
             found = [(f"{section} {label}", number, unit) for label, number, unit in found]
         elif found:
             section = ""
-        yield from _line_readings(found, line, index, logged)
+        yield from _line_readings(found, line, index, behind_prefix, server)
 
 
 def _stat_columns(header: list[str]) -> bool:
@@ -348,7 +377,7 @@ def _in_phase(label: str, phase: str) -> str:
 
 
 def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
-                   logged: bool) -> Iterator[_Reading]:
+                   logged: bool, server: bool = False) -> Iterator[_Reading]:
     """The named readings of one line's (label, number, unit) values, each name once."""
     by_label: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for label, raw_number, unit in found:
@@ -359,7 +388,7 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
         for name, value in named_values(label, values, line[: max(line.find(label), 0)]):
             if name not in named:
                 named.add(name)
-                yield _Reading(name, value, index, logged)
+                yield _Reading(name, value, index, logged, server)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
@@ -379,7 +408,7 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         current = results[-1].readings
         headline = _headline(current, headlines)
         if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
-                (index in rows and index - 1 in rows or all(r.logged for r in line))
+                (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
         if index in settings:
@@ -437,15 +466,22 @@ def _differs(seen: float | None, value: float) -> bool:
 
 
 def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
-    """The name of a result's headline figure, or None when it has none."""
-    return next((name for name in headlines if readings.get(name, 0) > 0), None)
+    """The name of a result's headline figure, or None when it has none: a rate printed as 0 is
+    one only beside a measured latency (a run whose tool printed a zero rate, TGI-Gaudi's bug;
+    an idle server's zeros measure nothing)."""
+    positive = next((name for name in headlines if readings.get(name, 0) > 0), None)
+    if positive or not any(value > 0 and "_ms_" in name for name, value in readings.items()):
+        return positive
+    return next((name for name in headlines if name in readings), None)
 
 
 def _summarised(results: list[_Result]) -> list[_Result]:
-    """A periodic log line (results printed behind a logger prefix, with the same headline) as
-    one result of the medians of the names every line prints (a cut last line prints fewer);
-    logged results at different settings (one block per concurrency) are runs, not a period."""
-    periodic = [r for r in results if r.logged]
+    """A server's periodic log line (results printed behind a logger prefix in a server's words,
+    with the same headline) as one result of the medians of the names
+    every line prints (a cut last line prints fewer); a script's results printed through a
+    logger are results of their own, and so are logged results at different settings (one block
+    per concurrency): runs, not a period."""
+    periodic = [r for r in results if r.logged and r.server]
     if not periodic or len({_headline(r.readings, PROMPT_ONLY) for r in periodic}) != 1 or len(
             {tuple(r.readings.get(name) for name in _SETTINGS) for r in periodic}) > 1:
         return results
@@ -455,7 +491,7 @@ def _summarised(results: list[_Result]) -> list[_Result]:
     summary = _Result({name: statistics.median(r.readings[name] for r in periodic) for name in names},
                       periodic[0].first, periodic[-1].last, summary=True)
     summary.readings["log_lines"] = float(len(periodic))
-    return [summary, *(r for r in results if not r.logged)]  # the rest: not periodic
+    return [summary, *(r for r in results if not (r.logged and r.server))]  # the rest: not periodic
 
 
 def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
@@ -643,15 +679,17 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     """Every result of the labelled lines in the text (the fallback when no format knows it);
     with `prompt_only`, an output that measured prompt processing alone is read by that rate
     (not for a paste cut short, which may have lost its generation rate)."""
-    text = prepared(text)
+    plain = without_logger_prefix(text)  # a table read as one, also when printed through a logger
+    logged = plain != text
+    text = prepared(plain)
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
     seen = _Seen(bytearray(len(lines)))
-    measured = _results(seen.watch(readings(lines), lines), HEADLINES, settings, rows, headed)
+    measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
-        measured = _results(seen.watch(readings(lines), lines), PROMPT_ONLY, settings, rows, headed)
+        measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
     results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(

@@ -53,10 +53,11 @@ _SECONDS_SUFFIX = re.compile(r"[a-z]_s\b")  # a snake-case name's unit suffix: `
 _STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
-STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "p25", "p50", "p75",
+STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "sum", "p25", "p50", "p75",
                        "p90", "p95", "p99", "p1", "p5", "p10"})
 _LATENCY = (
-    (re.compile(r"time to first token|(?<![a-z])ttft(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
+    # LMDeploy's CSV `FTL(ave)(s)`: its first token latency
+    (re.compile(r"time to first token|(?<![a-z])(?:ttft|ftl)(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
     (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
@@ -67,7 +68,7 @@ _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seco
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("stddev", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
-          ("average", "mean"))
+          ("average", "mean"), ("ave", "mean"))
 HEADLINES = ("output_tok_s", "throughput_tok_s", "total_tok_s", "request_throughput",
              "accept_length", "latency_s")
 PROMPT_ONLY = (*HEADLINES, "prompt_tok_s")  # an output that measured prompt processing alone

@@ -856,3 +856,112 @@ def test_early_trtllm_bench_reports(tail: str, figures: dict[str, float]) -> Non
     (record,) = read_benchmark_output("=" * 59 + "\n" + tail + "=" * 59 + "\n").records
     assert (record.metric, record.value) == ("output_tok_s", 23405.9272)
     assert {key: record.figures[key] for key in figures} == figures
+
+
+# vllm-project/vllm#24243: an EAGLE-3 test summary, one run under a line naming its load
+EAGLE3_RUN = ("{samples} samples, {load}, single RTX 4090:\nTotal output tokens: {tokens}\n"
+              "Mean acceptance length: {length}\n\nAcceptance rate at token 0: {first}\n"
+              "Acceptance rate at token 1: 0.34\n\nSpeedup: 1.62\u00d7\n")
+
+
+def test_per_position_rates_one_a_line_and_a_value_first_concurrency_are_read() -> None:
+    text = (EAGLE3_RUN.format(samples=200, load="10 concurrency", tokens="106,678", length=2.47, first=0.58)
+            + EAGLE3_RUN.format(samples=20, load="single concurrency", tokens="21,690", length=2.44, first=0.57)
+            + "Average acceptance length: 2.44\n")  # the closing line repeats the last run's
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(2.47, 10), (2.44, None)]
+    assert [(r.figures["accept_pos_1"], r.figures["accept_pos_2"]) for r in records] == [(0.58, 0.34), (0.57, 0.34)]
+
+
+def test_a_rate_printed_as_zero_beside_measured_latencies_is_read_as_printed() -> None:
+    # huggingface/tgi-gaudi#148: run_generation's summary printed 0.0 throughput (the reported bug)
+    text = ("----- Performance  summary -----\nThroughput: 0.0 tokens/s\nThroughput: 0.0 queries/s\n"
+            "--------------------------------\nFirst token latency:\n\tMedian: \t18783.24ms\n"
+            "\tAverage: \t16835.90ms\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["ttft_ms_median"]) for r in records] == [("output_tok_s", 0.0, 18783.24)]
+    idle = "Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: 0 reqs\n"
+    assert read_benchmark_output(idle).records == []  # zeros beside no latency measured nothing
+
+
+LOGGED = "2024-05-01 10:00:{s:02d},123 - INFO - "
+
+
+def test_a_scripts_results_printed_through_a_logger_are_results_not_one_periodic_line() -> None:
+    # ollama/ollama#12742: `--verbose` before and after, as a script logging its runs prints them
+    runs = [("Before:", 139356.80, 103.06), ("After:", 4212.03, 103.16)]
+    lines = [line for title, prompt, rate in runs for line in (
+        title, "eval count:           1873 token(s)", f"prompt eval rate:     {prompt} tokens/s",
+        f"eval rate:            {rate} tokens/s", "")]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(lines))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.source_format) for r in records] == [(103.06, "generic"), (103.16, "generic")]
+
+
+def test_a_table_printed_through_a_logger_is_read_as_a_table() -> None:
+    # noamsto/nix-amd-ai#129: a llama-bench backend table, each line behind the same logging prefix
+    table = ["| Backend | pp512 | tg128 |", "| --- | ---: | ---: |",
+             "| ROCm (patched) | 1900.72 ± 33.74 t/s | 58.38 ± 0.11 t/s |",
+             "| Vulkan | 2001.00 ± 2.60 t/s | 62.39 ± 0.04 t/s |"]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(table))
+    assert [r.value for r in read_benchmark_output(text).records] == [58.38, 62.39]
+
+
+@pytest.mark.parametrize("prefix", ["", LOGGED.format(s=0)])
+def test_a_servers_periodic_line_prints_its_state_and_stays_one_summary(prefix: str) -> None:
+    # vLLM V0's metrics line (Running/Swapped/Pending reqs, KV cache usage), also behind a second prefix
+    text = "".join(prefix + _V0_LINE.format(s=10 + 5 * i, rate=rate) for i, rate in enumerate((9.9, 13.6, 13.6)))
+    [record] = read_benchmark_output(text).records
+    assert (record.source_format, record.value, record.figures["log_lines"]) == ("generic.server_log", 13.6, 3)
+
+
+def test_a_logged_spaced_table_keeps_its_indented_header() -> None:
+    # mlc-ai/mlc-llm#1359: `Prefill  Decode` indented over the device names, each line logged
+    table = ["                Prefill     Decode", "----------------------------------",
+             "xiaomi 14             7         10", "iphone 15 pro        56          9"]
+    text = "".join(f"{LOGGED.format(s=i)}{line}\n" for i, line in enumerate(table))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(10, 7), (9, 56)]
+
+
+def test_a_logged_closing_line_repeating_the_last_runs_figure_is_no_new_result() -> None:
+    # vllm-project/vllm#24243's EAGLE-3 summary, logged: the closing average repeats the last run's
+    text = (EAGLE3_RUN.format(samples=200, load="10 concurrency", tokens="106,678", length=2.47, first=0.58)
+            + EAGLE3_RUN.format(samples=20, load="single concurrency", tokens="21,690", length=2.44, first=0.57)
+            + "Average acceptance length: 2.44\n")
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in text.splitlines())
+    assert [r.value for r in read_benchmark_output(logged).records] == [2.47, 2.44]
+
+
+@pytest.mark.parametrize("prefix", ["", LOGGED.format(s=0)])
+def test_a_paste_cut_at_a_label_is_cut_behind_a_logger_prefix_too(prefix: str) -> None:
+    # ollama/ollama#7911: `--verbose` lines cut after `eval`: no prompt-only result, logged or not
+    lines = ["prompt eval count:    16 token(s)", "prompt eval rate:     231.88 tokens/s",
+             "eval count:           32 token(s)", "eval"]
+    assert read_benchmark_output("".join(f"{prefix}{line}\n" for line in lines)).records == []
+
+
+def test_a_logged_blank_line_is_all_prefix_so_the_paste_reads_as_logged() -> None:
+    # ggml-org/llama.cpp#2926: llama-speculative's summary, its blank lines logged as empty messages
+    paste = (BENCH.parent / "corpus" / "bench" / "b16" / "llama_speculative_2023_poc_generated_line.txt").read_text()
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
+    plain = [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(paste).records]
+    assert plain and [(r.metric, r.value, r.accept_length) for r in read_benchmark_output(logged).records] == plain
+
+
+def test_a_logged_shell_commented_block_is_read_without_prefix_and_comment_mark() -> None:
+    # yiliu30/vllm-fork scripts/pp_local_test_res.sh: two `# `-commented vllm serving blocks, logged
+    paste = (BENCH.parent / "corpus" / "bench" / "b17" / "vllm_serving_blocks_shell_commented.txt").read_text()
+    logged = "".join(f"{LOGGED.format(s=0)}{line}\n" for line in paste.splitlines())
+    plain = [(r.value, r.concurrency) for r in read_benchmark_output(paste).records]
+    assert len(plain) == 2 and [(r.value, r.concurrency) for r in read_benchmark_output(logged).records] == plain
+
+
+def test_vllm_v0_speculative_metrics_lines_are_a_periodic_log() -> None:
+    # vllm-project/vllm#9539: the metrics logger's `Speculative metrics:` line, printed every period
+    line = ("INFO 10-16 19:05:{s} metrics.py:367] Speculative metrics: Draft acceptance rate: 0.642, System "
+            "efficiency: 0.598, Number of speculative tokens: 3, Number of accepted tokens: {accepted}, "
+            "Number of draft tokens: 13311, Number of emitted tokens: 10616.\n")
+    text = "".join(line.format(s=10 + i, accepted=8547 + 100 * i) for i in range(3))
+    [record] = read_benchmark_output(text).records
+    assert (record.source_format, record.figures["log_lines"]) == ("generic.server_log", 3)

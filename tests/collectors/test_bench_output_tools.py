@@ -358,6 +358,24 @@ CASES = [
         'Request Throughput (per sec),1.99\n'
     ),
          value=520.87, figures={'request_throughput': 1.99}),
+    Case('aiperf-csv',
+         "aiperf csv_exporter.py: Metric + STAT_KEYS (with sum) rows, then Metric,Value "
+         "(ai-dynamo/aiperf tests/_artifacts/audit/baseline-chat/bare/profile_export_aiperf.csv)",
+         (
+        'Metric,avg,sum,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\n'
+        'Output Sequence Length (tokens),551.20,35277.00,440.00,653.00,440.00,450.35,459.90,498.50,562.50,'
+        '601.00,634.30,644.55,649.22,62.84\n'
+        'Request Latency (ms),1.52,97.04,0.38,15.15,0.38,0.40,0.44,0.63,0.67,0.84,0.91,10.87,15.14,3.24\n'
+        '\n'
+        'Metric,Value\n'
+        'Benchmark Duration (sec),0.03\n'
+        'Output Token Throughput (tokens/sec),1022443.06\n'
+        'Request Count,64.00\n'
+        'Request Throughput (requests/sec),1854.93\n'
+        'Total Token Throughput (tokens/sec),2042654.40\n'
+    ),
+         value=1022443.06, figures={'request_throughput': 1854.93, 'total_tok_s': 2042654.40,
+                                    'e2e_ms_mean': 1.52, 'e2e_ms_p99': 15.14}),
     Case('aiperf-table',
          "aiperf console exporter 'NVIDIA AIPerf | LLM Metrics'",
          (
@@ -606,6 +624,15 @@ CASES = [
         '128,1000,5.000,300.000,1000.000,1500.000\n'
     ),
          value=1000.0, figures={'request_throughput': 5.0, 'total_tok_s': 1500.0}),
+    Case('lmdeploy-restful-csv',
+         "lmdeploy benchmark/profile_restful_api.py --csv: writer.writerow(['batch','num_prompts','RPS','RPM',"
+         "'FTL(ave)(s)','FTL(min)(s)','FTL(max)(s)','throughput(out tok/s)','throughput(total tok/s)'])",
+         (
+        'batch,num_prompts,RPS,RPM,FTL(ave)(s),FTL(min)(s),FTL(max)(s),throughput(out tok/s),throughput(total tok/s)\n'
+        '64,1000,8.100,486.000,0.512,0.051,2.310,1795.330,3880.402\n'
+    ),
+         value=1795.33, figures={'request_throughput': 8.1, 'total_tok_s': 3880.402,
+                                 'ttft_ms_mean': 512.0, 'ttft_ms_max': 2310.0}),
     Case('vllm-offline-bar',
          "vllm/entrypoints/llm.py _run_engine tqdm postfix f'est. speed input: {in_spd:.2f} toks/s, output: {out_spd:.2f} toks/s'",
          (
