@@ -73,6 +73,8 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
      "Restoring model weights from the end of the best epoch: 6."),
     ("Stopping training early", r"\bStopping training early as no improvement",
      "Stopping training early as no improvement observed in last 50 epochs."),
+    ("stopped early", r"^EarlyStopping: Training stopped early as no improvement",
+     "EarlyStopping: Training stopped early as no improvement observed in last 300 epochs."),
     # mlx-lm `Saved final weights to adapters.safetensors.`, `Saving final model to ...`
     ("ed final ", r"^Saved final (?:weights|model|checkpoint)\b", "Saved final weights to adapters.safetensors."),
     ("ing final ", r"^Saving final (?:weights|model|checkpoint)\b", "Saving final model to output/final"),

@@ -111,6 +111,7 @@ _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
+_NAMING_KEYS = ("name", "metric", "tag")  # a JSON record's key naming the figure in its `value`
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -314,6 +315,18 @@ def generic(text: str) -> Reading | None:
                    epoch=epoch, steps_per_s=updates_per_s or None)
 
 
+def _record_items(data: dict) -> list[tuple[object, object]]:
+    """A JSON record's items, an object nested one level down read with them (caikit's
+    `{"name": "loss", "data": {"step": 2, "value": 4.49}}`), and the `value` of a record that names
+    its figure (`"name"`, `"metric"`, `"tag"`) under that name."""
+    items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
+    items += [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
+    named = next((data[key] for key in _NAMING_KEYS if isinstance(data.get(key), str)), None)
+    if named is None:
+        return items
+    return [(named if key == "value" else key, value) for key, value in items]
+
+
 def json_object(text: str) -> Reading | None:
     """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
     strings (fairseq's `"loss": "3.180"`, ms-swift's `"global_step/max_steps": "2/4389"`) count."""
@@ -324,7 +337,7 @@ def json_object(text: str) -> Reading | None:
         return None
     if not isinstance(data, dict):
         return None
-    printed = [(str(key), str(value)) for key, value in data.items()
+    printed = [(str(key), str(value)) for key, value in _record_items(data)
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
     reading = from_pairs("jsonl", printed)
     done = reading.metrics.get("update") if reading is not None else None

@@ -148,14 +148,18 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     )
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
-    _postfix_step(reading)
+    _postfix_position(reading)
     return reading, rest
 
 
-def _postfix_step(reading: Reading) -> None:
-    """A position the postfix prints (fairseq's `num_updates=348000` on a bar over one epoch's
-    batches) is the run's step; the bar's total is then the epoch's, not the run's. One apart
-    (NeMo's `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+def _postfix_position(reading: Reading) -> None:
+    """A position the postfix prints is the run's: its epoch (`epoch=11.9` on a bar over one
+    epoch's batches) where the description gave none, and its step (fairseq's `num_updates=348000`),
+    the bar's total then being the epoch's, not the run's. One apart (NeMo's
+    `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+    epoch = reading.metrics.pop("epoch", None)
+    if reading.epoch is None and epoch is not None and math.isfinite(epoch):
+        reading.epoch = epoch
     printed = reading.metrics.pop("step", None)
     if printed is None or not math.isfinite(printed) or abs(printed - (reading.step or 0)) <= 1:
         return

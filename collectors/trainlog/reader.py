@@ -44,7 +44,9 @@ _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
-_BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+# Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
+# terminal's width right after its first digits (`640: 1`).
+_BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
@@ -90,8 +92,10 @@ def _cells(text: str, header: bool = False) -> list[str]:
     split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
     head = (text[:bar.start()] if bar else text).strip()
-    if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
-        return [cell.strip() for cell in head[1:-1].split("|")]
+    if (head[:1] == "|" and head[-1:] == "|") or head.count(" | ") >= MIN_COLUMNS - 1:
+        # a Markdown table row, `| Step | Training Loss |`, or without its outer pipes (a notebook's
+        # table copied as GitHub renders it: `Step | Training Loss | reward`)
+        return [cell.strip() for cell in head.strip("|").split("|")]
     commas = head.split(",")
     if len(commas) > 1 and not any(" " in cell.strip() for cell in commas):  # Keras CSVLogger's
         # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list),

@@ -564,3 +564,51 @@ def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: 
 ])
 def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
     assert normalize(line) == normal
+
+
+@pytest.mark.parametrize("line", [
+    # tqdm's postfix over one epoch's batches (archinetai/audio-diffusion-pytorch-trainer#17, corpus b28)
+    " 90%|████████▉ | 4011/4463 [1:02:59<06:41,  1.13it/s, epoch=11.9, loss=0.00942]",
+    "4011/4463 [1:02:59<06:41,  1.13it/s, epoch=11.9, loss=0.00942]",
+])
+def test_an_epoch_in_a_bars_postfix_is_the_runs_epoch(line: str) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.epoch, reading.metrics.get("epoch"), reading.metrics["loss"]) == (11.9, None, 0.00942)
+
+
+def test_a_bars_own_epoch_beats_one_in_its_postfix() -> None:
+    [reading] = parse_record(normalize("Epoch 3:  50%|█████     | 50/100 [00:10<00:10,  5.00it/s, epoch=9]"))
+    assert reading.epoch == pytest.approx(3.5)
+
+
+@pytest.mark.parametrize(("line", "figures"), [
+    # caikit-nlp's training_logs.jsonl (caikit/caikit-nlp#208, corpus b28): the figure is the
+    # `value` of a record named by `name`, its position in a nested object
+    ('{"name": "loss", "data": {"epoch": 0.01, "step": 2, "value": 4.4904, "timestamp": "2023-09-26"}}',
+     {"step": 2, "epoch": 0.01, "loss": 4.4904}),
+    # a TensorBoard scalar exported as JSON lines: `tag`, `step`, `value`
+    ('{"wall_time": 1695756318.7, "tag": "train/loss", "step": 40, "value": 2.25}',
+     {"step": 40, "epoch": None, "loss": 2.25}),
+    # a `name` that names no figure leaves the record as it is
+    ('{"name": "run-7", "step": 5, "loss": 1.5}', {"step": 5, "epoch": None, "loss": 1.5}),
+])
+def test_a_json_record_that_names_its_value(line: str, figures: dict) -> None:
+    [reading] = _reader_lines([line])
+    assert {"step": reading.step, "epoch": reading.epoch, "loss": reading.metrics.get("loss")} == figures
+
+
+def test_a_markdown_table_without_outer_pipes_reads_by_column() -> None:
+    """Unsloth's GRPO notebook table copied as GitHub renders it (unslothai/unsloth#2291, corpus b28)."""
+    readings = _reader_lines(["Step | Training Loss | reward | reward_std | kl",
+                              "-- | -- | -- | -- | --",
+                              "10 | 0.000100 | -11.500000 | 1.732051 | 0.002300",
+                              "11 | 0.000200 | -17.250000 | 1.500000 | 0.002576"])
+    assert [(reading.step, reading.metrics["loss"]) for reading in readings] == [(10, 0.0001), (11, 0.0002)]
+    assert readings[-1].metrics["reward"] == -17.25
+
+
+def test_a_row_cut_at_the_terminals_width_inside_its_bar_reads_by_column() -> None:
+    """Ultralytics' row whose bar the terminal cut after `640: 1` (ultralytics/ultralytics#21123, corpus b28)."""
+    [reading] = _reader_lines(["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+                               "   309/1000      12.8G    0.08753    0.09196     0.7731         14        640: 1"])
+    assert (reading.epoch, reading.metrics["box_loss"], reading.metrics["dfl_loss"]) == (308.0, 0.08753, 0.7731)
