@@ -73,8 +73,16 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
      "Restoring model weights from the end of the best epoch: 6."),
     ("Stopping training early", r"\bStopping training early as no improvement",
      "Stopping training early as no improvement observed in last 50 epochs."),
-    ("stopped early", r"^EarlyStopping: Training stopped early as no improvement",
+    # early stopping in any trainer's words: Ultralytics 8.3's `EarlyStopping: Training stopped early`,
+    # pytorchtools' and custom loops' `Early stopping`, `Early stopping at epoch 12`, `Early stopping
+    # triggered`, fastai's `No improvement since epoch 3: early stopping` (not a counter or a setting:
+    # `EarlyStopping counter: 3 out of 10`, `early stopping patience: 10`)
+    ("arly", r"(?:^|[\]:|-]\s*)(?:early stopping(?: triggered| at (?:epoch|step|iter(?:ation)?) \d+)?[.!]?$"
+             r"|training stopped early\b)",
      "EarlyStopping: Training stopped early as no improvement observed in last 300 epochs."),
+    # Lightning's EarlyStopping (no improvement, a threshold, a non-finite metric) and Timer callbacks
+    ("Signaling Trainer to stop", r"\bSignaling Trainer to stop\b",
+     "Monitored metric val_loss did not improve in the last 3 records. Best score: 0.123. Signaling Trainer to stop."),
     # mlx-lm `Saved final weights to adapters.safetensors.`, `Saving final model to ...`
     ("ed final ", r"^Saved final (?:weights|model|checkpoint)\b", "Saved final weights to adapters.safetensors."),
     ("ing final ", r"^Saving final (?:weights|model|checkpoint)\b", "Saving final model to output/final"),
