@@ -111,7 +111,6 @@ _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
-_NAMING_KEYS = ("name", "metric", "tag")  # a JSON record's key naming the figure in its `value`
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -317,14 +316,9 @@ def generic(text: str) -> Reading | None:
 
 def _record_items(data: dict) -> list[tuple[object, object]]:
     """A JSON record's items, an object nested one level down read with them (caikit's
-    `{"name": "loss", "data": {"step": 2, "value": 4.49}}`), and the `value` of a record that names
-    its figure (`"name"`, `"metric"`, `"tag"`) under that name."""
+    `{"name": "loss", "data": {"step": 2, "value": 4.49}}`)."""
     items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
-    items += [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
-    named = next((data[key] for key in _NAMING_KEYS if isinstance(data.get(key), str)), None)
-    if named is None:
-        return items
-    return [(named if key == "value" else key, value) for key, value in items]
+    return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
 
 
 def json_object(text: str) -> Reading | None:

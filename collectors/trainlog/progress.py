@@ -6,7 +6,7 @@ import math
 import re
 from functools import lru_cache
 
-from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 
 # tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
 # or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or
@@ -129,8 +129,10 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     metrics: dict[str, float] = {}
     if desc and (":" in desc or "=" in desc):
         _read_pairs(metrics, _DESC_FIGURE.findall(desc))
-    _read_pairs(metrics, _POSTFIX.findall(match["postfix"] or ""))
-    metrics.pop("v_num", None)
+    postfix = _POSTFIX.findall(match["postfix"] or "")
+    _read_pairs(metrics, postfix)
+    for position in ("v_num", "step", "epoch"):  # a postfix's positions are read as a record's below
+        metrics.pop(position, None)
     n = _count(match["n"])
     total = _count(match["total"]) if pct != -1 else None
     if n > MAX_STEP or (total or 0) > MAX_STEP:  # an absurd count is corruption, not progress
@@ -148,22 +150,22 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     )
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
-    _postfix_position(reading)
+    if (posted := from_pairs("postfix", postfix)) is not None:
+        _postfix_position(reading, posted)
     return reading, rest
 
 
-def _postfix_position(reading: Reading) -> None:
-    """A position the postfix prints is the run's: its epoch (`epoch=11.9` on a bar over one
-    epoch's batches) where the description gave none, and its step (fairseq's `num_updates=348000`),
-    the bar's total then being the epoch's, not the run's. One apart (NeMo's
+def _postfix_position(reading: Reading, posted: Reading) -> None:
+    """The postfix is a record like any other line, its positions named by the same vocabulary:
+    its epoch (`epoch=11.9` on a bar over one epoch's batches) is the run's where the description
+    gave none, and its step (fairseq's `num_updates=348000`, `global_step/max_steps=79/176`) the
+    run's, with the total it prints, the bar's being the epoch's. One apart (NeMo's
     `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
-    epoch = reading.metrics.pop("epoch", None)
-    if reading.epoch is None and epoch is not None and math.isfinite(epoch):
-        reading.epoch = epoch
-    printed = reading.metrics.pop("step", None)
-    if printed is None or not math.isfinite(printed) or abs(printed - (reading.step or 0)) <= 1:
+    if reading.epoch is None and posted.epoch is not None and math.isfinite(posted.epoch):
+        reading.epoch = posted.epoch
+    if posted.step is None or abs(posted.step - (reading.step or 0)) <= 1:
         return
-    reading.step, reading.total, reading.done = int(printed), None, False
+    reading.step, reading.total, reading.done = posted.step, posted.total, False
 
 
 def _run_wide(reading: Reading, epoch: int, step: int) -> None:

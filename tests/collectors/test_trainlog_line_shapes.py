@@ -480,6 +480,9 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
     ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
      795, 77225),
+    # a step of total printed as one figure, as ms-swift's dicts print it, in a postfix
+    ("Epoch 0:  10%|█         | 10/100 [00:10<01:30,  1.00it/s, loss=2.1, global_step/max_steps=110/1000]",
+     110, 1000),
 ])
 def test_a_position_in_a_bars_postfix_is_the_runs_step(line: str, step: int, total: int | None) -> None:
     [reading] = parse_record(normalize(line))
@@ -591,8 +594,11 @@ def test_a_bars_own_epoch_beats_one_in_its_postfix() -> None:
      {"step": 40, "epoch": None, "loss": 2.25}),
     # a `name` that names no figure leaves the record as it is
     ('{"name": "run-7", "step": 5, "loss": 1.5}', {"step": 5, "epoch": None, "loss": 1.5}),
+    # the same records printed as Python dicts
+    ("{'name': 'loss', 'value': 0.5, 'step': 100}", {"step": 100, "epoch": None, "loss": 0.5}),
+    ("{'step': 100, 'train': {'loss': 0.5, 'lr': 0.0001}}", {"step": 100, "epoch": None, "loss": 0.5}),
 ])
-def test_a_json_record_that_names_its_value(line: str, figures: dict) -> None:
+def test_a_record_that_names_its_value_or_nests_its_figures(line: str, figures: dict) -> None:
     [reading] = _reader_lines([line])
     assert {"step": reading.step, "epoch": reading.epoch, "loss": reading.metrics.get("loss")} == figures
 
