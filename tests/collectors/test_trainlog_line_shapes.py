@@ -618,3 +618,19 @@ def test_a_row_cut_at_the_terminals_width_inside_its_bar_reads_by_column() -> No
     [reading] = _reader_lines(["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
                                "   309/1000      12.8G    0.08753    0.09196     0.7731         14        640: 1"])
     assert (reading.epoch, reading.metrics["box_loss"], reading.metrics["dfl_loss"]) == (308.0, 0.08753, 0.7731)
+
+
+def test_a_table_drawn_in_box_characters_reads_by_column() -> None:
+    """rich's table (`rich.table.Table` printed by a training script), its borders skipped."""
+    readings = _reader_lines(["┏━━━━━━┳━━━━━━━━┳━━━━━━━┓", "┃ Step ┃ Loss   ┃ LR    ┃", "┡━━━━━━╇━━━━━━━━╇━━━━━━━┩",
+                              "│ 10   │ 2.5000 │ 0.001 │", "│ 20   │ 2.4000 │ 0.001 │", "└──────┴────────┴───────┘"])
+    assert [(reading.step, reading.metrics["loss"]) for reading in readings] == [(10, 2.5), (20, 2.4)]
+
+
+def test_a_dataframes_unnamed_index_column_is_no_figure() -> None:
+    """pandas prints a DataFrame's index under a blank header: the row has one cell more."""
+    readings = _reader_lines(["   epoch  train_loss  val_loss      lr",
+                              "0      1      0.6931    0.6500  0.001",
+                              "1      2      0.5123    0.5400  0.001"])
+    assert [(reading.epoch, reading.metrics["loss"], reading.metrics["val_loss"]) for reading in readings] == [
+        (1.0, 0.6931, 0.65), (2.0, 0.5123, 0.54)]
