@@ -28,14 +28,16 @@ _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES_MAYBE_R
 _GLYPHLESS = re.compile(r"(?P<desc>[^\r\n%|]*?)(?::\s*)?(?P<pct>\d{1,3})%(?=\s+\d)")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
 # `key=value` items set apart by `, `; a key may hold spaces (NeMo's `train_step_timing in s=0.5`).
-_POSTFIX = re.compile(r"(?:^|(?<=,)\s*)([A-Za-z_][\w./ -]{0,63}?)=([^,\s]{1,40})")
+# A postfix set as a string (`set_postfix_str`) may print `key: value` or a dict (`{'loss': 2.1}`).
+_POSTFIX = re.compile(r"(?:^\{?|(?<=,)\s*)['\"]?([A-Za-z_][\w./ -]{0,63}?)['\"]?(?:=|:\s)\s*([^,\s}]{1,40})")
 # Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
 _DESC_FIGURE = re.compile(
     r"(?<![\w./-])([A-Za-z_][\w./-]{0,40}(?: \(\w+\))?)\s*[:=]\s*"
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+# `Epoch 3`, OpenJERE's `epoch: 0/50`, `Epoch [2/10]`
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)\[?\s*(\d+)(\s*/\s*\d+)?")
 # torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
 # over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
 _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")

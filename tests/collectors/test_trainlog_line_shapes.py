@@ -634,3 +634,15 @@ def test_a_dataframes_unnamed_index_column_is_no_figure() -> None:
                               "1      2      0.5123    0.5400  0.001"])
     assert [(reading.epoch, reading.metrics["loss"], reading.metrics["val_loss"]) for reading in readings] == [
         (1.0, 0.6931, 0.65), (2.0, 0.5123, 0.54)]
+
+
+@pytest.mark.parametrize("postfix", ["loss: 2.1, acc: 0.5", "{'loss': 2.1, 'acc': 0.5}", "loss=2.1, acc=0.5"])
+def test_a_postfix_set_as_a_string_reads_its_pairs(postfix: str) -> None:
+    """tqdm's `set_postfix_str` prints whatever a loop gives it: `name: value` pairs or a dict."""
+    [reading] = parse_record(normalize(f"  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, {postfix}]"))
+    assert (reading.step, reading.metrics["loss"], reading.metrics["acc"]) == (45, 2.1, 0.5)
+
+
+def test_an_epoch_of_total_in_brackets_before_a_bar_counts_from_one() -> None:
+    [reading] = parse_record(normalize("Epoch [2/10]:  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, loss=2.1]"))
+    assert reading.epoch == pytest.approx(1.45)
