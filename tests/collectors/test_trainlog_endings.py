@@ -41,6 +41,12 @@ def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> 
     "Early stopping triggered!",
     "No improvement since epoch 3: early stopping",
     "Time limit reached. Elapsed time is 1 day, 0:00:03. Signaling Trainer to stop.",
+    "*** Training finished ***",  # decorated, other stages' words
+    "==> Training finished",
+    "Model training complete",
+    "Pretraining complete",
+    "Finished fine-tuning",
+    "Training complete in 24m 12s",  # PyTorch's transfer-learning tutorial
 ])
 def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "finished"
@@ -62,6 +68,8 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "max_steps=5000, reached step 20",
     "Done!",  # torchvision's MNIST download says it before training starts
     "Loss for step 20: 0.5",
+    "Fine-tuning finished for epoch 2",
+    "** Training done epoch 4",
     "EarlyStopping counter: 3 out of 10",  # early stopping counting, or set up
     "Early stopping patience: 10",
     "Using early stopping with patience 5",
