@@ -8,6 +8,12 @@ from __future__ import annotations
 
 import re
 
+# Where the plain words for the end may start: the line's start after any decoration (`*** `,
+# `==> `, an emoji), or after a logger's prefix.
+_LEAD = r"(?:^[^\w\s]*\s*|[\]:|-]\s*)"
+_TRAINING = r"(?:(?:the|model)\s+)?(?:pre-?)?training"  # `Training`, `Model training`, `Pretraining`
+_NOT_A_PART = r"(?!\s+(?:for|of|on)\b|\s*epoch)"  # not `... for epoch 3`, `... of stage 1`
+
 _ROWS: tuple[tuple[str, str, str], ...] = (
     # Lightning
     ("Trainer.fit` stopped", r"`Trainer\.fit` stopped: .*\breached\b",
@@ -15,14 +21,19 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     # YOLOv5/Ultralytics
     (" completed in ", r"^\d+ epochs? completed in [\d.]+ hours\b", "300 epochs completed in 8.675 hours."),
     # HF `Training completed. ...`, torchtitan `Training completed`, axolotl `Training Completed!!!`
-    ("raining ", r"(?:^|[\]:-]\s*)Training complete(?:d)?\b(?!\s+(?:for|epoch|step))",
+    ("raining ", rf"{_LEAD}{_TRAINING} complete(?:d)?\b(?!\s+(?:for|epoch|step))",
      "Training completed. Do not forget to share your model on huggingface.co/models =)"),
     # the plain words many scripts print: `Training finished.`, `Training done. Best val acc: 0.5`,
-    # `Training is over`, `Finished training`, `End of training` (not `... for epoch 3`)
-    ("raining", r"(?:^|[\]:|-]\s*)(?:the\s+)?training (?:is\s+|has\s+)?(?:done|finished|ended|over)\b"
-                r"(?!\s+(?:for|of|on)\b|\s*epoch)", "Training finished."),
-    ("raining", r"(?:^|[\]:|-]\s*)(?:finished|done|end of|ended) training\b(?!\s+(?:for|of|on)\b|\s*epoch)",
+    # `Training is over`, `Finished training`, `End of training`, `*** Training finished ***`
+    ("raining", rf"{_LEAD}{_TRAINING} (?:is\s+|has\s+)?(?:done|finished|ended|over)\b{_NOT_A_PART}",
+     "Training finished."),
+    ("raining", rf"{_LEAD}(?:finished|done|end of|ended) (?:pre-?)?training\b{_NOT_A_PART}",
      "2024-01-01 10:00:00 | INFO | Finished training"),
+    # the same words for fine-tuning
+    ("tuning", rf"{_LEAD}(?:fine-?tuning (?:is\s+|has\s+)?(?:complete(?:d)?|done|finished|ended|over)"
+               rf"|(?:finished|done|end of|ended) fine-?tuning)\b{_NOT_A_PART}", "Fine-tuning finished."),
+    # pygcn/GAT (tkipf/pygcn train.py): `Optimization Finished!`, then the time elapsed
+    ("ptimization Finished", r"^Optimization Finished!", "Optimization Finished!"),
     # an IDE's or a wrapper's last line for a clean exit
     ("Process finished", r"^Process finished with exit code 0$", "Process finished with exit code 0"),
     # W&B closing the run: its summary and the sync of its files
@@ -73,6 +84,16 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
      "Restoring model weights from the end of the best epoch: 6."),
     ("Stopping training early", r"\bStopping training early as no improvement",
      "Stopping training early as no improvement observed in last 50 epochs."),
+    # early stopping in any trainer's words: Ultralytics 8.3's `EarlyStopping: Training stopped early`,
+    # pytorchtools' and custom loops' `Early stopping`, `Early stopping at epoch 12`, `Early stopping
+    # triggered`, fastai's `No improvement since epoch 3: early stopping` (not a counter or a setting:
+    # `EarlyStopping counter: 3 out of 10`, `early stopping patience: 10`)
+    ("arly", r"(?:^|[\]:|-]\s*)(?:early stopping(?: triggered| at (?:epoch|step|iter(?:ation)?) \d+)?[.!]?$"
+             r"|training stopped early\b)",
+     "EarlyStopping: Training stopped early as no improvement observed in last 300 epochs."),
+    # Lightning's EarlyStopping (no improvement, a threshold, a non-finite metric) and Timer callbacks
+    ("Signaling Trainer to stop", r"\bSignaling Trainer to stop\b",
+     "Monitored metric val_loss did not improve in the last 3 records. Best score: 0.123. Signaling Trainer to stop."),
     # mlx-lm `Saved final weights to adapters.safetensors.`, `Saving final model to ...`
     ("ed final ", r"^Saved final (?:weights|model|checkpoint)\b", "Saved final weights to adapters.safetensors."),
     ("ing final ", r"^Saving final (?:weights|model|checkpoint)\b", "Saving final model to output/final"),

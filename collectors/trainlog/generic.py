@@ -314,6 +314,13 @@ def generic(text: str) -> Reading | None:
                    epoch=epoch, steps_per_s=updates_per_s or None)
 
 
+def _record_items(data: dict) -> list[tuple[object, object]]:
+    """A JSON record's items, an object nested one level down read with them (caikit's
+    `{"name": "loss", "data": {"step": 2, "value": 4.49}}`)."""
+    items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
+    return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
+
+
 def json_object(text: str) -> Reading | None:
     """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
     strings (fairseq's `"loss": "3.180"`, ms-swift's `"global_step/max_steps": "2/4389"`) count."""
@@ -324,7 +331,7 @@ def json_object(text: str) -> Reading | None:
         return None
     if not isinstance(data, dict):
         return None
-    printed = [(str(key), str(value)) for key, value in data.items()
+    printed = [(str(key), str(value)) for key, value in _record_items(data)
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
     reading = from_pairs("jsonl", printed)
     done = reading.metrics.get("update") if reading is not None else None

@@ -38,7 +38,8 @@ _SF_STEP_RUN = re.compile(
 _SF_STEP_ITEM = re.compile(r"position (\d+),[ \t]+([A-Za-z][A-Za-z ]{0,40}?):[ \t]*(\S{1,40})")
 # SpecForge gen 3 (`specforge train`): `step N: {'acc_0': .., 'loss': .., ...}`.
 _SF_DICT = re.compile(r"step (?P<step>\d+): (?P<dict>\{.*\})")
-_DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,}]{1,100})""")
+# A dict's item; a value that opens a nested dict is no figure, its items are read in their turn.
+_DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,{}]{1,100})""")
 # DeepSpeed engine: `[Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]`.
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
 # DeepSpeed's 2020 ThroughputTimer: `0/2700, SamplesPerSec=13.19` (epoch/step; later builds name them).

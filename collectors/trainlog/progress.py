@@ -6,7 +6,7 @@ import math
 import re
 from functools import lru_cache
 
-from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
+from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 
 # tqdm 4.66 format_meter: `{desc}: {pct}%|{bar}| {n}/{total} [{elapsed}<{remaining}, {rate}{, postfix}]`
 # or, without a total, `{desc}: {n}{unit} [{elapsed}, {rate}{, postfix}]`. Rates are `X it/s`, or
@@ -28,14 +28,16 @@ _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES_MAYBE_R
 _GLYPHLESS = re.compile(r"(?P<desc>[^\r\n%|]*?)(?::\s*)?(?P<pct>\d{1,3})%(?=\s+\d)")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
 # `key=value` items set apart by `, `; a key may hold spaces (NeMo's `train_step_timing in s=0.5`).
-_POSTFIX = re.compile(r"(?:^|(?<=,)\s*)([A-Za-z_][\w./ -]{0,63}?)=([^,\s]{1,40})")
+# A postfix set as a string (`set_postfix_str`) may print `key: value` or a dict (`{'loss': 2.1}`).
+_POSTFIX = re.compile(r"(?:^\{?|(?<=,)\s*)['\"]?([A-Za-z_][\w./ -]{0,63}?)['\"]?(?:=|:\s)\s*([^,\s}]{1,40})")
 # Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
 _DESC_FIGURE = re.compile(
     r"(?<![\w./-])([A-Za-z_][\w./-]{0,40}(?: \(\w+\))?)\s*[:=]\s*"
     r"([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf\w*))",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)(\d+)(\s*/\s*\d+)?")  # `Epoch 3`, OpenJERE's `epoch: 0/50`
+# `Epoch 3`, OpenJERE's `epoch: 0/50`, `Epoch [2/10]`
+_EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)\[?\s*(\d+)(\s*/\s*\d+)?")
 # torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
 # over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
 _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
@@ -129,8 +131,10 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     metrics: dict[str, float] = {}
     if desc and (":" in desc or "=" in desc):
         _read_pairs(metrics, _DESC_FIGURE.findall(desc))
-    _read_pairs(metrics, _POSTFIX.findall(match["postfix"] or ""))
-    metrics.pop("v_num", None)
+    postfix = _POSTFIX.findall(match["postfix"] or "")
+    _read_pairs(metrics, postfix)
+    for position in ("v_num", "step", "epoch"):  # a postfix's positions are read as a record's below
+        metrics.pop(position, None)
     n = _count(match["n"])
     total = _count(match["total"]) if pct != -1 else None
     if n > MAX_STEP or (total or 0) > MAX_STEP:  # an absurd count is corruption, not progress
@@ -148,18 +152,22 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
     )
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
-    _postfix_step(reading)
+    if (posted := from_pairs("postfix", postfix)) is not None:
+        _postfix_position(reading, posted)
     return reading, rest
 
 
-def _postfix_step(reading: Reading) -> None:
-    """A position the postfix prints (fairseq's `num_updates=348000` on a bar over one epoch's
-    batches) is the run's step; the bar's total is then the epoch's, not the run's. One apart
-    (NeMo's `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
-    printed = reading.metrics.pop("step", None)
-    if printed is None or not math.isfinite(printed) or abs(printed - (reading.step or 0)) <= 1:
+def _postfix_position(reading: Reading, posted: Reading) -> None:
+    """The postfix is a record like any other line, its positions named by the same vocabulary:
+    its epoch (`epoch=11.9` on a bar over one epoch's batches) is the run's where the description
+    gave none, and its step (fairseq's `num_updates=348000`, `global_step/max_steps=79/176`) the
+    run's, with the total it prints, the bar's being the epoch's. One apart (NeMo's
+    `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+    if reading.epoch is None and posted.epoch is not None and math.isfinite(posted.epoch):
+        reading.epoch = posted.epoch
+    if posted.step is None or abs(posted.step - (reading.step or 0)) <= 1:
         return
-    reading.step, reading.total, reading.done = int(printed), None, False
+    reading.step, reading.total, reading.done = posted.step, posted.total, False
 
 
 def _run_wide(reading: Reading, epoch: int, step: int) -> None:

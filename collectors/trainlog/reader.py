@@ -44,9 +44,14 @@ _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
-_BAR_AT = re.compile(r":\s+\d{1,3}%")  # where a row glued to a progress bar ends
+# Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
+# terminal's width right after its first digits (`640: 1`).
+_BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+_BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
+# A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
+_FIRST_CELL = re.compile(r"\s*\S+")
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 _COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
@@ -89,9 +94,12 @@ def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
     split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
-    head = (text[:bar.start()] if bar else text).strip()
-    if head[:1] == "|" and head[-1:] == "|":  # a Markdown table row: `| Step | Training Loss |`
-        return [cell.strip() for cell in head[1:-1].split("|")]
+    head = (text[:bar.start()] if bar else text).strip().translate(_BOX_RULES)
+    if (head[:1] == "|" and head[-1:] == "|") or head.count(" | ") >= MIN_COLUMNS - 1:
+        # a Markdown table row, `| Step | Training Loss |`, or without its outer pipes (a notebook's
+        # table copied as GitHub renders it: `Step | Training Loss | reward`), or drawn in box
+        # characters (rich's `┃ Step ┃ Loss ┃` over `│ 10 │ 2.5 │`)
+        return [cell.strip() for cell in head.strip("|").split("|")]
     commas = head.split(",")
     if len(commas) > 1 and not any(" " in cell.strip() for cell in commas):  # Keras CSVLogger's
         # `epoch,loss,val_loss`, DySPN's padded `Epoch ,LR` over `8 ,[0.001]` (a one-rate list),
@@ -123,6 +131,13 @@ def _header(text: str) -> list[str] | None:
 def _starts(text: str) -> list[int]:
     """Where each cell of an aligned header begins (cells are set apart by two spaces or more)."""
     return [match.start(1) for match in re.finditer(r"(?:^\s*|\s\s)(\S)", text)]
+
+
+def _unnamed_index(text: str, starts: list[int]) -> bool:
+    """Whether a row's first cell ends left of its header's first name: an index column with no
+    name (pandas prints a DataFrame's index so, `0      1      0.6931` under `   epoch  train_loss`)."""
+    first = _FIRST_CELL.match(text)
+    return bool(starts) and first is not None and first.end() <= starts[0]
 
 
 def _aligned(text: str, starts: list[int], columns: list[str]) -> tuple[list[str], list[str]] | None:
@@ -332,6 +347,8 @@ class LineReader:
         columns = self._columns
         if len(cells) != len(columns) and "\t" in text:  # tabs for runs of spaces, but a full
             cells = _cells(text.replace("\t", " "))  # column left one space (`0.04801 0.0004782`)
+        if len(cells) == len(columns) + 1 and _unnamed_index(text, self._starts):
+            cells = cells[1:]
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):

@@ -10,6 +10,7 @@ from functools import lru_cache
 from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plain_name
 
 _POSITION = frozenset({"step", "epoch"})
+_NAMING_KEYS = frozenset({"name", "metric", "tag"})  # a record's keys naming the figure in its `value`
 _COUNT_OF = re.compile(r"\s*['\"]?(\d+)\s*/\s*(\d+)['\"]?\s*")  # ms-swift `'global_step/max_steps': '78/176'`
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
@@ -71,13 +72,22 @@ def _names(key: str) -> tuple[str, str | None]:
     return name, original if original != name and name not in _POSITION else None
 
 
+def _named_values(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The pairs of a record that names its figure (`"name": "loss", "value": 4.49`, a TensorBoard
+    export's `tag`/`value`), its `value` under that name."""
+    named = next((raw for key, raw in pairs if key in _NAMING_KEYS and to_float(raw) is None), None)
+    if named is None:
+        return pairs
+    return [(named if key == "value" else key, raw) for key, raw in pairs]
+
+
 def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = None,
                epoch: float | None = None, done: bool = False) -> Reading | None:
     """Build a reading from (key, value text) pairs: numbers kept, step/epoch/total lifted out, an
     HF `train_runtime` summary marks the end (the keyword arguments are what the record said outside the pairs)."""
     metrics: dict[str, float] = {}
     paired: tuple[int, float] | None = None  # (rank, step): the most trusted position name wins
-    for key, raw in pairs:
+    for key, raw in _named_values(pairs):
         if (of := _COUNT_OF.fullmatch(raw)) and canonical(key.split("/", 1)[0]) == "step":
             step, metrics["total_steps"] = int(of[1]), float(of[2])
             continue

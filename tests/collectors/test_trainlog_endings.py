@@ -36,6 +36,17 @@ def test_every_ending_in_the_table_finishes_a_run(marker: str, example: str) -> 
     "Maximum number of iterations reached, training stops",
     "max_iters=5000 reached",
     "[INFO] Reached the maximum number of epochs",
+    "Early stopping",  # early stopping in any trainer's words
+    "2024-01-01 10:00:00 - INFO - Early stopping at epoch 12",
+    "Early stopping triggered!",
+    "No improvement since epoch 3: early stopping",
+    "Time limit reached. Elapsed time is 1 day, 0:00:03. Signaling Trainer to stop.",
+    "*** Training finished ***",  # decorated, other stages' words
+    "==> Training finished",
+    "Model training complete",
+    "Pretraining complete",
+    "Finished fine-tuning",
+    "Training complete in 24m 12s",  # PyTorch's transfer-learning tutorial
 ])
 def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     assert _snapshot(f"step 10 loss 2.5\n{line}\n").status == "finished"
@@ -57,6 +68,12 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "max_steps=5000, reached step 20",
     "Done!",  # torchvision's MNIST download says it before training starts
     "Loss for step 20: 0.5",
+    "Fine-tuning finished for epoch 2",
+    "** Training done epoch 4",
+    "EarlyStopping counter: 3 out of 10",  # early stopping counting, or set up
+    "Early stopping patience: 10",
+    "Using early stopping with patience 5",
+    "early_stopping: True",
 ])
 def test_lines_near_an_ending_do_not_end_the_run(line: str) -> None:
     assert not says_run_ended(line)

@@ -480,6 +480,9 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
     ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
      795, 77225),
+    # a step of total printed as one figure, as ms-swift's dicts print it, in a postfix
+    ("Epoch 0:  10%|█         | 10/100 [00:10<01:30,  1.00it/s, loss=2.1, global_step/max_steps=110/1000]",
+     110, 1000),
 ])
 def test_a_position_in_a_bars_postfix_is_the_runs_step(line: str, step: int, total: int | None) -> None:
     [reading] = parse_record(normalize(line))
@@ -564,3 +567,82 @@ def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: 
 ])
 def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
     assert normalize(line) == normal
+
+
+@pytest.mark.parametrize("line", [
+    # tqdm's postfix over one epoch's batches (archinetai/audio-diffusion-pytorch-trainer#17, corpus b28)
+    " 90%|████████▉ | 4011/4463 [1:02:59<06:41,  1.13it/s, epoch=11.9, loss=0.00942]",
+    "4011/4463 [1:02:59<06:41,  1.13it/s, epoch=11.9, loss=0.00942]",
+])
+def test_an_epoch_in_a_bars_postfix_is_the_runs_epoch(line: str) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.epoch, reading.metrics.get("epoch"), reading.metrics["loss"]) == (11.9, None, 0.00942)
+
+
+def test_a_bars_own_epoch_beats_one_in_its_postfix() -> None:
+    [reading] = parse_record(normalize("Epoch 3:  50%|█████     | 50/100 [00:10<00:10,  5.00it/s, epoch=9]"))
+    assert reading.epoch == pytest.approx(3.5)
+
+
+@pytest.mark.parametrize(("line", "figures"), [
+    # caikit-nlp's training_logs.jsonl (caikit/caikit-nlp#208, corpus b28): the figure is the
+    # `value` of a record named by `name`, its position in a nested object
+    ('{"name": "loss", "data": {"epoch": 0.01, "step": 2, "value": 4.4904, "timestamp": "2023-09-26"}}',
+     {"step": 2, "epoch": 0.01, "loss": 4.4904}),
+    # a TensorBoard scalar exported as JSON lines: `tag`, `step`, `value`
+    ('{"wall_time": 1695756318.7, "tag": "train/loss", "step": 40, "value": 2.25}',
+     {"step": 40, "epoch": None, "loss": 2.25}),
+    # a `name` that names no figure leaves the record as it is
+    ('{"name": "run-7", "step": 5, "loss": 1.5}', {"step": 5, "epoch": None, "loss": 1.5}),
+    # the same records printed as Python dicts
+    ("{'name': 'loss', 'value': 0.5, 'step': 100}", {"step": 100, "epoch": None, "loss": 0.5}),
+    ("{'step': 100, 'train': {'loss': 0.5, 'lr': 0.0001}}", {"step": 100, "epoch": None, "loss": 0.5}),
+])
+def test_a_record_that_names_its_value_or_nests_its_figures(line: str, figures: dict) -> None:
+    [reading] = _reader_lines([line])
+    assert {"step": reading.step, "epoch": reading.epoch, "loss": reading.metrics.get("loss")} == figures
+
+
+def test_a_markdown_table_without_outer_pipes_reads_by_column() -> None:
+    """Unsloth's GRPO notebook table copied as GitHub renders it (unslothai/unsloth#2291, corpus b28)."""
+    readings = _reader_lines(["Step | Training Loss | reward | reward_std | kl",
+                              "-- | -- | -- | -- | --",
+                              "10 | 0.000100 | -11.500000 | 1.732051 | 0.002300",
+                              "11 | 0.000200 | -17.250000 | 1.500000 | 0.002576"])
+    assert [(reading.step, reading.metrics["loss"]) for reading in readings] == [(10, 0.0001), (11, 0.0002)]
+    assert readings[-1].metrics["reward"] == -17.25
+
+
+def test_a_row_cut_at_the_terminals_width_inside_its_bar_reads_by_column() -> None:
+    """Ultralytics' row whose bar the terminal cut after `640: 1` (ultralytics/ultralytics#21123, corpus b28)."""
+    [reading] = _reader_lines(["      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+                               "   309/1000      12.8G    0.08753    0.09196     0.7731         14        640: 1"])
+    assert (reading.epoch, reading.metrics["box_loss"], reading.metrics["dfl_loss"]) == (308.0, 0.08753, 0.7731)
+
+
+def test_a_table_drawn_in_box_characters_reads_by_column() -> None:
+    """rich's table (`rich.table.Table` printed by a training script), its borders skipped."""
+    readings = _reader_lines(["┏━━━━━━┳━━━━━━━━┳━━━━━━━┓", "┃ Step ┃ Loss   ┃ LR    ┃", "┡━━━━━━╇━━━━━━━━╇━━━━━━━┩",
+                              "│ 10   │ 2.5000 │ 0.001 │", "│ 20   │ 2.4000 │ 0.001 │", "└──────┴────────┴───────┘"])
+    assert [(reading.step, reading.metrics["loss"]) for reading in readings] == [(10, 2.5), (20, 2.4)]
+
+
+def test_a_dataframes_unnamed_index_column_is_no_figure() -> None:
+    """pandas prints a DataFrame's index under a blank header: the row has one cell more."""
+    readings = _reader_lines(["   epoch  train_loss  val_loss      lr",
+                              "0      1      0.6931    0.6500  0.001",
+                              "1      2      0.5123    0.5400  0.001"])
+    assert [(reading.epoch, reading.metrics["loss"], reading.metrics["val_loss"]) for reading in readings] == [
+        (1.0, 0.6931, 0.65), (2.0, 0.5123, 0.54)]
+
+
+@pytest.mark.parametrize("postfix", ["loss: 2.1, acc: 0.5", "{'loss': 2.1, 'acc': 0.5}", "loss=2.1, acc=0.5"])
+def test_a_postfix_set_as_a_string_reads_its_pairs(postfix: str) -> None:
+    """tqdm's `set_postfix_str` prints whatever a loop gives it: `name: value` pairs or a dict."""
+    [reading] = parse_record(normalize(f"  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, {postfix}]"))
+    assert (reading.step, reading.metrics["loss"], reading.metrics["acc"]) == (45, 2.1, 0.5)
+
+
+def test_an_epoch_of_total_in_brackets_before_a_bar_counts_from_one() -> None:
+    [reading] = parse_record(normalize("Epoch [2/10]:  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, loss=2.1]"))
+    assert reading.epoch == pytest.approx(1.45)
