@@ -111,7 +111,8 @@ CRASH_LINE = re.compile(
     r".{0,40}\b(?:stopping training|exiting|aborting|terminating)\b"
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
-    r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b",  # DeepSpeed's launcher, W&B
+    r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b"  # DeepSpeed's launcher, W&B
+    r"|\bReceived \d+ death signal, shutting down workers",  # torchelastic stopped by a signal
     re.IGNORECASE,
 )
 # Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
@@ -336,8 +337,10 @@ FAILURE_KINDS = (
     ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
-    # Process 123 got signal: 2`; last, so a failure the tail also names wins
-    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b|\bInterruptException\b",
+    # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
+    # last, so a failure the tail also names wins
+    ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b|\bInterruptException\b"
+                               r"|\bReceived 2 death signal\b",
                                re.MULTILINE)),
 )
 

@@ -433,12 +433,15 @@ def test_tensorflow_1s_see_above_line_ends_its_traceback() -> None:
     assert event.message.startswith("ResourceExhaustedError (see above for traceback): OOM when")
 
 
-# Crash batches b08/b09's first-sight misses, each a shape: a shell's `Killed` glued to the bar it
-# cut short, Julia's Ctrl-C, and a launcher's verdict at the end of an 800-character command line.
+# Crash batches b08-b10's first-sight misses, each a shape: a shell's `Killed` glued to the bar it
+# cut short, Julia's and torchelastic's Ctrl-C, a launcher's verdict after an 800-character command.
 SHAPES = [
     ("b08/chatglm_loading_shards_bar_killed.txt", "host_oom"),  # `... 1.28it/s]Killed`
     ("b09/tsunami_jl_fit_bar_julia_interrupt_exception.txt", "interrupted"),  # `ERROR: InterruptException:`
     ("b09/deepspeed_chat_sigkill_handler_return_code_minus9.txt", "host_oom"),  # `[...] exits with return code = -9`
+    # torchelastic's `^CW0616 ... api.py:739] Received 2 death signal, shutting down workers`, then a
+    # DataLoader's atexit traceback cut before its exception line
+    ("b10/lerobot_ctrl_c_glued_w0616_death_signal_2_atexit.txt", "interrupted"),
 ]
 
 
