@@ -18,7 +18,7 @@ from sessiontui.tui.screens.help import CLOSE, HelpScreen, key_groups
 from sessiontui.tui.screens.record_form import RecordForm
 from sessiontui.tui.screens.record_view import RecordView
 from sessiontui.tui.widgets.nav import EscapeFirstParser
-from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until
+from tests.tui.app_fakes import HOST, TWO_GPUS, SequenceCollector, text_of, until, until_form
 
 CONFIGS = ["sglang llama-3.1-8b bf16 no-spec c=1", "vllm llama-3.1-8b bf16 no-spec c=1",
            "sglang llama-3.1-8b bf16 eagle3 c=1", "vllm llama-3.1-8b bf16 eagle3 c=1",
@@ -79,9 +79,9 @@ async def test_escape_then_b_in_the_filter_opens_the_benchmark_form(
         await pilot.press("slash", "e", "a")
         await until(pilot, lambda: app.memory_pane.filter.value == "ea")
         burst(app, *typed("\x1bb"))
-        await until(pilot, lambda: isinstance(app.screen, RecordForm))
+        form = await until_form(pilot)
         assert app.memory_pane.filter.value == "ea"  # no "b" typed into it
-        assert app.screen.record.kind == "benchmark"
+        assert form.record.kind == "benchmark"
 
 
 async def test_escape_then_q_in_the_ask_bar_quits(tmp_path: Path) -> None:
@@ -171,7 +171,9 @@ async def test_answer_help_and_record_view_scroll_with_j_k_g_g(
         await until(pilot, lambda: scroll.scroll_y == 2)
         await pilot.press("k")
         await until(pilot, lambda: scroll.scroll_y == 1)
-        await pilot.press("escape", "3", "end", "enter")  # the oldest: the one with long notes
+        await pilot.press("escape")
+        await memory_tab(pilot, app)  # the rows are read in the background: wait for them
+        await pilot.press("end", "enter")  # the oldest: the one with long notes
         await until(pilot, lambda: isinstance(app.screen, RecordView))
         record_scroll = app.screen.query_one("#record-scroll")
         await pilot.pause()
