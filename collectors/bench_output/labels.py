@@ -12,7 +12,7 @@ from sessiontui.collectors.bench_output.common import slug
 
 VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`), which names a model
     r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
-    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
@@ -35,6 +35,9 @@ _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^reque
                        re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
+# AIPerf's `Effective`/`Active Decode Throughput`: a rate over the time requests were in flight, not the run's
+_WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
+_E2E = re.compile(r"\be2e\b", re.IGNORECASE)
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
@@ -176,9 +179,9 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return "request_rate", 1 / per  # the rate asked for, not the one measured
     if what == "req":
         return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-    if _PER_USER.search(both):
-        return "per_user_output_tok_s", 1 / per
-    if _PEAK.search(label) or _AUXILIARY.search(label):
+    if _PER_USER.search(both):  # AIPerf's `E2E` one, over each request's whole latency, is another figure
+        return f"{'e2e_' if _E2E.search(label) else ''}per_user_output_tok_s", 1 / per
+    if _PEAK.search(label) or _AUXILIARY.search(label) or _WINDOWED.search(label):
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
         return "output_tok_s", 1 / per
