@@ -13,6 +13,7 @@ are kept under their own names.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import statistics
@@ -403,11 +404,17 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
     and so is a logged line that does (a server's periodic line reading the same rate again)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
+    heads = sorted(headed)
+    last = -1
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
         headline = _headline(current, headlines)
-        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
+        # a heading heads what follows it whether or not it prints a value itself
+        crossed = bisect.bisect_right(heads, index) > bisect.bisect_right(heads, last)
+        last = index
+        if any(_differs(current.get(r.name), r.value) for r in line) or (
+                (index in settings or crossed) and headline) or (
                 (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
@@ -685,7 +692,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
-    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
+    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line))
     seen = _Seen(bytearray(len(lines)))
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
@@ -710,6 +717,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
 _VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
+# a banner numbering a run (`==== Cortex-A78 2 threads orca-mini run 2 ====`): what follows is that run's
+_RUN_HEADING = re.compile(r"[-=#*]{2,}[^\n]*\b(?:run|trial|round|attempt|iteration)\s*#?\d+\b", re.IGNORECASE)
 _NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
                             r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
 _SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",
