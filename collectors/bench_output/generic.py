@@ -469,7 +469,17 @@ def _joined_by_settings(results: list[_Result]) -> list[_Result]:
 
 def _differs(seen: float | None, value: float) -> bool:
     """Whether a value printed again differs from the one seen (beyond rounding)."""
-    return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
+    if seen is None:
+        return False
+    rounding = max(_printed_rounding(seen), _printed_rounding(value))  # `2.74` after `164.67 req/min`
+    return abs(seen - value) > max(ECHO_TOLERANCE * max(abs(seen), 1e-9), rounding)
+
+
+def _printed_rounding(value: float) -> float:
+    """Half a unit in the last place of a value printed with one to three decimals (`2.74`: 0.005),
+    the most a figure printed again rounded can differ by; 0 for any other value."""
+    digits = repr(value).partition(".")[2]
+    return 0.5 * 10.0 ** -len(digits) if 0 < len(digits) <= 3 and digits != "0" and digits.isdigit() else 0.0
 
 
 def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
