@@ -109,6 +109,7 @@ class _Reading:
     line: int
     logged: bool = False  # printed behind a logger prefix
     server: bool = False  # on a line in a server's words: with `logged`, a server's periodic log line
+    converted: bool = False  # brought to the figure's unit from the one printed (`164.67 req/min`)
 
 
 @dataclass(slots=True)
@@ -121,11 +122,19 @@ class _Result:
     logged: bool = True
     server: bool = False  # a line of it in a server's words (see _SERVER_WORDS)
     summary: bool = False  # the median of a periodic log line's results
+    converted: set[str] = field(default_factory=set)  # names whose value was printed in another unit
 
     def add(self, reading: _Reading) -> None:
+        """A reading into the result: the first print of a figure, unless that was converted from
+        another unit and this one is printed in the figure's own (`2.74` req/s after `164.67 req/min`)."""
         if not self.readings:
             self.first = reading.line
-        self.readings.setdefault(reading.name, reading.value)
+        if reading.name not in self.readings or (reading.name in self.converted and not reading.converted):
+            self.readings[reading.name] = reading.value
+            if reading.converted:
+                self.converted.add(reading.name)
+            else:
+                self.converted.discard(reading.name)
         self.last = reading.line
         self.logged = self.logged and reading.logged
         self.server = self.server or reading.server
@@ -386,10 +395,10 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
             by_label.setdefault((label, unit), []).append((raw_number, unit))
     named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
     for (label, _), values in by_label.items():
-        for name, value in named_values(label, values, line[: max(line.find(label), 0)]):
+        for name, value, converted in named_values(label, values, line[: max(line.find(label), 0)]):
             if name not in named:
                 named.add(name)
-                yield _Reading(name, value, index, logged, server)
+                yield _Reading(name, value, index, logged, server, converted)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,

@@ -205,9 +205,11 @@ def printed_number(raw: str) -> float:
     return float(raw.replace(",", ""))
 
 
-def named_values(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
-    """(name, value) of a label's values on one line: one per statistic when the label lists
-    them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
+def named_values(label: str, values: list[tuple[str, str]],
+                 context: str) -> Iterator[tuple[str, float, bool]]:
+    """(name, value, whether converted from another unit) of a label's values on one line: one
+    per statistic when the label lists them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else
+    the first value only."""
     stats = _STAT_LIST.search(label)
     listed = [word.strip() for word in stats[1].split(",")] if stats else []
     if len(listed) != len(values) or len(values) < 2:
@@ -219,7 +221,7 @@ def named_values(label: str, values: list[tuple[str, str]], context: str) -> Ite
         scale, unit = _si_prefix(unit)
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, printed_number(raw_number) * factor * scale
+            yield name, printed_number(raw_number) * factor * scale, factor * scale != 1
 
 
 _SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")

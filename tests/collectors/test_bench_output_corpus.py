@@ -24,9 +24,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged against issue 24's rule: it wants a record (partial, throughput missing) from"
         " text-generation-benchmark's latency table alone, cut before its throughput table; with no headline"
         " figure printed the output is refused (a TGI benchmark recogniser would say why)",
-    "bench/b21/ai_on_gke_benchmark_v2_result_text_file_stray_backticks.txt":
-        "headline right (322.709 tok/s); request_throughput is read from the first print, Requests/min 164.67"
-        " = 2.7445/s, where the expectation wants the later rounded per-second print 2.74 (0.16% apart)",
     "bench/b21/llama_bench_vulkan_bwrap_sandbox_prompt_fa1_two_rows.txt":
         "expectation judged wrong: it wants 2 records (one per llama-bench row, as b17) and also the tg128 row's"
         " 35.87 as a figure of record 0, the pp512 row; the reader gives both rows right",
