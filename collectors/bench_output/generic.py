@@ -110,6 +110,7 @@ class _Reading:
     logged: bool = False  # printed behind a logger prefix
     server: bool = False  # on a line in a server's words: with `logged`, a server's periodic log line
     converted: bool = False  # brought to the figure's unit from the one printed (`164.67 req/min`)
+    rounding: float = 0.0  # half a unit in its last printed digit (`2.74`: 0.005)
 
 
 @dataclass(slots=True)
@@ -123,6 +124,7 @@ class _Result:
     server: bool = False  # a line of it in a server's words (see _SERVER_WORDS)
     summary: bool = False  # the median of a periodic log line's results
     converted: set[str] = field(default_factory=set)  # names whose value was printed in another unit
+    rounding: dict[str, float] = field(default_factory=dict)  # each kept value's (see _Reading)
 
     def add(self, reading: _Reading) -> None:
         """A reading into the result: the first print of a figure, unless that was converted from
@@ -131,6 +133,7 @@ class _Result:
             self.first = reading.line
         if reading.name not in self.readings or (reading.name in self.converted and not reading.converted):
             self.readings[reading.name] = reading.value
+            self.rounding[reading.name] = reading.rounding
             if reading.converted:
                 self.converted.add(reading.name)
             else:
@@ -395,10 +398,11 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
             by_label.setdefault((label, unit), []).append((raw_number, unit))
     named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
     for (label, _), values in by_label.items():
-        for name, value, converted in named_values(label, values, line[: max(line.find(label), 0)]):
-            if name not in named:
-                named.add(name)
-                yield _Reading(name, value, index, logged, server, converted)
+        for found_value in named_values(label, values, line[: max(line.find(label), 0)]):
+            if found_value.name not in named:
+                named.add(found_value.name)
+                yield _Reading(found_value.name, found_value.value, index, logged, server,
+                               found_value.converted, found_value.rounding)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
@@ -422,7 +426,9 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         # a heading heads what follows it whether or not it prints a value itself
         crossed = bisect.bisect_right(heads, index) > bisect.bisect_right(heads, last)
         last = index
-        if any(_differs(current.get(r.name), r.value) for r in line) or (
+        rounding = results[-1].rounding
+        if any(_differs(current.get(r.name), r.value, max(r.rounding, rounding.get(r.name, 0.0)))
+               for r in line) or (
                 (index in settings or crossed) and headline) or (
                 (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
@@ -476,19 +482,12 @@ def _joined_by_settings(results: list[_Result]) -> list[_Result]:
     return kept
 
 
-def _differs(seen: float | None, value: float) -> bool:
-    """Whether a value printed again differs from the one seen (beyond rounding)."""
+def _differs(seen: float | None, value: float, rounding: float = 0.0) -> bool:
+    """Whether a value printed again differs from the one seen beyond rounding: the coarser
+    print's (`rounding`, `2.74` after `164.67 req/min`), or a relative ECHO_TOLERANCE."""
     if seen is None:
         return False
-    rounding = max(_printed_rounding(seen), _printed_rounding(value))  # `2.74` after `164.67 req/min`
     return abs(seen - value) > max(ECHO_TOLERANCE * max(abs(seen), 1e-9), rounding)
-
-
-def _printed_rounding(value: float) -> float:
-    """Half a unit in the last place of a value printed with one to three decimals (`2.74`: 0.005),
-    the most a figure printed again rounded can differ by; 0 for any other value."""
-    digits = repr(value).partition(".")[2]
-    return 0.5 * 10.0 ** -len(digits) if 0 < len(digits) <= 3 and digits != "0" and digits.isdigit() else 0.0
 
 
 def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from sessiontui.collectors.bench_output.common import slug
 
@@ -205,11 +206,18 @@ def printed_number(raw: str) -> float:
     return float(raw.replace(",", ""))
 
 
-def named_values(label: str, values: list[tuple[str, str]],
-                 context: str) -> Iterator[tuple[str, float, bool]]:
-    """(name, value, whether converted from another unit) of a label's values on one line: one
-    per statistic when the label lists them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else
-    the first value only."""
+class Named(NamedTuple):
+    """A value named as a figure, with how it was printed."""
+
+    name: str
+    value: float
+    converted: bool  # brought to the figure's unit from another (`164.67 req/min`)
+    rounding: float  # half a unit in its last printed digit, in the figure's unit (`2.74`: 0.005)
+
+
+def named_values(label: str, values: list[tuple[str, str]], context: str) -> Iterator[Named]:
+    """A label's values on one line, named: one per statistic when the label lists them
+    (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
     stats = _STAT_LIST.search(label)
     listed = [word.strip() for word in stats[1].split(",")] if stats else []
     if len(listed) != len(values) or len(values) < 2:
@@ -221,7 +229,9 @@ def named_values(label: str, values: list[tuple[str, str]],
         scale, unit = _si_prefix(unit)
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, printed_number(raw_number) * factor * scale, factor * scale != 1
+            decimals = len(raw_number.rpartition(".")[2]) if "." in raw_number else 0
+            yield Named(name, printed_number(raw_number) * factor * scale, factor * scale != 1,
+                        0.5 * 10.0 ** -decimals * abs(factor * scale) if decimals else 0.0)
 
 
 _SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")

@@ -995,3 +995,10 @@ def test_a_figure_printed_again_rounded_is_kept_in_its_own_unit() -> None:
             "Average throughput in requests per second: 2.74\n")
     [record] = read_benchmark_output(text).records
     assert (record.figures["request_throughput"], round(record.value, 3)) == (2.74, 322.709)
+
+
+
+def test_runs_printed_to_the_same_digits_differ_by_a_last_digit() -> None:
+    # the rounding allowed is the printed one (`12.50`: 0.005), not the float's (`12.5`: 0.05)
+    text = "eval rate: 12.50 tokens/s\neval rate: 12.54 tokens/s\n"
+    assert [r.value for r in read_benchmark_output(text).records] == [12.5, 12.54]
