@@ -233,16 +233,29 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
             items = document if isinstance(document, list) else [document]
             yield from (item for item in items if isinstance(item, dict))
             return
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         line = line.strip()
         if not line.startswith("{"):
             continue
         try:
             item = json.loads(line)
         except ValueError:
-            continue  # a truncated or non-JSON line
+            item = _broken_object(lines[index:])
         if isinstance(item, dict):
             yield item
+
+
+def _broken_object(lines: list[str]) -> object:
+    """The object a line opens when the paste broke it across lines (a wrap after `"key": 1.5, `),
+    read on through the lines after it; None for a truncated or non-JSON line."""
+    if len(lines) < 2 or lines[1].lstrip().startswith("{"):
+        return None
+    try:
+        item, _end = json.JSONDecoder().raw_decode("\n".join(line.strip() for line in lines))
+    except ValueError:
+        return None
+    return item
 
 
 def figures_of(pairs: Iterable[tuple[str, object]]) -> dict[str, float]:

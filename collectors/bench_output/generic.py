@@ -13,6 +13,7 @@ are kept under their own names.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import statistics
@@ -108,6 +109,8 @@ class _Reading:
     line: int
     logged: bool = False  # printed behind a logger prefix
     server: bool = False  # on a line in a server's words: with `logged`, a server's periodic log line
+    converted: bool = False  # brought to the figure's unit from the one printed (`164.67 req/min`)
+    rounding: float = 0.0  # half a unit in its last printed digit (`2.74`: 0.005)
 
 
 @dataclass(slots=True)
@@ -120,11 +123,21 @@ class _Result:
     logged: bool = True
     server: bool = False  # a line of it in a server's words (see _SERVER_WORDS)
     summary: bool = False  # the median of a periodic log line's results
+    converted: set[str] = field(default_factory=set)  # names whose value was printed in another unit
+    rounding: dict[str, float] = field(default_factory=dict)  # each kept value's (see _Reading)
 
     def add(self, reading: _Reading) -> None:
+        """A reading into the result: the first print of a figure, unless that was converted from
+        another unit and this one is printed in the figure's own (`2.74` req/s after `164.67 req/min`)."""
         if not self.readings:
             self.first = reading.line
-        self.readings.setdefault(reading.name, reading.value)
+        if reading.name not in self.readings or (reading.name in self.converted and not reading.converted):
+            self.readings[reading.name] = reading.value
+            self.rounding[reading.name] = reading.rounding
+            if reading.converted:
+                self.converted.add(reading.name)
+            else:
+                self.converted.discard(reading.name)
         self.last = reading.line
         self.logged = self.logged and reading.logged
         self.server = self.server or reading.server
@@ -385,10 +398,11 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
             by_label.setdefault((label, unit), []).append((raw_number, unit))
     named: set[str] = set()  # a name once a line: `283.10 ms / 400 runs` is one figure
     for (label, _), values in by_label.items():
-        for name, value in named_values(label, values, line[: max(line.find(label), 0)]):
-            if name not in named:
-                named.add(name)
-                yield _Reading(name, value, index, logged, server)
+        for found_value in named_values(label, values, line[: max(line.find(label), 0)]):
+            if found_value.name not in named:
+                named.add(found_value.name)
+                yield _Reading(found_value.name, found_value.value, index, logged, server,
+                               found_value.converted, found_value.rounding)
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
@@ -403,11 +417,19 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
     and so is a logged line that does (a server's periodic line reading the same rate again)."""
     results = [_Result()]
     held: dict[str, float] = {}  # the last setting line's, held down over the results under it
+    heads = sorted(headed)
+    last = -1
     for index, group in itertools.groupby(found, key=lambda reading: reading.line):
         line = list(group)
         current = results[-1].readings
         headline = _headline(current, headlines)
-        if any(_differs(current.get(r.name), r.value) for r in line) or (index in settings | headed and headline) or (
+        # a heading heads what follows it whether or not it prints a value itself
+        crossed = bisect.bisect_right(heads, index) > bisect.bisect_right(heads, last)
+        last = index
+        rounding = results[-1].rounding
+        if any(_differs(current.get(r.name), r.value, max(r.rounding, rounding.get(r.name, 0.0)))
+               for r in line) or (
+                (index in settings or crossed) and headline) or (
                 (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
             results.append(_Result())
@@ -460,9 +482,12 @@ def _joined_by_settings(results: list[_Result]) -> list[_Result]:
     return kept
 
 
-def _differs(seen: float | None, value: float) -> bool:
-    """Whether a value printed again differs from the one seen (beyond rounding)."""
-    return seen is not None and abs(seen - value) > ECHO_TOLERANCE * max(abs(seen), 1e-9)
+def _differs(seen: float | None, value: float, rounding: float = 0.0) -> bool:
+    """Whether a value printed again differs from the one seen beyond rounding: the coarser
+    print's (`rounding`, `2.74` after `164.67 req/min`), or a relative ECHO_TOLERANCE."""
+    if seen is None:
+        return False
+    return abs(seen - value) > max(ECHO_TOLERANCE * max(abs(seen), 1e-9), rounding)
 
 
 def _headline(readings: dict[str, float], headlines: tuple[str, ...] = HEADLINES) -> str | None:
@@ -685,7 +710,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
-    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line))
+    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line))
     seen = _Seen(bytearray(len(lines)))
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
@@ -710,6 +735,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
 _VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
+# a banner numbering a run (`==== Cortex-A78 2 threads orca-mini run 2 ====`): what follows is that run's
+_RUN_HEADING = re.compile(r"[-=#*]{2,}[^\n]*\b(?:run|trial|round|attempt|iteration)\s*#?\d+\b", re.IGNORECASE)
 _NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"
                             r"\s*[=:]\s*(\d+)\b", re.IGNORECASE)
 _SETTING_FIELDS = {"bs": "batch_size", "batchsize": "batch_size", "batch_size": "batch_size",

@@ -7,12 +7,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from sessiontui.collectors.bench_output.common import slug
 
 VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`), which names a model
     r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
-    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+)(?:\.\d+)?"
+    r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
@@ -35,6 +36,10 @@ _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^reque
                        re.IGNORECASE)
 _PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
+# AIPerf's `Effective`/`Active Decode Throughput`: a rate over the time requests were in flight, not the run's
+_WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
+_E2E = re.compile(r"\be2e\b", re.IGNORECASE)
+_LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b", re.IGNORECASE)  # a label over a rate's unit
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
@@ -132,6 +137,8 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
     unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
     name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
+    if name == "request_throughput" and _LOAD_LABEL.search(context):
+        return "request_rate", factor  # `Concurrency : QPS 50.0 constant`: the load asked for, its unit first
     if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
         return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`
     return name, factor
@@ -176,9 +183,9 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return "request_rate", 1 / per  # the rate asked for, not the one measured
     if what == "req":
         return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-    if _PER_USER.search(both):
-        return "per_user_output_tok_s", 1 / per
-    if _PEAK.search(label) or _AUXILIARY.search(label):
+    if _PER_USER.search(both):  # AIPerf's `E2E` one, over each request's whole latency, is another figure
+        return f"{'e2e_' if _E2E.search(label) else ''}per_user_output_tok_s", 1 / per
+    if _PEAK.search(label) or _AUXILIARY.search(label) or _WINDOWED.search(label):
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
         return "output_tok_s", 1 / per
@@ -199,9 +206,18 @@ def printed_number(raw: str) -> float:
     return float(raw.replace(",", ""))
 
 
-def named_values(label: str, values: list[tuple[str, str]], context: str) -> Iterator[tuple[str, float]]:
-    """(name, value) of a label's values on one line: one per statistic when the label lists
-    them (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
+class Named(NamedTuple):
+    """A value named as a figure, with how it was printed."""
+
+    name: str
+    value: float
+    converted: bool  # brought to the figure's unit from another (`164.67 req/min`)
+    rounding: float  # half a unit in its last printed digit, in the figure's unit (`2.74`: 0.005)
+
+
+def named_values(label: str, values: list[tuple[str, str]], context: str) -> Iterator[Named]:
+    """A label's values on one line, named: one per statistic when the label lists them
+    (`latency(s)(min, max, ave): 0.6, 12.9, 4.4`), else the first value only."""
     stats = _STAT_LIST.search(label)
     listed = [word.strip() for word in stats[1].split(",")] if stats else []
     if len(listed) != len(values) or len(values) < 2:
@@ -213,7 +229,9 @@ def named_values(label: str, values: list[tuple[str, str]], context: str) -> Ite
         scale, unit = _si_prefix(unit)
         name, factor = name_of(f"{base} {word}" if word else label, unit, context)
         if name:
-            yield name, printed_number(raw_number) * factor * scale
+            decimals = len(raw_number.rpartition(".")[2]) if "." in raw_number else 0
+            yield Named(name, printed_number(raw_number) * factor * scale, factor * scale != 1,
+                        0.5 * 10.0 ** -decimals * abs(factor * scale) if decimals else 0.0)
 
 
 _SI_PREFIX = re.compile(r"([kKM])(?:\s+|(?=[A-Za-z/]))")

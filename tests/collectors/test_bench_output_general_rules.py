@@ -965,3 +965,40 @@ def test_vllm_v0_speculative_metrics_lines_are_a_periodic_log() -> None:
     text = "".join(line.format(s=10 + i, accepted=8547 + 100 * i) for i in range(3))
     [record] = read_benchmark_output(text).records
     assert (record.source_format, record.figures["log_lines"]) == ("generic.server_log", 3)
+
+
+def test_a_json_result_the_paste_broke_across_lines_is_read_whole() -> None:
+    # sgl-project/sglang#12389: a bench_serving JSONL record (with `Infinity`) wrapped after a key
+    text = ('max_prefill:8192,max_running_requests:64\n{"backend": "sglang", "request_rate": Infinity, '
+            '"max_concurrency": 32, "request_throughput": 0.4707, "output_throughput": 470.75, \n'
+            '"median_itl_ms": 38.86, "concurrency": 30.64}\n')
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 470.75, 32)
+
+
+def test_a_value_printed_without_its_leading_zero_is_a_value() -> None:
+    # geerlingguy/ai-benchmarks#17: obench's Markdown average row prints `.24 tokens/second`
+    text = "| Run | Eval Rate (Tokens/Second) |\n|-----|-----|\n|**Average Eval Rate**| .24 tokens/second |\n"
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 0.24)]
+
+
+def test_a_banner_numbering_a_run_heads_it_even_when_it_repeats_the_last_run() -> None:
+    # ollama/ollama#721: a taskset loop over `ollama run --verbose`, runs 2 and 3 alike
+    text = "".join(f"==== Cortex-A78 ollama orca-mini run {n} ====\nprompt eval rate: 0.00 tokens/s\n"
+                   f"eval rate: {rate} tokens/s\n" for n, rate in ((1, 14.82), (2, 13.17), (3, 13.17)))
+    assert [r.value for r in read_benchmark_output(text).records] == [14.82, 13.17, 13.17]
+
+
+def test_a_figure_printed_again_rounded_is_kept_in_its_own_unit() -> None:
+    # GoogleCloudPlatform/ai-on-gke#866: per-minute rates, then the request rate per second rounded
+    text = ("Requests/min: 164.67\nOutput_tokens/min: 19362.55\n"
+            "Average throughput in requests per second: 2.74\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.figures["request_throughput"], round(record.value, 3)) == (2.74, 322.709)
+
+
+
+def test_runs_printed_to_the_same_digits_differ_by_a_last_digit() -> None:
+    # the rounding allowed is the printed one (`12.50`: 0.005), not the float's (`12.5`: 0.05)
+    text = "eval rate: 12.50 tokens/s\neval rate: 12.54 tokens/s\n"
+    assert [r.value for r in read_benchmark_output(text).records] == [12.5, 12.54]
