@@ -90,3 +90,22 @@ def test_fairseq_hydra_config_announces_the_total() -> None:
         "[2020-12-19 17:31:51,967][fairseq_cli.train][INFO] - {'_name': None, 'optimization': "
         "{'_name': None, 'max_epoch': 0, 'max_update': 80000, 'stop_time_hours': 0.0, 'clip_norm': 0.0}}"))
     assert reading.total == 80000
+
+
+def test_mmf_current_losses_win_over_their_avg_and_max_updates_is_the_total() -> None:
+    """MMF's logistics line (facebookresearch/mmf#870, 2021): each loss then its `/avg`; the run's length
+    is `max_updates`, not the `num_updates: 200, iterations: 200` before it."""
+    [reading] = parse_record(normalize(
+        "2021-04-12T20:21:22 | mmf.trainers.callbacks.logistics: progress: 200/22000, "
+        "train/hateful_memes/cross_entropy: 0.6094, train/hateful_memes/cross_entropy/avg: 0.6476, "
+        "train/total_loss: 0.6094, train/total_loss/avg: 0.6476, max mem: 3788.0, experiment: run, "
+        "epoch: 1, num_updates: 200, iterations: 200, max_updates: 22000, lr: 0., ups: 0.80, "
+        "time: 02m 05s 360ms, time_since_start: 04m 27s 558ms, eta: 08h 36m 58s 002ms"))
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (200, 22000, 0.6094)
+
+
+def test_lightning_bar_takes_the_step_fork_whatever_the_order() -> None:
+    """A Lightning bar's postfix (Delve-ERAV1/S18 README): `train_loss_epoch` is the last epoch's mean."""
+    metrics = _metrics("Epoch 7:   5%|▌         | 3/58 [00:08<02:34,  2.82s/it, v_num=0, "
+                       "train_loss_step=0.148, val_loss=0.190, train_loss_epoch=0.152] ")
+    assert (metrics["loss"], metrics["val_loss"], metrics["train_loss_epoch"]) == (0.148, 0.190, 0.152)
