@@ -9,7 +9,14 @@ import math
 import re
 
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
-from sessiontui.collectors.trainlog.vocabulary import LEXICON, STEP_RANK, canonical, plain_name
+from sessiontui.collectors.trainlog.vocabulary import (
+    LEXICON,
+    STEP_RANK,
+    TOTAL_KEYS,
+    canonical,
+    plain_name,
+    step_values_first,
+)
 
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
@@ -64,8 +71,6 @@ _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6
 _FOR_STEPS = re.compile(r"\btraining for (\d+) (?:steps|iters|iterations)\b", re.IGNORECASE)
 _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
-_TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
-               "train_iters", "total_iters", "num_training_steps")
 _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
@@ -148,7 +153,7 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
-    if _known(key) or plain_name(key).endswith(_TOTAL_KEYS):
+    if _known(key) or plain_name(key).endswith(TOTAL_KEYS):
         return key
     for start in range(1, len(words)):
         tail = " ".join(words[start:])
@@ -278,10 +283,10 @@ def generic(text: str) -> Reading | None:
         epoch = float(eagle["e"])
     if batch is not None and not validation and int(batch["n"]) > 0:
         epoch = int(batch["e"]) - (not batch["colon"]) + int(batch["i"]) / int(batch["n"])
-    for key, value in found:
+    for key, value in step_values_first(found):
         name = canonical(key)
         plain = plain_name(key)
-        if plain.endswith(_TOTAL_KEYS):
+        if plain.endswith(TOTAL_KEYS):
             total = int(value) if math.isfinite(value) and value > 0 else total
         elif name == "step" and not value.is_integer():  # nerfstudio's `Trainer.train_iteration: 0.0300`: seconds
             metrics[plain] = value

@@ -7,7 +7,13 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from sessiontui.collectors.trainlog.vocabulary import STEP_RANK, canonical, plain_name
+from sessiontui.collectors.trainlog.vocabulary import (
+    STEP_RANK,
+    TOTAL_KEYS,
+    canonical,
+    plain_name,
+    step_values_first,
+)
 
 _POSITION = frozenset({"step", "epoch"})
 _NAMING_KEYS = frozenset({"name", "metric", "tag"})  # a record's keys naming the figure in its `value`
@@ -87,7 +93,7 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
     HF `train_runtime` summary marks the end (the keyword arguments are what the record said outside the pairs)."""
     metrics: dict[str, float] = {}
     paired: tuple[int, float] | None = None  # (rank, step): the most trusted position name wins
-    for key, raw in _named_values(pairs):
+    for key, raw in step_values_first(_named_values(pairs)):
         if (of := _COUNT_OF.fullmatch(raw)) and canonical(key.split("/", 1)[0]) == "step":
             step, metrics["total_steps"] = int(of[1]), float(of[2])
             continue
@@ -99,7 +105,8 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
             add_metric(metrics, key, value)
     paired_step = paired[1] if paired else None
     paired_epoch = metrics.pop("epoch", None)
-    total = metrics.pop("max_steps", None) or metrics.pop("total_steps", None)
+    totals = [metrics.pop(key) for key in [key for key in metrics if key.endswith(TOTAL_KEYS)]]
+    total = next((value for value in totals if value > 0), None)
     if paired_step is not None and math.isfinite(paired_step):
         step = int(paired_step)
     if paired_epoch is not None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TypeVar
 
+T = TypeVar("T")
 # Spellings tools print (lower case, spaces as `_`) -> the snapshot's names. A figure's alias
 # (loss, lr, grad_norm, a detection loss) keeps its original name in `metrics` too (the snapshot's `loss` comes from it
 # unless the record also printed `loss` itself); position aliases are renamed.
@@ -79,6 +81,11 @@ ALIASES = {
     "updates": "step",
     "#": "step",  # spaCy's table: the update count
 }
+# Names of the run's length in steps (a key ending so): fairseq's `--max-update` as its hydra config
+# prints it (`'max_update': 80000`), MMF's `max_updates: 22000`, Megatron's `train_iters`, HF's
+# `Total optimization steps`.
+TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
+              "train_iters", "total_iters", "num_training_steps", "max_update", "max_updates")
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
 # W&B's `_step` counts the run's log calls: any other position name beats it.
@@ -90,6 +97,9 @@ _QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", 
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch", "final", "last", "epoch"})
 # The held-out set's prefixes; NLP scripts call it the dev set (`dev_loss`, flair's `DEV : loss`).
+# Words that make a figure a running mean of the steps so far (DLLogger's `average_loss` beside its
+# `step_loss`, `loss_avg`, `smoothed_loss`): the step's own value wins over it when a record prints both.
+_RUNNING_MEAN = frozenset({"avg", "avr", "average", "running", "smoothed", "mean", "moving", "ema"})
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/", "val.", "valid.",
                "validation.", "dev_", "dev/", "dev.")
 _NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
@@ -171,12 +181,28 @@ def canonical(key: str) -> str:
     return found
 
 
+def running_mean(key: str) -> bool:
+    """Whether a tool's key names a running mean (`average_loss`, `loss_avg`, `loss (mean)`, DeepSpeed's
+    `RunningAvgSamplesPerSec`), not the step's figure."""
+    return not _RUNNING_MEAN.isdisjoint(re.split(r"[_()/.]+", plain_name(_CAMEL.sub("_", key))))
+
+
+def step_values_first(pairs: list[tuple[str, T]]) -> list[tuple[str, T]]:
+    """A record's (key, value) pairs with its running means last, so the step's own figure takes the
+    snapshot's name (an alias never replaces the figure taken before it)."""
+    return sorted(pairs, key=lambda pair: running_mean(pair[0]))
+
+
 def _unqualified(name: str) -> str:
     """`reduced_train_loss` -> `loss`: a known name once its qualifying words are dropped."""
     if name in ALIASES:
         return ALIASES[name]
     words = [word.strip("()") for word in name.split("_") if word.strip("()")]
     core = [word for word in words if word not in _QUALIFIERS] or words[-1:]  # `cur_epoch`: epoch
+    if len(words) > 1 and words[-1] == "epoch" and core != ["epoch"]:
+        # Lightning's epoch aggregate: `self.log(..., on_step=True, on_epoch=True)` forks a name into
+        # `train_loss_step` and `train_loss_epoch` (the epoch's mean), so the step's figure is the other one.
+        return name
     if core and len(core) < len(words):
         joined = "_".join(core)
         known = ALIASES.get(joined) or (joined if joined in LEXICON else _SPELLINGS.get(joined))

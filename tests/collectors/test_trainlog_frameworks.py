@@ -673,10 +673,11 @@ CASES = [
      " validation-code loss at iteration 100 | lm loss value: 5.500000E+00 | lm loss PPL: 2.446919E+02 | \n",
      {"step": 100, "loss": 7.123456, "val_wiki_loss": 6.5, "val_code_loss": 5.5, "val_loss": 5.5}),
     # DeepSpeed deepspeed/utils/timer.py at 5bd09a8 (2022-07-26): the global step and samples/s
+    # (the step's own `CurrSamplesPerSec`, not the running average printed before it)
     ("deepspeed-timer-2022",
      "[2024-01-01 10:00:00,123] [INFO] [timer.py:260:stop] epoch=0/micro_step=10/global_step=10, "
      "RunningAvgSamplesPerSec=123.4, CurrSamplesPerSec=130.2, MemAllocated=1.2GB, MaxMemAllocated=3.4GB\n",
-     {"step": 10, "samples_per_s": 123.4}),
+     {"step": 10, "samples_per_s": 130.2}),
     # DeepSpeed deepspeed/runtime/pipe/engine.py at 08e0733 (2024-04-08): a MoE model's other losses
     ("deepspeed-pipe-moe",
      "steps: 20 loss: 7.1234 moe_loss: 0.0123 iter time (s): 0.512 samples/sec: 250.000\n",
