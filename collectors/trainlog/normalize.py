@@ -1,9 +1,10 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
-(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a web page's no-break spaces read as spaces and
-trailing blanks dropped. A log whose every line carries SLURM's `srun -l` task label (`0: `) is
-recognised as such from its opening lines, and the labels dropped."""
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure a paste set in Markdown bold read bare
+(`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped.
+A log whose every line carries SLURM's `srun -l` task label (`0: `) is recognised as such from its
+opening lines, and the labels dropped."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 
+# A figure a user set in Markdown bold (or italics) in a pasted line: `'loss': **4.7581**` (unsloth#344).
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|__)([-+]?\d[\d.]*(?:[eE][-+]?\d+)?)\1(?![\w*])")
+
 
 def normalize(line: str) -> str:
     """The payload of a raw log line, as every recogniser expects it."""
@@ -35,6 +39,8 @@ def normalize(line: str) -> str:
         text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)
     if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
         text = _SEPARATOR_TAB.sub(" ", text)
+    if "*" in text or "__" in text:
+        text = _EMPHASIS.sub(r"\2", text)
     if "\xa0" in text:
         text = text.replace("\xa0", " ")
     text = text.rstrip()

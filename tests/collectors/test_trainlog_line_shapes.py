@@ -62,6 +62,16 @@ def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
     assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
 
 
+def test_a_figure_set_in_markdown_bold_reads_bare() -> None:
+    """unsloth#344 pasted the Trainer's dict with `'loss': **4.7581**`; the banner's stars and a
+    product (`2*3*4`) are no emphasis."""
+    _, _, metrics = _read("{'loss': **4.7581**, 'grad_norm': 3.063769578933716, 'epoch': 0.1}")
+    assert metrics["loss"] == pytest.approx(4.7581)
+    assert metrics["grad_norm"] == pytest.approx(3.0638, rel=1e-4)
+    assert normalize("***** train metrics *****") == "***** train metrics *****"
+    assert normalize("batch 2*3*4 tokens") == "batch 2*3*4 tokens"
+
+
 def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
     """chainer's PrintReport (ESPnet1, ESPnet#1138): validation columns stay blank until the first
     evaluation, so a row has fewer cells than its header; each cell is read under its header."""
