@@ -1,8 +1,8 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
-(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure a paste set in Markdown bold read bare
-(`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped.
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure or name a paste set in Markdown bold read
+bare (`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped.
 A log whose every line carries SLURM's `srun -l` task label (`0: `) is recognised as such from its
 opening lines, and the labels dropped."""
 
@@ -26,8 +26,10 @@ _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 
-# A figure a user set in Markdown bold (or italics) in a pasted line: `'loss': **4.7581**` (unsloth#344).
-_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,2}|__)([-+]?\d[\d.]*(?:[eE][-+]?\d+)?)\1(?![\w*])")
+# A figure or a name a user set in Markdown bold (or italics) in a pasted line: `'loss': **4.7581**`
+# (unsloth#344), `- **Train Loss**: 0.51`; not a banner's `*****`, a product `2*3*4` or `__init__`.
+_EMPHASIS = re.compile(r"(?<![\w*])(?:(\*{1,2})(?P<name>[A-Za-z][\w/.@-]*(?: [\w/.@-]+){0,3})\1"
+                       r"|(\*{1,2}|__)(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)\3)(?![\w*])")
 
 
 def normalize(line: str) -> str:
@@ -40,7 +42,7 @@ def normalize(line: str) -> str:
     if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
         text = _SEPARATOR_TAB.sub(" ", text)
     if "*" in text or "__" in text:
-        text = _EMPHASIS.sub(r"\2", text)
+        text = _EMPHASIS.sub(lambda emphasis: emphasis["name"] or emphasis["figure"], text)
     if "\xa0" in text:
         text = text.replace("\xa0", " ")
     text = text.rstrip()

@@ -62,12 +62,15 @@ def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
     assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
 
 
-def test_a_figure_set_in_markdown_bold_reads_bare() -> None:
-    """unsloth#344 pasted the Trainer's dict with `'loss': **4.7581**`; the banner's stars and a
-    product (`2*3*4`) are no emphasis."""
+def test_a_figure_or_name_set_in_markdown_bold_reads_bare() -> None:
+    """unsloth#344 pasted the Trainer's dict with `'loss': **4.7581**`; a name in bold is a name;
+    the banner's stars, a product (`2*3*4`) and a dunder are no emphasis."""
     _, _, metrics = _read("{'loss': **4.7581**, 'grad_norm': 3.063769578933716, 'epoch': 0.1}")
     assert metrics["loss"] == pytest.approx(4.7581)
     assert metrics["grad_norm"] == pytest.approx(3.0638, rel=1e-4)
+    step, _, metrics = _read("- **Step 200**: **loss**: 1.25, *lr*: 2e-05")
+    assert (step, metrics) == (200, {"loss": 1.25, "lr": 2e-05})
+    assert normalize("__init__ loss 2") == "__init__ loss 2"
     assert normalize("***** train metrics *****") == "***** train metrics *****"
     assert normalize("batch 2*3*4 tokens") == "batch 2*3*4 tokens"
 
