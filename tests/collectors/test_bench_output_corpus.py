@@ -31,6 +31,22 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
+    "bench/b23/lmdeploy_turbomind_a100_fp16_request_throughput_table.md":
+        "LMDeploy v0.2's request-throughput table is not recognised (no result found)",
+    "bench/b23/evalscope_perf_qwen05b_vs_vllm_request_rate_minus1.txt":
+        "EvalScope prints Request rate -1 for 'no rate limit', a sentinel the reader stores as request_rate",
+    "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
+        "guidellm 0.4's Mdn/Mean summary tables under the llm-d harness are not recognised (no result found)",
+    "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":
+        "the 2023 llama-bench test column 'pp 512'/'tg 128' (with a space) is not paired: pp row read as headline",
+    "bench/b23/llama_bench_2023_prototype_n_prompt_n_gen_columns.md":
+        "the prototype llama-bench n_prompt/n_gen columns are not paired: the prompt row read as headline",
+    "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
+        "a llama-bench table under a shell prompt line is not paired: the pp512 row read as headline",
+    "bench/b23/ollama_verbose_then_lm_studio_stats_same_prompt.txt":
+        "LM Studio's value-first stats after an Ollama --verbose block are not read as a second record",
+    "bench/b23/trtllm_bench_017_throughput_logger_prefixed_snip.txt":
+        "trtllm-bench 0.17's logger 'Request submission complete [... rate=N req/s]' line wins over the overview",
 }
 
 
