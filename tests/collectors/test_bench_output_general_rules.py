@@ -51,6 +51,18 @@ def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
         assert [(r.concurrency, r.value) for r in parsed.records] == claimed
 
 
+def test_trtllm_benchs_own_progress_lines_are_its_log_not_another_tools_result() -> None:
+    # NVIDIA/TensorRT-LLM docs/source/performance/perf-benchmarking.md (0.17): a submission rate in a
+    # `[TRT-LLM] [I]` line over the PERFORMANCE OVERVIEW is no request throughput of its own
+    text = ("[01/18/2025-01:01:28] [TRT-LLM] [I] Request submission complete. [count=3000, time=0.0012s,"
+            " rate=2590780.97 req/s]\n[01/18/2025-01:01:42] [TRT-LLM] [I] Benchmark complete.\n\n"
+            "= PERFORMANCE OVERVIEW\nNumber of requests:             3000\n"
+            "Token Throughput (tokens/sec):  28390.4265\nRequest Throughput (req/sec):   221.8002\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value, r.figures["request_throughput"]) for r in parsed.records] == [
+        ("output_tok_s", 28390.4265, 221.8002)]
+
+
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
     # a bench_one_batch log cut before its summary: its per-step decode lines are no result
     text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
