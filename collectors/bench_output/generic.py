@@ -641,6 +641,8 @@ def _record(result: _Result, text: str, offsets: dict[int, int]) -> Record:
     offset = offsets[result.first]
     for name, value in _command_settings(text, offset).items():
         readings.setdefault(name, value)
+    if readings.get("request_rate", 0.0) < 0:  # EvalScope's `Request rate -1`: no limit, as `--request-rate inf`
+        del readings["request_rate"]
     headline = _headline(readings, PROMPT_ONLY) or "output_tok_s"
     metric: dict[str, Any] = {}
     if headline == "throughput_tok_s":

@@ -33,8 +33,6 @@ KNOWN_MISSES: dict[str, str] = {
         " the complete qps1 block",
     "bench/b23/lmdeploy_turbomind_a100_fp16_request_throughput_table.md":
         "LMDeploy v0.2's request-throughput table is not recognised (no result found)",
-    "bench/b23/evalscope_perf_qwen05b_vs_vllm_request_rate_minus1.txt":
-        "EvalScope prints Request rate -1 for 'no rate limit', a sentinel the reader stores as request_rate",
     "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
         "guidellm 0.4's Mdn/Mean summary tables under the llm-d harness are not recognised (no result found)",
     "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":

@@ -63,6 +63,14 @@ def test_trtllm_benchs_own_progress_lines_are_its_log_not_another_tools_result()
         ("output_tok_s", 28390.4265, 221.8002)]
 
 
+def test_a_negative_request_rate_is_no_limit_not_a_rate() -> None:
+    # modelscope/evalscope docs/en/user_guides/stress_test/vs_vllm_bench.md: `-1` for no rate limit
+    text = ("| Number of concurrency             |    50      |\n| Request rate (req/s)              |    -1      |\n"
+            "| Output token throughput (tok/s)   | 10530.7    |\n| Request throughput (req/s)        |   105.307  |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.concurrency, "request_rate" in record.figures) == (10530.7, 50, False)
+
+
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
     # a bench_one_batch log cut before its summary: its per-step decode lines are no result
     text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
