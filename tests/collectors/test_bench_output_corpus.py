@@ -31,8 +31,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
-    "bench/b23/lmdeploy_turbomind_a100_fp16_request_throughput_table.md":
-        "LMDeploy v0.2's request-throughput table is not recognised (no result found)",
     "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
         "guidellm 0.4's Mdn/Mean summary tables under the llm-d harness are not recognised (no result found)",
     "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":

@@ -71,6 +71,14 @@ def test_a_negative_request_rate_is_no_limit_not_a_rate() -> None:
     assert (record.value, record.concurrency, "request_rate" in record.figures) == (10530.7, 50, False)
 
 
+def test_a_percentile_column_with_its_unit_names_a_column_not_a_value() -> None:
+    # InternLM/lmdeploy docs/en/benchmark/a100_fp16.md (v0.2): `50%(s)` heads a latency percentile
+    text = ("| model | batch | RPS | 50%(s) | 99%(s) | throughput(out tok/s) |\n| --- | --- | --- | --- | --- | --- |\n"
+            "| llama2-7b | 256 | 14.556 | 0.066 | 0.220 | 3387.419 |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.batch_size, record.figures["request_throughput"]) == (3387.419, 256, 14.556)
+
+
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
     # a bench_one_batch log cut before its summary: its per-step decode lines are no result
     text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
