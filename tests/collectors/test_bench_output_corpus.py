@@ -42,8 +42,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
-    "bench/b23/ollama_verbose_then_lm_studio_stats_same_prompt.txt":
-        "LM Studio's value-first stats after an Ollama --verbose block are not read as a second record",
 }
 
 

@@ -79,6 +79,14 @@ def test_a_percentile_column_with_its_unit_names_a_column_not_a_value() -> None:
     assert (record.value, record.batch_size, record.figures["request_throughput"]) == (3387.419, 256, 14.556)
 
 
+def test_a_runner_named_alone_heads_its_own_result_and_stacked_value_first_stats_are_one() -> None:
+    # ollama/ollama#11758: Ollama's --verbose stats, then `lm studio:` over LM Studio's stats one a line
+    text = ("ollama [v0.11.4]\nprompt eval rate:     162.00 tokens/s\neval rate:            38.37 tokens/s\n\n"
+            "lm studio:\n66.23 tok/sec\n283 tokens\n0.26s to first token\nStop reason: EOS Token Found\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [
+        ("output_tok_s", 38.37), ("output_tok_s", 66.23)]
+
+
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
     # a bench_one_batch log cut before its summary: its per-step decode lines are no result
     text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
