@@ -61,6 +61,9 @@ def test_trtllm_benchs_own_progress_lines_are_its_log_not_another_tools_result()
     parsed = read_benchmark_output(text)
     assert [(r.metric, r.value, r.figures["request_throughput"]) for r in parsed.records] == [
         ("output_tok_s", 28390.4265, 221.8002)]
+    # another TensorRT-LLM script's result through the same logger is still read
+    logged = "[TRT-LLM] [I] Load engine takes: 3.2 sec\n[TRT-LLM] [I] Generation throughput (tokens/sec): 812.4\n"
+    assert [(r.metric, r.value) for r in read_benchmark_output(logged).records] == [("output_tok_s", 812.4)]
 
 
 def test_a_negative_request_rate_is_no_limit_not_a_rate() -> None:
