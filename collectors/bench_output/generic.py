@@ -641,6 +641,8 @@ def _record(result: _Result, text: str, offsets: dict[int, int]) -> Record:
     offset = offsets[result.first]
     for name, value in _command_settings(text, offset).items():
         readings.setdefault(name, value)
+    if readings.get("request_rate", 0.0) < 0:  # EvalScope's `Request rate -1`: no limit, as `--request-rate inf`
+        del readings["request_rate"]
     headline = _headline(readings, PROMPT_ONLY) or "output_tok_s"
     metric: dict[str, Any] = {}
     if headline == "throughput_tok_s":
@@ -710,7 +712,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
-    headed = frozenset(i for i, line in enumerate(lines) if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line))
+    headed = frozenset(i for i, line in enumerate(lines)
+                       if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line) or _TOOL_HEADING.fullmatch(line))
     seen = _Seen(bytearray(len(lines)))
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
@@ -735,6 +738,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
 _VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
+# a line naming a local runner alone (`lm studio:` after `ollama [v0.11.4]`'s stats): its result follows
+_TOOL_HEADING = re.compile(r"\s*(?:ollama|lm ?studio|llama\.?cpp|llamafile|koboldcpp|jan|gpt4all|localai|mlx(?:[-_]lm)?)"
+                           r"(?:\s*\[?v?\d[\w.-]*\]?)?\s*:?\s*", re.IGNORECASE)
 # a banner numbering a run (`==== Cortex-A78 2 threads orca-mini run 2 ====`): what follows is that run's
 _RUN_HEADING = re.compile(r"[-=#*]{2,}[^\n]*\b(?:run|trial|round|attempt|iteration)\s*#?\d+\b", re.IGNORECASE)
 _NAMED_SETTING = re.compile(r"\b(bs|batch[ _]?size|c|conc|concurrency|tp|num[ _]?steps|steps|topk)"

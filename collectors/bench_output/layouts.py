@@ -118,7 +118,7 @@ def _bulleted_cells(text: str) -> str:
     """Lines of value-first stats between bullets (LM Studio's `45.21 tok/sec • 210 tokens •
     4.65s to first token`) as a row of cells, each its number then its name."""
     if "•" not in text and "·" not in text:
-        return text
+        return _stacked_stats(text)
     lines = text.splitlines()
     for index, line in enumerate(lines):
         parts = [_GLUED_UNIT.sub(r"\1 ", part) for part in _BULLET_SEPARATOR.split(line.strip())
@@ -126,6 +126,29 @@ def _bulleted_cells(text: str) -> str:
         if len(parts) >= 2 and all(VALUE_FIRST.fullmatch(part) for part in parts):
             lines[index] = f"| {' | '.join(parts)} |"
     return "\n".join(lines)
+
+
+def _stacked_stats(text: str) -> str:
+    """LM Studio's value-first stats pasted one a line (`66.23 tok/sec` over `283 tokens` over
+    `0.26s to first token`, its bullets lost) as the row of cells its bulleted line makes."""
+    if "tok/sec" not in text:
+        return text
+    lines = text.splitlines()
+    stats = [VALUE_FIRST.fullmatch(_GLUED_UNIT.sub(r"\1 ", line.strip())) for line in lines]
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and stats[end]:
+            end += 1
+        run = [match[0] for match in stats[index:end] if match]
+        if len(run) >= 2 and any("tok/sec" in cell for cell in run):
+            out.append(f"| {' | '.join(run)} |")
+            index = end
+        else:
+            out.append(lines[index])
+            index += 1
+    return "\n".join(out)
 
 
 def _spread_json_lines(text: str) -> str:

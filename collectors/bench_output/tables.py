@@ -18,6 +18,7 @@ from sessiontui.collectors.logtext import clean
 
 BARS = re.compile(r"[│┃|]")
 BAR_CHARS = ("│", "┃", "|")
+_PERCENTILE_COLUMN = re.compile(r"\d{1,2}(?:\.\d+)?%\s*\([^)]*\)")  # LMDeploy's `50%(s)`: a percentile's name
 KEY_COLUMNS = frozenset({"metric", "metrics", "key", "statistic", "name", "parameter", "field"})
 # `|---|`, `| - | - |`, and the rules of box-drawn and grid tables (`┡━━╇━━┩`, `+====+====+`)
 TABLE_RULE = re.compile(r"^[|│]?\s*:?-{3,}|^[|│]?\s*:?-+:?\s*[|│]|^[┡├╞┝┠╟+]?[━─═=]{3,}[━─═=╇┼╪┿╂+-]*"
@@ -119,7 +120,7 @@ def is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
     named_rows = bool(first_row) and not VALUE.fullmatch(row_cells(first_row)[0])
     columns = len(cells) >= 3 or (len(cells) == 2 and (bool(RATE_UNIT.fullmatch(cells[1])) or (
         named_rows and name_of(cells[1], "")[0] in HEADLINES)))
-    return (columns and not any(VALUE.fullmatch(cell) for cell in cells)
+    return (columns and not any(VALUE.fullmatch(cell) and not _PERCENTILE_COLUMN.fullmatch(cell) for cell in cells)
             and bool(TABLE_RULE.match(next_line.strip())))
 
 

@@ -27,9 +27,11 @@ from sessiontui.project_memory.records import Record
 ENGINE = "tensorrt-llm"
 FORMATS = ("tensorrt-llm.trtllm-bench", "tensorrt-llm.benchmark")
 # Text only these outputs print: one without a complete result is not read another way.
-# (`[BENCHMARK]` only before a lower-case `name value` pair: other scripts print `[BENCHMARK] Throughput:`.)
+# (`[BENCHMARK]` only before a lower-case `name value` pair: other scripts print `[BENCHMARK] Throughput:`;
+# trtllm-bench's own progress line `Request submission complete. [count=N, ..., rate=N req/s]` is its log,
+# not another tool's result.)
 MARKERS = re.compile(r"PERFORMANCE OVERVIEW|= STATISTICS|\[BENCHMARK\] [a-z_]+(?:\([^)]*\))? [^\s:]"
-                     r"|THROUGHPUT OVERVIEW")
+                     r"|THROUGHPUT OVERVIEW|Request submission complete\. \[count=")
 _BANNER = re.compile(r"^(?:= ?)?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")  # `= ` dropped in pastes
 _RULE = re.compile(r"^={10,}\s*$")
 _LABEL_VALUE = re.compile(r"^([A-Za-z][^:\[]*?(?:\[[^\]]*\][^:]*?)?)\s*:\s*(\S+)")

@@ -31,6 +31,19 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
+    "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
+        "guidellm 0.4's tables head each column over three lines (`Output Tokens ||` over `Per Sec ||` over"
+        " `Mdn | Mean`); joining them reads the Text Metrics table's per-second Mean (50.5) before the Server"
+        " Throughput one (49.7), so a wrong headline would replace the refusal: left refused",
+    "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":
+        "expectation judged wrong: it wants the pp and tg rows merged into one record with tg as headline; every other"
+        " llama-bench entry (b09's spaced 'pp 512' included) wants one record per row; the reader gives both rows right",
+    "bench/b23/llama_bench_2023_prototype_n_prompt_n_gen_columns.md":
+        "expectation judged wrong: it wants the three rows merged with tg as headline; the llama-bench convention"
+        " (b01-b21) is one record per row, first row first; the reader gives all three rows right",
+    "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
+        "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
+        " (b01-b21) is one record per row, first row first; the reader gives both rows right",
 }
 
 

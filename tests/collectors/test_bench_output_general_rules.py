@@ -51,6 +51,45 @@ def test_a_shared_title_claims_an_output_only_over_the_tools_own_labels(
         assert [(r.concurrency, r.value) for r in parsed.records] == claimed
 
 
+def test_trtllm_benchs_own_progress_lines_are_its_log_not_another_tools_result() -> None:
+    # NVIDIA/TensorRT-LLM docs/source/performance/perf-benchmarking.md (0.17): a submission rate in a
+    # `[TRT-LLM] [I]` line over the PERFORMANCE OVERVIEW is no request throughput of its own
+    text = ("[01/18/2025-01:01:28] [TRT-LLM] [I] Request submission complete. [count=3000, time=0.0012s,"
+            " rate=2590780.97 req/s]\n[01/18/2025-01:01:42] [TRT-LLM] [I] Benchmark complete.\n\n"
+            "= PERFORMANCE OVERVIEW\nNumber of requests:             3000\n"
+            "Token Throughput (tokens/sec):  28390.4265\nRequest Throughput (req/sec):   221.8002\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value, r.figures["request_throughput"]) for r in parsed.records] == [
+        ("output_tok_s", 28390.4265, 221.8002)]
+    # another TensorRT-LLM script's result through the same logger is still read
+    logged = "[TRT-LLM] [I] Load engine takes: 3.2 sec\n[TRT-LLM] [I] Generation throughput (tokens/sec): 812.4\n"
+    assert [(r.metric, r.value) for r in read_benchmark_output(logged).records] == [("output_tok_s", 812.4)]
+
+
+def test_a_negative_request_rate_is_no_limit_not_a_rate() -> None:
+    # modelscope/evalscope docs/en/user_guides/stress_test/vs_vllm_bench.md: `-1` for no rate limit
+    text = ("| Number of concurrency             |    50      |\n| Request rate (req/s)              |    -1      |\n"
+            "| Output token throughput (tok/s)   | 10530.7    |\n| Request throughput (req/s)        |   105.307  |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.concurrency, "request_rate" in record.figures) == (10530.7, 50, False)
+
+
+def test_a_percentile_column_with_its_unit_names_a_column_not_a_value() -> None:
+    # InternLM/lmdeploy docs/en/benchmark/a100_fp16.md (v0.2): `50%(s)` heads a latency percentile
+    text = ("| model | batch | RPS | 50%(s) | 99%(s) | throughput(out tok/s) |\n| --- | --- | --- | --- | --- | --- |\n"
+            "| llama2-7b | 256 | 14.556 | 0.066 | 0.220 | 3387.419 |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.batch_size, record.figures["request_throughput"]) == (3387.419, 256, 14.556)
+
+
+def test_a_runner_named_alone_heads_its_own_result_and_stacked_value_first_stats_are_one() -> None:
+    # ollama/ollama#11758: Ollama's --verbose stats, then `lm studio:` over LM Studio's stats one a line
+    text = ("ollama [v0.11.4]\nprompt eval rate:     162.00 tokens/s\neval rate:            38.37 tokens/s\n\n"
+            "lm studio:\n66.23 tok/sec\n283 tokens\n0.26s to first token\nStop reason: EOS Token Found\n")
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [
+        ("output_tok_s", 38.37), ("output_tok_s", 66.23)]
+
+
 def test_a_cut_tool_output_is_still_refused_not_read_another_way() -> None:
     # a bench_one_batch log cut before its summary: its per-step decode lines are no result
     text = ("Prefill. latency: 0.46342 s, throughput:   2209.66 token/s\n"
