@@ -145,7 +145,7 @@ _LATENCY_NAMES = {
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
 _POSITION = re.compile(r"^position\s+(\d+)$", re.I)
-_TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
+TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
 
 
 def complete_block_records(
@@ -181,7 +181,7 @@ def cut_block(block: Block, source_format: str) -> str:
 def missing_parts(block: Block) -> list[str]:
     """What a block cut before its closing line may lack: the total throughput when it was not
     printed, and the section it stopped in with every section the tools print after it."""
-    missing = [] if block.get(*_TOTAL_LABELS) is not None else ["total_tok_s"]
+    missing = [] if block.get(*TOTAL_LABELS) is not None else ["total_tok_s"]
     last_section = block.rows[-1][0].lower() if block.rows else ""
     if "speculative" in last_section or "position" in last_section:
         return [*missing, "speculative decoding"]

@@ -33,10 +33,6 @@ KNOWN_MISSES: dict[str, str] = {
         " the complete qps1 block",
     "bench/b22/sglang_bench_serving_prefill_only_symm_mem_commands_above_cut_at_total.txt":
         "not yet fixed: the prefill-only block's input token throughput is not read",
-    "bench/b22/vllm_bench_serve_embeddings_two_runs_commands_no_token_output.txt":
-        "not yet fixed: an embeddings run prints no output token throughput and is refused",
-    "bench/b22/vllm_bench_serve_embeddings_tt_galaxy_e2el_only.txt":
-        "not yet fixed: an embeddings run prints no output token throughput and is refused",
     "bench/b22/vllm_bench_serve_ascend_e2e_pytest_logger_prefixed_cut_after_ttft.txt":
         "not yet fixed: logger-prefixed result lines are misread",
     "bench/b22/aiperf_profile_export_csv_pd_qwen3_235b_empty_gpu_telemetry_header.txt":

@@ -132,3 +132,26 @@ def test_v1_0_8_spec_lines_without_a_mean_length_give_the_rate_and_acceptance() 
     assert (record.source_format, record.metric, record.value) == ("vllm.server_log", "output_tok_s", 150.2)
     assert record.accept_length is None and record.figures["spec_lines"] == 1
     assert record.figures["acceptance_rate"] == 1234 / 1890
+
+
+# vllm-project/vllm#23000: `--endpoint /v1/embeddings` generates nothing, so its block prints
+# no output rate and no generated tokens; its headline is the total token throughput.
+EMBEDDINGS = ("============ Serving Benchmark Result ============\n"
+              "Successful requests:                     10000     \n"
+              "Benchmark duration (s):                  24.10     \n"
+              "Total input tokens:                      5102595   \n"
+              "Request throughput (req/s):              414.91    \n"
+              "{generated}"
+              "Total Token throughput (tok/s):          211711.04 \n"
+              "==================================================\n")
+
+
+def test_an_embeddings_block_is_read_by_its_total_token_throughput() -> None:
+    [record] = parse_benchmark_output(EMBEDDINGS.format(generated=""))
+    assert (record.metric, record.unit, record.value) == ("total_tok_s", "tok/s", 211711.04)
+    assert record.figures["request_throughput"] == 414.91 and "total_tok_s" not in record.figures
+
+
+def test_a_generating_block_without_its_output_rate_is_still_refused() -> None:
+    generated = "Total generated tokens:                  1280      \n"
+    assert parse_benchmark_output(EMBEDDINGS.format(generated=generated)) == []
