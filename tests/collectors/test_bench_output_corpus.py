@@ -36,8 +36,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b22/vllm_bench_serve_ascend_e2e_pytest_logger_prefixed_cut_after_ttft.txt":
         "its block's title is cut above and, read by the generic reader, its cut (no TPOT/ITL, no"
         " closing rule) is not marked partial=['latency']",
-    "bench/b22/llama_speculative_2023_with_without_heuristic_headings.txt":
-        "not yet fixed: two speculative runs under headings read as one",
 }
 
 
