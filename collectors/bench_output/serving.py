@@ -88,7 +88,7 @@ def result_blocks(text: str) -> Iterator[Block]:
 _BLOCK_FIGURES = {
     "total token throughput (tok/s)": "total_tok_s",
     "total throughput (tok/s)": "total_tok_s",  # SGLang before 0.4
-    "input token throughput (tok/s)": "input_tok_s",
+    "input token throughput (tok/s)": "prompt_tok_s",
     "request throughput (req/s)": "request_throughput",
     "request goodput (req/s)": "request_goodput",
     "peak output token throughput (tok/s)": "peak_output_tok_s",
@@ -121,7 +121,7 @@ _BLOCK_FIELDS = frozenset(
 _JSON_FIGURES = {
     "total_throughput": "total_tok_s",
     "total_token_throughput": "total_tok_s",
-    "input_throughput": "input_tok_s",
+    "input_throughput": "prompt_tok_s",
     "request_throughput": "request_throughput",
     "request_goodput": "request_goodput",
     "max_output_tokens_per_s": "peak_output_tok_s",
