@@ -53,10 +53,12 @@ class Block:
 
 
 def result_blocks(text: str) -> Iterator[Block]:
-    """Every result block; one cut before its closing line comes out with `closed` False."""
-    if "Benchmark Result" not in text:
+    """Every result block; one cut before its closing line comes out with `closed` False, and
+    a paste that starts inside one, below its title, is that block."""
+    titled = "Benchmark Result" in text
+    if not titled and not _starts_inside_a_block(text):
         return
-    block: Block | None = None
+    block: Block | None = None if titled else Block(start=0)
     section = ""
     offset = 0
     for line in text.splitlines(keepends=True):
@@ -82,6 +84,19 @@ def result_blocks(text: str) -> Iterator[Block]:
         offset += len(line)
     if block is not None and block.rows:
         yield block
+
+
+_OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):")
+_SECTION_LINE = re.compile(r"(?m)^[ \t]*-{3,}[^-\n]+-{3,}[ \t]*$")
+
+
+def _starts_inside_a_block(text: str) -> bool:
+    """Whether a paste cut above a block's title starts with one of the block's own labels and
+    holds its output rate and a `----Section----` heading: the rest of that block."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    pair = _LABEL_VALUE.match(first)
+    return (bool(pair) and pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS
+            and bool(_OUTPUT_RATE_LINE.search(text)) and bool(_SECTION_LINE.search(text)))
 
 
 # Figure names shared by the SGLang and vLLM serving benchmarks, printed label -> figure.
@@ -144,7 +159,7 @@ _LATENCY_NAMES = {
 }
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
-_POSITION = re.compile(r"^position\s+(\d+)$", re.I)
+_POSITION = re.compile(r"^(?:position\s+)?(\d+)$", re.I)  # `Position 0:`, or `0:` (vllm#51742)
 TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
 
 

@@ -31,9 +31,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
-    "bench/b22/vllm_bench_serve_ascend_e2e_pytest_logger_prefixed_cut_after_ttft.txt":
-        "its block's title is cut above and, read by the generic reader, its cut (no TPOT/ITL, no"
-        " closing rule) is not marked partial=['latency']",
 }
 
 
