@@ -95,7 +95,7 @@ def _starts_inside_a_block(text: str) -> bool:
     holds its output rate and a `----Section----` heading: the rest of that block."""
     first = next((line for line in text.splitlines() if line.strip()), "")
     pair = _LABEL_VALUE.match(first)
-    return (bool(pair) and pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS
+    return (pair is not None and pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS
             and bool(_OUTPUT_RATE_LINE.search(text)) and bool(_SECTION_LINE.search(text)))
 
 
