@@ -48,6 +48,7 @@ _HEADS = re.compile(
     rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?:(?::[\w.<>]+)?:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
     rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
+    rf"|{_LEVEL}\s+[\w.]+:[\w.-]+\.py:\d+(?=\s)"  # pytest's captured log `INFO     root:x.py:126 `
     rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
     r"|(?:wandb|srun|[A-Za-z][\w.]*-[\w.-]*\d):(?=\s)"  # W&B, srun, pdsh `worker-1:`
     r"|[\w.]+[-_]\d+\s+\|(?=\s)"  # docker compose `trainer-1  | `

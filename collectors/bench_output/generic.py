@@ -258,6 +258,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     columns: list[str] = []  # the header of a table laid out with spaces, not bars
     json = _JsonPath()
     phase = ""  # the phase a heading above names (`-----prefill-----`), until the next heading
+    row_phase = False  # the phase was named by a table row's first cell: it ends with that table
     closed = False  # whether the table's header ends in a bar (then every whole row does)
     section = ""  # a heading whose statistics follow on lines of their own
     first_position: int | None = None  # the first position number under a per-position heading
@@ -273,7 +274,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
             continue
         if heading := _PHASE_HEADING.match(line):
-            phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower())
+            phase, row_phase = _PHASE_WORDS.get(heading[1].lower(), heading[1].lower()), False
             continue
         if _HEADING.match(line):
             phase = ""
@@ -333,7 +334,9 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             found = _by_row_name(header, row_cells(line), found) if _stat_columns(header) else found
             # `| Prefill | 1 | 23.88 tokens/secs |` then `|  | 2 | ... |`: a phase cell holds down
             phase = _row_phase(line) or (phase if found and not row_cells(line)[0] else "")
+            row_phase = bool(phase)
         else:
+            phase = "" if row_phase else phase  # AIPerf's `Prefill ... Per User` row: not the next table's
             found = list(labelled_cells(line)) if bars else list(_segments(line))
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
@@ -668,7 +671,8 @@ def _record(result: _Result, text: str, offsets: dict[int, int]) -> Record:
         concurrency=int(concurrency) if concurrency and concurrency == int(concurrency) else None,
         batch_size=int(batch_size) if batch_size and batch_size == int(batch_size) else None,
         accept_length=accept if accept and accept >= 1 else None,
-        figures={name: v for name, v in readings.items() if not name.startswith("_")},
+        # a signed difference (AIPerf's `OSL Mismatch Diff %`) is no figure the store holds (0 and up)
+        figures={name: v for name, v in readings.items() if not name.startswith("_") and v >= 0},
         **metric,
     )
 

@@ -39,6 +39,7 @@ _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of step
 # AIPerf's `Effective`/`Active Decode Throughput`: a rate over the time requests were in flight, not the run's
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
 _E2E = re.compile(r"\be2e\b", re.IGNORECASE)
+_GOODPUT = re.compile(r"goodput", re.IGNORECASE)
 _LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b", re.IGNORECASE)  # a label over a rate's unit
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
@@ -181,10 +182,13 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
     what, per = rate
     if what == "req" and _SETTING.search(label):
         return "request_rate", 1 / per  # the rate asked for, not the one measured
+    if what == "req" and _GOODPUT.search(label):
+        return "request_goodput", 1 / per  # the requests that met their latency goals, a part of the throughput
     if what == "req":
         return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
-    if _PER_USER.search(both):  # AIPerf's `E2E` one, over each request's whole latency, is another figure
-        return f"{'e2e_' if _E2E.search(label) else ''}per_user_output_tok_s", 1 / per
+    if _PER_USER.search(both) and not _WINDOWED.search(label):  # AIPerf's `E2E` one, over each request's
+        phase = "prompt" if _PROMPT.search(label) else "output"  # whole latency, is another figure
+        return f"{'e2e_' if _E2E.search(label) else ''}per_user_{phase}_tok_s", 1 / per
     if _PEAK.search(label) or _AUXILIARY.search(label) or _WINDOWED.search(label):
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):

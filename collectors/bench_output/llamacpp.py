@@ -290,29 +290,35 @@ def _running_records(text: str) -> list[Record]:
 
 
 def _speculative_records(text: str) -> list[Record]:
-    """The llama-speculative summary: decoding speed, drafted and accepted tokens."""
+    """One record per llama-speculative summary: a paste may hold several runs, the i-th
+    decoding line going with the i-th block of counts, printed before or after it."""
     if "n_accept" not in text:
         return []
-    decoded = _SPEC_DECODED.search(text)
-    counts = dict(_SPEC_COUNT.findall(text))
-    if decoded is None or "n_accept" not in counts:
-        return []
-    accept = _SPEC_ACCEPT.search(text)
-    figures = figures_of((name, raw) for name, raw in counts.items())
+    ends = [m.end() for m in _SPEC_COUNT.finditer(text) if m[1] == "n_accept"]
+    blocks = zip([0, *ends], ends, [*ends[1:], len(text)], strict=False)  # (start, end, next end)
+    return [_speculative_record(text, block, decoded)
+            for block, decoded in zip(blocks, _SPEC_DECODED.finditer(text), strict=False)]
+
+
+def _speculative_record(text: str, block: tuple[int, int, int], decoded: re.Match[str]) -> Record:
+    """A run's decoding speed with the counts before its `n_accept` line (text[start:end]) and
+    the acceptance printed after it, before the next block's."""
+    start, end, next_end = block
+    counts = {m[1]: m[2] for m in _SPEC_COUNT.finditer(text, start, end)}
+    accept = _SPEC_ACCEPT.search(text, end, next_end)
+    figures = figures_of(counts.items())
     figures.update(figures_of((("decode_s", decoded[2]),
                                ("acceptance_rate", float(accept[1]) / 100 if accept else None))))
-    return [
-        benchmark(
-            float(decoded[3]),
-            "llama.cpp.speculative",
-            engine=ENGINE,
-            concurrency=1,
-            spec_algorithm="draft_model",
-            num_steps=whole(counts.get("n_draft")),
-            output_len=whole(decoded[1]),
-            figures=figures,
-        )
-    ]
+    return benchmark(
+        float(decoded[3]),
+        "llama.cpp.speculative",
+        engine=ENGINE,
+        concurrency=1,
+        spec_algorithm="draft_model",
+        num_steps=whole(counts.get("n_draft")),
+        output_len=whole(decoded[1]),
+        figures=figures,
+    )
 
 
 def parse(text: str, problems: list[str]) -> list[Record]:

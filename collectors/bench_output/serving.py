@@ -53,10 +53,12 @@ class Block:
 
 
 def result_blocks(text: str) -> Iterator[Block]:
-    """Every result block; one cut before its closing line comes out with `closed` False."""
-    if "Benchmark Result" not in text:
+    """Every result block; one cut before its closing line comes out with `closed` False, and
+    a paste that starts inside one, below its title, is that block."""
+    titled = "Benchmark Result" in text
+    if not titled and not _starts_inside_a_block(text):
         return
-    block: Block | None = None
+    block: Block | None = None if titled else Block(start=0)
     section = ""
     offset = 0
     for line in text.splitlines(keepends=True):
@@ -84,11 +86,24 @@ def result_blocks(text: str) -> Iterator[Block]:
         yield block
 
 
+_OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):")
+_SECTION_LINE = re.compile(r"(?m)^[ \t]*-{3,}[^-\n]+-{3,}[ \t]*$")
+
+
+def _starts_inside_a_block(text: str) -> bool:
+    """Whether a paste cut above a block's title starts with one of the block's own labels and
+    holds its output rate and a `----Section----` heading: the rest of that block."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    pair = _LABEL_VALUE.match(first)
+    return (pair is not None and pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS
+            and bool(_OUTPUT_RATE_LINE.search(text)) and bool(_SECTION_LINE.search(text)))
+
+
 # Figure names shared by the SGLang and vLLM serving benchmarks, printed label -> figure.
 _BLOCK_FIGURES = {
     "total token throughput (tok/s)": "total_tok_s",
     "total throughput (tok/s)": "total_tok_s",  # SGLang before 0.4
-    "input token throughput (tok/s)": "input_tok_s",
+    "input token throughput (tok/s)": "prompt_tok_s",
     "request throughput (req/s)": "request_throughput",
     "request goodput (req/s)": "request_goodput",
     "peak output token throughput (tok/s)": "peak_output_tok_s",
@@ -121,7 +136,7 @@ _BLOCK_FIELDS = frozenset(
 _JSON_FIGURES = {
     "total_throughput": "total_tok_s",
     "total_token_throughput": "total_tok_s",
-    "input_throughput": "input_tok_s",
+    "input_throughput": "prompt_tok_s",
     "request_throughput": "request_throughput",
     "request_goodput": "request_goodput",
     "max_output_tokens_per_s": "peak_output_tok_s",
@@ -144,8 +159,8 @@ _LATENCY_NAMES = {
 }
 _PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
-_POSITION = re.compile(r"^position\s+(\d+)$", re.I)
-_TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
+_POSITION = re.compile(r"^(?:position\s+)?(\d+)$", re.I)  # `Position 0:`, or `0:` (vllm#51742)
+TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
 
 
 def complete_block_records(
@@ -181,7 +196,7 @@ def cut_block(block: Block, source_format: str) -> str:
 def missing_parts(block: Block) -> list[str]:
     """What a block cut before its closing line may lack: the total throughput when it was not
     printed, and the section it stopped in with every section the tools print after it."""
-    missing = [] if block.get(*_TOTAL_LABELS) is not None else ["total_tok_s"]
+    missing = [] if block.get(*TOTAL_LABELS) is not None else ["total_tok_s"]
     last_section = block.rows[-1][0].lower() if block.rows else ""
     if "speculative" in last_section or "position" in last_section:
         return [*missing, "speculative decoding"]

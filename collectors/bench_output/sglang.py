@@ -306,7 +306,7 @@ def _one_batch_server_records(text: str, problems: list[str]) -> list[Record]:
                     (
                         ("latency_s", group.get("latency")),
                         ("ttft_s", group.get("last_ttft") or group.get("ttft")),
-                        ("input_tok_s", group.get("input throughput")),
+                        ("prompt_tok_s", group.get("input throughput")),
                         ("last_gen_tok_s", group.get("last generation throughput")),
                         ("cache_hit_rate", group.get("cache hit rate")),
                     )

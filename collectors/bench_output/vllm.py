@@ -22,6 +22,7 @@ from sessiontui.collectors.bench_output.common import (
 )
 from sessiontui.collectors.bench_output.serving import (
     OWN_TITLE,
+    TOTAL_LABELS,
     Block,
     block_figures,
     complete_block_records,
@@ -104,9 +105,18 @@ def _with_depth(fields: dict[str, Any], positions: int) -> dict[str, Any]:
     return fields
 
 
+def _headline(block: Block) -> tuple[float | None, dict[str, str]]:
+    """The block's output token throughput, or for a run that generated nothing (an embeddings
+    endpoint prints neither generated tokens nor an output rate) its total token throughput."""
+    output = number(block.get("output token throughput (tok/s)"))
+    if output is not None or "total generated tokens" in block.labels():
+        return output, {}
+    return number(block.get(*TOTAL_LABELS)), {"metric": "total_tok_s", "unit": "tok/s"}
+
+
 def _block_record(text: str, block: Block) -> Record | None:
     """A record from one `vllm bench serve` result block."""
-    value = number(block.get("output token throughput (tok/s)"))
+    value, metric = _headline(block)
     if value is None:
         return None
     args = last_repr_before(text, _NAMESPACE, block.start)
@@ -116,6 +126,8 @@ def _block_record(text: str, block: Block) -> Record | None:
         or args.get("max_concurrency")
     )
     figures = block_figures(block)
+    if metric:
+        figures.pop("total_tok_s", None)
     rate = number(_last(_RATE_LINE, text, block.start)) if "Traffic" in text else None
     if rate is not None and "request_rate" not in figures:
         figures["request_rate"] = rate
@@ -129,6 +141,7 @@ def _block_record(text: str, block: Block) -> Record | None:
         concurrency=whole(concurrency),
         accept_length=number(block.get("acceptance length")),
         figures=figures,
+        **metric,
         **fields,
         **workload(args),
     )

@@ -178,7 +178,7 @@ def test_vllm_request_rate_lines_are_kept_and_saved_json_not_doubled() -> None:
     assert records[0].figures["itl_ms_p99"] == 75.82
     assert derive_config_name(records[0]) == "vllm Llama-3.2-3B-Instruct rate=30/s"
     [old] = parse("vllm_benchmark_serving_rate_v05.txt")
-    assert (old.value, old.figures["request_rate"], old.figures["input_tok_s"]) == (
+    assert (old.value, old.figures["request_rate"], old.figures["prompt_tok_s"]) == (
         188.39, 1.0, 237.04)
 
 

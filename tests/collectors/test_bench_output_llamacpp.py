@@ -88,6 +88,17 @@ def test_llama_speculative_summary_in_either_spelling_gives_speed_and_acceptance
     assert record.figures["acceptance_rate"] == pytest.approx(0.35606)
 
 
+def test_llama_speculative_runs_pasted_one_after_another_are_a_record_each() -> None:
+    # ggml-org/llama.cpp#3006: each run's counts printed above its decoding line, under a heading
+    run = ("## With{out} heuristic\nn_draft   = {draft}\nn_predict = 266\nn_drafted = 245\nn_accept  = 231\n"
+           "accept    = {accept}%\n\ndecoded  266 tokens in   11.990 seconds, speed:   {speed} t/s\n\n")
+    text = (run.format(out="", draft=53, accept="94.286", speed="22.185")
+            + run.format(out="out", draft=16, accept="87.795", speed="20.099"))
+    records = parse_benchmark_output(text)
+    assert [(r.value, r.num_steps) for r in records] == [(22.185, 53), (20.099, 16)]
+    assert [r.figures["acceptance_rate"] for r in records] == pytest.approx([0.94286, 0.87795])
+
+
 def test_print_timings_behind_journald_and_debug_prefixes_with_a_padded_equals_read_both_rates() -> None:
     # ollama/ollama#5143: ollama's bundled server under journalctl, `prompt eval time     =` aligned
     prefix = "Aug  2 20:54:27 ollama-ubuntu-jammy ollama[420]: DEBUG [print_timings] "

@@ -28,7 +28,7 @@ def test_bench_serving_block_gives_throughput_conditions_and_latencies() -> None
     assert figures["ttft_ms_p99"] == 35.12 and figures["tpot_ms_p99"] == 1.61
     assert figures["itl_ms_p95"] == 4.93 and figures["itl_ms_max"] == 18.77
     assert figures["e2e_ms_mean"] == 751.20 and figures["request_throughput"] == 1.33
-    assert figures["total_tok_s"] == 2043.91 and figures["input_tok_s"] == 1362.61
+    assert figures["total_tok_s"] == 2043.91 and figures["prompt_tok_s"] == 1362.61
     assert figures["mean_concurrency"] == 1.0 and "output_tok_s" not in figures
     assert derive_config_name(record) == "sglang Llama-3.1-8B-Instruct c=1"
 

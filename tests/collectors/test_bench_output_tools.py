@@ -376,6 +376,27 @@ CASES = [
     ),
          value=1022443.06, figures={'request_throughput': 1854.93, 'total_tok_s': 2042654.40,
                                     'e2e_ms_mean': 1.52, 'e2e_ms_p99': 15.14}),
+    Case('aiperf-csv-goodput',
+         "aiperf profile_export_aiperf.csv rows with per-user decode/prefill rates, a signed OSL diff and Goodput "
+         "(hpcac/2026-APAC-HPC-AI 3.2-aspire2p-logs/pd235b-217834, corpus bench/b22)",
+         (
+        'Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\n'
+        'Active Decode Throughput Per User (tokens/sec/user),47.92,0.00,37460.49,,,,,,47.29,,49.36,51.68,64.75,39.95\n'
+        'Active Prefill Throughput Per User (tokens/sec/user),1758.94,425.53,2930.94,,,,,,1788.26,,2157.53,2256.41,'
+        '2443.73,358.57\n'
+        'OSL Mismatch Diff % (%),-0.00,-0.50,0.00,-1.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.02\n'
+        'Output Token Throughput Per User (tokens/sec/user),47.46,42.51,71.88,57332.09,44.38,45.29,45.86,46.28,47.03,'
+        '48.31,49.73,50.63,52.83,1.92\n'
+        'Prefill Throughput Per User (tokens/sec/user),2262.96,411.30,14775.15,2733657.79,471.59,1092.94,1184.83,'
+        '1348.93,1771.40,2711.00,3802.74,4722.11,9194.76,1582.24\n'
+        '\n'
+        'Metric,Value\n'
+        'Goodput (requests/sec),0.77\n'
+        'Output Token Throughput (tokens/sec),1909.85\n'
+        'Request Throughput (requests/sec),9.55\n'
+    ),
+         value=1909.85, figures={'request_throughput': 9.55, 'request_goodput': 0.77, 'per_user_output_tok_s': 47.46,
+                                 'per_user_prompt_tok_s': 2262.96}),
     Case('aiperf-table',
          "aiperf console exporter 'NVIDIA AIPerf | LLM Metrics'",
          (

@@ -132,3 +132,50 @@ def test_v1_0_8_spec_lines_without_a_mean_length_give_the_rate_and_acceptance() 
     assert (record.source_format, record.metric, record.value) == ("vllm.server_log", "output_tok_s", 150.2)
     assert record.accept_length is None and record.figures["spec_lines"] == 1
     assert record.figures["acceptance_rate"] == 1234 / 1890
+
+
+# vllm-project/vllm#23000: `--endpoint /v1/embeddings` generates nothing, so its block prints
+# no output rate and no generated tokens; its headline is the total token throughput.
+EMBEDDINGS = ("============ Serving Benchmark Result ============\n"
+              "Successful requests:                     10000     \n"
+              "Benchmark duration (s):                  24.10     \n"
+              "Total input tokens:                      5102595   \n"
+              "Request throughput (req/s):              414.91    \n"
+              "{generated}"
+              "Total Token throughput (tok/s):          211711.04 \n"
+              "==================================================\n")
+
+
+def test_an_embeddings_block_is_read_by_its_total_token_throughput() -> None:
+    [record] = parse_benchmark_output(EMBEDDINGS.format(generated=""))
+    assert (record.metric, record.unit, record.value) == ("total_tok_s", "tok/s", 211711.04)
+    assert record.figures["request_throughput"] == 414.91 and "total_tok_s" not in record.figures
+
+
+def test_a_generating_block_without_its_output_rate_is_still_refused() -> None:
+    generated = "Total generated tokens:                  1280      \n"
+    assert parse_benchmark_output(EMBEDDINGS.format(generated=generated)) == []
+
+
+# vllm-project/vllm-ascend#6235: pytest's captured log of a block, the excerpt starting below its
+# title and cut after the TTFT section (no closing rule).
+CUT_ABOVE = "".join(f"INFO     root:vllm_bench.py:126 {line}\n" for line in (
+    "Maximum request concurrency:             40        ",
+    "Benchmark duration (s):                  32.27     ",
+    "Output token throughput (tok/s):         1549.45   ",
+    "Total token throughput (tok/s):          3532.75   ",
+    "---------------Time to First Token----------------",
+    "Median TTFT (ms):                        95.77     ",
+    "P99 TTFT (ms):                           182.70    "))
+
+
+def test_a_paste_starting_inside_a_logged_block_is_that_block_cut() -> None:
+    [record] = parse_benchmark_output(CUT_ABOVE)
+    assert (record.source_format, record.value, record.concurrency) == ("vllm.bench_serve", 1549.45, 40)
+    assert record.partial == ["latency"] and record.figures["ttft_ms_p99"] == 182.70
+
+
+def test_labelled_lines_without_a_section_heading_are_not_taken_for_a_block() -> None:
+    text = "Benchmark duration (s): 32.27\nOutput token throughput (tok/s): 1549.45\n"
+    [record] = parse_benchmark_output(text)
+    assert record.source_format != "vllm.bench_serve" and record.value == 1549.45

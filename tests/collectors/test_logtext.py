@@ -136,6 +136,7 @@ PAYLOAD = "step: 250  loss: 2.5"
     "[05:27:23.812437] ",  # MAE/DeiT misc.py `builtin_print('[{}] '.format(now.time()), ...)`
     "2024-05-01 10:00:00,123 - INFO - module - ",  # logging `%(asctime)s - %(levelname)s - %(name)s - `
     "INFO:__main__:",  # logging.basicConfig default `%(levelname)s:%(name)s:%(message)s`
+    "INFO     root:vllm_bench.py:126 ",  # pytest's log_format (corpus bench/b22 vllm_bench_serve_ascend_e2e_*)
     "I1201 10:00:00.123456 140 train.py:12] ",  # absl/glog `LMMDD hh:mm:ss.uuuuuu thread file:line]`
     "[1,mpirank:0,algo-1]<stdout>:",  # SageMaker mpirun --tag-output (corpus train/b02 sagemaker_*)
     "(APIServer pid=1) INFO 08-12 10:00:00 [loggers.py:271] ",  # vllm/logger.py `_FORMAT` + process prefix
