@@ -27,6 +27,11 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return min(2 * (os.cpu_count() or 1), 8)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first: started last, a 40 s wheel install would be the run's whole tail."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def sessiontui_command() -> list[str]:
     """The installed console script, or the module when running from a bare checkout."""
     script = Path(sys.executable).with_name("sessiontui")
