@@ -8,11 +8,11 @@ import math
 import re
 import statistics
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from sessiontui.collectors.logtext import ANSI, clean, strip_ranks
-from sessiontui.collectors.trainlog.normalize import paste_mark
+from sessiontui.collectors.trainlog.normalize import LABELLED_SHARE, opening_lines, paste_mark
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -39,8 +39,6 @@ _NOISE = re.compile(
 # `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `.
 _LAUNCHER_MARK = re.compile(
     r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] )")
-PREFIX_SCAN_LINES = 200  # opening lines that decide whether every line carries a logger prefix
-PREFIXED_SHARE = 0.8  # of their non-blank lines carry one
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
@@ -58,18 +56,17 @@ def to_text(data: str | bytes) -> str:
     text = _NOISE.sub("", _WRAPPING.sub("", text))
     if mark := paste_mark(text):  # srun's `0: ` task labels on every line
         text = mark.sub("", text)
-    if _carried_by_most(_LAUNCHER_MARK, text):
+    if _carried_by_most(_LAUNCHER_MARK.match, text):
         text = _LAUNCHER_MARK.sub("", text)
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
     text = strip_ranks(text) if "]:" in text else text
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 
-def _carried_by_most(mark: re.Pattern[str], text: str) -> bool:
-    """Whether nearly all of the opening non-blank lines start with the mark."""
-    opening = [line for line in text.split("\n", PREFIX_SCAN_LINES * 2)[:PREFIX_SCAN_LINES * 2] if line.strip()]
-    opening = opening[:PREFIX_SCAN_LINES]
-    return bool(opening) and sum(1 for line in opening if mark.match(line)) >= PREFIXED_SHARE * len(opening)
+def _carried_by_most(marked: Callable[[str], object], text: str) -> bool:
+    """Whether nearly all of the opening non-blank lines are marked (`marked(line)` is truthy)."""
+    opening = opening_lines(text)
+    return bool(opening) and sum(1 for line in opening if marked(line)) >= LABELLED_SHARE * len(opening)
 
 
 def without_logger_prefix(text: str) -> str:
@@ -77,10 +74,7 @@ def without_logger_prefix(text: str) -> str:
     through `logging`, docker compose's `svc-1  | `, glog's `I1201 ...]`), by logtext's stripper;
     a text whose lines mostly do not carry one is left as it is. A quote mark every message
     starts with (a script logging a shell-commented block, `# ====`) goes with it."""
-    opening = [line for line in text.split("\n", PREFIX_SCAN_LINES * 2)[:PREFIX_SCAN_LINES * 2] if line.strip()]
-    opening = opening[:PREFIX_SCAN_LINES]
-    prefixed = sum(1 for line in opening if _stripped_head(line))
-    if not opening or prefixed < PREFIXED_SHARE * len(opening):
+    if not _carried_by_most(_stripped_head, text):
         return text
     return unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n")))
 

@@ -51,11 +51,16 @@ def normalize(line: str) -> str:
     return text
 
 
+def opening_lines(text: str) -> list[str]:
+    """The first non-blank lines of a text: what decides whether a mark is on every line."""
+    opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
+    return [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
+
+
 def paste_mark(text: str) -> re.Pattern[str] | None:
     """The mark a log's opening lines nearly all start with (srun task labels, few distinct; or
     one quote mark), as the pattern that removes it from every line; None without one."""
-    opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
-    lines = [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
+    lines = opening_lines(text)
     marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
     if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
         return None
