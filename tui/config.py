@@ -194,11 +194,16 @@ def _hosts(value: Any, problems: list[str]) -> list[RemoteHost]:
     return hosts
 
 
+_DECLARED = "sessiontui.collectors.trainlog.declared"  # where the active formats live
+
+
 def _formats(value: Any, problems: list[str]) -> list[dict]:
     """The `[[formats]]` tables, made the formats every training-log reader tries first."""
+    tables = [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
+    if not tables and _DECLARED not in sys.modules:
+        return tables  # none declared and none active: the readers (a tenth of a second) load later
     from sessiontui.collectors.trainlog.declared import parse_formats, use_formats
 
-    tables = [entry for entry in value if isinstance(entry, dict)] if isinstance(value, list) else []
     formats, found = parse_formats(tables)
     problems.extend(found)
     use_formats(formats)
