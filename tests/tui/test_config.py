@@ -153,3 +153,24 @@ def test_following_a_log_writes_through_a_linked_settings_file(tmp_path: Path) -
     link.symlink_to(target)
     assert add_followed_log(link, "runs/a.log") is True
     assert link.is_symlink() and "runs/a.log" in target.read_text()
+
+
+def test_the_default_file_loads_no_reader_and_a_declared_format_is_active(tmp_path: Path) -> None:
+    """`formats = []` (every new file says it) costs the app's first frame no reader import;
+    a declared format is still parsed and made active for the readers."""
+    import subprocess
+    import sys
+
+    empty, declared = tmp_path / "empty.toml", tmp_path / "declared.toml"
+    empty.write_text(default_text())
+    declared.write_text('[[formats]]\nname = "mine"\npattern = "it {step} loss {loss}"\n')
+    probe = (
+        "import sys; from pathlib import Path; from sessiontui.tui.config import load_config;"
+        f"load_config(Path({str(empty)!r}), Path('/nonexistent'));"
+        "print('sessiontui.collectors.trainlog' in sys.modules);"
+        f"load_config(Path({str(declared)!r}), Path('/nonexistent'));"
+        "from sessiontui.collectors.trainlog.declared import active_formats;"
+        "print([f.name for f in active_formats()])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["False", "['mine']"]
