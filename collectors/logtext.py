@@ -87,7 +87,7 @@ _NAMED = (
         r"(?:^|\s|\])Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
         r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
-    ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
+    ("Aborted", re.compile(r"Aborted\s+\(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
                            r"\W{0,3}(?:-6|134)\b")),
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
@@ -121,7 +121,8 @@ CRASH_LINE = re.compile(
 # test_trainlog_failure_kind.py checks each form), so blocks and lines without one skip the regexes.
 KIND_HINTS = (
     "watchdog", "collective", "nccl", "out of resource", "outofresources", "of memory",
-    "outofmemory", "cudaerror", "cuda_error", "cuda error", "cuda runtime error", "cublas", "cudnn",
+    "outofmemory", "out_of_memory", "cudaerror", "cuda_error", "cuda error", "cuda runtime error",
+    "blas", "cudnn", "dnn library", "algorithm worked",
     "oom when", "resource_exhausted", "resourceexhausted", "resource exhausted", "failed to allocate",
     "cumemalloc", "enough memory", "gpu memory", "hiperror", "available memory", "illegal",
     "misaligned", "assert", "kernel image", "invalid device function", "not compatible",
@@ -273,7 +274,7 @@ def failure_signature(text: str) -> str:
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
         r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
-        r"|collective operation timeout", re.IGNORECASE)),
+        r"|collective operation timeout|watchdog got stuck for", re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
         r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
@@ -284,7 +285,8 @@ FAILURE_KINDS = (
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
         r"|No available memory for the cache blocks|Not enough memory\. Please try to increase"
-        r"|Cuda failure \d*\s*'out of memory'",  # NCCL's CUDACHECK: the CUDA error it names wins
+        r"|Cuda failure \d*\s*'out of memory'"  # NCCL's CUDACHECK: the CUDA error it names wins
+        r"|\b(?:XPU|NPU) out of memory",  # Intel XPU's and Ascend NPU's caching allocators
         re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
@@ -305,10 +307,13 @@ FAILURE_KINDS = (
         r"|CUDA driver initialization failed|unsupported display driver / cuda driver combination"
         r"|PTX was compiled with an unsupported toolchain|cudaErrorUnsupportedPtxVersion"
         r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorSystemDriverMismatch", re.IGNORECASE)),
-    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN error|Could not create cudnn handle"
-                               r"|Failed to get convolution algorithm", re.IGNORECASE)),
-    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle",
-                                re.IGNORECASE)),
+    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN (?:\w+ )?error|Could not create cudnn handle"
+                               r"|Failed to get convolution algorithm|No algorithm worked"
+                               r"|DNN library (?:is not found|initialization failed)"
+                               r"|Loaded runtime CuDNN library", re.IGNORECASE)),
+    # TensorFlow's matmul kernels: `Blas GEMM launch failed`, `Blas xGEMMBatched launch failed`
+    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle"
+                                r"|\bBlas \w+ launch failed", re.IGNORECASE)),
     ("launch_failure", re.compile(
         r"unspecified launch failure|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED"
         r"|too many resources requested for launch|cudaErrorLaunchOutOfResources"
@@ -318,13 +323,15 @@ FAILURE_KINDS = (
     ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
-                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage",
+                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
+                              r"|is setting up NCCL communicator",
                               re.IGNORECASE)),
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
                        r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
-        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
+        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
         r"|exited with code (?:137|-9)\b)")),
@@ -333,7 +340,7 @@ FAILURE_KINDS = (
         re.IGNORECASE)),
     ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
                              re.IGNORECASE)),
-    ("aborted", re.compile(r"Aborted \(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),

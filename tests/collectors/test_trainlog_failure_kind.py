@@ -196,7 +196,52 @@ MESSAGE_FORMS = [
     ('abort', "terminate called after throwing an instance of 'std::runtime_error'\n  what():  boom\nAborted (core dumped)",
      'aborted'),
     ('bad_alloc', "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+     'host_oom'),    # Forms the vocabulary lacked (2026-12-01 round), each from the printing code:
+    # pytorch/pytorch c10/xpu/XPUCachingAllocator.cpp (`XPU out of memory. Tried to allocate `; the
+    # older intel-extension-for-pytorch wording ends `please use \`empty_cache\``) and Ascend's
+    # torch_npu NPUCachingAllocator (`NPU out of memory. Tried to allocate `): no `CUDA`/`GPU` word,
+    # so they read as the host's memory before
+    ('xpu oom old', 'RuntimeError: XPU out of memory, please use `empty_cache` to release all unoccupied cached memory.',
+     'cuda_oom'),
+    ('npu oom', 'RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.12 GiB already allocated)',
+     'cuda_oom'),
+    # tensorflow/tensorflow tensorflow/core/kernels/matmul_op.cc: errors::Internal("Blas GEMM launch
+    # failed : a.shape=(", ...) and its batched twin `Blas xGEMMBatched launch failed`
+    ('tf blas gemm', 'tensorflow.python.framework.errors_impl.InternalError: Blas GEMM launch failed : a.shape=(32, 784), b.shape=(784, 10), m=32, n=10, k=784',
+     'cublas_error'),
+    ('tf blas batched', 'InternalError: Blas xGEMMBatched launch failed : a.shape=[1,3,3], b.shape=[1,3,16384], m=3, n=16384, k=3, batch_size=1 [Op:BatchMatMulV2]',
+     'cublas_error'),
+    # TensorFlow/XLA stream_executor cuda_dnn.cc: `DNN library is not found.`, `DNN library
+    # initialization failed`, `Loaded runtime CuDNN library: X but source was compiled with: Y`;
+    # conv_ops `No algorithm worked!`; PyTorch's cudnn_frontend errors `cuDNN Frontend error: `
+    ('tf dnn not found', 'tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.',
+     'cudnn_error'),
+    ('jax dnn init', 'jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the errors above for more details.',
+     'cudnn_error'),
+    ('tf cudnn version', 'E tensorflow/stream_executor/cuda/cuda_dnn.cc:343] Loaded runtime CuDNN library: 7.1.4 but source was compiled with: 7.2.1.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version.',
+     'cudnn_error'),
+    ('tf no algorithm', 'tensorflow.python.framework.errors_impl.NotFoundError: No algorithm worked! [Op:Conv2D]',
+     'cudnn_error'),
+    ('cudnn frontend', 'RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph.',
+     'cudnn_error'),
+    # pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, the heartbeat monitor:
+    # "ProcessGroupNCCL's watchdog got stuck for ", heartbeatTimeoutInSec_, " seconds without making
+    # progress in monitoring enqueued collectives."; and broadcastUniqueNCCLID's "is setting up NCCL
+    # communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: "
+    ('nccl heartbeat', '[rank0]:[E1201 10:00:00.000000000 ProcessGroupNCCL.cpp:1295] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL\'s watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog.',
+     'nccl_timeout'),
+    ('nccl unique id', "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+     'nccl_error'),
+    # SchedMD/slurm task/cgroup memory plugin since 21.08: "Detected %lu oom_kill event%s in %ps.
+    # Some of the step tasks have been OOM Killed." (the older form says `oom-kill event(s)`), and
+    # the job state `OUT_OF_MEMORY` that `seff`/`sacct` print
+    ('slurm oom_kill', 'slurmstepd: error: Detected 1 oom_kill event in StepId=1234.batch. Some of the step tasks have been OOM Killed.',
      'host_oom'),
+    ('slurm state', 'State: OUT_OF_MEMORY (exit code 0)',
+     'host_oom'),
+    # bash's job report pads the signal's name: `line 5:  4321 Aborted                 (core dumped) ...`
+    ('bash aborted', 'run.sh: line 5:  4321 Aborted                 (core dumped) python train.py',
+     'aborted'),
 ]
 
 
