@@ -132,7 +132,7 @@ KIND_HINTS = (
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
-    "gpu is lost", "return code")
+    "gpu is lost", "return code", "kv cache")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -285,6 +285,9 @@ FAILURE_KINDS = (
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
         r"|No available memory for the cache blocks|Not enough memory\. Please try to increase"
+        # vLLM's KV-cache checks (V1 kv_cache_utils, V0 worker) and its start-up memory guard
+        r"|larger than the available KV cache memory|can be stored in KV cache \("
+        r"|on startup is less than desired GPU memory utilization"
         r"|Cuda failure \d*\s*'out of memory'"  # NCCL's CUDACHECK: the CUDA error it names wins
         r"|\b(?:XPU|NPU) out of memory",  # Intel XPU's and Ascend NPU's caching allocators
         re.IGNORECASE)),
@@ -357,6 +360,9 @@ FAILURE_KINDS = (
 # memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
+# Advice about memory is no failure: vLLM's `If you are running out of memory, consider decreasing
+# \`gpu_memory_utilization\`` (an INFO line of every start-up that captures CUDA graphs).
+_CONDITIONAL = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$", re.IGNORECASE)
 _AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
 # A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
 # ECC error, so it is told apart from FAILURE_KINDS' any-Xid rule (NVIDIA's Xid catalogue:
@@ -389,6 +395,12 @@ KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
 
 
+def _memory_exhausted(tail: str) -> bool:
+    """Whether a tail says memory ran out, not only what to do if it does."""
+    return any(not _CONDITIONAL.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
+               for found in _OUT_OF_MEMORY.finditer(tail))
+
+
 def failure_kind(text: str) -> str | None:
     """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
@@ -397,7 +409,7 @@ def failure_kind(text: str) -> str | None:
     if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
         tail = ANSI.sub("", tail)
     kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
-    if (kind is None or kind in _AFTER_MEMORY) and _OUT_OF_MEMORY.search(tail):
+    if (kind is None or kind in _AFTER_MEMORY) and _memory_exhausted(tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):

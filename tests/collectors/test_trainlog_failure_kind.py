@@ -242,6 +242,17 @@ MESSAGE_FORMS = [
     # bash's job report pads the signal's name: `line 5:  4321 Aborted                 (core dumped) ...`
     ('bash aborted', 'run.sh: line 5:  4321 Aborted                 (core dumped) python train.py',
      'aborted'),
+    # vllm-project/vllm: V1 vllm/v1/core/kv_cache_utils.py (`To serve at least one request with the
+    # models's max seq len (N), (X GiB KV cache is needed, which is larger than the available KV cache
+    # memory (Y GiB).`), V0 vllm/worker/worker.py (`The model's max seq len (N) is larger than the
+    # maximum number of tokens that can be stored in KV cache (M).`), and the V1 worker's start-up
+    # guard (`Free memory on device (X/Y GiB) on startup is less than desired GPU memory utilization`)
+    ('vllm v1 kv', "(EngineCore_0 pid=1) ValueError: To serve at least one request with the models's max seq len (32768), (4.00 GiB KV cache is needed, which is larger than the available KV cache memory (2.00 GiB). Based on the available memory, the estimated maximum model length is 16384. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+     'cuda_oom'),
+    ('vllm v0 kv', "ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (41152). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+     'cuda_oom'),
+    ('vllm startup guard', 'ValueError: Free memory on device (10.50/79.10 GiB) on startup is less than desired GPU memory utilization (0.90, 71.19 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+     'cuda_oom'),
 ]
 
 
@@ -494,3 +505,35 @@ SHAPES = [
 def test_a_crash_reads_its_kind_whatever_shape_its_last_line_has(name: str, kind: str) -> None:
     crashes = [event for event in read_log(CORPUS / name).events if event.kind == "crashed"]
     assert crashes and crashes[-1].failure == kind
+
+
+# Tails that are no crash though their lines carry a failure's words: warnings, NCCL's information,
+# loss-scale overflow skips, advice about memory, retries the job went past. Each line's shape is
+# from the printing code: vLLM V0 worker/model_runner.py (`CUDA graphs can take additional 1~3 GiB
+# memory per GPU. If you are running out of memory, consider decreasing ...`), DeepSpeed
+# runtime/fp16/loss_scaler.py (`[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale:`)
+# and zero/stage3.py (`pytorch allocator cache flushes since last step`), apex amp scaler
+# (`Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to`), Megatron-LM
+# training.py (`number of skipped iterations`), NCCL's INFO lines, TensorFlow's bfc_allocator
+# warning, PyTorch's ProcessGroupNCCL destructor warning.
+NOT_CRASHES = [
+    ('vllm cuda graphs advice', "INFO 06-01 10:00:00 model_runner.py:1004] CUDA graphs can take additional 1~3 GiB memory per GPU. If you are running out of memory, consider decreasing `gpu_memory_utilization` or enforcing eager mode. You can also reduce the `max_num_seqs` as needed to decrease memory usage.\n"
+     "INFO 06-01 10:00:10 model_runner.py:1200] Graph capturing finished in 10 secs.\nINFO:     Application startup complete."),
+    ('vllm kv info', 'INFO 06-01 10:00:00 [gpu_worker.py:227] Available KV cache memory: 52.30 GiB\n'
+     'INFO 06-01 10:00:00 [kv_cache_utils.py:715] GPU KV cache size: 1,000,000 tokens'),
+    ('deepspeed overflow', '[2024-01-01 10:00:00,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768\nstep 8 loss 2.4'),
+    ('deepspeed cache flush', '[2024-01-01 10:00:00,000] [WARNING] [stage3.py:1850:step] 1 pytorch allocator cache flushes since last step. this happens when there is high memory pressure and is detrimental to performance.\nstep 8 loss 2.4'),
+    ('apex overflow', 'Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\nstep 8 loss 2.4'),
+    ('megatron skipped', ' iteration       10/     100 | consumed samples:          160 | lm loss: 7.000000E+00 | loss scale: 65536.0 | grad norm: 1.000 | number of skipped iterations:   1 | number of nan iterations:   0 |'),
+    ('nccl info', 'node1:1:1 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\nnode1:1:1 [0] NCCL INFO Call to connect returned Connection refused, retrying\nstep 8 loss 2.4'),
+    ('tf allocator warning', '2024-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nstep 8 loss 2.4'),
+    ('nccl destroy warning', 'step 8 loss 2.4\n[rank0]:[W1201 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. (function operator())'),
+    ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
+]
+
+
+@pytest.mark.parametrize(("form", "tail"), NOT_CRASHES, ids=[f[0] for f in NOT_CRASHES])
+def test_a_tail_that_is_no_crash_reports_none(tmp_path: Path, form: str, tail: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    assert [event for event in read_log(log).events if event.kind == "crashed"] == []
