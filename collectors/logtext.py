@@ -132,7 +132,8 @@ KIND_HINTS = (
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
-    "gpu is lost", "return code", "kv cache")
+    "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
+    "find an engine", "cuda unknown")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -277,7 +278,8 @@ FAILURE_KINDS = (
         r"|collective operation timeout|watchdog got stuck for", re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
-        r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
+        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError|cudaErrorMemoryAllocation"
+        r"|CUDA_ERROR_OUT_OF_MEMORY|Dst tensor is not initialized"  # TF's copy to a full GPU
         r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
         r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
@@ -293,7 +295,8 @@ FAILURE_KINDS = (
         re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
-        r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
+        r"|misaligned address|cudaErrorMisalignedAddress"
+        r"|Memory access fault by GPU", re.IGNORECASE)),  # ROCm's ROCR runtime
     ("device_assert", re.compile(
         r"device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed",
         re.IGNORECASE)),
@@ -306,12 +309,15 @@ FAILURE_KINDS = (
         r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
         r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
         r"|CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|cudaErrorNoDevice"
+        r"|No CUDA GPUs are available"
         r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML"
         r"|CUDA driver initialization failed|unsupported display driver / cuda driver combination"
         r"|PTX was compiled with an unsupported toolchain|cudaErrorUnsupportedPtxVersion"
         r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorSystemDriverMismatch", re.IGNORECASE)),
     ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN (?:\w+ )?error|Could not create cudnn handle"
                                r"|Failed to get convolution algorithm|No algorithm worked"
+                               r"|Unable to find a valid cuDNN algorithm"
+                               r"|(?:GET|FIND) was unable to find an engine"
                                r"|DNN library (?:is not found|initialization failed)"
                                r"|Loaded runtime CuDNN library", re.IGNORECASE)),
     # TensorFlow's matmul kernels: `Blas GEMM launch failed`, `Blas xGEMMBatched launch failed`
@@ -336,16 +342,17 @@ FAILURE_KINDS = (
         r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
-        r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
+        r"|DefaultCPUAllocator: not enough memory|node running low on memory"
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
         re.IGNORECASE)),
     ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
                              re.IGNORECASE)),
-    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
-    ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
+    ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;

@@ -253,6 +253,38 @@ MESSAGE_FORMS = [
      'cuda_oom'),
     ('vllm startup guard', 'ValueError: Free memory on device (10.50/79.10 GiB) on startup is less than desired GPU memory utilization (0.90, 71.19 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
      'cuda_oom'),
+    # pytorch/pytorch aten/src/ATen/native/cudnn: Conv_v7.cpp `Unable to find a valid cuDNN
+    # algorithm to run convolution`, Conv_v8.cpp `GET was unable to find an engine to execute this
+    # computation` (and `FIND ...`); c10/cuda `CUDA unknown error - this may be due to ...` raised
+    # (not warned); `No CUDA GPUs are available` (cudaErrorNoDevice's kind, as above)
+    ('cudnn no valid algorithm', 'RuntimeError: Unable to find a valid cuDNN algorithm to run convolution',
+     'cudnn_error'),
+    ('cudnn v8 no engine', 'RuntimeError: GET was unable to find an engine to execute this computation',
+     'cudnn_error'),
+    ('cuda unknown raised', 'RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.',
+     'cuda_error'),
+    ('no cuda gpus', 'RuntimeError: No CUDA GPUs are available',
+     'cuda_driver'),
+    # tensorflow/tensorflow common_runtime copy_tensor: a host-to-GPU copy into a GPU with no
+    # memory left fails as `Dst tensor is not initialized.`
+    ('tf dst tensor', 'tensorflow.python.framework.errors_impl.InternalError: Failed copying input tensor from /job:localhost/replica:0/task:0/device:CPU:0 to /job:localhost/replica:0/task:0/device:GPU:0 in order to run _EagerConst: Dst tensor is not initialized.',
+     'cuda_oom'),
+    # ROCm/ROCR-Runtime hsa-runtime core/runtime/runtime.cpp: "Memory access fault by GPU node-%u
+    # (Agent handle: %p) on address %p%s. Reason: %s.", then the abort it causes
+    ('rocm memory fault', 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c0) on address 0x7f0000. Reason: Page not present or supervisor privilege.\nAborted (core dumped)',
+     'illegal_memory_access'),
+    # PyTorch's DataLoader `is killed by signal: Aborted.`; c10/core/impl/alloc_cpu.cpp
+    # `DefaultCPUAllocator: not enough memory: you tried to allocate N bytes.`; Open MPI's
+    # `mpirun noticed that process rank 0 ... exited on signal 9 (Killed).`; Ray's memory monitor
+    # (`ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.`)
+    ('dataloader aborted', 'RuntimeError: DataLoader worker (pid 1234) is killed by signal: Aborted.',
+     'aborted'),
+    ('cpu allocator', 'RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.',
+     'host_oom'),
+    ('mpirun signal 9', 'mpirun noticed that process rank 0 with PID 1234 on node n1 exited on signal 9 (Killed).',
+     'host_oom'),
+    ('ray node oom', 'ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.',
+     'host_oom'),
 ]
 
 
