@@ -397,6 +397,12 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
     r"|(?:^|\s)W [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+# A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
+# `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
+# (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
+# recover from OOM`). Only memory: torchelastic logs the Ctrl-C it stops on as a warning too
+# (`WARNING:torch.distributed.elastic.agent.server.api:Received 2 death signal`).
+_LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[\w.]+:|\[WARNING\]")
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
 KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
@@ -433,11 +439,12 @@ def failure_kind(text: str) -> str | None:
 
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
-    knows, at any level (NCCL reports its errors as `NCCL WARN`), or one that names a failure
+    knows, at any level (NCCL reports its errors as `NCCL WARN`) but a GPU OOM a Python logger
+    logged as a warning (caught: the trainer goes on), or one that names a failure
     kind and is not logged as a warning or NCCL's information (the error that follows those
     raises the crash, which still takes their kind)."""
     if CRASH_LINE.search(text):
-        return True
+        return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
     lowered = text.lower()
     return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
             and not _NOT_AN_ERROR.search(raw))

@@ -561,6 +561,10 @@ NOT_CRASHES = [
     ('tf allocator warning', '2024-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nstep 8 loss 2.4'),
     ('nccl destroy warning', 'step 8 loss 2.4\n[rank0]:[W1201 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. (function operator())'),
     ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
+    # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
+    # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
+    ('fairseq oom recovered', '2024-01-01 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total capacity)\n'
+     '2024-01-01 10:00:00 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass'),
 ]
 
 
@@ -569,3 +573,12 @@ def test_a_tail_that_is_no_crash_reports_none(tmp_path: Path, form: str, tail: s
     log = tmp_path / "train.log"
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
     assert [event for event in read_log(log).events if event.kind == "crashed"] == []
+
+
+def test_a_logged_oom_warning_then_the_raised_oom_is_a_crash(tmp_path: Path) -> None:
+    """The warning is not the crash; the OOM raised after it (fairseq's raise_oom) still is."""
+    log = tmp_path / "train.log"
+    log.write_text("step 7 loss 2.5\n" + NOT_CRASHES[-1][1] + "\nTraceback (most recent call last):\n"
+                   '  File "train.py", line 3, in <module>\n'
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
