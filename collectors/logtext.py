@@ -133,7 +133,7 @@ KIND_HINTS = (
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
-    "find an engine", "cuda unknown")
+    "find an engine", "cuda unknown", "low on resource")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -344,6 +344,7 @@ FAILURE_KINDS = (
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
+        r"|low on resource: memory"  # the kubelet's eviction
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
@@ -403,6 +404,12 @@ _NOT_AN_ERROR = re.compile(
 # recover from OOM`). Only memory: torchelastic logs the Ctrl-C it stops on as a warning too
 # (`WARNING:torch.distributed.elastic.agent.server.api:Received 2 death signal`).
 _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[\w.]+:|\[WARNING\]")
+# A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
+# srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
+# cancellation's, not the OOM killer's, unless the tail also names memory.
+_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b")
+_HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
+                          r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
 KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
@@ -417,8 +424,16 @@ def _memory_exhausted(tail: str) -> bool:
 def failure_kind(text: str) -> str | None:
     """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
-    signal exit code named; None when it names none of them."""
+    signal exit code named; None when it names none of them (a scheduler's cancellation too)."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    kind = _named_kind(tail)
+    if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
+        return None
+    return kind
+
+
+def _named_kind(tail: str) -> str | None:
+    """failure_kind's reading of a tail, before a scheduler's cancellation is told apart."""
     if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
         tail = ANSI.sub("", tail)
     kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)

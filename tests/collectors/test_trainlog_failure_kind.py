@@ -327,6 +327,19 @@ GPU_AND_LAUNCHER_FORMS = [
      'the abort was: Watchdog caught collective operation timeout.', 'nccl_timeout'),
     # CPython faulthandler on SIGABRT, after a C++ runtime's abort (a torchtitan XPU report)
     ('fatal abort', 'terminate called without an active exception\nFatal Python error: Aborted', 'aborted'),
+    # A job SLURM stopped: slurmstepd's "*** JOB %u ON %s CANCELLED AT %s DUE TO TIME LIMIT ***" (or
+    # scancel's, with no reason), srun's "Job step aborted: Waiting up to %d seconds for job step to
+    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): no kind of its own, and
+    # the kill is not the OOM killer's; with the cgroup's `oom-kill event` it is.
+    ('slurm time limit', 'slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***\n'
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', None),
+    ('slurm scancel', 'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n'
+     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', None),
+    ('slurm oom then cancelled', 'slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1234.0. Some of your processes may have been killed by the cgroup out-of-memory handler.\n'
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'host_oom'),
+    # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
+    ('k8s eviction', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: memory. Container trainer was using 60Gi, which exceeds its request of 32Gi.',
+     'host_oom'),
 ]
 
 
