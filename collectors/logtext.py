@@ -133,7 +133,7 @@ KIND_HINTS = (
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
-    "find an engine", "cuda unknown", "low on resource")
+    "find an engine", "cuda unknown", "low on resource", "</torch_")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -335,8 +335,11 @@ FAILURE_KINDS = (
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
                               r"|is setting up NCCL communicator",
                               re.IGNORECASE)),
+    # PyTorch's shared-memory tensors are files `</torch_PID_N>` (ATen MapAllocator.cpp: `unable to
+    # write to file <...>: No space left on device (28)`, `unable to mmap N bytes from file <...>`)
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
-                       r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
+                       r"|insufficient shared memory|out of shared memory"
+                       r"|unable to (?:write to|mmap \d+ bytes from) file </torch_", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state

@@ -185,6 +185,13 @@ MESSAGE_FORMS = [
      'ecc_error'),
     ('shm', "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
      'shm'),
+    # pytorch/pytorch aten/src/ATen/MapAllocator.cpp, a shared-memory tensor's file `</torch_PID_N>`
+    # on a full /dev/shm: "unable to write to file <", ..., ">: No space left on device (28)", and
+    # "unable to mmap ", size, " bytes from file <", ... (this one said host_oom before)
+    ('shm write', 'RuntimeError: unable to write to file </torch_18820_3891574887_0>: No space left on device (28)',
+     'shm'),
+    ('shm mmap', 'RuntimeError: unable to mmap 1024 bytes from file </torch_1234_5678>: Cannot allocate memory (12)',
+     'shm'),
     ('vllm kv blocks', 'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.',
      'cuda_oom'),
     ('sglang mem', 'RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.',
