@@ -133,7 +133,7 @@ KIND_HINTS = (
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
-    "find an engine", "cuda unknown", "low on resource", "</torch_")
+    "find an engine", "cuda unknown", "low on resource", "</torch_", "heartbeat")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -275,7 +275,10 @@ def failure_signature(text: str) -> str:
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
         r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
-        r"|collective operation timeout|watchdog got stuck for", re.IGNORECASE)),
+        r"|collective operation timeout|watchdog got stuck for"
+        # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
+        r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",
+        re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
         r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError|cudaErrorMemoryAllocation"

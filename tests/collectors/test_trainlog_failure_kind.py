@@ -237,6 +237,16 @@ MESSAGE_FORMS = [
     # communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: "
     ('nccl heartbeat', '[rank0]:[E1201 10:00:00.000000000 ProcessGroupNCCL.cpp:1295] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL\'s watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog.',
      'nccl_timeout'),
+    # the heartbeat monitor's and the desync report's ERROR lines in the same file ("Heartbeat monitor
+    # timed out! Process will be terminated after dumping debug info.", "First PG on this rank that
+    # detected no heartbeat of its watchdog.", "Timeout at NCCL work: ", seq, ...): the glog head
+    # `[E... ProcessGroupNCCL.cpp:N]` that names NCCL is cut off before the line is read
+    ('nccl heartbeat timed out', '[rank25]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 25] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=2',
+     'nccl_timeout'),
+    ('nccl no heartbeat', '[rank3]:[E1201 10:00:00.000000 ProcessGroupNCCL.cpp:1316] [PG ID 0 PG GUID 0(default_pg) Rank 3] First PG on this rank that detected no heartbeat of its watchdog.',
+     'nccl_timeout'),
+    ('nccl timeout at work', '[rank1]:[E1201 10:00:00.000000 ProcessGroupNCCL.cpp:1722] [PG 0 Rank 1] Timeout at NCCL work: 5, last enqueued NCCL work: 5, last completed NCCL work: 4.',
+     'nccl_timeout'),
     ('nccl unique id', "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
      'nccl_error'),
     # SchedMD/slurm task/cgroup memory plugin since 21.08: "Detected %lu oom_kill event%s in %ps.
