@@ -294,7 +294,9 @@ FAILURE_KINDS = (
         r"|larger than the available KV cache memory|can be stored in KV cache \("
         r"|on startup is less than desired GPU memory utilization"
         r"|Cuda failure \d*\s*'out of memory'"  # NCCL's CUDACHECK: the CUDA error it names wins
-        r"|\b(?:XPU|NPU) out of memory",  # Intel XPU's and Ascend NPU's caching allocators
+        r"|\b(?:XPU|NPU) out of memory"  # Intel XPU's and Ascend NPU's caching allocators
+        r"|kIOGPUCommandBufferCallbackErrorOutOfMemory"  # Apple Metal (llama.cpp, MLX)
+        r"|Requested amount of GPU memory \(",  # TensorRT's allocator
         re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"

@@ -210,6 +210,13 @@ MESSAGE_FORMS = [
     # so they read as the host's memory before
     ('xpu oom old', 'RuntimeError: XPU out of memory, please use `empty_cache` to release all unoccupied cached memory.',
      'cuda_oom'),
+    # Apple Metal's command-buffer error, as ggml-metal prints it (`error: Insufficient Memory
+    # (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)`); TensorRT's GPU allocator
+    # (`Requested amount of GPU memory (N bytes) could not be allocated.`)
+    ('metal oom', 'ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)',
+     'cuda_oom'),
+    ('tensorrt gpu memory', '[12/01/2024-10:00:00] [TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory (no further information)\n[TRT] [E] Requested amount of GPU memory (17179869184 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.',
+     'cuda_oom'),
     ('npu oom', 'RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.12 GiB already allocated)',
      'cuda_oom'),
     # tensorflow/tensorflow tensorflow/core/kernels/matmul_op.cc: errors::Internal("Blas GEMM launch
