@@ -87,7 +87,7 @@ _NAMED = (
         r"(?:^|\s|\])Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
         r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
-    ("Aborted", re.compile(r"Aborted \(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
+    ("Aborted", re.compile(r"Aborted\s+\(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
                            r"\W{0,3}(?:-6|134)\b")),
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
@@ -121,7 +121,8 @@ CRASH_LINE = re.compile(
 # test_trainlog_failure_kind.py checks each form), so blocks and lines without one skip the regexes.
 KIND_HINTS = (
     "watchdog", "collective", "nccl", "out of resource", "outofresources", "of memory",
-    "outofmemory", "cudaerror", "cuda_error", "cuda error", "cuda runtime error", "cublas", "cudnn",
+    "outofmemory", "out_of_memory", "cudaerror", "cuda_error", "cuda error", "cuda runtime error",
+    "blas", "cudnn", "dnn library", "algorithm worked",
     "oom when", "resource_exhausted", "resourceexhausted", "resource exhausted", "failed to allocate",
     "cumemalloc", "enough memory", "gpu memory", "hiperror", "available memory", "illegal",
     "misaligned", "assert", "kernel image", "invalid device function", "not compatible",
@@ -131,7 +132,8 @@ KIND_HINTS = (
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
-    "gpu is lost", "return code")
+    "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
+    "find an engine", "cuda unknown", "low on resource", "</torch_", "heartbeat")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # Root causes that say more than whatever wrapper re-raised or summarised them.
@@ -273,10 +275,14 @@ def failure_signature(text: str) -> str:
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
         r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
-        r"|collective operation timeout", re.IGNORECASE)),
+        r"|collective operation timeout|watchdog got stuck for"
+        # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
+        r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",
+        re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
-        r"CUDA out of memory|OutOfMemoryError|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
+        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError|cudaErrorMemoryAllocation"
+        r"|CUDA_ERROR_OUT_OF_MEMORY|Dst tensor is not initialized"  # TF's copy to a full GPU
         r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
         r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
@@ -284,11 +290,18 @@ FAILURE_KINDS = (
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
         r"|No available memory for the cache blocks|Not enough memory\. Please try to increase"
-        r"|Cuda failure \d*\s*'out of memory'",  # NCCL's CUDACHECK: the CUDA error it names wins
+        # vLLM's KV-cache checks (V1 kv_cache_utils, V0 worker) and its start-up memory guard
+        r"|larger than the available KV cache memory|can be stored in KV cache \("
+        r"|on startup is less than desired GPU memory utilization"
+        r"|Cuda failure \d*\s*'out of memory'"  # NCCL's CUDACHECK: the CUDA error it names wins
+        r"|\b(?:XPU|NPU) out of memory"  # Intel XPU's and Ascend NPU's caching allocators
+        r"|kIOGPUCommandBufferCallbackErrorOutOfMemory"  # Apple Metal (llama.cpp, MLX)
+        r"|Requested amount of GPU memory \(",  # TensorRT's allocator
         re.IGNORECASE)),
     ("illegal_memory_access", re.compile(
         r"illegal memory access|cudaErrorIllegalAddress|CUDA_ERROR_ILLEGAL_ADDRESS"
-        r"|misaligned address|cudaErrorMisalignedAddress", re.IGNORECASE)),
+        r"|misaligned address|cudaErrorMisalignedAddress"
+        r"|Memory access fault by GPU", re.IGNORECASE)),  # ROCm's ROCR runtime
     ("device_assert", re.compile(
         r"device-side assert(?:ion)? triggered|cudaErrorAssert|CUDA_ERROR_ASSERT|Assertion `[^`]*` failed",
         re.IGNORECASE)),
@@ -301,14 +314,20 @@ FAILURE_KINDS = (
         r"CUDA driver version is insufficient|cudaErrorInsufficientDriver|driver is too old"
         r"|found no NVIDIA driver|NVIDIA driver on your system is too old"
         r"|CUDA_ERROR_NO_DEVICE|no CUDA-capable device is detected|cudaErrorNoDevice"
+        r"|No CUDA GPUs are available"
         r"|CUDA initialization: |cudaGetDeviceCount|cuInit|Failed to initialize NVML"
         r"|CUDA driver initialization failed|unsupported display driver / cuda driver combination"
         r"|PTX was compiled with an unsupported toolchain|cudaErrorUnsupportedPtxVersion"
         r"|CUDA_ERROR_UNSUPPORTED_PTX_VERSION|cudaErrorSystemDriverMismatch", re.IGNORECASE)),
-    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN error|Could not create cudnn handle"
-                               r"|Failed to get convolution algorithm", re.IGNORECASE)),
-    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle",
-                                re.IGNORECASE)),
+    ("cudnn_error", re.compile(r"CUDNN_STATUS_\w+|cuDNN (?:\w+ )?error|Could not create cudnn handle"
+                               r"|Failed to get convolution algorithm|No algorithm worked"
+                               r"|Unable to find a valid cuDNN algorithm"
+                               r"|(?:GET|FIND) was unable to find an engine"
+                               r"|DNN library (?:is not found|initialization failed)"
+                               r"|Loaded runtime CuDNN library", re.IGNORECASE)),
+    # TensorFlow's matmul kernels: `Blas GEMM launch failed`, `Blas xGEMMBatched launch failed`
+    ("cublas_error", re.compile(r"CUBLAS_STATUS_\w+|cuBLAS error|failed to create cublas handle"
+                                r"|\bBlas \w+ launch failed", re.IGNORECASE)),
     ("launch_failure", re.compile(
         r"unspecified launch failure|cudaErrorLaunchFailure|CUDA_ERROR_LAUNCH_FAILED"
         r"|too many resources requested for launch|cudaErrorLaunchOutOfResources"
@@ -318,24 +337,31 @@ FAILURE_KINDS = (
     ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
-                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage",
+                              r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
+                              r"|is setting up NCCL communicator",
                               re.IGNORECASE)),
+    # PyTorch's shared-memory tensors are files `</torch_PID_N>` (ATen MapAllocator.cpp: `unable to
+    # write to file <...>: No space left on device (28)`, `unable to mmap N bytes from file <...>`)
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
-                       r"|insufficient shared memory|out of shared memory", re.IGNORECASE)),
+                       r"|insufficient shared memory|out of shared memory"
+                       r"|unable to (?:write to|mmap \d+ bytes from) file </torch_", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
-        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|(?i:Out of memory: Killed process|oom-kill|OOMKilled"
+        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
-        r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed"
+        r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
+        r"|DefaultCPUAllocator: not enough memory|node running low on memory"
+        r"|low on resource: memory"  # the kubelet's eviction
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
         re.IGNORECASE)),
     ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
                              re.IGNORECASE)),
-    ("aborted", re.compile(r"Aborted \(core dumped\)|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
-    ("cuda_error", re.compile(r"CUDA error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
+    ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
@@ -350,6 +376,9 @@ FAILURE_KINDS = (
 # memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
+# Advice about memory is no failure: vLLM's `If you are running out of memory, consider decreasing
+# \`gpu_memory_utilization\`` (an INFO line of every start-up that captures CUDA graphs).
+_CONDITIONAL = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$", re.IGNORECASE)
 _AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
 # A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
 # ECC error, so it is told apart from FAILURE_KINDS' any-Xid rule (NVIDIA's Xid catalogue:
@@ -377,20 +406,46 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
     r"|(?:^|\s)W [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+# A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
+# `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
+# (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
+# recover from OOM`). Only memory: torchelastic logs the Ctrl-C it stops on as a warning too
+# (`WARNING:torch.distributed.elastic.agent.server.api:Received 2 death signal`).
+_LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[\w.]+:|\[WARNING\]")
+# A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
+# srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
+# cancellation's, not the OOM killer's, unless the tail also names memory.
+_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b")
+_HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
+                          r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
 KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
                              for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
 
 
+def _memory_exhausted(tail: str) -> bool:
+    """Whether a tail says memory ran out, not only what to do if it does."""
+    return any(not _CONDITIONAL.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
+               for found in _OUT_OF_MEMORY.finditer(tail))
+
+
 def failure_kind(text: str) -> str | None:
     """The kind of failure a crash tail shows (`cuda_oom`, `nccl_timeout`, `segfault`, ...), the
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
-    signal exit code named; None when it names none of them."""
+    signal exit code named; None when it names none of them (a scheduler's cancellation too)."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    kind = _named_kind(tail)
+    if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
+        return None
+    return kind
+
+
+def _named_kind(tail: str) -> str | None:
+    """failure_kind's reading of a tail, before a scheduler's cancellation is told apart."""
     if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
         tail = ANSI.sub("", tail)
     kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
-    if (kind is None or kind in _AFTER_MEMORY) and _OUT_OF_MEMORY.search(tail):
+    if (kind is None or kind in _AFTER_MEMORY) and _memory_exhausted(tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):
@@ -407,11 +462,12 @@ def failure_kind(text: str) -> str | None:
 
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
-    knows, at any level (NCCL reports its errors as `NCCL WARN`), or one that names a failure
+    knows, at any level (NCCL reports its errors as `NCCL WARN`) but a GPU OOM a Python logger
+    logged as a warning (caught: the trainer goes on), or one that names a failure
     kind and is not logged as a warning or NCCL's information (the error that follows those
     raises the crash, which still takes their kind)."""
     if CRASH_LINE.search(text):
-        return True
+        return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
     lowered = text.lower()
     return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
             and not _NOT_AN_ERROR.search(raw))

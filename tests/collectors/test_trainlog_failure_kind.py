@@ -185,6 +185,13 @@ MESSAGE_FORMS = [
      'ecc_error'),
     ('shm', "RuntimeError: DataLoader worker (pid 1234) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
      'shm'),
+    # pytorch/pytorch aten/src/ATen/MapAllocator.cpp, a shared-memory tensor's file `</torch_PID_N>`
+    # on a full /dev/shm: "unable to write to file <", ..., ">: No space left on device (28)", and
+    # "unable to mmap ", size, " bytes from file <", ... (this one said host_oom before)
+    ('shm write', 'RuntimeError: unable to write to file </torch_18820_3891574887_0>: No space left on device (28)',
+     'shm'),
+    ('shm mmap', 'RuntimeError: unable to mmap 1024 bytes from file </torch_1234_5678>: Cannot allocate memory (12)',
+     'shm'),
     ('vllm kv blocks', 'ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.',
      'cuda_oom'),
     ('sglang mem', 'RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.',
@@ -196,6 +203,111 @@ MESSAGE_FORMS = [
     ('abort', "terminate called after throwing an instance of 'std::runtime_error'\n  what():  boom\nAborted (core dumped)",
      'aborted'),
     ('bad_alloc', "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+     'host_oom'),    # Forms the vocabulary lacked (2026-12-01 round), each from the printing code:
+    # pytorch/pytorch c10/xpu/XPUCachingAllocator.cpp (`XPU out of memory. Tried to allocate `; the
+    # older intel-extension-for-pytorch wording ends `please use \`empty_cache\``) and Ascend's
+    # torch_npu NPUCachingAllocator (`NPU out of memory. Tried to allocate `): no `CUDA`/`GPU` word,
+    # so they read as the host's memory before
+    ('xpu oom old', 'RuntimeError: XPU out of memory, please use `empty_cache` to release all unoccupied cached memory.',
+     'cuda_oom'),
+    # Apple Metal's command-buffer error, as ggml-metal prints it (`error: Insufficient Memory
+    # (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)`); TensorRT's GPU allocator
+    # (`Requested amount of GPU memory (N bytes) could not be allocated.`)
+    ('metal oom', 'ggml_metal_graph_compute: command buffer 0 failed with status 5\nerror: Insufficient Memory (00000008:kIOGPUCommandBufferCallbackErrorOutOfMemory)',
+     'cuda_oom'),
+    ('tensorrt gpu memory', '[12/01/2024-10:00:00] [TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::140] Error Code 2: OutOfMemory (no further information)\n[TRT] [E] Requested amount of GPU memory (17179869184 bytes) could not be allocated. There may not be enough free memory for allocation to succeed.',
+     'cuda_oom'),
+    ('npu oom', 'RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity; 58.12 GiB already allocated)',
+     'cuda_oom'),
+    # tensorflow/tensorflow tensorflow/core/kernels/matmul_op.cc: errors::Internal("Blas GEMM launch
+    # failed : a.shape=(", ...) and its batched twin `Blas xGEMMBatched launch failed`
+    ('tf blas gemm', 'tensorflow.python.framework.errors_impl.InternalError: Blas GEMM launch failed : a.shape=(32, 784), b.shape=(784, 10), m=32, n=10, k=784',
+     'cublas_error'),
+    ('tf blas batched', 'InternalError: Blas xGEMMBatched launch failed : a.shape=[1,3,3], b.shape=[1,3,16384], m=3, n=16384, k=3, batch_size=1 [Op:BatchMatMulV2]',
+     'cublas_error'),
+    # TensorFlow/XLA stream_executor cuda_dnn.cc: `DNN library is not found.`, `DNN library
+    # initialization failed`, `Loaded runtime CuDNN library: X but source was compiled with: Y`;
+    # conv_ops `No algorithm worked!`; PyTorch's cudnn_frontend errors `cuDNN Frontend error: `
+    ('tf dnn not found', 'tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.',
+     'cudnn_error'),
+    ('jax dnn init', 'jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the errors above for more details.',
+     'cudnn_error'),
+    ('tf cudnn version', 'E tensorflow/stream_executor/cuda/cuda_dnn.cc:343] Loaded runtime CuDNN library: 7.1.4 but source was compiled with: 7.2.1.  CuDNN library major and minor version needs to match or have higher minor version in case of CuDNN 7.0 or later version.',
+     'cudnn_error'),
+    ('tf no algorithm', 'tensorflow.python.framework.errors_impl.NotFoundError: No algorithm worked! [Op:Conv2D]',
+     'cudnn_error'),
+    ('cudnn frontend', 'RuntimeError: cuDNN Frontend error: [cudnn_frontend] Error: No execution plans support the graph.',
+     'cudnn_error'),
+    # pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, the heartbeat monitor:
+    # "ProcessGroupNCCL's watchdog got stuck for ", heartbeatTimeoutInSec_, " seconds without making
+    # progress in monitoring enqueued collectives."; and broadcastUniqueNCCLID's "is setting up NCCL
+    # communicator and retrieving ncclUniqueId from [0] via c10d key-value store ... got error: "
+    ('nccl heartbeat', '[rank0]:[E1201 10:00:00.000000000 ProcessGroupNCCL.cpp:1295] [PG ID 0 PG GUID 0(default_pg) Rank 0] ProcessGroupNCCL\'s watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog.',
+     'nccl_timeout'),
+    # the heartbeat monitor's and the desync report's ERROR lines in the same file ("Heartbeat monitor
+    # timed out! Process will be terminated after dumping debug info.", "First PG on this rank that
+    # detected no heartbeat of its watchdog.", "Timeout at NCCL work: ", seq, ...): the glog head
+    # `[E... ProcessGroupNCCL.cpp:N]` that names NCCL is cut off before the line is read
+    ('nccl heartbeat timed out', '[rank25]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 25] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()=2',
+     'nccl_timeout'),
+    ('nccl no heartbeat', '[rank3]:[E1201 10:00:00.000000 ProcessGroupNCCL.cpp:1316] [PG ID 0 PG GUID 0(default_pg) Rank 3] First PG on this rank that detected no heartbeat of its watchdog.',
+     'nccl_timeout'),
+    ('nccl timeout at work', '[rank1]:[E1201 10:00:00.000000 ProcessGroupNCCL.cpp:1722] [PG 0 Rank 1] Timeout at NCCL work: 5, last enqueued NCCL work: 5, last completed NCCL work: 4.',
+     'nccl_timeout'),
+    ('nccl unique id', "RuntimeError: [2] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout",
+     'nccl_error'),
+    # SchedMD/slurm task/cgroup memory plugin since 21.08: "Detected %lu oom_kill event%s in %ps.
+    # Some of the step tasks have been OOM Killed." (the older form says `oom-kill event(s)`), and
+    # the job state `OUT_OF_MEMORY` that `seff`/`sacct` print
+    ('slurm oom_kill', 'slurmstepd: error: Detected 1 oom_kill event in StepId=1234.batch. Some of the step tasks have been OOM Killed.',
+     'host_oom'),
+    ('slurm state', 'State: OUT_OF_MEMORY (exit code 0)',
+     'host_oom'),
+    # bash's job report pads the signal's name: `line 5:  4321 Aborted                 (core dumped) ...`
+    ('bash aborted', 'run.sh: line 5:  4321 Aborted                 (core dumped) python train.py',
+     'aborted'),
+    # vllm-project/vllm: V1 vllm/v1/core/kv_cache_utils.py (`To serve at least one request with the
+    # models's max seq len (N), (X GiB KV cache is needed, which is larger than the available KV cache
+    # memory (Y GiB).`), V0 vllm/worker/worker.py (`The model's max seq len (N) is larger than the
+    # maximum number of tokens that can be stored in KV cache (M).`), and the V1 worker's start-up
+    # guard (`Free memory on device (X/Y GiB) on startup is less than desired GPU memory utilization`)
+    ('vllm v1 kv', "(EngineCore_0 pid=1) ValueError: To serve at least one request with the models's max seq len (32768), (4.00 GiB KV cache is needed, which is larger than the available KV cache memory (2.00 GiB). Based on the available memory, the estimated maximum model length is 16384. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+     'cuda_oom'),
+    ('vllm v0 kv', "ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (41152). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+     'cuda_oom'),
+    ('vllm startup guard', 'ValueError: Free memory on device (10.50/79.10 GiB) on startup is less than desired GPU memory utilization (0.90, 71.19 GiB). Decrease GPU memory utilization or reduce GPU memory used by other processes.',
+     'cuda_oom'),
+    # pytorch/pytorch aten/src/ATen/native/cudnn: Conv_v7.cpp `Unable to find a valid cuDNN
+    # algorithm to run convolution`, Conv_v8.cpp `GET was unable to find an engine to execute this
+    # computation` (and `FIND ...`); c10/cuda `CUDA unknown error - this may be due to ...` raised
+    # (not warned); `No CUDA GPUs are available` (cudaErrorNoDevice's kind, as above)
+    ('cudnn no valid algorithm', 'RuntimeError: Unable to find a valid cuDNN algorithm to run convolution',
+     'cudnn_error'),
+    ('cudnn v8 no engine', 'RuntimeError: GET was unable to find an engine to execute this computation',
+     'cudnn_error'),
+    ('cuda unknown raised', 'RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the available devices to be zero.',
+     'cuda_error'),
+    ('no cuda gpus', 'RuntimeError: No CUDA GPUs are available',
+     'cuda_driver'),
+    # tensorflow/tensorflow common_runtime copy_tensor: a host-to-GPU copy into a GPU with no
+    # memory left fails as `Dst tensor is not initialized.`
+    ('tf dst tensor', 'tensorflow.python.framework.errors_impl.InternalError: Failed copying input tensor from /job:localhost/replica:0/task:0/device:CPU:0 to /job:localhost/replica:0/task:0/device:GPU:0 in order to run _EagerConst: Dst tensor is not initialized.',
+     'cuda_oom'),
+    # ROCm/ROCR-Runtime hsa-runtime core/runtime/runtime.cpp: "Memory access fault by GPU node-%u
+    # (Agent handle: %p) on address %p%s. Reason: %s.", then the abort it causes
+    ('rocm memory fault', 'Memory access fault by GPU node-2 (Agent handle: 0x55d0c0) on address 0x7f0000. Reason: Page not present or supervisor privilege.\nAborted (core dumped)',
+     'illegal_memory_access'),
+    # PyTorch's DataLoader `is killed by signal: Aborted.`; c10/core/impl/alloc_cpu.cpp
+    # `DefaultCPUAllocator: not enough memory: you tried to allocate N bytes.`; Open MPI's
+    # `mpirun noticed that process rank 0 ... exited on signal 9 (Killed).`; Ray's memory monitor
+    # (`ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.`)
+    ('dataloader aborted', 'RuntimeError: DataLoader worker (pid 1234) is killed by signal: Aborted.',
+     'aborted'),
+    ('cpu allocator', 'RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes.',
+     'host_oom'),
+    ('mpirun signal 9', 'mpirun noticed that process rank 0 with PID 1234 on node n1 exited on signal 9 (Killed).',
+     'host_oom'),
+    ('ray node oom', 'ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.',
      'host_oom'),
 ]
 
@@ -239,6 +351,19 @@ GPU_AND_LAUNCHER_FORMS = [
      'the abort was: Watchdog caught collective operation timeout.', 'nccl_timeout'),
     # CPython faulthandler on SIGABRT, after a C++ runtime's abort (a torchtitan XPU report)
     ('fatal abort', 'terminate called without an active exception\nFatal Python error: Aborted', 'aborted'),
+    # A job SLURM stopped: slurmstepd's "*** JOB %u ON %s CANCELLED AT %s DUE TO TIME LIMIT ***" (or
+    # scancel's, with no reason), srun's "Job step aborted: Waiting up to %d seconds for job step to
+    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): no kind of its own, and
+    # the kill is not the OOM killer's; with the cgroup's `oom-kill event` it is.
+    ('slurm time limit', 'slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***\n'
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', None),
+    ('slurm scancel', 'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n'
+     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', None),
+    ('slurm oom then cancelled', 'slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1234.0. Some of your processes may have been killed by the cgroup out-of-memory handler.\n'
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'host_oom'),
+    # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
+    ('k8s eviction', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: memory. Container trainer was using 60Gi, which exceeds its request of 32Gi.',
+     'host_oom'),
 ]
 
 
@@ -449,3 +574,48 @@ SHAPES = [
 def test_a_crash_reads_its_kind_whatever_shape_its_last_line_has(name: str, kind: str) -> None:
     crashes = [event for event in read_log(CORPUS / name).events if event.kind == "crashed"]
     assert crashes and crashes[-1].failure == kind
+
+
+# Tails that are no crash though their lines carry a failure's words: warnings, NCCL's information,
+# loss-scale overflow skips, advice about memory, retries the job went past. Each line's shape is
+# from the printing code: vLLM V0 worker/model_runner.py (`CUDA graphs can take additional 1~3 GiB
+# memory per GPU. If you are running out of memory, consider decreasing ...`), DeepSpeed
+# runtime/fp16/loss_scaler.py (`[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale:`)
+# and zero/stage3.py (`pytorch allocator cache flushes since last step`), apex amp scaler
+# (`Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to`), Megatron-LM
+# training.py (`number of skipped iterations`), NCCL's INFO lines, TensorFlow's bfc_allocator
+# warning, PyTorch's ProcessGroupNCCL destructor warning.
+NOT_CRASHES = [
+    ('vllm cuda graphs advice', "INFO 06-01 10:00:00 model_runner.py:1004] CUDA graphs can take additional 1~3 GiB memory per GPU. If you are running out of memory, consider decreasing `gpu_memory_utilization` or enforcing eager mode. You can also reduce the `max_num_seqs` as needed to decrease memory usage.\n"
+     "INFO 06-01 10:00:10 model_runner.py:1200] Graph capturing finished in 10 secs.\nINFO:     Application startup complete."),
+    ('vllm kv info', 'INFO 06-01 10:00:00 [gpu_worker.py:227] Available KV cache memory: 52.30 GiB\n'
+     'INFO 06-01 10:00:00 [kv_cache_utils.py:715] GPU KV cache size: 1,000,000 tokens'),
+    ('deepspeed overflow', '[2024-01-01 10:00:00,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768\nstep 8 loss 2.4'),
+    ('deepspeed cache flush', '[2024-01-01 10:00:00,000] [WARNING] [stage3.py:1850:step] 1 pytorch allocator cache flushes since last step. this happens when there is high memory pressure and is detrimental to performance.\nstep 8 loss 2.4'),
+    ('apex overflow', 'Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0\nstep 8 loss 2.4'),
+    ('megatron skipped', ' iteration       10/     100 | consumed samples:          160 | lm loss: 7.000000E+00 | loss scale: 65536.0 | grad norm: 1.000 | number of skipped iterations:   1 | number of nan iterations:   0 |'),
+    ('nccl info', 'node1:1:1 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\nnode1:1:1 [0] NCCL INFO Call to connect returned Connection refused, retrying\nstep 8 loss 2.4'),
+    ('tf allocator warning', '2024-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nstep 8 loss 2.4'),
+    ('nccl destroy warning', 'step 8 loss 2.4\n[rank0]:[W1201 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. (function operator())'),
+    ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
+    # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
+    # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
+    ('fairseq oom recovered', '2024-01-01 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total capacity)\n'
+     '2024-01-01 10:00:00 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass'),
+]
+
+
+@pytest.mark.parametrize(("form", "tail"), NOT_CRASHES, ids=[f[0] for f in NOT_CRASHES])
+def test_a_tail_that_is_no_crash_reports_none(tmp_path: Path, form: str, tail: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    assert [event for event in read_log(log).events if event.kind == "crashed"] == []
+
+
+def test_a_logged_oom_warning_then_the_raised_oom_is_a_crash(tmp_path: Path) -> None:
+    """The warning is not the crash; the OOM raised after it (fairseq's raise_oom) still is."""
+    log = tmp_path / "train.log"
+    log.write_text("step 7 loss 2.5\n" + NOT_CRASHES[-1][1] + "\nTraceback (most recent call last):\n"
+                   '  File "train.py", line 3, in <module>\n'
+                   "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
