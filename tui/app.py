@@ -8,6 +8,7 @@ thread (SQLite connections are bound to the thread that made them).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -49,7 +50,17 @@ if TYPE_CHECKING:
 
 WIDE_COLUMNS = 140  # from this width the panes sit side by side in a grid; below, they are tabs
 FLUSH_TIMEOUT_S = 5.0  # how long closing the app waits for the run records' last save
+COLLECT_AFTER_S = 3.0  # the garbage collector resumes once start-up has filled the panes
 VIEWS = {"gpu": "GPUs", "training": "Training", "memory": "Memory", "answer": "Answer"}
+
+
+def resume_collection() -> None:
+    """Start-up's objects (modules, styles, widgets) live as long as the app: frozen, never walked
+    again, and the collector resumes for what the app makes from now on (`sessiontui` turns it
+    off while they are built, a tenth of the start-up's time; see cli.main)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 def pane_classes(view: str, active: str) -> str:
@@ -182,6 +193,7 @@ class SessionApp(App[None]):
                               self.config.hosts_refresh_s)
             self.call_after_refresh(self._thread, "hosts", hosts.run)
         self.set_timer(MEMORY_CHECK_S, partial(self._thread, "session", self.memory.open_session))
+        self.set_timer(COLLECT_AFTER_S, resume_collection)
 
     def _thread(self, group: str, run: Callable[..., object], *args: Any) -> None:
         """Run a feed's loop or one of its jobs in a thread worker; a newer read or question

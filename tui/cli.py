@@ -13,6 +13,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     program = argv is None  # the process is this command (not a caller's in-process use)
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:  # the app: no parser to build, no command modules to import
+        if program:
+            gc.disable()  # until the panes are filled (SessionApp's resume_collection)
         from sessiontui.tui.commands.app import cmd_app
 
         return cmd_app()
