@@ -60,6 +60,9 @@ _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<
 # the batch counted within the epoch (mosaicml/composer composer/loggers/console_logger.py
 # `_get_progress_string`); the empty `colon` group reads its epoch as 1-based.
 _COMPOSER_EPOCH = re.compile(r"\[epoch=(?P<e>\d+)\]\[batch=(?P<i>\d+)/(?P<n>\d+)\](?P<colon>)")
+# timm's `Train: {epoch} [{update_idx:>4d}/{updates_per_epoch} ({pct:>3.0f}%)]` (huggingface/pytorch-image-models
+# train.py `train_one_epoch`): the epoch counted from 0 (the `colon` group, as the ImageNet example's), not a `train` figure.
+_TIMM_EPOCH = re.compile(r"\s*Train(?P<colon>:) (?P<e>\d+) \[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+) \(\s*\d+%\)\]")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
@@ -255,7 +258,9 @@ def generic(text: str) -> Reading | None:
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
-    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text)
+    if timm := _TIMM_EPOCH.match(text):
+        found = [(key, value) for key, value in found if key != "Train"]
+    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
     position = None if _TFLEARN_SAMPLES.search(text) else next(
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), None)

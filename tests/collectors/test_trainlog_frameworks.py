@@ -194,10 +194,11 @@ CASES = [
      "    optim/total_grad_norm=1.234\n    optim/learning_rate_group0=0.0004\n",
      {"step": 100, "total": 739328, "loss": 7.123, "grad_norm": 1.234, "lr": 0.0004}),
     # timm/train.py `train_one_epoch`: `Train: {epoch} [{idx}/{len} ({pct}%)]  Loss: {val} ({avg})`
+    # (its epoch counted from 0: `for epoch in range(start_epoch, num_epochs)`, never a `train` figure)
     ("timm",
-     "Train: 0 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
+     "Train: 3 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
      "LR: 1.000e-04  Data: 0.010 (0.012)\n",
-     {"step": 100, "total": 1251, "loss": 6.912, "lr": 1e-4}),
+     {"step": 100, "total": 1251, "loss": 6.912, "lr": 1e-4, "epoch": 3 + 100 / 1251, "train": None}),
     # TRL's DPOTrainer through Trainer.log
     ("trl-dpo",
      "{'loss': 0.6931, 'grad_norm': 2.1, 'learning_rate': 5e-07, 'rewards/chosen': 0.01, "
