@@ -4,9 +4,11 @@ fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (co
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 
@@ -60,6 +62,20 @@ def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
     """ESPnet#1138 pasted chainer's redraw as text: `ESC[4AESC[J0   200   677.669`."""
     assert normalize("ESC[4AESC[J0           200         677.669") == "0           200         677.669"
     assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
+
+
+def test_a_colour_code_whose_escape_byte_a_paste_lost_is_dropped(tmp_path: Path) -> None:
+    """Keras 3's bar (keras-team/keras keras/src/utils/progbar.py `update`: `\\x1b[1m{bar}\\x1b[0m `,
+    `\\33[32m{'━' * prog_width}\\x1b[0m`) pasted without its ESC bytes still reads as the epoch's bar;
+    a `[5m` in a line without the reset `[0m` is text."""
+    log = tmp_path / "keras3.log"
+    log.write_text("Epoch 2/10\n[1m 50/469[0m [32m━━[0m[37m━━━━━━━━━━━━━━━━━━[0m [1m1:23[0m 12ms/step"
+                   " - accuracy: 0.8123 - loss: 0.5432\n")
+    snap = read_log(log)
+    assert snap.epoch == pytest.approx(1 + 50 / 469)
+    assert snap.loss == pytest.approx(0.5432)
+    assert normalize("[1;31mloss[0m: 0.5") == "loss: 0.5"
+    assert normalize("eta [5m 20s] loss 0.5") == "eta [5m 20s] loss 0.5"
 
 
 def test_a_figure_or_name_set_in_markdown_bold_reads_bare() -> None:
@@ -136,8 +152,6 @@ def test_wandb_log_counter_never_beats_a_training_step(line: str) -> None:
 
 def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
     """yolov7#1124: the row and bar under `Epoch gpu_mem box ...`, then `Traceback` on that line."""
-    from sessiontui.collectors.trainlog import read_log
-
     log = tmp_path / "train.log"
     log.write_text(
         "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size\n"
