@@ -41,6 +41,10 @@ _EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)\[?\s*(\d+)(\s*/\s*\d+)?")
 # torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
 # over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
 _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
+# A bar over the epochs themselves, described by the bare word: `trange(num_train_epochs, desc="Epoch")`
+# (huggingface/transformers examples, 2019-2020 run_glue.py) prints `Epoch:  33%|...| 1/3`; its count is
+# the epochs done, not a step.
+_EPOCHS_BAR = re.compile(r"epochs?", re.IGNORECASE)
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
                            r"preprocess|filter|calculat|shard", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
@@ -150,6 +154,9 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),
     )
+    if _EPOCHS_BAR.fullmatch(desc.strip()) and total:
+        metrics["total_epochs"] = total
+        reading.step, reading.total, reading.epoch, reading.done = None, None, n, n >= total
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
     if (posted := from_pairs("postfix", postfix)) is not None:

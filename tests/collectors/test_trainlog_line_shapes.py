@@ -673,3 +673,21 @@ def test_a_postfix_set_as_a_string_reads_its_pairs(postfix: str) -> None:
 def test_an_epoch_of_total_in_brackets_before_a_bar_counts_from_one() -> None:
     [reading] = parse_record(normalize("Epoch [2/10]:  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, loss=2.1]"))
     assert reading.epoch == pytest.approx(1.45)
+
+
+def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
+    """huggingface/transformers examples/run_glue.py (2019-2020): `train_iterator = trange(
+    int(args.num_train_epochs), desc="Epoch")` over `tqdm(train_dataloader, desc="Iteration")`;
+    a bar described `Epoch`/`Epochs` alone counts epochs done, and at its total the run is over."""
+    log = tmp_path / "glue.log"
+    log.write_text("Epoch:   0%|          | 0/3 [00:00<?, ?it/s]\n"
+                   "Iteration: 100%|██████████| 1000/1000 [30:00<00:00,  1.8s/it]\n"
+                   "Epoch:  33%|███▎      | 1/3 [30:00<60:00, 1800.00s/it]\n"
+                   "Iteration:  10%|█         | 100/1000 [03:00<27:00,  1.8s/it]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.epoch) == (100, 1000, 1.0)
+    assert snap.metrics["total_epochs"] == 3
+    alone = tmp_path / "epochs.log"
+    alone.write_text("Epochs: 100%|██████████| 100/100 [10:00<00:00,  6.0s/it, loss=0.123]\n")
+    snap = read_log(alone)
+    assert (snap.step, snap.epoch, snap.loss, snap.status) == (None, 100.0, 0.123, "finished")
