@@ -109,6 +109,12 @@ _PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
+# A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`):
+# a count word, then only words that say which steps, then the unit; `number of skipped
+# iterations` (Megatron) counts something else.
+_COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
+_LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
+_LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 # GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
 # slash apart; each name is a kind of the leading word (`total` loss).
@@ -156,6 +162,9 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
+    lowered = [word.lower() for word in words]
+    if lowered[-1] in _LENGTH_UNITS and lowered[0] in _COUNT_WORDS and _LENGTH_WORDS.issuperset(lowered[:-1]):
+        return "total steps"
     if _known(key) or plain_name(key).endswith(TOTAL_KEYS):
         return key
     for start in range(1, len(words)):

@@ -691,3 +691,23 @@ def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
     alone.write_text("Epochs: 100%|██████████| 100/100 [10:00<00:00,  6.0s/it, loss=0.123]\n")
     snap = read_log(alone)
     assert (snap.step, snap.epoch, snap.loss, snap.status) == (None, 100.0, 0.123, "finished")
+
+
+@pytest.mark.parametrize("announced", [
+    # verl/trainer/ppo/ray_trainer.py `_create_dataloader`: print(f"Total training steps: {self.total_training_steps}")
+    "Total training steps: 1000", "(TaskRunner pid=1) Total training steps: 1000",
+    "Total number of training steps: 1000", "Number of training steps: 1000",
+    "total_training_steps=1000", "num_train_steps: 1000",
+])
+def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, announced: str) -> None:
+    log = tmp_path / "verl.log"
+    log.write_text(f"{announced}\n(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps) == (34, 1000)
+
+
+def test_a_count_of_skipped_iterations_is_no_run_length() -> None:
+    """Megatron-LM's `number of skipped iterations:   5` counts skips, not the run's iterations."""
+    [reading] = parse_record(normalize(
+        " iteration      100/  500000 | lm loss: 7.1E+00 | number of skipped iterations:   5 |"))
+    assert (reading.step, reading.total) == (100, 500000)
