@@ -96,6 +96,10 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
 # `200/1000 | loss 3.2`, `1500: loss=0.54`).
 _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
+# DLLogger's default step format, `str(step)` of `step=(epoch, iteration)` (NVIDIA/dllogger
+# dllogger/logger.py `default_step_format`): `(0, 100) train.loss : 2.3456`; a third member counts
+# a validation's iterations.
+_LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
@@ -291,6 +295,8 @@ def generic(text: str) -> Reading | None:
     positioned = step
     if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
+    if step is None and (dll := _LEAD_TUPLE.match(text)) and not dll["val"]:
+        step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):

@@ -209,6 +209,13 @@ CASES = [
      "[INFO|2024-06-01 10:00:00] llamafactory.train.callbacks:157 >> {'loss': 1.2, 'grad_norm': 0.8, "
      "'learning_rate': 1e-05, 'epoch': 0.5, 'throughput': 1234.5}\n",
      {"loss": 1.2, "lr": 1e-05, "epoch": 0.5}),
+    # NVIDIA/dllogger dllogger/logger.py `default_step_format` is `str(step)`: DeepLearningExamples'
+    # `dllogger.log(step=(epoch, global_step), data=...)` prints the tuple; a third member counts
+    # the validation's iterations, so that line moves no step
+    ("dllogger-tuple",
+     "DLL 2024-01-01 10:00:00.000000 - (0, 100) train.loss : 2.3456  train.ips : 1234.5 images/s lr : 0.001\n"
+     "DLL 2024-01-01 10:00:01.000000 - (0, 100, 5) val.loss : 2.5 \n",
+     {"step": 100, "epoch": 0.0, "loss": 2.3456, "lr": 0.001, "val_loss": 2.5}),
     # verl/utils/tracking.py console logger: `step:N - key:value - key:value`
     ("verl",
      "(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06 - actor/grad_norm:0.5 - "
