@@ -46,7 +46,13 @@ _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
 # the epochs done, not a step.
 _EPOCHS_BAR = re.compile(r"epochs?", re.IGNORECASE)
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
-                           r"preprocess|filter|calculat|shard", re.IGNORECASE)
+                           r"preprocess|filter|calculat|shard"
+                           # a description opening with other work's verb: vLLM's `Processed prompts`,
+                           # `Adding requests`, `Capturing CUDA graph shapes` inside an RL trainer,
+                           # diffusers' `Sampling`, a GRPO rollout's `Generating`
+                           r"|^\W*(?:process|adding|captur|compil|profil|benchmark|writ|cach|extract|encod|"
+                           r"decod|collect|scor|build|pack|creat|generat|sampl|quantiz|calibrat|autotun|"
+                           r"estimat|infer|rollout|precomput|check|unpack|sync)", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
 _DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
 # transformers' NotebookProgressBar as text: `[{n}/{total} {elapsed} < {remaining}, {rate} it/s, {comment}]`,

@@ -711,3 +711,24 @@ def test_a_count_of_skipped_iterations_is_no_run_length() -> None:
     [reading] = parse_record(normalize(
         " iteration      100/  500000 | lm loss: 7.1E+00 | number of skipped iterations:   5 |"))
     assert (reading.step, reading.total) == (100, 500000)
+
+
+@pytest.mark.parametrize("desc", [
+    # vLLM inside an RL trainer: vllm/entrypoints/llm.py `_run_engine` (`Processed prompts`),
+    # `_validate_and_add_requests` (`Adding requests`), the model runner's `Capturing CUDA graph shapes`
+    "Processed prompts", "Adding requests", "Capturing CUDA graph shapes",
+    "Generating", "Sampling", "Compiling", "Precomputing",
+])
+def test_a_longer_bar_of_other_work_does_not_take_the_training_position(tmp_path: Path, desc: str) -> None:
+    log = tmp_path / "rl.log"
+    log.write_text("{'loss': 1.2, 'epoch': 0.34}\n"
+                   " 34%|███▍      | 340/1000 [10:00<20:00,  1.8s/it]\n"
+                   f"{desc}: 100%|██████████| 2000/2000 [00:30<00:00, 66.0it/s]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.status) == (340, 1000, "running")
+
+
+def test_a_training_bar_naming_its_work_otherwise_still_reads() -> None:
+    """Only a description opening with other work's verb is set aside: `Training (scoring on)` reads."""
+    [reading] = parse_record(normalize("Training (scoring on):  34%|███▍      | 340/1000 [10:00<20:00,  1.8s/it]"))
+    assert (reading.step, reading.total) == (340, 1000)
