@@ -209,6 +209,13 @@ CASES = [
      "[INFO|2024-06-01 10:00:00] llamafactory.train.callbacks:157 >> {'loss': 1.2, 'grad_norm': 0.8, "
      "'learning_rate': 1e-05, 'epoch': 0.5, 'throughput': 1234.5}\n",
      {"loss": 1.2, "lr": 1e-05, "epoch": 0.5}),
+    # NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_printer.py `on_train_batch_end`:
+    # `f" epoch {trainer.current_epoch}, iteration {n}/{self.total}"` then ` | {metric}: {val}`
+    ("nemo2-progress-printer",
+     "Training epoch 0, iteration 50/100 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 49 | "
+     "reduced_train_loss: 11.03 | train_step_timing in s: 0.6213 | consumed_samples: 1600\n"
+     "Validation: iteration 5/10\n",
+     {"step": 50, "total": 100, "epoch": 0.0, "loss": 11.03, "lr": 1.499e-05, "global_batch_size": 32}),
     # NVIDIA/dllogger dllogger/logger.py `default_step_format` is `str(step)`: DeepLearningExamples'
     # `dllogger.log(step=(epoch, global_step), data=...)` prints the tuple; a third member counts
     # the validation's iterations, so that line moves no step
