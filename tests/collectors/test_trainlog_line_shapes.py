@@ -732,3 +732,16 @@ def test_a_training_bar_naming_its_work_otherwise_still_reads() -> None:
     """Only a description opening with other work's verb is set aside: `Training (scoring on)` reads."""
     [reading] = parse_record(normalize("Training (scoring on):  34%|███▍      | 340/1000 [10:00<20:00,  1.8s/it]"))
     assert (reading.step, reading.total) == (340, 1000)
+
+
+def test_a_fixed_width_row_whose_blank_cells_tabs_erased_keeps_its_step(tmp_path: Path) -> None:
+    """nerfstudio's LocalWriter table (nerfstudio/utils/writer.py) leaves `Test Rays / Sec` blank
+    before its first evaluation; pasted with tabs for its space runs the blank leaves no trace, so
+    only the first cell, the step, is sure of its column (no figure lands under another name)."""
+    log = tmp_path / "nerf.log"
+    log.write_text("Step (% Done)\tTrain Iter (time)\tETA (time)\tTrain Rays / Sec\tTest Rays / Sec\n"
+                   "3790 (1.26%)\t31.544 ms\t2 h, 35 m, 43 s\t1.02 K\n"
+                   "3800 (1.27%)\t31.634 ms\t2 h, 36 m, 9 s\t1.01 K\n")
+    snap = read_log(log)
+    assert snap.step == 3800
+    assert not any("rays" in name for name in snap.metrics)
