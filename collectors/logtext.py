@@ -17,6 +17,10 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 # An escape code a paste spelled out (`ESC[J`, `ESC[4A` where a page rendered the byte, `^[[J` as
 # `cat -v` shows it): chainer's PrintReport redraws its table row with them.
 _SPELLED_ANSI = re.compile(r"(?:ESC|\^\[)\[[0-?]*[ -/]*[@-~]")
+# A colour code whose ESC byte a paste lost (Keras 3's `[1m 50/469[0m [32m━━[0m`): stripped only on
+# a line that holds the reset `[0m`, which no log prints as text.
+_BARE_SGR = re.compile(r"\[[0-9;]{0,12}m")
+_BARE_RESET = "[0m"
 RANK_PREFIX = re.compile(r"^\s*\[(?:default|rank)(\d+)\]:")
 _LEVEL = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|NOTICE|TRACE|SUCCESS|FATAL)"
 _CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
@@ -168,6 +172,8 @@ def clean(text: str) -> str:
         text = ANSI.sub("", text)
     if "ESC[" in text or "^[[" in text:
         text = _SPELLED_ANSI.sub("", text)
+    if _BARE_RESET in text:
+        text = _BARE_SGR.sub("", text)
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""

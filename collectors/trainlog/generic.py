@@ -60,6 +60,9 @@ _EPOCH_BATCH = re.compile(r"\bEpoch(?:\((?P<phase>\w+)\))?(?P<colon>:)?\s*\[(?P<
 # the batch counted within the epoch (mosaicml/composer composer/loggers/console_logger.py
 # `_get_progress_string`); the empty `colon` group reads its epoch as 1-based.
 _COMPOSER_EPOCH = re.compile(r"\[epoch=(?P<e>\d+)\]\[batch=(?P<i>\d+)/(?P<n>\d+)\](?P<colon>)")
+# timm's `Train: {epoch} [{update_idx:>4d}/{updates_per_epoch} ({pct:>3.0f}%)]` (huggingface/pytorch-image-models
+# train.py `train_one_epoch`): the epoch counted from 0 (the `colon` group, as the ImageNet example's), not a `train` figure.
+_TIMM_EPOCH = re.compile(r"\s*Train(?P<colon>:) (?P<e>\d+) \[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+) \(\s*\d+%\)\]")
 # tflearn's `| Adam | epoch: 001 | loss: 1.69 - acc: 0.40 -- iter: 00768/55000`: the epoch's samples,
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
@@ -93,6 +96,10 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
 # `200/1000 | loss 3.2`, `1500: loss=0.54`).
 _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
+# DLLogger's default step format, `str(step)` of `step=(epoch, iteration)` (NVIDIA/dllogger
+# dllogger/logger.py `default_step_format`): `(0, 100) train.loss : 2.3456`; a third member counts
+# a validation's iterations.
+_LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
@@ -106,6 +113,12 @@ _PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
+# A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`):
+# a count word, then only words that say which steps, then the unit; `number of skipped
+# iterations` (Megatron) counts something else.
+_COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
+_LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
+_LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 # GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
 # slash apart; each name is a kind of the leading word (`total` loss).
@@ -153,6 +166,9 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
+    lowered = [word.lower() for word in words]
+    if lowered[-1] in _LENGTH_UNITS and lowered[0] in _COUNT_WORDS and _LENGTH_WORDS.issuperset(lowered[:-1]):
+        return "total steps"
     if _known(key) or plain_name(key).endswith(TOTAL_KEYS):
         return key
     for start in range(1, len(words)):
@@ -255,7 +271,9 @@ def generic(text: str) -> Reading | None:
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
-    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text)
+    if timm := _TIMM_EPOCH.match(text):
+        found = [(key, value) for key, value in found if key != "Train"]
+    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
     position = None if _TFLEARN_SAMPLES.search(text) else next(
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), None)
@@ -277,6 +295,8 @@ def generic(text: str) -> Reading | None:
     positioned = step
     if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
+    if step is None and (dll := _LEAD_TUPLE.match(text)) and not dll["val"]:
+        step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:
         total = int(announced[1])
     if eagle := _EPOCH_OF.search(text):

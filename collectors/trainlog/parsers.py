@@ -55,6 +55,10 @@ _DARKNET = re.compile(r"\s*(?P<step>\d+): (?P<loss>\S+), (?P<avg>\S+) avg(?: los
                       r" (?P<s>[\d.]+) seconds, \d+ images\b.*")
 # Megatron-LM: ` iteration      199/  317892 | consumed samples: ... | lm loss: 7.1E+00 |`.
 _MEGATRON = re.compile(r"iteration\s+(?P<step>\d+)\s*/\s*(?P<total>\d+)\s*\|(?P<rest>.*)")
+# NeMo 2's ProgressPrinter over the same fields: `Training epoch 0, iteration 50/100 | lr: ... |
+# global_step: 49 | reduced_train_loss: ...` (NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_printer.py
+# `on_train_batch_end`): Lightning's `current_epoch`, from 0.
+_NEMO_EPOCH = re.compile(r"\bTraining epoch (?P<e>\d+), iteration\b")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
 # Since b6a7f40 (2025-08-16) each of several validation sets is named: `validation-0 loss at`,
 # `validation-wiki loss at` (NVIDIA/Megatron-LM megatron/training/training.py `evaluate_and_print_results`).
@@ -234,8 +238,11 @@ def megatron(text: str) -> Reading | None:
         if value is not None:
             add_metric(metrics, key, value)
     ms = metrics.pop("elapsed_time_per_iteration_(ms)", None)
+    metrics.pop("step", None)  # NeMo's `global_step: 49`: a position, the iteration's is the one read
     step, total = int(match["step"]), int(match["total"])
+    epoch = _NEMO_EPOCH.search(text, 0, match.end("total"))
     return Reading("megatron", metrics, step=step, total=total, done=step >= total > 0,
+                   epoch=float(epoch["e"]) if epoch else None,
                    steps_per_s=1000.0 / ms if ms and ms > 0 else None)
 
 

@@ -41,8 +41,18 @@ _EPOCH = re.compile(r"[Ee]poch(?:\s+|:\s*)\[?\s*(\d+)(\s*/\s*\d+)?")
 # torchtune's recipes: `pbar.set_description(f"{curr_epoch + 1}|{self.global_step}|Loss: {loss_to_log}")`
 # over a bar of one epoch's steps (pytorch/torchtune recipes/full_finetune_single_device.py).
 _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
+# A bar over the epochs themselves, described by the bare word: `trange(num_train_epochs, desc="Epoch")`
+# (huggingface/transformers examples, 2019-2020 run_glue.py) prints `Epoch:  33%|...| 1/3`; its count is
+# the epochs done, not a step.
+_EPOCHS_BAR = re.compile(r"epochs?", re.IGNORECASE)
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
-                           r"preprocess|filter|calculat|shard", re.IGNORECASE)
+                           r"preprocess|filter|calculat|shard"
+                           # a description opening with other work's verb: vLLM's `Processed prompts`,
+                           # `Adding requests`, `Capturing CUDA graph shapes` inside an RL trainer,
+                           # diffusers' `Sampling`, a GRPO rollout's `Generating`
+                           r"|^\W*(?:process|adding|captur|compil|profil|benchmark|writ|cach|extract|encod|"
+                           r"decod|collect|scor|build|pack|creat|generat|sampl|quantiz|calibrat|autotun|"
+                           r"estimat|infer|rollout|precomput|check|unpack|sync)", re.IGNORECASE)
 # Bars counting data rather than steps (`datasets` map/filter/tokenisation, downloads).
 _DATA_UNITS = frozenset({"examples", "ex", "ba", "B", "kB", "MB", "GB", "files", "file", "shards"})
 # transformers' NotebookProgressBar as text: `[{n}/{total} {elapsed} < {remaining}, {rate} it/s, {comment}]`,
@@ -150,6 +160,9 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         remaining_s=seconds(remaining) if remaining else None,
         done=bool(total and n >= total and epoch is None),
     )
+    if _EPOCHS_BAR.fullmatch(desc.strip()) and total:
+        metrics["total_epochs"] = total
+        reading.step, reading.total, reading.epoch, reading.done = None, None, n, n >= total
     if "|" in desc and (counted := _EPOCH_STEP.search(desc)):
         _run_wide(reading, int(counted[1]), int(counted[2]))
     if (posted := from_pairs("postfix", postfix)) is not None:

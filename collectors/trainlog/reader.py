@@ -353,6 +353,11 @@ class LineReader:
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
             columns, cells = aligned
+        if len(cells) < len(columns) and "\t" in text and canonical(columns[0]) == "step":
+            # tabs for the space runs of a fixed-width row with blank cells (nerfstudio's table
+            # before its first evaluation) leave no trace of which column went blank: only the
+            # first cell, the row's position, is sure of its column
+            columns, cells = columns[:1], cells[:1]
         figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
         numeric = [figure is not None for figure in figures]
         blank = cells.count("")  # a CSV row leaves what was not logged with it empty (Lightning's

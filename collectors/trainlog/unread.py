@@ -6,9 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from sessiontui.collectors.trainlog.vocabulary import LEXICON, canonical
+
 _LOSS_HINTS = ("loss", "xent", "nll", "entropy", "ppl", "perplexity")
 _ACC_HINTS = ("acc", "accept")
-_POSITION_ACC = re.compile(r"(?:eval_|val_)?acc_\d+|.*accept.*")
+# A per-position accuracy under any spelling (`acc_0`, SpecForge-style `pacc_0`, `top1_acc_2`,
+# `train/acc_1`) or an acceptance figure: the log is a speculative-decoding draft's training.
+_POSITION_ACC = re.compile(r"(?:eval_|val_)?[\w/]*acc\w*_\d+|.*accept.*")
+_PHASE = re.compile(r"^(?:val|eval|test)_")
 MAX_KEYS = 3  # unread keys named in one note
 
 
@@ -19,7 +24,7 @@ def unread_notes(metrics: Mapping[str, float], loss: float | None, acc: tuple[fl
     notes = []
     if loss is None and metrics:
         keys = _keys(metrics, _LOSS_HINTS) or _keys(metrics, ())
-        notes.append(f"no loss read ({', '.join(keys)} printed)")
+        notes.append(f"no loss read ({', '.join(keys)} printed)" if keys else "no loss read")
     speculative = (fmt or "").startswith("specforge") or any(
         _POSITION_ACC.fullmatch(key) for key in metrics)
     if not acc and speculative:
@@ -29,5 +34,13 @@ def unread_notes(metrics: Mapping[str, float], loss: float | None, acc: tuple[fl
 
 
 def _keys(metrics: Mapping[str, float], hints: tuple[str, ...]) -> list[str]:
-    """Up to three printed keys containing one of the hints (any keys when there are none)."""
-    return [key for key in metrics if not hints or any(hint in key for hint in hints)][:MAX_KEYS]
+    """Up to three printed keys the reader did not map (not `lr`, not `eval_loss`), containing one
+    of the hints (any such keys when there are none)."""
+    return [key for key in metrics if not _mapped(key)
+            and (not hints or any(hint in key for hint in hints))][:MAX_KEYS]
+
+
+def _mapped(key: str) -> bool:
+    """Whether the reader took a printed key for a figure it knows (`learning_rate` is the rate,
+    `eval_loss` the evaluation's loss): such a key is read, never named as unread."""
+    return _PHASE.sub("", canonical(key)) in LEXICON

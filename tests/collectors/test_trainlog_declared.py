@@ -90,6 +90,27 @@ def test_a_spec_decoding_log_without_rates_says_so() -> None:
     assert unread_notes({"loss": 1.0, "accuracy": 0.9}, 1.0, (), "keras") == []
 
 
+@pytest.mark.parametrize(("metrics", "note"), [
+    # a loss under a name the vocabulary has never seen: named, the rate it did read is not
+    ({"objective": 2.3, "lr": 1e-4}, "no loss read (objective printed)"),
+    # verl/utils/tracking.py's console line `step:N - actor/pg_loss:.. - actor/lr:..`
+    ({"actor/pg_loss": 0.01, "actor/lr": 1e-6, "lr": 1e-6}, "no loss read (actor/pg_loss printed)"),
+    # the evaluation's loss was read (as the val loss): only what was not read is named
+    ({"eval_loss": 1.1, "eval_runtime": 10.0}, "no loss read (eval_runtime printed)"),
+    ({"lr": 1e-4, "grad_norm": 0.5}, "no loss read"),
+])
+def test_the_loss_note_names_only_keys_the_reader_did_not_map(metrics: dict[str, float], note: str) -> None:
+    assert unread_notes(metrics, None, (), "key-value") == [note]
+
+
+@pytest.mark.parametrize("key", ["pacc_0", "top1_acc_0", "train/acc_1"])
+def test_per_position_accuracies_under_another_spelling_say_no_rates_were_read(key: str) -> None:
+    """A draft's accuracies printed as `pacc_0` (not the `acc_0` the reader maps) are reported."""
+    assert unread_notes({key: 0.45, "loss": 1.0}, 1.0, (), "key-value") == [
+        f"no acceptance rates read ({key} printed)"]
+    assert unread_notes({"acc5": 0.99, "acc_top1": 0.9, "loss": 1.0}, 1.0, (), "key-value") == []
+
+
 def test_train_status_json_carries_the_unread_notes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["train", "status", "--log", str(CORPUS / "b01" / "ultralytics_table.log"),
                  "--json"]) == 0

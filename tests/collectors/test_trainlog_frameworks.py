@@ -194,10 +194,11 @@ CASES = [
      "    optim/total_grad_norm=1.234\n    optim/learning_rate_group0=0.0004\n",
      {"step": 100, "total": 739328, "loss": 7.123, "grad_norm": 1.234, "lr": 0.0004}),
     # timm/train.py `train_one_epoch`: `Train: {epoch} [{idx}/{len} ({pct}%)]  Loss: {val} ({avg})`
+    # (its epoch counted from 0: `for epoch in range(start_epoch, num_epochs)`, never a `train` figure)
     ("timm",
-     "Train: 0 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
+     "Train: 3 [ 100/1251 (  8%)]  Loss: 6.912 (6.93)  Time: 0.412s,  621.37/s  (0.420s,  609.52/s)  "
      "LR: 1.000e-04  Data: 0.010 (0.012)\n",
-     {"step": 100, "total": 1251, "loss": 6.912, "lr": 1e-4}),
+     {"step": 100, "total": 1251, "loss": 6.912, "lr": 1e-4, "epoch": 3 + 100 / 1251, "train": None}),
     # TRL's DPOTrainer through Trainer.log
     ("trl-dpo",
      "{'loss': 0.6931, 'grad_norm': 2.1, 'learning_rate': 5e-07, 'rewards/chosen': 0.01, "
@@ -208,6 +209,20 @@ CASES = [
      "[INFO|2024-06-01 10:00:00] llamafactory.train.callbacks:157 >> {'loss': 1.2, 'grad_norm': 0.8, "
      "'learning_rate': 1e-05, 'epoch': 0.5, 'throughput': 1234.5}\n",
      {"loss": 1.2, "lr": 1e-05, "epoch": 0.5}),
+    # NVIDIA/NeMo nemo/lightning/pytorch/callbacks/progress_printer.py `on_train_batch_end`:
+    # `f" epoch {trainer.current_epoch}, iteration {n}/{self.total}"` then ` | {metric}: {val}`
+    ("nemo2-progress-printer",
+     "Training epoch 0, iteration 50/100 | lr: 1.499e-05 | global_batch_size: 32 | global_step: 49 | "
+     "reduced_train_loss: 11.03 | train_step_timing in s: 0.6213 | consumed_samples: 1600\n"
+     "Validation: iteration 5/10\n",
+     {"step": 50, "total": 100, "epoch": 0.0, "loss": 11.03, "lr": 1.499e-05, "global_batch_size": 32}),
+    # NVIDIA/dllogger dllogger/logger.py `default_step_format` is `str(step)`: DeepLearningExamples'
+    # `dllogger.log(step=(epoch, global_step), data=...)` prints the tuple; a third member counts
+    # the validation's iterations, so that line moves no step
+    ("dllogger-tuple",
+     "DLL 2024-01-01 10:00:00.000000 - (0, 100) train.loss : 2.3456  train.ips : 1234.5 images/s lr : 0.001\n"
+     "DLL 2024-01-01 10:00:01.000000 - (0, 100, 5) val.loss : 2.5 \n",
+     {"step": 100, "epoch": 0.0, "loss": 2.3456, "lr": 0.001, "val_loss": 2.5}),
     # verl/utils/tracking.py console logger: `step:N - key:value - key:value`
     ("verl",
      "(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06 - actor/grad_norm:0.5 - "

@@ -4,9 +4,11 @@ fields, a missing value printed as `N/A`, DeepSpeed's early epoch/step timer (co
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 
@@ -60,6 +62,20 @@ def test_a_pasted_escape_code_spelled_out_is_dropped() -> None:
     """ESPnet#1138 pasted chainer's redraw as text: `ESC[4AESC[J0   200   677.669`."""
     assert normalize("ESC[4AESC[J0           200         677.669") == "0           200         677.669"
     assert normalize("^[[J     total [....]  0.00%") == "     total [....]  0.00%"
+
+
+def test_a_colour_code_whose_escape_byte_a_paste_lost_is_dropped(tmp_path: Path) -> None:
+    """Keras 3's bar (keras-team/keras keras/src/utils/progbar.py `update`: `\\x1b[1m{bar}\\x1b[0m `,
+    `\\33[32m{'━' * prog_width}\\x1b[0m`) pasted without its ESC bytes still reads as the epoch's bar;
+    a `[5m` in a line without the reset `[0m` is text."""
+    log = tmp_path / "keras3.log"
+    log.write_text("Epoch 2/10\n[1m 50/469[0m [32m━━[0m[37m━━━━━━━━━━━━━━━━━━[0m [1m1:23[0m 12ms/step"
+                   " - accuracy: 0.8123 - loss: 0.5432\n")
+    snap = read_log(log)
+    assert snap.epoch == pytest.approx(1 + 50 / 469)
+    assert snap.loss == pytest.approx(0.5432)
+    assert normalize("[1;31mloss[0m: 0.5") == "loss: 0.5"
+    assert normalize("eta [5m 20s] loss 0.5") == "eta [5m 20s] loss 0.5"
 
 
 def test_a_figure_or_name_set_in_markdown_bold_reads_bare() -> None:
@@ -136,8 +152,6 @@ def test_wandb_log_counter_never_beats_a_training_step(line: str) -> None:
 
 def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
     """yolov7#1124: the row and bar under `Epoch gpu_mem box ...`, then `Traceback` on that line."""
-    from sessiontui.collectors.trainlog import read_log
-
     log = tmp_path / "train.log"
     log.write_text(
         "     Epoch   gpu_mem       box       obj       cls     total    labels  img_size\n"
@@ -659,3 +673,75 @@ def test_a_postfix_set_as_a_string_reads_its_pairs(postfix: str) -> None:
 def test_an_epoch_of_total_in_brackets_before_a_bar_counts_from_one() -> None:
     [reading] = parse_record(normalize("Epoch [2/10]:  45%|####5     | 45/100 [00:05<00:06,  9.1it/s, loss=2.1]"))
     assert reading.epoch == pytest.approx(1.45)
+
+
+def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
+    """huggingface/transformers examples/run_glue.py (2019-2020): `train_iterator = trange(
+    int(args.num_train_epochs), desc="Epoch")` over `tqdm(train_dataloader, desc="Iteration")`;
+    a bar described `Epoch`/`Epochs` alone counts epochs done, and at its total the run is over."""
+    log = tmp_path / "glue.log"
+    log.write_text("Epoch:   0%|          | 0/3 [00:00<?, ?it/s]\n"
+                   "Iteration: 100%|██████████| 1000/1000 [30:00<00:00,  1.8s/it]\n"
+                   "Epoch:  33%|███▎      | 1/3 [30:00<60:00, 1800.00s/it]\n"
+                   "Iteration:  10%|█         | 100/1000 [03:00<27:00,  1.8s/it]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.epoch) == (100, 1000, 1.0)
+    assert snap.metrics["total_epochs"] == 3
+    alone = tmp_path / "epochs.log"
+    alone.write_text("Epochs: 100%|██████████| 100/100 [10:00<00:00,  6.0s/it, loss=0.123]\n")
+    snap = read_log(alone)
+    assert (snap.step, snap.epoch, snap.loss, snap.status) == (None, 100.0, 0.123, "finished")
+
+
+@pytest.mark.parametrize("announced", [
+    # verl/trainer/ppo/ray_trainer.py `_create_dataloader`: print(f"Total training steps: {self.total_training_steps}")
+    "Total training steps: 1000", "(TaskRunner pid=1) Total training steps: 1000",
+    "Total number of training steps: 1000", "Number of training steps: 1000",
+    "total_training_steps=1000", "num_train_steps: 1000",
+])
+def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, announced: str) -> None:
+    log = tmp_path / "verl.log"
+    log.write_text(f"{announced}\n(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps) == (34, 1000)
+
+
+def test_a_count_of_skipped_iterations_is_no_run_length() -> None:
+    """Megatron-LM's `number of skipped iterations:   5` counts skips, not the run's iterations."""
+    [reading] = parse_record(normalize(
+        " iteration      100/  500000 | lm loss: 7.1E+00 | number of skipped iterations:   5 |"))
+    assert (reading.step, reading.total) == (100, 500000)
+
+
+@pytest.mark.parametrize("desc", [
+    # vLLM inside an RL trainer: vllm/entrypoints/llm.py `_run_engine` (`Processed prompts`),
+    # `_validate_and_add_requests` (`Adding requests`), the model runner's `Capturing CUDA graph shapes`
+    "Processed prompts", "Adding requests", "Capturing CUDA graph shapes",
+    "Generating", "Sampling", "Compiling", "Precomputing",
+])
+def test_a_longer_bar_of_other_work_does_not_take_the_training_position(tmp_path: Path, desc: str) -> None:
+    log = tmp_path / "rl.log"
+    log.write_text("{'loss': 1.2, 'epoch': 0.34}\n"
+                   " 34%|███▍      | 340/1000 [10:00<20:00,  1.8s/it]\n"
+                   f"{desc}: 100%|██████████| 2000/2000 [00:30<00:00, 66.0it/s]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.status) == (340, 1000, "running")
+
+
+def test_a_training_bar_naming_its_work_otherwise_still_reads() -> None:
+    """Only a description opening with other work's verb is set aside: `Training (scoring on)` reads."""
+    [reading] = parse_record(normalize("Training (scoring on):  34%|███▍      | 340/1000 [10:00<20:00,  1.8s/it]"))
+    assert (reading.step, reading.total) == (340, 1000)
+
+
+def test_a_fixed_width_row_whose_blank_cells_tabs_erased_keeps_its_step(tmp_path: Path) -> None:
+    """nerfstudio's LocalWriter table (nerfstudio/utils/writer.py) leaves `Test Rays / Sec` blank
+    before its first evaluation; pasted with tabs for its space runs the blank leaves no trace, so
+    only the first cell, the step, is sure of its column (no figure lands under another name)."""
+    log = tmp_path / "nerf.log"
+    log.write_text("Step (% Done)\tTrain Iter (time)\tETA (time)\tTrain Rays / Sec\tTest Rays / Sec\n"
+                   "3790 (1.26%)\t31.544 ms\t2 h, 35 m, 43 s\t1.02 K\n"
+                   "3800 (1.27%)\t31.634 ms\t2 h, 36 m, 9 s\t1.01 K\n")
+    snap = read_log(log)
+    assert snap.step == 3800
+    assert not any("rays" in name for name in snap.metrics)
