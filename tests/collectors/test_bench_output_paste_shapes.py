@@ -66,3 +66,32 @@ def test_a_title_a_logger_prefix_hid_still_reads_generically() -> None:
             "2024/07/11 23:37:56 End to End Latency (ms) avg: 328.207\n")
     records = read_benchmark_output(text).records
     assert [r.value for r in records] == [12.057]
+
+
+def test_a_tab_after_a_field_separator_reads_as_the_space_it_replaced() -> None:
+    # llama-server's `print_timing` line (ggml-org/llama.cpp tools/server/server.cpp,
+    # "n_decoded = %d, tg = %.2f t/s"), copied from a web page that turned `, ` and `| ` into tabs
+    line = "slot print_timing: id  3 |\ttask 0 |\tn_decoded =   1501,\ttg =  12.82 t/s,\ttg_3s =  12.67 t/s\n"
+    records = read_benchmark_output(line).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 12.82)]
+
+
+def test_a_tab_for_a_column_gap_keeps_the_lines_label_and_value_apart() -> None:
+    # SGLang bench_one_batch (sgl-project/sglang python/sglang/bench_one_batch.py) with its
+    # space runs typed as tabs, the whole paste indented under a tabbed sentence
+    text = ("Here\tis\tmy\tlog:\n"
+            "\tDecode.  median latency: 0.00572 s,\tmedian throughput:\t174.85 token/s\n"
+            "Total. latency:\t0.062 s,\tthroughput:\t1122.76 token/s\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 174.85)]
+    assert records[0].figures["total_tok_s"] == 1122.76
+
+
+def test_an_indented_concurrency_line_above_a_vllm_block_still_names_its_load() -> None:
+    # vLLM benchmark_serving.py prints `Maximum request concurrency: N` above its result block
+    # (vllm-project/vllm benchmarks/benchmark_serving.py); a paste indented it under a sentence
+    lines = VLLM.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if "Serving Benchmark Result" in line)
+    block = "".join(line for line in lines[start:] if "concurrency" not in line)  # an older block's lines
+    text = "Here is my log:\n\tMaximum request concurrency: 16\n" + block
+    assert [r.concurrency for r in read_benchmark_output(text).records] == [16]
