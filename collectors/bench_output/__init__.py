@@ -76,15 +76,15 @@ def _read(text: str, cut: bool = False) -> ParseResult:
             records.extend(family.parse(plain, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
             problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
+    claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
     if not records and not problems:
-        claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     elif records:  # another tool's result pasted above or below a known one's
         records.extend(_other_tools_results(text, records))
-    if not records and problems and plain != text:  # a known title only once its logger prefix went
+    if not records and problems and plain != text and not claimed:  # a title another tool printed
         records = generic.parse(text, [], prompt_only=not cut)
         problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]

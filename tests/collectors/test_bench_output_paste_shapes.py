@@ -95,3 +95,16 @@ def test_an_indented_concurrency_line_above_a_vllm_block_still_names_its_load() 
     block = "".join(line for line in lines[start:] if "concurrency" not in line)  # an older block's lines
     text = "Here is my log:\n\tMaximum request concurrency: 16\n" + block
     assert [r.concurrency for r in read_benchmark_output(text).records] == [16]
+
+
+def test_a_known_block_cut_behind_a_logger_prefix_is_refused_not_read_by_its_labels() -> None:
+    # SGLang bench_serving.py's block (sgl-project/sglang python/sglang/bench_serving.py), logged
+    # through glog and cut before `Output token throughput`: its own title over `Backend:` claims
+    # it, so the cut is said, as without the prefix, instead of storing the request rate.
+    lines = SGLANG.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if "Benchmark Result" in line)
+    end = next(i for i, line in enumerate(lines) if line.startswith("Output token throughput"))
+    text = _each_line("I1201 10:00:00.123456 12345 bench.py:88] ", "".join(lines[start:end]))
+    result = read_benchmark_output(text)
+    assert result.records == []
+    assert "before its output token throughput" in result.problems[0]
