@@ -108,3 +108,16 @@ def test_a_known_block_cut_behind_a_logger_prefix_is_refused_not_read_by_its_lab
     result = read_benchmark_output(text)
     assert result.records == []
     assert "before its output token throughput" in result.problems[0]
+
+
+@pytest.mark.parametrize("above", ["$ vllm bench serve --model Qwen/Qwen3-8B --max-concurrency 8\n",
+                                   "Here is the rest of the result:\n\n"])
+def test_a_block_cut_above_its_title_reads_after_a_command_or_a_sentence(above: str) -> None:
+    # vLLM's block (vllm-project/vllm vllm/benchmarks/serve.py) copied from its third line down,
+    # under the command that ran it or a sentence: still that block, not a labelled-line guess
+    lines = VLLM.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("Benchmark duration"))
+    records = read_benchmark_output(above + "".join(lines[start:])).records
+    assert len(records) == 1
+    assert records[0].source_format == "vllm.bench_serve"
+    assert "bench_duration_s" in records[0].figures
