@@ -1057,3 +1057,14 @@ def test_a_bars_running_estimate_above_the_tools_summary_is_that_run_not_another
     assert records[0].figures["request_throughput"] == 18.57
     two = run.format(rps=18.57, out=3713.87) + run.format(rps=9.1, out=1820.5)
     assert [r.value for r in read_benchmark_output(two).records] == [3713.87, 1820.5]
+
+
+def test_a_model_size_inside_a_hyphenated_name_is_no_figure() -> None:
+    # ray-project/llmperf token_benchmark_ray.py prints `Results for token benchmark for {model}
+    # queried with the {llm_api} api.` over its summary, then `Overall Output Throughput: {}`
+    text = ("Results for token benchmark for meta-llama/Llama-2-7b-chat-hf queried with the openai api.\n\n"
+            "Number Of Errored Requests: 0\nOverall Output Throughput: 421.55374227428\n"
+            "Number Of Completed Requests: 100\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, round(r.value or 0, 2)) for r in records] == [("output_tok_s", 421.55)]
+    assert not any(value == 7 for value in records[0].figures.values())
