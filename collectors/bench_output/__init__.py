@@ -6,7 +6,15 @@ import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output import (
+    declared,
+    generic,
+    guidellm,
+    llamacpp,
+    sglang,
+    trtllm,
+    vllm,
+)
 from sessiontui.collectors.bench_output.common import (
     forget_matches,
     to_text,
@@ -16,7 +24,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, trtllm, llamacpp)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"

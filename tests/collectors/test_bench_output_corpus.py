@@ -31,10 +31,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
-    "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
-        "guidellm 0.4's tables head each column over three lines (`Output Tokens ||` over `Per Sec ||` over"
-        " `Mdn | Mean`); joining them reads the Text Metrics table's per-second Mean (50.5) before the Server"
-        " Throughput one (49.7), so a wrong headline would replace the refusal: left refused",
     "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":
         "expectation judged wrong: it wants the pp and tg rows merged into one record with tg as headline; every other"
         " llama-bench entry (b09's spaced 'pp 512' included) wants one record per row; the reader gives both rows right",

@@ -277,3 +277,47 @@ def test_llama_server_2024_runs_lines() -> None:
     )
     [record] = parse_benchmark_output(log)
     assert (record.value, record.figures["prompt_tok_s"]) == (71.28, 90.59)
+
+
+GUIDELLM_04 = """\
+ℹ Request Latency Statistics (Completed Requests)
+|=============|=========|========|======|======|=====|=====|=====|=====|
+| Benchmark   | Request Latency || TTFT       || ITL      || TPOT     ||
+| Strategy    | Sec             || ms         || ms       || ms       ||
+|             | Mdn     | p95    | Mdn  | p95  | Mdn | p95 | Mdn | p95 |
+|-------------|---------|--------|------|------|-----|-----|-----|-----|
+| synchronous | 1.2     | 1.4    | 21.0 | 25.5 | 4.6 | 4.9 | 4.7 | 5.0 |
+| throughput  | 9.8     | 12.1   | 88.2 | 140.0| 38.1| 45.0| 38.5| 45.6|
+|=============|=========|========|======|======|=====|=====|=====|=====|
+
+
+ℹ Server Throughput Statistics (All Requests)
+|=============|=====|======|=======|======|=======|=======|=======|========|=======|=======|
+| Benchmark   | Requests               |||| Input Tokens || Output Tokens || Total Tokens ||
+| Strategy    | Per Sec   || Concurrency || Per Sec      || Per Sec       || Per Sec      ||
+|             | Mdn | Mean | Mdn   | Mean | Mdn   | Mean  | Mdn   | Mean   | Mdn   | Mean  |
+|-------------|-----|------|-------|------|-------|-------|-------|--------|-------|-------|
+| synchronous | 0.8 | 0.8  | 1.0   | 1.0  | 204.0 | 206.1 | 0.0   | 211.3  | 410.0 | 417.4 |
+| throughput  | 6.1 | 6.3  | 61.0  | 62.2 | 1560.2| 1602.8| 120.0 | 1633.9 | 3190.1| 3236.7|
+|=============|=====|======|=======|======|=======|=======|=======|========|=======|=======|
+"""
+
+
+def test_guidellm_04_reads_each_benchmark_row_by_its_server_throughput_mean() -> None:
+    # vllm-project/guidellm src/guidellm/benchmark/outputs/console.py (0.4): `ℹ` titles, a group
+    # row whose spans close with extra bars, a `Per Sec`/`ms` row, a `Mdn`/`Mean`/`p95` row
+    records = read_benchmark_output(GUIDELLM_04).records
+    assert [(r.source_format, r.config, r.value) for r in records] == [
+        ("guidellm.console", "synchronous", 211.3), ("guidellm.console", "throughput", 1633.9)]
+    assert records[1].figures["request_throughput"] == 6.3
+    assert records[1].figures["mean_concurrency"] == 62.2
+    assert records[1].figures["ttft_ms_median"] == 88.2
+    assert records[1].figures["e2e_ms_p95"] == 12100.0
+    assert records[0].partial == []
+
+
+def test_guidellm_04_cut_before_its_server_throughput_table_is_refused_with_its_reason() -> None:
+    cut = GUIDELLM_04.split("ℹ Server Throughput")[0] + "ℹ Server Throughput Statistics (All Requests)\n"
+    parsed = read_benchmark_output(cut)
+    assert parsed.records == []
+    assert parsed.problems
