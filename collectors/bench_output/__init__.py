@@ -12,6 +12,7 @@ from sessiontui.collectors.bench_output import (
     guidellm,
     llamacpp,
     sglang,
+    tgi,
     trtllm,
     vllm,
 )
@@ -24,7 +25,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"

@@ -23,7 +23,7 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b21/tgi_benchmark_latency_table_falcon40b_nan_row_cut_in_decode.md":
         "expectation judged against issue 24's rule: it wants a record (partial, throughput missing) from"
         " text-generation-benchmark's latency table alone, cut before its throughput table; with no headline"
-        " figure printed the output is refused (a TGI benchmark recogniser would say why)",
+        " figure printed the output is refused (tgi.benchmark says why: latency table without its throughput table)",
     "bench/b21/llama_bench_vulkan_bwrap_sandbox_prompt_fa1_two_rows.txt":
         "expectation judged wrong: it wants 2 records (one per llama-bench row, as b17) and also the tg128 row's"
         " 35.87 as a figure of record 0, the pp512 row; the reader gives both rows right",

@@ -321,3 +321,40 @@ def test_guidellm_04_cut_before_its_server_throughput_table_is_refused_with_its_
     parsed = read_benchmark_output(cut)
     assert parsed.records == []
     assert parsed.problems
+
+
+TGI_BENCHMARK = """\
+| Step           | Batch Size | Average   | Lowest    | Highest   | p50       | p90       | p99       |
+|----------------|------------|-----------|-----------|-----------|-----------|-----------|-----------|
+| Prefill        | 1          | 14.18 ms  | 13.86 ms  | 15.01 ms  | 14.09 ms  | 15.01 ms  | 15.01 ms  |
+|                | 2          | 15.22 ms  | 14.93 ms  | 16.10 ms  | 15.12 ms  | 16.10 ms  | 16.10 ms  |
+| Decode (token) | 1          | 12.03 ms  | 11.91 ms  | 12.33 ms  | 12.00 ms  | 12.05 ms  | 12.05 ms  |
+|                | 2          | 12.61 ms  | 12.48 ms  | 12.92 ms  | 12.58 ms  | 12.70 ms  | 12.70 ms  |
+| Decode (total) | 1          | 84.21 ms  | 83.37 ms  | 86.31 ms  | 84.00 ms  | 84.35 ms  | 84.35 ms  |
+|                | 2          | 88.27 ms  | 87.36 ms  | 90.44 ms  | 88.06 ms  | 88.90 ms  | 88.90 ms  |
+
+
+| Step    | Batch Size | Average            | Lowest             | Highest            |
+|---------|------------|--------------------|--------------------|--------------------|
+| Prefill | 1          | 70.52 tokens/secs  | 66.62 tokens/secs  | 72.15 tokens/secs  |
+|         | 2          | 131.41 tokens/secs | 124.22 tokens/secs | 133.96 tokens/secs |
+| Decode  | 1          | 83.13 tokens/secs  | 81.10 tokens/secs  | 83.96 tokens/secs  |
+|         | 2          | 158.63 tokens/secs | 154.81 tokens/secs | 160.27 tokens/secs |
+"""
+
+
+def test_tgi_benchmark_reads_one_record_per_batch_size_with_each_latency_step_apart() -> None:
+    # huggingface/text-generation-inference benchmark/src/table.rs: latency_table (Step merged
+    # down its rows, `{:.2} ms`) then throughput_table (`{:.2} tokens/secs`)
+    records = read_benchmark_output(TGI_BENCHMARK).records
+    assert [(r.source_format, r.batch_size, r.value) for r in records] == [
+        ("tgi.benchmark", 1, 83.13), ("tgi.benchmark", 2, 158.63)]
+    figures = records[1].figures
+    assert (figures["prompt_tok_s"], figures["decode_token_ms_median"], figures["decode_total_ms_mean"]) == (
+        131.41, 12.58, 88.27)
+
+
+def test_tgi_benchmark_latency_table_alone_is_refused_with_its_reason() -> None:
+    parsed = read_benchmark_output(TGI_BENCHMARK.split("\n\n\n")[0] + "\n")
+    assert parsed.records == []
+    assert parsed.problems == ["tgi.benchmark: latency table without the throughput table after it (cut), not stored"]
