@@ -30,6 +30,7 @@ _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
     r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
+_SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
@@ -69,8 +70,11 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 
 def _ends_in_a_label(text: str) -> bool:
     """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
-    rule), behind a logger prefix or not: a paste cut there."""
+    rule), behind a logger prefix or not: a paste cut there. A sentence the user wrote below the
+    output (`any idea what is wrong?`) is no label."""
     last = clean(text.rstrip("\n").rsplit("\n", 1)[-1]).rstrip()
+    if _SENTENCE.fullmatch(last):
+        return False
     return bool(_LABEL_END.search(last)) or (
         any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 

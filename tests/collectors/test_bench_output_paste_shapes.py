@@ -121,3 +121,13 @@ def test_a_block_cut_above_its_title_reads_after_a_command_or_a_sentence(above: 
     assert len(records) == 1
     assert records[0].source_format == "vllm.bench_serve"
     assert "bench_duration_s" in records[0].figures
+
+
+def test_a_question_below_a_prompt_only_output_is_no_cut_label() -> None:
+    # llama.cpp's `llama_print_timings: prompt eval time = %10.2f ms / %5d tokens (...)` line
+    # (ggml-org/llama.cpp llama.cpp, 2023) alone, the user's question below it: a prompt-only
+    # run, read by its prompt rate, not a paste cut before its generation line
+    text = ("llama_print_timings: prompt eval time =   20388.32 ms /   109 tokens (  187.05 ms per token,"
+            "     5.35 tokens per second)\n\nany idea why prompt processing is this slow?\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 5.35)]
