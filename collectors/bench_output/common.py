@@ -63,8 +63,8 @@ def to_text(data: str | bytes) -> str:
         text = mark.sub("", text)
     if _carried_by_most(_LAUNCHER_MARK.match, text):
         text = _LAUNCHER_MARK.sub("", text)
+    text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
-    text = strip_ranks(text) if "]:" in text else text
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 

@@ -131,3 +131,12 @@ def test_a_question_below_a_prompt_only_output_is_no_cut_label() -> None:
             "     5.35 tokens per second)\n\nany idea why prompt processing is this slow?\n")
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 5.35)]
+
+
+def test_a_block_kept_in_shell_comments_behind_rank_labels_reads_once() -> None:
+    # vLLM's block (vllm-project/vllm vllm/benchmarks/serve.py) kept as `# ` comments in a script,
+    # then relayed by torchrun with `[rank0]: ` on every line: the rank label goes first, then the
+    # comment mark it hid, so the block reads as one result, not its lines as several
+    commented = _each_line("# ", VLLM[VLLM.index("============ Serving"):])
+    records = read_benchmark_output(_each_line("[rank0]: ", commented)).records
+    assert [r.source_format for r in records] == ["vllm.bench_serve"]
