@@ -755,7 +755,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
-_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
+_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*\s*$")  # `## Eagle decoding speed: 297 token/s`
 # a line naming a local runner alone (`lm studio:` after `ollama [v0.11.4]`'s stats): its result follows
 _TOOL_HEADING = re.compile(r"\s*(?:ollama|lm ?studio|llama\.?cpp|llamafile|koboldcpp|jan|gpt4all|localai|mlx(?:[-_]lm)?)"
                            r"(?:\s*\[?v?\d[\w.-]*\]?)?\s*:?\s*", re.IGNORECASE)

@@ -140,3 +140,11 @@ def test_a_block_kept_in_shell_comments_behind_rank_labels_reads_once() -> None:
     commented = _each_line("# ", VLLM[VLLM.index("============ Serving"):])
     records = read_benchmark_output(_each_line("[rank0]: ", commented)).records
     assert [r.source_format for r in records] == ["vllm.bench_serve"]
+
+
+def test_a_value_heading_with_trailing_spaces_is_still_its_own_result() -> None:
+    # a README's `## Eagle decoding speed (SGLang): 297 token/s` headings (sgl-project/sglang
+    # EAGLE benchmark notes) copied from a page that padded each line with spaces
+    text = ("## Official eagle code: 200 token/s   \nsee https://github.com/SafeAILab/EAGLE   \n   \n"
+            "## Normal decoding speed (SGLang): 156 token/s   \n```   \npython -m sglang.launch_server   \n```   \n")
+    assert [r.value for r in read_benchmark_output(text).records] == [200.0, 156.0]
