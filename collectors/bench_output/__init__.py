@@ -71,10 +71,11 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 def _ends_in_a_label(text: str) -> bool:
     """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
     rule), behind a logger prefix or not: a paste cut there. A sentence the user wrote below the
-    output (`any idea what is wrong?`) is no label."""
-    last = clean(text.rstrip("\n").rsplit("\n", 1)[-1]).rstrip()
+    output (`any idea what is wrong?`) is no label: the output's own last line above it is read."""
+    above, _, last = text.rstrip().rpartition("\n")
+    last = clean(last).rstrip()
     if _SENTENCE.fullmatch(last):
-        return False
+        return bool(above.strip()) and _ends_in_a_label(above)
     return bool(_LABEL_END.search(last)) or (
         any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 

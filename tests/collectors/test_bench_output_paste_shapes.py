@@ -148,3 +148,11 @@ def test_a_value_heading_with_trailing_spaces_is_still_its_own_result() -> None:
     text = ("## Official eagle code: 200 token/s   \nsee https://github.com/SafeAILab/EAGLE   \n   \n"
             "## Normal decoding speed (SGLang): 156 token/s   \n```   \npython -m sglang.launch_server   \n```   \n")
     assert [r.value for r in read_benchmark_output(text).records] == [200.0, 156.0]
+
+
+def test_a_question_below_an_output_cut_at_a_label_leaves_it_cut() -> None:
+    # Ollama's `--verbose` stats (ollama/ollama cmd/cmd.go, `eval rate:` last) cut after `eval`,
+    # the user's question below: still cut before its generation rate, so the prompt rate is no result
+    text = ("prompt eval count:    26 token(s)\nprompt eval duration: 69ms\nprompt eval rate:     231.88 tokens/s\n"
+            "eval count:           32 token(s)\neval\n\nany idea what is wrong?\n")
+    assert read_benchmark_output(text).records == []
