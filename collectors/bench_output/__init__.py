@@ -6,7 +6,16 @@ import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from sessiontui.collectors.bench_output import declared, generic, llamacpp, sglang, trtllm, vllm
+from sessiontui.collectors.bench_output import (
+    declared,
+    generic,
+    guidellm,
+    llamacpp,
+    sglang,
+    tgi,
+    trtllm,
+    vllm,
+)
 from sessiontui.collectors.bench_output.common import (
     forget_matches,
     to_text,
@@ -16,11 +25,12 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, trtllm, llamacpp)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
     r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
+_SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
     *(name for family in _FAMILIES for name in family.FORMATS), *generic.FORMATS)
@@ -60,8 +70,12 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
 
 def _ends_in_a_label(text: str) -> bool:
     """Whether the last line is a label without its value (`eval`, `throughput:`; not a `====`
-    rule), behind a logger prefix or not: a paste cut there."""
-    last = clean(text.rstrip("\n").rsplit("\n", 1)[-1]).rstrip()
+    rule), behind a logger prefix or not: a paste cut there. A sentence the user wrote below the
+    output (`any idea what is wrong?`) is no label: the output's own last line above it is read."""
+    above, _, last = text.rstrip().rpartition("\n")
+    last = clean(last).rstrip()
+    if _SENTENCE.fullmatch(last):
+        return bool(above.strip()) and _ends_in_a_label(above)
     return bool(_LABEL_END.search(last)) or (
         any(c.isalpha() for c in last) and not any(c.isdigit() for c in last))
 
@@ -76,15 +90,15 @@ def _read(text: str, cut: bool = False) -> ParseResult:
             records.extend(family.parse(plain, problems))
         except Exception as exc:  # a layout we did not foresee must not cost the other formats
             problems.append(f"{_name(family)}: unreadable layout ({exc!r})")
+    claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
     if not records and not problems:
-        claimed = [family for family in _FAMILIES if family.MARKERS.search(plain)]
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
             records = generic.parse(text, problems, prompt_only=not cut)
     elif records:  # another tool's result pasted above or below a known one's
         records.extend(_other_tools_results(text, records))
-    if not records and problems and plain != text:  # a known title only once its logger prefix went
+    if not records and problems and plain != text and not claimed:  # a title another tool printed
         records = generic.parse(text, [], prompt_only=not cut)
         problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]

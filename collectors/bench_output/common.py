@@ -39,28 +39,41 @@ _NOISE = re.compile(
 # `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `.
 _LAUNCHER_MARK = re.compile(
     r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] )")
+# A tab inside a line stands for the spaces an editor or a web page's copy replaced (`tg =  12.9 t/s,\t`)
+_INNER_TAB = re.compile(r"(?<=\S)[ \t]*\t[ \t]*")
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
-    every line shares (a paste kept in shell comments or a Markdown quote) made plain, and a
-    progress bar's last redraw split from the output printed right after it on the same line."""
+    every line shares (a paste kept in shell comments or a Markdown quote) made plain, a tab
+    inside a line made the spaces it stands for, and a progress bar's last redraw split from
+    the output printed right after it on the same line."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in text:
         text = ANSI.sub("", text)
+    if "\t" in text:
+        text = _INNER_TAB.sub(_spaces, text)
     text = text.removeprefix("\ufeff").replace("\xa0", " ")
     text = _NOISE.sub("", _WRAPPING.sub("", text))
     if mark := paste_mark(text):  # srun's `0: ` task labels on every line
         text = mark.sub("", text)
     if _carried_by_most(_LAUNCHER_MARK.match, text):
         text = _LAUNCHER_MARK.sub("", text)
+    text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
-    text = strip_ranks(text) if "]:" in text else text
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
+
+
+def _spaces(tab: re.Match[str]) -> str:
+    """The spaces a tab inside a line stands for: one after a field separator (`,\t`, `|\t`), where
+    the printer put one, else at least two, so a column gap stays a gap."""
+    if tab.string[tab.start() - 1] in ",;|" and tab.group() == "\t":
+        return " "
+    return " " * max(2, len(tab.group().replace("\t", "  ")))
 
 
 def _carried_by_most(marked: Callable[[str], object], text: str) -> bool:

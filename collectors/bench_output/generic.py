@@ -535,6 +535,20 @@ def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
     return kept
 
 
+def _summarised_bars(results: list[_Result], lines: list[str]) -> list[_Result]:
+    """A progress bar's rates followed by the tool's own summary of the same headline (vLLM's
+    `Processed prompts: 100%|...| est. speed ... output: 3696.76 toks/s]`, then `Throughput: ...
+    3713.87 output tokens/s`) as the summary alone: the bar's are its running estimate of that run."""
+    kept: list[_Result] = []
+    for result in results:
+        bar = kept[-1] if kept and kept[-1].first == kept[-1].last else None  # a result of one line
+        if bar and is_progress_bar(lines[bar.first]) and not is_progress_bar(lines[result.first]) \
+                and _headline(bar.readings) == _headline(result.readings) is not None:
+            kept.pop()
+        kept.append(result)
+    return kept
+
+
 def _unfinished_bar(line: str) -> bool:
     """Whether a line is a progress bar short of its total (`225/1000 [`)."""
     position = _BAR_POSITION.search(line)
@@ -722,7 +736,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
         measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
-    results = _averaged(_summarised(_latest_redraws(measured, lines)), lines)
+    results = _averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)), lines)
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(
         itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}
@@ -741,7 +755,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")
-_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*$")  # `## Eagle decoding speed: 297 token/s`
+_VALUE_HEADING = re.compile(r"#{1,6} [^\n]*:\s*\d[\d.,]*\s*\S*\s*$")  # `## Eagle decoding speed: 297 token/s`
 # a line naming a local runner alone (`lm studio:` after `ollama [v0.11.4]`'s stats): its result follows
 _TOOL_HEADING = re.compile(r"\s*(?:ollama|lm ?studio|llama\.?cpp|llamafile|koboldcpp|jan|gpt4all|localai|mlx(?:[-_]lm)?)"
                            r"(?:\s*\[?v?\d[\w.-]*\]?)?\s*:?\s*", re.IGNORECASE)

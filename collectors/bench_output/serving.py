@@ -56,13 +56,17 @@ def result_blocks(text: str) -> Iterator[Block]:
     """Every result block; one cut before its closing line comes out with `closed` False, and
     a paste that starts inside one, below its title, is that block."""
     titled = "Benchmark Result" in text
-    if not titled and not _starts_inside_a_block(text):
+    inside = None if titled else _start_inside_a_block(text)
+    if not titled and inside is None:
         return
-    block: Block | None = None if titled else Block(start=0)
+    block: Block | None = None if inside is None else Block(start=inside)
     section = ""
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
+        if offset < (inside or 0):  # a command or a sentence above the cut block
+            offset += len(line)
+            continue
         if _BLOCK_START.match(stripped):
             if block is not None and block.rows:
                 yield block
@@ -90,13 +94,18 @@ _OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):"
 _SECTION_LINE = re.compile(r"(?m)^[ \t]*-{3,}[^-\n]+-{3,}[ \t]*$")
 
 
-def _starts_inside_a_block(text: str) -> bool:
-    """Whether a paste cut above a block's title starts with one of the block's own labels and
-    holds its output rate and a `----Section----` heading: the rest of that block."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    pair = _LABEL_VALUE.match(first)
-    return (pair is not None and pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS
-            and bool(_OUTPUT_RATE_LINE.search(text)) and bool(_SECTION_LINE.search(text)))
+def _start_inside_a_block(text: str) -> int | None:
+    """Where a paste cut above a block's title starts that block: its first `label: value` line
+    (a command or a sentence may come before) when it is one of the block's own labels and the
+    paste holds its output rate and a `----Section----` heading; None for any other paste."""
+    if not (_OUTPUT_RATE_LINE.search(text) and _SECTION_LINE.search(text)):
+        return None
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if pair := _LABEL_VALUE.match(line):
+            return offset if pair[1].lower() in _BLOCK_FIGURES.keys() | _BLOCK_FIELDS else None
+        offset += len(line)
+    return None
 
 
 # Figure names shared by the SGLang and vLLM serving benchmarks, printed label -> figure.

@@ -42,7 +42,7 @@ FORMATS = ("vllm.bench_serve", "vllm.bench_serve.json", "vllm.spec_decode", "vll
 # `output_throughput` after the tool's own key, see own_json).
 MARKERS = re.compile(rf"{OWN_TITLE}|SpecDecoding metrics|acceptance at token|{own_json('model_id|spec_decode_')}")
 _NAMESPACE = re.compile(r"Namespace\(")
-_CONCURRENCY_LINE = re.compile(r"^Maximum request concurrency:\s*(\d+)", re.MULTILINE)
+_CONCURRENCY_LINE = re.compile(r"^[ \t]*Maximum request concurrency:\s*(\d+)", re.MULTILINE)
 # Printed before the progress bar: `Traffic request rate: 15.0` (`... 15.0 RPS.` in some versions).
 _RATE_LINE = re.compile(r"^Traffic request rate:\s*([\d.]+|inf)", re.MULTILINE)
 _VERSION = re.compile(

@@ -23,7 +23,7 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b21/tgi_benchmark_latency_table_falcon40b_nan_row_cut_in_decode.md":
         "expectation judged against issue 24's rule: it wants a record (partial, throughput missing) from"
         " text-generation-benchmark's latency table alone, cut before its throughput table; with no headline"
-        " figure printed the output is refused (a TGI benchmark recogniser would say why)",
+        " figure printed the output is refused (tgi.benchmark says why: latency table without its throughput table)",
     "bench/b21/llama_bench_vulkan_bwrap_sandbox_prompt_fa1_two_rows.txt":
         "expectation judged wrong: it wants 2 records (one per llama-bench row, as b17) and also the tg128 row's"
         " 35.87 as a figure of record 0, the pp512 row; the reader gives both rows right",
@@ -31,10 +31,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 2 records, the second a qps4 block cut before its output throughput"
         " (vLLM's headline, so that block is left out with a problem line), and partial=['latency'] on record 0,"
         " the complete qps1 block",
-    "bench/b23/guidellm_04_llmd_harness_console_run_summary_tables.txt":
-        "guidellm 0.4's tables head each column over three lines (`Output Tokens ||` over `Per Sec ||` over"
-        " `Mdn | Mean`); joining them reads the Text Metrics table's per-second Mean (50.5) before the Server"
-        " Throughput one (49.7), so a wrong headline would replace the refusal: left refused",
     "bench/b23/llama_bench_2023_pr_example_pp_512_space.md":
         "expectation judged wrong: it wants the pp and tg rows merged into one record with tg as headline; every other"
         " llama-bench entry (b09's spaced 'pp 512' included) wants one record per row; the reader gives both rows right",

@@ -277,3 +277,84 @@ def test_llama_server_2024_runs_lines() -> None:
     )
     [record] = parse_benchmark_output(log)
     assert (record.value, record.figures["prompt_tok_s"]) == (71.28, 90.59)
+
+
+GUIDELLM_04 = """\
+ℹ Request Latency Statistics (Completed Requests)
+|=============|=========|========|======|======|=====|=====|=====|=====|
+| Benchmark   | Request Latency || TTFT       || ITL      || TPOT     ||
+| Strategy    | Sec             || ms         || ms       || ms       ||
+|             | Mdn     | p95    | Mdn  | p95  | Mdn | p95 | Mdn | p95 |
+|-------------|---------|--------|------|------|-----|-----|-----|-----|
+| synchronous | 1.2     | 1.4    | 21.0 | 25.5 | 4.6 | 4.9 | 4.7 | 5.0 |
+| throughput  | 9.8     | 12.1   | 88.2 | 140.0| 38.1| 45.0| 38.5| 45.6|
+|=============|=========|========|======|======|=====|=====|=====|=====|
+
+
+ℹ Server Throughput Statistics (All Requests)
+|=============|=====|======|=======|======|=======|=======|=======|========|=======|=======|
+| Benchmark   | Requests               |||| Input Tokens || Output Tokens || Total Tokens ||
+| Strategy    | Per Sec   || Concurrency || Per Sec      || Per Sec       || Per Sec      ||
+|             | Mdn | Mean | Mdn   | Mean | Mdn   | Mean  | Mdn   | Mean   | Mdn   | Mean  |
+|-------------|-----|------|-------|------|-------|-------|-------|--------|-------|-------|
+| synchronous | 0.8 | 0.8  | 1.0   | 1.0  | 204.0 | 206.1 | 0.0   | 211.3  | 410.0 | 417.4 |
+| throughput  | 6.1 | 6.3  | 61.0  | 62.2 | 1560.2| 1602.8| 120.0 | 1633.9 | 3190.1| 3236.7|
+|=============|=====|======|=======|======|=======|=======|=======|========|=======|=======|
+"""
+
+
+def test_guidellm_04_reads_each_benchmark_row_by_its_server_throughput_mean() -> None:
+    # vllm-project/guidellm src/guidellm/benchmark/outputs/console.py (0.4): `ℹ` titles, a group
+    # row whose spans close with extra bars, a `Per Sec`/`ms` row, a `Mdn`/`Mean`/`p95` row
+    records = read_benchmark_output(GUIDELLM_04).records
+    assert [(r.source_format, r.config, r.value) for r in records] == [
+        ("guidellm.console", "synchronous", 211.3), ("guidellm.console", "throughput", 1633.9)]
+    assert records[1].figures["request_throughput"] == 6.3
+    assert records[1].figures["mean_concurrency"] == 62.2
+    assert records[1].figures["ttft_ms_median"] == 88.2
+    assert records[1].figures["e2e_ms_p95"] == 12100.0
+    assert records[0].partial == []
+
+
+def test_guidellm_04_cut_before_its_server_throughput_table_is_refused_with_its_reason() -> None:
+    cut = GUIDELLM_04.split("ℹ Server Throughput")[0] + "ℹ Server Throughput Statistics (All Requests)\n"
+    parsed = read_benchmark_output(cut)
+    assert parsed.records == []
+    assert parsed.problems
+
+
+TGI_BENCHMARK = """\
+| Step           | Batch Size | Average   | Lowest    | Highest   | p50       | p90       | p99       |
+|----------------|------------|-----------|-----------|-----------|-----------|-----------|-----------|
+| Prefill        | 1          | 14.18 ms  | 13.86 ms  | 15.01 ms  | 14.09 ms  | 15.01 ms  | 15.01 ms  |
+|                | 2          | 15.22 ms  | 14.93 ms  | 16.10 ms  | 15.12 ms  | 16.10 ms  | 16.10 ms  |
+| Decode (token) | 1          | 12.03 ms  | 11.91 ms  | 12.33 ms  | 12.00 ms  | 12.05 ms  | 12.05 ms  |
+|                | 2          | 12.61 ms  | 12.48 ms  | 12.92 ms  | 12.58 ms  | 12.70 ms  | 12.70 ms  |
+| Decode (total) | 1          | 84.21 ms  | 83.37 ms  | 86.31 ms  | 84.00 ms  | 84.35 ms  | 84.35 ms  |
+|                | 2          | 88.27 ms  | 87.36 ms  | 90.44 ms  | 88.06 ms  | 88.90 ms  | 88.90 ms  |
+
+
+| Step    | Batch Size | Average            | Lowest             | Highest            |
+|---------|------------|--------------------|--------------------|--------------------|
+| Prefill | 1          | 70.52 tokens/secs  | 66.62 tokens/secs  | 72.15 tokens/secs  |
+|         | 2          | 131.41 tokens/secs | 124.22 tokens/secs | 133.96 tokens/secs |
+| Decode  | 1          | 83.13 tokens/secs  | 81.10 tokens/secs  | 83.96 tokens/secs  |
+|         | 2          | 158.63 tokens/secs | 154.81 tokens/secs | 160.27 tokens/secs |
+"""
+
+
+def test_tgi_benchmark_reads_one_record_per_batch_size_with_each_latency_step_apart() -> None:
+    # huggingface/text-generation-inference benchmark/src/table.rs: latency_table (Step merged
+    # down its rows, `{:.2} ms`) then throughput_table (`{:.2} tokens/secs`)
+    records = read_benchmark_output(TGI_BENCHMARK).records
+    assert [(r.source_format, r.batch_size, r.value) for r in records] == [
+        ("tgi.benchmark", 1, 83.13), ("tgi.benchmark", 2, 158.63)]
+    figures = records[1].figures
+    assert (figures["prompt_tok_s"], figures["decode_token_ms_median"], figures["decode_total_ms_mean"]) == (
+        131.41, 12.58, 88.27)
+
+
+def test_tgi_benchmark_latency_table_alone_is_refused_with_its_reason() -> None:
+    parsed = read_benchmark_output(TGI_BENCHMARK.split("\n\n\n")[0] + "\n")
+    assert parsed.records == []
+    assert parsed.problems == ["tgi.benchmark: latency table without the throughput table after it (cut), not stored"]

@@ -1042,3 +1042,29 @@ def test_runs_printed_to_the_same_digits_differ_by_a_last_digit() -> None:
     # the rounding allowed is the printed one (`12.50`: 0.005), not the float's (`12.5`: 0.05)
     text = "eval rate: 12.50 tokens/s\neval rate: 12.54 tokens/s\n"
     assert [r.value for r in read_benchmark_output(text).records] == [12.5, 12.54]
+
+
+def test_a_bars_running_estimate_above_the_tools_summary_is_that_run_not_another() -> None:
+    # vllm-project/vllm: LLM.generate's bar (vllm/entrypoints/llm.py, `est. speed input: {:.2f}
+    # toks/s, output: {:.2f} toks/s`) then benchmarks/benchmark_throughput.py's `Throughput: {:.2f}
+    # requests/s, {:.2f} total tokens/s, {:.2f} output tokens/s`: one run, read by its summary
+    run = ("Processed prompts: 100%|██████████| 1000/1000 [00:53<00:00, 18.62it/s, est. speed input: "
+           "4119.04 toks/s, output: 3696.76 toks/s]\n"
+           "Throughput: {rps} requests/s, 7929.15 total tokens/s, {out} output tokens/s\n"
+           "Total num prompt tokens:  220338\nTotal num output tokens:  199966\n")
+    records = read_benchmark_output(run.format(rps=18.57, out=3713.87)).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 3713.87)]
+    assert records[0].figures["request_throughput"] == 18.57
+    two = run.format(rps=18.57, out=3713.87) + run.format(rps=9.1, out=1820.5)
+    assert [r.value for r in read_benchmark_output(two).records] == [3713.87, 1820.5]
+
+
+def test_a_model_size_inside_a_hyphenated_name_is_no_figure() -> None:
+    # ray-project/llmperf token_benchmark_ray.py prints `Results for token benchmark for {model}
+    # queried with the {llm_api} api.` over its summary, then `Overall Output Throughput: {}`
+    text = ("Results for token benchmark for meta-llama/Llama-2-7b-chat-hf queried with the openai api.\n\n"
+            "Number Of Errored Requests: 0\nOverall Output Throughput: 421.55374227428\n"
+            "Number Of Completed Requests: 100\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, round(r.value or 0, 2)) for r in records] == [("output_tok_s", 421.55)]
+    assert not any(value == 7 for value in records[0].figures.values())
