@@ -62,6 +62,13 @@ _LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])|\d{1,4}:)\s+(?=\D)")
 _SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
 MAX_HEADS = 8  # prefixes stripped from one line at most
 
+# A Markdown-emphasised line, as a paste keeps it (`**Killed**`, `` `Killed` ``): the emphasis goes.
+_EMPHASIS = re.compile(r"^\s*(\*\*?|`)(?![\s*`])(.+?)(?<![\s*`])\1\s*$")
+# The shell's job status for SIGKILL, as glibc's strsignal words it in the locales users run
+# (bminor/glibc po/*.po, msgid "Killed": zh_CN, zh_TW, ja, ko, de, fr, es, it, pt_BR, ru, uk, pl, cs).
+KILLED = (r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Processus arrêté|Terminado \(killed\)"
+          r"|Ucciso|Morto|Убито|Вбито|Unicestwiony|Zabit \(SIGKILL\))")
+
 TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`, TensorFlow 1's
@@ -84,7 +91,7 @@ _NAMED = (
         r"|signal: Segmentation fault", re.IGNORECASE)),
     ("BusError", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|signal: Bus error", re.IGNORECASE)),
     ("Killed", re.compile(
-        r"(?:^|\s|\])Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
+        rf"(?:^|\s|\]){KILLED}(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{{0,3}}"
         r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
     ("Aborted", re.compile(r"Aborted\s+\(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
@@ -98,7 +105,7 @@ _NAMED = (
 CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
-    r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s|\])Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    rf"|NCCL (?:error|WARN)|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
@@ -130,6 +137,8 @@ KIND_HINTS = (
     "driver initialization", "cuda-capable", "cuda initialization", "cudagetdevicecount", "cuinit",
     "nvml", "ptx", "convolution algorithm", "launch failure", "for launch", "launch timed out",
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
+    "已杀死", "強制結束", "強制終了", "죽었음", "getötet", "processus arrêté", "terminado (", "ucciso", "morto",
+    "убито", "вбито", "unicestwiony", "zabit (",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -171,6 +180,8 @@ def clean(text: str) -> str:
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""
+    if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
+        text = emphasised.group(2)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
     for _ in range(MAX_HEADS):
@@ -347,7 +358,7 @@ FAILURE_KINDS = (
                        r"|unable to (?:write to|mmap \d+ bytes from) file </torch_", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
-        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"

@@ -18,10 +18,6 @@ _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
 KNOWN_MISSES: dict[str, str] = {
-    "crash/b11/fastmaskrcnn_iter_line_bold_killed_2017.txt":
-        "the shell's `Killed` pasted inside Markdown bold (`**Killed**`) is not seen as the killed line",
-    "crash/b11/dreamerv3_metrics_then_zh_locale_killed.txt":
-        "a zh_CN shell's `已杀死` (Killed) is not in the vocabulary",
     "crash/b11/pytorch_async_nccl_system_error_captured_traceback_cut.txt":
         "ncclSystemError inside a watchdog-captured traceback reads as the watchdog's timeout",
     "crash/b12/akash_dmesg_T_nvrm_xid_43_31_94_over_two_weeks.txt":

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, failure_kind, has_hint
+from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -567,7 +567,37 @@ SHAPES = [
     # torchelastic's `^CW0616 ... api.py:739] Received 2 death signal, shutting down workers`, then a
     # DataLoader's atexit traceback cut before its exception line
     ("b10/lerobot_ctrl_c_glued_w0616_death_signal_2_atexit.txt", "interrupted"),
+
+
+    # crash batch b11: a Markdown-bold `**Killed**` as pasted; a zh_CN shell's `已杀死`
+    ("b11/fastmaskrcnn_iter_line_bold_killed_2017.txt", "host_oom"),
+    ("b11/dreamerv3_metrics_then_zh_locale_killed.txt", "host_oom"),
 ]
+
+
+# The shell's `Killed` in other locales: glibc's strsignal(SIGKILL) translations (bminor/glibc
+# po/zh_CN.po, ja.po, de.po, ru.po, ... msgid "Killed"), as bash prints a job's status, alone or
+# after the script's line and pid; and the English word in Markdown emphasis or code, as pasted.
+KILLED_FORMS = ["已杀死", "強制結束", "強制終了", "죽었음", "Getötet", "Processus arrêté", "Terminado (killed)",
+                "Ucciso", "Morto", "Убито", "Вбито", "Unicestwiony", "Zabit (SIGKILL)",
+                "train.sh: 第 3 行： 12345 已杀死               python train.py",
+                "run.sh: Zeile 3: 12345 Getötet                 python train.py",
+                "**Killed**", "`Killed`", "*Killed*"]
+
+
+@pytest.mark.parametrize("line", KILLED_FORMS)
+def test_the_shells_killed_in_any_locale_or_emphasis_is_host_oom(tmp_path: Path, line: str) -> None:
+    if "Killed" not in line:  # emphasis is the line cleaning's (`clean`), words the vocabulary's
+        assert failure_kind(f"step 7 loss 2.5\n{line}\n") == "host_oom"
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{line}\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["host_oom"]
+
+
+def test_emphasis_is_not_taken_from_a_slurm_banner() -> None:
+    # slurmstepd's `*** JOB ... CANCELLED AT ... ***` is no Markdown emphasis: its stars stay
+    banner = "*** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***"
+    assert clean(banner) == banner and clean("**Killed**") == "Killed"
 
 
 @pytest.mark.parametrize(("name", "kind"), SHAPES, ids=[n for n, _ in SHAPES])
