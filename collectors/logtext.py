@@ -285,7 +285,8 @@ def failure_signature(text: str) -> str:
 # (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
-        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
+        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting)
+        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)(?!\(ms\))"
         r"|collective operation timeout|watchdog got stuck for"
         # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
         r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",

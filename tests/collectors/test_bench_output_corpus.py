@@ -18,8 +18,6 @@ _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
 KNOWN_MISSES: dict[str, str] = {
-    "crash/b11/pytorch_async_nccl_system_error_captured_traceback_cut.txt":
-        "ncclSystemError inside a watchdog-captured traceback reads as the watchdog's timeout",
     "crash/b12/akash_dmesg_T_nvrm_xid_43_31_94_over_two_weeks.txt":
         "several dmesg Xids over days: the last one (94) is read as illegal memory access",
     "crash/b12/tf_mnist_bfc_ran_out_not_a_failure_wrapped_then_test_accuracy_2017.txt":

@@ -96,6 +96,10 @@ MESSAGE_FORMS = [
      'nccl_timeout'),
     ('nccl unhandled system', 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
      'nccl_error'),
+    # ProcessGroupNCCL.cpp's async error report names the work by its description, whose
+    # `Timeout(ms)=N` is the work's setting, not a timeout (pytorch/pytorch c10d WorkNCCL operator<<)
+    ('nccl async system error', 'Collective WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1000000) raised the following async exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.25.1\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+     'nccl_error'),
     ('nccl unhandled cuda old', 'RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled cuda error, NCCL version 2.7.8',
      'nccl_error'),
     ('nccl remote', 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, remote process exited or there was a network error, NCCL version 2.20.5\nncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.',
