@@ -36,7 +36,9 @@ _HEADS = re.compile(
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
     r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
     r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
-    r"|[EWIF] [\w./-]+\.(?:cc|cpp|h|py):\d+\]"  # TensorFlow after its stamp `I tensorflow/x.cc:12]`
+    # TensorFlow after its stamp `I tensorflow/x.cc:12]`; a page that took the file for a domain
+    # pastes it as `common_runtime/http://bfc_allocator.cc:217]`
+    r"|[EWIF] (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]"
     rf"|\([\w.]+:\d+\)\s+{_LEVEL}:"  # ESPnet `[host] <time> (trainer:328) INFO: `
     r"|\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\)"  # Ray `(RayTrainWorker pid=1)`, vLLM `(APIServer pid=1)`
     rf"|{_LEVEL}\s+\d\d-\d\d {_CLOCK}\s+\[?[\w.-]+:\d+\]"  # vLLM `INFO 08-12 10:00:00 [x.py:271]`
@@ -417,7 +419,7 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 # scripts log the failure they stop on at any level.
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
-    r"|(?:^|\s)W [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+    r"|(?:^|\s)W (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
 # A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
 # `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
 # (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
@@ -472,6 +474,11 @@ def _named_kind(tail: str) -> str | None:
     return kind
 
 
+def is_warning(raw: str) -> bool:
+    """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
+    return bool(_NOT_AN_ERROR.search(raw))
+
+
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
     knows, at any level (NCCL reports its errors as `NCCL WARN`) but a GPU OOM a Python logger
@@ -482,7 +489,7 @@ def is_crash_line(text: str, raw: str) -> bool:
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
     lowered = text.lower()
     return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
-            and not _NOT_AN_ERROR.search(raw))
+            and not is_warning(raw))
 
 
 def _short(type_name: str) -> str:

@@ -494,6 +494,40 @@ def test_a_kind_named_in_a_warning_is_no_crash(tmp_path: Path, line: str) -> Non
     assert snap.events == () and snap.status != "crashed"
 
 
+# A warning wrapped over lines stays a warning: TensorFlow's bfc_allocator.cc LOG(WARNING)
+# `Allocator (GPU_0_bfc) ran out of memory trying to allocate ... The caller indicates that this is
+# not a failure, ...`, pasted with its message below its level (and the page's autolink of
+# `bfc_allocator.cc` as `http://bfc_allocator.cc`), or with its rest indented under it.
+WRAPPED_WARNINGS = [
+    "2017-07-02 15:57:33.230281: W tensorflow/core/common_runtime/http://bfc_allocator.cc:217]\n"
+    " Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.59GiB. The\n"
+    " caller indicates that this is not a failure, but may mean that there \n"
+    "could be performance gains if more memory is available.",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:217] Allocator (GPU_0_bfc) ran out of memory\n"
+    "    trying to allocate 3.90GiB. The caller indicates that this is not a failure, but may mean\n"
+    "    that there could be performance gains if more memory is available.",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:217]\n"
+    "Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.1GiB. The caller indicates that"
+    " this is not a failure.",
+]
+
+
+@pytest.mark.parametrize("tail", WRAPPED_WARNINGS, ids=["message below", "rest indented", "flush"])
+def test_a_wrapped_warning_is_no_crash(tmp_path: Path, tail: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 1 loss 2.5\n{tail}\nstep 2 loss 2.4\n")
+    assert [event for event in read_log(log).events if event.kind == "crashed"] == []
+
+
+def test_an_error_after_a_wrapped_warning_is_a_crash(tmp_path: Path) -> None:
+    # the line after the warning's wrapped rest, not indented, is read again
+    log = tmp_path / "train.log"
+    log.write_text(f"step 1 loss 2.5\n{WRAPPED_WARNINGS[1]}\n"
+                   "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 3.90G "
+                   "(4187593113 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
+
+
 def test_the_error_after_a_warning_takes_its_kind(tmp_path: Path) -> None:
     # tensorflow/tensorflow#1803: the allocator's warning, then the error it causes
     log = tmp_path / "train.log"
