@@ -402,6 +402,9 @@ _XID = re.compile(r"\bXid\b(?:\s*\([^)\n]{0,40}\))?:?\s*(\d+)\b")  # `Xid (PCI:0
 _ECC_WORDS = re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable", re.IGNORECASE)
 _ECC_XIDS = frozenset({48, 63, 64, 92, 94, 95})
 _MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault: a kernel's bad access
+# A channel stopped (43) or cleaned up (45, `caused by previous Xid 149`) after an earlier fault:
+# the driver's follow-on reports, which name no fault of their own.
+_FOLLOW_ON_XIDS = frozenset({43, 45})
 # A launcher's exit code with no other word for it: DeepSpeed's `exits with return code = -9`,
 # torchelastic's `exitcode  : -11 (pid: 1)`; negative codes are signals, 128+N the shell's form.
 _EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
@@ -464,14 +467,27 @@ def _named_kind(tail: str) -> str | None:
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):
         return "gpu_lost"
-    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and not xids & _ECC_XIDS:
-        return "illegal_memory_access" if xids & _MEMORY_FAULT_XIDS else "cuda_error"
+    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and (last := _last_fault(tail)) not in _ECC_XIDS:
+        return "illegal_memory_access" if last in _MEMORY_FAULT_XIDS else "cuda_error"
     if kind is None:  # a launcher's bare signal exit code, else the words no pattern above holds
         codes = [int(code) for code in _EXIT_CODE.findall(tail)]
         signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
         named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
         return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
     return kind
+
+
+def _last_fault(tail: str) -> int | None:
+    """The Xid of the GPU fault a driver's log reports last (a `dmesg` over days holds several, on
+    several GPUs): its last that is no follow-on of another, else its last; None without one."""
+    xids = [int(found.group(1)) for found in _XID.finditer(tail)
+            if not tail.endswith("previous ", 0, found.start())]
+    return next((xid for xid in reversed(xids) if xid not in _FOLLOW_ON_XIDS), xids[-1] if xids else None)
+
+
+def is_xid_report(line: str) -> bool:
+    """Whether a line is the GPU driver's report of a fault (`NVRM: Xid (PCI:0000:3b:00): 31, ...`)."""
+    return bool(_XID.search(line))
 
 
 def is_warning(raw: str) -> bool:

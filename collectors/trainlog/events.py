@@ -20,6 +20,7 @@ from sessiontui.collectors.logtext import (
     is_exception_line,
     is_frame_line,
     is_warning,
+    is_xid_report,
 )
 from sessiontui.project_memory.events import TrainEvent
 
@@ -46,13 +47,16 @@ def sharper(event: TrainEvent, later: TrainEvent) -> TrainEvent | None:
     line says nothing more. The failure's exception line (not a launcher's wrapper) after a line
     that only named a kind (CUDA's `Assertion ... failed` lines, then `RuntimeError: CUDA error:
     device-side assert triggered`) gives it its message, signature and excerpt; the more
-    specific kind of the two is its kind (a wrapped `what():` line's `ed: out of memory`). The
+    specific kind of the two is its kind (a wrapped `what():` line's `ed: out of memory`), but
+    a driver's later Xid report tells all (the GPU's last fault, read over the Xids before). The
     event keeps its line and step, which identify it to the run records."""
     named_only = not (is_exception_line(event.message) or CRASH_LINE.search(clean(event.line)))
     reported = is_exception_line(later.message) and not _WRAPPER.search(later.message)
-    told = later if named_only and reported else event
+    driver = is_xid_report(event.line) and is_xid_report(later.line)  # the GPU's last fault tells it
+    told = later if (named_only and reported) or driver else event
     unnamed = len(_RANK)
-    kind = min((event.failure, later.failure), key=lambda name: _RANK.get(name or "", unnamed))
+    kind = later.failure if driver else min((event.failure, later.failure),
+                                            key=lambda name: _RANK.get(name or "", unnamed))
     if told is event and kind == event.failure:
         return None
     message = told.message.removesuffix(f" ({told.failure})") if told.failure else told.message

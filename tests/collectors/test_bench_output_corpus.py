@@ -18,8 +18,6 @@ _SPEC.loader.exec_module(scorer)
 
 # Entries still read wrong, each with the reason; a fix removes its line.
 KNOWN_MISSES: dict[str, str] = {
-    "crash/b12/akash_dmesg_T_nvrm_xid_43_31_94_over_two_weeks.txt":
-        "several dmesg Xids over days: the last one (94) is read as illegal memory access",
     "bench/b20/tgi_gaudi_run_generation_summary_zero_throughput_tabbed.txt":
         "read with its printed 0.0 tok/s, but a stored benchmark value must be > 0 (project_memory's rule)",
     "bench/b21/tgi_benchmark_latency_table_falcon40b_nan_row_cut_in_decode.md":

@@ -337,6 +337,19 @@ GPU_AND_LAUNCHER_FORMS = [
      'has been detected on GPU', 'ecc_error'),
     ('xid 31 mmu', 'NVRM: Xid (PCI:0000:3b:00): 31, pid=1, Ch 00000010, intr 00000000. MMU Fault',
      'illegal_memory_access'),
+    # A driver's log over days holds several faults on several GPUs: the last one tells it, the
+    # follow-on Xids 43 (channel stopped) and 45 (cleaned up, `caused by previous Xid N`) aside
+    # (NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
+    ('xids 43 31 94', '[Wed Jul 31 23:14:18 2024] NVRM: Xid (PCI:0000:00:05): 43, pid=1045242, name=pt_main_thread, Ch 00000008\n'
+     '[Mon Aug  5 03:54:13 2024] NVRM: Xid (PCI:0000:00:07): 31, pid=2512125, name=python3.10, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS\n'
+     "[Fri Aug  9 13:32:56 2024] NVRM: Xid (PCI:0000:00:08): 94, pid='<unknown>', name=<unknown>, Contained: SM (0x1). RST: No, D-RST: No",
+     'ecc_error'),
+    ('xids 94 then 31', 'NVRM: Xid (PCI:0000:00:08): 94, pid=1, Contained: SM (0x1).\n'
+     'NVRM: Xid (PCI:0000:00:07): 31, pid=2, Ch 00000008, intr 00000000. MMU Fault', 'illegal_memory_access'),
+    ('xid 48 then 45', 'NVRM: Xid (PCI:0000:3b:00): 48, pid=1, An uncorrectable double bit error (DBE) has been detected on GPU\n'
+     'NVRM: Xid (PCI:0000:3b:00): 45, pid=1, name=python3, Ch 00000001', 'ecc_error'),
+    ('xid 45 after 149', 'kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python3, Ch 00000001 caused by previous Xid 149',
+     'cuda_error'),
     ('xid 74 nvlink', 'NVRM: Xid (PCI:0000:3b:00): 74, pid=1, NVLink: fatal error detected',
      'cuda_error'),
     ('ecc words', 'RuntimeError: CUDA error: uncorrectable ECC error encountered', 'ecc_error'),
