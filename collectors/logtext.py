@@ -101,7 +101,7 @@ _NAMED = (
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
     # slurmstepd: `*** JOB 123 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***`
-    ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT .*")),
+    ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT .*")),
 )
 # Lines that name a failure anywhere in them (the collector's cheap crash test).
 CRASH_LINE = re.compile(
@@ -113,7 +113,7 @@ CRASH_LINE = re.compile(
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
-    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
+    r"|\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT"
     r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
     r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
     # a script that exits on a non-finite loss: DETR/DeiT/MAE's `Loss is nan, stopping training`
@@ -122,7 +122,7 @@ CRASH_LINE = re.compile(
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b"  # DeepSpeed's launcher, W&B
-    r"|\bReceived \d+ death signal, shutting down workers",  # torchelastic stopped by a signal
+    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers",  # torchelastic stopped by a signal
     re.IGNORECASE,
 )
 # Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
@@ -141,6 +141,10 @@ KIND_HINTS = (
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
     "已杀死", "強制結束", "強制終了", "죽었음", "getötet", "processus arrêté", "terminado (", "ucciso", "morto",
     "убито", "вбито", "unicestwiony", "zabit (",
+    "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
+    "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
+    "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -359,6 +363,12 @@ FAILURE_KINDS = (
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
                        r"|insufficient shared memory|out of shared memory"
                        r"|unable to (?:write to|mmap \d+ bytes from) file </torch_", re.IGNORECASE)),
+    # errno 28 ENOSPC / 122 EDQUOT as Python (`OSError: [Errno 28] No space left on device`) and C
+    # (strerror) word them; PyTorch caffe2/serialize/inline_container.cc's torch.save on a full disk
+    # (`PytorchStreamWriter failed writing file data/0: file write failed`, `unexpected pos N vs M`)
+    ("disk_full", re.compile(r"No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b"
+                             r"|\[Errno (?:28|122)\]|PytorchStreamWriter failed writing file"
+                             r"|unexpected pos \d+ vs \d+", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
@@ -377,6 +387,15 @@ FAILURE_KINDS = (
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    # stopped by the scheduler: slurmstepd's "*** %s ON %s CANCELLED AT %s DUE TO TIME LIMIT ***"
+    # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
+    # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's
+    # signal_connector.py (`Received SIGTERM: 15`) and bash (`line 3: 1234 Terminated  python ...`,
+    # glibc's strsignal) report it; after every failure kind, which a tail that names one is
+    ("cancelled", re.compile(
+        r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
+        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
+        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?:\s|$)", re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins
@@ -409,7 +428,7 @@ _FOLLOW_ON_XIDS = frozenset({43, 45})
 # torchelastic's `exitcode  : -11 (pid: 1)`; negative codes are signals, 128+N the shell's form.
 _EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
                         re.IGNORECASE)
-_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
+_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted", 15: "cancelled"}
 # Kinds in words FAILURE_KINDS does not hold, named when nothing else is: PyTorch
 # ProcessGroupNCCL's `NCCL communicator was aborted on rank N.` (its reason, when printed, names a
 # more specific kind), and faulthandler's `Fatal Python error: Aborted` (a C++ abort under Python).
@@ -432,12 +451,40 @@ _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[
 # A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
-_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b")
+_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b|\bgot signal: 15\b|\bReceived SIGTERM\b"
+                        r"|\bReceived (?:15|Signals\.SIGTERM) death signal\b")
 _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
                           r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
-# Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
-KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
-                             for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
+# Kinds named only by the error a job raised, never by a line it went past (torchvision's warning
+# `Failed to load image Python extension: ... No such file or directory`, a script's `ls: cannot
+# access ...`): Python's ModuleNotFoundError/ImportError, the loader's `error while loading shared
+# libraries: libcudart.so.12: cannot open shared object file` and `undefined symbol`, version
+# checks raised at start (transformers utils/versions.py `... is required for a normal functioning
+# of this module, but found ...`; torch utils/cpp_extension.py `The detected CUDA version (11.8)
+# mismatches the version that was used to compile PyTorch`; NumPy 2's `A module that was compiled
+# using NumPy 1.x cannot be run in NumPy 2`), then a missing file (FileNotFoundError, errno 2's
+# `No such file or directory`, the interpreter's `can't open file`, a checkpoint not found:
+# transformers Trainer's `Can't find a valid checkpoint at ...`).
+_RAISED_KINDS = (
+    ("import_error", re.compile(
+        r"ModuleNotFoundError|ImportError|No module named|undefined symbol|cannot open shared object file"
+        r"|error while loading shared libraries|version `\w+_[\d.]+' not found|is required for a normal"
+        r"|mismatches the version|compiled with different CUDA|binary incompatibility"
+        r"|cannot be run in NumPy|version mismatch", re.IGNORECASE)),
+    ("missing_file", re.compile(
+        r"FileNotFoundError|No such file or directory|\bENOENT\b|\[Errno 2\]"
+        r"|checkpoint\b[^\n]{0,80}\b(?:not found|does not exist|doesn't exist)"
+        r"|(?:can't|cannot|unable to) find a valid checkpoint", re.IGNORECASE)),
+)
+# Error lines a program raises without a Python exception: the loader's, the interpreter's.
+_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*: can't open file")
+
+
+# Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule,
+# then the raised errors' kinds.
+KINDS_SPECIFIC_FIRST = (*(kind for name, _ in FAILURE_KINDS
+                           for kind in (("gpu_lost", name) if name == "ecc_error" else (name,))),
+                        *(kind for kind, _ in _RAISED_KINDS))
 
 
 def _memory_exhausted(tail: str) -> bool:
@@ -453,7 +500,7 @@ def failure_kind(text: str) -> str | None:
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
     kind = _named_kind(tail)
     if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
-        return None
+        return "cancelled"
     return kind
 
 
@@ -473,8 +520,21 @@ def _named_kind(tail: str) -> str | None:
         codes = [int(code) for code in _EXIT_CODE.findall(tail)]
         signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
         named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
-        return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
+        return (next((signal for signal in reversed(signals) if signal), None) or next(named, None)
+                or _raised_kind(tail))
     return kind
+
+
+def _raised_kind(tail: str) -> str | None:
+    """The kind the last error a tail's job raised names (its last exception line that is no
+    launcher's wrapper, or a loader's or interpreter's error line), None when it names none."""
+    for line in reversed(clean_lines(tail)):
+        found = _EXCEPTION.search(line) if is_exception_line(line) else None
+        if found and _short(found.group(1)) in _WRAPPERS:
+            continue
+        if found or _RAISED_LINE.search(line):
+            return next((kind for kind, pattern in _RAISED_KINDS if pattern.search(line)), None)
+    return None
 
 
 def _last_fault(tail: str) -> int | None:

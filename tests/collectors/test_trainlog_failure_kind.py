@@ -316,6 +316,59 @@ MESSAGE_FORMS = [
 ]
 
 
+# The kinds of a job that stopped for no GPU's reason, from the strings that print them:
+# disk_full (CPython's strerror for errno 28/122; PyTorch caffe2/serialize/inline_container.cc's
+# `PytorchStreamWriter failed writing file` and `unexpected pos`; huggingface/safetensors'
+# `IoError(Os { code: 28, kind: StorageFull, ... })`; Node's libuv `ENOSPC`; coreutils' `cp:
+# error writing`), import_error (Python's ModuleNotFoundError/ImportError, glibc ld.so's `error
+# while loading shared libraries` and `version `GLIBCXX_3.4.29' not found`, transformers
+# utils/versions.py require_version, torch utils/cpp_extension.py's CUDA version check),
+# missing_file (FileNotFoundError, CPython Modules/main.c `can't open file`, transformers
+# Trainer's `Can't find a valid checkpoint at`), cancelled (slurmstepd req.c's `CANCELLED AT %s
+# DUE TO TIME LIMIT/PREEMPTION/NODE FAILURE`, torchelastic's SignalException and death signal,
+# Lightning signal_connector.py's `Received SIGTERM: 15`, bash's `Terminated`, exit code -15).
+MESSAGE_FORMS += [
+    ('errno 28', 'OSError: [Errno 28] No space left on device', 'disk_full'),
+    ('errno 122', "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt/step_100'", 'disk_full'),
+    ('stream writer', 'RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file data/0: file write failed',
+     'disk_full'),
+    ('stream writer pos', 'RuntimeError: [enforce fail at inline_container.cc:664] . unexpected pos 56833600 vs 56833492',
+     'disk_full'),
+    ('safetensors full', 'safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: "No space left on device" })',
+     'disk_full'),
+    ('node enospc', 'Error: ENOSPC: no space left on device, write', 'disk_full'),
+    ('cp full', "cp: error writing '/scratch/ckpt.pt': No space left on device", 'disk_full'),
+    ('no module', "ModuleNotFoundError: No module named 'flash_attn'", 'import_error'),
+    ('undefined symbol', 'ImportError: /opt/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi',
+     'import_error'),
+    ('shared object', 'ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory',
+     'import_error'),
+    ('loader', 'python: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object file: No such file or directory',
+     'import_error'),
+    ('glibcxx', "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_python.so)",
+     'import_error'),
+    ('require version', 'ImportError: accelerate>=0.21.0 is required for a normal functioning of this module, but found accelerate==0.20.3.',
+     'import_error'),
+    ('cuda mismatch', 'RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.',
+     'import_error'),
+    ('file not found', "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.jsonl'", 'missing_file'),
+    ('script not found', "python: can't open file '/workspace/train.py': [Errno 2] No such file or directory",
+     'missing_file'),
+    ('no checkpoint', "ValueError: Can't find a valid checkpoint at /ckpt/checkpoint-500", 'missing_file'),
+    ('slurm preempted', 'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO PREEMPTION ***',
+     'cancelled'),
+    ('slurm node failure', 'slurmstepd: error: *** JOB 1234 CANCELLED AT 2020-01-01T10:00:00 DUE TO NODE FAILURE ***',
+     'cancelled'),
+    ('elastic sigterm', 'torch.distributed.elastic.multiprocessing.api.SignalException: Process 1234 got signal: 15',
+     'cancelled'),
+    ('elastic death sigterm', 'WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers',
+     'cancelled'),
+    ('lightning sigterm', '[rank: 0] Received SIGTERM: 15', 'cancelled'),
+    ('bash terminated', 'train.sh: line 12:  4242 Terminated              python train.py', 'cancelled'),
+    ('elastic -15', 'Root Cause (first observed failure):\n  exitcode  : -15 (pid: 12)', 'cancelled'),
+]
+
+
 @pytest.mark.parametrize(("form", "tail", "kind"), MESSAGE_FORMS, ids=[f[0] for f in MESSAGE_FORMS])
 def test_every_message_form_names_its_kind(form: str, tail: str, kind: str) -> None:
     assert failure_kind(f"step 7 loss 2.5\n{tail}\n") == kind
@@ -370,12 +423,12 @@ GPU_AND_LAUNCHER_FORMS = [
     ('fatal abort', 'terminate called without an active exception\nFatal Python error: Aborted', 'aborted'),
     # A job SLURM stopped: slurmstepd's "*** JOB %u ON %s CANCELLED AT %s DUE TO TIME LIMIT ***" (or
     # scancel's, with no reason), srun's "Job step aborted: Waiting up to %d seconds for job step to
-    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): no kind of its own, and
-    # the kill is not the OOM killer's; with the cgroup's `oom-kill event` it is.
+    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): `cancelled`, the kill
+    # not the OOM killer's; with the cgroup's `oom-kill event` it is.
     ('slurm time limit', 'slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***\n'
-     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', None),
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'cancelled'),
     ('slurm scancel', 'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n'
-     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', None),
+     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', 'cancelled'),
     ('slurm oom then cancelled', 'slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1234.0. Some of your processes may have been killed by the cgroup out-of-memory handler.\n'
      'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'host_oom'),
     # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
@@ -684,6 +737,28 @@ NOT_CRASHES = [
     ('fairseq oom recovered', '2024-01-01 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total capacity)\n'
      '2024-01-01 10:00:00 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass'),
 ]
+
+
+# A missing file or import named by a line the job went past, or by no error it raised, is not its
+# kind: torchvision's image-extension UserWarning, a shell's `ls`, torchelastic's SIGTERM to the
+# other workers after one failed (api.py `Sending process %s closing signal %s`).
+@pytest.mark.parametrize(("form", "tail", "kind"), [
+    ('torchvision warning', "/opt/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load image Python extension: 'libc10_cuda.so: cannot open shared object file: No such file or directory'\n"
+     'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\nKeyError: \'labels\'', None),
+    ('ls then value error', "ls: cannot access 'ckpt': No such file or directory\nTraceback (most recent call last):\n"
+     '  File "train.py", line 3, in <module>\nValueError: bad shape', None),
+    ('elastic closing sigterm', 'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 1235 closing signal SIGTERM\n'
+     'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python',
+     None),
+    ('import then wrapper', "ModuleNotFoundError: No module named 'deepspeed'\n"
+     'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'import_error'),
+])
+def test_a_raised_errors_kind_is_its_own(tmp_path: Path, form: str, tail: str, kind: str | None) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert crashes and crashes[-1] == kind
+    assert failure_kind(tail) == kind
 
 
 @pytest.mark.parametrize(("form", "tail"), NOT_CRASHES, ids=[f[0] for f in NOT_CRASHES])
