@@ -538,28 +538,6 @@ def test_the_crash_takes_the_most_specific_kind_its_failure_prints(name: str, ki
     assert event.failure == kind and event.message.endswith(f"({kind})")
 
 
-# A line that names a kind but is logged as information or a warning is no crash: training
-# goes on after it. NCCL's param.cc `INFO(NCCL_ENV, "%s set by environment to %s")`; PyTorch's
-# c10/cuda/CUDAFunctions.cpp TORCH_WARN `CUDA initialization: Found no NVIDIA driver ...`;
-# TensorFlow's BFC allocator, whose warning says it is not a failure.
-NOT_FAILURES = [
-    "NCCL INFO NCCL_TIMEOUT set by environment to 1800",
-    "/usr/lib/python3/site-packages/torch/cuda/__init__.py:83: UserWarning: CUDA initialization: "
-    "Found no NVIDIA driver on your system. (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)",
-    "2019-02-11 16:42:08.131786: W tensorflow/core/common_runtime/bfc_allocator.cc:211] Allocator "
-    "(GPU_0_bfc) ran out of memory trying to allocate 2.19GiB. The caller indicates that this is "
-    "not a failure, but may mean that there could be performance gains if more memory were available.",
-]
-
-
-@pytest.mark.parametrize("line", NOT_FAILURES, ids=["nccl info", "user warning", "tf bfc warning"])
-def test_a_kind_named_in_a_warning_is_no_crash(tmp_path: Path, line: str) -> None:
-    log = tmp_path / "train.log"
-    log.write_text(f"step 1 loss 2.5\n{line}\nstep 2 loss 2.4\nstep 3 loss 2.3\n")
-    snap = read_log(log)
-    assert snap.events == () and snap.status != "crashed"
-
-
 # A warning wrapped over lines stays a warning: TensorFlow's bfc_allocator.cc LOG(WARNING)
 # `Allocator (GPU_0_bfc) ran out of memory trying to allocate ... The caller indicates that this is
 # not a failure, ...`, pasted with its message below its level (and the page's autolink of
@@ -578,11 +556,28 @@ WRAPPED_WARNINGS = [
 ]
 
 
-@pytest.mark.parametrize("tail", WRAPPED_WARNINGS, ids=["message below", "rest indented", "flush"])
-def test_a_wrapped_warning_is_no_crash(tmp_path: Path, tail: str) -> None:
+# A line that names a kind but is logged as information or a warning is no crash: training
+# goes on after it. NCCL's param.cc `INFO(NCCL_ENV, "%s set by environment to %s")`; PyTorch's
+# c10/cuda/CUDAFunctions.cpp TORCH_WARN `CUDA initialization: Found no NVIDIA driver ...`;
+# TensorFlow's BFC allocator, whose warning says it is not a failure.
+NOT_FAILURES = [
+    "NCCL INFO NCCL_TIMEOUT set by environment to 1800",
+    "/usr/lib/python3/site-packages/torch/cuda/__init__.py:83: UserWarning: CUDA initialization: "
+    "Found no NVIDIA driver on your system. (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)",
+    "2019-02-11 16:42:08.131786: W tensorflow/core/common_runtime/bfc_allocator.cc:211] Allocator "
+    "(GPU_0_bfc) ran out of memory trying to allocate 2.19GiB. The caller indicates that this is "
+    "not a failure, but may mean that there could be performance gains if more memory were available.",
+    *WRAPPED_WARNINGS,
+]
+
+
+@pytest.mark.parametrize("line", NOT_FAILURES, ids=["nccl info", "user warning", "tf bfc warning",
+                                                     "wrapped below", "wrapped indented", "wrapped bare"])
+def test_a_kind_named_in_a_warning_is_no_crash(tmp_path: Path, line: str) -> None:
     log = tmp_path / "train.log"
-    log.write_text(f"step 1 loss 2.5\n{tail}\nstep 2 loss 2.4\n")
-    assert [event for event in read_log(log).events if event.kind == "crashed"] == []
+    log.write_text(f"step 1 loss 2.5\n{line}\nstep 2 loss 2.4\nstep 3 loss 2.3\n")
+    snap = read_log(log)
+    assert snap.events == () and snap.status != "crashed"
 
 
 def test_an_error_after_a_wrapped_warning_is_a_crash(tmp_path: Path) -> None:
