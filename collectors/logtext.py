@@ -186,8 +186,6 @@ def clean(text: str) -> str:
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""
-    if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
-        text = emphasised.group(2)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
     for _ in range(MAX_HEADS):
@@ -197,6 +195,8 @@ def clean(text: str) -> str:
         text = text[match.end():]
     if ".py:" in text:
         text = _SOURCE_TAIL.sub("", text)
+    if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
+        text = emphasised.group(2)
     return text
 
 
@@ -547,12 +547,12 @@ def _last_fault(tail: str) -> int | None:
 
 def is_xid_report(line: str) -> bool:
     """Whether a line is the GPU driver's report of a fault (`NVRM: Xid (PCI:0000:3b:00): 31, ...`)."""
-    return bool(_XID.search(line))
+    return bool(_XID.search(ANSI.sub("", line) if "\x1b" in line else line))
 
 
 def is_warning(raw: str) -> bool:
     """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
-    return bool(_NOT_AN_ERROR.search(raw))
+    return bool(_NOT_AN_ERROR.search(ANSI.sub("", raw) if "\x1b" in raw else raw))
 
 
 def is_crash_line(text: str, raw: str) -> bool:
