@@ -40,7 +40,9 @@ _HEADS = re.compile(
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
     r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
     r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
-    r"|[EWIF] [\w./-]+\.(?:cc|cpp|h|py):\d+\]"  # TensorFlow after its stamp `I tensorflow/x.cc:12]`
+    # TensorFlow after its stamp `I tensorflow/x.cc:12]`; a page that took the file for a domain
+    # pastes it as `common_runtime/http://bfc_allocator.cc:217]`
+    r"|[EWIF] (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]"
     rf"|\([\w.]+:\d+\)\s+{_LEVEL}:"  # ESPnet `[host] <time> (trainer:328) INFO: `
     r"|\((?:\w+ )?pid=\d+(?:, ip=[\d.]+)?\)"  # Ray `(RayTrainWorker pid=1)`, vLLM `(APIServer pid=1)`
     rf"|{_LEVEL}\s+\d\d-\d\d {_CLOCK}\s+\[?[\w.-]+:\d+\]"  # vLLM `INFO 08-12 10:00:00 [x.py:271]`
@@ -66,6 +68,13 @@ _LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])|\d{1,4}:)\s+(?=\D)")
 _SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
 MAX_HEADS = 8  # prefixes stripped from one line at most
 
+# A Markdown-emphasised line, as a paste keeps it (`**Killed**`, `` `Killed` ``): the emphasis goes.
+_EMPHASIS = re.compile(r"^\s*(\*\*?|`)(?![\s*`])(.+?)(?<![\s*`])\1\s*$")
+# The shell's job status for SIGKILL, as glibc's strsignal words it in the locales users run
+# (bminor/glibc po/*.po, msgid "Killed": zh_CN, zh_TW, ja, ko, de, fr, es, it, pt_BR, ru, uk, pl, cs).
+KILLED = (r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Processus arrêté|Terminado \(killed\)"
+          r"|Ucciso|Morto|Убито|Вбито|Unicestwiony|Zabit \(SIGKILL\))")
+
 TRACEBACK = "Traceback (most recent call last)"
 CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
 # `pkg.mod.SomeError: message`, `OutOfResources: ...`, `torch.OutOfMemoryError: ...`, TensorFlow 1's
@@ -88,7 +97,7 @@ _NAMED = (
         r"|signal: Segmentation fault", re.IGNORECASE)),
     ("BusError", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|signal: Bus error", re.IGNORECASE)),
     ("Killed", re.compile(
-        r"(?:^|\s|\])Killed(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}"
+        rf"(?:^|\s|\]){KILLED}(?:\s|$)|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{{0,3}}"
         r"(?:-9|137)\b"
         r"|Out of memory: Killed process|oom-kill", re.IGNORECASE)),
     ("Aborted", re.compile(r"Aborted\s+\(core dumped\)|Signal 6 \(SIGABRT\)|exit ?(?:code|status)"
@@ -96,19 +105,19 @@ _NAMED = (
     ("NCCL", re.compile(r"\bNCCL (?:error|WARN)\b.*|\bnccl\w{0,30}Error\b.*", re.IGNORECASE)),
     ("ChildFailedError", re.compile(r"\bChildFailedError\b.*")),
     # slurmstepd: `*** JOB 123 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***`
-    ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT .*")),
+    ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT .*")),
 )
 # Lines that name a failure anywhere in them (the collector's cheap crash test).
 CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
-    r"|NCCL (?:error|WARN)|nccl\w{0,40}Error|(?:^|\s|\])Killed(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    rf"|NCCL (?:error|WARN)|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
     r"|CUBLAS_STATUS_(?!SUCCESS)\w+|CUDNN_STATUS_(?!SUCCESS)\w+|no kernel image is available"
     r"|unspecified launch failure|CUDA driver version is insufficient"
-    r"|\*\*\* (?:JOB|STEP) [\d.]+ ON \S+ CANCELLED AT"
+    r"|\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT"
     r"|\bfailed \(exitcode: -?[1-9]\d*\) local_rank: \d+"  # torchrun's worker failure
     r"|\bError executing job with overrides\b|\bHYDRA_FULL_ERROR=1 for a complete stack trace"  # Hydra
     # a script that exits on a non-finite loss: DETR/DeiT/MAE's `Loss is nan, stopping training`
@@ -117,7 +126,7 @@ CRASH_LINE = re.compile(
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b"  # DeepSpeed's launcher, W&B
-    r"|\bReceived \d+ death signal, shutting down workers",  # torchelastic stopped by a signal
+    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers",  # torchelastic stopped by a signal
     re.IGNORECASE,
 )
 # Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
@@ -134,6 +143,12 @@ KIND_HINTS = (
     "driver initialization", "cuda-capable", "cuda initialization", "cudagetdevicecount", "cuinit",
     "nvml", "ptx", "convolution algorithm", "launch failure", "for launch", "launch timed out",
     "uncorrectable", "xid", "distbackend", "bus error", "shm", "shared memory", "kill", "exit", "memoryerror", "allocate memory",
+    "已杀死", "強制結束", "強制終了", "죽었음", "getötet", "processus arrêté", "terminado (", "ucciso", "morto",
+    "убито", "вбито", "unicestwiony", "zabit (",
+    "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
+    "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
+    "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -186,6 +201,8 @@ def clean(text: str) -> str:
         text = text[match.end():]
     if ".py:" in text:
         text = _SOURCE_TAIL.sub("", text)
+    if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
+        text = emphasised.group(2)
     return text
 
 
@@ -280,7 +297,8 @@ def failure_signature(text: str) -> str:
 # (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
-        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)"
+        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting)
+        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)(?!\(ms\))"
         r"|collective operation timeout|watchdog got stuck for"
         # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
         r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",
@@ -351,9 +369,15 @@ FAILURE_KINDS = (
     ("shm", re.compile(r"DataLoader worker[^\n]{0,80}Bus error|/dev/shm|shared memory \(shm\)"
                        r"|insufficient shared memory|out of shared memory"
                        r"|unable to (?:write to|mmap \d+ bytes from) file </torch_", re.IGNORECASE)),
+    # errno 28 ENOSPC / 122 EDQUOT as Python (`OSError: [Errno 28] No space left on device`) and C
+    # (strerror) word them; PyTorch caffe2/serialize/inline_container.cc's torch.save on a full disk
+    # (`PytorchStreamWriter failed writing file data/0: file write failed`, `unexpected pos N vs M`)
+    ("disk_full", re.compile(r"No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b"
+                             r"|\[Errno (?:28|122)\]|PytorchStreamWriter failed writing file"
+                             r"|unexpected pos \d+ vs \d+", re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
-        r"(?:^|\s|\]|<std(?:out|err)>:)Killed(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
@@ -369,6 +393,15 @@ FAILURE_KINDS = (
                            r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    # stopped by the scheduler: slurmstepd's "*** %s ON %s CANCELLED AT %s DUE TO TIME LIMIT ***"
+    # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
+    # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's
+    # signal_connector.py (`Received SIGTERM: 15`) and bash (`line 3: 1234 Terminated  python ...`,
+    # glibc's strsignal) report it; after every failure kind, which a tail that names one is
+    ("cancelled", re.compile(
+        r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
+        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
+        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?:\s|$)", re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins
@@ -394,11 +427,14 @@ _XID = re.compile(r"\bXid\b(?:\s*\([^)\n]{0,40}\))?:?\s*(\d+)\b")  # `Xid (PCI:0
 _ECC_WORDS = re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable", re.IGNORECASE)
 _ECC_XIDS = frozenset({48, 63, 64, 92, 94, 95})
 _MEMORY_FAULT_XIDS = frozenset({13, 31})  # graphics engine exception, MMU fault: a kernel's bad access
+# A channel stopped (43) or cleaned up (45, `caused by previous Xid 149`) after an earlier fault:
+# the driver's follow-on reports, which name no fault of their own.
+_FOLLOW_ON_XIDS = frozenset({43, 45})
 # A launcher's exit code with no other word for it: DeepSpeed's `exits with return code = -9`,
 # torchelastic's `exitcode  : -11 (pid: 1)`; negative codes are signals, 128+N the shell's form.
 _EXIT_CODE = re.compile(r"(?:return code|exitcode|exit code|exit status)\s*[=:]?\s*(-?\d+)\b",
                         re.IGNORECASE)
-_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted"}
+_SIGNAL_KINDS = {9: "host_oom", 11: "segfault", 7: "bus_error", 6: "aborted", 15: "cancelled"}
 # Kinds in words FAILURE_KINDS does not hold, named when nothing else is: PyTorch
 # ProcessGroupNCCL's `NCCL communicator was aborted on rank N.` (its reason, when printed, names a
 # more specific kind), and faulthandler's `Fatal Python error: Aborted` (a C++ abort under Python).
@@ -411,7 +447,7 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 # scripts log the failure they stop on at any level.
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
-    r"|(?:^|\s)W [\w./-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+    r"|(?:^|\s)W (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
 # A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
 # `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
 # (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
@@ -421,12 +457,40 @@ _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[
 # A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
-_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b")
+_CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b|\bgot signal: 15\b|\bReceived SIGTERM\b"
+                        r"|\bReceived (?:15|Signals\.SIGTERM) death signal\b")
 _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
                           r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
-# Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule.
-KINDS_SPECIFIC_FIRST = tuple(kind for name, _ in FAILURE_KINDS
-                             for kind in (("gpu_lost", name) if name == "ecc_error" else (name,)))
+# Kinds named only by the error a job raised, never by a line it went past (torchvision's warning
+# `Failed to load image Python extension: ... No such file or directory`, a script's `ls: cannot
+# access ...`): Python's ModuleNotFoundError/ImportError, the loader's `error while loading shared
+# libraries: libcudart.so.12: cannot open shared object file` and `undefined symbol`, version
+# checks raised at start (transformers utils/versions.py `... is required for a normal functioning
+# of this module, but found ...`; torch utils/cpp_extension.py `The detected CUDA version (11.8)
+# mismatches the version that was used to compile PyTorch`; NumPy 2's `A module that was compiled
+# using NumPy 1.x cannot be run in NumPy 2`), then a missing file (FileNotFoundError, errno 2's
+# `No such file or directory`, the interpreter's `can't open file`, a checkpoint not found:
+# transformers Trainer's `Can't find a valid checkpoint at ...`).
+_RAISED_KINDS = (
+    ("import_error", re.compile(
+        r"ModuleNotFoundError|ImportError|No module named|undefined symbol|cannot open shared object file"
+        r"|error while loading shared libraries|version `\w+_[\d.]+' not found|is required for a normal"
+        r"|mismatches the version|compiled with different CUDA|binary incompatibility"
+        r"|cannot be run in NumPy|version mismatch", re.IGNORECASE)),
+    ("missing_file", re.compile(
+        r"FileNotFoundError|No such file or directory|\bENOENT\b|\[Errno 2\]"
+        r"|checkpoint\b[^\n]{0,80}\b(?:not found|does not exist|doesn't exist)"
+        r"|(?:can't|cannot|unable to) find a valid checkpoint", re.IGNORECASE)),
+)
+# Error lines a program raises without a Python exception: the loader's, the interpreter's.
+_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*: can't open file")
+
+
+# Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule,
+# then the raised errors' kinds.
+KINDS_SPECIFIC_FIRST = (*(kind for name, _ in FAILURE_KINDS
+                           for kind in (("gpu_lost", name) if name == "ecc_error" else (name,))),
+                        *(kind for kind, _ in _RAISED_KINDS))
 
 
 def _memory_exhausted(tail: str) -> bool:
@@ -442,7 +506,7 @@ def failure_kind(text: str) -> str | None:
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
     kind = _named_kind(tail)
     if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
-        return None
+        return "cancelled"
     return kind
 
 
@@ -456,14 +520,45 @@ def _named_kind(tail: str) -> str | None:
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):
         return "gpu_lost"
-    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and not xids & _ECC_XIDS:
-        return "illegal_memory_access" if xids & _MEMORY_FAULT_XIDS else "cuda_error"
+    if kind == "ecc_error" and not _ECC_WORDS.search(tail) and (last := _last_fault(tail)) not in _ECC_XIDS:
+        return "illegal_memory_access" if last in _MEMORY_FAULT_XIDS else "cuda_error"
     if kind is None:  # a launcher's bare signal exit code, else the words no pattern above holds
         codes = [int(code) for code in _EXIT_CODE.findall(tail)]
         signals = [_SIGNAL_KINDS.get(-code if code < 0 else code - 128) for code in codes]
         named = (name for name, pattern in _MORE_KINDS if pattern.search(tail))
-        return next((signal for signal in reversed(signals) if signal), None) or next(named, None)
+        return (next((signal for signal in reversed(signals) if signal), None) or next(named, None)
+                or _raised_kind(tail))
     return kind
+
+
+def _raised_kind(tail: str) -> str | None:
+    """The kind the last error a tail's job raised names (its last exception line that is no
+    launcher's wrapper, or a loader's or interpreter's error line), None when it names none."""
+    for line in reversed(clean_lines(tail)):
+        found = _EXCEPTION.search(line) if is_exception_line(line) else None
+        if found and _short(found.group(1)) in _WRAPPERS:
+            continue
+        if found or _RAISED_LINE.search(line):
+            return next((kind for kind, pattern in _RAISED_KINDS if pattern.search(line)), None)
+    return None
+
+
+def _last_fault(tail: str) -> int | None:
+    """The Xid of the GPU fault a driver's log reports last (a `dmesg` over days holds several, on
+    several GPUs): its last that is no follow-on of another, else its last; None without one."""
+    xids = [int(found.group(1)) for found in _XID.finditer(tail)
+            if not tail.endswith("previous ", 0, found.start())]
+    return next((xid for xid in reversed(xids) if xid not in _FOLLOW_ON_XIDS), xids[-1] if xids else None)
+
+
+def is_xid_report(line: str) -> bool:
+    """Whether a line is the GPU driver's report of a fault (`NVRM: Xid (PCI:0000:3b:00): 31, ...`)."""
+    return bool(_XID.search(ANSI.sub("", line) if "\x1b" in line else line))
+
+
+def is_warning(raw: str) -> bool:
+    """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
+    return bool(_NOT_AN_ERROR.search(ANSI.sub("", raw) if "\x1b" in raw else raw))
 
 
 def is_crash_line(text: str, raw: str) -> bool:
@@ -476,7 +571,7 @@ def is_crash_line(text: str, raw: str) -> bool:
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
     lowered = text.lower()
     return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
-            and not _NOT_AN_ERROR.search(raw))
+            and not is_warning(raw))
 
 
 def _short(type_name: str) -> str:

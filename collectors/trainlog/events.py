@@ -19,6 +19,8 @@ from sessiontui.collectors.logtext import (
     is_crash_line,
     is_exception_line,
     is_frame_line,
+    is_warning,
+    is_xid_report,
 )
 from sessiontui.project_memory.events import TrainEvent
 
@@ -45,13 +47,16 @@ def sharper(event: TrainEvent, later: TrainEvent) -> TrainEvent | None:
     line says nothing more. The failure's exception line (not a launcher's wrapper) after a line
     that only named a kind (CUDA's `Assertion ... failed` lines, then `RuntimeError: CUDA error:
     device-side assert triggered`) gives it its message, signature and excerpt; the more
-    specific kind of the two is its kind (a wrapped `what():` line's `ed: out of memory`). The
+    specific kind of the two is its kind (a wrapped `what():` line's `ed: out of memory`), but
+    a driver's later Xid report tells all (the GPU's last fault, read over the Xids before). The
     event keeps its line and step, which identify it to the run records."""
     named_only = not (is_exception_line(event.message) or CRASH_LINE.search(clean(event.line)))
     reported = is_exception_line(later.message) and not _WRAPPER.search(later.message)
-    told = later if named_only and reported else event
+    driver = is_xid_report(event.line) and is_xid_report(later.line)  # the GPU's last fault tells it
+    told = later if (named_only and reported) or driver else event
     unnamed = len(_RANK)
-    kind = min((event.failure, later.failure), key=lambda name: _RANK.get(name or "", unnamed))
+    kind = later.failure if driver else min((event.failure, later.failure),
+                                            key=lambda name: _RANK.get(name or "", unnamed))
     if told is event and kind == event.failure:
         return None
     message = told.message.removesuffix(f" ({told.failure})") if told.failure else told.message
@@ -73,6 +78,7 @@ class FailureWatcher:
         self._context: deque[str] = deque(maxlen=CONTEXT_LINES)
         self._traceback_lines = 0  # > 0 while inside a traceback
         self._wrapper: tuple[str, str, int] | None = None  # a wrapper line (text, raw, lines since)
+        self._warning: str | None = None  # "head": a warning's level with no message yet; "said"
 
     @property
     def in_traceback(self) -> bool:
@@ -87,6 +93,7 @@ class FailureWatcher:
     def feed(self, raw: str, at: float, step: int | None) -> TrainEvent | None:
         """Take one line; return a crash event when it completes a traceback or names a failure."""
         text = clean(raw).strip()
+        warned = self._continues_warning(raw, text)
         if not text or text[0] == "#":
             return None
         self._context.append(text[:MAX_CONTEXT_CHARS])
@@ -103,9 +110,21 @@ class FailureWatcher:
             return None
         if any(text.startswith(chained) for chained in CHAINED):
             return None
-        if is_exception_line(text) or is_crash_line(text, raw):
+        if is_exception_line(text) or (is_crash_line(text, raw) and not (
+                warned and not CRASH_LINE.search(text))):
             return self._wait_or_event(text, raw, at, step)  # a paste may drop the traceback
         return None
+
+    def _continues_warning(self, raw: str, text: str) -> bool:
+        """Whether a line is the wrapped rest of a warning (TensorFlow's `W ...bfc_allocator.cc:217]`,
+        then ` Allocator (GPU_0_bfc) ran out of memory ...` and `caller indicates that this is not
+        a failure` on the next lines): the line after a warning's bare level, or an indented one."""
+        continues = self._warning == "head" or (self._warning == "said" and raw[:1] in " \t")
+        if continues:
+            self._warning = "said" if text else self._warning
+        else:
+            self._warning = ("said" if text else "head") if is_warning(raw) else None
+        return continues
 
     def flush(self, at: float, step: int | None) -> TrainEvent | None:
         """The event of a wrapper line whose cause the output has not printed (a paste that ends

@@ -157,6 +157,8 @@ PAYLOAD = "step: 250  loss: 2.5"
     "[2024-01-01 10:00:00,123][__main__][INFO] - ",  # Hydra's job-logging default
     "[NeMo I 2024-01-01 10:00:00 exp_manager:123] ",  # NeMo's logging formatter
     "2024-01-01 10:00:00.123456: I tensorflow/core/platform/cpu_feature_guard.cc:193] ",  # TF C++ log
+    # the same, pasted where the page linked the `.cc` file name as a domain (corpus crash/b12)
+    "2017-07-02 15:57:33.230281: W tensorflow/core/common_runtime/http://bfc_allocator.cc:217] ",
     "12/01/2024 10:00:00 - INFO - __main__ - ",  # accelerate/transformers no_trainer examples
     "2024/01/01 10:00:00 - mmengine - INFO - ",  # MMEngine's MMFormatter
     "DLL 2022-04-05 05:10:36.324733 - ",  # NVIDIA DLLogger StdOutBackend

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, failure_kind, has_hint
+from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -95,6 +95,10 @@ MESSAGE_FORMS = [
     ('nccl aborted on timeout', 'RuntimeError: NCCL communicator was aborted on rank 2.  Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800584 milliseconds before timing out.',
      'nccl_timeout'),
     ('nccl unhandled system', 'torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+     'nccl_error'),
+    # ProcessGroupNCCL.cpp's async error report names the work by its description, whose
+    # `Timeout(ms)=N` is the work's setting, not a timeout (pytorch/pytorch c10d WorkNCCL operator<<)
+    ('nccl async system error', 'Collective WorkNCCL(SeqNum=2, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1000000) raised the following async exception: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.25.1\nncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
      'nccl_error'),
     ('nccl unhandled cuda old', 'RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled cuda error, NCCL version 2.7.8',
      'nccl_error'),
@@ -312,6 +316,59 @@ MESSAGE_FORMS = [
 ]
 
 
+# The kinds of a job that stopped for no GPU's reason, from the strings that print them:
+# disk_full (CPython's strerror for errno 28/122; PyTorch caffe2/serialize/inline_container.cc's
+# `PytorchStreamWriter failed writing file` and `unexpected pos`; huggingface/safetensors'
+# `IoError(Os { code: 28, kind: StorageFull, ... })`; Node's libuv `ENOSPC`; coreutils' `cp:
+# error writing`), import_error (Python's ModuleNotFoundError/ImportError, glibc ld.so's `error
+# while loading shared libraries` and `version `GLIBCXX_3.4.29' not found`, transformers
+# utils/versions.py require_version, torch utils/cpp_extension.py's CUDA version check),
+# missing_file (FileNotFoundError, CPython Modules/main.c `can't open file`, transformers
+# Trainer's `Can't find a valid checkpoint at`), cancelled (slurmstepd req.c's `CANCELLED AT %s
+# DUE TO TIME LIMIT/PREEMPTION/NODE FAILURE`, torchelastic's SignalException and death signal,
+# Lightning signal_connector.py's `Received SIGTERM: 15`, bash's `Terminated`, exit code -15).
+MESSAGE_FORMS += [
+    ('errno 28', 'OSError: [Errno 28] No space left on device', 'disk_full'),
+    ('errno 122', "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt/step_100'", 'disk_full'),
+    ('stream writer', 'RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file data/0: file write failed',
+     'disk_full'),
+    ('stream writer pos', 'RuntimeError: [enforce fail at inline_container.cc:664] . unexpected pos 56833600 vs 56833492',
+     'disk_full'),
+    ('safetensors full', 'safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: "No space left on device" })',
+     'disk_full'),
+    ('node enospc', 'Error: ENOSPC: no space left on device, write', 'disk_full'),
+    ('cp full', "cp: error writing '/scratch/ckpt.pt': No space left on device", 'disk_full'),
+    ('no module', "ModuleNotFoundError: No module named 'flash_attn'", 'import_error'),
+    ('undefined symbol', 'ImportError: /opt/venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi',
+     'import_error'),
+    ('shared object', 'ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory',
+     'import_error'),
+    ('loader', 'python: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object file: No such file or directory',
+     'import_error'),
+    ('glibcxx', "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by /opt/venv/lib/python3.10/site-packages/torch/lib/libtorch_python.so)",
+     'import_error'),
+    ('require version', 'ImportError: accelerate>=0.21.0 is required for a normal functioning of this module, but found accelerate==0.20.3.',
+     'import_error'),
+    ('cuda mismatch', 'RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.',
+     'import_error'),
+    ('file not found', "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.jsonl'", 'missing_file'),
+    ('script not found', "python: can't open file '/workspace/train.py': [Errno 2] No such file or directory",
+     'missing_file'),
+    ('no checkpoint', "ValueError: Can't find a valid checkpoint at /ckpt/checkpoint-500", 'missing_file'),
+    ('slurm preempted', 'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO PREEMPTION ***',
+     'cancelled'),
+    ('slurm node failure', 'slurmstepd: error: *** JOB 1234 CANCELLED AT 2020-01-01T10:00:00 DUE TO NODE FAILURE ***',
+     'cancelled'),
+    ('elastic sigterm', 'torch.distributed.elastic.multiprocessing.api.SignalException: Process 1234 got signal: 15',
+     'cancelled'),
+    ('elastic death sigterm', 'WARNING:torch.distributed.elastic.agent.server.api:Received Signals.SIGTERM death signal, shutting down workers',
+     'cancelled'),
+    ('lightning sigterm', '[rank: 0] Received SIGTERM: 15', 'cancelled'),
+    ('bash terminated', 'train.sh: line 12:  4242 Terminated              python train.py', 'cancelled'),
+    ('elastic -15', 'Root Cause (first observed failure):\n  exitcode  : -15 (pid: 12)', 'cancelled'),
+]
+
+
 @pytest.mark.parametrize(("form", "tail", "kind"), MESSAGE_FORMS, ids=[f[0] for f in MESSAGE_FORMS])
 def test_every_message_form_names_its_kind(form: str, tail: str, kind: str) -> None:
     assert failure_kind(f"step 7 loss 2.5\n{tail}\n") == kind
@@ -333,6 +390,19 @@ GPU_AND_LAUNCHER_FORMS = [
      'has been detected on GPU', 'ecc_error'),
     ('xid 31 mmu', 'NVRM: Xid (PCI:0000:3b:00): 31, pid=1, Ch 00000010, intr 00000000. MMU Fault',
      'illegal_memory_access'),
+    # A driver's log over days holds several faults on several GPUs: the last one tells it, the
+    # follow-on Xids 43 (channel stopped) and 45 (cleaned up, `caused by previous Xid N`) aside
+    # (NVIDIA's Xid catalogue, docs.nvidia.com/deploy/xid-errors)
+    ('xids 43 31 94', '[Wed Jul 31 23:14:18 2024] NVRM: Xid (PCI:0000:00:05): 43, pid=1045242, name=pt_main_thread, Ch 00000008\n'
+     '[Mon Aug  5 03:54:13 2024] NVRM: Xid (PCI:0000:00:07): 31, pid=2512125, name=python3.10, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS\n'
+     "[Fri Aug  9 13:32:56 2024] NVRM: Xid (PCI:0000:00:08): 94, pid='<unknown>', name=<unknown>, Contained: SM (0x1). RST: No, D-RST: No",
+     'ecc_error'),
+    ('xids 94 then 31', 'NVRM: Xid (PCI:0000:00:08): 94, pid=1, Contained: SM (0x1).\n'
+     'NVRM: Xid (PCI:0000:00:07): 31, pid=2, Ch 00000008, intr 00000000. MMU Fault', 'illegal_memory_access'),
+    ('xid 48 then 45', 'NVRM: Xid (PCI:0000:3b:00): 48, pid=1, An uncorrectable double bit error (DBE) has been detected on GPU\n'
+     'NVRM: Xid (PCI:0000:3b:00): 45, pid=1, name=python3, Ch 00000001', 'ecc_error'),
+    ('xid 45 after 149', 'kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1, name=python3, Ch 00000001 caused by previous Xid 149',
+     'cuda_error'),
     ('xid 74 nvlink', 'NVRM: Xid (PCI:0000:3b:00): 74, pid=1, NVLink: fatal error detected',
      'cuda_error'),
     ('ecc words', 'RuntimeError: CUDA error: uncorrectable ECC error encountered', 'ecc_error'),
@@ -353,12 +423,12 @@ GPU_AND_LAUNCHER_FORMS = [
     ('fatal abort', 'terminate called without an active exception\nFatal Python error: Aborted', 'aborted'),
     # A job SLURM stopped: slurmstepd's "*** JOB %u ON %s CANCELLED AT %s DUE TO TIME LIMIT ***" (or
     # scancel's, with no reason), srun's "Job step aborted: Waiting up to %d seconds for job step to
-    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): no kind of its own, and
-    # the kill is not the OOM killer's; with the cgroup's `oom-kill event` it is.
+    # finish." and its per-task report of the SIGKILL (`task 0: Killed`): `cancelled`, the kill
+    # not the OOM killer's; with the cgroup's `oom-kill event` it is.
     ('slurm time limit', 'slurmstepd: error: *** STEP 1234.0 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***\n'
-     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', None),
+     'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'cancelled'),
     ('slurm scancel', 'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n'
-     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', None),
+     'slurmstepd: error: *** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 ***\nsrun: error: node01: task 0: Killed', 'cancelled'),
     ('slurm oom then cancelled', 'slurmstepd: error: Detected 1 oom-kill event(s) in StepId=1234.0. Some of your processes may have been killed by the cgroup out-of-memory handler.\n'
      'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'host_oom'),
     # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
@@ -468,6 +538,24 @@ def test_the_crash_takes_the_most_specific_kind_its_failure_prints(name: str, ki
     assert event.failure == kind and event.message.endswith(f"({kind})")
 
 
+# A warning wrapped over lines stays a warning: TensorFlow's bfc_allocator.cc LOG(WARNING)
+# `Allocator (GPU_0_bfc) ran out of memory trying to allocate ... The caller indicates that this is
+# not a failure, ...`, pasted with its message below its level (and the page's autolink of
+# `bfc_allocator.cc` as `http://bfc_allocator.cc`), or with its rest indented under it.
+WRAPPED_WARNINGS = [
+    "2017-07-02 15:57:33.230281: W tensorflow/core/common_runtime/http://bfc_allocator.cc:217]\n"
+    " Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.59GiB. The\n"
+    " caller indicates that this is not a failure, but may mean that there \n"
+    "could be performance gains if more memory is available.",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:217] Allocator (GPU_0_bfc) ran out of memory\n"
+    "    trying to allocate 3.90GiB. The caller indicates that this is not a failure, but may mean\n"
+    "    that there could be performance gains if more memory is available.",
+    "W tensorflow/core/common_runtime/bfc_allocator.cc:217]\n"
+    "Allocator (GPU_0_bfc) ran out of memory trying to allocate 1.1GiB. The caller indicates that"
+    " this is not a failure.",
+]
+
+
 # A line that names a kind but is logged as information or a warning is no crash: training
 # goes on after it. NCCL's param.cc `INFO(NCCL_ENV, "%s set by environment to %s")`; PyTorch's
 # c10/cuda/CUDAFunctions.cpp TORCH_WARN `CUDA initialization: Found no NVIDIA driver ...`;
@@ -479,15 +567,26 @@ NOT_FAILURES = [
     "2019-02-11 16:42:08.131786: W tensorflow/core/common_runtime/bfc_allocator.cc:211] Allocator "
     "(GPU_0_bfc) ran out of memory trying to allocate 2.19GiB. The caller indicates that this is "
     "not a failure, but may mean that there could be performance gains if more memory were available.",
+    *WRAPPED_WARNINGS,
 ]
 
 
-@pytest.mark.parametrize("line", NOT_FAILURES, ids=["nccl info", "user warning", "tf bfc warning"])
+@pytest.mark.parametrize("line", NOT_FAILURES, ids=["nccl info", "user warning", "tf bfc warning",
+                                                     "wrapped below", "wrapped indented", "wrapped bare"])
 def test_a_kind_named_in_a_warning_is_no_crash(tmp_path: Path, line: str) -> None:
     log = tmp_path / "train.log"
     log.write_text(f"step 1 loss 2.5\n{line}\nstep 2 loss 2.4\nstep 3 loss 2.3\n")
     snap = read_log(log)
     assert snap.events == () and snap.status != "crashed"
+
+
+def test_an_error_after_a_wrapped_warning_is_a_crash(tmp_path: Path) -> None:
+    # the line after the warning's wrapped rest, not indented, is read again
+    log = tmp_path / "train.log"
+    log.write_text(f"step 1 loss 2.5\n{WRAPPED_WARNINGS[1]}\n"
+                   "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 3.90G "
+                   "(4187593113 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
 
 
 def test_the_error_after_a_warning_takes_its_kind(tmp_path: Path) -> None:
@@ -567,7 +666,37 @@ SHAPES = [
     # torchelastic's `^CW0616 ... api.py:739] Received 2 death signal, shutting down workers`, then a
     # DataLoader's atexit traceback cut before its exception line
     ("b10/lerobot_ctrl_c_glued_w0616_death_signal_2_atexit.txt", "interrupted"),
+
+
+    # crash batch b11: a Markdown-bold `**Killed**` as pasted; a zh_CN shell's `已杀死`
+    ("b11/fastmaskrcnn_iter_line_bold_killed_2017.txt", "host_oom"),
+    ("b11/dreamerv3_metrics_then_zh_locale_killed.txt", "host_oom"),
 ]
+
+
+# The shell's `Killed` in other locales: glibc's strsignal(SIGKILL) translations (bminor/glibc
+# po/zh_CN.po, ja.po, de.po, ru.po, ... msgid "Killed"), as bash prints a job's status, alone or
+# after the script's line and pid; and the English word in Markdown emphasis or code, as pasted.
+KILLED_FORMS = ["已杀死", "強制結束", "強制終了", "죽었음", "Getötet", "Processus arrêté", "Terminado (killed)",
+                "Ucciso", "Morto", "Убито", "Вбито", "Unicestwiony", "Zabit (SIGKILL)",
+                "train.sh: 第 3 行： 12345 已杀死               python train.py",
+                "run.sh: Zeile 3: 12345 Getötet                 python train.py",
+                "**Killed**", "`Killed`", "*Killed*"]
+
+
+@pytest.mark.parametrize("line", KILLED_FORMS)
+def test_the_shells_killed_in_any_locale_or_emphasis_is_host_oom(tmp_path: Path, line: str) -> None:
+    if "Killed" not in line:  # emphasis is the line cleaning's (`clean`), words the vocabulary's
+        assert failure_kind(f"step 7 loss 2.5\n{line}\n") == "host_oom"
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{line}\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["host_oom"]
+
+
+def test_emphasis_is_not_taken_from_a_slurm_banner() -> None:
+    # slurmstepd's `*** JOB ... CANCELLED AT ... ***` is no Markdown emphasis: its stars stay
+    banner = "*** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***"
+    assert clean(banner) == banner and clean("**Killed**") == "Killed"
 
 
 @pytest.mark.parametrize(("name", "kind"), SHAPES, ids=[n for n, _ in SHAPES])
@@ -603,6 +732,28 @@ NOT_CRASHES = [
     ('fairseq oom recovered', '2024-01-01 10:00:00 | WARNING | fairseq.trainer | OOM: Ran out of memory with exception: CUDA out of memory. Tried to allocate 1.00 GiB (GPU 0; 15.78 GiB total capacity)\n'
      '2024-01-01 10:00:00 | WARNING | fairseq.trainer | attempting to recover from OOM in forward/backward pass'),
 ]
+
+
+# A missing file or import named by a line the job went past, or by no error it raised, is not its
+# kind: torchvision's image-extension UserWarning, a shell's `ls`, torchelastic's SIGTERM to the
+# other workers after one failed (api.py `Sending process %s closing signal %s`).
+@pytest.mark.parametrize(("form", "tail", "kind"), [
+    ('torchvision warning', "/opt/venv/lib/python3.10/site-packages/torchvision/io/image.py:13: UserWarning: Failed to load image Python extension: 'libc10_cuda.so: cannot open shared object file: No such file or directory'\n"
+     'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\nKeyError: \'labels\'', None),
+    ('ls then value error', "ls: cannot access 'ckpt': No such file or directory\nTraceback (most recent call last):\n"
+     '  File "train.py", line 3, in <module>\nValueError: bad shape', None),
+    ('elastic closing sigterm', 'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 1235 closing signal SIGTERM\n'
+     'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python',
+     None),
+    ('import then wrapper', "ModuleNotFoundError: No module named 'deepspeed'\n"
+     'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'import_error'),
+])
+def test_a_raised_errors_kind_is_its_own(tmp_path: Path, form: str, tail: str, kind: str | None) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert crashes and crashes[-1] == kind
+    assert failure_kind(tail) == kind
 
 
 @pytest.mark.parametrize(("form", "tail"), NOT_CRASHES, ids=[f[0] for f in NOT_CRASHES])
