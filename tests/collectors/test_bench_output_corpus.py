@@ -40,6 +40,32 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
+    "bench/b24/vllm_cacheflow_2023_benchmark_latency_namespace_wrapped_ray.txt":
+        "an argparse Namespace wrapped over lines: its batch_size is not read",
+    "bench/b24/trtllm_bench_latency_report_json_rtx4070ti_qwen05b.json":
+        "trtllm-bench --report_json read as 2 records, one run",
+    "bench/b24/trtllm_vs_vllm_summary_csv_crlf_concurrency_sweep.csv":
+        "a CRLF summary CSV: the headline column chosen wrong",
+    "bench/b24/mini_sglang_bench_loguru_bars_ttft_tpot_p50_throughput_line.md":
+        "mini-sglang's logger lines: the TTFT p99 figure not read",
+    "bench/b24/sglang_multimodal_gen_bench_serving_flux_image_requests_only.md":
+        "SGLang's diffusion bench_serving block (no token rates) refused; its headline is request throughput",
+    "bench/b25/vllm_bench_serve_strix_halo_title_without_rules_warning_above_cut_in_tpot.txt":
+        "a vLLM block cut in TPOT not marked partial latency",
+    "bench/b25/perf_analyzer_2021_passes_client_server_sections.txt":
+        "perf_analyzer passes with Client/Server sections: the wrong pass's throughput taken",
+    "bench/b25/perf_analyzer_t5_fastertransformer_readme_p95_async_concurrency4.txt":
+        "perf_analyzer p95 report: the wrong concurrency's throughput taken",
+    "bench/b25/vllm_bench_serve_arc_b70_hash_prefixed_rules_prose.txt":
+        "a vLLM block with '#'-prefixed rule lines read as SGLang and refused",
+    "bench/b25/ollama_grid_search_ui_inference_stats_throughput_total_duration.txt":
+        "ollama grid-search stats: a total rate taken over the output rate",
+    "bench/b25/llama_benchy_r9700_depth_rows_user_question_cut_row.md":
+        "a llama-benchy table cut mid-row: the cut row read as a record",
+    "bench/b25/tt_metal_gemma4_demo_results_table_seconds_and_ms_per_token_cells.md":
+        "tt-metal demo table: the prefill rate not read as prompt_tok_s",
+    "bench/b25/vllm_ascend_result_summary_tabbed_machine_translated_nested_quote.md":
+        "a tabbed, machine-translated vLLM summary in a nested quote: no result found",
 }
 
 
