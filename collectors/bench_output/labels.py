@@ -24,6 +24,8 @@ RATE_UNIT = re.compile(
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+# a snake_case name ending in its unit (`out_tok_s`, `e2e_req_s`, read with spaces for underscores)
+_UNIT_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|req(?:uest)?s?)\s(?P<per>s|sec|min)\s*$", re.I)
 # llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
 _TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
@@ -83,7 +85,7 @@ SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  #
 
 def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
-    match = RATE_UNIT.search(text)
+    match = RATE_UNIT.search(text) or _UNIT_SUFFIX.search(text)
     if match:
         what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0

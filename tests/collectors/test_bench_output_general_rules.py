@@ -1068,3 +1068,13 @@ def test_a_model_size_inside_a_hyphenated_name_is_no_figure() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, round(r.value or 0, 2)) for r in records] == [("output_tok_s", 421.55)]
     assert not any(value == 7 for value in records[0].figures.values())
+
+
+def test_a_snake_case_column_ending_in_its_unit_is_a_rate_of_that_unit() -> None:
+    # NVIDIA/TensorRT-LLM tensorrt_llm/bench/dataclasses/reporting.py names its rates so
+    # (`request_throughput_req_s`, `system_output_throughput_tok_s`); a sweep script's CSV with
+    # Windows line ends and `qps,out_tok_s` columns: the output token rate is the headline, qps a figure
+    text = "tag,concurrency,qps,out_tok_s,ttft_p50_ms\r\nfp8,1,0.203,52.0,41.9\r\nfp8,2,0.308,78.9,44.2\r\n"
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.concurrency) for r in records] == [("output_tok_s", 52.0, 1), ("output_tok_s", 78.9, 2)]
+    assert records[0].figures["request_throughput"] == 0.203
