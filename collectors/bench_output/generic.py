@@ -204,6 +204,12 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"(?![\w.])[^)]*\)", re.I)
 # `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
 _PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
+# `TTFT: 117.59 ms (p50: 95.63 ms, p90: 207.66 ms, max: 566.05 ms)`: the statistics in parentheses
+# after a quantity's value are that quantity's (mini-sglang's benchmark client)
+_STATS_IN_PARENTHESES = re.compile(
+    r"(?P<name>[A-Za-z][\w /-]*?):\s*(?P<head>\S+[^(]*?)\s*\((?P<stats>(?:\s*(?:p\d+|max|min|median|mean|avg|std)"
+    r"\s*[:=]\s*[-\d.]+[^,:)]*,?)+)\)\s*$", re.IGNORECASE)
+_STAT_PAIR = re.compile(r"(p\d+|max|min|median|mean|avg|std)\s*[:=]\s*([^,]+)", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 # `Acceptance rate at token 0: 0.58`: one position's rate a line, read as under a per-position heading
@@ -270,6 +276,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
             continue
@@ -349,6 +356,16 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         elif found:
             section = ""
         yield from _line_readings(found, line, index, behind_prefix, server)
+
+
+def _named_statistics(line: str) -> str:
+    """A `name: value (p50: x, max: y)` line with each statistic named by its quantity
+    (`name: value, name p50: x, name max: y`); any other line as it is."""
+    found = _STATS_IN_PARENTHESES.fullmatch(line)
+    if found is None:
+        return line
+    stats = [f"{found['name']} {stat}: {value.strip()}" for stat, value in _STAT_PAIR.findall(found["stats"])]
+    return "; ".join([f"{found['name']}: {found['head']}", *stats])
 
 
 def _stat_columns(header: list[str]) -> bool:

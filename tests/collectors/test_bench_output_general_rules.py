@@ -1078,3 +1078,21 @@ def test_a_snake_case_column_ending_in_its_unit_is_a_rate_of_that_unit() -> None
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value, r.concurrency) for r in records] == [("output_tok_s", 52.0, 1), ("output_tok_s", 78.9, 2)]
     assert records[0].figures["request_throughput"] == 0.203
+
+
+def test_statistics_in_parentheses_after_a_value_are_that_quantitys() -> None:
+    # sgl-project/mini-sglang python/minisgl/benchmark/client.py process_benchmark_results:
+    # f"TTFT: {_fmt(avg)} ms (p50: {_fmt(p50)} ms, p90: ..., p99: ..., max: ...)", the E2E line in seconds
+    text = (
+        "[2026-01-05|15:58:35] INFO     Num requests: #200, Num tokens: #51200\n"
+        "[2026-01-05|15:58:35] INFO     TTFT:  88.10 ms (p50:  70.20 ms, p90: 150.30 ms, p99: 310.40 ms, max: 402.50 ms)\n"
+        "[2026-01-05|15:58:35] INFO     TPOT:  12.20 ms (p50:  11.10 ms, p90:  20.30 ms, p99:  55.40 ms, max:  90.50 ms)\n"
+        "[2026-01-05|15:58:35] INFO     E2E:  3.2100  s (p50: 3.0100  s, p90: 4.5000  s, p99: 6.0200  s, max: 7.1000  s)\n"
+        "[2026-01-05|15:58:35] INFO     Duration:  40.10 s\n"
+        "[2026-01-05|15:58:35] INFO     Throughput:   1276 token/s, 4.9875 req/s\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 1276.0)
+    want = {"ttft_ms_mean": 88.1, "ttft_ms_p99": 310.4, "tpot_ms_median": 11.1, "e2e_ms_p90": 4500.0,
+            "request_throughput": 4.9875}
+    assert {name: record.figures.get(name) for name in want} == pytest.approx(want)
