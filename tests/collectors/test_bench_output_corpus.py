@@ -42,8 +42,6 @@ KNOWN_MISSES: dict[str, str] = {
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
     "bench/b24/vllm_cacheflow_2023_benchmark_latency_namespace_wrapped_ray.txt":
         "an argparse Namespace wrapped over lines: its batch_size is not read",
-    "bench/b24/sglang_multimodal_gen_bench_serving_flux_image_requests_only.md":
-        "SGLang's diffusion bench_serving block (no token rates) refused; its headline is request throughput",
     "bench/b25/vllm_bench_serve_strix_halo_title_without_rules_warning_above_cut_in_tpot.txt":
         "a vLLM block cut in TPOT not marked partial latency",
     "bench/b25/perf_analyzer_2021_passes_client_server_sections.txt":
