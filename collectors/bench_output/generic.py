@@ -21,7 +21,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match, without_logger_prefix
+from sessiontui.collectors.bench_output.common import (
+    benchmark,
+    last_match,
+    last_repr_before,
+    number,
+    without_logger_prefix,
+)
 from sessiontui.collectors.bench_output.labels import (
     HEADLINES,
     PROMPT_ONLY,
@@ -659,9 +665,17 @@ def command_load(line: str) -> dict[str, float] | None:
     return load
 
 
+_NAMESPACE = re.compile(r"Namespace\(")
+# argparse's settings a script printed (`Namespace(batch_size=8, ...)`, vLLM's benchmarks) -> figure names
+_NAMESPACE_SETTINGS = {"batch_size": "batch_size", "max_concurrency": "concurrency", "request_rate": "request_rate"}
+
+
 def _command_settings(text: str, end: int) -> dict[str, float]:
-    """Concurrency and request rate given on a printed command line before offset `end`."""
-    settings: dict[str, float] = {}
+    """Concurrency and request rate given on a printed command line before offset `end`, and the
+    batch size, concurrency and request rate of the last argparse Namespace printed before it."""
+    args = last_repr_before(text, _NAMESPACE, end)
+    settings = {name: found for key, name in _NAMESPACE_SETTINGS.items()
+                if (found := number(args.get(key))) is not None}
     if flag := last_match(text, _COMMAND_CONCURRENCY, end):
         settings["concurrency"] = float(next(group for group in flag.groups() if group))
     if (rate := last_match(text, _COMMAND_RATE, end)) and rate[1] != "inf":

@@ -1096,3 +1096,14 @@ def test_statistics_in_parentheses_after_a_value_are_that_quantitys() -> None:
     want = {"ttft_ms_mean": 88.1, "ttft_ms_p99": 310.4, "tpot_ms_median": 11.1, "e2e_ms_p90": 4500.0,
             "request_throughput": 4.9875}
     assert {name: record.figures.get(name) for name in want} == pytest.approx(want)
+
+
+def test_a_printed_argparse_namespace_gives_the_settings_of_the_result_below_it() -> None:
+    # vllm-project/vllm benchmarks/benchmark_latency.py: `print(args)` at its start, then
+    # print(f"Avg latency: {np.mean(latencies)} seconds"); a terminal may wrap the Namespace mid-word
+    text = ("Namespace(batch_size=16, input_len=32, model='facebook/opt-6.7b', output_len=128, request_rate=inf, tens\n"
+            "or_parallel_size=1)\nProfile step: 100%|██████| 3/3 [00:09<00:00,  3.02s/it]\n"
+            "Avg latency: 3.0215 seconds\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.batch_size) == ("latency_s", 3.0215, 16)
+    assert "request_rate" not in record.figures  # `inf`: no limit, not a rate
