@@ -16,10 +16,11 @@ from sessiontui.collectors.bench_output.common import figures_of, number, presen
 from sessiontui.project_memory.records import Record
 
 # `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
-_BLOCK_START = re.compile(r"^=+ *(?:[A-Za-z][\w -]*? )?Benchmark Result *=+\s*$")
+# (its `=` rules may be lost in a paste: ` Serving Benchmark Result ` alone on its line)
+_BLOCK_START = re.compile(r"^(?:=+ *)?(?:[A-Za-z][\w -]*? )?Benchmark Result(?: *=+)?\s*$")
 # The title over a label SGLang or vLLM prints first under it: the title alone claims no output (a
 # Go load tester prints it, behind log timestamps, over labels of its own).
-OWN_TITLE = (r"Benchmark Result =+[ \t]*\r?\n[ \t]*"
+OWN_TITLE = (r"Benchmark Result(?: =+)?[ \t]*\r?\n[ \t]*"
              r"(?:Backend|Successful requests|Traffic request rate|Max request concurrency)\b")
 
 

@@ -40,8 +40,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
-    "bench/b25/vllm_bench_serve_strix_halo_title_without_rules_warning_above_cut_in_tpot.txt":
-        "a vLLM block cut in TPOT not marked partial latency",
     "bench/b25/perf_analyzer_2021_passes_client_server_sections.txt":
         "perf_analyzer passes with Client/Server sections: the wrong pass's throughput taken",
     "bench/b25/perf_analyzer_t5_fastertransformer_readme_p95_async_concurrency4.txt":

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, parse_benchmark_output
+from sessiontui.collectors.bench_output import (
+    derive_config_name,
+    parse_benchmark_output,
+    read_benchmark_output,
+)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 
@@ -179,3 +183,17 @@ def test_labelled_lines_without_a_section_heading_are_not_taken_for_a_block() ->
     text = "Benchmark duration (s): 32.27\nOutput token throughput (tok/s): 1549.45\n"
     [record] = parse_benchmark_output(text)
     assert record.source_format != "vllm.bench_serve" and record.value == 1549.45
+
+
+def test_a_serve_block_whose_title_lost_its_rules_is_still_the_tools_block() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py: print("{s:{c}^{n}}".format(s=" Serving Benchmark Result ",
+    # n=50, c="=")) then "{:<40} {:<10}" lines; a paste that drops the `=` fill keeps " Serving Benchmark Result "
+    rows = [("Successful requests:", "5"), ("Request rate configured (RPS):", "4.00"),
+            ("Benchmark duration (s):", "35.58"), ("Request throughput (req/s):", "0.14"),
+            ("Output token throughput (tok/s):", "35.98"), ("Total token throughput (tok/s):", "53.97")]
+    block = " Serving Benchmark Result \n" + "".join(f"{label:<40} {value:<10}\n" for label, value in rows)
+    latency = "{s:{c}^{n}}\n".format(s="Time to First Token", n=50, c="-") + f"{'Mean TTFT (ms):':<40} {489.53:<10.2f}\n"
+    whole = read_benchmark_output(block + latency + "=" * 50 + "\n").records
+    cut = read_benchmark_output(block + latency).records
+    assert [(r.source_format, r.value, r.partial) for r in whole] == [("vllm.bench_serve", 35.98, [])]
+    assert [(r.value, r.partial, r.figures["request_rate"]) for r in cut] == [(35.98, ["latency"], 4.0)]
