@@ -16,8 +16,9 @@ from sessiontui.collectors.bench_output.common import figures_of, number, presen
 from sessiontui.project_memory.records import Record
 
 # `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
-# (its `=` rules may be lost in a paste: ` Serving Benchmark Result ` alone on its line)
-_BLOCK_START = re.compile(r"^(?:=+ *)?(?:[A-Za-z][\w -]*? )?Benchmark Result(?: *=+)?\s*$")
+# (its `=` rules may be lost in a paste: ` Serving Benchmark Result ` alone on its line, or commented
+# out with the closing rule: `#==== Serving Benchmark Result ====`)
+_BLOCK_START = re.compile(r"^(?:#?=+ *)?(?:[A-Za-z][\w -]*? )?Benchmark Result(?: *=+)?\s*$")
 # The title over a label SGLang or vLLM prints first under it: the title alone claims no output (a
 # Go load tester prints it, behind log timestamps, over labels of its own).
 OWN_TITLE = (r"Benchmark Result(?: =+)?[ \t]*\r?\n[ \t]*"
@@ -30,7 +31,7 @@ def own_json(keys: str) -> str:
     return rf'"(?:{keys})\w*"\s*:[\s\S]{{0,4000}}?"output_throughput"'
 
 
-_RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
+_RULE = re.compile(r"^#?={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
 

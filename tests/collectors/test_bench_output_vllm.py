@@ -197,3 +197,14 @@ def test_a_serve_block_whose_title_lost_its_rules_is_still_the_tools_block() -> 
     cut = read_benchmark_output(block + latency).records
     assert [(r.source_format, r.value, r.partial) for r in whole] == [("vllm.bench_serve", 35.98, [])]
     assert [(r.value, r.partial, r.figures["request_rate"]) for r in cut] == [(35.98, ["latency"], 4.0)]
+
+
+def test_a_serve_block_with_its_title_and_closing_rule_commented_out_is_whole() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py's title and closing `"=" * 50`, each behind a `#` in
+    # the paste (the lines between as printed): the closing rule still closes the block
+    rows = [("Successful requests:", "1"), ("Request throughput (req/s):", "0.03"),
+            ("Output token throughput (tok/s):", "26.79"), ("Total token throughput (tok/s):", "53.58")]
+    text = ("#" + "{s:{c}^{n}}".format(s=" Serving Benchmark Result ", n=50, c="=") + "\n"
+            + "".join(f"{label:<40} {value:<10}\n" for label, value in rows) + "#" + "=" * 50 + "\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.value, r.partial, r.figures["total_tok_s"]) for r in parsed.records] == [(26.79, [], 53.58)]
