@@ -32,6 +32,8 @@ _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|
 _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z]|[A-Z]+\b)")  # `GenerationSpeed`, `generationTPS`
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
+# `tokens/total_duration`: a total the rate divides by, the time, not the tokens it counts
+_DENOMINATOR = re.compile(r"(?:/|\bper\b)\s*tot(?:al)?\b[\s_]*\w*", re.IGNORECASE)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 # llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
 _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
@@ -195,7 +197,7 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
         return "output_tok_s", 1 / per
-    if _TOTAL.search(both):
+    if _TOTAL.search(_DENOMINATOR.sub(" ", both)):
         return "total_tok_s", 1 / per
     if _PROMPT.search(both):
         return "prompt_tok_s", 1 / per

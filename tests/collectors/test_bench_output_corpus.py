@@ -44,8 +44,6 @@ KNOWN_MISSES: dict[str, str] = {
         "perf_analyzer passes with Client/Server sections: the wrong pass's throughput taken",
     "bench/b25/perf_analyzer_t5_fastertransformer_readme_p95_async_concurrency4.txt":
         "perf_analyzer p95 report: the wrong concurrency's throughput taken",
-    "bench/b25/ollama_grid_search_ui_inference_stats_throughput_total_duration.txt":
-        "ollama grid-search stats: a total rate taken over the output rate",
     "bench/b25/llama_benchy_r9700_depth_rows_user_question_cut_row.md":
         "a llama-benchy table cut mid-row: the cut row read as a record",
     "bench/b25/tt_metal_gemma4_demo_results_table_seconds_and_ms_per_token_cells.md":

@@ -1107,3 +1107,12 @@ def test_a_printed_argparse_namespace_gives_the_settings_of_the_result_below_it(
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value, record.batch_size) == ("latency_s", 3.0215, 16)
     assert "request_rate" not in record.figures  # `inf`: no limit, not a rate
+
+
+def test_a_total_the_rate_divides_by_is_its_time_not_its_tokens() -> None:
+    # dezoito/ollama-grid-search src/components/experiment-data-dialog.tsx: `Throughput
+    # (tokens/total_duration): {tokensPerSecond(total_duration, eval_count)} tokens/s`, output tokens
+    text = "Eval Count: 120 tokens\nTotal Duration: 0h, 0m, 12s\nThroughput (tokens/total_duration): 9.81 tokens/s\n"
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 9.81)]
+    total = "Total token throughput: 53.97 tokens/s\n"  # a total of the tokens stays the total
+    assert [(r.metric, r.value) for r in read_benchmark_output(total).records] == [("total_tok_s", 53.97)]
