@@ -68,7 +68,8 @@ _SETTING_UNIT = re.compile(r"(?:max[ _-]?)?concurren(?:cy|t[ _]requests)|batch[ 
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
-_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$",  # markup
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
+                      r"|^Pass \[\d+\] throughput:",  # perf_analyzer's stabilisation passes, before its result
                       re.IGNORECASE)
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})

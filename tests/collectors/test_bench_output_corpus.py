@@ -40,10 +40,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
-    "bench/b25/perf_analyzer_2021_passes_client_server_sections.txt":
-        "perf_analyzer passes with Client/Server sections: the wrong pass's throughput taken",
-    "bench/b25/perf_analyzer_t5_fastertransformer_readme_p95_async_concurrency4.txt":
-        "perf_analyzer p95 report: the wrong concurrency's throughput taken",
     "bench/b25/llama_benchy_r9700_depth_rows_user_question_cut_row.md":
         "a llama-benchy table cut mid-row: the cut row read as a record",
     "bench/b25/tt_metal_gemma4_demo_results_table_seconds_and_ms_per_token_cells.md":

@@ -1116,3 +1116,15 @@ def test_a_total_the_rate_divides_by_is_its_time_not_its_tokens() -> None:
     assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 9.81)]
     total = "Total token throughput: 53.97 tokens/s\n"  # a total of the tokens stays the total
     assert [(r.metric, r.value) for r in read_benchmark_output(total).records] == [("total_tok_s", 53.97)]
+
+
+def test_perf_analyzers_stabilisation_passes_are_no_results() -> None:
+    # triton-inference-server perf_analyzer inference_profiler.cc (verbose): `  Pass [n] throughput: x
+    # infer/sec. Avg latency: ...` per stabilisation pass, then the Client section's measured throughput
+    text = ("Request concurrency: 2\n"
+            "  Pass [1] throughput: 301.5 infer/sec. Avg latency: 6630 usec (std 1200 usec)\n"
+            "  Pass [2] throughput: 298.2 infer/sec. p95 latency: 8100 usec\n"
+            "  Client: \n    Request count: 1490\n    Throughput: 298.0 infer/sec\n"
+            "    Avg latency: 6700 usec (standard deviation 1190 usec)\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value, r.concurrency) for r in parsed.records] == [("request_throughput", 298.0, 2)]
