@@ -40,8 +40,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
-    "bench/b25/llama_benchy_r9700_depth_rows_user_question_cut_row.md":
-        "a llama-benchy table cut mid-row: the cut row read as a record",
     "bench/b25/tt_metal_gemma4_demo_results_table_seconds_and_ms_per_token_cells.md":
         "tt-metal demo table: the prefill rate not read as prompt_tok_s",
     "bench/b25/vllm_ascend_result_summary_tabbed_machine_translated_nested_quote.md":

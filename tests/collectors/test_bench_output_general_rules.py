@@ -1128,3 +1128,16 @@ def test_perf_analyzers_stabilisation_passes_are_no_results() -> None:
             "    Avg latency: 6700 usec (standard deviation 1190 usec)\n")
     parsed = read_benchmark_output(text)
     assert [(r.metric, r.value, r.concurrency) for r in parsed.records] == [("request_throughput", 298.0, 2)]
+
+
+def test_the_users_sentences_beside_a_known_tools_table_are_no_other_result() -> None:
+    # ggml-org/llama.cpp tools/llama-bench/llama-bench.cpp markdown_printer rows under a user's question
+    # that quotes rates of its own (`72t/s`): only the table's rows are results
+    text = ("On the old build I see tg speed stays around 72t/s. Now it says around 40 on mine.\n"
+            "Can you run the same benchmark again with this build? What is your tg speed?\n\n"
+            "| model | size | params | backend | ngl | test | t/s |\n"
+            "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+            "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 2894.42 ± 10.78 |\n"
+            "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 41.20 ± 0.35 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 2894.42), ("output_tok_s", 41.2)]
