@@ -1141,3 +1141,11 @@ def test_the_users_sentences_beside_a_known_tools_table_are_no_other_result() ->
             "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 41.20 ± 0.35 |\n")
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 2894.42), ("output_tok_s", 41.2)]
+
+
+def test_a_dash_left_in_a_column_of_a_spaced_table_is_an_empty_cell_not_text() -> None:
+    # a user's tab-separated Before/After summary (layout of vllm-project/vllm-ascend#13979, corpus b25):
+    # the baseline row's `Improvement` is `-`; the table is still one of runs, one result per row
+    text = "Version\tTP\tOutput token throughput (tok/s)\tImprovement\nBefore\t8\t175.11\t-\nAfter\t8\t178.70\t+2.05%\n"
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value) for r in records] == [("Before", 175.11), ("After", 178.7)]
