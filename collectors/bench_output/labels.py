@@ -69,13 +69,15 @@ _LATENCY = (
     # LMDeploy's CSV `FTL(ave)(s)`: its first token latency
     (re.compile(r"time to first token|(?<![a-z])(?:ttft|ftl)(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
-    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"time (?:per|to) output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
-_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
+_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6,  # perf_analyzer: usec
+               "ns": 1e-9, "nsec": 1e-9}  # MLPerf LoadGen's `Mean First Token latency (ns)`
+_LABEL_TIME_UNIT = re.compile(r"\((ns|nsec|us|usec|µs|ms|msec)\)", re.IGNORECASE)
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("stddev", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"), ("ave", "mean"))
@@ -134,7 +136,9 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
     seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
                or re.search(r"\((?:s|sec|seconds?)\)", label))
-    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
+    in_label = _LABEL_TIME_UNIT.search(label)
+    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "")
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(printed, 1e-3) * 1e3
 
 
 def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:

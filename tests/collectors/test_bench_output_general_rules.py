@@ -1149,3 +1149,15 @@ def test_a_dash_left_in_a_column_of_a_spaced_table_is_an_empty_cell_not_text() -
     text = "Version\tTP\tOutput token throughput (tok/s)\tImprovement\nBefore\t8\t175.11\t-\nAfter\t8\t178.70\t+2.05%\n"
     records = read_benchmark_output(text).records
     assert [(r.config, r.value) for r in records] == [("Before", 175.11), ("After", 178.7)]
+
+
+def test_a_latency_labelled_in_nanoseconds_is_brought_to_milliseconds() -> None:
+    # mlcommons/inference loadgen/results.cc (LLM Server scenario): `Completed tokens per second:`, then
+    # Additional Stats `Mean First Token latency (ns)`, `Mean Time to Output Token (ns)`
+    text = ("MLPerf Results Summary\nScenario : Server\nCompleted samples per second    : 9.87\n"
+            "Completed tokens per second: 2510.22\nResult is : VALID\n\n"
+            "Mean First Token latency (ns)   : 500000000\nMean Time to Output Token (ns)  : 45000000\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 2510.22)
+    assert record.figures["ttft_ms_mean"] == pytest.approx(500.0)
+    assert record.figures["tpot_ms_mean"] == pytest.approx(45.0)
