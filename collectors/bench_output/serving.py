@@ -71,6 +71,7 @@ def result_blocks(text: str) -> Iterator[Block]:
             continue
         if _BLOCK_START.match(stripped):
             if block is not None and block.rows:
+                block.closed = block.closed or _after_a_closing_rule(stripped)
                 yield block
             block, section = Block(start=offset), ""
         elif block is not None and _RULE.match(stripped):
@@ -90,6 +91,12 @@ def result_blocks(text: str) -> Iterator[Block]:
         offset += len(line)
     if block is not None and block.rows:
         yield block
+
+
+def _after_a_closing_rule(title: str) -> bool:
+    """Whether a title line begins with the previous block's closing rule glued on (ten `=` or
+    more beyond the title's own fill, a paste that lost the line break between two blocks)."""
+    return len(title) - len(title.lstrip("=")) >= len(title) - len(title.rstrip("=")) + 10
 
 
 _OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):")

@@ -208,3 +208,15 @@ def test_a_serve_block_with_its_title_and_closing_rule_commented_out_is_whole() 
             + "".join(f"{label:<40} {value:<10}\n" for label, value in rows) + "#" + "=" * 50 + "\n")
     parsed = read_benchmark_output(text)
     assert [(r.value, r.partial, r.figures["total_tok_s"]) for r in parsed.records] == [(26.79, [], 53.58)]
+
+
+def test_two_serve_blocks_glued_at_the_closing_rule_are_both_whole() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py: `print("=" * 50)` closes a block; a paste that lost the
+    # line break puts it in front of the next block's "{s:{c}^{n}}" title
+    def block(rate: float) -> str:
+        title = "{s:{c}^{n}}".format(s=" Serving Benchmark Result ", n=50, c="=")
+        return (f"{title}\n{'Request throughput (req/s):':<40} {4.88:<10.2f}\n"
+                f"{'Output token throughput (tok/s):':<40} {rate:<10.2f}\n"
+                f"{'Total Token throughput (tok/s):':<40} {7492.68:<10.2f}\n" + "=" * 50)
+    records = read_benchmark_output(block(2497.56) + block(3100.10) + "\n").records
+    assert [(r.value, r.partial) for r in records] == [(2497.56, []), (3100.1, [])]
