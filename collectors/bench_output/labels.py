@@ -168,7 +168,7 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
         return "acceptance_rate", 0.01 if "%" in both else 1.0
-    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
+    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg|limit", label, re.I):  # a cap on a sweep is no run's
         return "concurrency", 1.0
     if _BATCH_LABEL.fullmatch(label.strip()):
         return "batch_size", 1.0

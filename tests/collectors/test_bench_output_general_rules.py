@@ -1161,3 +1161,14 @@ def test_a_latency_labelled_in_nanoseconds_is_brought_to_milliseconds() -> None:
     assert (record.metric, record.value) == ("output_tok_s", 2510.22)
     assert record.figures["ttft_ms_mean"] == pytest.approx(500.0)
     assert record.figures["tpot_ms_mean"] == pytest.approx(45.0)
+
+
+def test_a_concurrency_limit_caps_a_sweep_and_is_no_runs_concurrency() -> None:
+    # triton-inference-server perf_analyzer: `Concurrency limit: N concurrent requests` under Measurement
+    # Settings for `--concurrency-range 1:N`, then one `Request concurrency: n` section per level
+    section = ("Request concurrency: {c}\n  Client: \n    Request count: 3608\n    Throughput: {rate} infer/sec\n"
+               "    Avg latency: 4979 usec (standard deviation 1089 usec)\n")
+    text = ("*** Measurement Settings ***\n  Batch size: 1\n  Concurrency limit: 2 concurrent requests\n\n"
+            + section.format(c=1, rate=200.364) + "\n" + section.format(c=2, rate=333.1))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(200.364, 1), (333.1, 2)]
