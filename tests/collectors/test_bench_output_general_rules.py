@@ -1172,3 +1172,16 @@ def test_a_concurrency_limit_caps_a_sweep_and_is_no_runs_concurrency() -> None:
             + section.format(c=1, rate=200.364) + "\n" + section.format(c=2, rate=333.1))
     records = read_benchmark_output(text).records
     assert [(r.value, r.concurrency) for r in records] == [(200.364, 1), (333.1, 2)]
+
+
+def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
+    # ggml-org/llama.cpp scripts/compare-llama-bench.py: tabulate(..., tablefmt="pipe") with headers
+    # Model / Test / `t/s <baseline>` / `t/s <compare>` / Speedup, one row per test (pp and tg)
+    text = ("| Model         | Test          |   t/s master |   t/s feature |   Speedup |\n"
+            "|:--------------|:--------------|-------------:|--------------:|----------:|\n"
+            "| llama 7B Q4_0 | pp512         |      2894.42 |       3012.55 |      1.04 |\n"
+            "| llama 7B Q4_0 | tg128         |        41.20 |         43.10 |      1.05 |\n"
+            "| llama 7B Q4_0 | pp512+tg128   |       230.10 |        240.30 |      1.04 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [
+        ("prompt_tok_s", 2894.42), ("output_tok_s", 41.2), ("total_tok_s", 230.1)]
