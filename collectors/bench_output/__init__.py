@@ -147,7 +147,8 @@ def _mostly_words(line: str) -> bool:
 
 def _claimed(paragraph: str) -> bool:
     """Whether a known format marks the paragraph as its own or reads a result from it (one it
-    cannot read at all counts as its own: not read another way)."""
+    cannot read at all counts as its own: not read another way), behind a logger prefix too."""
+    paragraph = without_logger_prefix(paragraph)
     if any(family.MARKERS.search(paragraph) for family in _FAMILIES):
         return True
     try:

@@ -191,3 +191,20 @@ def test_a_diffusion_bench_serving_block_without_token_rates_is_headed_by_its_re
     assert record.figures["latency_p99_s"] == 30.11
     cut = text.rsplit("=" * 60, 1)[0]  # cut before its closing line: the token rate may have followed
     assert read_benchmark_output(cut).records == []
+
+
+def test_blocks_printed_through_a_logger_are_not_read_again_as_another_tools_results() -> None:
+    # sgl-project/sglang python/sglang/bench_serving.py: "{:<40} {:<10}" lines, `Accept length:` among them,
+    # two runs' blocks each line behind a Python logging prefix: both blocks are SGLang's, their accept
+    # lengths and latencies no further results
+    def block(rate: float, accept: float) -> list[str]:
+        rows = [("Backend:", "sglang"), ("Max request concurrency:", "100"), ("Request throughput (req/s):", "2.39"),
+                ("Output token throughput (tok/s):", f"{rate}"), ("Peak output token throughput (tok/s):", "3713.00"),
+                ("Total token throughput (tok/s):", "2448.87"), ("Concurrency:", "97.41"), ("Accept length:", f"{accept}")]
+        return ["{:=^50}".format(" Serving Benchmark Result "), *(f"{label:<40} {value:<10}" for label, value in rows),
+                "{:-^50}".format("End-to-End Latency"), f"{'Mean E2E Latency (ms):':<40} {40720.71:<10.2f}",
+                "{:-^50}".format("Time to First Token"), f"{'Mean TTFT (ms):':<40} {5321.56:<10.2f}", "=" * 50, ""]
+    lines = ["### Config A", "", *block(1222.06, 2.86), "### Config B", "", *block(1249.95, 1.97)]
+    text = "".join(f"2024-05-01 10:00:00,123 - INFO - {line}\n" for line in lines)
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.accept_length) for r in records] == [(1222.06, 2.86), (1249.95, 1.97)]
