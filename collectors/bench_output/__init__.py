@@ -121,7 +121,7 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     for paragraph in _PARAGRAPH.split(text):
         if _LONE_HEADING.fullmatch(paragraph.strip()):
             break
-        if _claimed(paragraph):
+        if _claimed(paragraph) or _is_prose(paragraph):
             continue
         found.extend(record for record in generic.parse(paragraph, [], prompt_only=False)
                      if not (record.source_format or "").endswith(_SERVER_LOG)
@@ -129,9 +129,26 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     return found
 
 
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!]\s*")  # eight words or more, then `.`, `?` or `!`
+
+
+def _is_prose(paragraph: str) -> bool:
+    """Whether every line of a paragraph is a sentence of words (`I see tg speed stays around
+    72t/s.`): the user's words about the known tool's result, not another tool's."""
+    lines = [line for line in paragraph.splitlines() if line.strip()]
+    return bool(lines) and all(_PROSE_LINE.fullmatch(line) and _mostly_words(line) for line in lines)
+
+
+def _mostly_words(line: str) -> bool:
+    """Whether three in four of a line's tokens are words (letters, maybe ending in punctuation)."""
+    tokens = line.split()
+    return sum(bool(re.fullmatch(r"[A-Za-z][A-Za-z'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
+
+
 def _claimed(paragraph: str) -> bool:
     """Whether a known format marks the paragraph as its own or reads a result from it (one it
-    cannot read at all counts as its own: not read another way)."""
+    cannot read at all counts as its own: not read another way), behind a logger prefix too."""
+    paragraph = without_logger_prefix(paragraph)
     if any(family.MARKERS.search(paragraph) for family in _FAMILIES):
         return True
     try:

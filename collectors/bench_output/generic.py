@@ -21,7 +21,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, last_match, without_logger_prefix
+from sessiontui.collectors.bench_output.common import (
+    benchmark,
+    last_match,
+    last_repr_before,
+    number,
+    without_logger_prefix,
+)
 from sessiontui.collectors.bench_output.labels import (
     HEADLINES,
     PROMPT_ONLY,
@@ -62,7 +68,8 @@ _SETTING_UNIT = re.compile(r"(?:max[ _-]?)?concurren(?:cy|t[ _]requests)|batch[ 
 _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
-_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$",  # markup
+_SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
+                      r"|^Pass \[\d+\] throughput:",  # perf_analyzer's stabilisation passes, before its result
                       re.IGNORECASE)
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
@@ -204,6 +211,12 @@ _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"(?![\w.])[^)]*\)", re.I)
 # `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
 _PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
+# `TTFT: 117.59 ms (p50: 95.63 ms, p90: 207.66 ms, max: 566.05 ms)`: the statistics in parentheses
+# after a quantity's value are that quantity's (mini-sglang's benchmark client)
+_STATS_IN_PARENTHESES = re.compile(
+    r"(?P<name>[A-Za-z][\w /-]*?):\s*(?P<head>\S+[^(]*?)\s*\((?P<stats>(?:\s*(?:p\d+|max|min|median|mean|avg|std)"
+    r"\s*[:=]\s*[-\d.]+[^,:)]*,?)+)\)\s*$", re.IGNORECASE)
+_STAT_PAIR = re.compile(r"(p\d+|max|min|median|mean|avg|std)\s*[:=]\s*([^,]+)", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
 # `Acceptance rate at token 0: 0.58`: one position's rate a line, read as under a per-position heading
@@ -270,6 +283,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
         line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
             continue
@@ -349,6 +363,16 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         elif found:
             section = ""
         yield from _line_readings(found, line, index, behind_prefix, server)
+
+
+def _named_statistics(line: str) -> str:
+    """A `name: value (p50: x, max: y)` line with each statistic named by its quantity
+    (`name: value, name p50: x, name max: y`); any other line as it is."""
+    found = _STATS_IN_PARENTHESES.fullmatch(line)
+    if found is None:
+        return line
+    stats = [f"{found['name']} {stat}: {value.strip()}" for stat, value in _STAT_PAIR.findall(found["stats"])]
+    return "; ".join([f"{found['name']}: {found['head']}", *stats])
 
 
 def _stat_columns(header: list[str]) -> bool:
@@ -642,9 +666,17 @@ def command_load(line: str) -> dict[str, float] | None:
     return load
 
 
+_NAMESPACE = re.compile(r"Namespace\(")
+# argparse's settings a script printed (`Namespace(batch_size=8, ...)`, vLLM's benchmarks) -> figure names
+_NAMESPACE_SETTINGS = {"batch_size": "batch_size", "max_concurrency": "concurrency", "request_rate": "request_rate"}
+
+
 def _command_settings(text: str, end: int) -> dict[str, float]:
-    """Concurrency and request rate given on a printed command line before offset `end`."""
-    settings: dict[str, float] = {}
+    """Concurrency and request rate given on a printed command line before offset `end`, and the
+    batch size, concurrency and request rate of the last argparse Namespace printed before it."""
+    args = last_repr_before(text, _NAMESPACE, end)
+    settings = {name: found for key, name in _NAMESPACE_SETTINGS.items()
+                if (found := number(args.get(key))) is not None}
     if flag := last_match(text, _COMMAND_CONCURRENCY, end):
         settings["concurrency"] = float(next(group for group in flag.groups() if group))
     if (rate := last_match(text, _COMMAND_RATE, end)) and rate[1] != "inf":
@@ -751,7 +783,27 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
                 above) and not _NOT_A_NAME.search(above):
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)
+        _test_row(record, result)
     return records
+
+
+# a row named by a llama-bench test: prompt alone (`pp512`, `pp2048 @ d4096`) or prompt and generation
+_PROMPT_TEST = re.compile(r"(?<![\w+])pp\s*\d+(?:\s*@\s*d\d+)?(?![\w+])", re.IGNORECASE)
+_COMBINED_TEST = re.compile(r"(?<!\w)pp\s*\d+\s*\+\s*tg\s*\d+", re.IGNORECASE)
+_GENERATION_TEST = re.compile(r"(?<![a-z])tg\s*\d+", re.IGNORECASE)
+
+
+def _test_row(record: Record, result: _Result) -> None:
+    """A row naming a llama-bench test (compare-llama-bench.py's `| Model | Test | t/s master |`
+    rows) says what its unqualified t/s counts, as llama-bench does: `pp512` the prompt,
+    `pp512+tg128` prompt and generation (the total)."""
+    name = record.config or ""
+    if "throughput_tok_s" not in result.readings:
+        return
+    if _COMBINED_TEST.search(name):
+        record.metric = "total_tok_s"
+    elif _PROMPT_TEST.search(name) and not _GENERATION_TEST.search(name):
+        record.metric = "prompt_tok_s"
 
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,6} +")

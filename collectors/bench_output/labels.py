@@ -24,12 +24,16 @@ RATE_UNIT = re.compile(
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
+# a snake_case name ending in its unit (`out_tok_s`, `e2e_req_s`, read with spaces for underscores)
+_UNIT_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|req(?:uest)?s?)\s(?P<per>s|sec|min)\s*$", re.I)
 # llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
 _TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
 _THROUGHPUT = re.compile(r"\bthroughput\b|\bspeed\b", re.IGNORECASE)
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z]|[A-Z]+\b)")  # `GenerationSpeed`, `generationTPS`
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
+# `tokens/total_duration`: a total the rate divides by, the time, not the tokens it counts
+_DENOMINATOR = re.compile(r"(?:/|\bper\b)\s*tot(?:al)?\b[\s_]*\w*", re.IGNORECASE)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
 # llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
 _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
@@ -65,13 +69,15 @@ _LATENCY = (
     # LMDeploy's CSV `FTL(ave)(s)`: its first token latency
     (re.compile(r"time to first token|(?<![a-z])(?:ttft|ftl)(?![a-z])|first[ _]token[ _]latency", re.I), "ttft"),
     (re.compile(r"time to second token|\bttst\b", re.I), "ttst"),
-    (re.compile(r"time per output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
+    (re.compile(r"time (?:per|to) output token|(?<![a-z])tpot(?![a-z])|per[- ]token latency", re.I), "tpot"),
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
-_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6}  # perf_analyzer: usec
+_IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6,  # perf_analyzer: usec
+               "ns": 1e-9, "nsec": 1e-9}  # MLPerf LoadGen's `Mean First Token latency (ns)`
+_LABEL_TIME_UNIT = re.compile(r"\((ns|nsec|us|usec|µs|ms|msec)\)", re.IGNORECASE)
 _STATS = (("median", "median"), ("p50", "p50"), ("p90", "p90"), ("p95", "p95"), ("p99", "p99"),
           ("max", "max"), ("min", "min"), ("std", "std"), ("stddev", "std"), ("sd", "std"), ("avg", "mean"), ("mean", "mean"),
           ("average", "mean"), ("ave", "mean"))
@@ -83,7 +89,7 @@ SETTING_LABEL = re.compile(r"batch|concurren|\bconc\b|\bbs\b", re.IGNORECASE)  #
 
 def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
-    match = RATE_UNIT.search(text)
+    match = RATE_UNIT.search(text) or _UNIT_SUFFIX.search(text)
     if match:
         what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
@@ -130,7 +136,9 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
     seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
                or re.search(r"\((?:s|sec|seconds?)\)", label))
-    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(_unit_word(unit), 1e-3) * 1e3
+    in_label = _LABEL_TIME_UNIT.search(label)
+    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "")
+    return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(printed, 1e-3) * 1e3
 
 
 def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
@@ -160,7 +168,7 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
         return "acceptance_rate", 0.01 if "%" in both else 1.0
-    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg", label, re.I):
+    if _CONCURRENCY.search(label) and not re.search(r"peak|mean|avg|limit", label, re.I):  # a cap on a sweep is no run's
         return "concurrency", 1.0
     if _BATCH_LABEL.fullmatch(label.strip()):
         return "batch_size", 1.0
@@ -193,7 +201,7 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
         return "output_tok_s", 1 / per
-    if _TOTAL.search(both):
+    if _TOTAL.search(_DENOMINATOR.sub(" ", both)):
         return "total_tok_s", 1 / per
     if _PROMPT.search(both):
         return "prompt_tok_s", 1 / per

@@ -16,10 +16,12 @@ from sessiontui.collectors.bench_output.common import figures_of, number, presen
 from sessiontui.project_memory.records import Record
 
 # `==== Serving Benchmark Result ====`, SGLang's `== Offline Throughput Benchmark Result ==`
-_BLOCK_START = re.compile(r"^=+ *(?:[A-Za-z][\w -]*? )?Benchmark Result *=+\s*$")
+# (its `=` rules may be lost in a paste: ` Serving Benchmark Result ` alone on its line, or commented
+# out with the closing rule: `#==== Serving Benchmark Result ====`)
+_BLOCK_START = re.compile(r"^(?:#?=+ *)?(?:[A-Za-z][\w -]*? )?Benchmark Result(?: *=+)?\s*$")
 # The title over a label SGLang or vLLM prints first under it: the title alone claims no output (a
 # Go load tester prints it, behind log timestamps, over labels of its own).
-OWN_TITLE = (r"Benchmark Result =+[ \t]*\r?\n[ \t]*"
+OWN_TITLE = (r"Benchmark Result(?: =+)?[ \t]*\r?\n[ \t]*"
              r"(?:Backend|Successful requests|Traffic request rate|Max request concurrency)\b")
 
 
@@ -29,7 +31,7 @@ def own_json(keys: str) -> str:
     return rf'"(?:{keys})\w*"\s*:[\s\S]{{0,4000}}?"output_throughput"'
 
 
-_RULE = re.compile(r"^={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
+_RULE = re.compile(r"^#?={10,}\s*$")  # the closing line: 50 `=` as printed, at least 10 if cut
 _SECTION = re.compile(r"^-{3,}\s*(.*?)\s*-{3,}\s*$")
 _LABEL_VALUE = re.compile(r"^\s*([^:]+?)\s*:\s*(\S.*?)\s*$")
 
@@ -69,6 +71,7 @@ def result_blocks(text: str) -> Iterator[Block]:
             continue
         if _BLOCK_START.match(stripped):
             if block is not None and block.rows:
+                block.closed = block.closed or _after_a_closing_rule(stripped)
                 yield block
             block, section = Block(start=offset), ""
         elif block is not None and _RULE.match(stripped):
@@ -88,6 +91,12 @@ def result_blocks(text: str) -> Iterator[Block]:
         offset += len(line)
     if block is not None and block.rows:
         yield block
+
+
+def _after_a_closing_rule(title: str) -> bool:
+    """Whether a title line begins with the previous block's closing rule glued on (ten `=` or
+    more beyond the title's own fill, a paste that lost the line break between two blocks)."""
+    return len(title) - len(title.lstrip("=")) >= len(title) - len(title.rstrip("=")) + 10
 
 
 _OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):")

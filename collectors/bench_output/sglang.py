@@ -94,9 +94,19 @@ def _spec_fields(server_args: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value is not None}
 
 
-def _block_record(text: str, block: Block) -> Record | None:
-    """A record from one bench_serving block, or None when its throughput line is missing."""
+def _headline(block: Block) -> tuple[float | None, dict[str, str]]:
+    """A block's headline and its metric: the output token throughput, or the request throughput
+    of a whole block that printed no token rate at all (multimodal_gen/benchmarks/bench_serving.py,
+    whose diffusion requests make images, not tokens)."""
     value = number(block.get("output token throughput (tok/s)"))
+    if value is not None or not block.closed or any("tok/s" in label for label in block.labels()):
+        return value, {}
+    return number(block.get("request throughput (req/s)")), {"metric": "request_throughput", "unit": "req/s"}
+
+
+def _block_record(text: str, block: Block) -> Record | None:
+    """A record from one bench_serving block, or None when its headline line is missing."""
+    value, metric = _headline(block)
     if value is None:
         return None
     args = last_repr_before(text, _NAMESPACE, block.start)
@@ -109,6 +119,7 @@ def _block_record(text: str, block: Block) -> Record | None:
         concurrency=whole(concurrency if concurrency else args.get("max_concurrency")),
         accept_length=number(block.get("accept length")),
         figures=block_figures(block),
+        **metric,
         **fields,
     )
 

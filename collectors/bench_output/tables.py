@@ -80,6 +80,7 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     names = 1 if row and VALUE.fullmatch(row[0]) else next(
         (i for i, cell in enumerate(row) if VALUE.fullmatch(cell)), len(row))
     values = row[names:-1] if row and _STATUS.fullmatch(row[-1]) else row[names:]
+    values = [cell for cell in values if not _EMPTY_CELL.fullmatch(cell)]  # `-` under `Improvement`: none yet
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
             and not any(VALUE.fullmatch(cell) for cell in cells)
             and (not VALUE.fullmatch(row[0]) or bool(SETTING_LABEL.search(cells[0]) or _RUN_COLUMN.fullmatch(cells[0])))
@@ -89,6 +90,7 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
 # a first column numbering the runs (`Round  Elapsed (s)  ...` over `1  96.2  ...`), and a last
 # cell saying how a run went (`✅`): neither is a figure of the run
 _RUN_COLUMN = re.compile(r"#|no\.?|run|round|trial|turn|iter(?:ation)?", re.IGNORECASE)
+_EMPTY_CELL = re.compile(r"[-–—]|n/?a", re.IGNORECASE)  # a cell left empty on purpose
 _STATUS = re.compile(r"[✅✓✔❌✗✘]|ok|pass(?:ed)?|fail(?:ed)?|success", re.IGNORECASE)
 
 

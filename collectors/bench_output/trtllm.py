@@ -6,6 +6,8 @@ PERFORMANCE OVERVIEW (`Label (unit): value` lines, then `[TTFT] P50    : x` perc
 optional `DECODING STATISTICS (<mode>)` section for speculative decoding, and dataset details.
 The C++ and Python benchmarks before it print `[BENCHMARK] name value` pairs: one line per case
 (benchmarks/python/benchmark.py, gptSessionBenchmark) or one per figure (gptManagerBenchmark).
+`--report_json` writes the same report as one JSON object (reporting.py `get_statistics_dict`):
+engine, world_info, request_info, performance and streaming_metrics objects of one run.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from sessiontui.collectors.bench_output.common import (
     benchmark,
     figures_of,
+    json_objects,
     last_match,
     number,
     whole,
@@ -30,7 +33,7 @@ FORMATS = ("tensorrt-llm.trtllm-bench", "tensorrt-llm.benchmark")
 # (`[BENCHMARK]` only before a lower-case `name value` pair: other scripts print `[BENCHMARK] Throughput:`;
 # trtllm-bench's own progress line `Request submission complete. [count=N, ..., rate=N req/s]` is its log,
 # not another tool's result.)
-MARKERS = re.compile(r"PERFORMANCE OVERVIEW|= STATISTICS|\[BENCHMARK\] [a-z_]+(?:\([^)]*\))? [^\s:]"
+MARKERS = re.compile(r"PERFORMANCE OVERVIEW|\"system_output_throughput_tok_s\"|= STATISTICS|\[BENCHMARK\] [a-z_]+(?:\([^)]*\))? [^\s:]"
                      r"|THROUGHPUT OVERVIEW|Request submission complete\. \[count=")
 _BANNER = re.compile(r"^(?:= ?)?([A-Z][A-Z +/&-]*[A-Z])(?:\s*\((.*)\))?\s*$")  # `= ` dropped in pastes
 _RULE = re.compile(r"^={10,}\s*$")
@@ -318,6 +321,53 @@ def _benchmark_records(text: str) -> list[Record]:
     return [record for pairs in _benchmark_groups(text) if (record := _benchmark_record(pairs))]
 
 
+# `--report_json` keys (reporting.py `get_statistics_dict`, 0.17-1.2) -> figure names.
+_JSON_PERFORMANCE = {
+    "request_throughput_req_s": "request_throughput",
+    "system_total_throughput_tok_s": "total_tok_s",
+    "total_latency_ms": "total_latency_ms",
+    "avg_request_latency_ms": "e2e_ms_mean",
+    "output_throughput_per_user_tok_s": "per_user_output_tok_s_with_ctx",
+    "output_throughput_per_gpu_tok_s": "per_gpu_output_tok_s",
+}
+_JSON_STREAMING = {"token_output_speed_tok_s": "per_user_output_tok_s", "avg_ttft_ms": "ttft_ms_mean",
+                   "avg_tpot_ms": "tpot_ms_mean"}
+_JSON_PERCENTILES = {"request_latency_percentiles_ms": "e2e_ms", "ttft_percentiles": "ttft_ms",
+                     "tpot_percentiles": "tpot_ms", "gen_tps_percentiles": "gen_tok_s_per_user"}
+_JSON_STATS = {"p50": "median", "minimum": "min", "maximum": "max", "average": "mean"}
+
+
+def _json_report_record(report: dict[str, Any]) -> Record | None:
+    """The record of one `--report_json` object: one run, whose headline is the system output
+    throughput (the streaming per-user speed is one request's rate, a figure of it)."""
+    performance = report.get("performance")
+    if not isinstance(performance, dict):
+        return None
+    value = number(performance.get("system_output_throughput_tok_s"))
+    if value is None:
+        return None
+    sections = {name: part if isinstance(part := report.get(name), dict) else {}
+                for name in ("engine", "world_info", "request_info", "streaming_metrics")}
+    streaming = sections["streaming_metrics"]
+    figures = figures_of((name, performance.get(key)) for key, name in _JSON_PERFORMANCE.items())
+    figures.update(figures_of((name, streaming.get(key)) for key, name in _JSON_STREAMING.items()))
+    for key, prefix in _JSON_PERCENTILES.items():
+        stats = performance.get(key) or streaming.get(key)
+        if isinstance(stats, dict):
+            figures.update(figures_of((f"{prefix}_{_JSON_STATS.get(stat, stat)}", found)
+                                      for stat, found in stats.items()))
+    world, requests, engine = sections["world_info"], sections["request_info"], sections["engine"]
+    figures.update(figures_of((name, world.get(name)) for name in ("tp_size", "pp_size", "ep_size", "max_batch_size")))
+    figures.update(figures_of([("num_requests", requests.get("num_requests")),
+                               ("mean_concurrency", requests.get("avg_num_concurrent_requests"))]))
+    model = engine.get("model")
+    return benchmark(value, FORMATS[0], engine=ENGINE, engine_version=engine.get("version"),
+                     model=model if model not in (None, "None") else None,
+                     input_len=whole(requests.get("avg_input_length")),
+                     output_len=whole(requests.get("avg_output_length")), figures=figures)
+
+
 def parse(text: str, problems: list[str]) -> list[Record]:
     """Every TensorRT-LLM result in the text."""
-    return [*_bench_records(text, problems), *_benchmark_records(text)]
+    reports = [record for report in json_objects(text) if (record := _json_report_record(report))]
+    return [*reports, *_bench_records(text, problems), *_benchmark_records(text)]

@@ -1068,3 +1068,120 @@ def test_a_model_size_inside_a_hyphenated_name_is_no_figure() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, round(r.value or 0, 2)) for r in records] == [("output_tok_s", 421.55)]
     assert not any(value == 7 for value in records[0].figures.values())
+
+
+def test_a_snake_case_column_ending_in_its_unit_is_a_rate_of_that_unit() -> None:
+    # NVIDIA/TensorRT-LLM tensorrt_llm/bench/dataclasses/reporting.py names its rates so
+    # (`request_throughput_req_s`, `system_output_throughput_tok_s`); a sweep script's CSV with
+    # Windows line ends and `qps,out_tok_s` columns: the output token rate is the headline, qps a figure
+    text = "tag,concurrency,qps,out_tok_s,ttft_p50_ms\r\nfp8,1,0.203,52.0,41.9\r\nfp8,2,0.308,78.9,44.2\r\n"
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.concurrency) for r in records] == [("output_tok_s", 52.0, 1), ("output_tok_s", 78.9, 2)]
+    assert records[0].figures["request_throughput"] == 0.203
+
+
+def test_statistics_in_parentheses_after_a_value_are_that_quantitys() -> None:
+    # sgl-project/mini-sglang python/minisgl/benchmark/client.py process_benchmark_results:
+    # f"TTFT: {_fmt(avg)} ms (p50: {_fmt(p50)} ms, p90: ..., p99: ..., max: ...)", the E2E line in seconds
+    text = (
+        "[2026-01-05|15:58:35] INFO     Num requests: #200, Num tokens: #51200\n"
+        "[2026-01-05|15:58:35] INFO     TTFT:  88.10 ms (p50:  70.20 ms, p90: 150.30 ms, p99: 310.40 ms, max: 402.50 ms)\n"
+        "[2026-01-05|15:58:35] INFO     TPOT:  12.20 ms (p50:  11.10 ms, p90:  20.30 ms, p99:  55.40 ms, max:  90.50 ms)\n"
+        "[2026-01-05|15:58:35] INFO     E2E:  3.2100  s (p50: 3.0100  s, p90: 4.5000  s, p99: 6.0200  s, max: 7.1000  s)\n"
+        "[2026-01-05|15:58:35] INFO     Duration:  40.10 s\n"
+        "[2026-01-05|15:58:35] INFO     Throughput:   1276 token/s, 4.9875 req/s\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 1276.0)
+    want = {"ttft_ms_mean": 88.1, "ttft_ms_p99": 310.4, "tpot_ms_median": 11.1, "e2e_ms_p90": 4500.0,
+            "request_throughput": 4.9875}
+    assert {name: record.figures.get(name) for name in want} == pytest.approx(want)
+
+
+def test_a_printed_argparse_namespace_gives_the_settings_of_the_result_below_it() -> None:
+    # vllm-project/vllm benchmarks/benchmark_latency.py: `print(args)` at its start, then
+    # print(f"Avg latency: {np.mean(latencies)} seconds"); a terminal may wrap the Namespace mid-word
+    text = ("Namespace(batch_size=16, input_len=32, model='facebook/opt-6.7b', output_len=128, request_rate=inf, tens\n"
+            "or_parallel_size=1)\nProfile step: 100%|██████| 3/3 [00:09<00:00,  3.02s/it]\n"
+            "Avg latency: 3.0215 seconds\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.batch_size) == ("latency_s", 3.0215, 16)
+    assert "request_rate" not in record.figures  # `inf`: no limit, not a rate
+
+
+def test_a_total_the_rate_divides_by_is_its_time_not_its_tokens() -> None:
+    # dezoito/ollama-grid-search src/components/experiment-data-dialog.tsx: `Throughput
+    # (tokens/total_duration): {tokensPerSecond(total_duration, eval_count)} tokens/s`, output tokens
+    text = "Eval Count: 120 tokens\nTotal Duration: 0h, 0m, 12s\nThroughput (tokens/total_duration): 9.81 tokens/s\n"
+    assert [(r.metric, r.value) for r in read_benchmark_output(text).records] == [("output_tok_s", 9.81)]
+    total = "Total token throughput: 53.97 tokens/s\n"  # a total of the tokens stays the total
+    assert [(r.metric, r.value) for r in read_benchmark_output(total).records] == [("total_tok_s", 53.97)]
+
+
+def test_perf_analyzers_stabilisation_passes_are_no_results() -> None:
+    # triton-inference-server perf_analyzer inference_profiler.cc (verbose): `  Pass [n] throughput: x
+    # infer/sec. Avg latency: ...` per stabilisation pass, then the Client section's measured throughput
+    text = ("Request concurrency: 2\n"
+            "  Pass [1] throughput: 301.5 infer/sec. Avg latency: 6630 usec (std 1200 usec)\n"
+            "  Pass [2] throughput: 298.2 infer/sec. p95 latency: 8100 usec\n"
+            "  Client: \n    Request count: 1490\n    Throughput: 298.0 infer/sec\n"
+            "    Avg latency: 6700 usec (standard deviation 1190 usec)\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value, r.concurrency) for r in parsed.records] == [("request_throughput", 298.0, 2)]
+
+
+def test_the_users_sentences_beside_a_known_tools_table_are_no_other_result() -> None:
+    # ggml-org/llama.cpp tools/llama-bench/llama-bench.cpp markdown_printer rows under a user's question
+    # that quotes rates of its own (`72t/s`): only the table's rows are results
+    text = ("On the old build I see tg speed stays around 72t/s. Now it says around 40 on mine.\n"
+            "Can you run the same benchmark again with this build? What is your tg speed?\n\n"
+            "| model | size | params | backend | ngl | test | t/s |\n"
+            "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+            "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | pp512 | 2894.42 ± 10.78 |\n"
+            "| llama 7B Q4_0 | 3.56 GiB | 6.74 B | CUDA | 99 | tg128 | 41.20 ± 0.35 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 2894.42), ("output_tok_s", 41.2)]
+
+
+def test_a_dash_left_in_a_column_of_a_spaced_table_is_an_empty_cell_not_text() -> None:
+    # a user's tab-separated Before/After summary (layout of vllm-project/vllm-ascend#13979, corpus b25):
+    # the baseline row's `Improvement` is `-`; the table is still one of runs, one result per row
+    text = "Version\tTP\tOutput token throughput (tok/s)\tImprovement\nBefore\t8\t175.11\t-\nAfter\t8\t178.70\t+2.05%\n"
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value) for r in records] == [("Before", 175.11), ("After", 178.7)]
+
+
+def test_a_latency_labelled_in_nanoseconds_is_brought_to_milliseconds() -> None:
+    # mlcommons/inference loadgen/results.cc (LLM Server scenario): `Completed tokens per second:`, then
+    # Additional Stats `Mean First Token latency (ns)`, `Mean Time to Output Token (ns)`
+    text = ("MLPerf Results Summary\nScenario : Server\nCompleted samples per second    : 9.87\n"
+            "Completed tokens per second: 2510.22\nResult is : VALID\n\n"
+            "Mean First Token latency (ns)   : 500000000\nMean Time to Output Token (ns)  : 45000000\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 2510.22)
+    assert record.figures["ttft_ms_mean"] == pytest.approx(500.0)
+    assert record.figures["tpot_ms_mean"] == pytest.approx(45.0)
+
+
+def test_a_concurrency_limit_caps_a_sweep_and_is_no_runs_concurrency() -> None:
+    # triton-inference-server perf_analyzer: `Concurrency limit: N concurrent requests` under Measurement
+    # Settings for `--concurrency-range 1:N`, then one `Request concurrency: n` section per level
+    section = ("Request concurrency: {c}\n  Client: \n    Request count: 3608\n    Throughput: {rate} infer/sec\n"
+               "    Avg latency: 4979 usec (standard deviation 1089 usec)\n")
+    text = ("*** Measurement Settings ***\n  Batch size: 1\n  Concurrency limit: 2 concurrent requests\n\n"
+            + section.format(c=1, rate=200.364) + "\n" + section.format(c=2, rate=333.1))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(200.364, 1), (333.1, 2)]
+
+
+def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
+    # ggml-org/llama.cpp scripts/compare-llama-bench.py: tabulate(..., tablefmt="pipe") with headers
+    # Model / Test / `t/s <baseline>` / `t/s <compare>` / Speedup, one row per test (pp and tg)
+    text = ("| Model         | Test          |   t/s master |   t/s feature |   Speedup |\n"
+            "|:--------------|:--------------|-------------:|--------------:|----------:|\n"
+            "| llama 7B Q4_0 | pp512         |      2894.42 |       3012.55 |      1.04 |\n"
+            "| llama 7B Q4_0 | tg128         |        41.20 |         43.10 |      1.05 |\n"
+            "| llama 7B Q4_0 | pp512+tg128   |       230.10 |        240.30 |      1.04 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [
+        ("prompt_tok_s", 2894.42), ("output_tok_s", 41.2), ("total_tok_s", 230.1)]

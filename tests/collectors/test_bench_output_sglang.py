@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, parse_benchmark_output
+from sessiontui.collectors.bench_output import (
+    derive_config_name,
+    parse_benchmark_output,
+    read_benchmark_output,
+)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 
@@ -163,3 +167,44 @@ def test_decode_lines_without_spec_fields_still_give_throughput() -> None:
     [record] = parse_benchmark_output(text * 3)
     assert record.value == 150.05 and record.accept_length is None
     assert (record.concurrency, record.batch_size) == (4, 4)  # a steady #running-req: both
+
+
+def test_a_diffusion_bench_serving_block_without_token_rates_is_headed_by_its_request_throughput() -> None:
+    # sgl-project/sglang python/sglang/multimodal_gen/benchmarks/bench_serving.py: print_value_formatted
+    # lines under a 60-wide title, `Successful requests: n/total`, latencies in seconds, no token rate
+    text = (
+        "================= Serving Benchmark Result =================\n"
+        f"{'Backend:':<40} {'sglang-image':<15}\n"
+        f"{'Model:':<40} {'Qwen/Qwen-Image':<15}\n"
+        + "-" * 50 + "\n"
+        f"{'Benchmark duration (s):':<40} {64.20:<15.2f}\n"
+        f"{'Max request concurrency:':<40} {'4':<15}\n"
+        f"{'Successful requests:':<40} {'10/10':<15}\n"
+        + "-" * 50 + "\n"
+        f"{'Request throughput (req/s):':<40} {0.16:<15.2f}\n"
+        f"{'Latency Mean (s):':<40} {24.5012:<15.4f}\n"
+        f"{'Latency P99 (s):':<40} {30.1100:<15.4f}\n"
+        + "=" * 60 + "\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.unit, record.concurrency) == ("request_throughput", 0.16, "req/s", 4)
+    assert record.figures["latency_p99_s"] == 30.11
+    cut = text.rsplit("=" * 60, 1)[0]  # cut before its closing line: the token rate may have followed
+    assert read_benchmark_output(cut).records == []
+
+
+def test_blocks_printed_through_a_logger_are_not_read_again_as_another_tools_results() -> None:
+    # sgl-project/sglang python/sglang/bench_serving.py: "{:<40} {:<10}" lines, `Accept length:` among them,
+    # two runs' blocks each line behind a Python logging prefix: both blocks are SGLang's, their accept
+    # lengths and latencies no further results
+    def block(rate: float, accept: float) -> list[str]:
+        rows = [("Backend:", "sglang"), ("Max request concurrency:", "100"), ("Request throughput (req/s):", "2.39"),
+                ("Output token throughput (tok/s):", f"{rate}"), ("Peak output token throughput (tok/s):", "3713.00"),
+                ("Total token throughput (tok/s):", "2448.87"), ("Concurrency:", "97.41"), ("Accept length:", f"{accept}")]
+        return ["{:=^50}".format(" Serving Benchmark Result "), *(f"{label:<40} {value:<10}" for label, value in rows),
+                "{:-^50}".format("End-to-End Latency"), f"{'Mean E2E Latency (ms):':<40} {40720.71:<10.2f}",
+                "{:-^50}".format("Time to First Token"), f"{'Mean TTFT (ms):':<40} {5321.56:<10.2f}", "=" * 50, ""]
+    lines = ["### Config A", "", *block(1222.06, 2.86), "### Config B", "", *block(1249.95, 1.97)]
+    text = "".join(f"2024-05-01 10:00:00,123 - INFO - {line}\n" for line in lines)
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.accept_length) for r in records] == [(1222.06, 2.86), (1249.95, 1.97)]

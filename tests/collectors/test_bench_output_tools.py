@@ -7,6 +7,7 @@ tool's. A miss here is fixed by a general rule in the generic reader, not a per-
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -737,3 +738,28 @@ def test_each_tool_reads_right(case: Case) -> None:
     read: dict[str, Any] = {name: record.figures.get(name) for name in case.figures}
     assert all(read[name] is not None and math.isclose(read[name], want, rel_tol=1e-3)
                for name, want in case.figures.items()), read
+
+
+def test_a_trtllm_bench_report_json_is_one_run_headed_by_its_system_output_throughput() -> None:
+    """NVIDIA/TensorRT-LLM tensorrt_llm/bench/dataclasses/reporting.py get_statistics_dict (json.dump
+    of `--report_json`): the streaming per-user speed and its percentiles are figures of the one run."""
+    stats = {"p50": 30.0, "p90": 40.0, "minimum": 10.0, "maximum": 50.0, "average": 31.0}
+    report = {
+        "engine": {"model": "meta-llama/Llama-3.1-8B", "model_path": "None", "version": "1.0.0", "backend": "Pytorch"},
+        "world_info": {"tp_size": 2, "pp_size": 1, "ep_size": 1, "world_size": 2, "max_batch_size": 64},
+        "request_info": {"num_requests": 100, "avg_num_concurrent_requests": 7.9,
+                         "avg_input_length": 128.0, "avg_output_length": 256.0},
+        "performance": {"total_latency_ms": 9000.0, "avg_request_latency_ms": 700.0,
+                        "request_throughput_req_s": 11.1, "system_output_throughput_tok_s": 2844.4,
+                        "system_total_throughput_tok_s": 4266.6, "output_throughput_per_user_tok_s": 365.7,
+                        "output_throughput_per_gpu_tok_s": 1422.2, "request_latency_percentiles_ms": stats},
+        "streaming_metrics": {"token_output_speed_tok_s": 412.5, "avg_ttft_ms": 31.0, "avg_tpot_ms": 2.4,
+                              "ttft_percentiles": stats, "gen_tps_percentiles": stats},
+        "dataset": {"isl_stats": stats, "num_requests": 100},
+    }
+    records = read_benchmark_output(json.dumps(report, indent=4)).records
+    assert len(records) == 1
+    record = records[0]
+    assert (record.value, record.model, record.input_len) == (2844.4, "meta-llama/Llama-3.1-8B", 128)
+    assert (record.figures["total_tok_s"], record.figures["per_user_output_tok_s"]) == (4266.6, 412.5)
+    assert (record.figures["ttft_ms_median"], record.figures["request_throughput"]) == (30.0, 11.1)

@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, parse_benchmark_output
+from sessiontui.collectors.bench_output import (
+    derive_config_name,
+    parse_benchmark_output,
+    read_benchmark_output,
+)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 
@@ -179,3 +183,40 @@ def test_labelled_lines_without_a_section_heading_are_not_taken_for_a_block() ->
     text = "Benchmark duration (s): 32.27\nOutput token throughput (tok/s): 1549.45\n"
     [record] = parse_benchmark_output(text)
     assert record.source_format != "vllm.bench_serve" and record.value == 1549.45
+
+
+def test_a_serve_block_whose_title_lost_its_rules_is_still_the_tools_block() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py: print("{s:{c}^{n}}".format(s=" Serving Benchmark Result ",
+    # n=50, c="=")) then "{:<40} {:<10}" lines; a paste that drops the `=` fill keeps " Serving Benchmark Result "
+    rows = [("Successful requests:", "5"), ("Request rate configured (RPS):", "4.00"),
+            ("Benchmark duration (s):", "35.58"), ("Request throughput (req/s):", "0.14"),
+            ("Output token throughput (tok/s):", "35.98"), ("Total token throughput (tok/s):", "53.97")]
+    block = " Serving Benchmark Result \n" + "".join(f"{label:<40} {value:<10}\n" for label, value in rows)
+    latency = "{s:{c}^{n}}\n".format(s="Time to First Token", n=50, c="-") + f"{'Mean TTFT (ms):':<40} {489.53:<10.2f}\n"
+    whole = read_benchmark_output(block + latency + "=" * 50 + "\n").records
+    cut = read_benchmark_output(block + latency).records
+    assert [(r.source_format, r.value, r.partial) for r in whole] == [("vllm.bench_serve", 35.98, [])]
+    assert [(r.value, r.partial, r.figures["request_rate"]) for r in cut] == [(35.98, ["latency"], 4.0)]
+
+
+def test_a_serve_block_with_its_title_and_closing_rule_commented_out_is_whole() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py's title and closing `"=" * 50`, each behind a `#` in
+    # the paste (the lines between as printed): the closing rule still closes the block
+    rows = [("Successful requests:", "1"), ("Request throughput (req/s):", "0.03"),
+            ("Output token throughput (tok/s):", "26.79"), ("Total token throughput (tok/s):", "53.58")]
+    text = ("#" + "{s:{c}^{n}}".format(s=" Serving Benchmark Result ", n=50, c="=") + "\n"
+            + "".join(f"{label:<40} {value:<10}\n" for label, value in rows) + "#" + "=" * 50 + "\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.value, r.partial, r.figures["total_tok_s"]) for r in parsed.records] == [(26.79, [], 53.58)]
+
+
+def test_two_serve_blocks_glued_at_the_closing_rule_are_both_whole() -> None:
+    # vllm-project/vllm vllm/benchmarks/serve.py: `print("=" * 50)` closes a block; a paste that lost the
+    # line break puts it in front of the next block's "{s:{c}^{n}}" title
+    def block(rate: float) -> str:
+        title = "{s:{c}^{n}}".format(s=" Serving Benchmark Result ", n=50, c="=")
+        return (f"{title}\n{'Request throughput (req/s):':<40} {4.88:<10.2f}\n"
+                f"{'Output token throughput (tok/s):':<40} {rate:<10.2f}\n"
+                f"{'Total Token throughput (tok/s):':<40} {7492.68:<10.2f}\n" + "=" * 50)
+    records = read_benchmark_output(block(2497.56) + block(3100.10) + "\n").records
+    assert [(r.value, r.partial) for r in records] == [(2497.56, []), (3100.1, [])]
