@@ -112,10 +112,14 @@ def _cells(text: str, header: bool = False) -> list[str]:
 
 def _bar_share(text: str) -> float:
     """How far the bar a table row ends with has gone (Ultralytics' `3/100 ... 640: 48%|...| 48/100`
-    is 0.48 of epoch 3), 0 without one."""
+    is 0.48 of epoch 3), its percentage when the line was cut before the count (`100%|█████`, a
+    notebook's output cut at the cell's width), 0 without one."""
     at = _BAR_AT.search(text)
     bar = parse_bar(text[at.start() + 1:].strip())[0] if at else None
-    return bar.step / bar.total if bar and bar.step is not None and bar.total else 0.0
+    if bar and bar.step is not None and bar.total:
+        return bar.step / bar.total
+    percent = at[0].lstrip(": ") if at and at[0].endswith("%") else ""
+    return min(int(percent[:-1]), 100) / 100 if percent else 0.0
 
 
 def _header(text: str) -> list[str] | None:

@@ -27,8 +27,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "a diff's `+` prefix hides the Keras lines; evaluate()'s bar and print read as training",
     "b32/luxonis_train_epoch_duration_train_loss_rich_validation_table.log":
         "the validation block's bare `Loss:` after `Validation loss:` is read as the training loss",
-    "b32/yolov5_classify_notebook_output_ansi_train_loss_val_loss_top1_columns.log":
-        "a row's bar cut after its glyphs (`100%|█████`, no count) gives no share of the epoch",
 }
 
 

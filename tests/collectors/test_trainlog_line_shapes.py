@@ -483,6 +483,10 @@ def test_torchtunes_epoch_and_step_in_the_bar_description_are_the_runs(
     # (f"{epoch + 1}/{self.epochs}", ...))` mid-epoch (ultralytics/engine/trainer.py)
     ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     |"
      " 48/100 [00:15<00:16,  3.2it/s]", 2.48),
+    # the same row cut after the bar's glyphs, as a notebook's output keeps it: the percentage is
+    # the share (YOLOv5 classify/train.py prints `f"{epoch + 1}/{epochs}"` so; corpus b32)
+    ("        3/3    0.369G      0.626      0.713      0.927      0.992        640: 100%|██████████", 3.0),
+    ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     ", 2.48),
 ])
 def test_a_table_rows_bar_is_the_share_of_its_epoch(row: str, epoch: float) -> None:
     header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
