@@ -702,6 +702,10 @@ def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
     "Total training steps: 1000", "(TaskRunner pid=1) Total training steps: 1000",
     "Total number of training steps: 1000", "Number of training steps: 1000",
     "total_training_steps=1000", "num_train_steps: 1000",
+    # the singular: AI-Hypercomputer/torchprime torchprime/torch_xla_models/trainer/base_trainer.py
+    # logs `    Max step: {max_step}` under its Hydra-style prefix (corpus b31)
+    "[2025-06-06 16:57:39,484][torchprime.torch_xla_models.trainer.base_trainer][INFO] -     Max step: 1000",
+    "max_iter=1000", "total_step: 1000",
 ])
 def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, announced: str) -> None:
     log = tmp_path / "verl.log"
