@@ -173,9 +173,10 @@ def test_a_tab_after_a_separator_reads_as_its_space(tmp_path: Path) -> None:
     assert read_log(log).loss == pytest.approx(4.3969)
 
 
-@pytest.mark.parametrize("mark", ["> ", "# ", "// "])
+@pytest.mark.parametrize("mark", ["> ", "# ", "// ", "+"])
 def test_a_paste_kept_in_a_quote_reads_as_the_log_itself(tmp_path: Path, mark: str) -> None:
-    # a Markdown quote (`> `, a blank line a bare `>`) or shell comments around Ultralytics' table
+    # a Markdown quote (`> `, a blank line a bare `>`), shell comments, or a diff's added lines (a log
+    # committed in a pull request, corpus b32) around Ultralytics' table
     log = tmp_path / "issue.md"
     quoted = "".join(mark + line for line in ULTRALYTICS.splitlines(keepends=True))
     log.write_text(quoted + mark.rstrip() + "\n" + quoted)
