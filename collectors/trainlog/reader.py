@@ -231,6 +231,7 @@ class LineReader:
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
+        self._epoch_full = False  # that bar reached its total: a bar starting over is another's
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
@@ -266,7 +267,7 @@ class LineReader:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
-            self._epoch, self._epoch_bar = (int(epoch[1]), int(epoch[2])), None
+            self._epoch, self._epoch_bar, self._epoch_full = (int(epoch[1]), int(epoch[2])), None, False
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -298,11 +299,15 @@ class LineReader:
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and self._epoch_bar not in (None, int(bar[2])):
-            for reading in readings:  # `313/313 ... - loss: 0.08` of model.evaluate after fit
+        if bar is not None and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
+                                and int(bar[1]) < int(bar[2])):
+            # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
+            # under the epoch whose bar was full: what follows, until a step, is the evaluation's
+            self._evaluating = True
+            for reading in readings:
                 reading.metrics = _evaluation(reading.metrics)
         elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
-            self._epoch_bar = int(bar[2])
+            self._epoch_bar, self._epoch_full = int(bar[2]), bar[1] == bar[2]
             last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])

@@ -21,8 +21,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "a trainer_state.json cut inside log_history: its top-level global_step/epoch are not read",
     "b32/lightning_colab_widget_bar_two_lines_slash_keys_test_metric_table.log":
         "a notebook widget bar split over two lines, and Lightning's `loss/train_step` slash keys",
-    "b32/keras_2017_epoch_100_lines_in_pr_diff_plus_prefix_then_evaluate.log":
-        "a diff's `+` prefix hides the Keras lines; evaluate()'s bar and print read as training",
     "b32/luxonis_train_epoch_duration_train_loss_rich_validation_table.log":
         "the validation block's bare `Loss:` after `Validation loss:` is read as the training loss",
 }

@@ -525,6 +525,13 @@ CASES = [
      "accuracy: 0.9780\n313/313 [==============================] - 1s 2ms/step - loss: 0.0800 - "
      "accuracy: 0.9750\n",
      {"loss": 0.07, "val_loss": 0.08, "epoch": 2.0, "status": "finished"}),
+    # Keras 2's evaluate() on the training set: its bar has the epoch bar's length and starts over
+    # under the last `Epoch` header (keras/utils/generic_utils.py Progbar prints `32/768 [>...] - ETA:`),
+    # then the script prints the result (corpus b32, xitu/gold-miner#2326)
+    ("keras-evaluate-same-length",
+     "Epoch 2/2\n768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n"
+     "32/768 [>.............................] - ETA: 0s\nLoss: 0.51, Accuracy: 74.87%\n",
+     {"loss": 0.5416, "val_loss": 0.51, "epoch": 2.0, "status": "finished"}),
     # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
     ("paddleocr-epoch-of-total",
      "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
