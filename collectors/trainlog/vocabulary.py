@@ -131,6 +131,11 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # position it names another figure: nerfstudio's `Train Iter (time)` is a duration).
 _PAREN_QUALIFIER = re.compile(r"(?P<inner>[^()]+?)\s*\(\w+\)")
 _POSITIONS = frozenset({"step", "epoch"})
+# The split a TensorBoard-style name ends with (`loss/train`, `loss/val`), and Lightning's suffix
+# after it when a metric is logged with `on_step=True, on_epoch=True` (`loss/train_step`: the step's
+# figure, `loss/train_epoch`: the epoch's mean; lightning/pytorch/trainer/connectors/logger_connector/result.py
+# names them `f"{name}_step"`, `f"{name}_epoch"`).
+_SPLIT_LAST = re.compile(r"[/.](?P<split>train|training|val|valid|validation|dev)(?:_(?P<on>step|epoch))?$")
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -168,6 +173,11 @@ def canonical(key: str) -> str:
     if found == name and _FIRST_GROUP.search(name):
         inner = canonical(_FIRST_GROUP.sub("", name))
         found = inner if inner in LEXICON else name
+    if found == name and (split := _SPLIT_LAST.search(name)) and split.start() > 0:
+        if split["on"] == "epoch":
+            return name  # the epoch's mean, as `train_loss_epoch`: not the step's figure
+        inner = canonical(name[:split.start()])
+        return inner if split["split"] in ("train", "training") else "val_" + inner
     if found == name and _NAMESPACE.search(name):  # `optim/total_grad_norm`, Composer `loss/train/total`
         parts = _NAMESPACE.split(name)
         inner = _unqualified(parts[-1])
