@@ -54,6 +54,11 @@ _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's c
 _FIRST_CELL = re.compile(r"\s*\S+")
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
+# A notebook's tqdm widget copied as text: its description and percentage on one line (`Epoch 23:
+# 100%`), the count, times and postfix on the next (`98/98 [00:20<00:00, 4.86it/s, loss=0.133]`):
+# tqdm/notebook.py draws them as separate HTML elements of one bar.
+_WIDGET_HEAD = re.compile(r"\s*[^\s:%|{}][^:%|{}]{0,60}:\s+\d{1,3}%\s*")
+_WIDGET_COUNT = re.compile(r"\s*\d+/\d+\s+\[")
 _COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
 _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # Lines another part of the process prints between a log's lines: a Python warning and the
@@ -240,12 +245,16 @@ class LineReader:
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
         self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
         self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
+        self._widget: str | None = None  # a notebook bar's first line, its count on the next
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
         text = normalize(raw)
         if not text.strip():
             return []
+        head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
+        if head and _WIDGET_COUNT.match(text):
+            text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
         if (self._block is not None or self._summary) and _INTERJECTED.search(text):

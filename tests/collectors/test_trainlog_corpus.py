@@ -19,8 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
     "b31/open_llama_lora_trainer_state_json_pasted_inline_cut.log":
         "a trainer_state.json cut inside log_history: its top-level global_step/epoch are not read",
-    "b32/lightning_colab_widget_bar_two_lines_slash_keys_test_metric_table.log":
-        "a notebook widget bar split over two lines, and Lightning's `loss/train_step` slash keys",
     "b32/luxonis_train_epoch_duration_train_loss_rich_validation_table.log":
         "the validation block's bare `Loss:` after `Validation loss:` is read as the training loss",
 }

@@ -124,6 +124,16 @@ def test_trainer_dict_values_printed_as_strings() -> None:
     assert reading.metrics["eval_loss"] == pytest.approx(0.7206) and reading.epoch == 3
 
 
+def test_a_notebook_widget_bar_copied_over_two_lines_is_one_bar() -> None:
+    """tqdm/notebook.py draws the description and percentage apart from the count and postfix: copied
+    as text they are two lines (a Lightning Colab output, corpus b32)."""
+    reader = LineReader()
+    reader.read("Epoch 23: 100%")
+    (reading,) = reader.read("98/98 [00:20<00:00, 4.86it/s, v_num=0, loss/train_step=0.133, loss/val=0.307]")
+    assert (reading.step, reading.total, reading.epoch) == (98, 98, 24.0)
+    assert (reading.metrics["loss"], reading.metrics["val_loss"]) == (0.133, 0.307)
+
+
 def test_keras_verbose_2_lines_complete_the_epoch() -> None:
     reader = LineReader()
     reader.read("Epoch 100/100")
