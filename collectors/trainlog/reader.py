@@ -59,6 +59,8 @@ _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 # tqdm/notebook.py draws them as separate HTML elements of one bar.
 _WIDGET_HEAD = re.compile(r"\s*[^\s:%|{}][^:%|{}]{0,60}:\s+\d{1,3}%\s*")
 _WIDGET_COUNT = re.compile(r"\s*\d+/\d+\s+\[")
+# The run's own position among a `trainer_state.json`'s top-level keys, above its `log_history`.
+_STATE_FIELD = re.compile(r'"(global_step|max_steps|epoch)"\s*:\s*(\d[\d.eE+-]*),?')
 _COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
 _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # Lines another part of the process prints between a log's lines: a Python warning and the
@@ -246,6 +248,7 @@ class LineReader:
         self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
         self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
         self._widget: str | None = None  # a notebook bar's first line, its count on the next
+        self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -342,11 +345,18 @@ class LineReader:
         """A JSON object pretty-printed over lines (`json.dumps(..., indent=2)`, W&B's summary):
         read whole once its braces close; a block that is no JSON (a Python dict printed so) or
         runs too long is read line by line."""
+        if self._block is None:
+            self._state = {}
         block = (self._block or []) + [text.strip()]
         self._block = block
         joined = "".join(block)
         if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
-            return _list_entry(block)
+            opened = "".join(block[:-1])
+            field = _STATE_FIELD.fullmatch(block[-1])
+            if field and opened.count("[") == opened.count("]") and opened.count("{") - opened.count("}") == 1:
+                self._state[field[1]] = float(field[2])
+            entries = _list_entry(block)
+            return entries + self._state_position() if entries or field else []
         self._block = None
         tag, _, body = joined.partition("{")
         try:
@@ -357,6 +367,16 @@ class LineReader:
         if reading is not None and _EVAL_SECTION.match(tag):  # `eval metrics: {`
             reading.metrics = _evaluation(reading.metrics)
         return [reading] if reading is not None else []
+
+    def _state_position(self) -> list[Reading]:
+        """The open state's own position (`global_step`, `epoch`, `max_steps` above its history),
+        repeated after each history entry: a paste cut inside `log_history` is still at the state's
+        step, not at the last entry it kept."""
+        if "global_step" not in self._state:
+            return []
+        total = self._state.get("max_steps")
+        return [Reading("hf-trainer-state", {}, step=int(self._state["global_step"]),
+                        total=int(total) if total else None, epoch=self._state.get("epoch"))]
 
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""

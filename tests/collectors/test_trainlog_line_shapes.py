@@ -424,10 +424,24 @@ _LOG_HISTORY = ["{", '"global_step": 3000,', '"log_history": [', "{", '"epoch": 
 def test_a_list_entry_inside_an_open_json_block_is_read_as_it_closes(cut: int) -> None:
     """A trainer_state.json pasted and cut before its closing keys (b26): each `log_history`
     entry is read once its own braces close; the summary's `train_loss` is no step's loss."""
-    step_entry, summary = _reader_lines(_LOG_HISTORY[:cut])
+    step_entry, summary = [reading for reading in _reader_lines(_LOG_HISTORY[:cut])
+                           if reading.format != "hf-trainer-state"]
     assert (step_entry.step, step_entry.epoch, step_entry.metrics["loss"], step_entry.metrics["lr"]) == (
         3000, 0.42, 3.2533, 0.0)
     assert summary.done and "loss" not in summary.metrics
+
+
+def test_a_trainer_state_cut_inside_its_history_stays_at_the_states_step(tmp_path: Path) -> None:
+    """The HF Trainer writes `global_step` and `epoch` above `log_history` (TrainerState.save_to_json,
+    transformers/trainer_callback.py, keys sorted): a paste cut after the history's first entries is
+    at the state's step (openlm-research/open_llama#63, corpus b31)."""
+    log = tmp_path / "trainer_state.log"
+    log.write_text("\n".join(["{", '  "best_metric": null,', '  "epoch": 3.887,', '  "global_step": 750,',
+                              '  "log_history": [', "    {", '      "epoch": 0.05,', '      "loss": 1.1005,',
+                              '      "step": 10', "    },", "    {", '      "epoch": 0.1,', '      "loss": 1.0258,',
+                              '      "step": 20', "    },", "    {", '      "epoch": 0.16,']) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.epoch, snap.loss) == (750, 3.887, 1.0258)
 
 
 def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> None:
