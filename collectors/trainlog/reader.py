@@ -249,6 +249,7 @@ class LineReader:
         self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
         self._widget: str | None = None  # a notebook bar's first line, its count on the next
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
+        self._val_loss: float | None = None  # the latest validation loss, as printed
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -306,8 +307,10 @@ class LineReader:
                 self._per_epoch.run_wide(reading)
             if reading.step is not None:
                 self._evaluating = False
-            elif self._evaluating or _only_scores(reading.metrics):
+            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
                 reading.metrics = _evaluation(reading.metrics)
+            if "val_loss" in reading.metrics:
+                self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
@@ -367,6 +370,15 @@ class LineReader:
         if reading is not None and _EVAL_SECTION.match(tag):  # `eval metrics: {`
             reading.metrics = _evaluation(reading.metrics)
         return [reading] if reading is not None else []
+
+    def _repeats_validation(self, reading: Reading) -> bool:
+        """Whether a bare `Loss: 22.111196517944336` (no position, no other figure) is the validation
+        loss just printed as `22.1112`, repeated in full by the evaluation's own summary
+        (luxonis-train's callbacks/luxonis_progress_bar.py `print_results`: `Loss: {loss}`)."""
+        if self._val_loss is None or reading.epoch is not None or set(reading.metrics) != {"loss"}:
+            return False
+        _, _, decimals = repr(self._val_loss).partition(".")
+        return "e" not in decimals and abs(reading.metrics["loss"] - self._val_loss) <= 0.5 * 10 ** -len(decimals)
 
     def _state_position(self) -> list[Reading]:
         """The open state's own position (`global_step`, `epoch`, `max_steps` above its history),

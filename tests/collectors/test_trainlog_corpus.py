@@ -17,8 +17,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
-    "b32/luxonis_train_epoch_duration_train_loss_rich_validation_table.log":
-        "the validation block's bare `Loss:` after `Validation loss:` is read as the training loss",
 }
 
 
