@@ -22,8 +22,9 @@ LABELLED_SHARE = 0.8  # of its non-blank lines carry it
 LINES_PER_TASK = 4  # at least, per distinct task label
 _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `5,856`, `1,234,567.5`: a whole number grouped by threes, not a CSV row's cells (`0.001,149,`,
-# `12,345,0.5`: after a decimal or before another comma and figure).
-_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
+# `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
+# or the row's end).
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d|,,|,$)")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 

@@ -609,6 +609,10 @@ def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: 
     ("1,234,567.5 tok/s", "1234567.5 tok/s"),
     ("1,0.001,149,,0.55,,", "1,0.001,149,,0.55,,"),  # a CSV row: a decimal, then the step
     ("12,345,0.5", "12,345,0.5"),  # another cell follows: not one number
+    # Lightning CSVLogger's epoch and step before empty cells (lightning/pytorch/loggers/csv_logs.py
+    # writes one DictWriter row per log call, blanks for the keys it lacks)
+    ("1,125,,0.55,", "1,125,,0.55,"), ("1,125,,,0.52", "1,125,,,0.52"),
+    ("Num examples = 5,856, batch 8", "Num examples = 5856, batch 8"),
 ])
 def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
     assert normalize(line) == normal
