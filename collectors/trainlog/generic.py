@@ -358,6 +358,12 @@ def json_object(text: str) -> Reading | None:
         return None
     printed = [(str(key), str(value)) for key, value in _record_items(data)
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
+    position = data.get("step")
+    if isinstance(position, list) and len(position) == 2 and all(type(n) is int for n in position):
+        # DLLogger's JSON line of `step=(epoch, iteration)` (NVIDIA/dllogger JSONStreamBackend dumps
+        # the tuple as a list); a third member counts a validation's iterations, not the run's
+        printed += [("step", str(position[1]))] + [("epoch", str(position[0]))] * all(
+            key != "epoch" for key, _ in printed)
     reading = from_pairs("jsonl", printed)
     done = reading.metrics.get("update") if reading is not None else None
     if reading is not None and reading.epoch is not None and done is not None and (

@@ -223,6 +223,11 @@ CASES = [
      "DLL 2024-01-01 10:00:00.000000 - (0, 100) train.loss : 2.3456  train.ips : 1234.5 images/s lr : 0.001\n"
      "DLL 2024-01-01 10:00:01.000000 - (0, 100, 5) val.loss : 2.5 \n",
      {"step": 100, "epoch": 0.0, "loss": 2.3456, "lr": 0.001, "val_loss": 2.5}),
+    # the same tuple in dllogger's JSONStreamBackend (`DLLL {...}`, `json.dumps` writes it as a list)
+    ("dllogger-json-tuple",
+     'DLLL {"timestamp": "1700000000.0", "datetime": "2023-11-14 22:13:20.000000", "elapsedtime": 1.0, '
+     '"type": "LOG", "step": [1, 200], "data": {"train.loss": 2.3456, "lr": 0.001}}\n',
+     {"step": 200, "epoch": 1.0, "loss": 2.3456, "lr": 0.001}),
     # verl/utils/tracking.py console logger: `step:N - key:value - key:value`
     ("verl",
      "(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06 - actor/grad_norm:0.5 - "
