@@ -17,6 +17,7 @@ from sessiontui.collectors.logtext import clean
 # paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`), or a
 # diff's `+` on each added line (a log committed in a pull request, shown as its diff).
 _PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$)|(\+))", re.MULTILINE)
+_WRAPPER = re.compile(r"\s*(?:(?:```|~~~)[\w-]*|</?details>.*|<summary>.*)\s*")  # a paste's wrapping lines
 LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
 LABELLED_SHARE = 0.8  # of its non-blank lines carry it
 LINES_PER_TASK = 4  # at least, per distinct task label
@@ -61,8 +62,19 @@ def opening_lines(text: str) -> list[str]:
 
 def paste_mark(text: str) -> re.Pattern[str] | None:
     """The mark a log's opening lines nearly all start with (srun task labels, few distinct; or
-    one quote mark), as the pattern that removes it from every line; None without one."""
-    lines = opening_lines(text)
+    one quote mark), and a second one inside it (a diff kept in a Markdown quote: `> +Epoch 1/5`),
+    as the pattern that removes them from every line; None without one."""
+    outer = _one_mark(text)
+    inner = _one_mark(outer.sub("", text)) if outer else None
+    if outer and inner:
+        return re.compile(f"{outer.pattern}(?:{inner.pattern.removeprefix('^')})?", re.MULTILINE)
+    return outer
+
+
+def _one_mark(text: str) -> re.Pattern[str] | None:
+    """The outermost mark nearly every opening line starts with; None without one. The lines a
+    paste is wrapped in (a Markdown fence, `<details>`) are not the log's and do not count."""
+    lines = [line for line in opening_lines(text) if not _WRAPPER.fullmatch(line)]
     marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
     if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
         return None
