@@ -41,7 +41,7 @@ _PAIR = re.compile(
 # `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
 # `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
     r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])"
     r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
@@ -274,9 +274,11 @@ def generic(text: str) -> Reading | None:
     if timm := _TIMM_EPOCH.match(text):
         found = [(key, value) for key, value in found if key != "Train"]
     batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
-    position = None if _TFLEARN_SAMPLES.search(text) else next(
+    # the most trusted of the positions a line prints (MiniLLM's micro-batch `Iter: 400/20000` before
+    # its `global iter: 100/5000`), the first of equals
+    position = None if _TFLEARN_SAMPLES.search(text) else min(
         (found for found in _POSITION.finditer(text) if found["word"]
-         or not _EPOCH_WORD.search(text, 0, found.start())), None)
+         or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     if not found and position is None and announced is None:
         return None
@@ -286,7 +288,7 @@ def generic(text: str) -> Reading | None:
     total: int | None = None
     epoch: float | None = None
     if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
-        rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
+        rank = _position_rank(position)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
         step = (0, int(updates["n"]))
@@ -344,6 +346,11 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
     `{"name": "loss", "data": {"step": 2, "value": 4.49}}`)."""
     items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
     return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
+
+
+def _position_rank(position: re.Match[str]) -> int:
+    """How much a position of a total is trusted by its word (`global iter` over `Iter`)."""
+    return STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
 
 
 def json_object(text: str) -> Reading | None:

@@ -92,6 +92,7 @@ TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps
 # optimizer updates first, then steps, then micro-batch iterations.
 # W&B's `_step` counts the run's log calls: any other position name beats it.
 STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
+             "global_iter": 0, "global_iteration": 0,
              "step": 1, "steps": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2, "_step": 3}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).

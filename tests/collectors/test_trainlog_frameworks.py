@@ -223,6 +223,12 @@ CASES = [
      "DLL 2024-01-01 10:00:00.000000 - (0, 100) train.loss : 2.3456  train.ips : 1234.5 images/s lr : 0.001\n"
      "DLL 2024-01-01 10:00:01.000000 - (0, 100, 5) val.loss : 2.5 \n",
      {"step": 100, "epoch": 0.0, "loss": 2.3456, "lr": 0.001, "val_loss": 2.5}),
+    # MiniLLM (microsoft/LMOps minillm/finetune.py `get_log`): `Iter` counts micro-batches of
+    # `total_iters * gradient_accumulation_steps`, `global iter` the optimizer steps: the run's position
+    ("minillm-global-iter",
+     "train | epoch   0 | Iter:    400/ 20000 | global iter:    100/  5000 | loss: 2.3456 | ds_loss: 0.0000 | "
+     "lr: 1.0000e-05 | scale:  1024.0000 | micro time: 0.510 | step time: 0.512\n",
+     {"step": 100, "total": 5000, "loss": 2.3456, "lr": 1e-05}),
     # the same tuple in dllogger's JSONStreamBackend (`DLLL {...}`, `json.dumps` writes it as a list)
     ("dllogger-json-tuple",
      'DLLL {"timestamp": "1700000000.0", "datetime": "2023-11-14 22:13:20.000000", "elapsedtime": 1.0, '
