@@ -770,6 +770,30 @@ CASES = [
      "lr_0=2.080e-06, train_time=2.105, time=1 minute and 43.19 seconds, total_count=49, [valid] "
      "loss=479.955, acc=1.030e-04, cer=1.010, wer=1.000, time=50.5 seconds, total_count=49\n",
      {"loss": 480.386, "lr": 2.08e-06, "val_loss": 479.955, "val_wer": 1.0}),
+    # an HF model card's "Training results" (transformers modelcard.py `make_markdown_table` over
+    # `parse_log_history`: `No log` where no training loss was logged before the evaluation)
+    ("hf-model-card-table",
+     "| Training Loss | Epoch | Step | Validation Loss | Accuracy |\n"
+     "|:-------------:|:-----:|:----:|:---------------:|:--------:|\n"
+     "| No log        | 1.0   | 63   | 0.4512          | 0.81     |\n"
+     "| 0.3012        | 2.0   | 126  | 0.3921          | 0.86     |\n",
+     {"step": 126, "epoch": 2.0, "loss": 0.3012, "val_loss": 0.3921}),
+    # a notebook's tqdm widgets saved where ipywidgets did not render: their repr on a line of its own
+    ("notebook-widget-placeholders",
+     "HBox(children=(FloatProgress(value=0.0, max=3.0), HTML(value='')))\nEpoch 1/3 loss 0.9\n"
+     "HBox(children=(FloatProgress(value=0.0, max=100.0), HTML(value='')))\n\nEpoch 2/3 loss 0.7\n",
+     {"loss": 0.7}),
+    # ColossalAI's DistributedLogger (colossalai/logging/logger.py, rich's RichHandler): a narrow
+    # terminal wraps the record's path onto a line of its own under an empty message
+    ("colossalai-rich-path-wrapped",
+     "[12/01/23 10:00:00] INFO     colossalai - colossalai - INFO:                    \n"
+     "                             /home/user/ColossalAI/examples/train.py:120 main    \n"
+     "                    INFO     colossalai - colossalai - INFO: Epoch 1 - step 20 - loss 2.3\n",
+     {"step": 20, "loss": 2.3}),
+    # a Ray actor's prefix left alone on its line when the paste wrapped (verl's TaskRunner)
+    ("ray-prefix-on-its-own-line",
+     "(TaskRunner pid=1234)\nstep:5 - actor/pg_loss:0.012 - actor/lr:1e-06 - actor/grad_norm:0.3\n",
+     {"step": 5, "lr": 1e-06, "grad_norm": 0.3}),
 ]
 
 
