@@ -15,8 +15,9 @@ from sessiontui.collectors.logtext import clean
 # A mark a whole paste carries on each line: `srun -l`'s task label (`0: `, a few task numbers
 # repeated, where a script's own `100: loss 2.5` puts a different step on each line), or a quote a
 # paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`), or a
-# diff's `+` on each added line (a log committed in a pull request, shown as its diff).
-_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$)|(\+))", re.MULTILINE)
+# diff's `+` on each added line (a log committed in a pull request, shown as its diff; in colour, as
+# `git diff --color` prints it, after its escape code).
+_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$)|(?:\x1b\[[\d;]*m)*(\+))", re.MULTILINE)
 _WRAPPER = re.compile(r"\s*(?:(?:```|~~~)[\w-]*|</?details>.*|<summary>.*)\s*")  # a paste's wrapping lines
 LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
 LABELLED_SHARE = 0.8  # of its non-blank lines carry it
@@ -83,7 +84,7 @@ def _one_mark(text: str) -> re.Pattern[str] | None:
         return re.compile(r"^[ \t]*\d{1,4}: ", re.MULTILINE)
     quotes = {match[2] or match[3] for match in marks}
     if quotes == {"+"}:
-        return re.compile(r"^[ \t]*\+", re.MULTILINE)
+        return re.compile(r"^[ \t]*(?:\x1b\[[\d;]*m)*\+", re.MULTILINE)
     if len(quotes) == 1 and None not in quotes:
         return re.compile(rf"^[ \t]*{re.escape(quotes.pop())}(?: |$)", re.MULTILINE)
     return None

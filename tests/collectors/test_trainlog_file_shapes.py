@@ -191,3 +191,12 @@ def test_a_marked_paste_wrapped_in_a_fence_and_details_keeps_its_mark(tmp_path: 
                    "+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n```\n</details>\n")
     snap = read_log(log)
     assert (snap.epoch, snap.loss) == (2.0, 0.5416)
+
+
+def test_a_diff_pasted_in_colour_keeps_its_mark(tmp_path: Path) -> None:
+    # `git diff --color` prints each added line as `ESC[32m+...ESC[m`: the colour comes before the `+`
+    log = tmp_path / "pr.diff"
+    log.write_text("\x1b[32m+Epoch 2/2\x1b[m\n"
+                   "\x1b[32m+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\x1b[m\n")
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss) == (2.0, 0.5416)
