@@ -41,7 +41,7 @@ _PAIR = re.compile(
 # `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
 # `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _]step|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
     r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])"
     r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
@@ -274,9 +274,11 @@ def generic(text: str) -> Reading | None:
     if timm := _TIMM_EPOCH.match(text):
         found = [(key, value) for key, value in found if key != "Train"]
     batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
-    position = None if _TFLEARN_SAMPLES.search(text) else next(
+    # the most trusted of the positions a line prints (MiniLLM's micro-batch `Iter: 400/20000` before
+    # its `global iter: 100/5000`), the first of equals
+    position = None if _TFLEARN_SAMPLES.search(text) else min(
         (found for found in _POSITION.finditer(text) if found["word"]
-         or not _EPOCH_WORD.search(text, 0, found.start())), None)
+         or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     if not found and position is None and announced is None:
         return None
@@ -286,7 +288,7 @@ def generic(text: str) -> Reading | None:
     total: int | None = None
     epoch: float | None = None
     if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
-        rank = STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
+        rank = _position_rank(position)
         step, total = (rank, int(position["n"])), int(position["total"])
     elif updates := _UPDATES.search(text):
         step = (0, int(updates["n"]))
@@ -346,6 +348,11 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
     return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
 
 
+def _position_rank(position: re.Match[str]) -> int:
+    """How much a position of a total is trusted by its word (`global iter` over `Iter`)."""
+    return STEP_RANK.get(plain_name(position["word"] or "iteration"), 2)
+
+
 def json_object(text: str) -> Reading | None:
     """A JSON object on a line, also after a tag (`json_stats: {...}`); numbers written as
     strings (fairseq's `"loss": "3.180"`, ms-swift's `"global_step/max_steps": "2/4389"`) count."""
@@ -358,6 +365,12 @@ def json_object(text: str) -> Reading | None:
         return None
     printed = [(str(key), str(value)) for key, value in _record_items(data)
                if isinstance(value, int | float | str) and not isinstance(value, bool)]
+    position = data.get("step")
+    if isinstance(position, list) and len(position) == 2 and all(type(n) is int for n in position):
+        # DLLogger's JSON line of `step=(epoch, iteration)` (NVIDIA/dllogger JSONStreamBackend dumps
+        # the tuple as a list); a third member counts a validation's iterations, not the run's
+        printed += [("step", str(position[1]))] + [("epoch", str(position[0]))] * all(
+            key != "epoch" for key, _ in printed)
     reading = from_pairs("jsonl", printed)
     done = reading.metrics.get("update") if reading is not None else None
     if reading is not None and reading.epoch is not None and done is not None and (

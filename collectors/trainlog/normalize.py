@@ -14,15 +14,19 @@ from sessiontui.collectors.logtext import clean
 
 # A mark a whole paste carries on each line: `srun -l`'s task label (`0: `, a few task numbers
 # repeated, where a script's own `100: loss 2.5` puts a different step on each line), or a quote a
-# paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`).
-_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$))", re.MULTILINE)
+# paste was kept in (a Markdown `> `, shell `# `, `// `; a blank quoted line is a bare `>`), or a
+# diff's `+` on each added line (a log committed in a pull request, shown as its diff; in colour, as
+# `git diff --color` prints it, after its escape code).
+_PASTE_MARK = re.compile(r"^[ \t]*(?:(\d{1,4}): |(>|#|//)(?: |$)|(?:\x1b\[[\d;]*m)*(\+))", re.MULTILINE)
+_WRAPPER = re.compile(r"\s*(?:(?:```|~~~)[\w-]*|</?details>.*|<summary>.*)\s*")  # a paste's wrapping lines
 LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
 LABELLED_SHARE = 0.8  # of its non-blank lines carry it
 LINES_PER_TASK = 4  # at least, per distinct task label
 _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `5,856`, `1,234,567.5`: a whole number grouped by threes, not a CSV row's cells (`0.001,149,`,
-# `12,345,0.5`: after a decimal or before another comma and figure).
-_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)")
+# `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
+# or the row's end).
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d|,,|,$)")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
 _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 
@@ -59,15 +63,28 @@ def opening_lines(text: str) -> list[str]:
 
 def paste_mark(text: str) -> re.Pattern[str] | None:
     """The mark a log's opening lines nearly all start with (srun task labels, few distinct; or
-    one quote mark), as the pattern that removes it from every line; None without one."""
-    lines = opening_lines(text)
+    one quote mark), and a second one inside it (a diff kept in a Markdown quote: `> +Epoch 1/5`),
+    as the pattern that removes them from every line; None without one."""
+    outer = _one_mark(text)
+    inner = _one_mark(outer.sub("", text)) if outer else None
+    if outer and inner:
+        return re.compile(f"{outer.pattern}(?:{inner.pattern.removeprefix('^')})?", re.MULTILINE)
+    return outer
+
+
+def _one_mark(text: str) -> re.Pattern[str] | None:
+    """The outermost mark nearly every opening line starts with; None without one. The lines a
+    paste is wrapped in (a Markdown fence, `<details>`) are not the log's and do not count."""
+    lines = [line for line in opening_lines(text) if not _WRAPPER.fullmatch(line)]
     marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
     if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
         return None
     labels = {match[1] for match in marks}
     if None not in labels and len(labels) <= max(1, len(marks) // LINES_PER_TASK):
         return re.compile(r"^[ \t]*\d{1,4}: ", re.MULTILINE)
-    quotes = {match[2] for match in marks}
+    quotes = {match[2] or match[3] for match in marks}
+    if quotes == {"+"}:
+        return re.compile(r"^[ \t]*(?:\x1b\[[\d;]*m)*\+", re.MULTILINE)
     if len(quotes) == 1 and None not in quotes:
         return re.compile(rf"^[ \t]*{re.escape(quotes.pop())}(?: |$)", re.MULTILINE)
     return None

@@ -54,6 +54,13 @@ _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's c
 _FIRST_CELL = re.compile(r"\s*\S+")
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
+# A notebook's tqdm widget copied as text: its description and percentage on one line (`Epoch 23:
+# 100%`), the count, times and postfix on the next (`98/98 [00:20<00:00, 4.86it/s, loss=0.133]`):
+# tqdm/notebook.py draws them as separate HTML elements of one bar.
+_WIDGET_HEAD = re.compile(r"\s*[^\s:%|{}][^:%|{}]{0,60}:\s+\d{1,3}%\s*")
+_WIDGET_COUNT = re.compile(r"\s*\d+/\d+\s+\[")
+# The run's own position among a `trainer_state.json`'s top-level keys, above its `log_history`.
+_STATE_FIELD = re.compile(r'"(global_step|max_steps|epoch)"\s*:\s*(\d[\d.eE+-]*),?')
 _COPYPASTE = "copypaste: "  # Detectron2's evaluation results as CSV (`print_csv_format`)
 _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # Lines another part of the process prints between a log's lines: a Python warning and the
@@ -112,10 +119,14 @@ def _cells(text: str, header: bool = False) -> list[str]:
 
 def _bar_share(text: str) -> float:
     """How far the bar a table row ends with has gone (Ultralytics' `3/100 ... 640: 48%|...| 48/100`
-    is 0.48 of epoch 3), 0 without one."""
+    is 0.48 of epoch 3), its percentage when the line was cut before the count (`100%|█████`, a
+    notebook's output cut at the cell's width), 0 without one."""
     at = _BAR_AT.search(text)
     bar = parse_bar(text[at.start() + 1:].strip())[0] if at else None
-    return bar.step / bar.total if bar and bar.step is not None and bar.total else 0.0
+    if bar and bar.step is not None and bar.total:
+        return bar.step / bar.total
+    percent = at[0].lstrip(": ") if at and at[0].endswith("%") else ""
+    return min(int(percent[:-1]), 100) / 100 if percent else 0.0
 
 
 def _header(text: str) -> list[str] | None:
@@ -227,6 +238,7 @@ class LineReader:
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
+        self._epoch_full = False  # that bar reached its total: a bar starting over is another's
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._dangling: str | None = None  # a name that ended the previous line
@@ -235,12 +247,18 @@ class LineReader:
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
         self._block: list[str] | None = None  # a JSON object's lines, from its lone `{` on
         self._task = "eval"  # the task of Detectron2's copypaste table (`Task: bbox`)
+        self._widget: str | None = None  # a notebook bar's first line, its count on the next
+        self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
+        self._val_loss: float | None = None  # the latest validation loss, as printed
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
         text = normalize(raw)
         if not text.strip():
             return []
+        head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
+        if head and _WIDGET_COUNT.match(text):
+            text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
         if (self._block is not None or self._summary) and _INTERJECTED.search(text):
@@ -262,7 +280,7 @@ class LineReader:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
-            self._epoch, self._epoch_bar = (int(epoch[1]), int(epoch[2])), None
+            self._epoch, self._epoch_bar, self._epoch_full = (int(epoch[1]), int(epoch[2])), None, False
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -289,16 +307,22 @@ class LineReader:
                 self._per_epoch.run_wide(reading)
             if reading.step is not None:
                 self._evaluating = False
-            elif self._evaluating or _only_scores(reading.metrics):
+            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
                 reading.metrics = _evaluation(reading.metrics)
+            if "val_loss" in reading.metrics:
+                self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
         bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and self._epoch_bar not in (None, int(bar[2])):
-            for reading in readings:  # `313/313 ... - loss: 0.08` of model.evaluate after fit
+        if bar is not None and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
+                                and int(bar[1]) < int(bar[2])):
+            # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
+            # under the epoch whose bar was full: what follows, until a step, is the evaluation's
+            self._evaluating = True
+            for reading in readings:
                 reading.metrics = _evaluation(reading.metrics)
         elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
-            self._epoch_bar = int(bar[2])
+            self._epoch_bar, self._epoch_full = int(bar[2]), bar[1] == bar[2]
             last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
@@ -324,11 +348,18 @@ class LineReader:
         """A JSON object pretty-printed over lines (`json.dumps(..., indent=2)`, W&B's summary):
         read whole once its braces close; a block that is no JSON (a Python dict printed so) or
         runs too long is read line by line."""
+        if self._block is None:
+            self._state = {}
         block = (self._block or []) + [text.strip()]
         self._block = block
         joined = "".join(block)
         if joined.count("{") > joined.count("}") and len(block) < MAX_BLOCK_LINES:
-            return _list_entry(block)
+            opened = "".join(block[:-1])
+            field = _STATE_FIELD.fullmatch(block[-1])
+            if field and opened.count("[") == opened.count("]") and opened.count("{") - opened.count("}") == 1:
+                self._state[field[1]] = float(field[2])
+            entries = _list_entry(block)
+            return entries + self._state_position() if entries or field else []
         self._block = None
         tag, _, body = joined.partition("{")
         try:
@@ -339,6 +370,25 @@ class LineReader:
         if reading is not None and _EVAL_SECTION.match(tag):  # `eval metrics: {`
             reading.metrics = _evaluation(reading.metrics)
         return [reading] if reading is not None else []
+
+    def _repeats_validation(self, reading: Reading) -> bool:
+        """Whether a bare `Loss: 22.111196517944336` (no position, no other figure) is the validation
+        loss just printed as `22.1112`, repeated in full by the evaluation's own summary
+        (luxonis-train's callbacks/luxonis_progress_bar.py `print_results`: `Loss: {loss}`)."""
+        if self._val_loss is None or reading.epoch is not None or set(reading.metrics) != {"loss"}:
+            return False
+        _, _, decimals = repr(self._val_loss).partition(".")
+        return "e" not in decimals and abs(reading.metrics["loss"] - self._val_loss) <= 0.5 * 10 ** -len(decimals)
+
+    def _state_position(self) -> list[Reading]:
+        """The open state's own position (`global_step`, `epoch`, `max_steps` above its history),
+        repeated after each history entry: a paste cut inside `log_history` is still at the state's
+        step, not at the last entry it kept."""
+        if "global_step" not in self._state:
+            return []
+        total = self._state.get("max_steps")
+        return [Reading("hf-trainer-state", {}, step=int(self._state["global_step"]),
+                        total=int(total) if total else None, epoch=self._state.get("epoch"))]
 
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""

@@ -111,8 +111,10 @@ def from_pairs(fmt: str, pairs: list[tuple[str, str]], *, step: int | None = Non
         step = int(paired_step)
     if paired_epoch is not None:
         epoch = paired_epoch
-    summary = any(key == "train_runtime" for key, _ in pairs)  # HF Trainer's end-of-run summary:
-    if summary and all(key != "loss" for key, _ in pairs):       # its `train_loss` is the run's mean
+    # HF Trainer's end-of-run summary: `train_runtime` beside the run's mean `train_loss`; a record
+    # with a step's own `loss` beside it is still running (Unsloth Studio adds the runtime to each log)
+    summary = any(key == "train_runtime" for key, _ in pairs) and all(key != "loss" for key, _ in pairs)
+    if summary:
         metrics.pop("loss", None)
     if not metrics and step is None and epoch is None and not total:
         return None

@@ -83,14 +83,16 @@ ALIASES = {
 }
 # Names of the run's length in steps (a key ending so): fairseq's `--max-update` as its hydra config
 # prints it (`'max_update': 80000`), MMF's `max_updates: 22000`, Megatron's `train_iters`, HF's
-# `Total optimization steps`.
+# `Total optimization steps`; also in the singular (torchprime's base_trainer logs `    Max step: 100`).
 TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
               "train_iters", "total_iters", "num_training_steps", "max_update", "max_updates",
-              "num_train_steps", "total_training_steps", "total_train_steps")
+              "num_train_steps", "total_training_steps", "total_train_steps", "max_step", "total_step",
+              "max_iter", "total_iter")
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
 # W&B's `_step` counts the run's log calls: any other position name beats it.
 STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_step": 0, "updates": 0,
+             "global_iter": 0, "global_iteration": 0,
              "step": 1, "steps": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2, "_step": 3}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
@@ -130,6 +132,11 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # position it names another figure: nerfstudio's `Train Iter (time)` is a duration).
 _PAREN_QUALIFIER = re.compile(r"(?P<inner>[^()]+?)\s*\(\w+\)")
 _POSITIONS = frozenset({"step", "epoch"})
+# The split a TensorBoard-style name ends with (`loss/train`, `loss/val`), and Lightning's suffix
+# after it when a metric is logged with `on_step=True, on_epoch=True` (`loss/train_step`: the step's
+# figure, `loss/train_epoch`: the epoch's mean; lightning/pytorch/trainer/connectors/logger_connector/result.py
+# names them `f"{name}_step"`, `f"{name}_epoch"`).
+_SPLIT_LAST = re.compile(r"[/.](?P<split>train|training|val|valid|validation|dev)(?:_(?P<on>step|epoch))?$")
 _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling in spellings}
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
@@ -167,6 +174,11 @@ def canonical(key: str) -> str:
     if found == name and _FIRST_GROUP.search(name):
         inner = canonical(_FIRST_GROUP.sub("", name))
         found = inner if inner in LEXICON else name
+    if found == name and (split := _SPLIT_LAST.search(name)) and split.start() > 0:
+        if split["on"] == "epoch":
+            return name  # the epoch's mean, as `train_loss_epoch`: not the step's figure
+        inner = canonical(name[:split.start()])
+        return inner if split["split"] in ("train", "training") else "val_" + inner
     if found == name and _NAMESPACE.search(name):  # `optim/total_grad_norm`, Composer `loss/train/total`
         parts = _NAMESPACE.split(name)
         inner = _unqualified(parts[-1])

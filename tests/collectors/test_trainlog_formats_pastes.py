@@ -112,6 +112,15 @@ def test_hf_summary_train_loss_is_not_the_current_loss() -> None:
     assert "loss" not in reading.metrics and reading.metrics["train_loss"] == 1.95
 
 
+def test_a_running_dict_carrying_train_runtime_is_no_end() -> None:
+    """Unsloth Studio's dicts carry `train_runtime` in every log beside the step's own `loss`
+    (unslothai/unsloth#4547, corpus b31); only the summary, with the run's `train_loss`, ends it."""
+    [running] = parse_record("{'loss': '14.64', 'grad_norm': '2.938', 'learning_rate': '0.000144', "
+                             "'epoch': '0.007895', 'train_runtime': '112.2', 'train_tokens_per_second': '2695'}")
+    [summary] = parse_record("{'train_runtime': 20.5, 'train_loss': 1.95, 'epoch': 1.0}")
+    assert (running.done, running.metrics["loss"], summary.done) == (False, 14.64, True)
+
+
 def test_loss_in_the_tqdm_description_and_postfix() -> None:
     reading, _ = parse_bar("Loss: 4.38811e+02: 100%|##########| 10/10 [00:01<00:00,  9.10it/s]")
     assert reading.metrics["loss"] == pytest.approx(438.811) and reading.step == 10

@@ -223,6 +223,17 @@ CASES = [
      "DLL 2024-01-01 10:00:00.000000 - (0, 100) train.loss : 2.3456  train.ips : 1234.5 images/s lr : 0.001\n"
      "DLL 2024-01-01 10:00:01.000000 - (0, 100, 5) val.loss : 2.5 \n",
      {"step": 100, "epoch": 0.0, "loss": 2.3456, "lr": 0.001, "val_loss": 2.5}),
+    # MiniLLM (microsoft/LMOps minillm/finetune.py `get_log`): `Iter` counts micro-batches of
+    # `total_iters * gradient_accumulation_steps`, `global iter` the optimizer steps: the run's position
+    ("minillm-global-iter",
+     "train | epoch   0 | Iter:    400/ 20000 | global iter:    100/  5000 | loss: 2.3456 | ds_loss: 0.0000 | "
+     "lr: 1.0000e-05 | scale:  1024.0000 | micro time: 0.510 | step time: 0.512\n",
+     {"step": 100, "total": 5000, "loss": 2.3456, "lr": 1e-05}),
+    # the same tuple in dllogger's JSONStreamBackend (`DLLL {...}`, `json.dumps` writes it as a list)
+    ("dllogger-json-tuple",
+     'DLLL {"timestamp": "1700000000.0", "datetime": "2023-11-14 22:13:20.000000", "elapsedtime": 1.0, '
+     '"type": "LOG", "step": [1, 200], "data": {"train.loss": 2.3456, "lr": 0.001}}\n',
+     {"step": 200, "epoch": 1.0, "loss": 2.3456, "lr": 0.001}),
     # verl/utils/tracking.py console logger: `step:N - key:value - key:value`
     ("verl",
      "(TaskRunner pid=1) step:34 - actor/pg_loss:0.01 - actor/lr:1e-06 - actor/grad_norm:0.5 - "
@@ -525,6 +536,13 @@ CASES = [
      "accuracy: 0.9780\n313/313 [==============================] - 1s 2ms/step - loss: 0.0800 - "
      "accuracy: 0.9750\n",
      {"loss": 0.07, "val_loss": 0.08, "epoch": 2.0, "status": "finished"}),
+    # Keras 2's evaluate() on the training set: its bar has the epoch bar's length and starts over
+    # under the last `Epoch` header (keras/utils/generic_utils.py Progbar prints `32/768 [>...] - ETA:`),
+    # then the script prints the result (corpus b32, xitu/gold-miner#2326)
+    ("keras-evaluate-same-length",
+     "Epoch 2/2\n768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n"
+     "32/768 [>.............................] - ETA: 0s\nLoss: 0.51, Accuracy: 74.87%\n",
+     {"loss": 0.5416, "val_loss": 0.51, "epoch": 2.0, "status": "finished"}),
     # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
     ("paddleocr-epoch-of-total",
      "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
@@ -752,6 +770,30 @@ CASES = [
      "lr_0=2.080e-06, train_time=2.105, time=1 minute and 43.19 seconds, total_count=49, [valid] "
      "loss=479.955, acc=1.030e-04, cer=1.010, wer=1.000, time=50.5 seconds, total_count=49\n",
      {"loss": 480.386, "lr": 2.08e-06, "val_loss": 479.955, "val_wer": 1.0}),
+    # an HF model card's "Training results" (transformers modelcard.py `make_markdown_table` over
+    # `parse_log_history`: `No log` where no training loss was logged before the evaluation)
+    ("hf-model-card-table",
+     "| Training Loss | Epoch | Step | Validation Loss | Accuracy |\n"
+     "|:-------------:|:-----:|:----:|:---------------:|:--------:|\n"
+     "| No log        | 1.0   | 63   | 0.4512          | 0.81     |\n"
+     "| 0.3012        | 2.0   | 126  | 0.3921          | 0.86     |\n",
+     {"step": 126, "epoch": 2.0, "loss": 0.3012, "val_loss": 0.3921}),
+    # a notebook's tqdm widgets saved where ipywidgets did not render: their repr on a line of its own
+    ("notebook-widget-placeholders",
+     "HBox(children=(FloatProgress(value=0.0, max=3.0), HTML(value='')))\nEpoch 1/3 loss 0.9\n"
+     "HBox(children=(FloatProgress(value=0.0, max=100.0), HTML(value='')))\n\nEpoch 2/3 loss 0.7\n",
+     {"loss": 0.7}),
+    # ColossalAI's DistributedLogger (colossalai/logging/logger.py, rich's RichHandler): a narrow
+    # terminal wraps the record's path onto a line of its own under an empty message
+    ("colossalai-rich-path-wrapped",
+     "[12/01/23 10:00:00] INFO     colossalai - colossalai - INFO:                    \n"
+     "                             /home/user/ColossalAI/examples/train.py:120 main    \n"
+     "                    INFO     colossalai - colossalai - INFO: Epoch 1 - step 20 - loss 2.3\n",
+     {"step": 20, "loss": 2.3}),
+    # a Ray actor's prefix left alone on its line when the paste wrapped (verl's TaskRunner)
+    ("ray-prefix-on-its-own-line",
+     "(TaskRunner pid=1234)\nstep:5 - actor/pg_loss:0.012 - actor/lr:1e-06 - actor/grad_norm:0.3\n",
+     {"step": 5, "lr": 1e-06, "grad_norm": 0.3}),
 ]
 
 

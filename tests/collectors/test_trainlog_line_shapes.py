@@ -424,10 +424,24 @@ _LOG_HISTORY = ["{", '"global_step": 3000,', '"log_history": [', "{", '"epoch": 
 def test_a_list_entry_inside_an_open_json_block_is_read_as_it_closes(cut: int) -> None:
     """A trainer_state.json pasted and cut before its closing keys (b26): each `log_history`
     entry is read once its own braces close; the summary's `train_loss` is no step's loss."""
-    step_entry, summary = _reader_lines(_LOG_HISTORY[:cut])
+    step_entry, summary = [reading for reading in _reader_lines(_LOG_HISTORY[:cut])
+                           if reading.format != "hf-trainer-state"]
     assert (step_entry.step, step_entry.epoch, step_entry.metrics["loss"], step_entry.metrics["lr"]) == (
         3000, 0.42, 3.2533, 0.0)
     assert summary.done and "loss" not in summary.metrics
+
+
+def test_a_trainer_state_cut_inside_its_history_stays_at_the_states_step(tmp_path: Path) -> None:
+    """The HF Trainer writes `global_step` and `epoch` above `log_history` (TrainerState.save_to_json,
+    transformers/trainer_callback.py, keys sorted): a paste cut after the history's first entries is
+    at the state's step (openlm-research/open_llama#63, corpus b31)."""
+    log = tmp_path / "trainer_state.log"
+    log.write_text("\n".join(["{", '  "best_metric": null,', '  "epoch": 3.887,', '  "global_step": 750,',
+                              '  "log_history": [', "    {", '      "epoch": 0.05,', '      "loss": 1.1005,',
+                              '      "step": 10', "    },", "    {", '      "epoch": 0.1,', '      "loss": 1.0258,',
+                              '      "step": 20', "    },", "    {", '      "epoch": 0.16,']) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.epoch, snap.loss) == (750, 3.887, 1.0258)
 
 
 def test_a_member_object_inside_an_open_block_waits_for_the_whole_block() -> None:
@@ -483,6 +497,10 @@ def test_torchtunes_epoch_and_step_in_the_bar_description_are_the_runs(
     # (f"{epoch + 1}/{self.epochs}", ...))` mid-epoch (ultralytics/engine/trainer.py)
     ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     |"
      " 48/100 [00:15<00:16,  3.2it/s]", 2.48),
+    # the same row cut after the bar's glyphs, as a notebook's output keeps it: the percentage is
+    # the share (YOLOv5 classify/train.py prints `f"{epoch + 1}/{epochs}"` so; corpus b32)
+    ("        3/3    0.369G      0.626      0.713      0.927      0.992        640: 100%|██████████", 3.0),
+    ("      3/100      4.12G      1.234     0.5678      1.111         45        640:  48%|████▊     ", 2.48),
 ])
 def test_a_table_rows_bar_is_the_share_of_its_epoch(row: str, epoch: float) -> None:
     header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
@@ -591,6 +609,10 @@ def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: 
     ("1,234,567.5 tok/s", "1234567.5 tok/s"),
     ("1,0.001,149,,0.55,,", "1,0.001,149,,0.55,,"),  # a CSV row: a decimal, then the step
     ("12,345,0.5", "12,345,0.5"),  # another cell follows: not one number
+    # Lightning CSVLogger's epoch and step before empty cells (lightning/pytorch/loggers/csv_logs.py
+    # writes one DictWriter row per log call, blanks for the keys it lacks)
+    ("1,125,,0.55,", "1,125,,0.55,"), ("1,125,,,0.52", "1,125,,,0.52"),
+    ("Num examples = 5,856, batch 8", "Num examples = 5856, batch 8"),
 ])
 def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
     assert normalize(line) == normal
@@ -698,6 +720,10 @@ def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
     "Total training steps: 1000", "(TaskRunner pid=1) Total training steps: 1000",
     "Total number of training steps: 1000", "Number of training steps: 1000",
     "total_training_steps=1000", "num_train_steps: 1000",
+    # the singular: AI-Hypercomputer/torchprime torchprime/torch_xla_models/trainer/base_trainer.py
+    # logs `    Max step: {max_step}` under its Hydra-style prefix (corpus b31)
+    "[2025-06-06 16:57:39,484][torchprime.torch_xla_models.trainer.base_trainer][INFO] -     Max step: 1000",
+    "max_iter=1000", "total_step: 1000",
 ])
 def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, announced: str) -> None:
     log = tmp_path / "verl.log"

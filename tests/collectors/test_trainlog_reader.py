@@ -124,6 +124,31 @@ def test_trainer_dict_values_printed_as_strings() -> None:
     assert reading.metrics["eval_loss"] == pytest.approx(0.7206) and reading.epoch == 3
 
 
+def test_a_notebook_widget_bar_copied_over_two_lines_is_one_bar() -> None:
+    """tqdm/notebook.py draws the description and percentage apart from the count and postfix: copied
+    as text they are two lines (a Lightning Colab output, corpus b32)."""
+    reader = LineReader()
+    reader.read("Epoch 23: 100%")
+    (reading,) = reader.read("98/98 [00:20<00:00, 4.86it/s, v_num=0, loss/train_step=0.133, loss/val=0.307]")
+    assert (reading.step, reading.total, reading.epoch) == (98, 98, 24.0)
+    assert (reading.metrics["loss"], reading.metrics["val_loss"]) == (0.133, 0.307)
+
+
+@pytest.mark.parametrize(("repeat", "val_loss"), [("Loss: 22.111196517944336", 22.111196517944336),
+                                                  ("Loss: 22.3", None)])
+def test_a_bare_loss_repeating_the_validation_loss_in_full_is_the_validations(repeat: str,
+                                                                                val_loss: float | None) -> None:
+    """luxonis-train logs `Validation loss: 22.1112`, then its print_results `Loss: {loss}` in full
+    (luxonis/luxonis-train luxonis_train/callbacks/luxonis_progress_bar.py, corpus b32): the same
+    figure; a bare loss that differs stays the training's."""
+    reader = LineReader()
+    reader.read("[INFO] [Epoch 8/300] Duration: 0.45s | Train Loss: 24.4299")
+    reader.read("[INFO] Validation loss: 22.1112")
+    (reading,) = reader.read(repeat)
+    assert reading.metrics.get("val_loss") == val_loss
+    assert ("loss" in reading.metrics) == (val_loss is None)
+
+
 def test_keras_verbose_2_lines_complete_the_epoch() -> None:
     reader = LineReader()
     reader.read("Epoch 100/100")

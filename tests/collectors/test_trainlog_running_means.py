@@ -68,6 +68,16 @@ def test_lightning_epoch_aggregate_is_not_the_loss() -> None:
     assert canonical("cur_epoch") == "epoch"
 
 
+@pytest.mark.parametrize(("key", "name"), [
+    # a TensorBoard-style `metric/split` name forked so (corpus b32, a Lightning Colab's bar):
+    # the split's position word is no step, the held-out split is the validation figure
+    ("loss/train_step", "loss"), ("acc/train_step", "acc"), ("loss/train_epoch", "loss/train_epoch"),
+    ("loss/val", "val_loss"), ("acc/valid", "val_acc"), ("loss/val_step", "val_loss"),
+])
+def test_lightning_fork_of_a_slash_split_name(key: str, name: str) -> None:
+    assert canonical(key) == name
+
+
 def test_lightning_metrics_csv_epoch_row_keeps_the_last_step_loss(tmp_path: Path) -> None:
     """A CSVLogger metrics.csv's tail (0Xero7/slm_training lightning_logs/version_0, corpus b29): the
     epoch row's `train_loss_epoch` does not replace the last step's loss."""
