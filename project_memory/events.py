@@ -20,7 +20,10 @@ SEVERITY: dict[EventKind, Literal["error", "warning", "information"]] = {
 RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
 LIVE_STATUSES: tuple[RunStatus, ...] = RUN_STATUSES[:-1]  # what a log shows; abandoned is a record's
 ENDINGS: frozenset[RunStatus] = frozenset({"finished", "crashed", "diverged"})  # ends by itself
-INTERRUPTED = "interrupted"  # a crash's failure kind when the user stopped the run (Ctrl-C)
+# Crash kinds that are a stop rather than a failure: the user's Ctrl-C is news, a scheduler's
+# cancel (time limit, scancel, preemption) a warning; neither is a failure a lesson could fix.
+STOPS: dict[str, Literal["warning", "information"]] = {"interrupted": "information",
+                                                       "cancelled": "warning"}
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,15 @@ class TrainEvent:
 
     @property
     def label(self) -> str:
-        """What the event is called to the user: a crash the user caused with Ctrl-C is no crash."""
-        return INTERRUPTED if self.kind == "crashed" and self.failure == INTERRUPTED else self.kind
+        """What the event is called to the user: a run stopped by Ctrl-C or its scheduler did not
+        crash (its status stays `crashed`: the run ended without finishing)."""
+        stopped = self.kind == "crashed" and self.failure in STOPS
+        return self.failure if stopped and self.failure else self.kind
 
     @property
     def severity(self) -> Literal["error", "warning", "information"]:
-        """How loudly the event is announced: a Ctrl-C the user pressed is news, not an error."""
-        return "information" if self.label == INTERRUPTED else SEVERITY.get(self.kind, "information")
+        """How loudly the event is announced: a stop is news or a warning, not an error."""
+        return STOPS.get(self.label) or SEVERITY.get(self.kind, "information")
 
     @property
     def is_failure(self) -> bool:

@@ -180,6 +180,20 @@ def test_a_run_stopped_with_ctrl_c_ends_with_an_interrupted_event(tail: str) -> 
     assert (snap.status, snap.step, [e.label for e in snap.events]) == ("crashed", 20, ["interrupted"])
 
 
+@pytest.mark.parametrize("tail", [
+    # SLURM's time limit (slurmstepd's message, src/slurmd/slurmstepd/req.c)
+    "slurmstepd: error: *** JOB 4242 ON gpu-07 CANCELLED AT 2026-11-30T03:00:00 DUE TO TIME LIMIT ***\n",
+    # torchelastic passing the scheduler's SIGTERM on (torch/distributed/elastic/agent/server/api.py)
+    "torch.distributed.elastic.multiprocessing.api.SignalException: Process 4242 got signal: 15\n",
+])
+def test_a_run_its_scheduler_stopped_is_a_warning_not_a_failure_to_learn_from(tail: str) -> None:
+    snap = _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tail}")
+    event = snap.events[-1]
+    assert (snap.status, snap.step, event.label, event.severity) == ("crashed", 20, "cancelled", "warning")
+    interrupted = _snapshot("step 10 loss 2.5\nKeyboardInterrupt\n").events[-1]
+    assert (interrupted.label, interrupted.severity) == ("interrupted", "information")
+
+
 def test_ctrl_c_after_a_crash_leaves_the_run_crashed() -> None:
     snap = _snapshot("step 10 loss 2.5\nTraceback (most recent call last):\n  File \"t.py\", line 1\n"
                      "RuntimeError: CUDA error: an illegal memory access was encountered\n^C\nKeyboardInterrupt\n")
