@@ -40,6 +40,20 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
+    "crash/b13/dolly_metaflow_prefixed_torch_save_no_space_errno28.txt":
+        "the raised OSError sits behind Metaflow's `DATE [run/step/task (pid N)] [uuid]` prefix, not stripped",
+    "crash/b13/jax_2019_local_client_replica_failed_resource_exhausted_wrapped.txt":
+        "`Resource exhausted: Out` wrapped before `of memory`: the OOM words are split across two lines",
+    "crash/b13/alpaca_run_on_nccl_remote_error_net_ib_one_paragraph.txt":
+        "one run-on paragraph: the watchdog's `failed or timed out` words win over the `ncclRemoteError` raised after",
+    "crash/b13/comfy_lora_node_module_spec_accelerate_then_train_finished.txt":
+        "python's `Error while finding module specification for ... (ModuleNotFoundError: ...)` is not read as raised",
+    "crash/b14/anima_trainer_windows_module_spec_accelerate_training_stopped_exit1_2026.txt":
+        "python's `Error while finding module specification for ... (ModuleNotFoundError: ...)` is not read as raised",
+    "crash/b14/awsome_srun_label_10_glued_distbackenderror_system_error_one_line_2024.txt":
+        "srun `10:` task labels glued mid-line: the `DistBackendError: NCCL error` is not at a line start",
+    "crash/b14/dtu_lsf_painn_epoch_650_of_650_then_successfully_completed_2023.txt":
+        "LSF's job report (`Terminated at`, `Successfully completed.`) read as a scheduler kill",
 }
 
 
