@@ -482,8 +482,12 @@ _RAISED_KINDS = (
         r"|checkpoint\b[^\n]{0,80}\b(?:not found|does not exist|doesn't exist)"
         r"|(?:can't|cannot|unable to) find a valid checkpoint", re.IGNORECASE)),
 )
-# Error lines a program raises without a Python exception: the loader's, the interpreter's.
-_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*: can't open file")
+# Error lines a program raises without a Python exception: the loader's, the interpreter's
+# (Modules/main.c `python: can't open file ...`; Lib/runpy.py's exit for `python -m MODULE`,
+# `{sys.executable}: Error while finding module specification for 'm' (ModuleNotFoundError: ...)`
+# or `{sys.executable}: No module named m`, a Windows `C:\...\python.exe:` too).
+_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*(?:\.exe)?: (?:can't open file"
+                          r"|Error while finding module specification for|No module named)", re.IGNORECASE)
 
 
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule,

@@ -46,10 +46,6 @@ KNOWN_MISSES: dict[str, str] = {
         "`Resource exhausted: Out` wrapped before `of memory`: the OOM words are split across two lines",
     "crash/b13/alpaca_run_on_nccl_remote_error_net_ib_one_paragraph.txt":
         "one run-on paragraph: the watchdog's `failed or timed out` words win over the `ncclRemoteError` raised after",
-    "crash/b13/comfy_lora_node_module_spec_accelerate_then_train_finished.txt":
-        "python's `Error while finding module specification for ... (ModuleNotFoundError: ...)` is not read as raised",
-    "crash/b14/anima_trainer_windows_module_spec_accelerate_training_stopped_exit1_2026.txt":
-        "python's `Error while finding module specification for ... (ModuleNotFoundError: ...)` is not read as raised",
     "crash/b14/awsome_srun_label_10_glued_distbackenderror_system_error_one_line_2024.txt":
         "srun `10:` task labels glued mid-line: the `DistBackendError: NCCL error` is not at a line start",
     "crash/b14/dtu_lsf_painn_epoch_650_of_650_then_successfully_completed_2023.txt":

@@ -351,6 +351,13 @@ MESSAGE_FORMS += [
      'import_error'),
     ('cuda mismatch', 'RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.',
      'import_error'),
+    # CPython Lib/runpy.py _run_module_as_main: sys.exit("%s: %s" % (sys.executable, exc)) for
+    # `python -m MODULE` (accelerate launch's `python -m accelerate.commands.launch` when accelerate is missing)
+    ('runpy module spec', "/usr/bin/python3: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')",
+     'import_error'),
+    ('runpy module spec windows', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')",
+     'import_error'),
+    ('runpy no module', "/opt/conda/bin/python3.10: No module named 'deepspeed'", 'import_error'),
     ('file not found', "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.jsonl'", 'missing_file'),
     ('script not found', "python: can't open file '/workspace/train.py': [Errno 2] No such file or directory",
      'missing_file'),
@@ -745,6 +752,9 @@ NOT_CRASHES = [
     ('elastic closing sigterm', 'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 1235 closing signal SIGTERM\n'
      'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python',
      None),
+    # the exit line of `python -m` (Lib/runpy.py), then a GUI's own closing words (a ComfyUI node)
+    ('runpy then finished', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')\n"
+     'Train finished\nPrompt executed in 2.44 seconds', 'import_error'),
     ('import then wrapper', "ModuleNotFoundError: No module named 'deepspeed'\n"
      'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'import_error'),
 ])
