@@ -297,8 +297,11 @@ def failure_signature(text: str) -> str:
 # (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
-        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting)
-        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)(?!\(ms\))"
+        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting,
+        # nor ProcessGroupNCCL's words for any failed work: `Some NCCL operations have failed or timed
+        # out`, `Exception (either an error or timeout) detected by watchdog`)
+        r"Watchdog caught collective operation timeout"
+        r"|NCCL[^\n]{0,80}(?<!failed or )(?<!an error or )time(?:d ?out|out)(?!\(ms\))"
         r"|collective operation timeout|watchdog got stuck for"
         # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
         r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",
@@ -362,7 +365,10 @@ FAILURE_KINDS = (
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
-                              r"|is setting up NCCL communicator",
+                              r"|is setting up NCCL communicator"
+                              # WorkNCCL::handleException's report of any failed work, a timeout's too
+                              r"|Some NCCL operations have failed or timed out"
+                              r"|Exception \(either an error or timeout\) detected by watchdog",
                               re.IGNORECASE)),
     # PyTorch's shared-memory tensors are files `</torch_PID_N>` (ATen MapAllocator.cpp: `unable to
     # write to file <...>: No space left on device (28)`, `unable to mmap N bytes from file <...>`)

@@ -90,7 +90,18 @@ MESSAGE_FORMS = [
      'nccl_timeout'),
     ('nccl watchdog 2.4', '[PG ID 0 PG GUID 0(default_pg) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=8, Timeout(ms)=1800000) ran for 1800076 milliseconds before timing out.',
      'nccl_timeout'),
-    ('nccl async timed out', '[E ProcessGroupNCCL.cpp:475] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
+    # ProcessGroupNCCL.cpp WorkNCCL::handleException logs these words for any failed work (an error's
+    # too): alone they say NCCL failed, not that it timed out; the watchdog's own words say that
+    ('nccl async failed', '[E ProcessGroupNCCL.cpp:475] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
+     'nccl_error'),
+    ('nccl async failed then remote error', '[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. '
+     "[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote process exited or there was a network error, NCCL version 2.14.3 "
+     'ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.',
+     'nccl_error'),
+    ('nccl either error or timeout', '[rank1]:[E1003 18:37:01.833575187 ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 1] Exception (either an error or timeout) detected by watchdog at work: 6463, last enqueued NCCL work: 6463, last completed NCCL work: 6462.',
+     'nccl_error'),
+    ('nccl async failed after watchdog', '[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=6463, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800017 milliseconds before timing out.\n'
+     '[Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
      'nccl_timeout'),
     ('nccl aborted on timeout', 'RuntimeError: NCCL communicator was aborted on rank 2.  Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800584 milliseconds before timing out.',
      'nccl_timeout'),
