@@ -178,6 +178,11 @@ _ABSTRACT = (
 )
 _BAR = re.compile(r"\d+%\|| \d+/\d+ \[\d|\d+(?:\.\d+)?(?:it|s)/(?:s|it)\]")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+_FRAME_ANYWHERE = re.compile(r'File "[^"]+", line \d+')
+# An exception line run on after a traceback's frames in one line (a paste that lost its newlines,
+# srun's `10: ` task labels run together): `... in broadcast 10: torch.distributed.DistBackendError: ...`.
+_GLUED_EXCEPTION = re.compile(
+    r"(?<=\s)(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure):\s")
 
 
 def clean(text: str) -> str:
@@ -223,6 +228,15 @@ def is_frame_line(text: str) -> bool:
     """Whether a cleaned line is a Python traceback frame (`File "x.py", line 3, in f`): a tail
     cut inside a traceback still shows it is one."""
     return bool(_FRAME.match(text))
+
+
+def glued_exception(text: str) -> str | None:
+    """The exception line a traceback line holds after its last frame (a run-on paste), from its
+    name on; None for a traceback line that holds none, and for any other line."""
+    frames = list(_FRAME_ANYWHERE.finditer(text))
+    start = frames[-1].end() if frames else text.rfind(TRACEBACK)
+    found = _GLUED_EXCEPTION.search(text, start) if start >= 0 else None
+    return text[found.start():] if found else None
 
 
 def has_hint(text: str) -> bool:

@@ -15,6 +15,7 @@ from sessiontui.collectors.logtext import (
     excerpt,
     failure_kind,
     failure_signature,
+    glued_exception,
     has_hint,
     is_crash_line,
     is_exception_line,
@@ -99,12 +100,15 @@ class FailureWatcher:
         self._context.append(text[:MAX_CONTEXT_CHARS])
         if self._wrapper is not None:
             return self._after_wrapper(text, raw, at, step)
+        glued = glued_exception(text)  # a traceback and its exception run on in one line
         if self._traceback_lines:
             self._traceback_lines += 1
-            if is_exception_line(text) or self._traceback_lines > MAX_TRACEBACK_LINES:
+            if is_exception_line(text) or glued or self._traceback_lines > MAX_TRACEBACK_LINES:
                 self._traceback_lines = 0
-                return self._wait_or_event(text, raw, at, step)
+                return self._wait_or_event(glued or text, raw, at, step)
             return None
+        if glued:
+            return self._wait_or_event(glued, raw, at, step)
         if TRACEBACK in text or is_frame_line(text):  # a tail may start inside a traceback
             self._traceback_lines = 1
             return None

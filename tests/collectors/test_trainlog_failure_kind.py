@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, has_hint
+from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, glued_exception, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -791,3 +791,36 @@ def test_a_logged_oom_warning_then_the_raised_oom_is_a_crash(tmp_path: Path) -> 
                    '  File "train.py", line 3, in <module>\n'
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB\n")
     assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
+
+
+# A traceback whose lines a paste ran together (a comment box that lost its newlines; srun -l's
+# `10: ` task labels between them): its exception after the last frame ends it. The NCCL strings
+# are PyTorch ProcessGroupNCCL's `NCCL error in: %s:%d, unhandled system error (run with
+# NCCL_DEBUG=INFO for details), NCCL version %s` and NCCL src/init.cc ncclGetErrorString's.
+RUN_ON = [
+    ('one paragraph', 'Traceback (most recent call last): File "train.py", line 10, in <module> loss.backward() '
+     'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB', 'cuda_oom',
+     'torch.cuda.OutOfMemoryError: CUDA out of memory at step 7 (cuda_oom)'),
+    ('srun labels', 'File "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 1906, in broadcast '
+     '10: work = default_pg.broadcast([tensor], opts) 10: torch.distributed.DistBackendError: NCCL error in: '
+     '../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331, unhandled system error (run with NCCL_DEBUG=INFO for details), '
+     'NCCL version 2.18.5 10: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+     'nccl_error', 'torch.distributed.DistBackendError: NCCL error in: '),
+    ('chained', 'Traceback (most recent call last): File "a.py", line 3, in f KeyError: \'x\' During handling of the above '
+     'exception, another exception occurred: Traceback (most recent call last): File "a.py", line 5, in <module> '
+     'ValueError: bad config', None, 'ValueError: bad config at step 7'),
+]
+
+
+@pytest.mark.parametrize(("form", "tail", "kind", "message"), RUN_ON, ids=[f[0] for f in RUN_ON])
+def test_a_traceback_run_on_in_one_line_ends_at_its_exception(
+        tmp_path: Path, form: str, tail: str, kind: str | None, message: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    (event,) = [event for event in read_log(log).events if event.kind == "crashed"]
+    assert event.failure == kind and event.message.startswith(message)
+
+
+def test_a_frame_line_without_an_exception_holds_none() -> None:
+    assert glued_exception('File "/x/trainer.py", line 1906, in _inner_training_loop') is None
+    assert glued_exception('    raise RuntimeError("stopped")') is None
