@@ -148,7 +148,7 @@ KIND_HINTS = (
     "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
     "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
     "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
-    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "signal: 15", "15 death", "terminated",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -306,6 +306,13 @@ def failure_signature(text: str) -> str:
     return named[0] if named else abstract(lines[-1]) if lines else ""
 
 
+# IBM LSF's termination reasons (bacct/bjobs keywords, written into the job's report as `TERM_RUNLIMIT:
+# job killed after reaching LSF run time limit.`; IBM Spectrum LSF 10.1 "Termination reasons displayed
+# by bacct, bhist, and bjobs"): a limit of time or a person or policy stopped it, or its memory limit.
+_LSF_STOPPED = (r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|LOAD|OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN"
+                r"|BUCKET_KILL|REQUEUE_OWNER|REQUEUE_ADMIN)\b")
+_LSF_MEMORY = r"\bTERM_(?:MEMLIMIT|SWAP)\b"
+
 # Failure kinds, most specific first: a tail that names several (a CUDA OOM re-raised by a
 # launcher that then reports SIGABRT) is the first kind listed. Old and new spellings of each
 # (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
@@ -403,6 +410,7 @@ FAILURE_KINDS = (
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
         r"|low on resource: memory"  # the kubelet's eviction
+        rf"|{_LSF_MEMORY}"
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
@@ -417,11 +425,14 @@ FAILURE_KINDS = (
     # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
     # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's
     # signal_connector.py (`Received SIGTERM: 15`) and bash (`line 3: 1234 Terminated  python ...`,
-    # glibc's strsignal) report it; after every failure kind, which a tail that names one is
+    # glibc's strsignal; not LSF's report line `Terminated at Fri Dec  1 16:38:59 2023`) report it, and
+    # LSF (its TERM_ reasons; openlava sbatchd/job.c `Exited with signal termination: %s`, strsignal's
+    # `Terminated`); after every failure kind, which a tail that names one is
     ("cancelled", re.compile(
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
-        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?:\s|$)", re.MULTILINE)),
+        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
+        rf"|{_LSF_STOPPED}|signal termination: Terminated", re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins
@@ -478,9 +489,9 @@ _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
 _CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b|\bgot signal: 15\b|\bReceived SIGTERM\b"
-                        r"|\bReceived (?:15|Signals\.SIGTERM) death signal\b")
+                        rf"|\bReceived (?:15|Signals\.SIGTERM) death signal\b|{_LSF_STOPPED}")
 _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
-                          r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
+                          rf"|bad_alloc|enough memory|low on (?:resource: )?memory|{_LSF_MEMORY}", re.IGNORECASE)
 # Kinds named only by the error a job raised, never by a line it went past (torchvision's warning
 # `Failed to load image Python extension: ... No such file or directory`, a script's `ls: cannot
 # access ...`): Python's ModuleNotFoundError/ImportError, the loader's `error while loading shared

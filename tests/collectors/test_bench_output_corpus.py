@@ -44,8 +44,6 @@ KNOWN_MISSES: dict[str, str] = {
         "the raised OSError sits behind Metaflow's `DATE [run/step/task (pid N)] [uuid]` prefix, not stripped",
     "crash/b13/jax_2019_local_client_replica_failed_resource_exhausted_wrapped.txt":
         "`Resource exhausted: Out` wrapped before `of memory`: the OOM words are split across two lines",
-    "crash/b14/dtu_lsf_painn_epoch_650_of_650_then_successfully_completed_2023.txt":
-        "LSF's job report (`Terminated at`, `Successfully completed.`) read as a scheduler kill",
 }
 
 

@@ -452,6 +452,17 @@ GPU_AND_LAUNCHER_FORMS = [
     # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
     ('k8s eviction', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: memory. Container trainer was using 60Gi, which exceeds its request of 32Gi.',
      'host_oom'),
+    # LSF's job report: its termination reason (IBM Spectrum LSF 10.1 "Termination reasons displayed by
+    # bacct, bhist, and bjobs": `TERM_RUNLIMIT: job killed after reaching LSF run time limit.`), then
+    # openlava lsf/daemons/sbatchd/job.c's `Exited with exit code %d` / `Exited with signal termination: %s`
+    ('lsf run limit', 'TERM_RUNLIMIT: job killed after reaching LSF run time limit.\nExited with exit code 140.', 'cancelled'),
+    ('lsf run limit sigkill', 'TERM_RUNLIMIT: job killed after reaching LSF run time limit.\nExited with exit code 137.',
+     'cancelled'),
+    ('lsf memory limit', 'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\nExited with exit code 137.',
+     'host_oom'),
+    ('lsf owner', 'TERM_OWNER: job killed by owner.\nExited with exit code 130.', 'cancelled'),
+    ('lsf preempted', 'TERM_PREEMPT: job killed after preemption.\nExited with exit code 143.', 'cancelled'),
+    ('lsf signal termination', 'Exited with signal termination: Terminated.', 'cancelled'),
 ]
 
 
@@ -744,6 +755,13 @@ NOT_CRASHES = [
     ('nccl info', 'node1:1:1 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\nnode1:1:1 [0] NCCL INFO Call to connect returned Connection refused, retrying\nstep 8 loss 2.4'),
     ('tf allocator warning', '2024-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nstep 8 loss 2.4'),
     ('nccl destroy warning', 'step 8 loss 2.4\n[rank0]:[W1201 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. (function operator())'),
+    # LSF's report of a job that ended well (openlava lsf/daemons/sbatchd/job.c `Started at %s`,
+    # `Results reported at %s`, `Successfully completed`; IBM LSF adds `Terminated at %s`)
+    ('lsf done report', 'epoch 650/650 loss 0.0009\n------------------------------------------------------------\n'
+     'Sender: LSF System <lsfadmin@node1>\nSubject: Job 42: <train> in cluster <c1> Done\n\n'
+     'Started at Fri Dec  1 06:20:30 2023\nTerminated at Fri Dec  1 16:38:59 2023\n'
+     'Results reported at Fri Dec  1 16:38:59 2023\n\nSuccessfully completed.\n\nResource usage summary:\n\n'
+     '    CPU time :                                   37432.22 sec.\n    Max Memory :                                 1970 MB'),
     ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
     # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
     # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
