@@ -158,7 +158,7 @@ HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fa
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
-    r"|Watchdog caught collective|OOM when allocating|RESOURCE_EXHAUSTED: Out of memory",
+    r"|Watchdog caught collective|OOM when allocating|RESOURCE[_ ]EXHAUSTED: Out of memory",
     re.IGNORECASE)
 _WRAPPERS = frozenset({"ChildFailedError", "CalledProcessError", "SystemExit", "Aborted"})
 _WORDED = frozenset({"ProcessGroupNCCL", "NCCL"})  # named failures whose message tells them apart
@@ -333,7 +333,8 @@ FAILURE_KINDS = (
         r"|CUDA_ERROR_OUT_OF_MEMORY|Dst tensor is not initialized"  # TF's copy to a full GPU
         r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
-        r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
+        # TensorFlow/XLA's Status::ToString before absl (`Resource exhausted: <message>`, status.cc)
+        r"|Resource exhausted: |failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
         r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"

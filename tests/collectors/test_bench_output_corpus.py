@@ -42,8 +42,6 @@ KNOWN_MISSES: dict[str, str] = {
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
     "crash/b13/dolly_metaflow_prefixed_torch_save_no_space_errno28.txt":
         "the raised OSError sits behind Metaflow's `DATE [run/step/task (pid N)] [uuid]` prefix, not stripped",
-    "crash/b13/jax_2019_local_client_replica_failed_resource_exhausted_wrapped.txt":
-        "`Resource exhausted: Out` wrapped before `of memory`: the OOM words are split across two lines",
 }
 
 

@@ -339,6 +339,12 @@ MESSAGE_FORMS = [
 # DUE TO TIME LIMIT/PREEMPTION/NODE FAILURE`, torchelastic's SignalException and death signal,
 # Lightning signal_connector.py's `Received SIGTERM: 15`, bash's `Terminated`, exit code -15).
 MESSAGE_FORMS += [
+    # TensorFlow core/lib/core/status.cc (before absl): the code's name `Resource exhausted` then the
+    # message, as JAX 0.1's local_client.cc logs it, also wrapped by a terminal inside the message
+    ('xla status name', 'E external/org_tensorflow/tensorflow/compiler/xla/python/local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out of memory while trying to allocate 5520758552 bytes.',
+     'cuda_oom'),
+    ('xla status name wrapped', 'E external/org_tensorflow/tensorflow/compiler/xla/python/local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes.',
+     'cuda_oom'),
     ('errno 28', 'OSError: [Errno 28] No space left on device', 'disk_full'),
     ('errno 122', "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt/step_100'", 'disk_full'),
     ('stream writer', 'RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file data/0: file write failed',
