@@ -37,6 +37,8 @@ _HEADS = re.compile(
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
+    # Metaflow's runtime, metaflow/runtime.py Worker.log: "[%s (pid %s)] " % (run/step/task, pid)
+    r"|\[[\w.-]{1,60}/[\w.-]{1,60}/[\w.-]{1,60}(?: \(pid \d+\))?\]"
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
     r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
     r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
@@ -83,7 +85,8 @@ EXCEPTION_LINE = re.compile(
     r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|Exception|OutOfResources)"
     r"\b(?: \(see above for traceback\))?(?::|$)"
 )
-_BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
+# tags before an exception line (`[worker-3] `, `[rank3]: `), a few stacked (`[job 7] [09c561ee-...] `)
+_BRACKET_HEAD = re.compile(r"^(?:\[[^\]]{1,80}\]:?\s*){1,3}")
 _EXCEPTION = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.)*"
     r"(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources))"

@@ -40,8 +40,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b23/llama_bench_lemonade_rocm_gfx1151_shell_prompt.txt":
         "expectation judged wrong: it wants pp512 and tg128 merged with tg as headline; the llama-bench convention"
         " (b01-b21) is one record per row, first row first; the reader gives both rows right",
-    "crash/b13/dolly_metaflow_prefixed_torch_save_no_space_errno28.txt":
-        "the raised OSError sits behind Metaflow's `DATE [run/step/task (pid N)] [uuid]` prefix, not stripped",
 }
 
 

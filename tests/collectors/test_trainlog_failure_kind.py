@@ -790,6 +790,12 @@ NOT_CRASHES = [
     # the exit line of `python -m` (Lib/runpy.py), then a GUI's own closing words (a ComfyUI node)
     ('runpy then finished', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')\n"
      'Train finished\nPrompt executed in 2.44 seconds', 'import_error'),
+    # a Metaflow step's traceback (metaflow/runtime.py's `[run/step/task (pid N)] ` after the stamp),
+    # each line also tagged by the task's own id
+    ('metaflow prefixed', '\n'.join('2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] ' + line for line in (
+        'Traceback (most recent call last):', '  File "/opt/conda/lib/python3.7/site-packages/torch/serialization.py", line 379, in save',
+        '    _save(obj, opened_zipfile, pickle_module, pickle_protocol)', 'OSError: [Errno 28] No space left on device')),
+     'disk_full'),
     ('import then wrapper', "ModuleNotFoundError: No module named 'deepspeed'\n"
      'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'import_error'),
 ])
