@@ -151,7 +151,8 @@ KIND_HINTS = (
     "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
     "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
     "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
-    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "signal: 15", "15 death", "terminated",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "evicted",
+    "ephemeral", "emptydir", "pressure]", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -309,12 +310,16 @@ def failure_signature(text: str) -> str:
     return named[0] if named else abstract(lines[-1]) if lines else ""
 
 
-# IBM LSF's termination reasons (bacct/bjobs keywords, written into the job's report as `TERM_RUNLIMIT:
-# job killed after reaching LSF run time limit.`; IBM Spectrum LSF 10.1 "Termination reasons displayed
-# by bacct, bhist, and bjobs"): a limit of time or a person or policy stopped it, or its memory limit.
-_LSF_STOPPED = (r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|LOAD|OWNER|FORCE_OWNER|ADMIN|FORCE_ADMIN"
-                r"|BUCKET_KILL|REQUEUE_OWNER|REQUEUE_ADMIN)\b")
-_LSF_MEMORY = r"\bTERM_(?:MEMLIMIT|SWAP)\b"
+# A batch scheduler's word for the job it stopped: a limit of time or a person or policy stopped it,
+# or its memory limit did. IBM LSF's termination reasons (bacct/bjobs keywords, written into the job's
+# report as `TERM_RUNLIMIT: job killed after reaching LSF run time limit.`; IBM Spectrum LSF 10.1
+# "Termination reasons displayed by bacct, bhist, and bjobs"); PBS's mom (openpbs src/resmom/mom_main.c,
+# torque src/resmom/linux/mom_mach.c: `=>> PBS: job killed: walltime 3610 exceeded limit 3600`, `cput`,
+# `ncpus`; `mem 4194304kb exceeded limit ...`, `vmem`, `pvmem`).
+_SCHEDULER_STOPPED = (r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|LOAD|OWNER|FORCE_OWNER|ADMIN"
+                      r"|FORCE_ADMIN|BUCKET_KILL|REQUEUE_OWNER|REQUEUE_ADMIN)\b"
+                      r"|\bPBS: job killed: (?:walltime|p?cput|ncpus)\b")
+_SCHEDULER_MEMORY = r"\bTERM_(?:MEMLIMIT|SWAP)\b|\bPBS: job killed: p?v?mem\b"
 
 # Failure kinds, most specific first: a tail that names several (a CUDA OOM re-raised by a
 # launcher that then reports SIGABRT) is the first kind listed. Old and new spellings of each
@@ -403,9 +408,15 @@ FAILURE_KINDS = (
     # errno 28 ENOSPC / 122 EDQUOT as Python (`OSError: [Errno 28] No space left on device`) and C
     # (strerror) word them; PyTorch caffe2/serialize/inline_container.cc's torch.save on a full disk
     # (`PytorchStreamWriter failed writing file data/0: file write failed`, `unexpected pos N vs M`)
+    # the kubelet's evictions for disk (kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt
+    # `The node was low on resource: ephemeral-storage. `, the ephemeral-storage and emptyDir limits,
+    # nodeConditionMessageFmt `The node had condition: [DiskPressure]. `)
     ("disk_full", re.compile(r"No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b"
                              r"|\[Errno (?:28|122)\]|PytorchStreamWriter failed writing file"
-                             r"|unexpected pos \d+ vs \d+", re.IGNORECASE)),
+                             r"|unexpected pos \d+ vs \d+|low on resource: (?:ephemeral-storage|nodefs|imagefs)"
+                             r"|exceeded its local ephemeral storage limit|ephemeral local storage usage exceeds"
+                             r"|Usage of EmptyDir volume \S+ exceeds the limit|condition: \[DiskPressure\]",
+                             re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
@@ -413,8 +424,8 @@ FAILURE_KINDS = (
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
-        r"|low on resource: memory"  # the kubelet's eviction
-        rf"|{_LSF_MEMORY}"
+        r"|low on resource: memory|condition: \[MemoryPressure\]"  # the kubelet's eviction
+        rf"|{_SCHEDULER_MEMORY}"
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
@@ -430,13 +441,16 @@ FAILURE_KINDS = (
     # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's
     # signal_connector.py (`Received SIGTERM: 15`) and bash (`line 3: 1234 Terminated  python ...`,
     # glibc's strsignal; not LSF's report line `Terminated at Fri Dec  1 16:38:59 2023`) report it, and
-    # LSF (its TERM_ reasons; openlava sbatchd/job.c `Exited with signal termination: %s`, strsignal's
+    # LSF and PBS (their limits; openlava sbatchd/job.c `Exited with signal termination: %s`, strsignal's
     # `Terminated`); after every failure kind, which a tail that names one is
     ("cancelled", re.compile(
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
-        rf"|{_LSF_STOPPED}|signal termination: Terminated", re.MULTILINE)),
+        rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated"
+        # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted`,
+        # `kubectl get pods`' STATUS column)
+        r"|^\s*Reason:\s+Evicted\b|^\S+\s+\d+/\d+\s+Evicted\s", re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins
@@ -493,9 +507,9 @@ _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
 _CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b|\bgot signal: 15\b|\bReceived SIGTERM\b"
-                        rf"|\bReceived (?:15|Signals\.SIGTERM) death signal\b|{_LSF_STOPPED}")
+                        rf"|\bReceived (?:15|Signals\.SIGTERM) death signal\b|{_SCHEDULER_STOPPED}")
 _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
-                          rf"|bad_alloc|enough memory|low on (?:resource: )?memory|{_LSF_MEMORY}", re.IGNORECASE)
+                          rf"|bad_alloc|enough memory|low on (?:resource: )?memory|{_SCHEDULER_MEMORY}", re.IGNORECASE)
 # Kinds named only by the error a job raised, never by a line it went past (torchvision's warning
 # `Failed to load image Python extension: ... No such file or directory`, a script's `ls: cannot
 # access ...`): Python's ModuleNotFoundError/ImportError, the loader's `error while loading shared

@@ -469,6 +469,29 @@ GPU_AND_LAUNCHER_FORMS = [
     ('lsf owner', 'TERM_OWNER: job killed by owner.\nExited with exit code 130.', 'cancelled'),
     ('lsf preempted', 'TERM_PREEMPT: job killed after preemption.\nExited with exit code 143.', 'cancelled'),
     ('lsf signal termination', 'Exited with signal termination: Terminated.', 'cancelled'),
+    # PBS's mom over a limit: openpbs src/resmom/mom_main.c `=>> PBS: job killed: %s` with
+    # `walltime %lu exceeded limit %lu`, `cput ...`, `mem %lukb exceeded limit %lukb`, `vmem ...`
+    ('pbs walltime', '=>> PBS: job killed: walltime 86415 exceeded limit 86400', 'cancelled'),
+    ('pbs walltime then killed', '=>> PBS: job killed: walltime 86415 exceeded limit 86400\n'
+     '/var/spool/pbs/mom_priv/jobs/1234.pbs01.SC: line 12: 4242 Killed                  python train.py', 'cancelled'),
+    ('pbs cput', '=>> PBS: job killed: cput 3601 exceeded limit 3600', 'cancelled'),
+    ('pbs mem', '=>> PBS: job killed: mem 33554432kb exceeded limit 32000000kb', 'host_oom'),
+    ('pbs vmem', '=>> PBS: job killed: vmem 33554432kb exceeded limit 32000000kb', 'host_oom'),
+    # the kubelet's other evictions (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt,
+    # podEphemeralStorageMessageFmt, containerEphemeralStorageMessageFmt, emptyDirMessageFmt,
+    # nodeConditionMessageFmt) and a container the kernel killed (`kubectl get pods` STATUS)
+    ('k8s eviction disk', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: ephemeral-storage. Container trainer was using 120Gi, which exceeds its request of 0.',
+     'disk_full'),
+    ('k8s pod storage limit', 'Reason: Evicted\nMessage: Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.',
+     'disk_full'),
+    ('k8s container storage limit', 'Reason: Evicted\nMessage: Container trainer exceeded its local ephemeral storage limit "20Gi".',
+     'disk_full'),
+    ('k8s emptydir limit', 'Reason: Evicted\nMessage: Usage of EmptyDir volume "cache" exceeds the limit "10Gi".', 'disk_full'),
+    ('k8s disk pressure', 'Reason: Evicted\nMessage: The node had condition: [DiskPressure].', 'disk_full'),
+    ('k8s memory pressure', 'Reason: Evicted\nMessage: The node had condition: [MemoryPressure].', 'host_oom'),
+    ('k8s evicted', 'NAME        READY   STATUS    RESTARTS   AGE\ntrainer-0   0/1     Evicted   0          10m', 'cancelled'),
+    ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
+     'host_oom'),
 ]
 
 
@@ -768,6 +791,7 @@ NOT_CRASHES = [
      'Started at Fri Dec  1 06:20:30 2023\nTerminated at Fri Dec  1 16:38:59 2023\n'
      'Results reported at Fri Dec  1 16:38:59 2023\n\nSuccessfully completed.\n\nResource usage summary:\n\n'
      '    CPU time :                                   37432.22 sec.\n    Max Memory :                                 1970 MB'),
+    ('k8s completed', 'NAME        READY   STATUS      RESTARTS   AGE\ntrainer-0   0/1     Completed   0          10m'),
     ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
     # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
     # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
