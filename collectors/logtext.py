@@ -337,7 +337,9 @@ FAILURE_KINDS = (
         re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
-        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError|cudaErrorMemoryAllocation"
+        # (not Ray's memory monitor, nor Amazon ECS's `OutOfMemoryError: Container killed due to memory
+        # usage`, as AWS Batch reports a task's container over its memory: the host's)
+        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError(?!: Container killed)|cudaErrorMemoryAllocation"
         r"|CUDA_ERROR_OUT_OF_MEMORY|Dst tensor is not initialized"  # TF's copy to a full GPU
         r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
@@ -425,6 +427,10 @@ FAILURE_KINDS = (
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
         r"|low on resource: memory|condition: \[MemoryPressure\]"  # the kubelet's eviction
+        r"|Container killed due to memory usage"  # Amazon ECS / AWS Batch
+        # CPython subprocess.CalledProcessError (accelerate launch, any launcher's wrapper):
+        # "Command '%s' died with %r." % (cmd, signal.Signals(-returncode))
+        r"|<Signals\.SIGKILL: 9>"
         rf"|{_SCHEDULER_MEMORY}"
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
@@ -447,7 +453,7 @@ FAILURE_KINDS = (
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
-        rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated"
+        rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
         # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted`,
         # `kubectl get pods`' STATUS column)
         r"|^\s*Reason:\s+Evicted\b|^\S+\s+\d+/\d+\s+Evicted\s", re.MULTILINE)),

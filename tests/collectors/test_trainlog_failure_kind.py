@@ -490,6 +490,22 @@ GPU_AND_LAUNCHER_FORMS = [
     ('k8s disk pressure', 'Reason: Evicted\nMessage: The node had condition: [DiskPressure].', 'disk_full'),
     ('k8s memory pressure', 'Reason: Evicted\nMessage: The node had condition: [MemoryPressure].', 'host_oom'),
     ('k8s evicted', 'NAME        READY   STATUS    RESTARTS   AGE\ntrainer-0   0/1     Evicted   0          10m', 'cancelled'),
+    # the wrappers around a training process: CPython subprocess.CalledProcessError.__str__ ("Command '%s'
+    # died with %r." with signal.Signals, else "returned non-zero exit status %d."), raised by accelerate
+    # launch and other launchers; Ray's RayTaskError(<cause class>) before the cause's own line
+    # (ray/exceptions.py), Amazon ECS's stopped reason as AWS Batch reports it (ECS developer guide,
+    # "Troubleshooting Amazon ECS OutOfMemoryError errors")
+    ('subprocess sigkill', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGKILL: 9>.",
+     'host_oom'),
+    ('subprocess sigterm', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGTERM: 15>.",
+     'cancelled'),
+    ('subprocess sigsegv', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGSEGV: 11>.",
+     'segfault'),
+    ('subprocess exit 1', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' returned non-zero exit status 1.",
+     None),
+    ('ray task cuda oom', 'ray.exceptions.RayTaskError(OutOfMemoryError): ray::TorchTrainer.train() (pid=1234, ip=10.0.0.1, repr=TorchTrainer)\n'
+     'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 'cuda_oom'),
+    ('ecs container oom', 'Essential container in task exited\nOutOfMemoryError: Container killed due to memory usage', 'host_oom'),
     ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
 ]
