@@ -428,6 +428,8 @@ FAILURE_KINDS = (
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
         r"|low on resource: memory|condition: \[MemoryPressure\]"  # the kubelet's eviction
         r"|Container killed due to memory usage"  # Amazon ECS / AWS Batch
+        # Ray's raylet (node_manager.cc): `1 Workers (tasks / actors) killed due to memory pressure (OOM)`
+        r"|\b[1-9]\d* Workers \(tasks / actors\) killed due to memory pressure"
         # CPython subprocess.CalledProcessError (accelerate launch, any launcher's wrapper):
         # "Command '%s' died with %r." % (cmd, signal.Signals(-returncode))
         r"|<Signals\.SIGKILL: 9>"
@@ -470,9 +472,13 @@ FAILURE_KINDS = (
 # memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
 _GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
-# Advice about memory is no failure: vLLM's `If you are running out of memory, consider decreasing
-# \`gpu_memory_utilization\`` (an INFO line of every start-up that captures CUDA graphs).
-_CONDITIONAL = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$", re.IGNORECASE)
+# Words that name a failure only as a possibility are no failure: advice (vLLM's `If you are running
+# out of memory, consider decreasing \`gpu_memory_utilization\``, an INFO line of every start-up that
+# captures CUDA graphs), a list of causes to consider (Ray src/ray/raylet/node_manager.cc: `Worker
+# unexpectedly exits with a connection error code 2. End of file. There are some potential root
+# causes. (1) The process is killed by SIGKILL by OOM killer ... (3) ... due to SIGSEGV ...`).
+_HEDGED = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$|\b(?:potential|possible) (?:root )?causes?\b",
+                     re.IGNORECASE)
 _AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
 # A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
 # ECC error, so it is told apart from FAILURE_KINDS' any-Xid rule (NVIDIA's Xid catalogue:
@@ -552,10 +558,10 @@ KINDS_SPECIFIC_FIRST = (*(kind for name, _ in FAILURE_KINDS
                         *(kind for kind, _ in _RAISED_KINDS))
 
 
-def _memory_exhausted(tail: str) -> bool:
-    """Whether a tail says memory ran out, not only what to do if it does."""
-    return any(not _CONDITIONAL.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
-               for found in _OUT_OF_MEMORY.finditer(tail))
+def _says(pattern: re.Pattern[str], tail: str) -> bool:
+    """Whether a tail says what a pattern names, not only as advice or a possible cause."""
+    return any(not _HEDGED.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
+               for found in pattern.finditer(tail))
 
 
 def failure_kind(text: str) -> str | None:
@@ -573,8 +579,8 @@ def _named_kind(tail: str) -> str | None:
     """failure_kind's reading of a tail, before a scheduler's cancellation is told apart."""
     if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
         tail = ANSI.sub("", tail)
-    kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
-    if (kind is None or kind in _AFTER_MEMORY) and _memory_exhausted(tail):
+    kind = next((kind for kind, pattern in FAILURE_KINDS if _says(pattern, tail)), None)
+    if (kind is None or kind in _AFTER_MEMORY) and _says(_OUT_OF_MEMORY, tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):

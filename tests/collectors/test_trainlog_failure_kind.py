@@ -505,6 +505,17 @@ GPU_AND_LAUNCHER_FORMS = [
      None),
     ('ray task cuda oom', 'ray.exceptions.RayTaskError(OutOfMemoryError): ray::TorchTrainer.train() (pid=1234, ip=10.0.0.1, repr=TorchTrainer)\n'
      'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 'cuda_oom'),
+    # Ray's raylet (src/ray/raylet/node_manager.cc): a worker's lost connection lists causes to consider,
+    # which are none of them said; its memory monitor's count says which it was
+    ('ray potential causes', 'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n'
+     'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. '
+     'There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. '
+     '(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.', None),
+    ('ray potential causes then oom count', 'Worker unexpectedly exits with a connection error code 2. End of file. '
+     'There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. '
+     '(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n'
+     '(raylet) node_manager.cc:3035: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: ab37, IP: 172.28.0.12)',
+     'host_oom'),
     ('ecs container oom', 'Essential container in task exited\nOutOfMemoryError: Container killed due to memory usage', 'host_oom'),
     ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
