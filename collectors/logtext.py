@@ -569,6 +569,10 @@ def failure_kind(text: str) -> str | None:
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
     signal exit code named; None when it names none of them (a scheduler's cancellation too)."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
+        tail = ANSI.sub("", tail)
+    if "\xa0" in tail:  # a web page's copy keeps spaces as `&nbsp;` (`signal:\xa0Killed`)
+        tail = tail.replace("\xa0", " ")
     kind = _named_kind(tail)
     if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
         return "cancelled"
@@ -577,8 +581,6 @@ def failure_kind(text: str) -> str | None:
 
 def _named_kind(tail: str) -> str | None:
     """failure_kind's reading of a tail, before a scheduler's cancellation is told apart."""
-    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
-        tail = ANSI.sub("", tail)
     kind = next((kind for kind, pattern in FAILURE_KINDS if _says(pattern, tail)), None)
     if (kind is None or kind in _AFTER_MEMORY) and _says(_OUT_OF_MEMORY, tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"

@@ -218,6 +218,10 @@ def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
      "interrupted"),
     # a failure the tail names before the interrupt wins
     ("torch.OutOfMemoryError: CUDA out of memory.\nKeyboardInterrupt\n", "cuda_oom"),
+    # a web page's copy keeps the space after a colon as `&nbsp;` (torch/utils/data/_utils/signal_handling.py)
+    ("RuntimeError: DataLoader worker (pid 22358) is killed by signal:\u00a0Killed.\n", "host_oom"),
+    ("C:\\Python311\\python.exe:\u00a0Error while finding module specification for 'accelerate.commands.launch'"
+     " (ModuleNotFoundError:\u00a0No module named 'accelerate')\n", "import_error"),
 ])
 def test_failure_kind_through_colour_glued_prefixes_and_ctrl_c(tail: str, kind: str) -> None:
     assert failure_kind(tail) == kind
