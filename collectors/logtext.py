@@ -422,6 +422,7 @@ FAILURE_KINDS = (
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        r"|\btasks? [\d,-]+: Out Of Memory"  # srun (src/srun/launch.c: "%s: %s %s: Out Of Memory")
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
@@ -471,7 +472,8 @@ FAILURE_KINDS = (
 # Memory exhaustion in words no library owns (`cudaMalloc failed: out of memory`, `error: out of
 # memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
-_GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
+# (not a host's name: `srun: error: gpu-node-07: ...`, `a100-gpu-3`)
+_GPU_WORDS = re.compile(r"cuda|(?<!-)gpu(?!-)|device", re.IGNORECASE)
 # Words that name a failure only as a possibility are no failure: advice (vLLM's `If you are running
 # out of memory, consider decreasing \`gpu_memory_utilization\``, an INFO line of every start-up that
 # captures CUDA graphs), a list of causes to consider (Ray src/ray/raylet/node_manager.cc: `Worker

@@ -469,6 +469,13 @@ GPU_AND_LAUNCHER_FORMS = [
     ('lsf owner', 'TERM_OWNER: job killed by owner.\nExited with exit code 130.', 'cancelled'),
     ('lsf preempted', 'TERM_PREEMPT: job killed after preemption.\nExited with exit code 143.', 'cancelled'),
     ('lsf signal termination', 'Exited with signal termination: Terminated.', 'cancelled'),
+    # srun's per-task report of the cgroup's kill (SchedMD/slurm src/srun/launch.c "%s: %s %s: Out Of
+    # Memory"): the host's memory, though the host's name says gpu; an OOM's words with a GPU named still
+    # say the GPU's
+    ('srun task oom', 'srun: error: gpu-node-07: task 0: Out Of Memory', 'host_oom'),
+    ('srun tasks oom', 'srun: error: a100-gpu-3: tasks 0-3: Out Of Memory', 'host_oom'),
+    ('host named gpu, out of memory', 'gpu-node-07: error: out of memory', 'host_oom'),
+    ('gpu allocator out of memory', 'Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB', 'cuda_oom'),
     # PBS's mom over a limit: openpbs src/resmom/mom_main.c `=>> PBS: job killed: %s` with
     # `walltime %lu exceeded limit %lu`, `cput ...`, `mem %lukb exceeded limit %lukb`, `vmem ...`
     ('pbs walltime', '=>> PBS: job killed: walltime 86415 exceeded limit 86400', 'cancelled'),
