@@ -151,7 +151,7 @@ KIND_HINTS = (
     "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
     "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
     "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
-    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "evicted",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "evicted", "preempted", "deadline",
     "ephemeral", "emptydir", "pressure]", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
@@ -457,9 +457,13 @@ FAILURE_KINDS = (
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
         rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
-        # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted`,
-        # `kubectl get pods`' STATUS column)
-        r"|^\s*Reason:\s+Evicted\b|^\S+\s+\d+/\d+\s+Evicted\s", re.MULTILINE)),
+        # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted` and
+        # event row `Warning  Evicted`, `kubectl get pods`' STATUS column), one the scheduler preempted
+        # (pkg/scheduler/framework/preemption: "Preempted by pod %v on node %v"), a Job past its
+        # activeDeadlineSeconds (pkg/controller/job: "Job was active longer than specified deadline")
+        r"|^\s*Reason:\s+Evicted\b|^\S+\s+\d+/\d+\s+Evicted\s|\bWarning\s+Evicted\s"
+        r"|\bPreempted by (?:pod )?\S+ on node\b|\bJob was active longer than specified deadline\b",
+        re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins

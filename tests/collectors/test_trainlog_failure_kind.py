@@ -524,6 +524,14 @@ GPU_AND_LAUNCHER_FORMS = [
      '(raylet) node_manager.cc:3035: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: ab37, IP: 172.28.0.12)',
      'host_oom'),
     ('ecs container oom', 'Essential container in task exited\nOutOfMemoryError: Container killed due to memory usage', 'host_oom'),
+    ('k8s evicted event', 'Events:\n  Type     Reason   Age   From     Message\n  Warning  Evicted  1m    kubelet  Pod was evicted',
+     'cancelled'),
+    ('k8s evicted event disk', '  Warning  Evicted  1m  kubelet  The node was low on resource: ephemeral-storage. '
+     'Threshold quantity: 10Gi, available: 1Gi. Container trainer was using 50Gi, which exceeds its request of 0.', 'disk_full'),
+    ('k8s preempted', '  Normal  Preempted  1m  default-scheduler  Preempted by pod 6f1c3a2e-1b2c-4d5e-8f90-123456789abc on node gpu-1',
+     'cancelled'),
+    ('k8s job deadline', '  Warning  DeadlineExceeded  1m  job-controller  Job was active longer than specified deadline',
+     'cancelled'),
     ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
 ]
