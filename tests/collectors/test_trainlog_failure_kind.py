@@ -834,6 +834,8 @@ NOT_CRASHES = [
      'Results reported at Fri Dec  1 16:38:59 2023\n\nSuccessfully completed.\n\nResource usage summary:\n\n'
      '    CPU time :                                   37432.22 sec.\n    Max Memory :                                 1970 MB'),
     ('k8s completed', 'NAME        READY   STATUS      RESTARTS   AGE\ntrainer-0   0/1     Completed   0          10m'),
+    ('k8s container completed', '    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n'
+     '      Started:      Mon, 01 Jan 2024 10:00:00 +0000\n      Finished:     Mon, 01 Jan 2024 11:00:00 +0000'),
     ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
     # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
     # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
