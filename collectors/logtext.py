@@ -228,6 +228,12 @@ def is_exception_line(text: str) -> bool:
         text[:1] == "[" and EXCEPTION_LINE.match(_BRACKET_HEAD.sub("", text, count=1))))
 
 
+def untagged(text: str) -> str:
+    """A cleaned line without the bracketed tags before its exception (`[worker 3] [09c5...] OSError:
+    ...` is `OSError: ...`); any other line as it is."""
+    return _BRACKET_HEAD.sub("", text, count=1) if is_exception_line(text) else text
+
+
 def is_frame_line(text: str) -> bool:
     """Whether a cleaned line is a Python traceback frame (`File "x.py", line 3, in f`): a tail
     cut inside a traceback still shows it is one."""
@@ -267,8 +273,7 @@ def abstract(message: str) -> str:
 def clean_lines(text: str) -> list[str]:
     """The non-empty cleaned lines of a text, carriage-return redraws split apart."""
     cleaned = (clean(line).strip() for line in re.split(r"[\r\n]+", text[-MAX_SIGNATURE_INPUT:]))
-    return [_BRACKET_HEAD.sub("", line, count=1) if is_exception_line(line) else line
-            for line in cleaned if line]
+    return [untagged(line) for line in cleaned if line]
 
 
 def _join(type_name: str, message: str | None) -> str:

@@ -22,6 +22,7 @@ from sessiontui.collectors.logtext import (
     is_frame_line,
     is_warning,
     is_xid_report,
+    untagged,
 )
 from sessiontui.project_memory.events import TrainEvent
 
@@ -171,7 +172,7 @@ class FailureWatcher:
     def _event(self, text: str, raw: str, at: float, step: int | None) -> TrainEvent:
         """A crash event for a failure line, with its signature, kind and excerpt; the message
         names the kind so that the card says it."""
-        message = first_sentence(text)
+        message = first_sentence(untagged(text))
         if step is not None:
             message = f"{message} at step {step}"
         context = tuple(self._context)

@@ -922,3 +922,12 @@ def test_a_traceback_run_on_in_one_line_ends_at_its_exception(
 def test_a_frame_line_without_an_exception_holds_none() -> None:
     assert glued_exception('File "/x/trainer.py", line 1906, in _inner_training_loop') is None
     assert glued_exception('    raise RuntimeError("stopped")') is None
+
+
+def test_the_crash_message_is_the_exception_without_its_tags(tmp_path: Path) -> None:
+    """Metaflow's runtime head (metaflow/runtime.py) and a task's own id tag are not the message."""
+    log = tmp_path / "train.log"
+    log.write_text("step 7 loss 2.5\n2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] "
+                   "[09c561ee-a44c-4795-967c-7183a83b3160] OSError: [Errno 28] No space left on device\n")
+    (event,) = read_log(log).events
+    assert event.message == "OSError: [Errno 28] No space left on device at step 7 (disk_full)"
