@@ -37,6 +37,8 @@ _HEADS = re.compile(
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
+    # Metaflow's runtime, metaflow/runtime.py Worker.log: "[%s (pid %s)] " % (run/step/task, pid)
+    r"|\[[\w.-]{1,60}/[\w.-]{1,60}/[\w.-]{1,60}(?: \(pid \d+\))?\]"
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next
     r"|\[[\w.-]{1,60}\](?=\s+\d{4}-\d\d-\d\d)"  # a host tag before a time stamp (ESPnet)
     r"|\[?[EWIF]\d{4} [\d:.]+\s+(?:\d+\s+)?\S+:\d+\]"  # glog/absl `I1201 10:00:00.1 123 f.py:12]`
@@ -83,7 +85,8 @@ EXCEPTION_LINE = re.compile(
     r"^(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|Exception|OutOfResources)"
     r"\b(?: \(see above for traceback\))?(?::|$)"
 )
-_BRACKET_HEAD = re.compile(r"^\[[^\]]{1,80}\]:?\s*")  # `[177/train/578 (pid 28936)] `, `[rank3]: `
+# tags before an exception line (`[worker-3] `, `[rank3]: `), a few stacked (`[job 7] [09c561ee-...] `)
+_BRACKET_HEAD = re.compile(r"^(?:\[[^\]]{1,80}\]:?\s*){1,3}")
 _EXCEPTION = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.)*"
     r"(?:[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure)|OutOfResources))"
@@ -148,7 +151,8 @@ KIND_HINTS = (
     "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
     "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
     "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
-    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "signal: 15", "15 death", "terminated",
+    "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "evicted", "preempted", "deadline",
+    "ephemeral", "emptydir", "pressure]", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
     "terminate called", "asynchronously reported", "keyboardinterrupt", "interruptexception", "sigint", "fallen off",
     "gpu is lost", "return code", "kv cache", "dst tensor", "memory access fault", "cuda gpus",
@@ -158,7 +162,7 @@ HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fa
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
-    r"|Watchdog caught collective|OOM when allocating|RESOURCE_EXHAUSTED: Out of memory",
+    r"|Watchdog caught collective|OOM when allocating|RESOURCE[_ ]EXHAUSTED: Out of memory",
     re.IGNORECASE)
 _WRAPPERS = frozenset({"ChildFailedError", "CalledProcessError", "SystemExit", "Aborted"})
 _WORDED = frozenset({"ProcessGroupNCCL", "NCCL"})  # named failures whose message tells them apart
@@ -178,6 +182,11 @@ _ABSTRACT = (
 )
 _BAR = re.compile(r"\d+%\|| \d+/\d+ \[\d|\d+(?:\.\d+)?(?:it|s)/(?:s|it)\]")
 _FRAME = re.compile(r'^\s*File "[^"]+", line \d+')
+_FRAME_ANYWHERE = re.compile(r'File "[^"]+", line \d+')
+# An exception line run on after a traceback's frames in one line (a paste that lost its newlines,
+# srun's `10: ` task labels run together): `... in broadcast 10: torch.distributed.DistBackendError: ...`.
+_GLUED_EXCEPTION = re.compile(
+    r"(?<=\s)(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure):\s")
 
 
 def clean(text: str) -> str:
@@ -219,10 +228,25 @@ def is_exception_line(text: str) -> bool:
         text[:1] == "[" and EXCEPTION_LINE.match(_BRACKET_HEAD.sub("", text, count=1))))
 
 
+def untagged(text: str) -> str:
+    """A cleaned line without the bracketed tags before its exception (`[worker 3] [09c5...] OSError:
+    ...` is `OSError: ...`); any other line as it is."""
+    return _BRACKET_HEAD.sub("", text, count=1) if is_exception_line(text) else text
+
+
 def is_frame_line(text: str) -> bool:
     """Whether a cleaned line is a Python traceback frame (`File "x.py", line 3, in f`): a tail
     cut inside a traceback still shows it is one."""
     return bool(_FRAME.match(text))
+
+
+def glued_exception(text: str) -> str | None:
+    """The exception line a traceback line holds after its last frame (a run-on paste), from its
+    name on; None for a traceback line that holds none, and for any other line."""
+    frames = list(_FRAME_ANYWHERE.finditer(text))
+    start = frames[-1].end() if frames else text.rfind(TRACEBACK)
+    found = _GLUED_EXCEPTION.search(text, start) if start >= 0 else None
+    return text[found.start():] if found else None
 
 
 def has_hint(text: str) -> bool:
@@ -249,8 +273,7 @@ def abstract(message: str) -> str:
 def clean_lines(text: str) -> list[str]:
     """The non-empty cleaned lines of a text, carriage-return redraws split apart."""
     cleaned = (clean(line).strip() for line in re.split(r"[\r\n]+", text[-MAX_SIGNATURE_INPUT:]))
-    return [_BRACKET_HEAD.sub("", line, count=1) if is_exception_line(line) else line
-            for line in cleaned if line]
+    return [untagged(line) for line in cleaned if line]
 
 
 def _join(type_name: str, message: str | None) -> str:
@@ -292,24 +315,41 @@ def failure_signature(text: str) -> str:
     return named[0] if named else abstract(lines[-1]) if lines else ""
 
 
+# A batch scheduler's word for the job it stopped: a limit of time or a person or policy stopped it,
+# or its memory limit did. IBM LSF's termination reasons (bacct/bjobs keywords, written into the job's
+# report as `TERM_RUNLIMIT: job killed after reaching LSF run time limit.`; IBM Spectrum LSF 10.1
+# "Termination reasons displayed by bacct, bhist, and bjobs"); PBS's mom (openpbs src/resmom/mom_main.c,
+# torque src/resmom/linux/mom_mach.c: `=>> PBS: job killed: walltime 3610 exceeded limit 3600`, `cput`,
+# `ncpus`; `mem 4194304kb exceeded limit ...`, `vmem`, `pvmem`).
+_SCHEDULER_STOPPED = (r"\bTERM_(?:RUNLIMIT|CPULIMIT|DEADLINE|WINDOW|PREEMPT|LOAD|OWNER|FORCE_OWNER|ADMIN"
+                      r"|FORCE_ADMIN|BUCKET_KILL|REQUEUE_OWNER|REQUEUE_ADMIN)\b"
+                      r"|\bPBS: job killed: (?:walltime|p?cput|ncpus)\b")
+_SCHEDULER_MEMORY = r"\bTERM_(?:MEMLIMIT|SWAP)\b|\bPBS: job killed: p?v?mem\b"
+
 # Failure kinds, most specific first: a tail that names several (a CUDA OOM re-raised by a
 # launcher that then reports SIGABRT) is the first kind listed. Old and new spellings of each
 # (PyTorch, TensorFlow, JAX/XLA, CUDA runtime enums, cuDNN/cuBLAS status codes, NCCL, the kernel).
 FAILURE_KINDS = (
     ("nccl_timeout", re.compile(
-        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting)
-        r"Watchdog caught collective operation timeout|NCCL[^\n]{0,80}time(?:d ?out|out)(?!\(ms\))"
+        # (not WorkNCCL's own description, `WorkNCCL(SeqNum=2, ..., Timeout(ms)=600000)`: its setting,
+        # nor ProcessGroupNCCL's words for any failed work: `Some NCCL operations have failed or timed
+        # out`, `Exception (either an error or timeout) detected by watchdog`)
+        r"Watchdog caught collective operation timeout"
+        r"|NCCL[^\n]{0,80}(?<!failed or )(?<!an error or )time(?:d ?out|out)(?!\(ms\))"
         r"|collective operation timeout|watchdog got stuck for"
         # ProcessGroupNCCL's heartbeat monitor and desync report, the glog head that says NCCL cut off
         r"|Heartbeat monitor timed out|detected no heartbeat of its watchdog|Timeout at NCCL work",
         re.IGNORECASE)),
     ("triton_resources", re.compile(r"OutOfResources|out of resource: shared memory")),
     ("cuda_oom", re.compile(
-        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError|cudaErrorMemoryAllocation"
+        # (not Ray's memory monitor, nor Amazon ECS's `OutOfMemoryError: Container killed due to memory
+        # usage`, as AWS Batch reports a task's container over its memory: the host's)
+        r"CUDA out of memory|(?<!ray\.exceptions\.)OutOfMemoryError(?!: Container killed)|cudaErrorMemoryAllocation"
         r"|CUDA_ERROR_OUT_OF_MEMORY|Dst tensor is not initialized"  # TF's copy to a full GPU
         r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device"
         r"|OOM when allocating tensor|RESOURCE_EXHAUSTED: Out of memory|ResourceExhaustedError"
-        r"|Resource exhausted: OOM|failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
+        # TensorFlow/XLA's Status::ToString before absl (`Resource exhausted: <message>`, status.cc)
+        r"|Resource exhausted: |failed to allocate [\d.]+\s*[KMGT]?i?B.*(?:GPU|device|CUDA)"
         r"|CUDA error: out of memory|cuMemAlloc\w* failed|No enough memory|not enough GPU memory"
         r"|insufficient GPU memory|torch\.cuda\.OutOfMemoryError|RESOURCE_EXHAUSTED"
         r"|HIP out of memory|hipErrorOutOfMemory|MPS backend out of memory"
@@ -362,7 +402,10 @@ FAILURE_KINDS = (
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
-                              r"|is setting up NCCL communicator",
+                              r"|is setting up NCCL communicator"
+                              # WorkNCCL::handleException's report of any failed work, a timeout's too
+                              r"|Some NCCL operations have failed or timed out"
+                              r"|Exception \(either an error or timeout\) detected by watchdog",
                               re.IGNORECASE)),
     # PyTorch's shared-memory tensors are files `</torch_PID_N>` (ATen MapAllocator.cpp: `unable to
     # write to file <...>: No space left on device (28)`, `unable to mmap N bytes from file <...>`)
@@ -372,17 +415,31 @@ FAILURE_KINDS = (
     # errno 28 ENOSPC / 122 EDQUOT as Python (`OSError: [Errno 28] No space left on device`) and C
     # (strerror) word them; PyTorch caffe2/serialize/inline_container.cc's torch.save on a full disk
     # (`PytorchStreamWriter failed writing file data/0: file write failed`, `unexpected pos N vs M`)
+    # the kubelet's evictions for disk (kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt
+    # `The node was low on resource: ephemeral-storage. `, the ephemeral-storage and emptyDir limits,
+    # nodeConditionMessageFmt `The node had condition: [DiskPressure]. `)
     ("disk_full", re.compile(r"No space left on device|Disk quota exceeded|\bENOSPC\b|\bEDQUOT\b"
                              r"|\[Errno (?:28|122)\]|PytorchStreamWriter failed writing file"
-                             r"|unexpected pos \d+ vs \d+", re.IGNORECASE)),
+                             r"|unexpected pos \d+ vs \d+|low on resource: (?:ephemeral-storage|nodefs|imagefs)"
+                             r"|exceeded its local ephemeral storage limit|ephemeral local storage usage exceeds"
+                             r"|Usage of EmptyDir volume \S+ exceeds the limit|condition: \[DiskPressure\]",
+                             re.IGNORECASE)),
     ("host_oom", re.compile(  # the shell's `Killed` (capitalised; `killed by signal` is not it),
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
+        r"|\btasks? [\d,-]+: Out Of Memory"  # srun (src/srun/launch.c: "%s: %s %s: Out Of Memory")
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
         r"|DefaultCPUAllocator: not enough memory|node running low on memory"
-        r"|low on resource: memory"  # the kubelet's eviction
+        r"|low on resource: memory|condition: \[MemoryPressure\]"  # the kubelet's eviction
+        r"|Container killed due to memory usage"  # Amazon ECS / AWS Batch
+        # Ray's raylet (node_manager.cc): `1 Workers (tasks / actors) killed due to memory pressure (OOM)`
+        r"|\b[1-9]\d* Workers \(tasks / actors\) killed due to memory pressure"
+        # CPython subprocess.CalledProcessError (accelerate launch, any launcher's wrapper):
+        # "Command '%s' died with %r." % (cmd, signal.Signals(-returncode))
+        r"|<Signals\.SIGKILL: 9>"
+        rf"|{_SCHEDULER_MEMORY}"
         r"|exited with code (?:137|-9)\b)")),
     ("segfault", re.compile(
         r"Segmentation fault|segfault|SIGSEGV|Signal 11\b|exit ?(?:code|status)\W{0,3}(?:-11|139)\b",
@@ -397,11 +454,21 @@ FAILURE_KINDS = (
     # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
     # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's
     # signal_connector.py (`Received SIGTERM: 15`) and bash (`line 3: 1234 Terminated  python ...`,
-    # glibc's strsignal) report it; after every failure kind, which a tail that names one is
+    # glibc's strsignal; not LSF's report line `Terminated at Fri Dec  1 16:38:59 2023`) report it, and
+    # LSF and PBS (their limits; openlava sbatchd/job.c `Exited with signal termination: %s`, strsignal's
+    # `Terminated`); after every failure kind, which a tail that names one is
     ("cancelled", re.compile(
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
-        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?:\s|$)", re.MULTILINE)),
+        r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
+        rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
+        # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted` and
+        # event row `Warning  Evicted`, `kubectl get pods`' STATUS column), one the scheduler preempted
+        # (pkg/scheduler/framework/preemption: "Preempted by pod %v on node %v"), a Job past its
+        # activeDeadlineSeconds (pkg/controller/job: "Job was active longer than specified deadline")
+        r"|^\s*Reason:\s+Evicted\b|^\S+\s+\d+/\d+\s+Evicted\s|\bWarning\s+Evicted\s"
+        r"|\bPreempted by (?:pod )?\S+ on node\b|\bJob was active longer than specified deadline\b",
+        re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
     # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
     # last, so a failure the tail also names wins
@@ -414,10 +481,15 @@ FAILURE_KINDS = (
 # Memory exhaustion in words no library owns (`cudaMalloc failed: out of memory`, `error: out of
 # memory`, `CudaCustomAllocator out of memory`): the GPU's when the tail names a GPU, else the host's.
 _OUT_OF_MEMORY = re.compile(r"out\s+of\s+memory|failed to allocate", re.IGNORECASE)
-_GPU_WORDS = re.compile(r"cuda|gpu|device", re.IGNORECASE)
-# Advice about memory is no failure: vLLM's `If you are running out of memory, consider decreasing
-# \`gpu_memory_utilization\`` (an INFO line of every start-up that captures CUDA graphs).
-_CONDITIONAL = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$", re.IGNORECASE)
+# (not a host's name: `srun: error: gpu-node-07: ...`, `a100-gpu-3`)
+_GPU_WORDS = re.compile(r"cuda|(?<!-)gpu(?!-)|device", re.IGNORECASE)
+# Words that name a failure only as a possibility are no failure: advice (vLLM's `If you are running
+# out of memory, consider decreasing \`gpu_memory_utilization\``, an INFO line of every start-up that
+# captures CUDA graphs), a list of causes to consider (Ray src/ray/raylet/node_manager.cc: `Worker
+# unexpectedly exits with a connection error code 2. End of file. There are some potential root
+# causes. (1) The process is killed by SIGKILL by OOM killer ... (3) ... due to SIGSEGV ...`).
+_HEDGED = re.compile(r"\b(?:if|in case)\b[^.!?\n]{0,40}$|\b(?:potential|possible) (?:root )?causes?\b",
+                     re.IGNORECASE)
 _AFTER_MEMORY = frozenset({"aborted", "cuda_error"})  # what a C++ abort reports around an OOM
 # A GPU that left the system: Xid 79, NVML's NVML_ERROR_GPU_IS_LOST (`GPU is lost`). It is not an
 # ECC error, so it is told apart from FAILURE_KINDS' any-Xid rule (NVIDIA's Xid catalogue:
@@ -458,9 +530,9 @@ _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
 _CANCELLED = re.compile(r"\bCANCELLED AT\b|\bJob step aborted\b|\bgot signal: 15\b|\bReceived SIGTERM\b"
-                        r"|\bReceived (?:15|Signals\.SIGTERM) death signal\b")
+                        rf"|\bReceived (?:15|Signals\.SIGTERM) death signal\b|{_SCHEDULER_STOPPED}")
 _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryError|allocate memory"
-                          r"|bad_alloc|enough memory|low on (?:resource: )?memory", re.IGNORECASE)
+                          rf"|bad_alloc|enough memory|low on (?:resource: )?memory|{_SCHEDULER_MEMORY}", re.IGNORECASE)
 # Kinds named only by the error a job raised, never by a line it went past (torchvision's warning
 # `Failed to load image Python extension: ... No such file or directory`, a script's `ls: cannot
 # access ...`): Python's ModuleNotFoundError/ImportError, the loader's `error while loading shared
@@ -482,8 +554,12 @@ _RAISED_KINDS = (
         r"|checkpoint\b[^\n]{0,80}\b(?:not found|does not exist|doesn't exist)"
         r"|(?:can't|cannot|unable to) find a valid checkpoint", re.IGNORECASE)),
 )
-# Error lines a program raises without a Python exception: the loader's, the interpreter's.
-_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*: can't open file")
+# Error lines a program raises without a Python exception: the loader's, the interpreter's
+# (Modules/main.c `python: can't open file ...`; Lib/runpy.py's exit for `python -m MODULE`,
+# `{sys.executable}: Error while finding module specification for 'm' (ModuleNotFoundError: ...)`
+# or `{sys.executable}: No module named m`, a Windows `C:\...\python.exe:` too).
+_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*(?:\.exe)?: (?:can't open file"
+                          r"|Error while finding module specification for|No module named)", re.IGNORECASE)
 
 
 # Kinds from the most specific down: FAILURE_KINDS' order, a lost GPU before the any-Xid rule,
@@ -493,10 +569,10 @@ KINDS_SPECIFIC_FIRST = (*(kind for name, _ in FAILURE_KINDS
                         *(kind for kind, _ in _RAISED_KINDS))
 
 
-def _memory_exhausted(tail: str) -> bool:
-    """Whether a tail says memory ran out, not only what to do if it does."""
-    return any(not _CONDITIONAL.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
-               for found in _OUT_OF_MEMORY.finditer(tail))
+def _says(pattern: re.Pattern[str], tail: str) -> bool:
+    """Whether a tail says what a pattern names, not only as advice or a possible cause."""
+    return any(not _HEDGED.search(tail, tail.rfind("\n", 0, found.start()) + 1, found.start())
+               for found in pattern.finditer(tail))
 
 
 def failure_kind(text: str) -> str | None:
@@ -504,6 +580,10 @@ def failure_kind(text: str) -> str | None:
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
     signal exit code named; None when it names none of them (a scheduler's cancellation too)."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
+    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
+        tail = ANSI.sub("", tail)
+    if "\xa0" in tail:  # a web page's copy keeps spaces as `&nbsp;` (`signal:\xa0Killed`)
+        tail = tail.replace("\xa0", " ")
     kind = _named_kind(tail)
     if kind == "host_oom" and _CANCELLED.search(tail) and not _HOST_MEMORY.search(tail):
         return "cancelled"
@@ -512,10 +592,8 @@ def failure_kind(text: str) -> str | None:
 
 def _named_kind(tail: str) -> str | None:
     """failure_kind's reading of a tail, before a scheduler's cancellation is told apart."""
-    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
-        tail = ANSI.sub("", tail)
-    kind = next((kind for kind, pattern in FAILURE_KINDS if pattern.search(tail)), None)
-    if (kind is None or kind in _AFTER_MEMORY) and _memory_exhausted(tail):
+    kind = next((kind for kind, pattern in FAILURE_KINDS if _says(pattern, tail)), None)
+    if (kind is None or kind in _AFTER_MEMORY) and _says(_OUT_OF_MEMORY, tail):
         return "cuda_oom" if _GPU_WORDS.search(tail) else "host_oom"
     xids = {int(code) for code in _XID.findall(tail)}
     if kind in (None, "ecc_error", "cuda_error", "aborted") and (79 in xids or _GPU_LOST.search(tail)):

@@ -15,12 +15,14 @@ from sessiontui.collectors.logtext import (
     excerpt,
     failure_kind,
     failure_signature,
+    glued_exception,
     has_hint,
     is_crash_line,
     is_exception_line,
     is_frame_line,
     is_warning,
     is_xid_report,
+    untagged,
 )
 from sessiontui.project_memory.events import TrainEvent
 
@@ -99,12 +101,15 @@ class FailureWatcher:
         self._context.append(text[:MAX_CONTEXT_CHARS])
         if self._wrapper is not None:
             return self._after_wrapper(text, raw, at, step)
+        glued = glued_exception(text)  # a traceback and its exception run on in one line
         if self._traceback_lines:
             self._traceback_lines += 1
-            if is_exception_line(text) or self._traceback_lines > MAX_TRACEBACK_LINES:
+            if is_exception_line(text) or glued or self._traceback_lines > MAX_TRACEBACK_LINES:
                 self._traceback_lines = 0
-                return self._wait_or_event(text, raw, at, step)
+                return self._wait_or_event(glued or text, raw, at, step)
             return None
+        if glued:
+            return self._wait_or_event(glued, raw, at, step)
         if TRACEBACK in text or is_frame_line(text):  # a tail may start inside a traceback
             self._traceback_lines = 1
             return None
@@ -167,7 +172,7 @@ class FailureWatcher:
     def _event(self, text: str, raw: str, at: float, step: int | None) -> TrainEvent:
         """A crash event for a failure line, with its signature, kind and excerpt; the message
         names the kind so that the card says it."""
-        message = first_sentence(text)
+        message = first_sentence(untagged(text))
         if step is not None:
             message = f"{message} at step {step}"
         context = tuple(self._context)

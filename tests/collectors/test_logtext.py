@@ -94,6 +94,9 @@ def test_prefixes_do_not_change_the_signature() -> None:
 def test_exception_lines_behind_an_unknown_bracketed_tag() -> None:
     assert is_exception_line("[177/train/578 (pid 28936)] OSError: [Errno 28] No space left")
     assert not is_exception_line("[177/train/578 (pid 28936)] saving checkpoint")
+    # a few tags stacked (a task's own id tag after a launcher's)
+    assert is_exception_line("[worker 3] [09c561ee-a44c-4795-967c-7183a83b3160] OSError: [Errno 28] No space left")
+    assert not is_exception_line("[worker 3] [09c561ee-a44c-4795-967c-7183a83b3160] saving checkpoint")
 
 
 @settings(deadline=None)  # robustness, not speed: a loaded CI runner must not fail it
@@ -165,6 +168,10 @@ PAYLOAD = "step: 250  loss: 2.5"
     "worker-1: ",  # pdsh (DeepSpeed multi-node launcher) host prefix
     "#015",  # SageMaker writes each `\r` as `#015`
     "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: ",  # espnet2/utils logging format
+    # Netflix/metaflow cli.py logger's `%Y-%m-%d %H:%M:%S.%f`[:-3] stamp and runtime.py Worker.log's
+    # `[run/step/task (pid N)] ` (`[run/step/task] ` without a pid)
+    "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] ",
+    "2023-04-29 06:01:12.977 [sfn-1a2b/start/1] ",
 ])
 def test_each_logger_prefix_shape_is_stripped(prefix: str) -> None:
     assert clean(prefix + PAYLOAD) == PAYLOAD
@@ -211,6 +218,10 @@ def test_a_slurm_cancellation_is_a_failure(line: str) -> None:
      "interrupted"),
     # a failure the tail names before the interrupt wins
     ("torch.OutOfMemoryError: CUDA out of memory.\nKeyboardInterrupt\n", "cuda_oom"),
+    # a web page's copy keeps the space after a colon as `&nbsp;` (torch/utils/data/_utils/signal_handling.py)
+    ("RuntimeError: DataLoader worker (pid 22358) is killed by signal:\u00a0Killed.\n", "host_oom"),
+    ("C:\\Python311\\python.exe:\u00a0Error while finding module specification for 'accelerate.commands.launch'"
+     " (ModuleNotFoundError:\u00a0No module named 'accelerate')\n", "import_error"),
 ])
 def test_failure_kind_through_colour_glued_prefixes_and_ctrl_c(tail: str, kind: str) -> None:
     assert failure_kind(tail) == kind

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, has_hint
+from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, glued_exception, has_hint
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -90,7 +90,18 @@ MESSAGE_FORMS = [
      'nccl_timeout'),
     ('nccl watchdog 2.4', '[PG ID 0 PG GUID 0(default_pg) Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=_ALLGATHER_BASE, NumelIn=1, NumelOut=8, Timeout(ms)=1800000) ran for 1800076 milliseconds before timing out.',
      'nccl_timeout'),
-    ('nccl async timed out', '[E ProcessGroupNCCL.cpp:475] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
+    # ProcessGroupNCCL.cpp WorkNCCL::handleException logs these words for any failed work (an error's
+    # too): alone they say NCCL failed, not that it timed out; the watchdog's own words say that
+    ('nccl async failed', '[E ProcessGroupNCCL.cpp:475] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
+     'nccl_error'),
+    ('nccl async failed then remote error', '[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. '
+     "[E ProcessGroupNCCL.cpp:460] To avoid data inconsistency, we are taking the entire process down. terminate called after throwing an instance of 'std::runtime_error' what(): NCCL error: remote process exited or there was a network error, NCCL version 2.14.3 "
+     'ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.',
+     'nccl_error'),
+    ('nccl either error or timeout', '[rank1]:[E1003 18:37:01.833575187 ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 1] Exception (either an error or timeout) detected by watchdog at work: 6463, last enqueued NCCL work: 6463, last completed NCCL work: 6462.',
+     'nccl_error'),
+    ('nccl async failed after watchdog', '[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=6463, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800017 milliseconds before timing out.\n'
+     '[Rank 1] Some NCCL operations have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.',
      'nccl_timeout'),
     ('nccl aborted on timeout', 'RuntimeError: NCCL communicator was aborted on rank 2.  Original reason for failure was: [Rank 2] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=BROADCAST, Timeout(ms)=1800000) ran for 1800584 milliseconds before timing out.',
      'nccl_timeout'),
@@ -328,6 +339,12 @@ MESSAGE_FORMS = [
 # DUE TO TIME LIMIT/PREEMPTION/NODE FAILURE`, torchelastic's SignalException and death signal,
 # Lightning signal_connector.py's `Received SIGTERM: 15`, bash's `Terminated`, exit code -15).
 MESSAGE_FORMS += [
+    # TensorFlow core/lib/core/status.cc (before absl): the code's name `Resource exhausted` then the
+    # message, as JAX 0.1's local_client.cc logs it, also wrapped by a terminal inside the message
+    ('xla status name', 'E external/org_tensorflow/tensorflow/compiler/xla/python/local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out of memory while trying to allocate 5520758552 bytes.',
+     'cuda_oom'),
+    ('xla status name wrapped', 'E external/org_tensorflow/tensorflow/compiler/xla/python/local_client.cc:672] Execution of replica 0 failed: Resource exhausted: Out \nof memory while trying to allocate 5520758552 bytes.',
+     'cuda_oom'),
     ('errno 28', 'OSError: [Errno 28] No space left on device', 'disk_full'),
     ('errno 122', "OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt/step_100'", 'disk_full'),
     ('stream writer', 'RuntimeError: [enforce fail at inline_container.cc:595] . PytorchStreamWriter failed writing file data/0: file write failed',
@@ -351,6 +368,13 @@ MESSAGE_FORMS += [
      'import_error'),
     ('cuda mismatch', 'RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). Please make sure to use the same CUDA versions.',
      'import_error'),
+    # CPython Lib/runpy.py _run_module_as_main: sys.exit("%s: %s" % (sys.executable, exc)) for
+    # `python -m MODULE` (accelerate launch's `python -m accelerate.commands.launch` when accelerate is missing)
+    ('runpy module spec', "/usr/bin/python3: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')",
+     'import_error'),
+    ('runpy module spec windows', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')",
+     'import_error'),
+    ('runpy no module', "/opt/conda/bin/python3.10: No module named 'deepspeed'", 'import_error'),
     ('file not found', "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.jsonl'", 'missing_file'),
     ('script not found', "python: can't open file '/workspace/train.py': [Errno 2] No such file or directory",
      'missing_file'),
@@ -433,6 +457,82 @@ GPU_AND_LAUNCHER_FORMS = [
      'srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\nsrun: error: node01: task 0: Killed', 'host_oom'),
     # kubernetes pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt "The node was low on resource: %v. "
     ('k8s eviction', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: memory. Container trainer was using 60Gi, which exceeds its request of 32Gi.',
+     'host_oom'),
+    # LSF's job report: its termination reason (IBM Spectrum LSF 10.1 "Termination reasons displayed by
+    # bacct, bhist, and bjobs": `TERM_RUNLIMIT: job killed after reaching LSF run time limit.`), then
+    # openlava lsf/daemons/sbatchd/job.c's `Exited with exit code %d` / `Exited with signal termination: %s`
+    ('lsf run limit', 'TERM_RUNLIMIT: job killed after reaching LSF run time limit.\nExited with exit code 140.', 'cancelled'),
+    ('lsf run limit sigkill', 'TERM_RUNLIMIT: job killed after reaching LSF run time limit.\nExited with exit code 137.',
+     'cancelled'),
+    ('lsf memory limit', 'TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\nExited with exit code 137.',
+     'host_oom'),
+    ('lsf owner', 'TERM_OWNER: job killed by owner.\nExited with exit code 130.', 'cancelled'),
+    ('lsf preempted', 'TERM_PREEMPT: job killed after preemption.\nExited with exit code 143.', 'cancelled'),
+    ('lsf signal termination', 'Exited with signal termination: Terminated.', 'cancelled'),
+    # srun's per-task report of the cgroup's kill (SchedMD/slurm src/srun/launch.c "%s: %s %s: Out Of
+    # Memory"): the host's memory, though the host's name says gpu; an OOM's words with a GPU named still
+    # say the GPU's
+    ('srun task oom', 'srun: error: gpu-node-07: task 0: Out Of Memory', 'host_oom'),
+    ('srun tasks oom', 'srun: error: a100-gpu-3: tasks 0-3: Out Of Memory', 'host_oom'),
+    ('host named gpu, out of memory', 'gpu-node-07: error: out of memory', 'host_oom'),
+    ('gpu allocator out of memory', 'Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB', 'cuda_oom'),
+    # PBS's mom over a limit: openpbs src/resmom/mom_main.c `=>> PBS: job killed: %s` with
+    # `walltime %lu exceeded limit %lu`, `cput ...`, `mem %lukb exceeded limit %lukb`, `vmem ...`
+    ('pbs walltime', '=>> PBS: job killed: walltime 86415 exceeded limit 86400', 'cancelled'),
+    ('pbs walltime then killed', '=>> PBS: job killed: walltime 86415 exceeded limit 86400\n'
+     '/var/spool/pbs/mom_priv/jobs/1234.pbs01.SC: line 12: 4242 Killed                  python train.py', 'cancelled'),
+    ('pbs cput', '=>> PBS: job killed: cput 3601 exceeded limit 3600', 'cancelled'),
+    ('pbs mem', '=>> PBS: job killed: mem 33554432kb exceeded limit 32000000kb', 'host_oom'),
+    ('pbs vmem', '=>> PBS: job killed: vmem 33554432kb exceeded limit 32000000kb', 'host_oom'),
+    # the kubelet's other evictions (pkg/kubelet/eviction/helpers.go: nodeLowMessageFmt,
+    # podEphemeralStorageMessageFmt, containerEphemeralStorageMessageFmt, emptyDirMessageFmt,
+    # nodeConditionMessageFmt) and a container the kernel killed (`kubectl get pods` STATUS)
+    ('k8s eviction disk', 'Status: Failed\nReason: Evicted\nMessage: The node was low on resource: ephemeral-storage. Container trainer was using 120Gi, which exceeds its request of 0.',
+     'disk_full'),
+    ('k8s pod storage limit', 'Reason: Evicted\nMessage: Pod ephemeral local storage usage exceeds the total limit of containers 20Gi.',
+     'disk_full'),
+    ('k8s container storage limit', 'Reason: Evicted\nMessage: Container trainer exceeded its local ephemeral storage limit "20Gi".',
+     'disk_full'),
+    ('k8s emptydir limit', 'Reason: Evicted\nMessage: Usage of EmptyDir volume "cache" exceeds the limit "10Gi".', 'disk_full'),
+    ('k8s disk pressure', 'Reason: Evicted\nMessage: The node had condition: [DiskPressure].', 'disk_full'),
+    ('k8s memory pressure', 'Reason: Evicted\nMessage: The node had condition: [MemoryPressure].', 'host_oom'),
+    ('k8s evicted', 'NAME        READY   STATUS    RESTARTS   AGE\ntrainer-0   0/1     Evicted   0          10m', 'cancelled'),
+    # the wrappers around a training process: CPython subprocess.CalledProcessError.__str__ ("Command '%s'
+    # died with %r." with signal.Signals, else "returned non-zero exit status %d."), raised by accelerate
+    # launch and other launchers; Ray's RayTaskError(<cause class>) before the cause's own line
+    # (ray/exceptions.py), Amazon ECS's stopped reason as AWS Batch reports it (ECS developer guide,
+    # "Troubleshooting Amazon ECS OutOfMemoryError errors")
+    ('subprocess sigkill', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGKILL: 9>.",
+     'host_oom'),
+    ('subprocess sigterm', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGTERM: 15>.",
+     'cancelled'),
+    ('subprocess sigsegv', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with <Signals.SIGSEGV: 11>.",
+     'segfault'),
+    ('subprocess exit 1', "subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' returned non-zero exit status 1.",
+     None),
+    ('ray task cuda oom', 'ray.exceptions.RayTaskError(OutOfMemoryError): ray::TorchTrainer.train() (pid=1234, ip=10.0.0.1, repr=TorchTrainer)\n'
+     'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', 'cuda_oom'),
+    # Ray's raylet (src/ray/raylet/node_manager.cc): a worker's lost connection lists causes to consider,
+    # which are none of them said; its memory monitor's count says which it was
+    ('ray potential causes', 'ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n'
+     'The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. '
+     'There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. '
+     '(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.', None),
+    ('ray potential causes then oom count', 'Worker unexpectedly exits with a connection error code 2. End of file. '
+     'There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force is called. '
+     '(3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n'
+     '(raylet) node_manager.cc:3035: 1 Workers (tasks / actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node (ID: ab37, IP: 172.28.0.12)',
+     'host_oom'),
+    ('ecs container oom', 'Essential container in task exited\nOutOfMemoryError: Container killed due to memory usage', 'host_oom'),
+    ('k8s evicted event', 'Events:\n  Type     Reason   Age   From     Message\n  Warning  Evicted  1m    kubelet  Pod was evicted',
+     'cancelled'),
+    ('k8s evicted event disk', '  Warning  Evicted  1m  kubelet  The node was low on resource: ephemeral-storage. '
+     'Threshold quantity: 10Gi, available: 1Gi. Container trainer was using 50Gi, which exceeds its request of 0.', 'disk_full'),
+    ('k8s preempted', '  Normal  Preempted  1m  default-scheduler  Preempted by pod 6f1c3a2e-1b2c-4d5e-8f90-123456789abc on node gpu-1',
+     'cancelled'),
+    ('k8s job deadline', '  Warning  DeadlineExceeded  1m  job-controller  Job was active longer than specified deadline',
+     'cancelled'),
+    ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
 ]
 
@@ -726,6 +826,16 @@ NOT_CRASHES = [
     ('nccl info', 'node1:1:1 [0] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22.\nnode1:1:1 [0] NCCL INFO Call to connect returned Connection refused, retrying\nstep 8 loss 2.4'),
     ('tf allocator warning', '2024-01-01 10:00:00.000000: W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is not a failure, but may mean that there could be performance gains if more memory were available.\nstep 8 loss 2.4'),
     ('nccl destroy warning', 'step 8 loss 2.4\n[rank0]:[W1201 10:00:00.000000 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call destroy_process_group to ensure that any pending NCCL operations have finished in this process. (function operator())'),
+    # LSF's report of a job that ended well (openlava lsf/daemons/sbatchd/job.c `Started at %s`,
+    # `Results reported at %s`, `Successfully completed`; IBM LSF adds `Terminated at %s`)
+    ('lsf done report', 'epoch 650/650 loss 0.0009\n------------------------------------------------------------\n'
+     'Sender: LSF System <lsfadmin@node1>\nSubject: Job 42: <train> in cluster <c1> Done\n\n'
+     'Started at Fri Dec  1 06:20:30 2023\nTerminated at Fri Dec  1 16:38:59 2023\n'
+     'Results reported at Fri Dec  1 16:38:59 2023\n\nSuccessfully completed.\n\nResource usage summary:\n\n'
+     '    CPU time :                                   37432.22 sec.\n    Max Memory :                                 1970 MB'),
+    ('k8s completed', 'NAME        READY   STATUS      RESTARTS   AGE\ntrainer-0   0/1     Completed   0          10m'),
+    ('k8s container completed', '    State:          Terminated\n      Reason:       Completed\n      Exit Code:    0\n'
+     '      Started:      Mon, 01 Jan 2024 10:00:00 +0000\n      Finished:     Mon, 01 Jan 2024 11:00:00 +0000'),
     ('oom caught and retried', 'INFO:root:Caught CUDA out of memory, retrying with batch size 16\nstep 8 loss 2.4\nstep 9 loss 2.3'),
     # facebookresearch/fairseq fairseq/trainer.py: _log_oom's logger.warning("OOM: Ran out of memory
     # with exception: {}"), then "attempting to recover from OOM in forward/backward pass"
@@ -745,6 +855,15 @@ NOT_CRASHES = [
     ('elastic closing sigterm', 'WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 1235 closing signal SIGTERM\n'
      'ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 1234) of binary: /usr/bin/python',
      None),
+    # the exit line of `python -m` (Lib/runpy.py), then a GUI's own closing words (a ComfyUI node)
+    ('runpy then finished', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')\n"
+     'Train finished\nPrompt executed in 2.44 seconds', 'import_error'),
+    # a Metaflow step's traceback (metaflow/runtime.py's `[run/step/task (pid N)] ` after the stamp),
+    # each line also tagged by the task's own id
+    ('metaflow prefixed', '\n'.join('2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] [09c561ee-a44c-4795-967c-7183a83b3160] ' + line for line in (
+        'Traceback (most recent call last):', '  File "/opt/conda/lib/python3.7/site-packages/torch/serialization.py", line 379, in save',
+        '    _save(obj, opened_zipfile, pickle_module, pickle_protocol)', 'OSError: [Errno 28] No space left on device')),
+     'disk_full'),
     ('import then wrapper', "ModuleNotFoundError: No module named 'deepspeed'\n"
      'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:', 'import_error'),
 ])
@@ -770,3 +889,45 @@ def test_a_logged_oom_warning_then_the_raised_oom_is_a_crash(tmp_path: Path) -> 
                    '  File "train.py", line 3, in <module>\n'
                    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB\n")
     assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
+
+
+# A traceback whose lines a paste ran together (a comment box that lost its newlines; srun -l's
+# `10: ` task labels between them): its exception after the last frame ends it. The NCCL strings
+# are PyTorch ProcessGroupNCCL's `NCCL error in: %s:%d, unhandled system error (run with
+# NCCL_DEBUG=INFO for details), NCCL version %s` and NCCL src/init.cc ncclGetErrorString's.
+RUN_ON = [
+    ('one paragraph', 'Traceback (most recent call last): File "train.py", line 10, in <module> loss.backward() '
+     'torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB', 'cuda_oom',
+     'torch.cuda.OutOfMemoryError: CUDA out of memory at step 7 (cuda_oom)'),
+    ('srun labels', 'File "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 1906, in broadcast '
+     '10: work = default_pg.broadcast([tensor], opts) 10: torch.distributed.DistBackendError: NCCL error in: '
+     '../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331, unhandled system error (run with NCCL_DEBUG=INFO for details), '
+     'NCCL version 2.18.5 10: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.',
+     'nccl_error', 'torch.distributed.DistBackendError: NCCL error in: '),
+    ('chained', 'Traceback (most recent call last): File "a.py", line 3, in f KeyError: \'x\' During handling of the above '
+     'exception, another exception occurred: Traceback (most recent call last): File "a.py", line 5, in <module> '
+     'ValueError: bad config', None, 'ValueError: bad config at step 7'),
+]
+
+
+@pytest.mark.parametrize(("form", "tail", "kind", "message"), RUN_ON, ids=[f[0] for f in RUN_ON])
+def test_a_traceback_run_on_in_one_line_ends_at_its_exception(
+        tmp_path: Path, form: str, tail: str, kind: str | None, message: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"step 7 loss 2.5\n{tail}\n")
+    (event,) = [event for event in read_log(log).events if event.kind == "crashed"]
+    assert event.failure == kind and event.message.startswith(message)
+
+
+def test_a_frame_line_without_an_exception_holds_none() -> None:
+    assert glued_exception('File "/x/trainer.py", line 1906, in _inner_training_loop') is None
+    assert glued_exception('    raise RuntimeError("stopped")') is None
+
+
+def test_the_crash_message_is_the_exception_without_its_tags(tmp_path: Path) -> None:
+    """Metaflow's runtime head (metaflow/runtime.py) and a task's own id tag are not the message."""
+    log = tmp_path / "train.log"
+    log.write_text("step 7 loss 2.5\n2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] "
+                   "[09c561ee-a44c-4795-967c-7183a83b3160] OSError: [Errno 28] No space left on device\n")
+    (event,) = read_log(log).events
+    assert event.message == "OSError: [Errno 28] No space left on device at step 7 (disk_full)"
