@@ -49,6 +49,7 @@ from sessiontui.collectors.bench_output.tables import (
     KEY_COLUMNS,
     SPACED,
     TABLE_RULE,
+    is_distribution_header,
     is_header,
     joined_header,
     labelled_cells,
@@ -276,6 +277,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     section = ""  # a heading whose statistics follow on lines of their own
     first_position: int | None = None  # the first position number under a per-position heading
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
+    distribution = False  # inside a table of percentiles
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         behind_prefix = logged or len(line) < len(raw.strip())
@@ -312,6 +314,10 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         next_line = lines[index + 1] if index + 1 < len(lines) else ""
         bars = (bool(BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
                 or ("|" in line and (header is not None or bool(TABLE_RULE.match(next_line.strip())))))
+        if distribution and (bars or TABLE_RULE.match(line)):
+            continue  # a row of a percentile table: the spread of the result above
+        if distribution := bars and is_distribution_header(row_cells(line), next_line):
+            continue
         if bars and is_header(cells := row_cells(line), next_line,
                                lines[index + 2] if index + 2 < len(lines) else ""):
             cells = joined_header(lines[index - 1] if index else "", cells)

@@ -126,6 +126,18 @@ def is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
             and bool(TABLE_RULE.match(next_line.strip())))
 
 
+_PERCENT_CELL = re.compile(r"p?\d{1,2}(?:\.\d+)?\s*(?:%|th)")
+
+
+def is_distribution_header(cells: list[str], next_line: str) -> bool:
+    """Whether a bar line heads a table of percentiles, the spread of the run printed above it
+    and no result of its own: EvalScope's `Percentile | TTFT (s) | ...` over `10%` rows, or
+    `Metric | 1% | 5% | ... | 99%` over one row per quantity."""
+    named = [cell.strip().lower() for cell in cells if cell.strip()]
+    return len(named) > 2 and bool(TABLE_RULE.match(next_line.strip())) and (
+        named[0] in ("percentile", "percentiles") or all(_PERCENT_CELL.fullmatch(cell) for cell in named[1:]))
+
+
 def joined_header(above: str, cells: list[str]) -> list[str]:
     """A header printed over two lines (`┃ ┃ Avg ┃ Gen. ┃` over `┃ Conc. ┃ Lat.(s) ┃ toks/s ┃`) as
     one: the line above, when it has as many cells and no values, begins each column's name; a

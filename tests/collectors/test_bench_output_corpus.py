@@ -49,10 +49,6 @@ KNOWN_MISSES: dict[str, str] = {
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
     "bench/b28/vllm_benchmark_throughput_066_bulleted_quoted_lines_at_scheduler_steps_latency.md":
         "first sight: refused (no result found); not yet fixed",
-    "bench/b28/evalscope_perf_2026_boxed_summary_section_rows_then_percentiles.txt":
-        "first sight: 3 records != 1; not yet fixed",
-    "bench/b28/evalscope_perf_2025_grid_key_value_summary_percentiles_ascend_doc.txt":
-        "first sight: 11 records != 1; not yet fixed",
     "bench/b28/lmdeploy_turboquant_doc_metric_rows_baseline_vs_turboquant_columns.md":
         "first sight: concurrency None != 64; not yet fixed",
     "bench/b28/ik_llama_bench_p100_qwen3_235b_five_tables_repacked_lines_headings.md":

@@ -1185,3 +1185,21 @@ def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [
         ("prompt_tok_s", 2894.42), ("output_tok_s", 41.2), ("total_tok_s", 230.1)]
+
+
+@pytest.mark.parametrize("percentiles", [
+    # modelscope/evalscope docs (2025): tabulate's grid, one row per percentile
+    ("Percentile results:\n+------------+----------+----------------------+\n"
+     "| Percentile | TTFT (s) | Throughput(tokens/s) |\n+------------+----------+----------------------+\n"
+     "|    10%     |  0.0962  |       29.9767        |\n|    99%     |  0.1247  |       31.6691        |\n"
+     "+------------+----------+----------------------+\n"),
+    # evalscope 2026: a box table, one column per percentile, one row per quantity
+    ("Percentile results:\n┌────────────────┬─────────┬─────────┐\n│ Metric         │      1% │     99% │\n"
+     "├────────────────┼─────────┼─────────┤\n│ TTFT (ms)      │  176.30 │ 2319.52 │\n"
+     "│ Output (tok/s) │   49.15 │   59.45 │\n└────────────────┴─────────┴─────────┘\n"),
+])
+def test_a_table_of_percentiles_is_the_spread_of_the_result_above_not_results(percentiles: str) -> None:
+    summary = ("Benchmarking summary:\n| Number of concurrency           | 5        |\n"
+               "| Output token throughput (tok/s) | 132.6926 |\n| Request throughput (req/s)      | 0.5212   |\n\n")
+    [record] = read_benchmark_output(summary + percentiles).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 132.6926, 5)
