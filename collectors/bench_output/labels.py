@@ -103,7 +103,8 @@ def _rate(text: str) -> tuple[str, float] | None:
 def _counted_rate(text: str) -> tuple[str, float] | None:
     """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
     throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV), `Gen/s` (EvalScope's
+    multi-turn overview): a throughput or
     speed of requests, else of tokens when the label names tokens, output, generation,
     processing, or is a decode or prefill speed."""
     per = _PER_TIME.search(text)
@@ -111,7 +112,7 @@ def _counted_rate(text: str) -> tuple[str, float] | None:
         return None
     if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
         what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgen(?:erat|\b)|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
         what = "tok"
     else:
         return None

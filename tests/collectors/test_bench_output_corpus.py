@@ -59,8 +59,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight: 5 records != 1; not yet fixed",
     "bench/b28/ik_llama_server_good_vs_bad_build_diff_output_lt_gt_prefixed_print_timings.txt":
         "first sight: 1 records != 2; not yet fixed",
-    "bench/b28/evalscope_perf_multi_turn_performance_overview_gen_per_s_per_request_metrics.txt":
-        "first sight: value 4.32 != 1103.48; not yet fixed",
     "bench/b29/realizar_probador_runtime_table_bold_cells_llamacpp_ollama_jetson.md":
         "first sight: concurrency None != 1; not yet fixed",
     "bench/b29/speculators_dspark_acceptance_table_per_subset_pos_percent_cut.md":

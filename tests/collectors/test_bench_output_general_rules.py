@@ -1203,3 +1203,14 @@ def test_a_table_of_percentiles_is_the_spread_of_the_result_above_not_results(pe
                "| Output token throughput (tok/s) | 132.6926 |\n| Request throughput (req/s)      | 0.5212   |\n\n")
     [record] = read_benchmark_output(summary + percentiles).records
     assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 132.6926, 5)
+
+
+def test_gen_per_second_is_the_output_rate() -> None:
+    # modelscope/evalscope docs (2026), multi-turn perf: rich's `Performance Overview` table, `Gen/s`
+    # the generated tokens per second beside `RPS`
+    text = ("            Performance Overview\n┏━━━━━━┳━━━━━━┳━━━━━┳━━━━━━┳━━━━━━━━━┳━━━━━━━━━┓\n"
+            "┃Conc. ┃ Rate ┃ Num ┃  RPS ┃   Gen/s ┃ Success ┃\n┡━━━━━━╇━━━━━━╇━━━━━╇━━━━━━╇━━━━━━━━━╇━━━━━━━━━┩\n"
+            "│   10 │    - │  20 │ 4.32 │ 1103.48 │  100.0% │\n└──────┴──────┴─────┴──────┴─────────┴─────────┘\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 1103.48, 10)
+    assert record.figures["request_throughput"] == 4.32
