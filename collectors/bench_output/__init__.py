@@ -30,6 +30,8 @@ _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
     r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
+# `c=1`, `Concurrency: 64` among a heading's or a bold settings line's other settings
+_LOAD_NAMED = re.compile(r"(?<![\w-])(?:c|conc|concurrency)\s*[=:]\s*(\d+)(?![\d.])", re.IGNORECASE)
 _SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
@@ -186,12 +188,14 @@ _CONTINUED = re.compile(r"\\[ \t]*\r?\n")
 def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
     """Records given the load a heading or a printed command above each names (`# request rate
     8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
-    is one such line per record, paired in order."""
+    is one such line per record, paired in order; one such line alone, or a settings line (`##
+    Results (load, c=1, 60s)`, `**Test configuration**: ..., Concurrency: 64`), names the load
+    of every result in the paste."""
     commands = _CONTINUED.sub(" ", text)  # a command continued over `\` lines is one line
     loads = [load for line in commands.splitlines() if (load := _load_of(line)) is not None]
-    if not loads or len(loads) != len(records):
+    if not loads or len(loads) not in (1, len(records)):
         return records
-    for record, load in zip(records, loads, strict=True):
+    for record, load in zip(records, loads * len(records) if len(loads) == 1 else loads, strict=True):
         if record.concurrency is not None or "request_rate" in record.figures:
             continue
         if "request_rate" in load:
@@ -208,6 +212,8 @@ def _load_of(line: str) -> dict[str, float] | None:
     if "--" in line:
         return generic.command_load(line)
     heading = _SETTING_HEADING.fullmatch(line)
+    if heading is None and line.lstrip().startswith(("#", "**")) and (named := _LOAD_NAMED.search(line)):
+        return {"concurrency": float(named[1])}
     if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
         return None
     name = heading["name"].lower()

@@ -1214,3 +1214,16 @@ def test_gen_per_second_is_the_output_rate() -> None:
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 1103.48, 10)
     assert record.figures["request_throughput"] == 4.32
+
+
+@pytest.mark.parametrize(("heading", "settings"), [
+    # a Rust engine's issue (paiml/realizar, 2026): the load named once in the heading over the table
+    ("## Benchmark Results (probador llm load, c=1, 60s)\n\n", ""),
+    # InternLM/lmdeploy docs/en/quantization/kv_quant.md: a bold configuration line below the table
+    ("", "\n**Test configuration**: GPU: H200, Dataset: ShareGPT, Concurrency: 1, Requests: 5000\n"),
+])
+def test_a_load_named_once_for_the_paste_is_every_results_load(heading: str, settings: str) -> None:
+    table = ("| Runtime | tok/s | P50 (ms) |\n|---------|-------|----------|\n"
+             "| llama.cpp | 32.1 | 40 |\n| ollama | 11.3 | 95 |\n")
+    records = read_benchmark_output(heading + table + settings).records
+    assert [(r.value, r.concurrency) for r in records] == [(32.1, 1), (11.3, 1)]
