@@ -72,6 +72,9 @@ _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
                       r"|^Pass \[\d+\] throughput:",  # perf_analyzer's stabilisation passes, before its result
                       re.IGNORECASE)
+# the flags a user noted after a result line's figures (`... 714.48 output tokens/s @ --num-scheduler-steps 1`)
+_NOTED_FLAGS = re.compile(r"(?<=\S)\s+(?:@\s*)?--[a-z].*$", re.IGNORECASE)
+_LABELLED_START = re.compile(r"[-*>\s]*[A-Za-z][\w ()/.-]*:\s*[-+]?\.?\d")  # `Throughput: 3.28`, not a command
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
@@ -346,6 +349,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
+        line = _NOTED_FLAGS.sub("", line) if " --" in line and _LABELLED_START.match(line) else line
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
         if header is not None:

@@ -47,8 +47,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b25/vllm_ascend_result_summary_tabbed_machine_translated_nested_quote.md":
         "a browser's machine translation glued onto every line's last cell (`-在 8 175.11 下…`, `**+2.05%**经过…`)"
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
-    "bench/b28/vllm_benchmark_throughput_066_bulleted_quoted_lines_at_scheduler_steps_latency.md":
-        "first sight: refused (no result found); not yet fixed",
     "bench/b28/ik_llama_bench_p100_qwen3_235b_five_tables_repacked_lines_headings.md":
         "first sight: metric output_tok_s != prompt_tok_s; not yet fixed",
     "bench/b28/llama_server_mainline_vs_ik_print_timings_info_kv_tail_prose_labels.txt":

@@ -1227,3 +1227,15 @@ def test_a_load_named_once_for_the_paste_is_every_results_load(heading: str, set
              "| llama.cpp | 32.1 | 40 |\n| ollama | 11.3 | 95 |\n")
     records = read_benchmark_output(heading + table + settings).records
     assert [(r.value, r.concurrency) for r in records] == [(32.1, 1), (11.3, 1)]
+
+
+def test_flags_noted_after_a_result_lines_figures_leave_it_a_result_line() -> None:
+    # vllm-project/vllm#12315: benchmark_throughput.py's `Throughput: {} requests/s, {} total tokens/s,
+    # {} output tokens/s` lines in quoted bullets, the user's `@ --num-scheduler-steps N` after each
+    text = ("- > Throughput: 3.28 requests/s, 1414.42 total tokens/s, 714.48 output tokens/s @ --num-scheduler-steps 1\n"
+            "- > Throughput: 3.47 requests/s, 1496.33 total tokens/s, 755.85 output tokens/s @ --num-scheduler-steps 10\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["total_tok_s"]) for r in records] == [
+        ("output_tok_s", 714.48, 1414.42), ("output_tok_s", 755.85, 1496.33)]
+    # a command line is still no result: its label-less start is no figure
+    assert read_benchmark_output("vllm serve model --max-num-seqs 8 --port 8000\n").records == []
