@@ -49,12 +49,8 @@ KNOWN_MISSES: dict[str, str] = {
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
     "bench/b28/ik_llama_bench_p100_qwen3_235b_five_tables_repacked_lines_headings.md":
         "first sight: metric output_tok_s != prompt_tok_s; not yet fixed",
-    "bench/b28/llama_server_mainline_vs_ik_print_timings_info_kv_tail_prose_labels.txt":
-        "first sight: 1 records != 2; not yet fixed",
     "bench/b28/aisbench_perf_logger_line_two_grid_tables_hunyuan_a13b_ascend.txt":
         "first sight: 5 records != 1; not yet fixed",
-    "bench/b28/ik_llama_server_good_vs_bad_build_diff_output_lt_gt_prefixed_print_timings.txt":
-        "first sight: 1 records != 2; not yet fixed",
     "bench/b29/speculators_dspark_acceptance_table_per_subset_pos_percent_cut.md":
         "first sight: figure accept_pos_1 None != 0.837; not yet fixed",
     "bench/b29/llama_server_chat_completion_response_json_timings_object_outer_brace_cut.json":
