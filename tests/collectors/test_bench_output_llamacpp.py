@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, parse_benchmark_output, read_benchmark_output
+from sessiontui.collectors.bench_output import (
+    derive_config_name,
+    parse_benchmark_output,
+    read_benchmark_output,
+)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 
