@@ -1239,3 +1239,15 @@ def test_flags_noted_after_a_result_lines_figures_leave_it_a_result_line() -> No
         ("output_tok_s", 714.48, 1414.42), ("output_tok_s", 755.85, 1496.33)]
     # a command line is still no result: its label-less start is no figure
     assert read_benchmark_output("vllm serve model --max-num-seqs 8 --port 8000\n").records == []
+
+
+@pytest.mark.parametrize("closing", ["}\n", ""])
+def test_llama_servers_timings_object_names_its_prompt_and_generation_rates(closing: str) -> None:
+    # ggml-org/llama.cpp tools/server/server.cpp: a response's `timings` (prompt_n, prompt_ms,
+    # prompt_per_token_ms, prompt_per_second, predicted_n, ..., predicted_per_second); cut before its brace too
+    text = ('{\n  "model": "gemma-3n-E2B:Q4_K_XL",\n  "timings": {\n    "prompt_n": 1,\n    "prompt_ms": 15.079,\n'
+            '    "prompt_per_second": 66.31739505272233,\n    "predicted_n": 5,\n    "predicted_ms": 48.984,\n'
+            '    "predicted_per_second": 102.07414666013392\n  }\n' + closing)
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", pytest.approx(102.074146))
+    assert record.figures["prompt_tok_s"] == pytest.approx(66.317395)
