@@ -227,7 +227,8 @@ def present(value: str | None) -> str | None:
 
 
 def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """JSON objects in the text: a whole JSON document (object or list) or one object per line."""
+    """JSON objects in the text: a whole JSON document (object or list, also one an excerpt cut
+    before its closing brackets) or one object per line."""
     if "{" not in text:
         return
     stripped = text.strip()
@@ -235,8 +236,8 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
         try:
             document = json.loads(stripped)
         except ValueError:
-            pass
-        else:
+            document = _closed_document(stripped)
+        if document is not None:
             items = document if isinstance(document, list) else [document]
             yield from (item for item in items if isinstance(item, dict))
             return
@@ -251,6 +252,29 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
             item = _broken_object(lines[index:])
         if isinstance(item, dict):
             yield item
+
+
+def _closed_document(text: str) -> object:
+    """A JSON document an excerpt cut after a whole line, before its closing brackets, closed
+    there (a pasted result object missing its last keys and `}`); None when that does not parse."""
+    body = text.rstrip().rstrip(",")
+    closers: list[str] = []
+    in_string = escaped = False
+    for char in body:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            closers.append("]" if char == "[" else "}")
+        elif char in "]}" and closers:
+            closers.pop()
+    if in_string or not closers:
+        return None
+    try:
+        return json.loads(body + "".join(reversed(closers)))
+    except ValueError:
+        return None
 
 
 def _broken_object(lines: list[str]) -> object:

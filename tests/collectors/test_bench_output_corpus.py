@@ -53,8 +53,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight: 5 records != 1; not yet fixed",
     "bench/b29/speculators_dspark_acceptance_table_per_subset_pos_percent_cut.md":
         "first sight: figure accept_pos_1 None != 0.837; not yet fixed",
-    "bench/b29/sglang_bench_serving_result_json_pretty_infinity_glm52_c1_cut_in_itl.json":
-        "first sight: refused (a cut result JSON); not yet fixed",
     "bench/b29/sonar_request_completed_lines_main_vs_pr_then_llama_server_baseline_bold_labels.md":
         "first sight: 2 records != 3; not yet fixed",
     "bench/b29/vllm_bench_serve_sm120_two_maxq_dsv4_poc_comment_cut_in_itl.txt":

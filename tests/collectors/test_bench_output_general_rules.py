@@ -1251,3 +1251,14 @@ def test_llama_servers_timings_object_names_its_prompt_and_generation_rates(clos
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", pytest.approx(102.074146))
     assert record.figures["prompt_tok_s"] == pytest.approx(66.317395)
+
+
+def test_a_result_json_cut_before_its_closing_brace_reads_its_whole_pairs() -> None:
+    # sgl-project/sglang python/sglang/bench_serving.py: the result dict json.dump-ed (`Infinity` for an
+    # unset request rate), pasted pretty-printed and cut after a whole line, before its ITL keys and `}`
+    text = ('{\n "backend": "sglang",\n "request_rate": Infinity,\n "max_concurrency": 1,\n'
+            ' "request_throughput": 0.16899863717468722,\n "output_throughput": 173.0546044668797,\n'
+            ' "total_throughput": 1557.4914402019174,\n "p99_ttft_ms": 704.5300076203421,\n')
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", pytest.approx(173.0546), 1)
+    assert record.figures["ttft_ms_p99"] == pytest.approx(704.53)
