@@ -55,8 +55,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight: figure accept_pos_1 None != 0.837; not yet fixed",
     "bench/b29/sonar_request_completed_lines_main_vs_pr_then_llama_server_baseline_bold_labels.md":
         "first sight: 2 records != 3; not yet fixed",
-    "bench/b29/vllm_bench_serve_sm120_two_maxq_dsv4_poc_comment_cut_in_itl.txt":
-        "first sight: value 37.8 != 93.08; not yet fixed",
     "bench/b29/ik_llama_bench_narrow_terminal_wrapped_rows_repacked_cpu_8b.txt":
         "first sight: refused (no result found); not yet fixed",
 }
