@@ -54,6 +54,7 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     cells = row_cells(line)
     if len(cells) != len(header):
         return
+    header = _position_columns(header)
     for column, cell in zip(header, cells, strict=True):
         positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
@@ -62,6 +63,20 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
         number = VALUE.fullmatch(_TIMES.sub("", cell))
         if number:
             yield column, number[1], number[3] or ""
+
+
+_POSITION_COLUMN = re.compile(r"pos(?:ition)?[ _-]?(\d{1,2})", re.IGNORECASE)
+
+
+def _position_columns(header: list[str]) -> list[str]:
+    """A header of per-position acceptance columns (`acceptance_length | pos_0 | ... | pos_7`) with
+    each named as the draft position it counts (`accept_pos_1` for `pos_0`: first is first)."""
+    positions = [_POSITION_COLUMN.fullmatch(column.strip()) for column in header]
+    found = [int(match[1]) for match in positions if match]
+    if len(found) < 2 or not any("accept" in column.lower() for column in header):
+        return header
+    return [f"accept_pos_{int(match[1]) - min(found) + 1}" if match else column
+            for column, match in zip(header, positions, strict=True)]
 
 
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)

@@ -51,8 +51,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight: metric output_tok_s != prompt_tok_s; not yet fixed",
     "bench/b28/aisbench_perf_logger_line_two_grid_tables_hunyuan_a13b_ascend.txt":
         "first sight: 5 records != 1; not yet fixed",
-    "bench/b29/speculators_dspark_acceptance_table_per_subset_pos_percent_cut.md":
-        "first sight: figure accept_pos_1 None != 0.837; not yet fixed",
     "bench/b29/sonar_request_completed_lines_main_vs_pr_then_llama_server_baseline_bold_labels.md":
         "first sight: 2 records != 3; not yet fixed",
     "bench/b29/ik_llama_bench_narrow_terminal_wrapped_rows_repacked_cpu_8b.txt":

@@ -1274,3 +1274,13 @@ def test_a_users_sentence_ending_in_an_aside_above_a_known_block_is_prose() -> N
             "Total token throughput (tok/s):          186.15\n==================================================\n")
     [record] = read_benchmark_output(text).records
     assert (record.value, record.concurrency) == (93.08, 10)
+
+
+def test_per_position_acceptance_columns_count_draft_positions_from_the_first() -> None:
+    # vllm-project/speculators (2026, an RFC's draft evaluation): `pos_0 .. pos_7` percentages beside acceptance_length
+    text = ("| subset | acceptance_length | pos_0 | pos_1 | pos_2 |\n| --- | --- | --- | --- | --- |\n"
+            "| HumanEval | 4.573 | 83.7% | 68.5% | 56.2% |\n| writing | 2.636 | 61.7% | 38.8% | 24.4% |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.accept_length) for r in records] == [("HumanEval", 4.573), ("writing", 2.636)]
+    assert records[0].figures["accept_pos_1"] == pytest.approx(0.837)
+    assert records[0].figures["accept_pos_3"] == pytest.approx(0.562)
