@@ -35,6 +35,7 @@ FORMATS = (
 # `| model |` header is not one: other engines print llama-bench-style tables under it.)
 MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
+_REPACKED = re.compile(r"\s*=+ Repacked \d+ tensors")  # ik_llama.cpp's `-rtr 1` loader line
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
 _JSON_FIGURES = ("n_gpu_layers", "n_batch", "n_ubatch", "n_threads", "flash_attn")
@@ -112,6 +113,8 @@ def _table_records(text: str) -> list[Record]:
             for earlier in unversioned:
                 earlier.engine_version = _version(*build.groups())
             unversioned = []
+        if _REPACKED.match(line):  # printed inside the table as each model loads: no row, not its end
+            continue
         whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
         lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
         if not whole_row and not lost_bar:  # whole rows only
