@@ -42,14 +42,16 @@ _LAUNCHER_MARK = re.compile(
 # A tab inside a line stands for the spaces an editor or a web page's copy replaced (`tg =  12.9 t/s,\t`)
 _INNER_TAB = re.compile(r"(?<=\S)[ \t]*\t[ \t]*")
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
+# a table row a narrow terminal wrapped: `| llama 8B ... | CPU` over `   |       4 | ... | 183.79 ± 3.47 |`
+_WRAPPED_ROW = re.compile(r"(?m)^([ \t]*\|[^\n]*[^|\s])[ \t]*\n[ \t]+(\|[^\n]*\|)[ \t]*$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
     every line shares (a paste kept in shell comments or a Markdown quote) made plain, a tab
-    inside a line made the spaces it stands for, and a progress bar's last redraw split from
-    the output printed right after it on the same line."""
+    inside a line made the spaces it stands for, a progress bar's last redraw split from the
+    output printed right after it on the same line, and table rows a terminal wrapped joined."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -65,6 +67,7 @@ def to_text(data: str | bytes) -> str:
         text = _LAUNCHER_MARK.sub("", text)
     text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
+    text = _WRAPPED_ROW.sub(r"\1 \2", text) if "|" in text and "\n " in text else text
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 

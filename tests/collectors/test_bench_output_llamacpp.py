@@ -133,3 +133,18 @@ def test_server_timings_of_one_log_stay_one_summary() -> None:
             + "slot      release: id  0 | task 5 | stop processing\n" + _TIMINGS.format(prompt=30.0, gen=14.0))
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["requests"]) == (13.0, 2.0)
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap: bool) -> None:
+    # ikawrakow/ik_llama.cpp llama-bench with `-rtr 1`: the loader's `============ Repacked N tensors` is
+    # printed between the header rule and the rows; a narrow terminal may wrap every row in two as well
+    rows = [("| llama 8B IQ4_NL - 4.5 bpw      |   4.35 GiB |     8.03 B | CPU", f"|       4 |   1 | {test} | {rate} |")
+            for test, rate in (("pp64", "183.79 ± 3.47"), ("tg64", "110.81 ± 0.03"))]
+    text = ("| model                          |       size |     params | backend    | threads | rtr | test | t/s |\n"
+            "| ------------------------------ | ---------: | ---------: | ---------- | ------: | --: | ---: | --: |\n"
+            "============ Repacked 225 tensors\n"
+            + "".join(f"{head}\n   {tail}\n" if wrap else f"{head}    {tail}\n" for head, tail in rows))
+    records = read_benchmark_output(text).records
+    assert [(r.source_format, r.metric, r.value) for r in records] == [
+        ("llama.cpp.llama-bench", "prompt_tok_s", 183.79), ("llama.cpp.llama-bench", "output_tok_s", 110.81)]
