@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from sessiontui.collectors.bench_output import (
+    aisbench,
     declared,
     generic,
     guidellm,
@@ -25,7 +26,7 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi, aisbench)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
