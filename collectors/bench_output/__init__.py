@@ -105,7 +105,28 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         records = generic.parse(text, [], prompt_only=not cut)
         problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
+    if client and len(client) < len(records):
+        client.extend(_labelled_server_runs(plain))
     return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
+
+
+_RUN_LABEL = re.compile(r"(?m)^[ \t]*(?:\*\*[^*\n]+\*\*:?|#{1,6} [^\n]+)[ \t]*$")  # `**Baseline (llama.cpp)**`
+
+
+def _labelled_server_runs(text: str) -> list[Record]:
+    """Server-log summaries of sections a label of their own heads (`**Baseline (llama.cpp)**`
+    over llama-server's timings, beside `**Main**` over another engine's lines): a run the user
+    named apart, not the server side of the client's results."""
+    sections = _RUN_LABEL.split(text)[1:]
+    found: list[Record] = []
+    for section in sections if len(sections) > 1 else []:
+        try:
+            records = [record for family in _FAMILIES for record in family.parse(section, [])]
+        except Exception:  # a layout a format did not foresee, as in _read: nothing from it
+            continue
+        if records and all((r.source_format or "").endswith(_SERVER_LOG) for r in records):
+            found.extend(records)
+    return found
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")

@@ -47,8 +47,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b25/vllm_ascend_result_summary_tabbed_machine_translated_nested_quote.md":
         "a browser's machine translation glued onto every line's last cell (`-在 8 175.11 下…`, `**+2.05%**经过…`)"
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
-    "bench/b29/sonar_request_completed_lines_main_vs_pr_then_llama_server_baseline_bold_labels.md":
-        "first sight: 2 records != 3; not yet fixed",
 }
 
 

@@ -1284,3 +1284,17 @@ def test_per_position_acceptance_columns_count_draft_positions_from_the_first() 
     assert [(r.config, r.accept_length) for r in records] == [("HumanEval", 4.573), ("writing", 2.636)]
     assert records[0].figures["accept_pos_1"] == pytest.approx(0.837)
     assert records[0].figures["accept_pos_3"] == pytest.approx(0.562)
+
+
+def test_server_timings_under_a_label_of_their_own_are_a_run_beside_the_client_results() -> None:
+    # an engine's GGUF prefill PR (2025-07): `**Main**` and `**PR**` over the engine's own `Request completed`
+    # lines, `**Baseline (llama.cpp)**` over llama-server's print_timings (tools/server/server.cpp)
+    text = ("**Main**\n```\nRequest completed - E2E time: 6.76s, TTFT: 4.03s, Prefill: 1927 tokens (478.1 tokens/s),"
+            " Decode: 264 tokens (96.9 tokens/s)\n```\n\n**Baseline (llama.cpp)**\n```\n"
+            "prompt eval time =     458.04 ms /  1928 tokens (    0.24 ms per token,  4209.21 tokens per second)\n"
+            "       eval time =    2932.51 ms /   156 tokens (   18.80 ms per token,    53.20 tokens per second)\n```\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(96.9, 478.1), (53.2, 4209.21)]
+    # unlabelled, the server's timings are the server side of the client's run
+    unlabelled = text.replace("**Main**\n", "").replace("**Baseline (llama.cpp)**\n", "")
+    assert [r.value for r in read_benchmark_output(unlabelled).records] == [96.9]
