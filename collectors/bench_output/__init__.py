@@ -107,7 +107,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
-    return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
+    return ParseResult(_with_printed_load(plain, _in_printed_order(text, client or records)), problems)
 
 
 _RUN_LABEL = re.compile(r"(?m)^[ \t]*(?:\*\*[^*\n]+\*\*:?|#{1,6} [^\n]+)[ \t]*$")  # `**Baseline (llama.cpp)**`

@@ -1227,6 +1227,8 @@ def test_a_load_named_once_for_the_paste_is_every_results_load(heading: str, set
              "| llama.cpp | 32.1 | 40 |\n| ollama | 11.3 | 95 |\n")
     records = read_benchmark_output(heading + table + settings).records
     assert [(r.value, r.concurrency) for r in records] == [(32.1, 1), (11.3, 1)]
+    logged = "".join(f"2026-03-01 10:00:00,000 - INFO - {line}\n" for line in (heading + table + settings).splitlines())
+    assert [r.concurrency for r in read_benchmark_output(logged).records] == [1, 1]  # through a logger too
 
 
 def test_flags_noted_after_a_result_lines_figures_leave_it_a_result_line() -> None:
