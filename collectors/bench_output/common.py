@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
 import re
@@ -67,7 +68,7 @@ def to_text(data: str | bytes) -> str:
         text = _LAUNCHER_MARK.sub("", text)
     text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
-    text = _WRAPPED_ROW.sub(r"\1 \2", text) if "|" in text and "\n " in text else text
+    text = joined_rows(text)
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 
@@ -92,7 +93,12 @@ def without_logger_prefix(text: str) -> str:
     starts with (a script logging a shell-commented block, `# ====`) goes with it."""
     if not _carried_by_most(_stripped_head, text):
         return text
-    return unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n")))
+    return joined_rows(unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n"))))
+
+
+def joined_rows(text: str) -> str:
+    """The text with each table row a narrow terminal wrapped joined into one line."""
+    return _WRAPPED_ROW.sub(r"\1 \2", text) if "|" in text and "\n " in text else text
 
 
 def _stripped_head(line: str) -> int:
@@ -287,8 +293,9 @@ def _broken_object(lines: list[str]) -> object:
         return None
     try:
         item, _end = json.JSONDecoder().raw_decode("\n".join(line.strip() for line in lines))
-    except ValueError:
-        return None
+    except ValueError:  # cut before its closing brackets, prose after it: closed where its paragraph ends
+        paragraph = "\n".join(itertools.takewhile(str.strip, lines))
+        return _closed_document(paragraph) if paragraph.count("\n") > 1 else None
     return item
 
 

@@ -135,8 +135,8 @@ def test_server_timings_of_one_log_stay_one_summary() -> None:
     assert (record.value, record.figures["requests"]) == (13.0, 2.0)
 
 
-@pytest.mark.parametrize("wrap", [False, True])
-def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap: bool) -> None:
+@pytest.mark.parametrize(("wrap", "prefix"), [(False, ""), (True, ""), (True, "2025-04-01 10:00:00,000 - INFO - ")])
+def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap: bool, prefix: str) -> None:
     # ikawrakow/ik_llama.cpp llama-bench with `-rtr 1`: the loader's `============ Repacked N tensors` is
     # printed between the header rule and the rows; a narrow terminal may wrap every row in two as well
     rows = [("| llama 8B IQ4_NL - 4.5 bpw      |   4.35 GiB |     8.03 B | CPU", f"|       4 |   1 | {test} | {rate} |")
@@ -145,6 +145,6 @@ def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap
             "| ------------------------------ | ---------: | ---------: | ---------- | ------: | --: | ---: | --: |\n"
             "============ Repacked 225 tensors\n"
             + "".join(f"{head}\n   {tail}\n" if wrap else f"{head}    {tail}\n" for head, tail in rows))
-    records = read_benchmark_output(text).records
+    records = read_benchmark_output("".join(f"{prefix}{line}\n" for line in text.splitlines())).records
     assert [(r.source_format, r.metric, r.value) for r in records] == [
         ("llama.cpp.llama-bench", "prompt_tok_s", 183.79), ("llama.cpp.llama-bench", "output_tok_s", 110.81)]
