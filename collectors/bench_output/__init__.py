@@ -158,10 +158,16 @@ _PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!)]\s*")
 
 
 def _is_prose(paragraph: str) -> bool:
-    """Whether every line of a paragraph is a sentence of words (`I see tg speed stays around
-    72t/s.`): the user's words about the known tool's result, not another tool's."""
-    lines = [line for line in paragraph.splitlines() if line.strip()]
-    return bool(lines) and all(_PROSE_LINE.fullmatch(line) and _mostly_words(line) for line in lines)
+    """Whether a paragraph is the user's words about the known tool's result, not another tool's:
+    sentences (`I see tg speed stays around 72t/s.`), with at most a lead-in (`Here is my log:`)
+    or the command they ran (`$ vllm bench serve ...`) beside them."""
+    lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+    sentences = [line for line in lines if _PROSE_LINE.fullmatch(line) and _mostly_words(line)]
+    return bool(sentences) and all(
+        line in sentences or _LEAD_IN.fullmatch(line) or line.startswith("$ ") for line in lines)
+
+
+_LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
 
 
 def _mostly_words(line: str) -> bool:

@@ -1267,10 +1267,11 @@ def test_a_result_json_cut_before_its_closing_brace_reads_its_whole_pairs() -> N
         assert record.figures["ttft_ms_p99"] == pytest.approx(704.53)
 
 
-def test_a_users_sentence_ending_in_an_aside_above_a_known_block_is_prose() -> None:
+@pytest.mark.parametrize("lead", ["", "Here is my log:\n", "$ vllm bench serve --max-concurrency 10\n"])
+def test_a_users_sentence_ending_in_an_aside_above_a_known_block_is_prose(lead: str) -> None:
     # vllm-project/vllm (2026-04, an SM120 PR comment): a sentence quoting a per-request peak in
     # parentheses, over vllm bench serve's block (vllm/benchmarks/serve.py's `{:<40} {:<10}` lines)
-    text = ("I just tested using two Blackwell GPUs, and for BS1 it shows a reasonable inference speed(max peak"
+    text = (f"{lead}I just tested using two Blackwell GPUs, and for BS1 it shows a reasonable inference speed(max peak"
             " was 37.8 tokens/s)\n\n============ Serving Benchmark Result ============\n"
             "Successful requests:                     100\nMaximum request concurrency:             10\n"
             "Request throughput (req/s):              0.73\nOutput token throughput (tok/s):         93.08\n"
