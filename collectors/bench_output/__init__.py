@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from sessiontui.collectors.bench_output import (
+    aisbench,
     declared,
     generic,
     guidellm,
@@ -25,11 +26,13 @@ from sessiontui.collectors.bench_output.common import (
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import Record
 
-_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi)
+_FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi, aisbench)
 _SERVER_LOG = ".server_log"
 _SETTING_HEADING = re.compile(
     r"[#=*\s-]*(?P<name>(?:max(?:imum)?[ _-]?)?concurrency|request[ _-]?rate|qps)\s*[=:]?\s*"
     r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
+# `c=1`, `Concurrency: 64` among a heading's or a bold settings line's other settings
+_LOAD_NAMED = re.compile(r"(?<![\w-])(?:c|conc|concurrency)\s*[=:]\s*(\d+)(?![\d.])", re.IGNORECASE)
 _SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
@@ -102,7 +105,28 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         records = generic.parse(text, [], prompt_only=not cut)
         problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
+    if client and len(client) < len(records):
+        client.extend(_labelled_server_runs(plain))
+    return ParseResult(_with_printed_load(plain, _in_printed_order(text, client or records)), problems)
+
+
+_RUN_LABEL = re.compile(r"(?m)^[ \t]*(?:\*\*[^*\n]+\*\*:?|#{1,6} [^\n]+)[ \t]*$")  # `**Baseline (llama.cpp)**`
+
+
+def _labelled_server_runs(text: str) -> list[Record]:
+    """Server-log summaries of sections a label of their own heads (`**Baseline (llama.cpp)**`
+    over llama-server's timings, beside `**Main**` over another engine's lines): a run the user
+    named apart, not the server side of the client's results."""
+    sections = _RUN_LABEL.split(text)[1:]
+    found: list[Record] = []
+    for section in sections if len(sections) > 1 else []:
+        try:
+            records = [record for family in _FAMILIES for record in family.parse(section, [])]
+        except Exception:  # a layout a format did not foresee, as in _read: nothing from it
+            continue
+        if records and all((r.source_format or "").endswith(_SERVER_LOG) for r in records):
+            found.extend(records)
+    return found
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
@@ -129,14 +153,21 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     return found
 
 
-_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!]\s*")  # eight words or more, then `.`, `?` or `!`
+# eight words or more, then `.`, `?` or `!`, or an aside's `)` (`... speed(max peak was 37.8 tokens/s)`)
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!)]\s*")
 
 
 def _is_prose(paragraph: str) -> bool:
-    """Whether every line of a paragraph is a sentence of words (`I see tg speed stays around
-    72t/s.`): the user's words about the known tool's result, not another tool's."""
-    lines = [line for line in paragraph.splitlines() if line.strip()]
-    return bool(lines) and all(_PROSE_LINE.fullmatch(line) and _mostly_words(line) for line in lines)
+    """Whether a paragraph is the user's words about the known tool's result, not another tool's:
+    sentences (`I see tg speed stays around 72t/s.`), with at most a lead-in (`Here is my log:`)
+    or the command they ran (`$ vllm bench serve ...`) beside them."""
+    lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
+    sentences = [line for line in lines if _PROSE_LINE.fullmatch(line) and _mostly_words(line)]
+    return bool(sentences) and all(
+        line in sentences or _LEAD_IN.fullmatch(line) or line.startswith("$ ") for line in lines)
+
+
+_LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
 
 
 def _mostly_words(line: str) -> bool:
@@ -186,12 +217,14 @@ _CONTINUED = re.compile(r"\\[ \t]*\r?\n")
 def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
     """Records given the load a heading or a printed command above each names (`# request rate
     8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
-    is one such line per record, paired in order."""
+    is one such line per record, paired in order; one such line alone, or a settings line (`##
+    Results (load, c=1, 60s)`, `**Test configuration**: ..., Concurrency: 64`), names the load
+    of every result in the paste."""
     commands = _CONTINUED.sub(" ", text)  # a command continued over `\` lines is one line
     loads = [load for line in commands.splitlines() if (load := _load_of(line)) is not None]
-    if not loads or len(loads) != len(records):
+    if not loads or len(loads) not in (1, len(records)):
         return records
-    for record, load in zip(records, loads, strict=True):
+    for record, load in zip(records, loads * len(records) if len(loads) == 1 else loads, strict=True):
         if record.concurrency is not None or "request_rate" in record.figures:
             continue
         if "request_rate" in load:
@@ -208,6 +241,8 @@ def _load_of(line: str) -> dict[str, float] | None:
     if "--" in line:
         return generic.command_load(line)
     heading = _SETTING_HEADING.fullmatch(line)
+    if heading is None and line.lstrip().startswith(("#", "**")) and (named := _LOAD_NAMED.search(line)):
+        return {"concurrency": float(named[1])}
     if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
         return None
     name = heading["name"].lower()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import math
 import re
@@ -42,14 +43,16 @@ _LAUNCHER_MARK = re.compile(
 # A tab inside a line stands for the spaces an editor or a web page's copy replaced (`tg =  12.9 t/s,\t`)
 _INNER_TAB = re.compile(r"(?<=\S)[ \t]*\t[ \t]*")
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
+# a table row a narrow terminal wrapped: `| llama 8B ... | CPU` over `   |       4 | ... | 183.79 ± 3.47 |`
+_WRAPPED_ROW = re.compile(r"(?m)^([ \t]*\|[^\n]*[^|\s])[ \t]*\n[ \t]+(\|[^\n]*\|)[ \t]*$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
     every line shares (a paste kept in shell comments or a Markdown quote) made plain, a tab
-    inside a line made the spaces it stands for, and a progress bar's last redraw split from
-    the output printed right after it on the same line."""
+    inside a line made the spaces it stands for, a progress bar's last redraw split from the
+    output printed right after it on the same line, and table rows a terminal wrapped joined."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -65,6 +68,7 @@ def to_text(data: str | bytes) -> str:
         text = _LAUNCHER_MARK.sub("", text)
     text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
+    text = joined_rows(text)
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
 
@@ -89,7 +93,12 @@ def without_logger_prefix(text: str) -> str:
     starts with (a script logging a shell-commented block, `# ====`) goes with it."""
     if not _carried_by_most(_stripped_head, text):
         return text
-    return unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n")))
+    return joined_rows(unquoted("\n".join(line[_stripped_head(line):] for line in text.split("\n"))))
+
+
+def joined_rows(text: str) -> str:
+    """The text with each table row a narrow terminal wrapped joined into one line."""
+    return _WRAPPED_ROW.sub(r"\1 \2", text) if "|" in text and "\n " in text else text
 
 
 def _stripped_head(line: str) -> int:
@@ -227,7 +236,8 @@ def present(value: str | None) -> str | None:
 
 
 def json_objects(text: str) -> Iterator[dict[str, Any]]:
-    """JSON objects in the text: a whole JSON document (object or list) or one object per line."""
+    """JSON objects in the text: a whole JSON document (object or list, also one an excerpt cut
+    before its closing brackets) or one object per line."""
     if "{" not in text:
         return
     stripped = text.strip()
@@ -235,8 +245,8 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
         try:
             document = json.loads(stripped)
         except ValueError:
-            pass
-        else:
+            document = _closed_document(stripped)
+        if document is not None:
             items = document if isinstance(document, list) else [document]
             yield from (item for item in items if isinstance(item, dict))
             return
@@ -253,6 +263,29 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
             yield item
 
 
+def _closed_document(text: str) -> object:
+    """A JSON document an excerpt cut after a whole line, before its closing brackets, closed
+    there (a pasted result object missing its last keys and `}`); None when that does not parse."""
+    body = text.rstrip().rstrip(",")
+    closers: list[str] = []
+    in_string = escaped = False
+    for char in body:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            closers.append("]" if char == "[" else "}")
+        elif char in "]}" and closers:
+            closers.pop()
+    if in_string or not closers:
+        return None
+    try:
+        return json.loads(body + "".join(reversed(closers)))
+    except ValueError:
+        return None
+
+
 def _broken_object(lines: list[str]) -> object:
     """The object a line opens when the paste broke it across lines (a wrap after `"key": 1.5, `),
     read on through the lines after it; None for a truncated or non-JSON line."""
@@ -260,8 +293,9 @@ def _broken_object(lines: list[str]) -> object:
         return None
     try:
         item, _end = json.JSONDecoder().raw_decode("\n".join(line.strip() for line in lines))
-    except ValueError:
-        return None
+    except ValueError:  # cut before its closing brackets, prose after it: closed where its paragraph ends
+        paragraph = "\n".join(itertools.takewhile(str.strip, lines))
+        return _closed_document(paragraph) if paragraph.count("\n") > 1 else None
     return item
 
 

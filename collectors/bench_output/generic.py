@@ -49,6 +49,7 @@ from sessiontui.collectors.bench_output.tables import (
     KEY_COLUMNS,
     SPACED,
     TABLE_RULE,
+    is_distribution_header,
     is_header,
     joined_header,
     labelled_cells,
@@ -71,6 +72,9 @@ _OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
 _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
                       r"|^Pass \[\d+\] throughput:",  # perf_analyzer's stabilisation passes, before its result
                       re.IGNORECASE)
+# the flags a user noted after a result line's figures (`... 714.48 output tokens/s @ --num-scheduler-steps 1`)
+_NOTED_FLAGS = re.compile(r"(?<=\S)\s+(?:@\s*)?--[a-z].*$", re.IGNORECASE)
+_LABELLED_START = re.compile(r"[-*>\s]*[A-Za-z][\w ()/.-]*:\s*[-+]?\.?\d")  # `Throughput: 3.28`, not a command
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
@@ -276,6 +280,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     section = ""  # a heading whose statistics follow on lines of their own
     first_position: int | None = None  # the first position number under a per-position heading
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
+    distribution = False  # inside a table of percentiles
     for index, raw in enumerate(lines):
         line = clean(raw).strip()
         behind_prefix = logged or len(line) < len(raw.strip())
@@ -312,6 +317,10 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         next_line = lines[index + 1] if index + 1 < len(lines) else ""
         bars = (bool(BARS.search(line[:3])) or (line.count("|") >= 3 and not is_progress_bar(line))
                 or ("|" in line and (header is not None or bool(TABLE_RULE.match(next_line.strip())))))
+        if distribution and (bars or TABLE_RULE.match(line)):
+            continue  # a row of a percentile table: the spread of the result above
+        if distribution := bars and is_distribution_header(row_cells(line), next_line):
+            continue
         if bars and is_header(cells := row_cells(line), next_line,
                                lines[index + 2] if index + 2 < len(lines) else ""):
             cells = joined_header(lines[index - 1] if index else "", cells)
@@ -340,6 +349,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
+        line = _NOTED_FLAGS.sub("", line) if " --" in line and _LABELLED_START.match(line) else line
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
         if header is not None:

@@ -103,7 +103,8 @@ def _rate(text: str) -> tuple[str, float] | None:
 def _counted_rate(text: str) -> tuple[str, float] | None:
     """A rate whose unit leaves out what it counts, told by the label's nouns: `Request
     throughput (per sec)` (GenAI-Perf), or no unit at all, `Overall Output Throughput: 45.17`
-    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV): a throughput or
+    (llmperf), `GenerationSpeed` (koboldcpp's CSV), `decode_speed` (mllm's CSV), `Gen/s` (EvalScope's
+    multi-turn overview), `predicted_per_second` (llama-server's `timings`): a throughput or
     speed of requests, else of tokens when the label names tokens, output, generation,
     processing, or is a decode or prefill speed."""
     per = _PER_TIME.search(text)
@@ -111,7 +112,8 @@ def _counted_rate(text: str) -> tuple[str, float] | None:
         return None
     if re.search(r"\breq(?:uest)?s?\b|\bquer(?:y|ies)\b", text, re.IGNORECASE):
         what = "req"
-    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgenerat|\bprocessing\b|\b(?:decode|prefill) speed", text, re.I):
+    elif re.search(r"\btok(?:en)?s?\b|\boutput\b|\bgen(?:erat|\b)|\bprocessing\b|\b(?:decode|prefill) speed"
+                   r"|^(?:prompt|predicted) per second$", text, re.I):  # llama-server's `timings`
         what = "tok"
     else:
         return None
@@ -205,7 +207,7 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return "total_tok_s", 1 / per
     if _PROMPT.search(both):
         return "prompt_tok_s", 1 / per
-    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b", both, re.I):
+    if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b|predicted", both, re.I):
         return "output_tok_s", 1 / per
     return "throughput_tok_s", 1 / per
 

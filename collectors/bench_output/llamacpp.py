@@ -35,6 +35,7 @@ FORMATS = (
 # `| model |` header is not one: other engines print llama-bench-style tables under it.)
 MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
+_REPACKED = re.compile(r"\s*=+ Repacked \d+ tensors")  # ik_llama.cpp's `-rtr 1` loader line
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
 _JSON_FIGURES = ("n_gpu_layers", "n_batch", "n_ubatch", "n_threads", "flash_attn")
@@ -112,6 +113,8 @@ def _table_records(text: str) -> list[Record]:
             for earlier in unversioned:
                 earlier.engine_version = _version(*build.groups())
             unversioned = []
+        if _REPACKED.match(line):  # printed inside the table as each model loads: no row, not its end
+            continue
         whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
         lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
         if not whole_row and not lost_bar:  # whole rows only
@@ -238,16 +241,29 @@ def _csv_records(text: str, problems: list[str]) -> list[Record]:
 
 
 def _server_records(text: str) -> list[Record]:
-    """One summary record over llama-server's per-task timings: median generation tok/s."""
+    """One summary record over llama-server's per-task timings (median generation tok/s) per
+    run: tasks a line no server prints stands between (a user's label over each server's
+    timings, a diff's `---` between its two logs) are another run's."""
     if "eval time" not in text:
         return _running_records(text)
     # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
     server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
+    runs = [run for run in _RUN_BREAK.split(server) if _EVAL.search(run)]
+    return [record for run in runs or [server] if (record := _server_record(run))]
+
+
+# a line no server prints: a user's label (`ik_llama.cpp -fa -fmoe  ~ 1000 - 500`), a diff's `---`
+# or hunk header (`1293,1309c1293,1309`); server lines carry `:`, `=`, `|` or `[`, or are dots
+_RUN_BREAK = re.compile(r"^[^:=|\[\]\n.]*[^\s:=|\[\]\n.][^:=|\[\]\n]*$", re.MULTILINE)
+
+
+def _server_record(server: str) -> Record | None:
+    """The summary record of one run's llama-server timings, or None without a generation rate."""
     timings = _EVAL.findall(server)
     generation = [number(m[3]) for m in timings if m[0] == "eval" and int(m[2]) > 1]
     value = median(v for v in generation if v)
     if value is None:
-        return []
+        return None
     drafts = _DRAFT.findall(server)
     accepted = sum(int(d[1]) for d in drafts)
     drafted = sum(int(d[2]) for d in drafts)
@@ -266,16 +282,14 @@ def _server_records(text: str) -> list[Record]:
     if positions:
         rates = [number(rate) for rate in positions[-1].split(",")]
         figures.update(figures_of((f"accept_pos_{i}", r) for i, r in enumerate(rates, start=1)))
-    return [
-        benchmark(
-            value,
-            "llama.cpp.server_log",
-            engine=ENGINE,
-            accept_length=median(lengths),
-            num_steps=len(positions[-1].split(",")) if positions else None,
-            figures=figures,
-        )
-    ]
+    return benchmark(
+        value,
+        "llama.cpp.server_log",
+        engine=ENGINE,
+        accept_length=median(lengths),
+        num_steps=len(positions[-1].split(",")) if positions else None,
+        figures=figures,
+    )
 
 
 def _running_records(text: str) -> list[Record]:

@@ -54,6 +54,7 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     cells = row_cells(line)
     if len(cells) != len(header):
         return
+    header = _position_columns(header)
     for column, cell in zip(header, cells, strict=True):
         positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
@@ -62,6 +63,20 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
         number = VALUE.fullmatch(_TIMES.sub("", cell))
         if number:
             yield column, number[1], number[3] or ""
+
+
+_POSITION_COLUMN = re.compile(r"pos(?:ition)?[ _-]?(\d{1,2})", re.IGNORECASE)
+
+
+def _position_columns(header: list[str]) -> list[str]:
+    """A header of per-position acceptance columns (`acceptance_length | pos_0 | ... | pos_7`) with
+    each named as the draft position it counts (`accept_pos_1` for `pos_0`: first is first)."""
+    positions = [_POSITION_COLUMN.fullmatch(column.strip()) for column in header]
+    found = [int(match[1]) for match in positions if match]
+    if len(found) < 2 or not any("accept" in column.lower() for column in header):
+        return header
+    return [f"accept_pos_{int(match[1]) - min(found) + 1}" if match else column
+            for column, match in zip(header, positions, strict=True)]
 
 
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
@@ -124,6 +139,18 @@ def is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
         named_rows and name_of(cells[1], "")[0] in HEADLINES)))
     return (columns and not any(VALUE.fullmatch(cell) and not _PERCENTILE_COLUMN.fullmatch(cell) for cell in cells)
             and bool(TABLE_RULE.match(next_line.strip())))
+
+
+_PERCENT_CELL = re.compile(r"p?\d{1,2}(?:\.\d+)?\s*(?:%|th)")
+
+
+def is_distribution_header(cells: list[str], next_line: str) -> bool:
+    """Whether a bar line heads a table of percentiles, the spread of the run printed above it
+    and no result of its own: EvalScope's `Percentile | TTFT (s) | ...` over `10%` rows, or
+    `Metric | 1% | 5% | ... | 99%` over one row per quantity."""
+    named = [cell.strip().lower() for cell in cells if cell.strip()]
+    return len(named) > 2 and bool(TABLE_RULE.match(next_line.strip())) and (
+        named[0] in ("percentile", "percentiles") or all(_PERCENT_CELL.fullmatch(cell) for cell in named[1:]))
 
 
 def joined_header(above: str, cells: list[str]) -> list[str]:

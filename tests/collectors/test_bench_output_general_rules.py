@@ -1185,3 +1185,120 @@ def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [
         ("prompt_tok_s", 2894.42), ("output_tok_s", 41.2), ("total_tok_s", 230.1)]
+
+
+@pytest.mark.parametrize("percentiles", [
+    # modelscope/evalscope docs (2025): tabulate's grid, one row per percentile
+    ("Percentile results:\n+------------+----------+----------------------+\n"
+     "| Percentile | TTFT (s) | Throughput(tokens/s) |\n+------------+----------+----------------------+\n"
+     "|    10%     |  0.0962  |       29.9767        |\n|    99%     |  0.1247  |       31.6691        |\n"
+     "+------------+----------+----------------------+\n"),
+    # evalscope 2026: a box table, one column per percentile, one row per quantity
+    ("Percentile results:\n┌────────────────┬─────────┬─────────┐\n│ Metric         │      1% │     99% │\n"
+     "├────────────────┼─────────┼─────────┤\n│ TTFT (ms)      │  176.30 │ 2319.52 │\n"
+     "│ Output (tok/s) │   49.15 │   59.45 │\n└────────────────┴─────────┴─────────┘\n"),
+])
+def test_a_table_of_percentiles_is_the_spread_of_the_result_above_not_results(percentiles: str) -> None:
+    summary = ("Benchmarking summary:\n| Number of concurrency           | 5        |\n"
+               "| Output token throughput (tok/s) | 132.6926 |\n| Request throughput (req/s)      | 0.5212   |\n\n")
+    [record] = read_benchmark_output(summary + percentiles).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 132.6926, 5)
+
+
+def test_gen_per_second_is_the_output_rate() -> None:
+    # modelscope/evalscope docs (2026), multi-turn perf: rich's `Performance Overview` table, `Gen/s`
+    # the generated tokens per second beside `RPS`
+    text = ("            Performance Overview\n┏━━━━━━┳━━━━━━┳━━━━━┳━━━━━━┳━━━━━━━━━┳━━━━━━━━━┓\n"
+            "┃Conc. ┃ Rate ┃ Num ┃  RPS ┃   Gen/s ┃ Success ┃\n┡━━━━━━╇━━━━━━╇━━━━━╇━━━━━━╇━━━━━━━━━╇━━━━━━━━━┩\n"
+            "│   10 │    - │  20 │ 4.32 │ 1103.48 │  100.0% │\n└──────┴──────┴─────┴──────┴─────────┴─────────┘\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 1103.48, 10)
+    assert record.figures["request_throughput"] == 4.32
+
+
+@pytest.mark.parametrize(("heading", "settings"), [
+    # a Rust engine's issue (paiml/realizar, 2026): the load named once in the heading over the table
+    ("## Benchmark Results (probador llm load, c=1, 60s)\n\n", ""),
+    # InternLM/lmdeploy docs/en/quantization/kv_quant.md: a bold configuration line below the table
+    ("", "\n**Test configuration**: GPU: H200, Dataset: ShareGPT, Concurrency: 1, Requests: 5000\n"),
+])
+def test_a_load_named_once_for_the_paste_is_every_results_load(heading: str, settings: str) -> None:
+    table = ("| Runtime | tok/s | P50 (ms) |\n|---------|-------|----------|\n"
+             "| llama.cpp | 32.1 | 40 |\n| ollama | 11.3 | 95 |\n")
+    records = read_benchmark_output(heading + table + settings).records
+    assert [(r.value, r.concurrency) for r in records] == [(32.1, 1), (11.3, 1)]
+    logged = "".join(f"2026-03-01 10:00:00,000 - INFO - {line}\n" for line in (heading + table + settings).splitlines())
+    assert [r.concurrency for r in read_benchmark_output(logged).records] == [1, 1]  # through a logger too
+
+
+def test_flags_noted_after_a_result_lines_figures_leave_it_a_result_line() -> None:
+    # vllm-project/vllm#12315: benchmark_throughput.py's `Throughput: {} requests/s, {} total tokens/s,
+    # {} output tokens/s` lines in quoted bullets, the user's `@ --num-scheduler-steps N` after each
+    text = ("- > Throughput: 3.28 requests/s, 1414.42 total tokens/s, 714.48 output tokens/s @ --num-scheduler-steps 1\n"
+            "- > Throughput: 3.47 requests/s, 1496.33 total tokens/s, 755.85 output tokens/s @ --num-scheduler-steps 10\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["total_tok_s"]) for r in records] == [
+        ("output_tok_s", 714.48, 1414.42), ("output_tok_s", 755.85, 1496.33)]
+    # a command line is still no result: its label-less start is no figure
+    assert read_benchmark_output("vllm serve model --max-num-seqs 8 --port 8000\n").records == []
+
+
+@pytest.mark.parametrize("closing", ["}\n", ""])
+def test_llama_servers_timings_object_names_its_prompt_and_generation_rates(closing: str) -> None:
+    # ggml-org/llama.cpp tools/server/server.cpp: a response's `timings` (prompt_n, prompt_ms,
+    # prompt_per_token_ms, prompt_per_second, predicted_n, ..., predicted_per_second); cut before its brace too
+    text = ('{\n  "model": "gemma-3n-E2B:Q4_K_XL",\n  "timings": {\n    "prompt_n": 1,\n    "prompt_ms": 15.079,\n'
+            '    "prompt_per_second": 66.31739505272233,\n    "predicted_n": 5,\n    "predicted_ms": 48.984,\n'
+            '    "predicted_per_second": 102.07414666013392\n  }\n' + closing)
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", pytest.approx(102.074146))
+    assert record.figures["prompt_tok_s"] == pytest.approx(66.317395)
+
+
+def test_a_result_json_cut_before_its_closing_brace_reads_its_whole_pairs() -> None:
+    # sgl-project/sglang python/sglang/bench_serving.py: the result dict json.dump-ed (`Infinity` for an
+    # unset request rate), pasted pretty-printed and cut after a whole line, before its ITL keys and `}`
+    text = ('{\n "backend": "sglang",\n "request_rate": Infinity,\n "max_concurrency": 1,\n'
+            ' "request_throughput": 0.16899863717468722,\n "output_throughput": 173.0546044668797,\n'
+            ' "total_throughput": 1557.4914402019174,\n "p99_ttft_ms": 704.5300076203421,\n')
+    for paste in (text, f"My result from last night:\n\n{text}\nAny idea why the ITL is so high?\n"):
+        [record] = read_benchmark_output(paste).records
+        assert (record.metric, record.value, record.concurrency) == ("output_tok_s", pytest.approx(173.0546), 1)
+        assert record.figures["ttft_ms_p99"] == pytest.approx(704.53)
+
+
+@pytest.mark.parametrize("lead", ["", "Here is my log:\n", "$ vllm bench serve --max-concurrency 10\n"])
+def test_a_users_sentence_ending_in_an_aside_above_a_known_block_is_prose(lead: str) -> None:
+    # vllm-project/vllm (2026-04, an SM120 PR comment): a sentence quoting a per-request peak in
+    # parentheses, over vllm bench serve's block (vllm/benchmarks/serve.py's `{:<40} {:<10}` lines)
+    text = (f"{lead}I just tested using two Blackwell GPUs, and for BS1 it shows a reasonable inference speed(max peak"
+            " was 37.8 tokens/s)\n\n============ Serving Benchmark Result ============\n"
+            "Successful requests:                     100\nMaximum request concurrency:             10\n"
+            "Request throughput (req/s):              0.73\nOutput token throughput (tok/s):         93.08\n"
+            "Total token throughput (tok/s):          186.15\n==================================================\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.concurrency) == (93.08, 10)
+
+
+def test_per_position_acceptance_columns_count_draft_positions_from_the_first() -> None:
+    # vllm-project/speculators (2026, an RFC's draft evaluation): `pos_0 .. pos_7` percentages beside acceptance_length
+    text = ("| subset | acceptance_length | pos_0 | pos_1 | pos_2 |\n| --- | --- | --- | --- | --- |\n"
+            "| HumanEval | 4.573 | 83.7% | 68.5% | 56.2% |\n| writing | 2.636 | 61.7% | 38.8% | 24.4% |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.accept_length) for r in records] == [("HumanEval", 4.573), ("writing", 2.636)]
+    assert records[0].figures["accept_pos_1"] == pytest.approx(0.837)
+    assert records[0].figures["accept_pos_3"] == pytest.approx(0.562)
+
+
+def test_server_timings_under_a_label_of_their_own_are_a_run_beside_the_client_results() -> None:
+    # an engine's GGUF prefill PR (2025-07): `**Main**` and `**PR**` over the engine's own `Request completed`
+    # lines, `**Baseline (llama.cpp)**` over llama-server's print_timings (tools/server/server.cpp)
+    text = ("**Main**\n```\nRequest completed - E2E time: 6.76s, TTFT: 4.03s, Prefill: 1927 tokens (478.1 tokens/s),"
+            " Decode: 264 tokens (96.9 tokens/s)\n```\n\n**Baseline (llama.cpp)**\n```\n"
+            "prompt eval time =     458.04 ms /  1928 tokens (    0.24 ms per token,  4209.21 tokens per second)\n"
+            "       eval time =    2932.51 ms /   156 tokens (   18.80 ms per token,    53.20 tokens per second)\n```\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(96.9, 478.1), (53.2, 4209.21)]
+    # unlabelled, the server's timings are the server side of the client's run
+    unlabelled = text.replace("**Main**\n", "").replace("**Baseline (llama.cpp)**\n", "")
+    assert [r.value for r in read_benchmark_output(unlabelled).records] == [96.9]

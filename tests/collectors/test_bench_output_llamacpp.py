@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, parse_benchmark_output
+from sessiontui.collectors.bench_output import (
+    derive_config_name,
+    parse_benchmark_output,
+    read_benchmark_output,
+)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "bench"
 
@@ -108,3 +112,39 @@ def test_print_timings_behind_journald_and_debug_prefixes_with_a_padded_equals_r
             " tokens per second) | n_decoded=10 slot_id=0\n")
     [record] = parse_benchmark_output(text)
     assert (record.value, record.figures["prompt_tok_s"]) == (64.49, 118.49)
+
+
+# ggml-org/llama.cpp tools/server/server.cpp print_timings: `prompt eval time = %10.2f ms / %5d tokens (...
+# %8.2f tokens per second)` then `       eval time = ...`; a user pastes two servers' timings under labels
+_TIMINGS = ("prompt eval time =   35744.63 ms /  1053 tokens (   33.95 ms per token,    {prompt} tokens per second)\n"
+            "       eval time =   33454.47 ms /   426 tokens (   78.53 ms per token,    {gen} tokens per second)\n")
+
+
+@pytest.mark.parametrize("between", ["ik_llama.cpp -fa -fmoe  ~ 1000 - 500\n\n", "---\n"])
+def test_server_timings_a_line_no_server_prints_separates_are_two_runs(between: str) -> None:
+    text = ("llama.cpp ~ 1000 - 500\n" + _TIMINGS.format(prompt=29.46, gen=12.73) + "\n" + between
+            + _TIMINGS.format(prompt=52.46, gen=10.43))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(12.73, 29.46), (10.43, 52.46)]
+
+
+def test_server_timings_of_one_log_stay_one_summary() -> None:
+    text = ("srv  log_server_r: request: POST /completion 127.0.0.1 200\n" + _TIMINGS.format(prompt=29.46, gen=12.0)
+            + "slot      release: id  0 | task 5 | stop processing\n" + _TIMINGS.format(prompt=30.0, gen=14.0))
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["requests"]) == (13.0, 2.0)
+
+
+@pytest.mark.parametrize(("wrap", "prefix"), [(False, ""), (True, ""), (True, "2025-04-01 10:00:00,000 - INFO - ")])
+def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap: bool, prefix: str) -> None:
+    # ikawrakow/ik_llama.cpp llama-bench with `-rtr 1`: the loader's `============ Repacked N tensors` is
+    # printed between the header rule and the rows; a narrow terminal may wrap every row in two as well
+    rows = [("| llama 8B IQ4_NL - 4.5 bpw      |   4.35 GiB |     8.03 B | CPU", f"|       4 |   1 | {test} | {rate} |")
+            for test, rate in (("pp64", "183.79 ± 3.47"), ("tg64", "110.81 ± 0.03"))]
+    text = ("| model                          |       size |     params | backend    | threads | rtr | test | t/s |\n"
+            "| ------------------------------ | ---------: | ---------: | ---------- | ------: | --: | ---: | --: |\n"
+            "============ Repacked 225 tensors\n"
+            + "".join(f"{head}\n   {tail}\n" if wrap else f"{head}    {tail}\n" for head, tail in rows))
+    records = read_benchmark_output("".join(f"{prefix}{line}\n" for line in text.splitlines())).records
+    assert [(r.source_format, r.metric, r.value) for r in records] == [
+        ("llama.cpp.llama-bench", "prompt_tok_s", 183.79), ("llama.cpp.llama-bench", "output_tok_s", 110.81)]

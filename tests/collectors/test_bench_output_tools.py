@@ -763,3 +763,48 @@ def test_a_trtllm_bench_report_json_is_one_run_headed_by_its_system_output_throu
     assert (record.value, record.model, record.input_len) == (2844.4, "meta-llama/Llama-3.1-8B", 128)
     assert (record.figures["total_tok_s"], record.figures["per_user_output_tok_s"]) == (4266.6, 412.5)
     assert (record.figures["ttft_ms_median"], record.figures["request_throughput"]) == (30.0, 11.1)
+
+
+# AISBench/benchmark docs/source_en/base_tutorials/scenes_intro/performance_benchmark.md: `ais_bench --mode perf`
+# prints a per-request statistics grid, then the run's `Common Metric | Stage | Value` grid
+AISBENCH = """\
+[2026-04-08 05:27:40,180] [ais_bench] [INFO] Performance Results of task [vllm-api-stream-chat/demo_gsm8k]:
+╒══════════════════════════╤═════════╤═════════════════╤═════════════════╤═════════════════╤═════╕
+│ Performance Parameters   │ Stage   │ Average         │ Min             │ P99             │  N  │
+╞══════════════════════════╪═════════╪═════════════════╪═════════════════╪═════════════════╪═════╡
+│ TTFT                     │ total   │ 238.6 ms        │ 107.9 ms        │ 276.3 ms        │  8  │
+├──────────────────────────┼─────────┼─────────────────┼─────────────────┼─────────────────┼─────┤
+│ OutputTokenThroughput    │ total   │ 16.5261 token/s │ 16.2402 token/s │ 17.2202 token/s │  8  │
+╘══════════════════════════╧═════════╧═════════════════╧═════════════════╧═════════════════╧═════╛
+╒══════════════════════════╤═════════╤═══════════════════╕
+│ Common Metric            │ Stage   │ Value             │
+╞══════════════════════════╪═════════╪═══════════════════╡
+│ Benchmark Duration       │ total   │ 41161.2934 ms     │
+├──────────────────────────┼─────────┼───────────────────┤
+│ Concurrency              │ total   │ 5.8273            │
+├──────────────────────────┼─────────┼───────────────────┤
+│ Max Concurrency          │ total   │ 16                │
+├──────────────────────────┼─────────┼───────────────────┤
+│ Request Throughput       │ total   │ 0.1944 req/s      │
+├──────────────────────────┼─────────┼───────────────────┤
+│ Output Token Throughput  │ total   │ 96.6928 token/s   │
+├──────────────────────────┼─────────┼───────────────────┤
+│ Total Token Throughput   │ total   │ 379.9686 token/s  │
+╘══════════════════════════╧═════════╧═══════════════════╛
+"""
+
+
+def test_aisbench_perf_result_is_one_run_headed_by_its_common_metric_output_rate() -> None:
+    parsed = read_benchmark_output(AISBENCH)
+    [record] = parsed.records
+    assert (record.source_format, record.value, record.concurrency) == ("aisbench.perf", 96.6928, 16)
+    assert record.figures["request_throughput"] == 0.1944 and record.figures["total_tok_s"] == 379.9686
+    assert record.figures["ttft_ms_p99"] == 276.3 and record.figures["per_user_output_tok_s_mean"] == 16.5261
+    assert record.figures["bench_duration_s"] == pytest.approx(41.1612934)
+
+
+def test_aisbench_perf_result_cut_before_its_output_rate_is_not_stored() -> None:
+    cut = AISBENCH[: AISBENCH.index("│ Output Token Throughput")]
+    parsed = read_benchmark_output(cut)
+    assert parsed.records == [] and parsed.problems == [
+        "aisbench.perf: a result without its Output Token Throughput (cut), not stored"]
