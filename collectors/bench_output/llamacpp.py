@@ -106,22 +106,22 @@ def _table_records(text: str) -> list[Record]:
     records: list[Record] = []
     unversioned: list[Record] = []
     header: list[str] | None = None
+    closed = True  # whether the header ends in `|`: a row that does not where it does was cut
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
             for earlier in unversioned:
                 earlier.engine_version = _version(*build.groups())
             unversioned = []
-        whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
-        lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
-        if not whole_row and not lost_bar:  # whole rows only
+        if line.count("|") < 2:  # rows only, outer pipes or not (GitHub's rendered table copies without them)
             header = None
             continue
         cells = _cells(line)
         lowered = [cell.lower() for cell in cells]
         if "t/s" in lowered or "s_tg t/s" in lowered:
-            header = lowered
-        elif header and len(cells) == len(header) and not set(line.strip()) <= set("|-: "):
+            header, closed = lowered, line.rstrip().endswith("|")
+        elif (header and len(cells) == len(header) and line.rstrip().endswith("|") == closed
+              and not set(line.strip()) <= set("|-: ")):
             row = dict(zip(header, cells, strict=True))
             record: Record | None
             if "s_tg t/s" in row:

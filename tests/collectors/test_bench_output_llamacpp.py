@@ -66,6 +66,21 @@ def test_columns_are_matched_by_name_not_position() -> None:
     assert (record.value, record.model, record.output_len) == (150.5, "qwen3 4B Q8_0", 128)
 
 
+def test_a_table_copied_from_githubs_rendering_without_outer_pipes_is_read_row_by_row() -> None:
+    # ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp markdown_printer: `| model | ... | t/s |`
+    # rows; copied back from a rendered GitHub page they lose their outer pipes and padding
+    table = (
+        "model | size | params | backend | ngl | test | t/s\n"
+        "-- | -- | -- | -- | -- | -- | --\n"
+        "llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | pp 128 | 144.47 ± 0.22\n"
+        "llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | tg 128 | 20.06 ± 0.66\n"
+    )
+    records = parse_benchmark_output(table)
+    assert [(r.metric, r.value, r.model) for r in records] == [
+        ("prompt_tok_s", 144.47, "llama 7B Q4_0"), ("output_tok_s", 20.06, "llama 7B Q4_0")]
+    assert records[0].source_format == "llama.cpp.llama-bench"
+
+
 def test_truncated_table_drops_the_partial_row() -> None:
     text = (FIXTURES / "llama_bench.md").read_text()
     cut = text[: text.index("97.64")]
