@@ -783,7 +783,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
                 above) and not _NOT_A_NAME.search(above):
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)
-        _test_row(record, result)
+        _test_row(record, result, lines[result.last] if result.first == result.last else "")
     return records
 
 
@@ -793,11 +793,11 @@ _COMBINED_TEST = re.compile(r"(?<!\w)pp\s*\d+\s*\+\s*tg\s*\d+", re.IGNORECASE)
 _GENERATION_TEST = re.compile(r"(?<![a-z])tg\s*\d+", re.IGNORECASE)
 
 
-def _test_row(record: Record, result: _Result) -> None:
-    """A row naming a llama-bench test (compare-llama-bench.py's `| Model | Test | t/s master |`
-    rows) says what its unqualified t/s counts, as llama-bench does: `pp512` the prompt,
-    `pp512+tg128` prompt and generation (the total)."""
-    name = record.config or ""
+def _test_row(record: Record, result: _Result, row: str) -> None:
+    """A row naming a llama-bench test in its name or any cell (compare-llama-bench.py's
+    `| Model | Test | t/s master |` rows) says what its unqualified t/s counts, as llama-bench
+    does: `pp512` the prompt, `pp512+tg128` prompt and generation (the total)."""
+    name = f"{record.config or ''} {row}"
     if "throughput_tok_s" not in result.readings:
         return
     if _COMBINED_TEST.search(name):

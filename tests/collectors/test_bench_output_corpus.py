@@ -53,8 +53,6 @@ KNOWN_MISSES: dict[str, str] = {
         "not yet fixed: llama-bench rows under an elided header are not found",
     "bench/b26/sglang_test_framework_metrics_summary_broken_emoji_fffd.txt":
         "not yet fixed: a latency figure read in the wrong unit",
-    "bench/b26/llama_bench_2023_metal_master_vs_pr_speedup_columns_th.md":
-        "not yet fixed: headline read as the tg rate, the pp row comes first",
     "bench/b27/mlperf_loadgen_llama31_8b_server_summary_additional_stats_cut.txt":
         "not yet fixed: LoadGen's `Completed samples per second` not read as request throughput",
     "bench/b27/mlperf_loadgen_server_invalid_summary_early_stopping_recommendations.txt":

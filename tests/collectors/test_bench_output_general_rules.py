@@ -1185,3 +1185,14 @@ def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [
         ("prompt_tok_s", 2894.42), ("output_tok_s", 41.2), ("total_tok_s", 230.1)]
+
+
+def test_a_test_cell_after_the_rows_name_still_says_which_rate_its_t_s_is() -> None:
+    # a hand-merged comparison of llama-bench tables (ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp
+    # markdown_printer's `model | size | test | th | t/s` columns, the t/s column doubled per branch)
+    text = ("| model               |       size | test       |    th |   master t/s |       PR t/s |  speedup |\n"
+            "| ------------------- | ---------: | ---------- | ----: | -----------: | -----------: | -------: |\n"
+            "| LLaMA 7B mostly F16 |  12.55 GiB | pp 512     |     4 | 1125.99 ± 0.69 | 1265.30 ± 1.54 | 1.124 |\n"
+            "| LLaMA 7B mostly F16 |  12.55 GiB | tg 128     |     4 |   29.10 ± 0.02 |   29.20 ± 0.03 | 1.003 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 1125.99), ("output_tok_s", 29.1)]
