@@ -35,6 +35,7 @@ FORMATS = (
 # `| model |` header is not one: other engines print llama-bench-style tables under it.)
 MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
+_MEAN_STD = re.compile(r"\d[\d.]*\s*±\s*\d[\d.]*")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
 _JSON_FIGURES = ("n_gpu_layers", "n_batch", "n_ubatch", "n_threads", "flash_attn")
@@ -101,7 +102,7 @@ def _cells(line: str) -> list[str]:
 def _table_records(text: str) -> list[Record]:
     """One record per row of every llama-bench or llama-batched-bench markdown table; llama-bench
     rows are versioned by the `build:` line after their table."""
-    if "t/s" not in text:
+    if "t/s" not in text and "±" not in text:
         return []
     records: list[Record] = []
     unversioned: list[Record] = []
@@ -120,19 +121,30 @@ def _table_records(text: str) -> list[Record]:
         lowered = [cell.lower() for cell in cells]
         if "t/s" in lowered or "s_tg t/s" in lowered:
             header, closed = lowered, line.rstrip().endswith("|")
-        elif (header and len(cells) == len(header) and line.rstrip().endswith("|") == closed
-              and not set(line.strip()) <= set("|-: ")):
-            row = dict(zip(header, cells, strict=True))
-            record: Record | None
-            if "s_tg t/s" in row:
-                record = _batched_record(row)
-            else:
-                record = _row_record(row)
-                if record is not None:
-                    unversioned.append(record)
+            continue
+        if header:
+            whole = line.rstrip().endswith("|") == closed and not set(line.strip()) <= set("|-: ")
+            row = dict(zip(header, cells, strict=True)) if whole and len(cells) == len(header) else {}
+        else:
+            row = _headless_row(cells)
+        record: Record | None
+        if "s_tg t/s" in row:
+            record = _batched_record(row)
+        else:
+            record = _row_record(row) if row else None
             if record is not None:
-                records.append(record)
+                unversioned.append(record)
+        if record is not None:
+            records.append(record)
     return records
+
+
+def _headless_row(cells: list[str]) -> dict[str, str]:
+    """A llama-bench row whose header the user elided, known by its last two cells (a test
+    such as `pp512`, then `mean ± std`): its model, test and t/s; empty for any other row."""
+    if len(cells) < 3 or not cells[-2] or not _TEST.match(cells[-2]) or not _MEAN_STD.fullmatch(cells[-1]):
+        return {}
+    return {"model": cells[0], "test": cells[-2], "t/s": cells[-1]}
 
 
 def _row_test(row: dict[str, str]) -> dict[str, Any] | None:

@@ -49,8 +49,6 @@ KNOWN_MISSES: dict[str, str] = {
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
     "bench/b26/trtllm_bench_blog_dsr1_h200_min_latency_per_user_tokens_sec_user_label.md":
         "not yet fixed: the `Per User Output Throughput [w/ ctx] (tps/user)` figure is not read",
-    "bench/b26/llama_bench_sycl_2024_device_table_elided_header_rows_only.md":
-        "not yet fixed: llama-bench rows under an elided header are not found",
     "bench/b26/sglang_test_framework_metrics_summary_broken_emoji_fffd.txt":
         "not yet fixed: a latency figure read in the wrong unit",
     "bench/b27/mlperf_loadgen_llama31_8b_server_summary_additional_stats_cut.txt":
