@@ -51,10 +51,6 @@ KNOWN_MISSES: dict[str, str] = {
         "not yet fixed: the `Per User Output Throughput [w/ ctx] (tps/user)` figure is not read",
     "bench/b26/sglang_test_framework_metrics_summary_broken_emoji_fffd.txt":
         "not yet fixed: a latency figure read in the wrong unit",
-    "bench/b27/mlperf_loadgen_llama31_8b_server_summary_additional_stats_cut.txt":
-        "not yet fixed: LoadGen's `Completed samples per second` not read as request throughput",
-    "bench/b27/mlperf_loadgen_server_invalid_summary_early_stopping_recommendations.txt":
-        "not yet fixed: LoadGen's `Completed samples per second` not read as request throughput",
     "bench/b27/mlx_lm_wired_vs_not_wired_phase_rows_toks_per_sec_cells.md":
         "not yet fixed: two tables read as one result",
     "bench/b27/custom_loadgen_spaced_tables_baseline_and_saturation_conc_tok_s_goodput.txt":

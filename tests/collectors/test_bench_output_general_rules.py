@@ -10,6 +10,7 @@ import pytest
 
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.bench_output.common import slug
+from sessiontui.collectors.bench_output.labels import name_of
 
 
 def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None:
@@ -1196,3 +1197,22 @@ def test_a_test_cell_after_the_rows_name_still_says_which_rate_its_t_s_is() -> N
             "| LLaMA 7B mostly F16 |  12.55 GiB | tg 128     |     4 |   29.10 ± 0.02 |   29.20 ± 0.03 | 1.003 |\n")
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 1125.99), ("output_tok_s", 29.1)]
+
+
+def test_loadgen_samples_per_second_is_the_request_rate_and_its_scheduled_one_the_load() -> None:
+    # mlcommons/inference loadgen/results.cc PerformanceSummary::LogSummary: `Completed samples per second    : `,
+    # `Completed tokens per second: ` (Server with token latencies), `Scheduled samples per second : `
+    text = ("================================================\nMLPerf Results Summary\n"
+            "================================================\nSUT name : PySUT\nScenario : Server\n"
+            "Mode     : PerformanceOnly\nCompleted samples per second    : 11.07\n"
+            "Completed tokens per second: 1264.46\nResult is : VALID\n\n"
+            "Scheduled samples per second : 11.08\n")
+    record = read_benchmark_output(text).records[0]
+    assert (record.metric, record.value) == ("output_tok_s", 1264.46)
+    assert (record.figures["request_throughput"], record.figures["request_rate"]) == (11.07, 11.08)
+
+
+def test_samples_per_second_written_as_a_unit_is_no_request_rate() -> None:
+    # huggingface/optimum-benchmark's report: `throughput | 7.60 | samples/s` counts a batch's samples
+    assert name_of("throughput", "samples/s")[0] != "request_throughput"
+    assert name_of("Completed samples per second", "")[0] == "request_throughput"
