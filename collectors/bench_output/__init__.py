@@ -23,7 +23,7 @@ from sessiontui.collectors.bench_output.common import (
     without_logger_prefix,
 )
 from sessiontui.collectors.logtext import clean
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import LARGEST, Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi)
 _SERVER_LOG = ".server_log"
@@ -39,7 +39,7 @@ KNOWN_FORMATS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class ParseResult:
     """The results found in an output (those cut short marked `partial`), and one line per result
-    left out because its headline figure was not printed whole."""
+    left out because its headline figure was not printed whole (or per figure no run measures)."""
 
     records: list[Record] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -102,7 +102,20 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         records = generic.parse(text, [], prompt_only=not cut)
         problems = [] if records else problems
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
-    return ParseResult(_with_printed_load(text, _in_printed_order(text, client or records)), problems)
+    kept = _with_printed_load(text, _in_printed_order(text, client or records))
+    return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
+
+
+def _drop_unmeasurable_figures(records: list[Record]) -> list[str]:
+    """Figures outside what any run measures (a script's queue time counted from the epoch,
+    1.7e12 ms) are left out, one line each, so the result they came with can still be stored."""
+    dropped = []
+    for number, record in enumerate(records, 1):
+        for name, value in list(record.figures.items()):
+            if not 0 <= value <= LARGEST:
+                del record.figures[name]
+                dropped.append(f"figure {name} = {value:g} of result {number} (outside 0..{LARGEST:g})")
+    return dropped
 
 
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")

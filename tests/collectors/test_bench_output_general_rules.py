@@ -1216,3 +1216,15 @@ def test_samples_per_second_written_as_a_unit_is_no_request_rate() -> None:
     # huggingface/optimum-benchmark's report: `throughput | 7.60 | samples/s` counts a batch's samples
     assert name_of("throughput", "samples/s")[0] != "request_throughput"
     assert name_of("Completed samples per second", "")[0] == "request_throughput"
+
+
+def test_a_figure_no_run_measures_is_left_out_with_a_line_and_the_result_kept() -> None:
+    # Luoxiaogan/sglang_CUSTOM results/node_test_example/summary.txt: a script's queue time counted from the
+    # epoch (1.7e12 ms) printed among sane figures; storing refuses any figure beyond 1e12
+    text = ("Throughput Metrics:\n  Request Throughput: 8.89 req/s\n  Output Token Throughput: 1136 tok/s\n"
+            "  Queue Time (ms):\n    Mean: 1735837452835.4\n")
+    parsed = read_benchmark_output(text)
+    [record] = parsed.records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 1136, 8.89)
+    assert not any(name.startswith("queue_time") for name in record.figures)
+    assert [line for line in parsed.problems if "queue_time_ms_mean" in line and "outside 0..1e+12" in line]
