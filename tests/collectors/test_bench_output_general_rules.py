@@ -1228,3 +1228,19 @@ def test_a_figure_no_run_measures_is_left_out_with_a_line_and_the_result_kept() 
     assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 1136, 8.89)
     assert not any(name.startswith("queue_time") for name in record.figures)
     assert [line for line in parsed.problems if "queue_time_ms_mean" in line and "outside 0..1e+12" in line]
+
+
+def test_a_blank_corner_over_setting_columns_and_phase_rows_is_one_result_per_column() -> None:
+    # ml-explore/mlx-examples#1069 (a maintainer's note): columns are settings, rows name the figures
+    text = (" | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("output_tok_s", 0.23, 2.35), ("output_tok_s", 4.7, 27.8)]
+
+
+def test_a_blank_corner_over_figure_columns_keeps_a_result_per_row() -> None:
+    # pandas' `DataFrame.to_markdown()` leaves the index column's header blank; its columns name figures
+    text = ("|    | engine | output tok/s |\n|---:|:-------|-------------:|\n|  0 | vllm   |        812.5 |\n"
+            "|  1 | sglang |        901.2 |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [812.5, 901.2]
