@@ -95,7 +95,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
-            records = generic.parse(text, problems, prompt_only=not cut)
+            records = _without_talk(text, cut) or generic.parse(text, problems, prompt_only=not cut)
     elif records:  # another tool's result pasted above or below a known one's
         records.extend(_other_tools_results(text, records))
     if not records and problems and plain != text and not claimed:  # a title another tool printed
@@ -150,6 +150,15 @@ def _is_prose(paragraph: str) -> bool:
     72t/s.`): the user's words about the known tool's result, not another tool's."""
     lines = [line for line in paragraph.splitlines() if line.strip()]
     return bool(lines) and all(_PROSE_LINE.fullmatch(line) and _mostly_words(line) for line in lines)
+
+
+def _without_talk(text: str, cut: bool) -> list[Record]:
+    """The results of the lines that are not the user's sentences (`it claimed 20–35 tok/s while
+    also quoting 750 tokens in 133 s.`), when those lines hold any: rates quoted in prose about
+    a table or a tool's lines are no runs of their own; [] when no line is prose or only it is."""
+    lines = text.splitlines()
+    kept = ["" if _PROSE_LINE.fullmatch(line) and _mostly_words(line) else line for line in lines]
+    return generic.parse("\n".join(kept), [], prompt_only=not cut) if kept != lines else []
 
 
 def _mostly_words(line: str) -> bool:

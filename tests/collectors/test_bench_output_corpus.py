@@ -57,8 +57,6 @@ KNOWN_MISSES: dict[str, str] = {
         "not yet fixed: one row too many read",
     "bench/b27/koboldcpp_console_smartcache_state_write_then_ctxlimit_line_think_output.txt":
         "not yet fixed: KoboldCpp line not found",
-    "bench/b27/user_pr_summary_decode_rate_table_bold_tok_s_cells_per_round.md":
-        "not yet fixed: per-round rows read as separate results",
 }
 
 

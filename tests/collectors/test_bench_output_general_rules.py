@@ -1244,3 +1244,18 @@ def test_a_blank_corner_over_figure_columns_keeps_a_result_per_row() -> None:
     text = ("|    | engine | output tok/s |\n|---:|:-------|-------------:|\n|  0 | vllm   |        812.5 |\n"
             "|  1 | sglang |        901.2 |\n")
     assert [r.value for r in read_benchmark_output(text).records] == [812.5, 901.2]
+
+
+def test_rates_quoted_in_the_users_sentences_are_no_results_beside_a_table_of_them() -> None:
+    # rkz91/coco#116 (a PR description): prose quoting claimed and derived rates around a table of two measured ones
+    text = ("The speed numbers were wrong: it claimed 20–35 tok/s while also quoting 750 tokens in 133 s.\n\n"
+            "| Output kind | Accepted per round | Time per round | Rate |\n|---|---|---|---|\n"
+            "| Trivially predictable (counting) | 8.00 | 78 ms | **103 tok/s** |\n"
+            "| Open-ended prose | 2.55 | 133 ms | **19.3 tok/s** |\n\n"
+            "Server-reported mean across 30 mixed real requests is ~14 tok/s, which is the figure to plan against.\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [103, 19.3]
+
+
+def test_a_rate_quoted_only_in_a_sentence_is_still_read() -> None:
+    text = "With the new draft model I get 182.3 tok/s on the same prompts as yesterday.\n"
+    assert [r.value for r in read_benchmark_output(text).records] == [182.3]
