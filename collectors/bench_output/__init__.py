@@ -142,7 +142,8 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     return found
 
 
-_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!]\s*")  # eight words or more, then `.`, `?` or `!`
+# eight words or more, then `.`, `?` or `!` (inside a closing bracket or quote too: `(... warmup.)`)
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!][)\]\"'”’]*\s*")
 
 
 def _is_prose(paragraph: str) -> bool:
@@ -162,9 +163,10 @@ def _without_talk(text: str, cut: bool) -> list[Record]:
 
 
 def _mostly_words(line: str) -> bool:
-    """Whether three in four of a line's tokens are words (letters, maybe ending in punctuation)."""
-    tokens = line.split()
-    return sum(bool(re.fullmatch(r"[A-Za-z][A-Za-z'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
+    """Whether three in four of a line's tokens are words (a letter first, maybe ending in
+    punctuation, maybe in brackets or quotes: `(The`, `conc-1`, `ttft_p95`, `warmup.)`)."""
+    tokens = [token.strip("()[]\"'“”‘’") for token in line.split()]
+    return sum(bool(re.fullmatch(r"[A-Za-z][\w'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
 
 
 def _claimed(paragraph: str) -> bool:

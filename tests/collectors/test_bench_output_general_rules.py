@@ -1259,3 +1259,11 @@ def test_rates_quoted_in_the_users_sentences_are_no_results_beside_a_table_of_th
 def test_a_rate_quoted_only_in_a_sentence_is_still_read() -> None:
     text = "With the new draft model I get 182.3 tok/s on the same prompts as yesterday.\n"
     assert [r.value for r in read_benchmark_output(text).records] == [182.3]
+
+
+def test_a_sentence_ending_inside_brackets_with_column_names_in_it_is_still_the_users_talk() -> None:
+    # ld-singh.github.io ai-factory-ops-lab inference report: a load generator's spaced table, then the author's line
+    text = (" conc  reqs   tok/s  goodput%\n    1    12    42.3    100.0\n    2    12    84.0    100.0\n\n"
+            "tok/s scales cleanly (42 → 84) with goodput pinned at 100% - plenty of headroom at this load."
+            " (The conc-1 ttft_p95 value is first-request warmup.)\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
