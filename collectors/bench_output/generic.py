@@ -173,6 +173,9 @@ def _open_parenthesis(line: str, at: int) -> int:
     return -1
 
 
+_COUNT_OUT_OF = re.compile(r"^\d+/$")  # the count before a `/` total, no label
+
+
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     """(label, number, unit) of each value a cleaned line prints, in order."""
     label = ""
@@ -185,6 +188,7 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if ":" in before or "=" in before or not label:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
+            head[-1] = _COUNT_OUT_OF.sub("", head[-1])  # `Generated:214/1024 in 17.61s`: the label's own count
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
         elif len(parts := _OUTSIDE_PARENS_COMMA.split(before)) > 1 and re.search("[A-Za-z]", parts[-1]):
             label = parts[-1].strip(" ;([{'\"")  # `output 182.3 tok/s, accept length 3.1`

@@ -53,8 +53,6 @@ KNOWN_MISSES: dict[str, str] = {
         " `output_throughput_per_user_tok_s` (output tokens over each request's whole latency, context included),"
         " so both read as per_user_output_tok_s_with_ctx; per_user_output_tok_s is `Per User Output Speed` (1/TPOT),"
         " printed beside it in the same reports; the reader gives 158.1196 under that name",
-    "bench/b27/koboldcpp_console_smartcache_state_write_then_ctxlimit_line_think_output.txt":
-        "not yet fixed: KoboldCpp line not found",
 }
 
 

@@ -1267,3 +1267,12 @@ def test_a_sentence_ending_inside_brackets_with_column_names_in_it_is_still_the_
             "tok/s scales cleanly (42 → 84) with goodput pinned at 100% - plenty of headroom at this load."
             " (The conc-1 ttft_p95 value is first-request warmup.)\n")
     assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
+
+
+def test_a_count_out_of_a_total_after_a_label_keeps_the_label_for_the_values_after_it() -> None:
+    # KoboldCpp 1.117's summary line (LostRuins/koboldcpp#2347): `Generated:214/1024 in 17.61s (12.16T/s)`,
+    # where older ones printed `Amt:214/1024, ..., Generate:17.61s (12.16T/s)`
+    text = ("[22:32:26] CtxLimit:230/12288, Init:0.12s, Processed:16 in 0.53s (30.36T/s),"
+            " Generated:214/1024 in 17.61s (12.16T/s), Total:18.25s\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 12.16, 30.36)
