@@ -213,8 +213,14 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to|includ(?:es|ing)|incl\.)"
                          r"(?![\w.])[^)]*\)", re.I)
-# `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
-_PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
+# `90% percentile latency`, `99th percentile TTFT`, MLPerf LoadGen's `99.90 percentile latency (ns)`:
+# the statistic's usual name, `p90 latency` (`p999` for 99.9)
+_PERCENTILE_WORDS = re.compile(r"(?<![\w.])(\d{1,2})(?:\.(\d+))?(?:%|th|st|nd|rd)?\s+percentile\b", re.I)
+
+
+def _percentile_name(match: re.Match[str]) -> str:
+    """`p90` for `90%`, `90th` or `90.00`; `p999` for `99.90`."""
+    return f"p{match[1]}{(match[2] or '').rstrip('0')}"
 # `TTFT: 117.59 ms (p50: 95.63 ms, p90: 207.66 ms, max: 566.05 ms)`: the statistics in parentheses
 # after a quantity's value are that quantity's (mini-sglang's benchmark client)
 _STATS_IN_PARENTHESES = re.compile(
@@ -286,7 +292,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
-        line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule

@@ -1276,3 +1276,16 @@ def test_a_count_out_of_a_total_after_a_label_keeps_the_label_for_the_values_aft
             " Generated:214/1024 in 17.61s (12.16T/s), Total:18.25s\n")
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 12.16, 30.36)
+
+
+def test_loadgen_percentile_lines_are_statistics_of_the_one_result() -> None:
+    # mlcommons/inference loadgen/results.cc: `DoubleToString(lp.percentile * 100) + " percentile latency (ns)   : "`
+    text = ("Completed samples per second    : 11.07\nCompleted tokens per second: 1264.46\n\n"
+            "Mean latency (ns)               : 4335286743\n50.00 percentile latency (ns)   : 4004045558\n"
+            "90.00 percentile latency (ns)   : 6909235804\n99.90 percentile latency (ns)   : 11650218811\n\n"
+            "Completed tokens per second                 : 1264.46\n"
+            "Mean First Token latency (ns)               : 169476022\n"
+            "99.00 percentile first token latency (ns)   : 1016118108\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.figures["p90_latency_ns"], record.figures["p999_latency_ns"]) == (6909235804, 11650218811)
+    assert math.isclose(record.figures["ttft_ms_p99"], 1016.118108)
