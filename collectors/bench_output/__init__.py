@@ -143,6 +143,7 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
 
 
 # eight words or more, then `.`, `?` or `!` (inside a closing bracket or quote too: `(... warmup.)`)
+_LABELLED_VALUE = re.compile(r"[A-Za-z)\]]\s*[:=]\s*[-+~]?\.?\d")  # `efficiency: 0.059`, `bs=8`
 _PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!][)\]\"'”’]*\s*")
 
 
@@ -150,16 +151,24 @@ def _is_prose(paragraph: str) -> bool:
     """Whether every line of a paragraph is a sentence of words (`I see tg speed stays around
     72t/s.`): the user's words about the known tool's result, not another tool's."""
     lines = [line for line in paragraph.splitlines() if line.strip()]
-    return bool(lines) and all(_PROSE_LINE.fullmatch(line) and _mostly_words(line) for line in lines)
+    return bool(lines) and all(_is_sentence(line) for line in lines)
 
 
 def _without_talk(text: str, cut: bool) -> list[Record]:
     """The results of the lines that are not the user's sentences (`it claimed 20–35 tok/s while
     also quoting 750 tokens in 133 s.`), when those lines hold any: rates quoted in prose about
     a table or a tool's lines are no runs of their own; [] when no line is prose or only it is."""
-    lines = text.splitlines()
-    kept = ["" if _PROSE_LINE.fullmatch(line) and _mostly_words(line) else line for line in lines]
+    lines = text.split("\n")
+    said = without_logger_prefix(text).split("\n")  # a sentence logged with a prefix is one too
+    said = said if len(said) == len(lines) else lines
+    kept = ["" if _is_sentence(words) else line for line, words in zip(lines, said, strict=True)]
     return generic.parse("\n".join(kept), [], prompt_only=not cut) if kept != lines else []
+
+
+def _is_sentence(line: str) -> bool:
+    """Whether a line is a sentence of words, not a tool's labelled values (vLLM's `Avg prompt
+    throughput: 558.7 tokens/s, ... CPU KV cache usage: 0.0%.` ends in a full stop too)."""
+    return bool(_PROSE_LINE.fullmatch(line)) and _mostly_words(line) and not _LABELLED_VALUE.search(line)
 
 
 def _mostly_words(line: str) -> bool:

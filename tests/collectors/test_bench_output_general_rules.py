@@ -1289,3 +1289,21 @@ def test_loadgen_percentile_lines_are_statistics_of_the_one_result() -> None:
     [record] = read_benchmark_output(text).records
     assert (record.figures["p90_latency_ns"], record.figures["p999_latency_ns"]) == (6909235804, 11650218811)
     assert math.isclose(record.figures["ttft_ms_p99"], 1016.118108)
+
+
+def test_a_tools_labelled_values_ending_in_a_full_stop_are_no_sentence() -> None:
+    # vLLM V0 vllm/engine/metrics.py prints `Speculative metrics: Draft acceptance rate: %.3f, ... tokens: %s.`,
+    # a full stop at its end; here copied below a script's rate line, with the user's sentence under both
+    text = ("Output token throughput: 127.4 tok/s\nSpeculative metrics: Draft acceptance rate: 0.700, System"
+            " efficiency: 0.659, Number of speculative tokens: 16, Number of accepted tokens: 5.\n\n"
+            "I expected far more than the 127.4 tok/s shown above with this draft model at this batch size.\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["acceptance_rate"]) == (127.4, 0.7)
+
+
+def test_a_sentence_logged_behind_a_prefix_is_still_the_users_talk() -> None:
+    log = "2026-06-01 10:00:00,000 INFO bench: "
+    text = "".join(log + line + "\n" for line in (
+        " conc   tok/s", "    1   42.3", "    2   84.0", "",
+        "tok/s scales cleanly from 42 to 84 with plenty of headroom left at this load."))
+    assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
