@@ -24,7 +24,7 @@ from sessiontui.collectors.bench_output.common import (
     without_logger_prefix,
 )
 from sessiontui.collectors.logtext import clean
-from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.records import LARGEST, Record
 
 _FAMILIES = (sglang, vllm, trtllm, llamacpp, guidellm, tgi, aisbench)
 _SERVER_LOG = ".server_log"
@@ -42,7 +42,7 @@ KNOWN_FORMATS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class ParseResult:
     """The results found in an output (those cut short marked `partial`), and one line per result
-    left out because its headline figure was not printed whole."""
+    left out because its headline figure was not printed whole (or per figure no run measures)."""
 
     records: list[Record] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -98,7 +98,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
         if claimed:  # a known tool's output without a complete result: not read another way
             problems.append(f"{_name(claimed[0])}: output without a complete result")
         else:  # no known format: labelled lines, read by their names
-            records = generic.parse(text, problems, prompt_only=not cut)
+            records = _without_talk(text, cut) or generic.parse(text, problems, prompt_only=not cut)
     elif records:  # another tool's result pasted above or below a known one's
         records.extend(_other_tools_results(text, records))
     if not records and problems and plain != text and not claimed:  # a title another tool printed
@@ -107,7 +107,20 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
-    return ParseResult(_with_printed_load(plain, _in_printed_order(text, client or records)), problems)
+    kept = _with_printed_load(plain, _in_printed_order(text, client or records))
+    return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
+
+
+def _drop_unmeasurable_figures(records: list[Record]) -> list[str]:
+    """Figures outside what any run measures (a script's queue time counted from the epoch,
+    1.7e12 ms) are left out, one line each, so the result they came with can still be stored."""
+    dropped = []
+    for number, record in enumerate(records, 1):
+        for name, value in list(record.figures.items()):
+            if not 0 <= value <= LARGEST:
+                del record.figures[name]
+                dropped.append(f"figure {name} = {value:g} of result {number} (outside 0..{LARGEST:g})")
+    return dropped
 
 
 _RUN_LABEL = re.compile(r"(?m)^[ \t]*(?:\*\*[^*\n]+\*\*:?|#{1,6} [^\n]+)[ \t]*$")  # `**Baseline (llama.cpp)**`
@@ -153,8 +166,11 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     return found
 
 
-# eight words or more, then `.`, `?` or `!`, or an aside's `)` (`... speed(max peak was 37.8 tokens/s)`)
-_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*[.?!)]\s*")
+# eight words or more, then `.`, `?` or `!` (inside a closing bracket or quote too: `(... warmup.)`),
+# or an aside's `)` (`... speed(max peak was 37.8 tokens/s)`)
+_LABELLED_VALUE = re.compile(r"[A-Za-z)\]]\s*[:=]\s*[-+~]?\.?\d")  # `efficiency: 0.059`, `bs=8`
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*(?:[.?!][)\]\"'”’]*|\))\s*")
+_LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
 
 
 def _is_prose(paragraph: str) -> bool:
@@ -162,18 +178,33 @@ def _is_prose(paragraph: str) -> bool:
     sentences (`I see tg speed stays around 72t/s.`), with at most a lead-in (`Here is my log:`)
     or the command they ran (`$ vllm bench serve ...`) beside them."""
     lines = [line.strip() for line in paragraph.splitlines() if line.strip()]
-    sentences = [line for line in lines if _PROSE_LINE.fullmatch(line) and _mostly_words(line)]
+    sentences = [line for line in lines if _is_sentence(line)]
     return bool(sentences) and all(
         line in sentences or _LEAD_IN.fullmatch(line) or line.startswith("$ ") for line in lines)
 
 
-_LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
+def _without_talk(text: str, cut: bool) -> list[Record]:
+    """The results of the lines that are not the user's sentences (`it claimed 20–35 tok/s while
+    also quoting 750 tokens in 133 s.`), when those lines hold any: rates quoted in prose about
+    a table or a tool's lines are no runs of their own; [] when no line is prose or only it is."""
+    lines = text.split("\n")
+    said = without_logger_prefix(text).split("\n")  # a sentence logged with a prefix is one too
+    said = said if len(said) == len(lines) else lines
+    kept = ["" if _is_sentence(words) else line for line, words in zip(lines, said, strict=True)]
+    return generic.parse("\n".join(kept), [], prompt_only=not cut) if kept != lines else []
+
+
+def _is_sentence(line: str) -> bool:
+    """Whether a line is a sentence of words, not a tool's labelled values (vLLM's `Avg prompt
+    throughput: 558.7 tokens/s, ... CPU KV cache usage: 0.0%.` ends in a full stop too)."""
+    return bool(_PROSE_LINE.fullmatch(line)) and _mostly_words(line) and not _LABELLED_VALUE.search(line)
 
 
 def _mostly_words(line: str) -> bool:
-    """Whether three in four of a line's tokens are words (letters, maybe ending in punctuation)."""
-    tokens = line.split()
-    return sum(bool(re.fullmatch(r"[A-Za-z][A-Za-z'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
+    """Whether three in four of a line's tokens are words (a letter first, maybe ending in
+    punctuation, maybe in brackets or quotes: `(The`, `conc-1`, `ttft_p95`, `warmup.)`)."""
+    tokens = [token.strip("()[]\"'“”‘’") for token in line.split()]
+    return sum(bool(re.fullmatch(r"[A-Za-z][\w'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
 
 
 def _claimed(paragraph: str) -> bool:

@@ -177,6 +177,9 @@ def _open_parenthesis(line: str, at: int) -> int:
     return -1
 
 
+_COUNT_OUT_OF = re.compile(r"^\d+/$")  # the count before a `/` total, no label
+
+
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
     """(label, number, unit) of each value a cleaned line prints, in order."""
     label = ""
@@ -189,6 +192,7 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if ":" in before or "=" in before or not label:
             head = [_OUTSIDE_PARENS_COMMA.split(part)[-1].strip(" ,;([{'\"")
                     for part in re.split(r"[:=]", before)]
+            head[-1] = _COUNT_OUT_OF.sub("", head[-1])  # `Generated:214/1024 in 17.61s`: the label's own count
             label = (head[-2] if len(head) > 1 and not head[-1] else head[-1]) or label
         elif len(parts := _OUTSIDE_PARENS_COMMA.split(before)) > 1 and re.search("[A-Za-z]", parts[-1]):
             label = parts[-1].strip(" ;([{'\"")  # `output 182.3 tok/s, accept length 3.1`
@@ -213,8 +217,14 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 _ANNOTATION = re.compile(r"(?<=\S)\s{2,}(?:#|<-+|←|//)\s.*$"
                          r"|\s*\((?:was|before|prev(?:ious(?:ly)?)?|vs\.?|compared to|includ(?:es|ing)|incl\.)"
                          r"(?![\w.])[^)]*\)", re.I)
-# `90% percentile latency`, `99th percentile TTFT`: the statistic's usual name, `p90 latency`
-_PERCENTILE_WORDS = re.compile(r"\b(\d{1,2})(?:%|th|st|nd|rd)\s+percentile\b", re.IGNORECASE)
+# `90% percentile latency`, `99th percentile TTFT`, MLPerf LoadGen's `99.90 percentile latency (ns)`:
+# the statistic's usual name, `p90 latency` (`p999` for 99.9)
+_PERCENTILE_WORDS = re.compile(r"(?<![\w.])(\d{1,2})(?:\.(\d+))?(?:%|th|st|nd|rd)?\s+percentile\b", re.I)
+
+
+def _percentile_name(match: re.Match[str]) -> str:
+    """`p90` for `90%`, `90th` or `90.00`; `p999` for `99.90`."""
+    return f"p{match[1]}{(match[2] or '').rstrip('0')}"
 # `TTFT: 117.59 ms (p50: 95.63 ms, p90: 207.66 ms, max: 566.05 ms)`: the statistics in parentheses
 # after a quantity's value are that quantity's (mini-sglang's benchmark client)
 _STATS_IN_PARENTHESES = re.compile(
@@ -287,7 +297,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
-        line = _PERCENTILE_WORDS.sub(r"p\1", line) if "percentile" in line else line
+        line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
@@ -793,7 +803,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
                 above) and not _NOT_A_NAME.search(above):
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)
-        _test_row(record, result)
+        _test_row(record, result, lines[result.last] if result.first == result.last else "")
     return records
 
 
@@ -803,11 +813,11 @@ _COMBINED_TEST = re.compile(r"(?<!\w)pp\s*\d+\s*\+\s*tg\s*\d+", re.IGNORECASE)
 _GENERATION_TEST = re.compile(r"(?<![a-z])tg\s*\d+", re.IGNORECASE)
 
 
-def _test_row(record: Record, result: _Result) -> None:
-    """A row naming a llama-bench test (compare-llama-bench.py's `| Model | Test | t/s master |`
-    rows) says what its unqualified t/s counts, as llama-bench does: `pp512` the prompt,
-    `pp512+tg128` prompt and generation (the total)."""
-    name = record.config or ""
+def _test_row(record: Record, result: _Result, row: str) -> None:
+    """A row naming a llama-bench test in its name or any cell (compare-llama-bench.py's
+    `| Model | Test | t/s master |` rows) says what its unqualified t/s counts, as llama-bench
+    does: `pp512` the prompt, `pp512+tg128` prompt and generation (the total)."""
+    name = f"{record.config or ''} {row}"
     if "throughput_tok_s" not in result.readings:
         return
     if _COMBINED_TEST.search(name):

@@ -18,8 +18,9 @@ VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
 )
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
+# MLPerf LoadGen's `Completed samples per second` counts queries (`samples/s`, optimum-benchmark's batch rows, does not)
 RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?)"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?|samples(?=[\s-]*per\b))"
     r"\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
@@ -46,7 +47,7 @@ _E2E = re.compile(r"\be2e\b", re.IGNORECASE)
 _GOODPUT = re.compile(r"goodput", re.IGNORECASE)
 _LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b", re.IGNORECASE)  # a label over a rate's unit
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
-    r"issue|target|configured|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
+    r"issue|target|configured|scheduled|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
@@ -91,7 +92,7 @@ def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
     match = RATE_UNIT.search(text) or _UNIT_SUFFIX.search(text)
     if match:
-        what = "req" if match["what"].lower().startswith(("r", "q", "i")) else "tok"  # infer/sec
+        what = "req" if match["what"].lower().startswith(("r", "q", "i", "s")) else "tok"  # infer/sec, samples/s
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
     if _TEST_NAME.fullmatch(text.strip()):
         return "tok", 1.0

@@ -8,8 +8,8 @@ import csv
 import json as json_module
 import re
 
-from sessiontui.collectors.bench_output.common import json_objects
-from sessiontui.collectors.bench_output.labels import VALUE, VALUE_FIRST, is_stat
+from sessiontui.collectors.bench_output.common import json_objects, slug
+from sessiontui.collectors.bench_output.labels import VALUE, VALUE_FIRST, is_stat, name_of
 from sessiontui.collectors.bench_output.tables import BARS, KEY_COLUMNS, TABLE_RULE, row_cells
 from sessiontui.collectors.logtext import clean
 
@@ -175,24 +175,39 @@ def _runs_in_columns(text: str) -> str:
     out: list[str] = []
     index = 0
     while index < len(lines):
-        cells = row_cells(lines[index]) if BARS.match(lines[index].strip()) else []
+        cells = row_cells(lines[index]) if BARS.search(lines[index]) else []
         runs = [i for i, cell in enumerate(cells)
                 if i and not _CHANGE_COLUMN.search(cell) and cell.lower() not in ("unit", "units")
                 and not is_stat(cell)]  # `| Metric | avg | p99 |`: statistics, not runs
         rule = index + 1 < len(lines) and TABLE_RULE.match(lines[index + 1].strip())
-        if not (cells and cells[0].lower() in KEY_COLUMNS and len(runs) >= 2 and rule):
+        end = index + 2
+        while rule and end < len(lines) and BARS.search(lines[end]):
+            end += 1
+        rows = [row_cells(line) for line in lines[index + 2 : end]]
+        keyed = cells and (cells[0].lower() in KEY_COLUMNS or (not cells[0] and _figures_by_row(cells, rows)))
+        if not (keyed and len(runs) >= 2 and rule):
             out.append(lines[index])
             index += 1
             continue
-        end = index + 2
-        while end < len(lines) and BARS.match(lines[end].strip()):
-            end += 1
-        rows = [row_cells(line) for line in lines[index + 2 : end]]
         for run in runs:
             out.extend(f"{row[0]}: {row[run]}" for row in rows if len(row) == len(cells))
             out.append("")
         index = end
     return "\n".join(out) if len(out) != len(lines) or out != lines else text
+
+
+def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
+    """Whether a table under a blank corner cell (` | | not wired | wired`) names its figures
+    by row (`prompt (16 toks) | 2.35 toks/sec`) and its columns by no figure's name: runs."""
+    def known(label: str, unit: str = "") -> bool:
+        return name_of(label, unit)[0] != slug(label)
+
+    def unit(cell: str) -> str:
+        value = VALUE.match(cell)
+        return (value[3] or "") if value else ""
+
+    return bool(rows) and not any(known(cell) for cell in header[1:]) and all(
+        len(row) == len(header) and known(row[0], unit(row[1])) for row in rows)
 
 
 def _csv_cells(line: str) -> list[str]:

@@ -36,6 +36,7 @@ FORMATS = (
 MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
 _TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
 _REPACKED = re.compile(r"\s*=+ Repacked \d+ tensors")  # ik_llama.cpp's `-rtr 1` loader line
+_MEAN_STD = re.compile(r"\d[\d.]*\s*±\s*\d[\d.]*")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
 _TEXT_COLUMNS = frozenset({"model", "size", "params", "backend", "test", "t/s", "dev", "devices"})
 _JSON_FIGURES = ("n_gpu_layers", "n_batch", "n_ubatch", "n_threads", "flash_attn")
@@ -102,11 +103,12 @@ def _cells(line: str) -> list[str]:
 def _table_records(text: str) -> list[Record]:
     """One record per row of every llama-bench or llama-batched-bench markdown table; llama-bench
     rows are versioned by the `build:` line after their table."""
-    if "t/s" not in text:
+    if "t/s" not in text and "±" not in text:
         return []
     records: list[Record] = []
     unversioned: list[Record] = []
     header: list[str] | None = None
+    closed = True  # whether the header ends in `|`: a row that does not where it does was cut
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
@@ -115,27 +117,37 @@ def _table_records(text: str) -> list[Record]:
             unversioned = []
         if _REPACKED.match(line):  # printed inside the table as each model loads: no row, not its end
             continue
-        whole_row = line.lstrip().startswith("|") and line.rstrip().endswith("|")
-        lost_bar = line.rstrip().endswith("|") and "t/s" in line  # a header copied without its `|`
-        if not whole_row and not lost_bar:  # whole rows only
+        if line.count("|") < 2:  # rows only, outer pipes or not (GitHub's rendered table copies without them)
             header = None
             continue
         cells = _cells(line)
         lowered = [cell.lower() for cell in cells]
         if "t/s" in lowered or "s_tg t/s" in lowered:
-            header = lowered
-        elif header and len(cells) == len(header) and not set(line.strip()) <= set("|-: "):
-            row = dict(zip(header, cells, strict=True))
-            record: Record | None
-            if "s_tg t/s" in row:
-                record = _batched_record(row)
-            else:
-                record = _row_record(row)
-                if record is not None:
-                    unversioned.append(record)
+            header, closed = lowered, line.rstrip().endswith("|")
+            continue
+        if header:
+            whole = line.rstrip().endswith("|") == closed and not set(line.strip()) <= set("|-: ")
+            row = dict(zip(header, cells, strict=True)) if whole and len(cells) == len(header) else {}
+        else:
+            row = _headless_row(cells)
+        record: Record | None
+        if "s_tg t/s" in row:
+            record = _batched_record(row)
+        else:
+            record = _row_record(row) if row else None
             if record is not None:
-                records.append(record)
+                unversioned.append(record)
+        if record is not None:
+            records.append(record)
     return records
+
+
+def _headless_row(cells: list[str]) -> dict[str, str]:
+    """A llama-bench row whose header the user elided, known by its last two cells (a test
+    such as `pp512`, then `mean ± std`): its model, test and t/s; empty for any other row."""
+    if len(cells) < 3 or not cells[-2] or not _TEST.match(cells[-2]) or not _MEAN_STD.fullmatch(cells[-1]):
+        return {}
+    return {"model": cells[0], "test": cells[-2], "t/s": cells[-1]}
 
 
 def _row_test(row: dict[str, str]) -> dict[str, Any] | None:

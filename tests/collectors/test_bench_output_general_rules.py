@@ -10,6 +10,7 @@ import pytest
 
 from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
 from sessiontui.collectors.bench_output.common import slug
+from sessiontui.collectors.bench_output.labels import name_of
 
 
 def test_a_section_title_other_tools_print_does_not_claim_their_output() -> None:
@@ -1302,3 +1303,124 @@ def test_server_timings_under_a_label_of_their_own_are_a_run_beside_the_client_r
     # unlabelled, the server's timings are the server side of the client's run
     unlabelled = text.replace("**Main**\n", "").replace("**Baseline (llama.cpp)**\n", "")
     assert [r.value for r in read_benchmark_output(unlabelled).records] == [96.9]
+
+
+def test_a_test_cell_after_the_rows_name_still_says_which_rate_its_t_s_is() -> None:
+    # a hand-merged comparison of llama-bench tables (ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp
+    # markdown_printer's `model | size | test | th | t/s` columns, the t/s column doubled per branch)
+    text = ("| model               |       size | test       |    th |   master t/s |       PR t/s |  speedup |\n"
+            "| ------------------- | ---------: | ---------- | ----: | -----------: | -----------: | -------: |\n"
+            "| LLaMA 7B mostly F16 |  12.55 GiB | pp 512     |     4 | 1125.99 ± 0.69 | 1265.30 ± 1.54 | 1.124 |\n"
+            "| LLaMA 7B mostly F16 |  12.55 GiB | tg 128     |     4 |   29.10 ± 0.02 |   29.20 ± 0.03 | 1.003 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 1125.99), ("output_tok_s", 29.1)]
+
+
+def test_loadgen_samples_per_second_is_the_request_rate_and_its_scheduled_one_the_load() -> None:
+    # mlcommons/inference loadgen/results.cc PerformanceSummary::LogSummary: `Completed samples per second    : `,
+    # `Completed tokens per second: ` (Server with token latencies), `Scheduled samples per second : `
+    text = ("================================================\nMLPerf Results Summary\n"
+            "================================================\nSUT name : PySUT\nScenario : Server\n"
+            "Mode     : PerformanceOnly\nCompleted samples per second    : 11.07\n"
+            "Completed tokens per second: 1264.46\nResult is : VALID\n\n"
+            "Scheduled samples per second : 11.08\n")
+    record = read_benchmark_output(text).records[0]
+    assert (record.metric, record.value) == ("output_tok_s", 1264.46)
+    assert (record.figures["request_throughput"], record.figures["request_rate"]) == (11.07, 11.08)
+
+
+def test_samples_per_second_written_as_a_unit_is_no_request_rate() -> None:
+    # huggingface/optimum-benchmark's report: `throughput | 7.60 | samples/s` counts a batch's samples
+    assert name_of("throughput", "samples/s")[0] != "request_throughput"
+    assert name_of("Completed samples per second", "")[0] == "request_throughput"
+
+
+def test_a_figure_no_run_measures_is_left_out_with_a_line_and_the_result_kept() -> None:
+    # Luoxiaogan/sglang_CUSTOM results/node_test_example/summary.txt: a script's queue time counted from the
+    # epoch (1.7e12 ms) printed among sane figures; storing refuses any figure beyond 1e12
+    text = ("Throughput Metrics:\n  Request Throughput: 8.89 req/s\n  Output Token Throughput: 1136 tok/s\n"
+            "  Queue Time (ms):\n    Mean: 1735837452835.4\n")
+    parsed = read_benchmark_output(text)
+    [record] = parsed.records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 1136, 8.89)
+    assert not any(name.startswith("queue_time") for name in record.figures)
+    assert [line for line in parsed.problems if "queue_time_ms_mean" in line and "outside 0..1e+12" in line]
+
+
+def test_a_blank_corner_over_setting_columns_and_phase_rows_is_one_result_per_column() -> None:
+    # ml-explore/mlx-examples#1069 (a maintainer's note): columns are settings, rows name the figures
+    text = (" | | not wired | wired\n---  | --- | ---\nprompt (16 toks)  | 2.35 toks/sec |  27.8 toks/sec\n"
+            "generation (100 toks) | 0.23 toks/sec | 4.7 toks/sec\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("output_tok_s", 0.23, 2.35), ("output_tok_s", 4.7, 27.8)]
+
+
+def test_a_blank_corner_over_figure_columns_keeps_a_result_per_row() -> None:
+    # pandas' `DataFrame.to_markdown()` leaves the index column's header blank; its columns name figures
+    text = ("|    | engine | output tok/s |\n|---:|:-------|-------------:|\n|  0 | vllm   |        812.5 |\n"
+            "|  1 | sglang |        901.2 |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [812.5, 901.2]
+
+
+def test_rates_quoted_in_the_users_sentences_are_no_results_beside_a_table_of_them() -> None:
+    # rkz91/coco#116 (a PR description): prose quoting claimed and derived rates around a table of two measured ones
+    text = ("The speed numbers were wrong: it claimed 20–35 tok/s while also quoting 750 tokens in 133 s.\n\n"
+            "| Output kind | Accepted per round | Time per round | Rate |\n|---|---|---|---|\n"
+            "| Trivially predictable (counting) | 8.00 | 78 ms | **103 tok/s** |\n"
+            "| Open-ended prose | 2.55 | 133 ms | **19.3 tok/s** |\n\n"
+            "Server-reported mean across 30 mixed real requests is ~14 tok/s, which is the figure to plan against.\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [103, 19.3]
+
+
+def test_a_rate_quoted_only_in_a_sentence_is_still_read() -> None:
+    text = "With the new draft model I get 182.3 tok/s on the same prompts as yesterday.\n"
+    assert [r.value for r in read_benchmark_output(text).records] == [182.3]
+
+
+def test_a_sentence_ending_inside_brackets_with_column_names_in_it_is_still_the_users_talk() -> None:
+    # ld-singh.github.io ai-factory-ops-lab inference report: a load generator's spaced table, then the author's line
+    text = (" conc  reqs   tok/s  goodput%\n    1    12    42.3    100.0\n    2    12    84.0    100.0\n\n"
+            "tok/s scales cleanly (42 → 84) with goodput pinned at 100% - plenty of headroom at this load."
+            " (The conc-1 ttft_p95 value is first-request warmup.)\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
+
+
+def test_a_count_out_of_a_total_after_a_label_keeps_the_label_for_the_values_after_it() -> None:
+    # KoboldCpp 1.117's summary line (LostRuins/koboldcpp#2347): `Generated:214/1024 in 17.61s (12.16T/s)`,
+    # where older ones printed `Amt:214/1024, ..., Generate:17.61s (12.16T/s)`
+    text = ("[22:32:26] CtxLimit:230/12288, Init:0.12s, Processed:16 in 0.53s (30.36T/s),"
+            " Generated:214/1024 in 17.61s (12.16T/s), Total:18.25s\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 12.16, 30.36)
+
+
+def test_loadgen_percentile_lines_are_statistics_of_the_one_result() -> None:
+    # mlcommons/inference loadgen/results.cc: `DoubleToString(lp.percentile * 100) + " percentile latency (ns)   : "`
+    text = ("Completed samples per second    : 11.07\nCompleted tokens per second: 1264.46\n\n"
+            "Mean latency (ns)               : 4335286743\n50.00 percentile latency (ns)   : 4004045558\n"
+            "90.00 percentile latency (ns)   : 6909235804\n99.90 percentile latency (ns)   : 11650218811\n\n"
+            "Completed tokens per second                 : 1264.46\n"
+            "Mean First Token latency (ns)               : 169476022\n"
+            "99.00 percentile first token latency (ns)   : 1016118108\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.figures["p90_latency_ns"], record.figures["p999_latency_ns"]) == (6909235804, 11650218811)
+    assert math.isclose(record.figures["ttft_ms_p99"], 1016.118108)
+
+
+def test_a_tools_labelled_values_ending_in_a_full_stop_are_no_sentence() -> None:
+    # vLLM V0 vllm/engine/metrics.py prints `Speculative metrics: Draft acceptance rate: %.3f, ... tokens: %s.`,
+    # a full stop at its end; here copied below a script's rate line, with the user's sentence under both
+    text = ("Output token throughput: 127.4 tok/s\nSpeculative metrics: Draft acceptance rate: 0.700, System"
+            " efficiency: 0.659, Number of speculative tokens: 16, Number of accepted tokens: 5.\n\n"
+            "I expected far more than the 127.4 tok/s shown above with this draft model at this batch size.\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["acceptance_rate"]) == (127.4, 0.7)
+
+
+def test_a_sentence_logged_behind_a_prefix_is_still_the_users_talk() -> None:
+    log = "2026-06-01 10:00:00,000 INFO bench: "
+    text = "".join(log + line + "\n" for line in (
+        " conc   tok/s", "    1   42.3", "    2   84.0", "",
+        "tok/s scales cleanly from 42 to 84 with plenty of headroom left at this load."))
+    assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]

@@ -70,6 +70,33 @@ def test_columns_are_matched_by_name_not_position() -> None:
     assert (record.value, record.model, record.output_len) == (150.5, "qwen3 4B Q8_0", 128)
 
 
+def test_a_table_copied_from_githubs_rendering_without_outer_pipes_is_read_row_by_row() -> None:
+    # ggml-org/llama.cpp examples/llama-bench/llama-bench.cpp markdown_printer: `| model | ... | t/s |`
+    # rows; copied back from a rendered GitHub page they lose their outer pipes and padding
+    table = (
+        "model | size | params | backend | ngl | test | t/s\n"
+        "-- | -- | -- | -- | -- | -- | --\n"
+        "llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | pp 128 | 144.47 ± 0.22\n"
+        "llama 7B Q4_0 | 3.83 GiB | 7.24 B | Metal | 99 | tg 128 | 20.06 ± 0.66\n"
+    )
+    records = parse_benchmark_output(table)
+    assert [(r.metric, r.value, r.model) for r in records] == [
+        ("prompt_tok_s", 144.47, "llama 7B Q4_0"), ("output_tok_s", 20.06, "llama 7B Q4_0")]
+    assert records[0].source_format == "llama.cpp.llama-bench"
+
+
+def test_rows_whose_header_the_user_elided_are_known_by_their_test_and_mean_std_cells() -> None:
+    # llama-bench.cpp markdown_printer prints `test` then `t/s` (`mean ± std`) as its last two columns
+    text = ("./bin/llama-bench -m llama-2-7b.Q4_0.gguf -ngl 99\n...\n"
+            "| llama 7B Q4_0 |   3.56 GiB |     6.74 B | SYCL |  99 |         pp512 |     11.10 ± 3.48 |\n"
+            "| llama 7B Q4_0 |   3.56 GiB |     6.74 B | SYCL |  99 |         tg128 |     26.38 ± 0.15 |\n\n"
+            "build: d62e4aaa (3215)\n")
+    records = parse_benchmark_output(text)
+    assert [(r.metric, r.value, r.model, r.engine_version) for r in records] == [
+        ("prompt_tok_s", 11.1, "llama 7B Q4_0", "b3215 (d62e4aaa)"),
+        ("output_tok_s", 26.38, "llama 7B Q4_0", "b3215 (d62e4aaa)")]
+
+
 def test_truncated_table_drops_the_partial_row() -> None:
     text = (FIXTURES / "llama_bench.md").read_text()
     cut = text[: text.index("97.64")]
