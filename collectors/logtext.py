@@ -446,10 +446,11 @@ FAILURE_KINDS = (
         re.IGNORECASE)),
     ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
                              re.IGNORECASE)),
-    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
-                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
+    # a CUDA error before the abort it causes (libstdc++'s terminate handler on an uncaught c10::CUDAError)
     ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     # stopped by the scheduler: slurmstepd's "*** %s ON %s CANCELLED AT %s DUE TO TIME LIMIT ***"
     # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
     # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's

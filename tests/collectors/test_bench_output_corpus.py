@@ -49,8 +49,6 @@ KNOWN_MISSES: dict[str, str] = {
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
     "crash/b15/baichuan2_shards_bar_glued_zsh_job_killed_2023.log":
         "zsh's job report `[1]    26478 killed     python test.py` glued onto a progress bar is not read as the kernel's kill",
-    "crash/b16/m4_idefics_terminate_cudaerror_unknown_error_workcleanup_srun_node_failure_2023.log":
-        "srun's closing `Job step aborted` after a node failure outranks the `CUDA error: unknown error` raised before it",
 }
 
 

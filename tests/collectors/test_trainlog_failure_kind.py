@@ -534,6 +534,15 @@ GPU_AND_LAUNCHER_FORMS = [
      'cancelled'),
     ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
+    # libstdc++'s terminate handler aborts on an uncaught C++ exception: the CUDA error its `what():`
+    # names is the failure (pytorch c10/cuda/CUDAException.h C10_CUDA_CHECK, thrown from the NCCL
+    # work-cleanup thread), whatever abort or srun's node-failure lines come after it
+    ('terminate cuda error', "terminate called after throwing an instance of 'c10::CUDAError'\n"
+     '  what():  CUDA error: unknown error\nException raised from query at ../aten/src/ATen/cuda/CUDAEvent.h:91 '
+     '(most recent call first):\nsrun: error: Node failure on node49\n'
+     'srun: Job step aborted: Waiting up to 62 seconds for job step to finish.', 'cuda_error'),
+    ('terminate cuda error core dumped', "terminate called after throwing an instance of 'c10::CUDAError'\n"
+     '  what():  CUDA error: unknown error\nAborted (core dumped)', 'cuda_error'),
 ]
 
 
