@@ -428,6 +428,10 @@ FAILURE_KINDS = (
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
         r"|\btasks? [\d,-]+: Out Of Memory"  # srun (src/srun/launch.c: "%s: %s %s: Out Of Memory")
+        # zsh's job report (zsh-users/zsh Src/jobs.c printjob: `[%ld]  %c `, the pid, then sigmsg's
+        # `killed`, Src/signames2.awk, padded by 2 spaces or more), glued to a bar too (`...?it/s][1]    26478
+        # killed     python`) or with its `[1]` taken as a launcher's prefix
+        r"|(?:\[\d+\]|^|\n)[ \t]*[+-]?[ \t]*(?:\d+[ \t]+)?killed[ \t]{2,}\S"
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"

@@ -47,8 +47,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b25/vllm_ascend_result_summary_tabbed_machine_translated_nested_quote.md":
         "a browser's machine translation glued onto every line's last cell (`-在 8 175.11 下…`, `**+2.05%**经过…`)"
         " breaks the tab table's columns; the same table without the glued text reads right (general_rules test)",
-    "crash/b15/baichuan2_shards_bar_glued_zsh_job_killed_2023.log":
-        "zsh's job report `[1]    26478 killed     python test.py` glued onto a progress bar is not read as the kernel's kill",
 }
 
 
