@@ -428,6 +428,10 @@ FAILURE_KINDS = (
         # alone or after SageMaker's `[1,mpirank:0,algo-1]<stderr>:`
         rf"(?:^|\s|\]|<std(?:out|err)>:){KILLED}(?:\s|$)|\bOUT_OF_MEMORY\b"  # SLURM's job state
         r"|\btasks? [\d,-]+: Out Of Memory"  # srun (src/srun/launch.c: "%s: %s %s: Out Of Memory")
+        # zsh's job report (zsh-users/zsh Src/jobs.c printjob: `[%ld]  %c `, the pid, then sigmsg's
+        # `killed`, Src/signames2.awk, padded by 2 spaces or more), glued to a bar too (`...?it/s][1]    26478
+        # killed     python`) or with its `[1]` taken as a launcher's prefix
+        r"|(?:\[\d+\]|^|\n)[ \t]*[+-]?[ \t]*(?:\d+[ \t]+)?killed[ \t]{2,}\S"
         r"|(?i:Out of memory: Killed process|oom[-_]kill|OOMKilled"
         r"|Signal 9 \(SIGKILL\)|signal: Killed|exit ?(?:code|status)\W{0,3}(?:-9|137)\b"
         r"|MemoryError|Cannot allocate memory|std::bad_alloc|zsh: killed|\bsignal 9\b"
@@ -446,10 +450,11 @@ FAILURE_KINDS = (
         re.IGNORECASE)),
     ("bus_error", re.compile(r"\bBus error\b|SIGBUS|Signal 7\b|exit ?(?:code|status)\W{0,3}(?:-7|135)\b",
                              re.IGNORECASE)),
-    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
-                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
+    # a CUDA error before the abort it causes (libstdc++'s terminate handler on an uncaught c10::CUDAError)
     ("cuda_error", re.compile(r"CUDA (?:unknown )?error|cudaError\w+|CUDA_ERROR_\w+|CUDA runtime error"
                               r"|CUDA kernel errors might be asynchronously reported", re.IGNORECASE)),
+    ("aborted", re.compile(r"Aborted\s+\(core dumped\)|signal: Aborted|SIGABRT|Signal 6\b|exit ?(?:code|status)"
+                           r"\W{0,3}(?:-6|134)\b|terminate called after throwing", re.IGNORECASE)),
     # stopped by the scheduler: slurmstepd's "*** %s ON %s CANCELLED AT %s DUE TO TIME LIMIT ***"
     # (PREEMPTION, NODE FAILURE; scancel's with no reason; SchedMD/slurm src/slurmd/slurmstepd/req.c),
     # SIGTERM as torchelastic (`got signal: 15`, `Received Signals.SIGTERM death signal`), Lightning's

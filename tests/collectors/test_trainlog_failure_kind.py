@@ -534,6 +534,21 @@ GPU_AND_LAUNCHER_FORMS = [
      'cancelled'),
     ('k8s oomkilled', 'NAME        READY   STATUS      RESTARTS      AGE\ntrainer-0   0/1     OOMKilled   3 (40s ago)   10m',
      'host_oom'),
+    # zsh's job report for SIGKILL (zsh-users/zsh Src/jobs.c printjob, Src/signames2.awk `killed`),
+    # alone, glued to the bar it cut short, and without the pid (no `-l`)
+    ('zsh job killed', '[1]  + 26478 killed     python train.py', 'host_oom'),
+    ('zsh job killed glued', 'Loading checkpoint shards:   0%|          | 0/3 [00:00<?, ?it/s][1]    26478 killed     '
+     'python test.py', 'host_oom'),
+    ('zsh job killed no pid', '[2]  - killed     python train.py', 'host_oom'),
+    # libstdc++'s terminate handler aborts on an uncaught C++ exception: the CUDA error its `what():`
+    # names is the failure (pytorch c10/cuda/CUDAException.h C10_CUDA_CHECK, thrown from the NCCL
+    # work-cleanup thread), whatever abort or srun's node-failure lines come after it
+    ('terminate cuda error', "terminate called after throwing an instance of 'c10::CUDAError'\n"
+     '  what():  CUDA error: unknown error\nException raised from query at ../aten/src/ATen/cuda/CUDAEvent.h:91 '
+     '(most recent call first):\nsrun: error: Node failure on node49\n'
+     'srun: Job step aborted: Waiting up to 62 seconds for job step to finish.', 'cuda_error'),
+    ('terminate cuda error core dumped', "terminate called after throwing an instance of 'c10::CUDAError'\n"
+     '  what():  CUDA error: unknown error\nAborted (core dumped)', 'cuda_error'),
 ]
 
 
@@ -815,6 +830,8 @@ def test_a_crash_reads_its_kind_whatever_shape_its_last_line_has(name: str, kind
 # training.py (`number of skipped iterations`), NCCL's INFO lines, TensorFlow's bfc_allocator
 # warning, PyTorch's ProcessGroupNCCL destructor warning.
 NOT_CRASHES = [
+    # zsh's job report for a job that ended well (zsh-users/zsh Src/jobs.c printjob's `done`)
+    ('zsh job done', 'step 8 loss 2.4\n[1]  + 26478 done       python train.py'),
     ('vllm cuda graphs advice', "INFO 06-01 10:00:00 model_runner.py:1004] CUDA graphs can take additional 1~3 GiB memory per GPU. If you are running out of memory, consider decreasing `gpu_memory_utilization` or enforcing eager mode. You can also reduce the `max_num_seqs` as needed to decrease memory usage.\n"
      "INFO 06-01 10:00:10 model_runner.py:1200] Graph capturing finished in 10 secs.\nINFO:     Application startup complete."),
     ('vllm kv info', 'INFO 06-01 10:00:00 [gpu_worker.py:227] Available KV cache memory: 52.30 GiB\n'
