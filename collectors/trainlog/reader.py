@@ -281,6 +281,7 @@ class LineReader:
             return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
             self._epoch, self._epoch_bar, self._epoch_full = (int(epoch[1]), int(epoch[2])), None, False
+            self._evaluating = False  # a new epoch trains: the last one's validation bar is over
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -302,6 +303,11 @@ class LineReader:
                     reading.metrics.pop("loss", None)
                 if text.split()[0] == "_step":  # W&B's count of log calls, not the position
                     reading.step = None
+        bar = _KERAS_BAR.match(text) if self._epoch else None
+        # fit's epoch-end bar prints its validation beside the loss (`- loss: 0.41 - val_loss: 0.05`);
+        # evaluate()'s never does, so such a bar is training's whatever bars came between
+        fits = bar is not None and any(name.startswith("val_") for reading in readings for name in reading.metrics)
+        self._evaluating = self._evaluating and not fits
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
@@ -313,9 +319,8 @@ class LineReader:
                 self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
-        bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
-                                and int(bar[1]) < int(bar[2])):
+        if bar is not None and not fits and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
+                                             and int(bar[1]) < int(bar[2])):
             # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
             # under the epoch whose bar was full: what follows, until a step, is the evaluation's
             self._evaluating = True

@@ -543,6 +543,21 @@ CASES = [
      "Epoch 2/2\n768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n"
      "32/768 [>.............................] - ETA: 0s\nLoss: 0.51, Accuracy: 74.87%\n",
      {"loss": 0.5416, "val_loss": 0.51, "epoch": 2.0, "status": "finished"}),
+    # swift-models TrainingLoop/Callbacks/ProgressPrinter.swift: each epoch's training bar, then its
+    # validation bar of another length; the next `Epoch` header trains again
+    ("swift-progress-printer-epochs",
+     "Epoch 1/12\n468/468 [==============================] - loss: 0.5188 - accuracy: 0.8371\n"
+     "79/79 [==============================] - loss: 0.2192 - accuracy: 0.9282\n"
+     "Epoch 2/12\n468/468 [==============================] - loss: 0.1190 - accuracy: 0.9633\n"
+     "79/79 [==============================] - loss: 0.0755 - accuracy: 0.9752\n",
+     {"loss": 0.119, "val_loss": 0.0755, "epoch": 2.0}),
+    # a callback's predict() bars (`1/1 [===] - 0s 39ms/step`, keras/utils/generic_utils.py Progbar)
+    # between fit's lines: the epoch-end bar, printing `val_loss`, is still fit's (corpus b34)
+    ("keras-callback-predict-bars",
+     "Epoch 2/2\n1/1 [==============================] - 0s 44ms/step- loss: 0.45\n"
+     "1/1 [==============================] - 0s 247ms/step\n"
+     "760/760 [==============================] - 586s 771ms/step - loss: 0.4503 - val_loss: 0.0813\n",
+     {"loss": 0.4503, "val_loss": 0.0813, "epoch": 2.0, "status": "finished"}),
     # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
     ("paddleocr-epoch-of-total",
      "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
