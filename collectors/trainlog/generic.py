@@ -210,7 +210,9 @@ def pairs(text: str) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
-        key = _named_part(_REMARK.sub("", match["key"]), glued)
+        # a namedtuple's repr names its first field after the type (`TrainOutput(global_step=3750`)
+        printed = match["key"].rpartition("(")[2] if match["key"].count("(") > match["key"].count(")") else match["key"]
+        key = _named_part(_REMARK.sub("", printed), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         value = value_in_units(match["value"], match["unit"], key)

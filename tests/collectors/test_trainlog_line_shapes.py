@@ -771,3 +771,12 @@ def test_a_fixed_width_row_whose_blank_cells_tabs_erased_keeps_its_step(tmp_path
     snap = read_log(log)
     assert snap.step == 3800
     assert not any("rays" in name for name in snap.metrics)
+
+
+def test_a_namedtuple_repr_names_its_first_field_after_the_type() -> None:
+    """HF Trainer's `trainer.train()` result in a notebook: transformers
+    src/transformers/trainer_utils.py `class TrainOutput(NamedTuple): global_step, training_loss,
+    metrics`, whose repr is `TrainOutput(global_step=3750, ...)` (corpus b34)."""
+    [reading] = parse_record("TrainOutput(global_step=3750, training_loss=0.0719044921875, metrics="
+                             "{'train_runtime': 6384.5833, 'train_loss': 0.0719044921875, 'epoch': 30.0})")
+    assert (reading.step, reading.epoch, reading.done) == (3750, 30.0, True)
