@@ -780,3 +780,21 @@ def test_a_namedtuple_repr_names_its_first_field_after_the_type() -> None:
     [reading] = parse_record("TrainOutput(global_step=3750, training_loss=0.0719044921875, metrics="
                              "{'train_runtime': 6384.5833, 'train_loss': 0.0719044921875, 'epoch': 30.0})")
     assert (reading.step, reading.epoch, reading.done) == (3750, 30.0, True)
+
+
+@pytest.mark.parametrize("line", [
+    "Saving model checkpoint to swin-tiny-finetuned-eurosat/checkpoint-570",
+    "[INFO|trainer.py:2656] 2024-01-01 10:00:00,000 >> Saving model checkpoint to out/checkpoint-570/",
+])
+def test_the_trainers_checkpoint_folder_gives_the_step(line: str) -> None:
+    """transformers trainer.py `_save_checkpoint` names the folder `checkpoint-{global_step}` and
+    `_save` logs `Saving model checkpoint to {output_dir}` (corpus b34, a notebook with no dicts)."""
+    assert _read(line)[0] == 570
+
+
+def test_other_checkpoint_lines_give_no_step() -> None:
+    """Deleting or loading a checkpoint says nothing of where the run is."""
+    for line in ("Deleting older checkpoint [out/checkpoint-500] due to args.save_total_limit",
+                 "Loading best model from out/checkpoint-570 (score: 0.97).",
+                 "Saving model checkpoint to out"):
+        assert all(reading.step is None for reading in parse_record(line))
