@@ -81,6 +81,9 @@ ALIASES = {
     "updates": "step",
     "#": "step",  # spaCy's table: the update count
 }
+# A position named in Chinese, as the much-copied PyTorch tutorial prints it
+# (`print("训练次数：{}, Loss: {}".format(total_train_step, loss.item()))`, "count of training steps").
+CHINESE_NAMES = {"训练次数": "step"}
 # Names of the run's length in steps (a key ending so): fairseq's `--max-update` as its hydra config
 # prints it (`'max_update': 80000`), MMF's `max_updates: 22000`, Megatron's `train_iters`, HF's
 # `Total optimization steps`; also in the singular (torchprime's base_trainer logs `    Max step: 100`).

@@ -798,3 +798,19 @@ def test_other_checkpoint_lines_give_no_step() -> None:
                  "Loading best model from out/checkpoint-570 (score: 0.97).",
                  "Saving model checkpoint to out"):
         assert all(reading.step is None for reading in parse_record(line))
+
+
+@pytest.mark.parametrize("line", ["训练次数：1500, Loss：1.2835", "训练次数：1500，Loss：1.2835",
+                                  "训练次数: 1500, loss: 1.2835"])
+def test_a_chinese_step_name_and_full_width_colons_read(line: str) -> None:
+    """xiaotudui/pytorch-tutorial's train.py family: `print("训练次数：{}, Loss: {}".format(
+    total_train_step, loss.item()))`, typed with full-width `：` and `，` (corpus b34)."""
+    step, _, metrics = _read(line)
+    assert (step, metrics["loss"]) == (1500, 1.2835)
+
+
+def test_a_chinese_phrase_before_a_name_is_not_the_name() -> None:
+    """`整体测试集上的Loss` (the whole test set's loss) and `最大精度的训练次数` are not the training's."""
+    assert all(reading.step is None and "loss" not in reading.metrics
+               for line in ("整体测试集上的Loss: 230.356", "取得最大精度的训练次数：12")
+               for reading in parse_record(normalize(line)))
