@@ -30,6 +30,8 @@ _CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
 _HEADS = re.compile(
     r"^\s*(?:"
     r"\[[^\]\n]{1,60}\]<std(?:out|err)>:"  # mpirun/SageMaker `[1,mpirank:0,algo-1]<stdout>:`
+    # logging `[%(asctime)s] %(name)s %(levelname)s: ` (Detectron2's log.txt `[08/30 23:53:52] d2.engine.hooks INFO:`)
+    rf"|\[[^\]\n]{{0,40}}\d\d:\d\d:\d\d[^\]\n]{{0,40}}\] [\w.]+ {_LEVEL}:"
     r"|\[[^\]\n]{0,40}\d\d:\d\d:\d\d[^\]\n]{0,40}\]:?"  # `[05:27:23.812437]`, `[11/01 11:27:04 d2]:`
     rf"|\[{_LEVEL}\b[^\]\n]{{0,80}}\]:?(?:\s+-(?=\s))?"  # `[INFO]`, `[INFO|DP=0|PP=0|TP=0]:`, Hydra
     r"|\[NeMo [IWEDC] [^\]\n]{0,80}\]"  # NeMo `[NeMo I 2024-01-01 10:00:00 exp_manager:123]`
