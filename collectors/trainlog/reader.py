@@ -47,6 +47,12 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 # Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
 # terminal's width right after its first digits (`640: 1`).
 _BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
+# YOLOv5's results.txt (2020-21, before results.csv): train.py appends each epoch's row with no
+# header, `('%10s' * 2 + '%10.4g' * 6) % (epoch/epochs, mem, *mloss, targets, img_size)` then
+# `'%10.4g' * 7 % results`; utils/plots.py plot_results reads the columns back by position.
+_YOLOV5_RESULTS_ROW = re.compile(r"\s*\d+/\d+\s+[\d.]+[GM]?(?:\s+[-+]?(?:\d[\d.]*(?:e[-+]?\d+)?|nan)){13}\s*")
+_YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size", "val_p", "val_r",
+                           "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
@@ -276,6 +282,8 @@ class LineReader:
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
             self._columns = columns
         self._spaced = None
+        if self._columns is None and _YOLOV5_RESULTS_ROW.fullmatch(text):
+            self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]

@@ -574,6 +574,16 @@ CASES = [
      f"100%|{BAR}| 16/16 [00:05<00:00,  3.0it/s]\n"
      "                 all        500       1234      0.567      0.456      0.432      0.234\n",
      {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 299}),
+    # YOLOv5's results.txt of 2020-21 (no header): train.py writes `('%10s' * 2 + '%10.4g' * 6) %
+    # (epoch/epochs, mem, box, obj, cls, total, targets, img_size) + '%10.4g' * 7 % results`, the
+    # columns utils/plots.py plot_results reads back with `usecols=[2, 3, 4, 8, 9, 12, 13, 14, 10, 11]`
+    ("yolov5-results-txt-headerless",
+     "     28/29     1.93G   0.05136   0.08735         0    0.1387        37       416    0.2269    0.6946"
+     "    0.5094    0.2731   0.04756    0.0545         0\n"
+     "     29/29     1.93G   0.05005   0.08632         0    0.1364        47       416     0.273    0.6925"
+     "    0.5145    0.2736   0.04726   0.05303         0\n",
+     {"box_loss": 0.05005, "obj_loss": 0.08632, "val_map@.5:.95": 0.2736, "val_box": 0.04726,
+      "total_epochs": 29}),
     # flair/trainers/trainer.py: `epoch {} - iter {}/{} - loss ...`, then the dev set's `DEV : loss`
     ("flair-dev",
      "2024-01-01 10:00:00,000 epoch 1 - iter 90/100 - loss 1.23456789 - time (sec): 1.23 - "
