@@ -19,7 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
     "b33/deepspeed_chat_step2_dpo_committed_log_8_ranks_flops_profiler_lines.log": "val_loss not read",
     "b33/fsdp_llama3_8b_slurm_out_bash_trace_nccl_then_batch_loss_lines.log": "step not read",
-    "b34/fastai_v07_lm_fit_widget_hbox_epoch_rows_interleaved_stderr_warning_last_row.log": "loss not read",
 }
 
 

@@ -465,6 +465,11 @@ CASES = [
      "0         0.543210    0.345678    0.876543  00:12     \n"
      "1         0.321098    0.234567    0.912345  00:11     \n",
      {"epoch": 1.0, "loss": 0.321098, "val_loss": 0.234567, "accuracy": 0.912345}),
+    # fastai 0.7's fit table (fastai/model.py `names = ["epoch", "trn_loss", "val_loss"] + ...`)
+    ("fastai-v07-trn-loss",
+     "epoch      trn_loss   val_loss                                \n"
+     "    0      4.294783   4.28535   \n    6      3.971787   3.998788  \n",
+     {"epoch": 6.0, "loss": 3.971787, "val_loss": 3.998788}),
     # the same table pasted with single spaces: snake_case words are names of their own
     ("fastai-table-spaces",
      "epoch train_loss valid_loss accuracy time\n0 0.543210 0.345678 0.876543 00:12\n"
