@@ -139,6 +139,10 @@ PAYLOAD = "step: 250  loss: 2.5"
     # same logging format with the default asctime
     "[08/30 23:53:52] d2.engine.hooks INFO: ",
     "[2024-01-01 10:00:00,123] benchmark.runner WARNING: ",
+    # logging `%(asctime)s %(levelname).1s [%(filename)s:%(lineno)d] %(message)s` (aws-samples/
+    # awsome-distributed-training FSDP train.py: corpus train/b33 fsdp_llama3_8b_*)
+    "2025-06-17 16:25:08 I [train.py:103] ",
+    "0: 2025-06-17 16:25:08 W [train.py:103] ",  # the same behind srun's `--label`
     "2024-05-01 10:00:00,123 - INFO - module - ",  # logging `%(asctime)s - %(levelname)s - %(name)s - `
     "INFO:__main__:",  # logging.basicConfig default `%(levelname)s:%(name)s:%(message)s`
     "INFO     root:vllm_bench.py:126 ",  # pytest's log_format (corpus bench/b22 vllm_bench_serve_ascend_e2e_*)
