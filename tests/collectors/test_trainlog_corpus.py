@@ -18,7 +18,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
     "b33/deepspeed_chat_step2_dpo_committed_log_8_ranks_flops_profiler_lines.log": "val_loss not read",
-    "b33/fsdp_llama3_8b_slurm_out_bash_trace_nccl_then_batch_loss_lines.log": "step not read",
 }
 
 

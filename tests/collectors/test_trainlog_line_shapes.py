@@ -28,6 +28,9 @@ def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
     ("  200/1000 | loss 3.2 | ppl 24.5", 200, 3.2),
     # a bracketed counter after a logger prefix (CLU) stays the step
     ("I1201 10:00:00.1 123 logging_writer.py:35] [1000] train_loss=0.25, lr=0.1", 1000, 0.25),
+    # aws-samples/awsome-distributed-training 3.test_cases/pytorch/FSDP/src/train.py
+    # `logger.info("Batch %d Loss: %.5f, Speed: %.2f samples/sec, lr: %.6f", batch_idx, ...)` (corpus b33)
+    ("Batch 5 Loss: 14.34635, Speed: 8.98 samples/sec, lr: 0.000099", 5, 14.34635),
 ])
 def test_a_counter_leading_delimited_fields_is_the_step(line: str, step: int, loss: float) -> None:
     got_step, _, metrics = _read(line)
@@ -814,3 +817,8 @@ def test_a_chinese_phrase_before_a_name_is_not_the_name() -> None:
     assert all(reading.step is None and "loss" not in reading.metrics
                for line in ("整体测试集上的Loss: 230.356", "取得最大精度的训练次数：12")
                for reading in parse_record(normalize(line)))
+
+
+def test_a_batch_count_beside_an_epoch_is_not_the_step() -> None:
+    """`Batch 5 ... epoch: 2` counts the epoch's batches; neither is the run's step."""
+    assert _read("Batch 5 loss: 2.5 epoch: 2")[0] is None
