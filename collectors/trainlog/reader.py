@@ -31,8 +31,9 @@ _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each 
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
-# A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
-_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
+# A header line opening an evaluation block (`📊 Evaluation Results:`), or a banner naming one
+# (DeepSpeed-Chat's `***** Evaluating rewards, Epoch 1/1 *****`): its figures are val_.
+_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b(?:[^0-9]*:|[^*]*\*{3,})\s*$",
                            re.IGNORECASE)
 # The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
 # W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is

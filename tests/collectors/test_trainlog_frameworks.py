@@ -563,6 +563,14 @@ CASES = [
      "1/1 [==============================] - 0s 247ms/step\n"
      "760/760 [==============================] - 586s 771ms/step - loss: 0.4503 - val_loss: 0.0813\n",
      {"loss": 0.4503, "val_loss": 0.0813, "epoch": 2.0, "status": "finished"}),
+    # DeepSpeed-Chat step2_dpo_finetuning/main.py: a `***** Evaluating rewards, Epoch e/E *****`
+    # banner over `chosen: ..., rejected: ..., loss: ...` (the committed training_log_output, corpus b33)
+    ("deepspeed-chat-evaluation-banner",
+     "[2025-01-02 16:15:00,000] [INFO] [logging.py:128:log_dist] [Rank 0] step=2350, skipped=9, "
+     "lr=[1.39e-08, 1.39e-08], mom=[(0.9, 0.95), (0.9, 0.95)]\n"
+     "***** Evaluating rewards, Epoch 1/1 *****\n"
+     "chosen: -31.9375, rejected: -33.96875, loss: 0.6650807857513428\n",
+     {"step": 2350, "loss": None, "val_loss": 0.6650807857513428}),
     # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
     ("paddleocr-epoch-of-total",
      "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
