@@ -283,7 +283,7 @@ class LineReader:
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
             self._columns = columns
         self._spaced = None
-        if self._columns is None and _YOLOV5_RESULTS_ROW.fullmatch(text):
+        if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position

@@ -597,6 +597,12 @@ CASES = [
      "    0.5145    0.2736   0.04726   0.05303         0\n",
      {"box_loss": 0.05005, "obj_loss": 0.08632, "val_map@.5:.95": 0.2736, "val_box": 0.04726,
       "total_epochs": 29}),
+    # the same rows under a line taken for a header of other columns (a paste's tabbed prose)
+    ("yolov5-results-txt-after-prose",
+     "Here\tis\tmy\tlog:\n"
+     "     29/29     1.93G   0.05005   0.08632         0    0.1364        47       416     0.273    0.6925"
+     "    0.5145    0.2736   0.04726   0.05303         0\n",
+     {"box_loss": 0.05005, "obj_loss": 0.08632}),
     # flair/trainers/trainer.py: `epoch {} - iter {}/{} - loss ...`, then the dev set's `DEV : loss`
     ("flair-dev",
      "2024-01-01 10:00:00,000 epoch 1 - iter 90/100 - loss 1.23456789 - time (sec): 1.23 - "
