@@ -30,9 +30,12 @@ _CLOCK = r"\d\d:\d\d:\d\d(?:[.,]\d+)?"
 _HEADS = re.compile(
     r"^\s*(?:"
     r"\[[^\]\n]{1,60}\]<std(?:out|err)>:"  # mpirun/SageMaker `[1,mpirank:0,algo-1]<stdout>:`
+    # logging `[%(asctime)s] %(name)s %(levelname)s: ` (Detectron2's log.txt `[08/30 23:53:52] d2.engine.hooks INFO:`)
+    rf"|\[[^\]\n]{{0,40}}\d\d:\d\d:\d\d[^\]\n]{{0,40}}\] [\w.]+ {_LEVEL}:"
     r"|\[[^\]\n]{0,40}\d\d:\d\d:\d\d[^\]\n]{0,40}\]:?"  # `[05:27:23.812437]`, `[11/01 11:27:04 d2]:`
     rf"|\[{_LEVEL}\b[^\]\n]{{0,80}}\]:?(?:\s+-(?=\s))?"  # `[INFO]`, `[INFO|DP=0|PP=0|TP=0]:`, Hydra
     r"|\[NeMo [IWEDC] [^\]\n]{0,80}\]"  # NeMo `[NeMo I 2024-01-01 10:00:00 exp_manager:123]`
+    r"|[DIWEC] (?=\[[\w.-]{1,40}\.py:\d+\])"  # logging `%(levelname).1s [%(filename)s:%(lineno)d]`
     r"|\[[\w.-]{1,40}\.(?:py|cc|cpp):\d+(?::\w+)?\](?:\s*\[Rank \d+\])?"  # DeepSpeed log_dist's
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
@@ -64,8 +67,8 @@ _HEADS = re.compile(
 )
 # Launcher prefixes that only ever come first: a process id `[1745] ` (later in a line, `[1000] ` is
 # a step: CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken
-# only before another prefix (a script's own `100: loss 2.5` puts its step there).
-_LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])|\d{1,4}:)\s+(?=\D)")
+# only before another prefix (a script's own `100: loss 2.5` puts its step there), a time stamp too.
+_LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])\s+(?=\D)|\d{1,4}:\s+)")
 # rich's handler ends each line with its source (`...   train.py:45`): not a figure.
 _SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
 MAX_HEADS = 8  # prefixes stripped from one line at most

@@ -110,7 +110,7 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     ("Key: avg_", r"^Key: avg_(?:train|eval|epoch|checkpoint)_\w+, Value: ",
      "Key: avg_train_loss, Value: 0.24563908576965332"),
     # the Trainer's `***** train metrics *****` block and W&B's summary of it
-    ("train_runtime ", r"^\s*train_runtime\s+=?\s*[\d:.]+\s*$", "  train_runtime            = 0:10:00.12"),
+    ("train_runtime", r"^\s*train_runtime\s+=?\s*[\d:.]+\s*$", "  train_runtime            = 0:10:00.12"),
 )
 ROWS = tuple((marker, re.compile(pattern, re.IGNORECASE), example) for marker, pattern, example in _ROWS)
 

@@ -94,8 +94,10 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
-# `200/1000 | loss 3.2`, `1500: loss=0.54`).
-_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])")
+# `200/1000 | loss 3.2`, `1500: loss=0.54`), and a bare batch count named so (aws-samples'
+# FSDP train.py `Batch %d Loss: %.5f, Speed: ...`).
+_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])"
+                        r"|\s*[Bb]atch\s+(\d+)\s+(?=[A-Za-z])")
 # DLLogger's default step format, `str(step)` of `step=(epoch, iteration)` (NVIDIA/dllogger
 # dllogger/logger.py `default_step_format`): `(0, 100) train.loss : 2.3456`; a third member counts
 # a validation's iterations.
@@ -210,7 +212,9 @@ def pairs(text: str) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
-        key = _named_part(_REMARK.sub("", match["key"]), glued)
+        # a namedtuple's repr names its first field after the type (`TrainOutput(global_step=3750`)
+        printed = match["key"].rpartition("(")[2] if match["key"].count("(") > match["key"].count(")") else match["key"]
+        key = _named_part(_REMARK.sub("", printed), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         value = value_in_units(match["value"], match["unit"], key)
@@ -256,6 +260,8 @@ def _leading_step(text: str, found: list[tuple[str, float]], positioned: bool) -
     names = [canonical(key) for key, _ in found]
     if "loss" not in names or positioned or "step" in names:
         return None
+    if lead[4] is not None:  # a batch count with an epoch beside it counts the epoch's batches
+        return None if "epoch" in names else (int(lead[4]), None)
     return int(lead[2]), int(lead[3]) if lead[3] else None
 
 

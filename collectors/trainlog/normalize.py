@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from sessiontui.collectors.logtext import clean
+from sessiontui.collectors.trainlog.vocabulary import CHINESE_NAMES
 
 # A mark a whole paste carries on each line: `srun -l`'s task label (`0: `, a few task numbers
 # repeated, where a script's own `100: loss 2.5` puts a different step on each line), or a quote a
@@ -35,10 +36,17 @@ _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?
 _EMPHASIS = re.compile(r"(?<![\w*])(?:(\*{1,2})(?P<name>[A-Za-z][\w/.@-]*(?: [\w/.@-]+){0,3})\1"
                        r"|(\*{1,2}|__)(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)\3)(?![\w*])")
 
+# A CJK input method's full-width punctuation (`Loss：1.98`, `，`) read as its ASCII form; a name
+# the vocabulary knows in Chinese, standing before its colon, read as the English name.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_CHINESE_NAME = re.compile(rf"(?<!\w)({'|'.join(CHINESE_NAMES)})(?=\s*:)")
+
 
 def normalize(line: str) -> str:
     """The payload of a raw log line, as every recogniser expects it."""
     text = clean(line)
+    if not text.isascii():
+        text = _CHINESE_NAME.sub(lambda name: CHINESE_NAMES[name[1]], text.translate(_FULL_WIDTH))
     if "tensor(" in text:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:

@@ -85,6 +85,9 @@ _ESPNET = re.compile(r"(?P<e>\d+)epoch:(?P<phase>train|valid):(?P<a>\d+)-(?P<b>\
 _ESPNET_RESULTS = re.compile(r"(?P<e>\d+)epoch results: (?P<rest>.*)")
 _ESPNET_PART = re.compile(r"\[(\w+)\]([^\[]*)")
 # A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
+# transformers Trainer `_save`: `Saving model checkpoint to {output_dir}`, the folder named
+# `checkpoint-{self.state.global_step}` (trainer.py `_save_checkpoint`, PREFIX_CHECKPOINT_DIR)
+_HF_CHECKPOINT = re.compile(r"\bSaving model checkpoint to \S*\bcheckpoint-(?P<step>\d+)/?\s*$")
 _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)")
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
                      r"(\[?[-+]?(?:\d|\.\d|nan|inf)[^,\s\]]{0,40}\]?%?)",
@@ -174,6 +177,12 @@ def hf_dict(text: str) -> Reading | None:
     lead = generic(text[:start]) if start > 0 else None
     return from_pairs("hf-trainer", dict_pairs(text[start:]), step=lead.step if lead else None,
                       epoch=lead.epoch if lead else None)
+
+
+def hf_checkpoint(text: str) -> Reading | None:
+    """The Trainer saving its `checkpoint-N` folder: the run is at global step N."""
+    match = _HF_CHECKPOINT.search(text)
+    return Reading("hf-trainer", {}, step=int(match["step"])) if match else None
 
 
 def deepspeed_step(text: str) -> Reading | None:
@@ -385,6 +394,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("[", notebook_bar),
     ("step ", specforge_dict),
     ("{'", hf_dict),
+    ("Saving model checkpoint to ", hf_checkpoint),
     ('{"', json_object),
     ("skipped=", deepspeed_step),
     (", SamplesPerSec=", deepspeed_timer),

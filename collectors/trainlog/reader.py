@@ -31,8 +31,9 @@ _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each 
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
-# A header line opening an evaluation block (`📊 Evaluation Results:`): its figures are val_.
-_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b[^0-9]*:\s*$",
+# A header line opening an evaluation block (`📊 Evaluation Results:`), or a banner naming one
+# (DeepSpeed-Chat's `***** Evaluating rewards, Epoch 1/1 *****`): its figures are val_.
+_EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b(?:[^0-9]*:|[^*]*\*{3,})\s*$",
                            re.IGNORECASE)
 # The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
 # W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is
@@ -47,6 +48,12 @@ _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 # Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
 # terminal's width right after its first digits (`640: 1`).
 _BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
+# YOLOv5's results.txt (2020-21, before results.csv): train.py appends each epoch's row with no
+# header, `('%10s' * 2 + '%10.4g' * 6) % (epoch/epochs, mem, *mloss, targets, img_size)` then
+# `'%10.4g' * 7 % results`; utils/plots.py plot_results reads the columns back by position.
+_YOLOV5_RESULTS_ROW = re.compile(r"\s*\d+/\d+\s+[\d.]+[GM]?(?:\s+[-+]?(?:\d[\d.]*(?:e[-+]?\d+)?|nan)){13}\s*")
+_YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size", "val_p", "val_r",
+                           "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
@@ -276,11 +283,14 @@ class LineReader:
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
             self._columns = columns
         self._spaced = None
+        if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
+            self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
             self._epoch, self._epoch_bar, self._epoch_full = (int(epoch[1]), int(epoch[2])), None, False
+            self._evaluating = False  # a new epoch trains: the last one's validation bar is over
             return [Reading("keras", {"total_epochs": float(epoch[2])},
                             epoch=float(int(epoch[1]) - 1))]
         name, self._dangling = self._dangling, None
@@ -302,6 +312,11 @@ class LineReader:
                     reading.metrics.pop("loss", None)
                 if text.split()[0] == "_step":  # W&B's count of log calls, not the position
                     reading.step = None
+        bar = _KERAS_BAR.match(text) if self._epoch else None
+        # fit's epoch-end bar prints its validation beside the loss (`- loss: 0.41 - val_loss: 0.05`);
+        # evaluate()'s never does, so such a bar is training's whatever bars came between
+        fits = bar is not None and any(name.startswith("val_") for reading in readings for name in reading.metrics)
+        self._evaluating = self._evaluating and not fits
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
@@ -313,9 +328,8 @@ class LineReader:
                 self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
-        bar = _KERAS_BAR.match(text) if self._epoch else None
-        if bar is not None and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
-                                and int(bar[1]) < int(bar[2])):
+        if bar is not None and not fits and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
+                                             and int(bar[1]) < int(bar[2])):
             # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
             # under the epoch whose bar was full: what follows, until a step, is the evaluation's
             self._evaluating = True

@@ -81,6 +81,9 @@ ALIASES = {
     "updates": "step",
     "#": "step",  # spaCy's table: the update count
 }
+# A position named in Chinese, as the much-copied PyTorch tutorial prints it
+# (`print("训练次数：{}, Loss: {}".format(total_train_step, loss.item()))`, "count of training steps").
+CHINESE_NAMES = {"训练次数": "step"}
 # Names of the run's length in steps (a key ending so): fairseq's `--max-update` as its hydra config
 # prints it (`'max_update': 80000`), MMF's `max_updates: 22000`, Megatron's `train_iters`, HF's
 # `Total optimization steps`; also in the singular (torchprime's base_trainer logs `    Max step: 100`).
@@ -95,8 +98,8 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_st
              "global_iter": 0, "global_iteration": 0,
              "step": 1, "steps": 1, "iteration": 2, "iter": 2, "it": 2, "batch": 2, "_step": 3}
 # Words that qualify a known name without changing it (`reduced_train_loss`, `loss train`,
-# `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`).
-_QUALIFIERS = frozenset({"train", "training", "reduced", "global", "completed", "avg", "avr",
+# `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`, fastai 0.7's `trn_loss`).
+_QUALIFIERS = frozenset({"train", "training", "trn", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
                          "batch", "final", "last", "epoch"})
 # The held-out set's prefixes; NLP scripts call it the dev set (`dev_loss`, flair's `DEV : loss`).

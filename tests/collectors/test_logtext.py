@@ -137,6 +137,15 @@ PAYLOAD = "step: 250  loss: 2.5"
     "[rank0]:",  # torch.distributed.elastic `--local-ranks-filter` line prefix `[rank{rank}]:`
     "[default0]:",  # torchrun --tee (torch < 2.2) prefix `[{role}{local_rank}]:`
     "[05:27:23.812437] ",  # MAE/DeiT misc.py `builtin_print('[{}] '.format(now.time()), ...)`
+    # detectron2/utils/logger.py setup_logger's file handler `[%(asctime)s] %(name)s %(levelname)s: `
+    # with datefmt `%m/%d %H:%M:%S` (corpus train/b34 detectron2_mask2former_log_txt_tail_*), and the
+    # same logging format with the default asctime
+    "[08/30 23:53:52] d2.engine.hooks INFO: ",
+    "[2024-01-01 10:00:00,123] benchmark.runner WARNING: ",
+    # logging `%(asctime)s %(levelname).1s [%(filename)s:%(lineno)d] %(message)s` (aws-samples/
+    # awsome-distributed-training FSDP train.py: corpus train/b33 fsdp_llama3_8b_*)
+    "2025-06-17 16:25:08 I [train.py:103] ",
+    "0: 2025-06-17 16:25:08 W [train.py:103] ",  # the same behind srun's `--label`
     "2024-05-01 10:00:00,123 - INFO - module - ",  # logging `%(asctime)s - %(levelname)s - %(name)s - `
     "INFO:__main__:",  # logging.basicConfig default `%(levelname)s:%(name)s:%(message)s`
     "INFO     root:vllm_bench.py:126 ",  # pytest's log_format (corpus bench/b22 vllm_bench_serve_ascend_e2e_*)

@@ -4,6 +4,7 @@ lines with which a job dies without a Python traceback header crash it."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -198,3 +199,11 @@ def test_ctrl_c_after_a_crash_leaves_the_run_crashed() -> None:
     snap = _snapshot("step 10 loss 2.5\nTraceback (most recent call last):\n  File \"t.py\", line 1\n"
                      "RuntimeError: CUDA error: an illegal memory access was encountered\n^C\nKeyboardInterrupt\n")
     assert snap.status == "crashed"
+
+
+@pytest.mark.parametrize("example", [example for _, _, example in ROWS if "  " in example])
+def test_every_ending_holds_with_tabs_for_its_space_runs(example: str) -> None:
+    """A paste that turned runs of spaces into tabs (the Trainer's `train_runtime\t=\t0:16:13.91`,
+    corpus b34's eurosat notebook under benchmarks/format_robustness.py) still ends the run."""
+    tabbed = re.sub(r" {2,}", "\t", example)
+    assert _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tabbed}\n").status == "finished"

@@ -465,6 +465,11 @@ CASES = [
      "0         0.543210    0.345678    0.876543  00:12     \n"
      "1         0.321098    0.234567    0.912345  00:11     \n",
      {"epoch": 1.0, "loss": 0.321098, "val_loss": 0.234567, "accuracy": 0.912345}),
+    # fastai 0.7's fit table (fastai/model.py `names = ["epoch", "trn_loss", "val_loss"] + ...`)
+    ("fastai-v07-trn-loss",
+     "epoch      trn_loss   val_loss                                \n"
+     "    0      4.294783   4.28535   \n    6      3.971787   3.998788  \n",
+     {"epoch": 6.0, "loss": 3.971787, "val_loss": 3.998788}),
     # the same table pasted with single spaces: snake_case words are names of their own
     ("fastai-table-spaces",
      "epoch train_loss valid_loss accuracy time\n0 0.543210 0.345678 0.876543 00:12\n"
@@ -543,6 +548,29 @@ CASES = [
      "Epoch 2/2\n768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n"
      "32/768 [>.............................] - ETA: 0s\nLoss: 0.51, Accuracy: 74.87%\n",
      {"loss": 0.5416, "val_loss": 0.51, "epoch": 2.0, "status": "finished"}),
+    # swift-models TrainingLoop/Callbacks/ProgressPrinter.swift: each epoch's training bar, then its
+    # validation bar of another length; the next `Epoch` header trains again
+    ("swift-progress-printer-epochs",
+     "Epoch 1/12\n468/468 [==============================] - loss: 0.5188 - accuracy: 0.8371\n"
+     "79/79 [==============================] - loss: 0.2192 - accuracy: 0.9282\n"
+     "Epoch 2/12\n468/468 [==============================] - loss: 0.1190 - accuracy: 0.9633\n"
+     "79/79 [==============================] - loss: 0.0755 - accuracy: 0.9752\n",
+     {"loss": 0.119, "val_loss": 0.0755, "epoch": 2.0}),
+    # a callback's predict() bars (`1/1 [===] - 0s 39ms/step`, keras/utils/generic_utils.py Progbar)
+    # between fit's lines: the epoch-end bar, printing `val_loss`, is still fit's (corpus b34)
+    ("keras-callback-predict-bars",
+     "Epoch 2/2\n1/1 [==============================] - 0s 44ms/step- loss: 0.45\n"
+     "1/1 [==============================] - 0s 247ms/step\n"
+     "760/760 [==============================] - 586s 771ms/step - loss: 0.4503 - val_loss: 0.0813\n",
+     {"loss": 0.4503, "val_loss": 0.0813, "epoch": 2.0, "status": "finished"}),
+    # DeepSpeed-Chat step2_dpo_finetuning/main.py: a `***** Evaluating rewards, Epoch e/E *****`
+    # banner over `chosen: ..., rejected: ..., loss: ...` (the committed training_log_output, corpus b33)
+    ("deepspeed-chat-evaluation-banner",
+     "[2025-01-02 16:15:00,000] [INFO] [logging.py:128:log_dist] [Rank 0] step=2350, skipped=9, "
+     "lr=[1.39e-08, 1.39e-08], mom=[(0.9, 0.95), (0.9, 0.95)]\n"
+     "***** Evaluating rewards, Epoch 1/1 *****\n"
+     "chosen: -31.9375, rejected: -33.96875, loss: 0.6650807857513428\n",
+     {"step": 2350, "loss": None, "val_loss": 0.6650807857513428}),
     # PaddleOCR tools/program.py: `epoch: [{}/{}], global_step: {}, lr: {:.6f}, loss: ...`
     ("paddleocr-epoch-of-total",
      "[2024/01/01 10:00:00] ppocr INFO: epoch: [3/500], global_step: 300, lr: 0.001000, "
@@ -559,6 +587,22 @@ CASES = [
      f"100%|{BAR}| 16/16 [00:05<00:00,  3.0it/s]\n"
      "                 all        500       1234      0.567      0.456      0.432      0.234\n",
      {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 299}),
+    # YOLOv5's results.txt of 2020-21 (no header): train.py writes `('%10s' * 2 + '%10.4g' * 6) %
+    # (epoch/epochs, mem, box, obj, cls, total, targets, img_size) + '%10.4g' * 7 % results`, the
+    # columns utils/plots.py plot_results reads back with `usecols=[2, 3, 4, 8, 9, 12, 13, 14, 10, 11]`
+    ("yolov5-results-txt-headerless",
+     "     28/29     1.93G   0.05136   0.08735         0    0.1387        37       416    0.2269    0.6946"
+     "    0.5094    0.2731   0.04756    0.0545         0\n"
+     "     29/29     1.93G   0.05005   0.08632         0    0.1364        47       416     0.273    0.6925"
+     "    0.5145    0.2736   0.04726   0.05303         0\n",
+     {"box_loss": 0.05005, "obj_loss": 0.08632, "val_map@.5:.95": 0.2736, "val_box": 0.04726,
+      "total_epochs": 29}),
+    # the same rows under a line taken for a header of other columns (a paste's tabbed prose)
+    ("yolov5-results-txt-after-prose",
+     "Here\tis\tmy\tlog:\n"
+     "     29/29     1.93G   0.05005   0.08632         0    0.1364        47       416     0.273    0.6925"
+     "    0.5145    0.2736   0.04726   0.05303         0\n",
+     {"box_loss": 0.05005, "obj_loss": 0.08632}),
     # flair/trainers/trainer.py: `epoch {} - iter {}/{} - loss ...`, then the dev set's `DEV : loss`
     ("flair-dev",
      "2024-01-01 10:00:00,000 epoch 1 - iter 90/100 - loss 1.23456789 - time (sec): 1.23 - "

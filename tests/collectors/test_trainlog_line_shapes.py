@@ -28,6 +28,9 @@ def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
     ("  200/1000 | loss 3.2 | ppl 24.5", 200, 3.2),
     # a bracketed counter after a logger prefix (CLU) stays the step
     ("I1201 10:00:00.1 123 logging_writer.py:35] [1000] train_loss=0.25, lr=0.1", 1000, 0.25),
+    # aws-samples/awsome-distributed-training 3.test_cases/pytorch/FSDP/src/train.py
+    # `logger.info("Batch %d Loss: %.5f, Speed: %.2f samples/sec, lr: %.6f", batch_idx, ...)` (corpus b33)
+    ("Batch 5 Loss: 14.34635, Speed: 8.98 samples/sec, lr: 0.000099", 5, 14.34635),
 ])
 def test_a_counter_leading_delimited_fields_is_the_step(line: str, step: int, loss: float) -> None:
     got_step, _, metrics = _read(line)
@@ -771,3 +774,51 @@ def test_a_fixed_width_row_whose_blank_cells_tabs_erased_keeps_its_step(tmp_path
     snap = read_log(log)
     assert snap.step == 3800
     assert not any("rays" in name for name in snap.metrics)
+
+
+def test_a_namedtuple_repr_names_its_first_field_after_the_type() -> None:
+    """HF Trainer's `trainer.train()` result in a notebook: transformers
+    src/transformers/trainer_utils.py `class TrainOutput(NamedTuple): global_step, training_loss,
+    metrics`, whose repr is `TrainOutput(global_step=3750, ...)` (corpus b34)."""
+    [reading] = parse_record("TrainOutput(global_step=3750, training_loss=0.0719044921875, metrics="
+                             "{'train_runtime': 6384.5833, 'train_loss': 0.0719044921875, 'epoch': 30.0})")
+    assert (reading.step, reading.epoch, reading.done) == (3750, 30.0, True)
+
+
+@pytest.mark.parametrize("line", [
+    "Saving model checkpoint to swin-tiny-finetuned-eurosat/checkpoint-570",
+    "[INFO|trainer.py:2656] 2024-01-01 10:00:00,000 >> Saving model checkpoint to out/checkpoint-570/",
+])
+def test_the_trainers_checkpoint_folder_gives_the_step(line: str) -> None:
+    """transformers trainer.py `_save_checkpoint` names the folder `checkpoint-{global_step}` and
+    `_save` logs `Saving model checkpoint to {output_dir}` (corpus b34, a notebook with no dicts)."""
+    assert _read(line)[0] == 570
+
+
+def test_other_checkpoint_lines_give_no_step() -> None:
+    """Deleting or loading a checkpoint says nothing of where the run is."""
+    for line in ("Deleting older checkpoint [out/checkpoint-500] due to args.save_total_limit",
+                 "Loading best model from out/checkpoint-570 (score: 0.97).",
+                 "Saving model checkpoint to out"):
+        assert all(reading.step is None for reading in parse_record(line))
+
+
+@pytest.mark.parametrize("line", ["训练次数：1500, Loss：1.2835", "训练次数：1500，Loss：1.2835",
+                                  "训练次数: 1500, loss: 1.2835"])
+def test_a_chinese_step_name_and_full_width_colons_read(line: str) -> None:
+    """xiaotudui/pytorch-tutorial's train.py family: `print("训练次数：{}, Loss: {}".format(
+    total_train_step, loss.item()))`, typed with full-width `：` and `，` (corpus b34)."""
+    step, _, metrics = _read(line)
+    assert (step, metrics["loss"]) == (1500, 1.2835)
+
+
+def test_a_chinese_phrase_before_a_name_is_not_the_name() -> None:
+    """`整体测试集上的Loss` (the whole test set's loss) and `最大精度的训练次数` are not the training's."""
+    assert all(reading.step is None and "loss" not in reading.metrics
+               for line in ("整体测试集上的Loss: 230.356", "取得最大精度的训练次数：12")
+               for reading in parse_record(normalize(line)))
+
+
+def test_a_batch_count_beside_an_epoch_is_not_the_step() -> None:
+    """`Batch 5 ... epoch: 2` counts the epoch's batches; neither is the run's step."""
+    assert _read("Batch 5 loss: 2.5 epoch: 2")[0] is None
