@@ -17,6 +17,15 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
+    "b35/trl_dpo_deepspeed_one_dict_loss_ln2_then_sigint_killing_subprocess.log": "unfixed: SIGINT kill line",
+    "b35/minimind_sft_epoch_bracket_paren_step_loss_logits_aux_lr.log": "unfixed: Epoch:[1/2](step/total)",
+    "b35/megatron_deepspeed_bloom_176b_default7_prefix_lines_wrapped_at_150_columns.log": "unfixed: wrapped",
+    "b35/unsloth_banner_html_object_placeholder_then_trainoutput_repr.log": "unfixed: TrainOutput repr",
+    "b35/nemo2_megatron_bridge_srun_0_label_lines_blank_labelled_lines_tflops_per_gpu.log": "unfixed: TFLOP/s/GPU",
+    "b35/torchtitan_four_rank_prefixes_log_rank_all_step1_then_step10_one_rank.log": "unfixed: rank prefixes",
+    "b35/slowllama_mac_finetune_backprop_done_loss_after_forward_pass_lines.log": "unfixed: loss after fwd",
+    "b35/custom_grpo_lora_mac_step_avg_loss_acc_timing_lines_end_of_epoch_markers.log": "unfixed: end of epoch",
+    "b36/ezpz_vit_iter_lines_loss_stats_plotext_charts_xarray_summary_execution_finished.log": "unfixed: ezpz iter",
 }
 
 
