@@ -48,8 +48,9 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
+# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`, MiniMind's
+# `Epoch:[1/2](50/56608), loss: 2.49` (jingyaogong/minimind trainer/train_full_sft.py `Logger`)
+_EPOCH_OF = re.compile(r"\bEpoch(?::? \[?|:?\[)(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
 # epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its

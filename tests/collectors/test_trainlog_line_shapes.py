@@ -771,3 +771,11 @@ def test_a_fixed_width_row_whose_blank_cells_tabs_erased_keeps_its_step(tmp_path
     snap = read_log(log)
     assert snap.step == 3800
     assert not any("rays" in name for name in snap.metrics)
+
+
+def test_an_epoch_of_epochs_glued_to_its_bracket_is_the_epoch() -> None:
+    """MiniMind's `Logger('Epoch:[{}/{}]({}/{}) loss:...'` (jingyaogong/minimind trainer/train_full_sft.py):
+    no space between `Epoch:` and its bracket; the parenthesised count is the epoch's step."""
+    step, epoch, metrics = _read("Epoch:[1/2](50/56608), loss: 2.4945, logits_loss: 2.4945, aux_loss: 0.0000, "
+                                 "lr: 0.00001000, epoch_time: 116.0min")
+    assert (step, epoch, metrics["loss"], metrics["lr"]) == (50, 1.0, 2.4945, 1e-05)
