@@ -281,7 +281,8 @@ def generic(text: str) -> Reading | None:
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
-    if not found and position is None and announced is None:
+    eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
+    if not found and position is None and announced is None and eagle is None:
         return None
     validation = bool(_VALIDATION.search(text))
     metrics: dict[str, float] = {}
@@ -302,7 +303,7 @@ def generic(text: str) -> Reading | None:
         step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:
         total = int(announced[1])
-    if eagle := _EPOCH_OF.search(text):
+    if eagle:
         epoch = float(eagle["e"])
     if batch is not None and not validation and int(batch["n"]) > 0:
         epoch = int(batch["e"]) - (not batch["colon"]) + int(batch["i"]) / int(batch["n"])

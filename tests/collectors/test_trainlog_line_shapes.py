@@ -779,3 +779,13 @@ def test_an_epoch_of_epochs_glued_to_its_bracket_is_the_epoch() -> None:
     step, epoch, metrics = _read("Epoch:[1/2](50/56608), loss: 2.4945, logits_loss: 2.4945, aux_loss: 0.0000, "
                                  "lr: 0.00001000, epoch_time: 116.0min")
     assert (step, epoch, metrics["loss"], metrics["lr"]) == (50, 1.0, 2.4945, 1e-05)
+
+
+def test_an_epoch_header_alone_on_its_line_sets_the_epoch(tmp_path: Path) -> None:
+    """A script's `print(f"=== Epoch {epoch}/{epochs} ===")` over its step lines (corpus b35): the
+    header carries no other figure, the step lines under it carry no epoch."""
+    log = tmp_path / "grpo.log"
+    log.write_text("=== Epoch 1/3 ===\n[step 50] avg_loss=0.0012 acc=0.41\n=== Epoch 2/3 ===\n"
+                   "[step 100] avg_loss=-0.0003 acc=0.52\n")
+    snap = read_log(log)
+    assert (snap.step, snap.epoch) == (100, 2.0)
