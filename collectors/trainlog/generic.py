@@ -128,6 +128,10 @@ _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]
 # torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
 # train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
+# A Python object's repr, `TrainOutput(global_step=118, training_loss=0.35, metrics={...})` (HF's
+# transformers trainer_utils.py `TrainOutput`, a NamedTuple that `trainer.train()` returns and
+# notebooks echo): the class and its parenthesis are no part of the first field's name.
+_REPR_OPEN = re.compile(r"\b[A-Z]\w*\((?=[a-z_]\w*=)")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 
@@ -268,6 +272,8 @@ def generic(text: str) -> Reading | None:
     if _MISMATCH.search(text):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
+    if "(" in text:
+        text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)
     found = pairs(text)
     if not found:

@@ -789,3 +789,15 @@ def test_an_epoch_header_alone_on_its_line_sets_the_epoch(tmp_path: Path) -> Non
                    "[step 100] avg_loss=-0.0003 acc=0.52\n")
     snap = read_log(log)
     assert (snap.step, snap.epoch) == (100, 2.0)
+
+
+def test_an_object_repr_names_its_first_field_without_the_class() -> None:
+    """`trainer.train()` returns transformers' `TrainOutput` NamedTuple (trainer_utils.py), which a
+    notebook echoes as `TrainOutput(global_step=118, training_loss=..., metrics={...})`: its first
+    field is the step; a name with a parenthesised part (`Loss(train)=0.5`) keeps it."""
+    [reading] = parse_record(normalize(
+        "TrainOutput(global_step=118, training_loss=0.3486394861997184, metrics={'train_runtime': 170.8892, "
+        "'train_samples_per_second': 0.691, 'train_steps_per_second': 0.691, 'train_loss': 0.3486394861997184})"))
+    assert (reading.step, reading.metrics["train_runtime"]) == (118, 170.8892)
+    _, _, metrics = _read("step 3 Loss(train)=0.5")
+    assert metrics == {"loss(train)": 0.5, "loss": 0.5}
