@@ -120,6 +120,9 @@ _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
 _LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
 _LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
+# Words that open a remark on when or over what a figure was taken (slowllama's `loss after
+# forward pass = 1.48`, `loss over last 100 steps`): the known name before them is the name.
+_REMARK_WORDS = frozenset({"after", "over", "since"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 # GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
 # slash apart; each name is a kind of the leading word (`total` loss).
@@ -166,6 +169,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     key = " ".join(words)
     if len(words) == 1:
         return key
+    if len(words) >= 3 and words[1].lower() in _REMARK_WORDS and _known(words[0]):
+        return words[0]
     if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's
         return " ".join(words[-3:])            # phrase is part of the name
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not

@@ -21,7 +21,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b35/megatron_deepspeed_bloom_176b_default7_prefix_lines_wrapped_at_150_columns.log": "unfixed: wrapped",
     "b35/nemo2_megatron_bridge_srun_0_label_lines_blank_labelled_lines_tflops_per_gpu.log": "unfixed: TFLOP/s/GPU",
     "b35/torchtitan_four_rank_prefixes_log_rank_all_step1_then_step10_one_rank.log": "unfixed: rank prefixes",
-    "b35/slowllama_mac_finetune_backprop_done_loss_after_forward_pass_lines.log": "unfixed: loss after fwd",
     "b36/ezpz_vit_iter_lines_loss_stats_plotext_charts_xarray_summary_execution_finished.log": "unfixed: ezpz iter",
 }
 

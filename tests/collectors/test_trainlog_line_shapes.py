@@ -801,3 +801,13 @@ def test_an_object_repr_names_its_first_field_without_the_class() -> None:
     assert (reading.step, reading.metrics["train_runtime"]) == (118, 170.8892)
     _, _, metrics = _read("step 3 Loss(train)=0.5")
     assert metrics == {"loss(train)": 0.5, "loss": 0.5}
+
+
+@pytest.mark.parametrize("line", [
+    # slowllama finetune.py: `logging.info(f'backprop done, loss after forward pass = {loss}')`
+    "2023-09-29 20:54:22,130 backprop done, loss after forward pass = 1.2744556665420532",
+    "loss over last batches: 1.2744556665420532",
+])
+def test_a_remark_after_a_known_name_does_not_hide_it(line: str) -> None:
+    _, _, metrics = _read(line)
+    assert metrics == {"loss": 1.2744556665420532}
