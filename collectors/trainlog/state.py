@@ -208,9 +208,12 @@ class TrainState:
                     if event:
                         self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics
-            if not line or (ranked and (rank_of(line) or 0) > 0):
+            if not line:
                 continue
-            for reading in self._reader.read(line):
+            readings = self._reader.read(line)
+            if ranked and (rank_of(line) or 0) > 0:
+                readings = self._ahead_of_rank0(readings, pending)
+            for reading in readings:
                 if reading.step is not None and reading.steps_per_s is None:
                     reading.logged_at = logged_time(line)
                 if pending is None or not merge(pending, reading):
@@ -221,6 +224,15 @@ class TrainState:
             self.apply(pending, at)
         if watch and (event := self._watcher.flush(at, self.step)):  # a wrapper the block ended on
             self._crash(event)
+
+    def _ahead_of_rank0(self, readings: list[Reading], pending: Reading | None) -> list[Reading]:
+        """Another rank's readings that step past every step read so far, in the run's own format:
+        rank 0's copy of a step is the one read, but a log whose later steps only another rank
+        prints (torchtitan's `LOG_RANK=2`, a paste that kept one rank's lines) still moves on."""
+        latest = max((step for step in (self.step, pending.step if pending else None) if step is not None),
+                     default=-1)
+        return [reading for reading in readings if reading.step is not None and reading.step > latest
+                and reading.format == (pending.format if pending else self.format)]
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""
