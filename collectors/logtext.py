@@ -400,13 +400,14 @@ FAILURE_KINDS = (
     # glibc's strsignal) report it; after every failure kind, which a tail that names one is
     ("cancelled", re.compile(
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
-        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
+        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\b[Rr]eceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?:\s|$)", re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
-    # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
-    # last, so a failure the tail also names wins
+    # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`,
+    # DeepSpeed's launcher (deepspeed/launcher/launch.py `sigkill_handler`: `Main process received
+    # SIGINT, exiting`, SIGTERM as cancelled above); last, so a failure the tail also names wins
     ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b|\bInterruptException\b"
-                               r"|\bReceived 2 death signal\b",
+                               r"|\bReceived 2 death signal\b|\breceived SIGINT\b",
                                re.MULTILINE)),
 )
 
