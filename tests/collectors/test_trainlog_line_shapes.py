@@ -811,3 +811,22 @@ def test_an_object_repr_names_its_first_field_without_the_class() -> None:
 def test_a_remark_after_a_known_name_does_not_hide_it(line: str) -> None:
     _, _, metrics = _read(line)
     assert metrics == {"loss": 1.2744556665420532}
+
+
+def test_a_megatron_line_wrapped_at_the_terminal_width_reads_whole() -> None:
+    """BigScience's BLOOM chronicles (bigscience-workshop/bigscience tr11-176B-ml) pasted Megatron-
+    DeepSpeed's `training_log` line wrapped at its width: `| learning` / ` rate: ... | number of nan`
+    / `iterations:  0 | ...`. The wrapped rest is no line of its own (its `iterations:  0` no step);
+    a line cut at a field's name reads up to it."""
+    readings = _reader_lines([
+        "[default7]: iteration   42784/ 115311 | consumed samples:    71463856 | elapsed time per iteration (s): 111.14 | learning",
+        " rate: 4.475E-05 | global batch size: 2048 | lm loss: 2.127643E+00 | grad norm: 0.127 | number of nan",
+        "iterations:  0 | samples per second: 18.428 | TFLOPs: 141.09 |",
+    ])
+    assert {reading.step for reading in readings} == {42784}
+    last = readings[-1]
+    assert (last.total, last.metrics["lr"], last.metrics["loss"]) == (115311, 4.475e-05, 2.127643)
+    assert last.metrics["number_of_nan_iterations"] == 0 and last.metrics["samples_per_s"] == 18.428
+    assert all("number_of" not in reading.metrics for reading in readings)
+    [cut] = _reader_lines([" iteration        1/    24000 | consumed samples:          1024 | learning ra"])
+    assert (cut.step, cut.metrics) == (1, {"consumed_samples": 1024})
