@@ -35,6 +35,7 @@ _HEADS = re.compile(
     r"|\[NeMo [IWEDC] [^\]\n]{0,80}\]"  # NeMo `[NeMo I 2024-01-01 10:00:00 exp_manager:123]`
     r"|\[[\w.-]{1,40}\.(?:py|cc|cpp):\d+(?::\w+)?\](?:\s*\[Rank \d+\])?"  # DeepSpeed log_dist's
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
+    r"|\[[\w.-]{1,40}/[\w.<>-]{1,60}:\d+(?::[\w.<>]{1,60})?\]"  # ezpz's `[ezpz/launch:448:launch]`
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
     r"|\[[\w.]{1,40}\](?=\[)"  # Hydra `[2024-..][__main__][INFO] - `: a tag glued to the next

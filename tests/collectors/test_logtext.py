@@ -165,6 +165,9 @@ PAYLOAD = "step: 250  loss: 2.5"
     "worker-1: ",  # pdsh (DeepSpeed multi-node launcher) host prefix
     "#015",  # SageMaker writes each `\r` as `#015`
     "[host] 2020-11-11 16:36:33,446 (trainer:328) INFO: ",  # espnet2/utils logging format
+    # saforem2/ezpz src/ezpz/log/handler.py `FluidLogRender`: `[date time][L][parent/module:line:fn] `
+    "[2025-12-31 12:16:49,364806][I][ezpz/launch:448:launch] ",
+    "[2025-12-31 12:16:47,618825][I][examples/vit:544:<module>] ",
 ])
 def test_each_logger_prefix_shape_is_stripped(prefix: str) -> None:
     assert clean(prefix + PAYLOAD) == PAYLOAD
