@@ -34,7 +34,8 @@ _PAIR = re.compile(
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
     rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"
     rf"(?(box)(?:\s*,\s*{_VALUE})*\s*,?\s*[\])])(?(quote)[\"'])"
-    rf"(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
+    # no `eta: 1 day,`, no axis tick (plotext's `0.0310┤`, a chart beside a title); a full stop may follow
+    rf"(?![\w/\u2524]|\.\w|:\S|\s+days?,)",
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
@@ -85,6 +86,9 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 # A diagnostic comparing what was expected with what came (DeepSpeed ZeRO-3's `Invalidate trace
 # cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
 _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
+# xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
+# `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
+_SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
 # 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
@@ -274,7 +278,7 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text):
+    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     if "(" in text:

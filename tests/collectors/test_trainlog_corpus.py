@@ -17,7 +17,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
-    "b36/ezpz_vit_iter_lines_loss_stats_plotext_charts_xarray_summary_execution_finished.log": "unfixed: ezpz iter",
 }
 
 

@@ -830,3 +830,18 @@ def test_a_megatron_line_wrapped_at_the_terminal_width_reads_whole() -> None:
     assert all("number_of" not in reading.metrics for reading in readings)
     [cut] = _reader_lines([" iteration        1/    24000 | consumed samples:          1024 | learning ra"])
     assert (cut.step, cut.metrics) == (1, {"consumed_samples": 1024})
+
+
+def test_an_xarray_repr_count_of_rows_shown_is_no_position() -> None:
+    """xarray's `_mapping_repr` (xarray core/formatting.py) heads a long mapping `Data variables:
+    (12/35)`: the rows it shows of all; ezpz prints its history so after training (corpus b36)."""
+    assert parse_record(normalize("Data variables: (12/35)")) == []
+    assert parse_record(normalize("Training: (30/100) loss 2.5"))[0].step == 30
+
+
+def test_a_chart_axis_tick_beside_a_title_is_no_figure() -> None:
+    """plotext draws each y tick glued to the axis, `0.0310┤`; ezpz prints two charts side by side,
+    so a title of one stands before a tick of the other: `train_loss/mean          0.0310┤   *  **`."""
+    assert parse_record(normalize("               train_loss/mean          0.0310┤   *   ****  * ****** │")) == []
+    _, _, metrics = _read("train_loss 0.0310 | lr 1e-4")
+    assert metrics["loss"] == 0.031
