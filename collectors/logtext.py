@@ -127,7 +127,8 @@ CRASH_LINE = re.compile(
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b"  # DeepSpeed's launcher, W&B
-    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers",  # torchelastic stopped by a signal
+    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers"  # torchelastic stopped by a signal
+    r"|\bMain process received SIG\w+, exiting",  # DeepSpeed's launcher (launch.py `sigkill_handler`)
     re.IGNORECASE,
 )
 # Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
