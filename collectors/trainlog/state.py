@@ -44,6 +44,7 @@ BAR_FORMATS = frozenset({"tqdm", "lightning"})
 # Ignite's `Epoch[2] Iteration[50/469]`): reaching its total ends the epoch, not the run.
 PER_EPOCH_POSITIONS = BAR_FORMATS | {"epoch-batch"}
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
+MAX_OTHER_RANK_LINES = 64  # other ranks' lines after rank 0's last of a block, read for a later step
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
 ENDED = frozenset({"crashed", "finished", "stalled"})  # episodes after which a rewrite is a new run
@@ -196,6 +197,7 @@ class TrainState:
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""
         pending: Reading | None = None
+        others: deque[str] = deque(maxlen=MAX_OTHER_RANK_LINES)  # other ranks' lines since rank 0's last
         for line in lines:
             if watch:  # failures need the step as of their line: apply what came before first
                 if pending is not None:
@@ -210,20 +212,28 @@ class TrainState:
                     continue  # a failure report's `name: number` parts are not metrics
             if not line:
                 continue
-            readings = self._reader.read(line)
             if ranked and (rank_of(line) or 0) > 0:
-                readings = self._ahead_of_rank0(readings, pending)
-            for reading in readings:
-                if reading.step is not None and reading.steps_per_s is None:
-                    reading.logged_at = logged_time(line)
-                if pending is None or not merge(pending, reading):
-                    if pending is not None:
-                        self.apply(pending, at)
-                    pending = reading
+                others.append(line)
+                continue
+            others.clear()
+            pending = self._take(self._reader.read(line), line, pending, at)
+        for line in others:  # read only after rank 0's last line: a step only they print moves on
+            pending = self._take(self._ahead_of_rank0(self._reader.read(line), pending), line, pending, at)
         if pending is not None:
             self.apply(pending, at)
         if watch and (event := self._watcher.flush(at, self.step)):  # a wrapper the block ended on
             self._crash(event)
+
+    def _take(self, readings: list[Reading], line: str, pending: Reading | None, at: float) -> Reading | None:
+        """Fold a line's readings into the pending one (same step) or apply it; the new pending."""
+        for reading in readings:
+            if reading.step is not None and reading.steps_per_s is None:
+                reading.logged_at = logged_time(line)
+            if pending is None or not merge(pending, reading):
+                if pending is not None:
+                    self.apply(pending, at)
+                pending = reading
+        return pending
 
     def _ahead_of_rank0(self, readings: list[Reading], pending: Reading | None) -> list[Reading]:
         """Another rank's readings that step past every step read so far, in the run's own format:
