@@ -113,6 +113,7 @@ class TrainState:
         # the mark every line carries (srun's `0: `, a quote's `> `), once decided: False for none
         self._mark: re.Pattern[str] | Literal[False] | None = None
         self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
+        self._lead_rank: int | None = None  # the lowest rank whose lines the log prints
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
@@ -212,13 +213,22 @@ class TrainState:
                     continue  # a failure report's `name: number` parts are not metrics
             if not line:
                 continue
-            if ranked and (rank_of(line) or 0) > 0:
-                others.append(line)
-                continue
+            rank = rank_of(line) if ranked else None
+            if rank is not None:  # the lowest rank that prints is read (Megatron logs from its last)
+                self._lead_rank = rank if self._lead_rank is None else min(rank, self._lead_rank)
+                if rank > self._lead_rank:
+                    others.append(line)
+                    continue
             others.clear()
             pending = self._take(self._reader.read(line), line, pending, at)
-        for line in others:  # read only after rank 0's last line: a step only they print moves on
-            pending = self._take(self._ahead_of_rank0(self._reader.read(line), pending), line, pending, at)
+        # read only after the lead rank's last line: a step only other ranks print moves the run on
+        latest = max((step for step in (self.step, pending.step if pending else None) if step is not None),
+                     default=-1)
+        run_format = pending.format if pending else self.format
+        for line in others:
+            readings = self._ahead_of_rank0(self._reader.read(line), latest, run_format)
+            pending = self._take(readings, line, pending, at)
+            latest = max([latest, *(reading.step or 0 for reading in readings)])  # one rank's copy is read
         if pending is not None:
             self.apply(pending, at)
         if watch and (event := self._watcher.flush(at, self.step)):  # a wrapper the block ended on
@@ -235,14 +245,13 @@ class TrainState:
                 pending = reading
         return pending
 
-    def _ahead_of_rank0(self, readings: list[Reading], pending: Reading | None) -> list[Reading]:
-        """Another rank's readings that step past every step read so far, in the run's own format:
+    @staticmethod
+    def _ahead_of_rank0(readings: list[Reading], latest: int, run_format: str | None) -> list[Reading]:
+        """Another rank's readings that step past rank 0's latest step, in the run's own format:
         rank 0's copy of a step is the one read, but a log whose later steps only another rank
-        prints (torchtitan's `LOG_RANK=2`, a paste that kept one rank's lines) still moves on."""
-        latest = max((step for step in (self.step, pending.step if pending else None) if step is not None),
-                     default=-1)
+        prints (torchtitan's `LOG_RANK=2`, Megatron's last rank) still moves on."""
         return [reading for reading in readings if reading.step is not None and reading.step > latest
-                and reading.format == (pending.format if pending else self.format)]
+                and run_format in (None, reading.format)]
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""

@@ -217,3 +217,16 @@ def test_a_step_only_another_rank_prints_moves_the_run_on(tmp_path: Path) -> Non
     snap = read_log(log)
     assert (snap.step, snap.loss, snap.grad_norm) == (10, 10.2391, 16.1413)
     assert snap.metrics["tokens_per_s_per_device"] == 5615
+
+
+def test_a_log_only_a_later_rank_prints_reads_that_rank(tmp_path: Path) -> None:
+    """Megatron prints its iteration line from the last rank (`print_rank_last`), so a torchrun
+    log of 8 GPUs carries `[default7]:` on every progress line; a wrapped rest has no prefix."""
+    log = tmp_path / "megatron.log"
+    log.write_text("".join(
+        f"[default7]: iteration {i:7d}/ 115311 | consumed samples: {i * 2048:11d} | learning\n"
+        f" rate: 4.475E-05 | global batch size: 2048 | lm loss: {2.1 + i / 1e6:.6E} | grad norm: 0.127 |\n"
+        for i in range(42780, 42785)))
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.lr) == (42784, 115311, 4.475e-05)
+    assert snap.loss == pytest.approx(2.142784)
