@@ -219,7 +219,7 @@ class TrainState:
                 if rank > self._lead_rank:
                     others.append(line)
                     continue
-            others.clear()
+                others.clear()  # (an unprefixed line, a paste's closing fence, leaves them be)
             pending = self._take(self._reader.read(line), line, pending, at)
         # read only after the lead rank's last line: a step only other ranks print moves the run on
         latest = max((step for step in (self.step, pending.step if pending else None) if step is not None),

@@ -212,6 +212,7 @@ def test_a_step_only_another_rank_prints_moves_the_run_on(tmp_path: Path) -> Non
     lines.append(f"[rank2]:{titan}step: 10  loss: 10.2391  grad_norm: 16.1413  memory: 44.84GiB(47.19%)  tps: 5,615")
     lines.append(f"[rank1]:{titan}step: 10  loss: 10.9  grad_norm: 9.0  memory: 44.84GiB(47.19%)  tps: 5,000")
     lines.append("[rank1]:Evaluating: 100%|##########| 500/500 [00:10<00:00, 50.0it/s]")
+    lines.append("```")  # the paste's closing fence, no rank's line
     log = tmp_path / "titan.log"
     log.write_text("\n".join(lines) + "\n")
     snap = read_log(log)
