@@ -38,6 +38,7 @@ _HEADS = re.compile(
     r"|[DIWEC] (?=\[[\w.-]{1,40}\.py:\d+\])"  # logging `%(levelname).1s [%(filename)s:%(lineno)d]`
     r"|\[[\w.-]{1,40}\.(?:py|cc|cpp):\d+(?::\w+)?\](?:\s*\[Rank \d+\])?"  # DeepSpeed log_dist's
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
+    r"|\[[\w.-]{1,40}/[\w.<>-]{1,60}:\d+(?::[\w.<>]{1,60})?\]"  # ezpz's `[ezpz/launch:448:launch]`
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
     # Metaflow's runtime, metaflow/runtime.py Worker.log: "[%s (pid %s)] " % (run/step/task, pid)
@@ -132,7 +133,8 @@ CRASH_LINE = re.compile(
     r"|terminate called after throwing an instance of|\(core dumped\)"  # C++ aborts, dumped signals
     r"|^Process finished with exit code [1-9]|\btask \d+: Exited with exit code [1-9]"  # SLURM srun
     r"|\bexits with return code = -?[1-9]|^Run \S+ errored\b"  # DeepSpeed's launcher, W&B
-    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers",  # torchelastic stopped by a signal
+    r"|\bReceived (?:\d+|Signals\.SIG\w+) death signal, shutting down workers"  # torchelastic stopped by a signal
+    r"|\bMain process received SIG\w+, exiting",  # DeepSpeed's launcher (launch.py `sigkill_handler`)
     re.IGNORECASE,
 )
 # Cheap substrings, lower-case: every line that names a failure kind (`failure_kind`'s patterns)
@@ -467,7 +469,7 @@ FAILURE_KINDS = (
     # `Terminated`); after every failure kind, which a tail that names one is
     ("cancelled", re.compile(
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
-        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\bReceived SIGTERM\b"
+        r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\b[Rr]eceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
         rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
         # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted` and
@@ -478,10 +480,11 @@ FAILURE_KINDS = (
         r"|\bPreempted by (?:pod )?\S+ on node\b|\bJob was active longer than specified deadline\b",
         re.MULTILINE)),
     # stopped by the user (Ctrl-C): Python's `KeyboardInterrupt`, torchrun's `SignalException:
-    # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`;
-    # last, so a failure the tail also names wins
+    # Process 123 got signal: 2` and `Received 2 death signal`, Julia's `InterruptException`,
+    # DeepSpeed's launcher (deepspeed/launcher/launch.py `sigkill_handler`: `Main process received
+    # SIGINT, exiting`, SIGTERM as cancelled above); last, so a failure the tail also names wins
     ("interrupted", re.compile(r"^KeyboardInterrupt\b|\bgot signal: 2\b|Signals\.SIGINT\b|\bInterruptException\b"
-                               r"|\bReceived 2 death signal\b",
+                               r"|\bReceived 2 death signal\b|\breceived SIGINT\b",
                                re.MULTILINE)),
 )
 

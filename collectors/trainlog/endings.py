@@ -39,6 +39,8 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     # W&B closing the run: its summary and the sync of its files
     ("Run summary", r"^Run summary:$", "wandb: Run summary:"),
     ("W&B file", r"^Synced \d+ W&B file", "wandb: Synced 5 W&B file(s), 0 media file(s), 0 artifact file(s)"),
+    # ezpz's launcher once the command it ran exited 0 (saforem2/ezpz src/ezpz/launch.py `launch`)
+    ("Execution finished", r"^Execution finished with 0\.?$", "Execution finished with 0."),
     # DeepSpeed's launcher once a worker exited 0
     ("exits successfully", r"^Process \d+ exits successfully\b",
      "[2023-05-01 10:00:00,123] [INFO] [launch.py:347:main] Process 12345 exits successfully."),

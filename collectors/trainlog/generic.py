@@ -34,7 +34,8 @@ _PAIR = re.compile(
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
     rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"
     rf"(?(box)(?:\s*,\s*{_VALUE})*\s*,?\s*[\])])(?(quote)[\"'])"
-    rf"(?![\w/]|\.\w|:\S|\s+days?,)",  # no `eta: 1 day,`; a full stop may follow
+    # no `eta: 1 day,`, no axis tick (plotext's `0.0310┤`, a chart beside a title); a full stop may follow
+    rf"(?![\w/\u2524]|\.\w|:\S|\s+days?,)",
     re.IGNORECASE,
 )
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
@@ -48,8 +49,9 @@ _POSITION = re.compile(
     re.IGNORECASE,
 )
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
-# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`
-_EPOCH_OF = re.compile(r"\bEpoch:? \[?(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
+# PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`, MiniMind's
+# `Epoch:[1/2](50/56608), loss: 2.49` (jingyaogong/minimind trainer/train_full_sft.py `Logger`)
+_EPOCH_OF = re.compile(r"\bEpoch(?::? \[?|:?\[)(?P<e>\d+(?:\.\d+)?)/(?P<E>\d+)(?:\.\d+)?\b\]?", re.IGNORECASE)
 # MMEngine's `Epoch(train)  [1][ 50/1000]`, mmcv 1.x's `Epoch [1][50/1000]`, Ignite's `Epoch[1]
 # Iteration[100/469]`: the epoch, then the epoch's batch (counted again each epoch, so it is the
 # epoch's fraction, not the run's step). PyTorch's ImageNet example `Epoch: [0][ 10/500]` (its
@@ -84,6 +86,9 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 # A diagnostic comparing what was expected with what came (DeepSpeed ZeRO-3's `Invalidate trace
 # cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
 _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
+# xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
+# `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
+_SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
 # 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
@@ -121,6 +126,9 @@ _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 _COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
 _LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
 _LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
+# Words that open a remark on when or over what a figure was taken (slowllama's `loss after
+# forward pass = 1.48`, `loss over last 100 steps`): the known name before them is the name.
+_REMARK_WORDS = frozenset({"after", "over", "since"})
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 # GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
 # slash apart; each name is a kind of the leading word (`total` loss).
@@ -129,6 +137,10 @@ _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]
 # torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
 # train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
+# A Python object's repr, `TrainOutput(global_step=118, training_loss=0.35, metrics={...})` (HF's
+# transformers trainer_utils.py `TrainOutput`, a NamedTuple that `trainer.train()` returns and
+# notebooks echo): the class and its parenthesis are no part of the first field's name.
+_REPR_OPEN = re.compile(r"\b[A-Z]\w*\((?=[a-z_]\w*=)")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 
@@ -163,6 +175,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     key = " ".join(words)
     if len(words) == 1:
         return key
+    if len(words) >= 3 and words[1].lower() in _REMARK_WORDS and _known(words[0]):
+        return words[0]
     if len(words) >= 3 and words[-2] == "in":  # NeMo's `train_step_timing in s=0.512`: the unit's
         return " ".join(words[-3:])            # phrase is part of the name
     if glued_equals:  # `Val Loss=0.0005` keeps its phase; `updates/sec perplexity=27.7` does not
@@ -212,9 +226,7 @@ def pairs(text: str) -> list[tuple[str, float]]:
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
-        # a namedtuple's repr names its first field after the type (`TrainOutput(global_step=3750`)
-        printed = match["key"].rpartition("(")[2] if match["key"].count("(") > match["key"].count(")") else match["key"]
-        key = _named_part(_REMARK.sub("", printed), glued)
+        key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         value = value_in_units(match["value"], match["unit"], key)
@@ -270,9 +282,11 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text):
+    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
+    if "(" in text:
+        text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)
     found = pairs(text)
     if not found:
@@ -286,7 +300,8 @@ def generic(text: str) -> Reading | None:
         (found for found in _POSITION.finditer(text) if found["word"]
          or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
-    if not found and position is None and announced is None:
+    eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
+    if not found and position is None and announced is None and eagle is None:
         return None
     validation = bool(_VALIDATION.search(text))
     metrics: dict[str, float] = {}
@@ -307,7 +322,7 @@ def generic(text: str) -> Reading | None:
         step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:
         total = int(announced[1])
-    if eagle := _EPOCH_OF.search(text):
+    if eagle:
         epoch = float(eagle["e"])
     if batch is not None and not validation and int(batch["n"]) > 0:
         epoch = int(batch["e"]) - (not batch["colon"]) + int(batch["i"]) / int(batch["n"])

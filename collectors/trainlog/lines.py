@@ -55,8 +55,10 @@ def collapse_redraws(block: bytes, keep_every: int, seen: int) -> tuple[bytes, i
     every `keep_every`-th (for history); return the text, one record per line, and the count.
 
     Always kept: the last non-blank segment of each `\r` line (what a terminal shows), the bar
-    drawn just before it when that segment is other output (it dates the output), the block's
-    last bar and any bar at 100%. Text glued after a dropped bar is kept.
+    drawn just before it when that segment is other output (it dates the output), the line's
+    first segment when it is other output (a record printed without its newline before the bar
+    redrew: the Trainer's last dict), the block's last bar and any bar at 100%. Text glued after
+    a dropped bar is kept.
     """
     if b"\r" not in block:
         return block, seen
@@ -77,6 +79,9 @@ def collapse_redraws(block: bytes, keep_every: int, seen: int) -> tuple[bytes, i
             # than count them, and split the line only when a sample falls inside it.
             count = (body_end - line_start) // (len(final) + 1) + 1
             first = -seen % keep_every
+            head = block[line_start:block.find(b"\r", line_start, seg_start)]
+            if first and head.strip() and b"%|" not in head:
+                pieces.append(head + b"\n")  # output printed before the bar redrew over its line
             if first < count:
                 segments = block[line_start:body_end].split(b"\r")
                 pieces.extend(s + b"\n" for s in segments[first::keep_every] if s.strip())

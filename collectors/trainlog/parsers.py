@@ -255,6 +255,20 @@ def megatron(text: str) -> Reading | None:
                    steps_per_s=1000.0 / ms if ms and ms > 0 else None)
 
 
+def megatron_line(text: str) -> bool:
+    """Whether a line holds a Megatron iteration line's start (`iteration N/ M |`)."""
+    return _MEGATRON.search(text) is not None
+
+
+def megatron_cut(text: str) -> bool:
+    """Whether a Megatron iteration line stops at a name whose figure is on the next line (a
+    terminal or a paste wrapped it at its width: `... | learning` then ` rate: 4.475E-05 | ...`);
+    every field of a whole line ends with ` |` (megatron/training.py `training_log`)."""
+    match = _MEGATRON.search(text)
+    last = match["rest"].rpartition("|")[2] if match else ""
+    return bool(last.strip()) and not any(char.isdigit() for char in last)
+
+
 def _megatron_validation(text: str) -> Reading | None:
     """`validation loss at iteration N | lm loss value: x |`: kept as val_loss, never as loss."""
     match = _MEGATRON_VALID.search(text)

@@ -17,7 +17,7 @@ from sessiontui.collectors.trainlog.declared import (
 from sessiontui.collectors.trainlog.endings import says_run_ended
 from sessiontui.collectors.trainlog.generic import json_object
 from sessiontui.collectors.trainlog.normalize import normalize
-from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.parsers import megatron_cut, megatron_line, parse_record
 from sessiontui.collectors.trainlog.progress import looks_like_bar, parse_bar
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, to_float
 from sessiontui.collectors.trainlog.vocabulary import EVAL_SCORES, LEXICON, canonical
@@ -257,12 +257,18 @@ class LineReader:
         self._widget: str | None = None  # a notebook bar's first line, its count on the next
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
+        self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
         text = normalize(raw)
         if not text.strip():
             return []
+        cut, self._cut = self._cut, None
+        if cut is not None and "|" in text and not megatron_line(text):
+            text = f"{cut} {text.strip()}"  # its wrapped rest (the space at the wrap on either line)
+        if megatron_cut(text):  # read up to the cut field, whole once its rest comes
+            self._cut, text = text, text[:text.rindex("|") + 1]
         head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"

@@ -44,6 +44,7 @@ BAR_FORMATS = frozenset({"tqdm", "lightning"})
 # Ignite's `Epoch[2] Iteration[50/469]`): reaching its total ends the epoch, not the run.
 PER_EPOCH_POSITIONS = BAR_FORMATS | {"epoch-batch"}
 EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epochs")
+MAX_OTHER_RANK_LINES = 64  # other ranks' lines after rank 0's last of a block, read for a later step
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
 ENDED = frozenset({"crashed", "finished", "stalled"})  # episodes after which a rewrite is a new run
@@ -112,6 +113,7 @@ class TrainState:
         # the mark every line carries (srun's `0: `, a quote's `> `), once decided: False for none
         self._mark: re.Pattern[str] | Literal[False] | None = None
         self._replay_to: int | None = None  # a notebook bar's step: the table under it is history
+        self._lead_rank: int | None = None  # the lowest rank whose lines the log prints
 
     # Feeding -----------------------------------------------------------------------------
     def feed(self, block: bytes, at: float) -> None:
@@ -196,6 +198,7 @@ class TrainState:
     def _feed_lines(self, lines: list[str], at: float, watch: bool, ranked: bool) -> None:
         """Parse lines one by one, merging per-line readings of one step before applying them."""
         pending: Reading | None = None
+        others: deque[str] = deque(maxlen=MAX_OTHER_RANK_LINES)  # other ranks' lines since rank 0's last
         for line in lines:
             if watch:  # failures need the step as of their line: apply what came before first
                 if pending is not None:
@@ -208,19 +211,47 @@ class TrainState:
                     if event:
                         self._crash(event)
                     continue  # a failure report's `name: number` parts are not metrics
-            if not line or (ranked and (rank_of(line) or 0) > 0):
+            if not line:
                 continue
-            for reading in self._reader.read(line):
-                if reading.step is not None and reading.steps_per_s is None:
-                    reading.logged_at = logged_time(line)
-                if pending is None or not merge(pending, reading):
-                    if pending is not None:
-                        self.apply(pending, at)
-                    pending = reading
+            rank = rank_of(line) if ranked else None
+            if rank is not None:  # the lowest rank that prints is read (Megatron logs from its last)
+                self._lead_rank = rank if self._lead_rank is None else min(rank, self._lead_rank)
+                if rank > self._lead_rank:
+                    others.append(line)
+                    continue
+                others.clear()  # (an unprefixed line, a paste's closing fence, leaves them be)
+            pending = self._take(self._reader.read(line), line, pending, at)
+        # read only after the lead rank's last line: a step only other ranks print moves the run on
+        latest = max((step for step in (self.step, pending.step if pending else None) if step is not None),
+                     default=-1)
+        run_format = pending.format if pending else self.format
+        for line in others:
+            readings = self._ahead_of_rank0(self._reader.read(line), latest, run_format)
+            pending = self._take(readings, line, pending, at)
+            latest = max([latest, *(reading.step or 0 for reading in readings)])  # one rank's copy is read
         if pending is not None:
             self.apply(pending, at)
         if watch and (event := self._watcher.flush(at, self.step)):  # a wrapper the block ended on
             self._crash(event)
+
+    def _take(self, readings: list[Reading], line: str, pending: Reading | None, at: float) -> Reading | None:
+        """Fold a line's readings into the pending one (same step) or apply it; the new pending."""
+        for reading in readings:
+            if reading.step is not None and reading.steps_per_s is None:
+                reading.logged_at = logged_time(line)
+            if pending is None or not merge(pending, reading):
+                if pending is not None:
+                    self.apply(pending, at)
+                pending = reading
+        return pending
+
+    @staticmethod
+    def _ahead_of_rank0(readings: list[Reading], latest: int, run_format: str | None) -> list[Reading]:
+        """Another rank's readings that step past rank 0's latest step, in the run's own format:
+        rank 0's copy of a step is the one read, but a log whose later steps only another rank
+        prints (torchtitan's `LOG_RANK=2`, Megatron's last rank) still moves on."""
+        return [reading for reading in readings if reading.step is not None and reading.step > latest
+                and run_format in (None, reading.format)]
 
     def apply(self, reading: Reading, at: float) -> None:
         """Fold one reading into the state: latest values, progress, history, divergence, end."""

@@ -67,6 +67,7 @@ ALIASES = {
     "throughput/device/tokens_per_second": "tokens_per_s_per_device",
     "tflop/s/device": "tflops_per_device",
     "model_tflops_per_gpu": "tflops_per_device",
+    "tflops_per_gpu": "tflops_per_device",  # NeMo 2's FLOPsMeasurementCallback `TFLOPS_per_GPU`
     "throughput_per_gpu_(tflop/s/gpu)": "tflops_per_device",  # Megatron-LM training.py
     # position: lifted out of the metrics as the step
     "iteration": "step",

@@ -181,6 +181,9 @@ PAYLOAD = "step: 250  loss: 2.5"
     # `[run/step/task (pid N)] ` (`[run/step/task] ` without a pid)
     "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] ",
     "2023-04-29 06:01:12.977 [sfn-1a2b/start/1] ",
+    # saforem2/ezpz src/ezpz/log/handler.py `FluidLogRender`: `[date time][L][parent/module:line:fn] `
+    "[2025-12-31 12:16:49,364806][I][ezpz/launch:448:launch] ",
+    "[2025-12-31 12:16:47,618825][I][examples/vit:544:<module>] ",
 ])
 def test_each_logger_prefix_shape_is_stripped(prefix: str) -> None:
     assert clean(prefix + PAYLOAD) == PAYLOAD

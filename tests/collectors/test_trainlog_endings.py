@@ -59,6 +59,7 @@ def test_plain_words_for_the_end_finish_a_run(line: str) -> None:
     "Training done epoch 4",
     "Finished training epoch 2",
     "Process finished with exit code 1",
+    "Execution finished with 1.",  # ezpz's launcher after a command that failed
     "Saving weights to /home/rtc/darknet/backup//yolo-obj_last.weights",  # darknet's periodic save
     "Saving weights to backup//yolo-obj_1000.weights",
     "If max_steps is given, it will override any value given in num_train_epochs",

@@ -216,3 +216,22 @@ def test_training_complete_for_one_epoch_is_not_the_end(tmp_path: Path) -> None:
     log = tmp_path / "epoch.log"
     log.write_text("step 10 loss 2.5\nTraining complete for epoch 3\n")
     assert read_log(log).status == "running"
+
+
+@pytest.mark.parametrize("indent", ["", "    "])
+def test_a_launcher_stopped_by_ctrl_c_ends_the_run_as_crashed(tmp_path: Path, indent: str) -> None:
+    """DeepSpeed's launcher on Ctrl-C (deepspeed/launcher/launch.py `sigkill_handler`) kills its
+    workers and says `Main process received SIGINT, exiting`: the run did not finish, also in a
+    paste indented as a block, where a line under a warning reads as the warning's wrapped rest."""
+    log = tmp_path / "dpo.log"
+    stamp = "[2025-02-20 20:27:13,107] [INFO] [launch.py:319:sigkill_handler]"
+    lines = ["[2025-02-20 20:25:29,322] [WARNING] [config_utils.py:70:_process_deprecated_field] Config "
+             "parameter cpu_offload is deprecated",
+             "{'loss': 0.6931, 'grad_norm': 24.79, 'learning_rate': 5e-06, 'epoch': 0.04}",
+             f"{stamp} Killing subprocess 2606346", f"{stamp} Killing subprocess 2606347",
+             "[2025-02-20 20:27:14,902] [INFO] [launch.py:328:sigkill_handler] Main process received SIGINT, exiting"]
+    log.write_text("".join(f"{indent}{line}\n" for line in lines))
+    snap = read_log(log)
+    assert snap.status == "crashed" and snap.loss == 0.6931
+    (event,) = snap.events
+    assert "received SIGINT" in event.message

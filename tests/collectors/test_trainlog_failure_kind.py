@@ -390,6 +390,13 @@ MESSAGE_FORMS += [
     ('lightning sigterm', '[rank: 0] Received SIGTERM: 15', 'cancelled'),
     ('bash terminated', 'train.sh: line 12:  4242 Terminated              python train.py', 'cancelled'),
     ('elastic -15', 'Root Cause (first observed failure):\n  exitcode  : -15 (pid: 12)', 'cancelled'),
+    # deepspeed/launcher/launch.py `sigkill_handler`: `Main process received {sig_names[signum]}, exiting`
+    ('deepspeed launcher sigterm',
+     '[2025-02-20 20:27:14,902] [INFO] [launch.py:328:sigkill_handler] Main process received SIGTERM, exiting',
+     'cancelled'),
+    ('deepspeed launcher sigint',
+     '[2025-02-20 20:27:14,902] [INFO] [launch.py:328:sigkill_handler] Main process received SIGINT, exiting',
+     'interrupted'),
 ]
 
 

@@ -200,3 +200,34 @@ def test_a_diff_pasted_in_colour_keeps_its_mark(tmp_path: Path) -> None:
                    "\x1b[32m+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\x1b[m\n")
     snap = read_log(log)
     assert (snap.epoch, snap.loss) == (2.0, 0.5416)
+
+
+def test_a_step_only_another_rank_prints_moves_the_run_on(tmp_path: Path) -> None:
+    """torchtitan's run_train.sh filters ranks (`--local-ranks-filter ${LOG_RANK}`): a log that
+    kept every rank's step 1, then only rank 2's step 10, is at step 10 with rank 2's figures;
+    another rank's copy of a step rank 0 printed, or its own evaluation bar, moves nothing."""
+    titan = "[titan] 2025-10-15 10:37:01,390 - root - INFO - "
+    lines = [f"[rank{r}]:{titan}step:  1  loss: 12.2465  grad_norm:  4.5253  memory: 33.21GiB(34.95%)  tps: 8{r}"
+             for r in (3, 0, 1, 2)]
+    lines.append(f"[rank2]:{titan}step: 10  loss: 10.2391  grad_norm: 16.1413  memory: 44.84GiB(47.19%)  tps: 5,615")
+    lines.append(f"[rank1]:{titan}step: 10  loss: 10.9  grad_norm: 9.0  memory: 44.84GiB(47.19%)  tps: 5,000")
+    lines.append("[rank1]:Evaluating: 100%|##########| 500/500 [00:10<00:00, 50.0it/s]")
+    lines.append("```")  # the paste's closing fence, no rank's line
+    log = tmp_path / "titan.log"
+    log.write_text("\n".join(lines) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.grad_norm) == (10, 10.2391, 16.1413)
+    assert snap.metrics["tokens_per_s_per_device"] == 5615
+
+
+def test_a_log_only_a_later_rank_prints_reads_that_rank(tmp_path: Path) -> None:
+    """Megatron prints its iteration line from the last rank (`print_rank_last`), so a torchrun
+    log of 8 GPUs carries `[default7]:` on every progress line; a wrapped rest has no prefix."""
+    log = tmp_path / "megatron.log"
+    log.write_text("".join(
+        f"[default7]: iteration {i:7d}/ 115311 | consumed samples: {i * 2048:11d} | learning\n"
+        f" rate: 4.475E-05 | global batch size: 2048 | lm loss: {2.1 + i / 1e6:.6E} | grad norm: 0.127 |\n"
+        for i in range(42780, 42785)))
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.lr) == (42784, 115311, 4.475e-05)
+    assert snap.loss == pytest.approx(2.142784)

@@ -216,6 +216,12 @@ CASES = [
      "reduced_train_loss: 11.03 | train_step_timing in s: 0.6213 | consumed_samples: 1600\n"
      "Validation: iteration 5/10\n",
      {"step": 50, "total": 100, "epoch": 0.0, "loss": 11.03, "lr": 1.499e-05, "global_batch_size": 32}),
+    # the same printer with NeMo's FLOPsMeasurementCallback (nemo/lightning/pytorch/callbacks/
+    # flops_callback.py logs `TFLOPS_per_GPU`): a rate per accelerator
+    ("nemo2-flops-callback",
+     "Training epoch 0, iteration 9/29 | lr: 5.988e-06 | global_batch_size: 512 | global_step: 9 | "
+     "reduced_train_loss: 10.1 | train_step_timing in s: 27.88 | consumed_samples: 5120 | TFLOPS_per_GPU: 85.8\n",
+     {"step": 9, "loss": 10.1, "tflops_per_device": 85.8}),
     # NVIDIA/dllogger dllogger/logger.py `default_step_format` is `str(step)`: DeepLearningExamples'
     # `dllogger.log(step=(epoch, global_step), data=...)` prints the tuple; a third member counts
     # the validation's iterations, so that line moves no step

@@ -822,3 +822,77 @@ def test_a_chinese_phrase_before_a_name_is_not_the_name() -> None:
 def test_a_batch_count_beside_an_epoch_is_not_the_step() -> None:
     """`Batch 5 ... epoch: 2` counts the epoch's batches; neither is the run's step."""
     assert _read("Batch 5 loss: 2.5 epoch: 2")[0] is None
+
+
+def test_an_epoch_of_epochs_glued_to_its_bracket_is_the_epoch() -> None:
+    """MiniMind's `Logger('Epoch:[{}/{}]({}/{}) loss:...'` (jingyaogong/minimind trainer/train_full_sft.py):
+    no space between `Epoch:` and its bracket; the parenthesised count is the epoch's step."""
+    step, epoch, metrics = _read("Epoch:[1/2](50/56608), loss: 2.4945, logits_loss: 2.4945, aux_loss: 0.0000, "
+                                 "lr: 0.00001000, epoch_time: 116.0min")
+    assert (step, epoch, metrics["loss"], metrics["lr"]) == (50, 1.0, 2.4945, 1e-05)
+
+
+def test_an_epoch_header_alone_on_its_line_sets_the_epoch(tmp_path: Path) -> None:
+    """A script's `print(f"=== Epoch {epoch}/{epochs} ===")` over its step lines (corpus b35): the
+    header carries no other figure, the step lines under it carry no epoch."""
+    log = tmp_path / "grpo.log"
+    log.write_text("=== Epoch 1/3 ===\n[step 50] avg_loss=0.0012 acc=0.41\n=== Epoch 2/3 ===\n"
+                   "[step 100] avg_loss=-0.0003 acc=0.52\n")
+    snap = read_log(log)
+    assert (snap.step, snap.epoch) == (100, 2.0)
+
+
+def test_an_object_repr_names_its_first_field_without_the_class() -> None:
+    """`trainer.train()` returns transformers' `TrainOutput` NamedTuple (trainer_utils.py), which a
+    notebook echoes as `TrainOutput(global_step=118, training_loss=..., metrics={...})`: its first
+    field is the step; a name with a parenthesised part (`Loss(train)=0.5`) keeps it."""
+    [reading] = parse_record(normalize(
+        "TrainOutput(global_step=118, training_loss=0.3486394861997184, metrics={'train_runtime': 170.8892, "
+        "'train_samples_per_second': 0.691, 'train_steps_per_second': 0.691, 'train_loss': 0.3486394861997184})"))
+    assert (reading.step, reading.metrics["train_runtime"]) == (118, 170.8892)
+    _, _, metrics = _read("step 3 Loss(train)=0.5")
+    assert metrics == {"loss(train)": 0.5, "loss": 0.5}
+
+
+@pytest.mark.parametrize("line", [
+    # slowllama finetune.py: `logging.info(f'backprop done, loss after forward pass = {loss}')`
+    "2023-09-29 20:54:22,130 backprop done, loss after forward pass = 1.2744556665420532",
+    "loss over last batches: 1.2744556665420532",
+])
+def test_a_remark_after_a_known_name_does_not_hide_it(line: str) -> None:
+    _, _, metrics = _read(line)
+    assert metrics == {"loss": 1.2744556665420532}
+
+
+def test_a_megatron_line_wrapped_at_the_terminal_width_reads_whole() -> None:
+    """BigScience's BLOOM chronicles (bigscience-workshop/bigscience tr11-176B-ml) pasted Megatron-
+    DeepSpeed's `training_log` line wrapped at its width: `| learning` / ` rate: ... | number of nan`
+    / `iterations:  0 | ...`. The wrapped rest is no line of its own (its `iterations:  0` no step);
+    a line cut at a field's name reads up to it."""
+    readings = _reader_lines([
+        "[default7]: iteration   42784/ 115311 | consumed samples:    71463856 | elapsed time per iteration (s): 111.14 | learning",
+        " rate: 4.475E-05 | global batch size: 2048 | lm loss: 2.127643E+00 | grad norm: 0.127 | number of nan",
+        "iterations:  0 | samples per second: 18.428 | TFLOPs: 141.09 |",
+    ])
+    assert {reading.step for reading in readings} == {42784}
+    last = readings[-1]
+    assert (last.total, last.metrics["lr"], last.metrics["loss"]) == (115311, 4.475e-05, 2.127643)
+    assert last.metrics["number_of_nan_iterations"] == 0 and last.metrics["samples_per_s"] == 18.428
+    assert all("number_of" not in reading.metrics for reading in readings)
+    [cut] = _reader_lines([" iteration        1/    24000 | consumed samples:          1024 | learning ra"])
+    assert (cut.step, cut.metrics) == (1, {"consumed_samples": 1024})
+
+
+def test_an_xarray_repr_count_of_rows_shown_is_no_position() -> None:
+    """xarray's `_mapping_repr` (xarray core/formatting.py) heads a long mapping `Data variables:
+    (12/35)`: the rows it shows of all; ezpz prints its history so after training (corpus b36)."""
+    assert parse_record(normalize("Data variables: (12/35)")) == []
+    assert parse_record(normalize("Training: (30/100) loss 2.5"))[0].step == 30
+
+
+def test_a_chart_axis_tick_beside_a_title_is_no_figure() -> None:
+    """plotext draws each y tick glued to the axis, `0.0310┤`; ezpz prints two charts side by side,
+    so a title of one stands before a tick of the other: `train_loss/mean          0.0310┤   *  **`."""
+    assert parse_record(normalize("               train_loss/mean          0.0310┤   *   ****  * ****** │")) == []
+    _, _, metrics = _read("train_loss 0.0310 | lr 1e-4")
+    assert metrics["loss"] == 0.031

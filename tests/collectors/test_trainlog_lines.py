@@ -85,3 +85,14 @@ def test_rank_of_prefixed_lines() -> None:
     assert rank_of("[default1]:step 1") == 1
     assert rank_of("[rank0]: x") == 0
     assert rank_of("step 1") is None
+
+
+def test_a_record_the_bar_redrew_over_is_kept_when_redraws_are_sampled() -> None:
+    """TRL's GRPO run (corpus b35) printed its last `{'loss': ...}` without a newline, then tqdm
+    redrew its bar over the same line with `\\r`: the record is kept whichever redraws are."""
+    bars = b"".join(f"\r 99%|#########9| {step}/1875 [38:31:43<15:34, 62.31s/it]".encode() for step in range(1860, 1875))
+    block = b"{'loss': 0.0215, 'epoch': 0.99}" + bars + b"\n"
+    for seen in range(4):
+        text, _ = collapse_redraws(block, keep_every=5, seen=seen)
+        assert text.count(b"{'loss': 0.0215, 'epoch': 0.99}") == 1
+        assert text.rstrip().endswith(b"1874/1875 [38:31:43<15:34, 62.31s/it]")
