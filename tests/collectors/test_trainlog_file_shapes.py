@@ -183,21 +183,18 @@ def test_a_paste_kept_in_a_quote_reads_as_the_log_itself(tmp_path: Path, mark: s
     assert read_log(log).metrics["box_loss"] == pytest.approx(0.4635)
 
 
-def test_a_marked_paste_wrapped_in_a_fence_and_details_keeps_its_mark(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "text"), [
     # a short diff-marked paste (corpus b32's Keras log in a PR) inside `<details>` and a fence: the
     # wrapping lines are not the log's, so they do not dilute the share of lines that carry the `+`
-    log = tmp_path / "issue.md"
-    log.write_text("<details><summary>full log</summary>\n\n```\n+Epoch 2/2\n"
-                   "+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n```\n</details>\n")
-    snap = read_log(log)
-    assert (snap.epoch, snap.loss) == (2.0, 0.5416)
-
-
-def test_a_diff_pasted_in_colour_keeps_its_mark(tmp_path: Path) -> None:
+    ("issue.md", "<details><summary>full log</summary>\n\n```\n+Epoch 2/2\n"
+     "+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\n```\n</details>\n"),
     # `git diff --color` prints each added line as `ESC[32m+...ESC[m`: the colour comes before the `+`
-    log = tmp_path / "pr.diff"
-    log.write_text("\x1b[32m+Epoch 2/2\x1b[m\n"
-                   "\x1b[32m+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\x1b[m\n")
+    ("pr.diff", "\x1b[32m+Epoch 2/2\x1b[m\n"
+     "\x1b[32m+768/768 [==============================] - 0s - loss: 0.5416 - acc: 0.7331\x1b[m\n"),
+], ids=["fence-and-details", "colour"])
+def test_a_diff_marked_paste_keeps_its_mark(tmp_path: Path, name: str, text: str) -> None:
+    log = tmp_path / name
+    log.write_text(text)
     snap = read_log(log)
     assert (snap.epoch, snap.loss) == (2.0, 0.5416)
 
