@@ -155,7 +155,7 @@ KIND_HINTS = (
     "убито", "вбито", "unicestwiony", "zabit (",
     "no space left", "quota exceeded", "enospc", "edquot", "streamwriter", "unexpected pos", "errno 28", "errno 122",
     "notfound", "no such file", "enoent", "not found", "does not exist", "can't open file", "importerror",
-    "no module", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
+    "no module", "failed to import", "undefined symbol", "shared object", "shared librar", "mismatch", "is required", "compiled",
     "incompatib", "cannot be run in numpy", "valid checkpoint", "cancelled", "sigterm", "term_", "evicted", "preempted", "deadline",
     "ephemeral", "emptydir", "pressure]", "signal: 15", "15 death", "terminated",
     "bad_alloc", "segmentation", "segfault", "sigsegv", "sigbus", "signal", "abort", "sigabrt",
@@ -553,23 +553,26 @@ _HOST_MEMORY = re.compile(r"oom[-_]kill|OOMKilled|out[-\s]of[-\s]memory|MemoryEr
 # mismatches the version that was used to compile PyTorch`; NumPy 2's `A module that was compiled
 # using NumPy 1.x cannot be run in NumPy 2`), then a missing file (FileNotFoundError, errno 2's
 # `No such file or directory`, the interpreter's `can't open file`, a checkpoint not found:
-# transformers Trainer's `Can't find a valid checkpoint at ...`).
+# transformers Trainer's `Can't find a valid checkpoint at ...`). transformers utils/import_utils.py
+# wraps any error importing a model as `RuntimeError: Failed to import transformers.models.x because
+# of the following error (look up to see its traceback):` with the cause on the next line.
 _RAISED_KINDS = (
     ("import_error", re.compile(
         r"ModuleNotFoundError|ImportError|No module named|undefined symbol|cannot open shared object file"
         r"|error while loading shared libraries|version `\w+_[\d.]+' not found|is required for a normal"
         r"|mismatches the version|compiled with different CUDA|binary incompatibility"
-        r"|cannot be run in NumPy|version mismatch", re.IGNORECASE)),
+        r"|cannot be run in NumPy|version mismatch|\bFailed to import\b", re.IGNORECASE)),
     ("missing_file", re.compile(
         r"FileNotFoundError|No such file or directory|\bENOENT\b|\[Errno 2\]"
         r"|checkpoint\b[^\n]{0,80}\b(?:not found|does not exist|doesn't exist)"
         r"|(?:can't|cannot|unable to) find a valid checkpoint", re.IGNORECASE)),
 )
-# Error lines a program raises without a Python exception: the loader's, the interpreter's
+# Error lines a program raises without a Python exception: an OSError a script printed (`print(e)`:
+# `[Errno 2] No such file or directory: 'a.jpg'`), the loader's, the interpreter's
 # (Modules/main.c `python: can't open file ...`; Lib/runpy.py's exit for `python -m MODULE`,
 # `{sys.executable}: Error while finding module specification for 'm' (ModuleNotFoundError: ...)`
 # or `{sys.executable}: No module named m`, a Windows `C:\...\python.exe:` too).
-_RAISED_LINE = re.compile(r"error while loading shared libraries|\bpython[\d.]*(?:\.exe)?: (?:can't open file"
+_RAISED_LINE = re.compile(r"^\[Errno \d+\] |error while loading shared libraries|\bpython[\d.]*(?:\.exe)?: (?:can't open file"
                           r"|Error while finding module specification for|No module named)", re.IGNORECASE)
 
 

@@ -68,6 +68,9 @@ KNOWN_MISSES: dict[str, str] = {
         "bare `eval time` lines under four user labels read as two runs, not four",
     "bench/b31/llama_server_generation_timing_lines_only_two_labelled_groups_of_three_runs.md":
         "llama-server timing lines under two user labels read as one run, not two",
+    "crash/b17/openrlhf_raylet_actor_died_wrapped_potential_root_causes_2024.log":
+        "Ray's list of potential causes hard-wrapped at the terminal's width: `(3) ... SIGSEGV` starts on the"
+        " line below the words that hedge it, so it reads as a segfault",
 }
 
 

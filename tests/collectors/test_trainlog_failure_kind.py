@@ -375,7 +375,13 @@ MESSAGE_FORMS += [
     ('runpy module spec windows', "C:\\Python311\\python.exe: Error while finding module specification for 'accelerate.commands.launch' (ModuleNotFoundError: No module named 'accelerate')",
      'import_error'),
     ('runpy no module', "/opt/conda/bin/python3.10: No module named 'deepspeed'", 'import_error'),
+    # transformers utils/import_utils.py _LazyModule._get_module: RuntimeError(f"Failed to import
+    # {self.__name__}.{module_name} because of the following error (look up to see its traceback):\n{e}")
+    ('transformers lazy import', 'RuntimeError: Failed to import transformers.models.bloom.modeling_bloom because of the following error (look up to see its traceback):\n/opt/venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops5zeros4callE',
+     'import_error'),
     ('file not found', "FileNotFoundError: [Errno 2] No such file or directory: 'data/train.jsonl'", 'missing_file'),
+    # an OSError a script caught and printed (`except OSError as e: print(e)`): str(OSError) alone
+    ('printed oserror', "[Errno 2] No such file or directory: 'Data/Training_Images/images%20(42).jpg'", 'missing_file'),
     ('script not found', "python: can't open file '/workspace/train.py': [Errno 2] No such file or directory",
      'missing_file'),
     ('no checkpoint', "ValueError: Can't find a valid checkpoint at /ckpt/checkpoint-500", 'missing_file'),
