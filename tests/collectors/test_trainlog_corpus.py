@@ -21,8 +21,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     "b38/trl_sft_completion_only_string_valued_dicts_entropy_mcq_eval_done.log":
         "an evaluation bar (6/6) after the training dicts is taken for the run's position",
-    "b38/custom_slm_wikitext_epoch_of_20_train_valid_loss_perplexity_lr_bars_warnings_generated_text.log":
-        "an `Epoch 20 of 20` summary after the last epoch's bar reads as epoch 19 (the bar's)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
