@@ -19,8 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "a tmux capture hard-wrapped at the terminal's width: a wrapped line's rest reads as a later step",
     "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
-    "b38/trl_sft_completion_only_string_valued_dicts_entropy_mcq_eval_done.log":
-        "an evaluation bar (6/6) after the training dicts is taken for the run's position",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

@@ -910,3 +910,12 @@ def test_a_keras_heading_before_its_epochs_bar_still_starts_the_epoch(tmp_path: 
     log.write_text("Epoch 1/3\n10/10 [==============================] - 1s - loss: 0.50\n"
                    "Epoch 2/3\n5/10 [==============>...............] - ETA: 0s - loss: 0.40\n")
     assert read_log(log).epoch == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize("line", ["[1/6] Loading tokenizer...", "[6/6] Saving model...",
+                                  "[3/4] Evaluating on the test set"])
+def test_a_scripts_counted_stage_heading_is_no_position(line: str) -> None:
+    # Ishihara-Masabumi/Llama_SFT train_completion_only_log.txt (corpus train/b38): a TRL SFT script
+    # counts its own stages `[k/6]`; its `[6/6] Saving model...` after the run is not step 6 of 6
+    assert parse_record(normalize(line)) == []
+    assert _read("[30/1504] loss: 2.1")[0] == 30  # a bracketed count with figures stays the step
