@@ -89,6 +89,9 @@ _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
+# A script's stage heading, a counted step of its own plan in words (`[1/6] Loading tokenizer...`,
+# `[6/6] Saving model...` after training ends): no figure follows, so no training position.
+_STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 # torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
 # 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
@@ -282,7 +285,7 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text):
+    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     if "(" in text:

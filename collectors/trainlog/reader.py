@@ -258,6 +258,7 @@ class LineReader:
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
+        self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -295,6 +296,9 @@ class LineReader:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
         if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
+            if self._epoch_read is not None and int(epoch[1]) - 1 < self._epoch_read <= int(epoch[1]):
+                return []  # a summary's heading under the bar that counted this epoch: it is over
+            self._epoch_read = float(int(epoch[1]) - 1)
             self._epoch, self._epoch_bar, self._epoch_full = (int(epoch[1]), int(epoch[2])), None, False
             self._evaluating = False  # a new epoch trains: the last one's validation bar is over
             return [Reading("keras", {"total_epochs": float(epoch[2])},
@@ -347,6 +351,7 @@ class LineReader:
             for reading in readings:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
                 reading.done = reading.done or last
+        self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
         return readings
 
     def _copypaste(self, text: str) -> list[Reading]:

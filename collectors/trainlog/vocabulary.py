@@ -49,6 +49,9 @@ ALIASES = {
     "lrs": "lr",
     "l": "loss",  # OpenJERE's bar `L: 7.94, L_crf: 7.07, ...`  # build-nanogpt `| norm: 0.3091 |`  # LeRobot's abbreviations: `grdn:4.774 ... epch:58.72`
     "epch": "epoch",
+    # llm.c's main.log (llmc/logger.h: `s:%d trl:%.4f lr:%.6f norm:%.2f`, `s:%d tel:%.4f`)
+    "trl": "loss",
+    "tel": "val_loss",
     "ppl": "perplexity",  # nanoGPT forks' `iter 40: loss 2.5528, ppl 12.8428`, fairseq's `ppl=`
     "epoch_num": "epoch",
     "total_grad_norm": "grad_norm",
@@ -102,7 +105,7 @@ STEP_RANK = {"num_updates": 0, "global_step": 0, "g_step": 0, "trainer/global_st
 # `global step`, `completed step`, `Training Iteration`, `eval_epoch_loss`, fastai 0.7's `trn_loss`).
 _QUALIFIERS = frozenset({"train", "training", "trn", "reduced", "global", "completed", "avg", "avr",
                          "average", "running", "smoothed", "mean", "cur", "curr", "current", "at", "tot",
-                         "batch", "final", "last", "epoch"})
+                         "batch", "final", "last", "epoch", "total"})
 # The held-out set's prefixes; NLP scripts call it the dev set (`dev_loss`, flair's `DEV : loss`).
 # Words that make a figure a running mean of the steps so far (DLLogger's `average_loss` beside its
 # `step_loss`, `loss_avg`, `smoothed_loss`): the step's own value wins over it when a record prints both.
@@ -225,6 +228,8 @@ def _unqualified(name: str) -> str:
         known = ALIASES.get(joined) or (joined if joined in LEXICON else _SPELLINGS.get(joined))
         if known is None and joined.startswith(("eval_", "val_")):  # `Final eval loss`
             known = joined if joined.split("_", 1)[1] in LEXICON else None
+        if known in _POSITIONS and "total" in words:
+            known = None  # `total_step` is the run's length, not its position
         if known:
             return known
     return _fuzzy(name)

@@ -19,16 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "a tmux capture hard-wrapped at the terminal's width: a wrapped line's rest reads as a later step",
     "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
-    "b37/verl_getting_started_notebook_ray_main_task_prefix_ansi_step60_ctrl_c.log":
-        "verl's step lines behind Ray's `(main_task pid=N)` prefix with ANSI colour give no step",
-    "b38/trl_sft_completion_only_string_valued_dicts_entropy_mcq_eval_done.log":
-        "an evaluation bar (6/6) after the training dicts is taken for the run's position",
-    "b38/llmc_main_log_s_trl_lr_norm_tel_abbreviations_19560_steps.log":
-        "llm.c's main.log abbreviations (`trl:` train loss, `tel:` val loss) are not in the vocabulary",
-    "b38/custom_slm_wikitext_epoch_of_20_train_valid_loss_perplexity_lr_bars_warnings_generated_text.log":
-        "an `Epoch 20 of 20` summary after the last epoch's bar reads as epoch 19 (the bar's)",
-    "b38/peft_timm_lora_notebook_epoch_from_0_train_valid_loss_total_cpu_wall_time.log":
-        "a notebook's `epoch=N: train_loss=... valid_loss=...` lines are not read",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

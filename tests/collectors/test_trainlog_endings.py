@@ -208,3 +208,15 @@ def test_every_ending_holds_with_tabs_for_its_space_runs(example: str) -> None:
     corpus b34's eurosat notebook under benchmarks/format_robustness.py) still ends the run."""
     tabbed = re.sub(r" {2,}", "\t", example)
     assert _snapshot(f"step 10 loss 2.5\nstep 20 loss 2.4\n{tabbed}\n").status == "finished"
+
+
+def test_steps_after_a_failure_line_read_before_any_step_go_on() -> None:
+    # verl's console logger prints `step:N - name:value - ...` (verl/utils/logger/aggregate_logger.py
+    # `concat_dict_to_str`) behind Ray's `(main_task pid=N)`; aws-ofi-nccl's failed plugin start is
+    # printed as an `NCCL WARN` before the first step and NCCL goes on over sockets (corpus train/b37)
+    snap = _snapshot(
+        "\x1b[36m(WorkerDict pid=28545)\x1b[0m ip-10-1-2-3:28545:28765 [0] nccl_net_ofi_init:1472 "
+        "NCCL WARN NET/OFI aws-ofi-nccl initialization failed\n"
+        "\x1b[36m(main_task pid=28294)\x1b[0m step:0 - critic/kl:0.000 - actor/pg_loss:0.010\n"
+        "\x1b[36m(main_task pid=28294)\x1b[0m step:1 - critic/kl:0.001 - actor/pg_loss:0.020\n")
+    assert (snap.step, snap.status) == (1, "running")

@@ -890,3 +890,32 @@ def test_a_chart_axis_tick_beside_a_title_is_no_figure() -> None:
     assert parse_record(normalize("               train_loss/mean          0.0310┤   *   ****  * ****** │")) == []
     _, _, metrics = _read("train_loss 0.0310 | lr 1e-4")
     assert metrics["loss"] == 0.031
+
+
+def test_an_epoch_heading_under_its_own_full_bar_is_the_epochs_summary(tmp_path: Path) -> None:
+    # a script's tqdm bar `desc=f"Epoch {epoch+1}/{num_epochs}"`, then its summary printed under the
+    # same heading (0Xero7/slm_training classic.txt, corpus train/b38): epoch 2 of 2 is over, not
+    # starting as Keras's heading before an epoch's bar would say
+    log = tmp_path / "train.log"
+    log.write_text(
+        "Epoch 1/2: 100%|██████████| 935/935 [01:11<00:00, 13.09it/s, loss=5.41]\n"
+        "Epoch 1/2\nTrain Loss: 5.4153 - Train Perplexity: 224.82\n"
+        "Epoch 2/2: 100%|██████████| 935/935 [01:11<00:00, 13.09it/s, loss=5.39]\n"
+        "Epoch 2/2\nTrain Loss: 5.4095 - Train Perplexity: 223.52\n")
+    assert read_log(log).epoch == 2.0
+
+
+def test_a_keras_heading_before_its_epochs_bar_still_starts_the_epoch(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("Epoch 1/3\n10/10 [==============================] - 1s - loss: 0.50\n"
+                   "Epoch 2/3\n5/10 [==============>...............] - ETA: 0s - loss: 0.40\n")
+    assert read_log(log).epoch == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize("line", ["[1/6] Loading tokenizer...", "[6/6] Saving model...",
+                                  "[3/4] Evaluating on the test set"])
+def test_a_scripts_counted_stage_heading_is_no_position(line: str) -> None:
+    # Ishihara-Masabumi/Llama_SFT train_completion_only_log.txt (corpus train/b38): a TRL SFT script
+    # counts its own stages `[k/6]`; its `[6/6] Saving model...` after the run is not step 6 of 6
+    assert parse_record(normalize(line)) == []
+    assert _read("[30/1504] loss: 2.1")[0] == 30  # a bracketed count with figures stays the step

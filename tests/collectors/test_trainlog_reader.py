@@ -310,6 +310,13 @@ def test_a_bracketed_counter_leading_the_payload_is_the_step(line: str, step: in
     ("val.loss", "val_loss"),
     ("loss/train/total", "loss"),  # Composer
     ("optim/learning_rate_group0", "lr"),  # OLMo
+    ("trl", "loss"),  # karpathy/llm.c llmc/logger.h `s:%d trl:%.4f lr:%.6f norm:%.2f`
+    ("tel", "val_loss"),  # and `s:%d tel:%.4f` (corpus b38)
+    # huggingface/peft examples/image_classification/image_classification_timm_peft_lora.ipynb
+    # prints `epoch={epoch}  train_loss_total={...}  valid_loss_total={...}` (corpus b38)
+    ("train_loss_total", "loss"),
+    ("valid_loss_total", "val_loss"),
+    ("total_step", "total_step"),  # a total of positions is the run's length, never its position
 ])
 def test_spellings_from_framework_code_land_on_the_vocabulary(key: str, name: str) -> None:
     assert canonical(key) == name
