@@ -20,6 +20,7 @@ from sessiontui.collectors.bench_output.common import (
     slug,
     whole,
 )
+from sessiontui.collectors.bench_output.runs import labelled_runs
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 ENGINE = "llama.cpp"
@@ -260,13 +261,11 @@ def _server_records(text: str) -> list[Record]:
         return _running_records(text)
     # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
     server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
-    runs = [run for run in _RUN_BREAK.split(server) if _EVAL.search(run)]
-    return [record for run in runs or [server] if (record := _server_record(run))]
-
-
-# a line no server prints: a user's label (`ik_llama.cpp -fa -fmoe  ~ 1000 - 500`), a diff's `---`
-# or hunk header (`1293,1309c1293,1309`); server lines carry `:`, `=`, `|` or `[`, or are dots
-_RUN_BREAK = re.compile(r"^[^:=|\[\]\n.]*[^\s:=|\[\]\n.][^:=|\[\]\n]*$", re.MULTILINE)
+    runs = labelled_runs(server, lambda line: any(m[0] == "eval" for m in _EVAL.findall(line)))
+    records = [(run.label, record) for run in runs if (record := _server_record(run.text))]
+    for label, record in records if len(records) > 1 else []:
+        record.config = label
+    return [record for _, record in records]
 
 
 def _server_record(server: str) -> Record | None:
