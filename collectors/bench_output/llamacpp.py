@@ -101,6 +101,9 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+_GAP = re.compile(r"\s{2,}")  # between the columns of a tab-separated copy of a table
+
+
 def _table_records(text: str) -> list[Record]:
     """One record per row of every llama-bench or llama-batched-bench markdown table; llama-bench
     rows are versioned by the `build:` line after their table."""
@@ -110,6 +113,7 @@ def _table_records(text: str) -> list[Record]:
     unversioned: list[Record] = []
     header: list[str] | None = None
     closed = True  # whether the header ends in `|`: a row that does not where it does was cut
+    gapped = False  # a header copied tab-separated (its tabs now gaps of spaces), rows likewise
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
@@ -118,15 +122,18 @@ def _table_records(text: str) -> list[Record]:
             unversioned = []
         if _REPACKED.match(line):  # printed inside the table as each model loads: no row, not its end
             continue
-        if line.count("|") < 2:  # rows only, outer pipes or not (GitHub's rendered table copies without them)
-            header = None
-            continue
-        cells = _cells(line)
+        piped = line.count("|") >= 2  # rows only, outer pipes or not (GitHub's rendered table copies without them)
+        cells = _cells(line) if piped else _GAP.split(line.strip())
         lowered = [cell.lower() for cell in cells]
         if "t/s" in lowered or "s_tg t/s" in lowered:
-            header, closed = lowered, line.rstrip().endswith("|")
+            header, closed, gapped = lowered, line.rstrip().endswith("|"), not piped
             continue
-        if header:
+        if not piped and not (header and gapped and len(cells := line.split()) == len(header)):
+            header = None
+            continue
+        if header and gapped:
+            row = dict(zip(header, cells, strict=True))
+        elif header:
             whole = line.rstrip().endswith("|") == closed and not set(line.strip()) <= set("|-: ")
             row = dict(zip(header, cells, strict=True)) if whole and len(cells) == len(header) else {}
         else:

@@ -219,3 +219,18 @@ def test_a_label_over_several_runs_names_them_all_and_an_outer_label_names_the_r
 def test_a_tool_line_between_server_timings_is_no_user_label(line: str) -> None:
     [record] = parse_benchmark_output(_timings(500.0, 20.0) + line + "\n" + _timings(500.0, 30.0))
     assert (record.value, record.figures["requests"], record.config) == (25.0, 2, None)
+
+
+def test_a_sweep_bench_table_copied_tab_separated_reads_row_by_row_like_its_markdown_copy() -> None:
+    # ikawrakow/ik_llama.cpp examples/sweep-bench/sweep-bench.cpp prints this header; a browser
+    # copy of the rendered table gives its cells tab-separated, one row a line
+    markdown = ("|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+                "|-------|--------|--------|----------|----------|----------|----------|\n"
+                "|  7168 |   1792 |      0 |   28.049 |   255.56 |  329.723 |     5.43 |\n")
+    tabbed = ("PP\tTG\tN_KV\tT_PP s\tS_PP t/s\tT_TG s\tS_TG t/s\n7168\t1792\t0\t28.007\t255.94\t414.487\t4.32\n"
+              "7168\t1792\t7168\t30.100\t238.14\t450.000\t3.98\n")
+    records = parse_benchmark_output(f"branch:\n{markdown}\nvs previous test on main:\n{tabbed}")
+    assert [(r.value, r.figures["prompt_tok_s"], r.figures["n_kv"]) for r in records] == [
+        (5.43, 255.56, 0), (4.32, 255.94, 0), (3.98, 238.14, 7168)]
+    ended = tabbed.replace("\n7168\t1792\t7168", "\nsome words\n7168\t1792\t7168")  # a line not a row ends it
+    assert [r.value for r in parse_benchmark_output(ended)] == [4.32]
