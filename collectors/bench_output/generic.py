@@ -618,6 +618,17 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
     return kept
 
 
+def _without_sweep_total(results: list[_Result]) -> list[_Result]:
+    """Results less a block of labelled lines without a load of its own printed above table rows
+    that each carry theirs: the sweep's total over its rows (evalscope perf's `Basic Information`
+    box, `Avg Output Rate` = all runs' tokens over their summed time, over its `Conc.` rows)."""
+    rows = [result for result in results if result.first == result.last and "concurrency" in result.readings]
+    if not rows:
+        return results
+    return [result for result in results if result.first == result.last or "concurrency" in result.readings
+            or result.first > rows[0].first]
+
+
 _SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
 
 
@@ -788,7 +799,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
         measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
-    results = _averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)), lines)
+    results = _without_sweep_total(_averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)),
+                                             lines))
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(
         itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}

@@ -62,8 +62,6 @@ KNOWN_MISSES: dict[str, str] = {
         "a placeholder (`xxx`) serving block above the real results table is taken for a cut block",
     "bench/b30/exllamav2_readme_performance_table_two_gpu_columns_bold_4090_t_s_cells.md":
         "a README table whose t/s cells are per GPU column (bold) gives no result",
-    "bench/b30/evalscope_perf_gpt_oss_doc_summary_report_box_then_overview_four_parallel_rows_ellipsis.md":
-        "evalscope's summary box is read as a fifth result beside the four parallel rows",
 }
 
 
