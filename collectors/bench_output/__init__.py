@@ -24,6 +24,7 @@ from sessiontui.collectors.bench_output.common import (
     without_logger_prefix,
 )
 from sessiontui.collectors.bench_output.runs import labelled_runs
+from sessiontui.collectors.bench_output.serving import without_templates
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import LARGEST, Record
 
@@ -88,6 +89,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
+    text = without_templates(text)
     plain = without_logger_prefix(text)  # the known tools' blocks, also when printed through a logger
     for family in _FAMILIES:
         try:
