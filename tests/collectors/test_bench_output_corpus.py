@@ -58,8 +58,6 @@ KNOWN_MISSES: dict[str, str] = {
         "the tab-separated copy is read as a table now (llamacpp test), but its row is the paste's last line and"
         " ends in a number without a line break (`4.32`), left out as possibly cut by issue 24's rule (trim_cut_tail);"
         " with a line break after it both rows read right",
-    "bench/b30/exllamav2_readme_performance_table_two_gpu_columns_bold_4090_t_s_cells.md":
-        "a README table whose t/s cells are per GPU column (bold) gives no result",
 }
 
 

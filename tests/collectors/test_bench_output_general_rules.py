@@ -1424,3 +1424,18 @@ def test_a_sentence_logged_behind_a_prefix_is_still_the_users_talk() -> None:
         " conc   tok/s", "    1   42.3", "    2   84.0", "",
         "tok/s scales cleanly from 42 to 84 with plenty of headroom left at this load."))
     assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
+
+
+def test_a_markdown_header_naming_gpus_by_number_heads_rows_of_rates_in_their_cells() -> None:
+    # turboderp/exllamav2 README.md's Performance table: one t/s column per GPU (`3090Ti`, `4090`)
+    # beside Model/Mode/Size columns, each cell a rate with its unit, the newest GPU's in bold
+    text = ("| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |\n"
+            "|------------|--------------|-------|-------|-----|---------|-------------|\n"
+            "| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |\n"
+            "| Llama2     | EXL2 4.0 bpw | 7B    | -     | -   | 185 t/s | **211** t/s |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 181), ("output_tok_s", 185)]
+    # a data row over an ASCII table's rule is no header, whole numbers in it or not
+    ascii_rows = ("+-------+------+-----+\n| model | test | t/s |\n+-------+------+-----+\n"
+                  "| llama | 128  | 7   |\n+-------+------+-----+\n| llama | 512  | 9   |\n+-------+------+-----+\n")
+    assert [r.value for r in read_benchmark_output(ascii_rows).records] == [7, 9]
