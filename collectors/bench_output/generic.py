@@ -42,6 +42,7 @@ from sessiontui.collectors.bench_output.labels import (
     printed_number,
 )
 from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
+from sessiontui.collectors.bench_output.runs import run_labels
 from sessiontui.collectors.bench_output.tables import (
     BAR_CHARS,
     BARS,
@@ -816,7 +817,21 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)
         _test_row(record, result, lines[result.last] if result.first == result.last else "")
+    _named_by_user_labels(records, results, lines)
     return records
+
+
+def _named_by_user_labels(records: list[Record], results: list[_Result], lines: list[str]) -> None:
+    """Results of runs a user pasted under labels they typed (`main:`, `commit abc123`) named by
+    them (runs.labelled_runs): a label in front of a table row's own name, else the name."""
+    ends = {lines[result.last] for result in results}
+    starts = run_labels("\n".join(lines), lambda line: line in ends)
+    for record, result in zip(records, results, strict=True):
+        label = next((label for start, label in reversed(starts) if start <= result.first), None)
+        if label is None:
+            continue
+        row = result.first == result.last and BARS.search(lines[result.last]) and record.config
+        record.config = f"{label} · {record.config}" if row else label
 
 
 # a row named by a llama-bench test: prompt alone (`pp512`, `pp2048 @ d4096`) or prompt and generation

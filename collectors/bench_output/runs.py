@@ -25,8 +25,9 @@ _DECORATION = "*#` \t:"
 
 @dataclass
 class Run:
-    """The lines of one run and the label lines the user typed above it."""
+    """The lines of one run and the label lines the user typed above it, from line `start` on."""
 
+    start: int = 0
     labels: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     complete: bool = False
@@ -53,11 +54,11 @@ def labelled_runs(text: str, completes: Callable[[str], bool]) -> list[Run]:
     runs after it (`rtr=yes`, then `rtr=no`) until another such group replaces it."""
     runs = [Run()]
     outer: list[str] = []
-    for line in text.split("\n"):
+    for index, line in enumerate(text.split("\n")):
         run = runs[-1]
         if is_label(line):
             if run.complete:
-                run = Run()
+                run = Run(start=index)
                 runs.append(run)
             run.labels.append(line.strip().strip(_DECORATION))
             continue
@@ -69,3 +70,9 @@ def labelled_runs(text: str, completes: Callable[[str], bool]) -> list[Run]:
         run.lines.append(line)
         run.complete = run.complete or completes(line)
     return [run for run in runs if run.complete]
+
+
+def run_labels(text: str, completes: Callable[[str], bool]) -> list[tuple[int, str | None]]:
+    """(first line, label) of each run the text holds when it holds two or more, else []."""
+    runs = labelled_runs(text, completes)
+    return [(run.start, run.label) for run in runs] if len(runs) > 1 else []

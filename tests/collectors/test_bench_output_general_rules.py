@@ -1439,3 +1439,20 @@ def test_a_markdown_header_naming_gpus_by_number_heads_rows_of_rates_in_their_ce
     ascii_rows = ("+-------+------+-----+\n| model | test | t/s |\n+-------+------+-----+\n"
                   "| llama | 128  | 7   |\n+-------+------+-----+\n| llama | 512  | 9   |\n+-------+------+-----+\n")
     assert [r.value for r in read_benchmark_output(ascii_rows).records] == [7, 9]
+
+
+# Ollama's `--verbose` statistics, as ollama/ollama api/types.go's Metrics.Summary() prints them
+_OLLAMA = ("total duration:       5.2s\nload duration:        20ms\nprompt eval count:    26 token(s)\n"
+           "prompt eval duration: 100ms\nprompt eval rate:     260.00 tokens/s\neval count:           290 token(s)\n"
+           "eval duration:        5s\neval rate:            {rate} tokens/s\n")
+
+
+@pytest.mark.parametrize(("first", "second", "gap"), [
+    ("main:", "PR:", "\n"), ("commit abc123", "commit def456", ""), ("**baseline**", "**patched**", "\n"),
+    ("before", "after", ""), ("## Run 1", "## Run 2", "\n"),
+])
+def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(
+        first: str, second: str, gap: str) -> None:
+    text = f"{first}\n{_OLLAMA.format(rate='58.00')}{gap}{second}\n{_OLLAMA.format(rate='61.00')}"
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.config) for r in records] == [(58.0, first.strip("*#: ")), (61.0, second.strip("*#: "))]
