@@ -23,6 +23,8 @@ from sessiontui.collectors.bench_output.common import (
     trim_cut_tail,
     without_logger_prefix,
 )
+from sessiontui.collectors.bench_output.runs import labelled_runs
+from sessiontui.collectors.bench_output.serving import without_templates
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import LARGEST, Record
 
@@ -87,6 +89,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     """The results of one output's text, each family tried in turn (see read_benchmark_output)."""
     records: list[Record] = []
     problems: list[str] = []
+    text = without_templates(text)
     plain = without_logger_prefix(text)  # the known tools' blocks, also when printed through a logger
     for family in _FAMILIES:
         try:
@@ -123,21 +126,20 @@ def _drop_unmeasurable_figures(records: list[Record]) -> list[str]:
     return dropped
 
 
-_RUN_LABEL = re.compile(r"(?m)^[ \t]*(?:\*\*[^*\n]+\*\*:?|#{1,6} [^\n]+)[ \t]*$")  # `**Baseline (llama.cpp)**`
-
-
 def _labelled_server_runs(text: str) -> list[Record]:
-    """Server-log summaries of sections a label of their own heads (`**Baseline (llama.cpp)**`
-    over llama-server's timings, beside `**Main**` over another engine's lines): a run the user
-    named apart, not the server side of the client's results."""
-    sections = _RUN_LABEL.split(text)[1:]
+    """Server-log summaries of runs a label of their own heads (`**Baseline (llama.cpp)**` over
+    llama-server's timings, beside `**Main**` over another engine's lines): a run the user named
+    apart, not the server side of the client's results."""
+    runs = labelled_runs(text, lambda line: bool(line.strip()))
     found: list[Record] = []
-    for section in sections if len(sections) > 1 else []:
+    for run in runs if len(runs) > 1 else []:
         try:
-            records = [record for family in _FAMILIES for record in family.parse(section, [])]
+            records = [record for family in _FAMILIES for record in family.parse(run.text, [])]
         except Exception:  # a layout a format did not foresee, as in _read: nothing from it
             continue
         if records and all((r.source_format or "").endswith(_SERVER_LOG) for r in records):
+            for record in records:
+                record.config = record.config or run.label
             found.extend(records)
     return found
 

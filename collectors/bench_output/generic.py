@@ -42,6 +42,7 @@ from sessiontui.collectors.bench_output.labels import (
     printed_number,
 )
 from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
+from sessiontui.collectors.bench_output.runs import run_labels
 from sessiontui.collectors.bench_output.tables import (
     BAR_CHARS,
     BARS,
@@ -618,6 +619,17 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
     return kept
 
 
+def _without_sweep_total(results: list[_Result]) -> list[_Result]:
+    """Results less a block of labelled lines without a load of its own printed above table rows
+    that each carry theirs: the sweep's total over its rows (evalscope perf's `Basic Information`
+    box, `Avg Output Rate` = all runs' tokens over their summed time, over its `Conc.` rows)."""
+    rows = [result for result in results if result.first == result.last and "concurrency" in result.readings]
+    if not rows:
+        return results
+    return [result for result in results if result.first == result.last or "concurrency" in result.readings
+            or result.first > rows[0].first]
+
+
 _SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
 
 
@@ -788,7 +800,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
     if not measured and prompt_only and not seen.generated:
         measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
-    results = _averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)), lines)
+    results = _without_sweep_total(_averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)),
+                                             lines))
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(
         itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}
@@ -804,7 +817,21 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
             record.config = above.strip("#*: ")  # `EAGLE-3 (num_steps=8):` over its result
         _settings_in_name(record)
         _test_row(record, result, lines[result.last] if result.first == result.last else "")
+    _named_by_user_labels(records, results, lines)
     return records
+
+
+def _named_by_user_labels(records: list[Record], results: list[_Result], lines: list[str]) -> None:
+    """Results of runs a user pasted under labels they typed (`main:`, `commit abc123`) named by
+    them (runs.labelled_runs): a label in front of a table row's own name, else the name."""
+    ends = {lines[result.last] for result in results}
+    starts = run_labels("\n".join(lines), lambda line: line in ends)
+    for record, result in zip(records, results, strict=True):
+        label = next((label for start, label in reversed(starts) if start <= result.first), None)
+        if label is None:
+            continue
+        row = result.first == result.last and BARS.search(lines[result.last]) and record.config
+        record.config = f"{label} · {record.config}" if row else label
 
 
 # a row named by a llama-bench test: prompt alone (`pp512`, `pp2048 @ d4096`) or prompt and generation

@@ -20,6 +20,7 @@ from sessiontui.collectors.bench_output.common import (
     slug,
     whole,
 )
+from sessiontui.collectors.bench_output.runs import labelled_runs
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
 ENGINE = "llama.cpp"
@@ -100,6 +101,9 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
 
+_GAP = re.compile(r"\s{2,}")  # between the columns of a tab-separated copy of a table
+
+
 def _table_records(text: str) -> list[Record]:
     """One record per row of every llama-bench or llama-batched-bench markdown table; llama-bench
     rows are versioned by the `build:` line after their table."""
@@ -109,6 +113,7 @@ def _table_records(text: str) -> list[Record]:
     unversioned: list[Record] = []
     header: list[str] | None = None
     closed = True  # whether the header ends in `|`: a row that does not where it does was cut
+    gapped = False  # a header copied tab-separated (its tabs now gaps of spaces), rows likewise
     for line in text.splitlines():
         build = _BUILD.search(line)
         if build:
@@ -117,15 +122,18 @@ def _table_records(text: str) -> list[Record]:
             unversioned = []
         if _REPACKED.match(line):  # printed inside the table as each model loads: no row, not its end
             continue
-        if line.count("|") < 2:  # rows only, outer pipes or not (GitHub's rendered table copies without them)
-            header = None
-            continue
-        cells = _cells(line)
+        piped = line.count("|") >= 2  # rows only, outer pipes or not (GitHub's rendered table copies without them)
+        cells = _cells(line) if piped else _GAP.split(line.strip())
         lowered = [cell.lower() for cell in cells]
         if "t/s" in lowered or "s_tg t/s" in lowered:
-            header, closed = lowered, line.rstrip().endswith("|")
+            header, closed, gapped = lowered, line.rstrip().endswith("|"), not piped
             continue
-        if header:
+        if not piped and not (header and gapped and len(cells := line.split()) == len(header)):
+            header = None
+            continue
+        if header and gapped:
+            row = dict(zip(header, cells, strict=True))
+        elif header:
             whole = line.rstrip().endswith("|") == closed and not set(line.strip()) <= set("|-: ")
             row = dict(zip(header, cells, strict=True)) if whole and len(cells) == len(header) else {}
         else:
@@ -260,13 +268,11 @@ def _server_records(text: str) -> list[Record]:
         return _running_records(text)
     # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
     server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
-    runs = [run for run in _RUN_BREAK.split(server) if _EVAL.search(run)]
-    return [record for run in runs or [server] if (record := _server_record(run))]
-
-
-# a line no server prints: a user's label (`ik_llama.cpp -fa -fmoe  ~ 1000 - 500`), a diff's `---`
-# or hunk header (`1293,1309c1293,1309`); server lines carry `:`, `=`, `|` or `[`, or are dots
-_RUN_BREAK = re.compile(r"^[^:=|\[\]\n.]*[^\s:=|\[\]\n.][^:=|\[\]\n]*$", re.MULTILINE)
+    runs = labelled_runs(server, lambda line: any(m[0] == "eval" for m in _EVAL.findall(line)))
+    records = [(run.label, record) for run in runs if (record := _server_record(run.text))]
+    for label, record in records if len(records) > 1 else []:
+        record.config = label
+    return [record for _, record in records]
 
 
 def _server_record(server: str) -> Record | None:

@@ -43,6 +43,7 @@ class Block:
     start: int
     rows: list[tuple[str, str, str]] = field(default_factory=list)  # (section, label, raw value)
     closed: bool = False  # its closing line of `=` was printed: the block is complete
+    end: int = 0  # the offset after its last line read
 
     def get(self, *labels: str) -> str | None:
         """The raw value of the first of `labels` present (labels compared in lower case)."""
@@ -75,7 +76,7 @@ def result_blocks(text: str) -> Iterator[Block]:
                 yield block
             block, section = Block(start=offset), ""
         elif block is not None and _RULE.match(stripped):
-            block.closed = True
+            block.closed, block.end = True, offset + len(line)
             if block.rows:
                 yield block
             block = None
@@ -86,11 +87,31 @@ def result_blocks(text: str) -> Iterator[Block]:
                 section = heading.group(1)
             elif pair:
                 block.rows.append((section, pair.group(1), pair.group(2)))
+                block.end = offset + len(line)
             elif stripped.endswith(":"):
                 section = stripped[:-1]
         offset += len(line)
     if block is not None and block.rows:
         yield block
+
+
+# a value a README's template prints where a run's number goes (`xxx`, `XX.XX`, `<value>`)
+_PLACEHOLDER = re.compile(r"[xX?]{2,}(?:\.[xX?]+)?|<[^<>\d]*>")
+
+
+def without_templates(text: str) -> str:
+    """The text without result blocks a README shows as templates (a value a placeholder, as
+    `Benchmark duration (s):  xxx`): no run, and no cut block, so a table of the real results
+    below it is read as the result. A template ends at its closing rule or its first blank line
+    (the tools print none inside a block)."""
+    for block in reversed(list(result_blocks(text))):
+        if any(_PLACEHOLDER.fullmatch(raw.strip()) for _, _, raw in block.rows):
+            blank = _BLANK_LINE.search(text, block.start, block.end)
+            text = text[:block.start] + text[blank.end() if blank else block.end:]
+    return text
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _after_a_closing_rule(title: str) -> bool:

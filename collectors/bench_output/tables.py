@@ -137,10 +137,15 @@ def is_header(cells: list[str], next_line: str, first_row: str = "") -> bool:
     named_rows = bool(first_row) and not VALUE.fullmatch(row_cells(first_row)[0])
     columns = len(cells) >= 3 or (len(cells) == 2 and (bool(RATE_UNIT.fullmatch(cells[1])) or (
         named_rows and name_of(cells[1], "")[0] in HEADLINES)))
-    return (columns and not any(VALUE.fullmatch(cell) and not _PERCENTILE_COLUMN.fullmatch(cell) for cell in cells)
-            and bool(TABLE_RULE.match(next_line.strip())))
+    # a whole number names a column of a Markdown header (`| Model | Size | 3090Ti | 4090 |`, a GPU
+    # per column) beside cells of words, never a row of an ASCII table (`+---+` between its rows)
+    numbers = [cell for cell in cells if VALUE.fullmatch(cell) and not _PERCENTILE_COLUMN.fullmatch(cell)]
+    named = (not VALUE.search(cells[0]) and len(numbers) < len(cells) - 1 and next_line.lstrip().startswith("|")
+             and not any(_DECIMAL.search(cell) for cell in cells))
+    return columns and (not numbers or named) and bool(TABLE_RULE.match(next_line.strip()))
 
 
+_DECIMAL = re.compile(r"\d[.,]\d")
 _PERCENT_CELL = re.compile(r"p?\d{1,2}(?:\.\d+)?\s*(?:%|th)")
 
 

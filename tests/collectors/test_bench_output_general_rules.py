@@ -1424,3 +1424,35 @@ def test_a_sentence_logged_behind_a_prefix_is_still_the_users_talk() -> None:
         " conc   tok/s", "    1   42.3", "    2   84.0", "",
         "tok/s scales cleanly from 42 to 84 with plenty of headroom left at this load."))
     assert [r.value for r in read_benchmark_output(text).records] == [42.3, 84.0]
+
+
+def test_a_markdown_header_naming_gpus_by_number_heads_rows_of_rates_in_their_cells() -> None:
+    # turboderp/exllamav2 README.md's Performance table: one t/s column per GPU (`3090Ti`, `4090`)
+    # beside Model/Mode/Size columns, each cell a rate with its unit, the newest GPU's in bold
+    text = ("| Model      | Mode         | Size  | grpsz | act | 3090Ti  | 4090        |\n"
+            "|------------|--------------|-------|-------|-----|---------|-------------|\n"
+            "| Llama      | GPTQ         | 7B    | 128   | no  | 181 t/s | **205** t/s |\n"
+            "| Llama2     | EXL2 4.0 bpw | 7B    | -     | -   | 185 t/s | **211** t/s |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value) for r in records] == [("output_tok_s", 181), ("output_tok_s", 185)]
+    # a data row over an ASCII table's rule is no header, whole numbers in it or not
+    ascii_rows = ("+-------+------+-----+\n| model | test | t/s |\n+-------+------+-----+\n"
+                  "| llama | 128  | 7   |\n+-------+------+-----+\n| llama | 512  | 9   |\n+-------+------+-----+\n")
+    assert [r.value for r in read_benchmark_output(ascii_rows).records] == [7, 9]
+
+
+# Ollama's `--verbose` statistics, as ollama/ollama api/types.go's Metrics.Summary() prints them
+_OLLAMA = ("total duration:       5.2s\nload duration:        20ms\nprompt eval count:    26 token(s)\n"
+           "prompt eval duration: 100ms\nprompt eval rate:     260.00 tokens/s\neval count:           290 token(s)\n"
+           "eval duration:        5s\neval rate:            {rate} tokens/s\n")
+
+
+@pytest.mark.parametrize(("first", "second", "gap"), [
+    ("main:", "PR:", "\n"), ("commit abc123", "commit def456", ""), ("**baseline**", "**patched**", "\n"),
+    ("before", "after", ""), ("## Run 1", "## Run 2", "\n"),
+])
+def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(
+        first: str, second: str, gap: str) -> None:
+    text = f"{first}\n{_OLLAMA.format(rate='58.00')}{gap}{second}\n{_OLLAMA.format(rate='61.00')}"
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.config) for r in records] == [(58.0, first.strip("*#: ")), (61.0, second.strip("*#: "))]

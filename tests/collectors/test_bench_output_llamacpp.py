@@ -175,3 +175,62 @@ def test_ik_llama_bench_repacked_line_inside_the_table_is_no_row_and_no_end(wrap
     records = read_benchmark_output("".join(f"{prefix}{line}\n" for line in text.splitlines())).records
     assert [(r.source_format, r.metric, r.value) for r in records] == [
         ("llama.cpp.llama-bench", "prompt_tok_s", 183.79), ("llama.cpp.llama-bench", "output_tok_s", 110.81)]
+
+
+# llama-server's timing lines, as tools/server/server.cpp's print_timings() formats them
+# (ggml-org/llama.cpp, `prompt eval time = %10.2f ms / %5d tokens (%8.2f ms per token, %8.2f tokens
+# per second)` and `eval time = ... runs ...`); each run is one task of `tokens_per_s` generation.
+def _timings(prompt_tok_s: float, tokens_per_s: float) -> str:
+    return (f"prompt eval time =     100.00 ms /   512 tokens (    0.20 ms per token, {prompt_tok_s:8.2f} tokens"
+            f" per second)\n       eval time =    1000.00 ms /   128 runs   (    7.81 ms per token, "
+            f"{tokens_per_s:8.2f} tokens per second)\n      total time =    1100.00 ms /   640 tokens\n")
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("main:", "PR:"), ("commit abc1234", "commit def5678"), ("before", "after"), ("with -rtr", "without -rtr"),
+    ("**baseline**", "**patched**"), ("## Run 1", "## Run 2"), ("rtr=yes", "rtr=no"), ("`-c 8192 -fa`:", "`-c 8192`:"),
+])
+def test_user_labelled_runs_of_server_timings_are_one_record_each_named_by_the_label(first: str, second: str) -> None:
+    text = f"{first}\n{_timings(500.0, 20.0)}\n{second}\n{_timings(400.0, 25.0)}"
+    records = parse_benchmark_output(text)
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(20.0, 500.0), (25.0, 400.0)]
+    assert [r.config for r in records] == [first.strip("*#` :"), second.strip("*#` :")]
+
+
+def test_a_label_over_several_runs_names_them_all_and_an_outer_label_names_the_runs_below_it() -> None:
+    group = "Three runs with -rtr:\n" + "".join(_timings(500.0, v) for v in (7.26, 7.29, 7.56))
+    nested = ("commit 24c010b3\n\nrtr=yes\n" + _timings(62.97, 8.79) + "\nrtr=no\n" + _timings(16.65, 8.78)
+              + "\ncommit 14292913\n\nrtr=yes\n" + _timings(10.86, 8.72))
+    [three, other] = parse_benchmark_output(group + "\nwithout -rtr:\n" + _timings(300.0, 4.28))
+    assert (three.value, three.figures["requests"], three.config) == (7.29, 3, "Three runs with -rtr")
+    assert (other.value, other.config) == (4.28, "without -rtr")
+    assert [r.config for r in parse_benchmark_output(nested)] == [
+        "commit 24c010b3 · rtr=yes", "commit 24c010b3 · rtr=no", "commit 14292913 · rtr=yes"]
+
+
+@pytest.mark.parametrize("line", [
+    "srv  update_slots: all slots are idle",  # server.cpp's own lines carry `:`, `|` or `[`
+    "slot launch_slot_: id  0 | task 0 | processing task",
+    "INFO [            update_slots] all slots are idle | tid=\"1\" timestamp=1",
+    "Starting warmup with 1 sequences...",  # a client's sentence (SGLang's bench_serving)
+    "---------------Time to First Token----------------",  # a section title between rules
+    "....................",
+])
+def test_a_tool_line_between_server_timings_is_no_user_label(line: str) -> None:
+    [record] = parse_benchmark_output(_timings(500.0, 20.0) + line + "\n" + _timings(500.0, 30.0))
+    assert (record.value, record.figures["requests"], record.config) == (25.0, 2, None)
+
+
+def test_a_sweep_bench_table_copied_tab_separated_reads_row_by_row_like_its_markdown_copy() -> None:
+    # ikawrakow/ik_llama.cpp examples/sweep-bench/sweep-bench.cpp prints this header; a browser
+    # copy of the rendered table gives its cells tab-separated, one row a line
+    markdown = ("|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+                "|-------|--------|--------|----------|----------|----------|----------|\n"
+                "|  7168 |   1792 |      0 |   28.049 |   255.56 |  329.723 |     5.43 |\n")
+    tabbed = ("PP\tTG\tN_KV\tT_PP s\tS_PP t/s\tT_TG s\tS_TG t/s\n7168\t1792\t0\t28.007\t255.94\t414.487\t4.32\n"
+              "7168\t1792\t7168\t30.100\t238.14\t450.000\t3.98\n")
+    records = parse_benchmark_output(f"branch:\n{markdown}\nvs previous test on main:\n{tabbed}")
+    assert [(r.value, r.figures["prompt_tok_s"], r.figures["n_kv"]) for r in records] == [
+        (5.43, 255.56, 0), (4.32, 255.94, 0), (3.98, 238.14, 7168)]
+    ended = tabbed.replace("\n7168\t1792\t7168", "\nsome words\n7168\t1792\t7168")  # a line not a row ends it
+    assert [r.value for r in parse_benchmark_output(ended)] == [4.32]

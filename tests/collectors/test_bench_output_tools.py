@@ -808,3 +808,33 @@ def test_aisbench_perf_result_cut_before_its_output_rate_is_not_stored() -> None
     parsed = read_benchmark_output(cut)
     assert parsed.records == [] and parsed.problems == [
         "aisbench.perf: a result without its Output Token Throughput (cut), not stored"]
+
+
+# evalscope perf's summary as modelscope/evalscope evalscope/perf/utils/rich_display.py print_summary()
+# prints it: a `Basic Information` box whose `Avg Output Rate` is every run's tokens over their summed
+# time, then one `Conc.` row per load (`Gen. toks/s` the run's output rate)
+_EVALSCOPE_BOX = """Basic Information:
+┌───────────────────────┬──────────────────────────────────┐
+│ Model                 │ qwen2.5                          │
+│ Total Generated       │ {total:,.1f} tokens                 │
+│ Total Test Time       │ {time:.2f} seconds                   │
+│ Avg Output Rate       │ {rate:.2f} tokens/sec               │
+└───────────────────────┴──────────────────────────────────┘
+
+                        Detailed Performance Metrics
+┏━━━━━━┳━━━━━━┳━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┓
+┃Conc. ┃ Rate ┃  RPS ┃ Avg Lat.(s) ┃ Avg TTFT(s) ┃ Gen. toks/s ┃ Success Rate┃
+┡━━━━━━╇━━━━━━╇━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━┩
+"""
+
+
+@pytest.mark.parametrize("rows", [
+    [(1, 0.15, 6.650, 0.051, 150.34)],
+    [(1, 0.15, 6.650, 0.051, 150.34), (10, 0.96, 10.39, 0.120, 986.63), (100, 3.37, 29.60, 0.900, 3455.61)],
+])
+def test_evalscope_summary_box_is_the_sweeps_total_and_each_concurrency_row_a_result(rows: list[tuple]) -> None:
+    table = "".join(f"│{c:>5} │  INF │ {rps:4.2f} │ {lat:11.3f} │ {ttft:11.3f} │ {gen:11.2f} │      100.0% │\n"
+                    for c, rps, lat, ttft, gen in rows)
+    text = _EVALSCOPE_BOX.format(total=332800.0, time=154.57, rate=2153.10) + table
+    records = read_benchmark_output(text).records
+    assert [(r.concurrency, r.value, r.metric) for r in records] == [(c, gen, "output_tok_s") for c, *_, gen in rows]

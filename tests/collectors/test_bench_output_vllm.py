@@ -220,3 +220,27 @@ def test_two_serve_blocks_glued_at_the_closing_rule_are_both_whole() -> None:
                 f"{'Total Token throughput (tok/s):':<40} {7492.68:<10.2f}\n" + "=" * 50)
     records = read_benchmark_output(block(2497.56) + block(3100.10) + "\n").records
     assert [(r.value, r.partial) for r in records] == [(2497.56, []), (3100.1, [])]
+
+
+# vllm-project/vllm vllm/benchmarks/serve.py prints each line as `{:<40} {:<10.2f}`; a README shows
+# the block as a template (`xxx` where the numbers go) above a table of the results it measured
+_TEMPLATE_BLOCK = """============ Serving Benchmark Result ============
+Successful requests:                     1000
+Benchmark duration (s):                  {value}
+Request throughput (req/s):              {value}
+Total token throughput (tok/s):          {value}
+----------------End-to-end Latency----------------
+Mean E2EL (ms):                          {value}
+"""
+
+
+@pytest.mark.parametrize("placeholder", ["xxx", "XX.XX", "<value>"])
+def test_a_template_block_with_placeholders_is_no_cut_block_and_the_table_below_is_the_result(placeholder: str) -> None:
+    table = ("| Workload | Total Token Throughput (tok/s) | Request Throughput (req/s) |\n|:---|:---|:---|\n"
+             "| 16k | 84038.27 | 5.13 |\n")
+    result = read_benchmark_output(_TEMPLATE_BLOCK.format(value=placeholder) + "\n" + table)
+    assert [(r.metric, r.value, r.figures["request_throughput"]) for r in result.records] == [
+        ("total_tok_s", 84038.27, 5.13)]
+    assert result.problems == []
+    [cut] = read_benchmark_output(_TEMPLATE_BLOCK.format(value="12.5")).records  # a real block cut short stays one
+    assert (cut.source_format, cut.value, bool(cut.partial)) == ("vllm.bench_serve", 12.5, True)

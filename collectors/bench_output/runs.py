@@ -1,0 +1,78 @@
+"""Runs of one tool a user pasted one after another, each under a label line they typed (`main:`,
+`PR:`, `commit abc123`, `with -rtr`, `**baseline**`, `## Run 2`, `rtr=yes`): one rule for every
+reader whose results are runs of lines, so each run is its own record, named by its label."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# A line a user typed over a run, never one a tool prints: Markdown bold or a heading; words ending
+# in a colon (`main:`, `` `-c 8192 -fa`: ``); settings alone (`rtr=yes`); or words without a tool's
+# marks (`commit 24c010b3 (last known good)`, `before`, a diff's `---`): tools' lines carry `:`,
+# `=`, `|` or `[` inside them, or are dots (a model's loading progress), a sentence's full stop
+# (`Starting warmup with 1 sequences...`) or a section title between rules (`-----TTFT-----`).
+_LABEL = re.compile(
+    r"(?![-=]{3,}[^\n]*\w[^\n]*[-=]{3,}$)(?![^\n]*\w[^\n]*\.$)"
+    r"(?:\*\*[^*\n]+\*\*:?|#{1,6}[ \t]+\S[^\n]*"
+    r"|[^:=|\[\]\n]*[^\s:=|\[\]\n]:"
+    r"|[\w.+-]+=[\w.+-]+(?:[ \t,]+[\w.+-]+=[\w.+-]+)*"
+    r"|[^:=|\[\]\n.]*[^\s:=|\[\]\n.][^:=|\[\]\n]*)"
+)
+_DECORATION = "*#` \t:"
+
+
+@dataclass
+class Run:
+    """The lines of one run and the label lines the user typed above it, from line `start` on."""
+
+    start: int = 0
+    labels: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    complete: bool = False
+
+    @property
+    def label(self) -> str | None:
+        """The run's name: its label lines joined (`commit 24c010b3 · rtr=yes`), or None."""
+        return " · ".join(self.labels) or None
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def is_label(line: str) -> bool:
+    """Whether a line is one a user typed to name a run (see _LABEL), not one a tool printed."""
+    return bool(line.strip()) and bool(_LABEL.fullmatch(line.strip()))
+
+
+def labelled_runs(text: str, completes: Callable[[str], bool]) -> list[Run]:
+    """The runs of a text: a label line standing between complete runs (the run above holds a
+    line `completes` says ends a result) starts a new one. Labels above a run name it; when two
+    or more stand together, all but the last are an outer name (`commit 24c010b3`) kept for the
+    runs after it (`rtr=yes`, then `rtr=no`) until another such group replaces it."""
+    runs = [Run()]
+    outer: list[str] = []
+    for index, line in enumerate(text.split("\n")):
+        run = runs[-1]
+        if is_label(line):
+            if run.complete:
+                run = Run(start=index)
+                runs.append(run)
+            run.labels.append(line.strip().strip(_DECORATION))
+            continue
+        if line.strip() and run.labels and not run.text.strip():  # the labels over this run are all read
+            if len(run.labels) > 1:
+                outer = run.labels[:-1]
+            elif outer and len(runs) > 1:
+                run.labels[:0] = outer
+        run.lines.append(line)
+        run.complete = run.complete or completes(line)
+    return [run for run in runs if run.complete]
+
+
+def run_labels(text: str, completes: Callable[[str], bool]) -> list[tuple[int, str | None]]:
+    """(first line, label) of each run the text holds when it holds two or more, else []."""
+    runs = labelled_runs(text, completes)
+    return [(run.start, run.label) for run in runs] if len(runs) > 1 else []
