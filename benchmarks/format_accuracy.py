@@ -92,14 +92,10 @@ def load_batches(kind: str, only: str | None = None) -> list[tuple[Path, dict]]:
 
 def score_batch(index: Path, data: dict, scorer: Scorer) -> list[tuple[dict, bool, str]]:
     """Score every entry of one batch; a scorer that raises counts the entry wrong."""
-    results = []
-    for entry in data.get("output", []):
-        try:
-            right, why = scorer(entry, index.parent / entry["file"])
-        except Exception as exc:  # noqa: BLE001 - one broken entry must not hide the rest
-            right, why = False, f"{type(exc).__name__}: {exc}"
-        results.append((entry, right, why))
-    return results
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from format_accuracy_bench import score_entries  # type: ignore[import-not-found]
+
+    return score_entries(index, data.get("output", []), scorer)
 
 
 def write_first_sight(index: Path, results: list[tuple[dict, bool, str]]) -> None:

@@ -103,10 +103,22 @@ def batches(kind: str, only: str | None = None) -> list[Path]:
     return [index for index in found if only in (None, index.parent.name)]
 
 
+def score_entries(index: Path, entries: list[dict[str, Any]],
+                  scorer: Callable[[dict[str, Any], Path], tuple[bool, str]]) -> list[tuple[dict[str, Any], bool, str]]:
+    """Every entry of one batch with its score; a reader that raises counts the entry wrong, saying how."""
+    results = []
+    for entry in entries:
+        try:
+            right, why = scorer(entry, index.parent / entry["file"])
+        except Exception as exc:  # noqa: BLE001 - one broken entry must not hide the rest
+            right, why = False, f"{type(exc).__name__}: {exc}"
+        results.append((entry, right, why))
+    return results
+
+
 def score_batch(kind: str, index: Path) -> list[tuple[dict[str, Any], bool, str]]:
     """Every entry of one batch with its score."""
-    entries = tomllib.loads(index.read_text()).get("output", [])
-    return [(entry, *SCORERS[kind](entry, index.parent / entry["file"])) for entry in entries]
+    return score_entries(index, tomllib.loads(index.read_text()).get("output", []), SCORERS[kind])
 
 
 def write_first_sight(index: Path, scored: list[tuple[dict[str, Any], bool, str]]) -> None:
