@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+DEBUG_ENV = "SESSIONTUI_DEBUG"  # set: an internal error shows its traceback
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; errors become one line on stderr and a non-zero exit."""
@@ -74,6 +76,21 @@ def _run(argv: list[str], program: bool = False) -> int:
         _drop_stdout()
         print(f"sessiontui: could not write the output: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:  # a bug of ours: one line the user can report, not a traceback
+        if os.environ.get(DEBUG_ENV):
+            raise
+        where = _innermost_frame(exc)
+        print(f"sessiontui: internal error ({type(exc).__name__}: {exc}{where}); nothing was stored; "
+              f"please report it (set {DEBUG_ENV}=1 for the traceback)", file=sys.stderr)
+        return 70  # EX_SOFTWARE
+
+
+def _innermost_frame(exc: BaseException) -> str:
+    """` at file.py:123`, where the error was raised: what a report needs to find it."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}" if tb else ""
 
 
 def _drop_stdout() -> None:

@@ -69,6 +69,9 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
         return ParseResult(user_declared)
     try:
         return _read(text, cut=text != whole or _ends_in_a_label(text))
+    except Exception as exc:  # a reader's bug must cost the user a refusal in words, not a traceback
+        return ParseResult(problems=[f"the reader failed on this output ({type(exc).__name__}: {exc}); "
+                                     "nothing stored: please report it with the output"])
     finally:
         forget_matches()
 

@@ -206,7 +206,7 @@ def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
         value = VALUE.match(cell)
         return (value[3] or "") if value else ""
 
-    return bool(rows) and not any(known(cell) for cell in header[1:]) and all(
+    return bool(rows) and len(header) > 1 and not any(known(cell) for cell in header[1:]) and all(
         len(row) == len(header) and known(row[0], unit(row[1])) for row in rows)
 
 

@@ -464,3 +464,21 @@ def test_output_to_a_full_disk_is_one_line_not_a_traceback(memory_dir: Path, tmp
                                 text=True, env=env, cwd=tmp_path, timeout=120)
     assert result.returncode == 1
     assert result.stderr == "sessiontui: could not write the output: No space left on device\n"
+
+
+def test_a_bug_in_a_reader_is_one_line_with_where_it_was_raised(run_main, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from sessiontui.collectors.trainlog import follower
+
+    def broken(self, final: bool = False):
+        raise KeyError("epoch")
+
+    monkeypatch.setattr(follower.LogFollower, "catch_up", broken)
+    log = tmp_path / "train.log"
+    log.write_text("step 1 loss 2.5\n")
+    result = run_main("train", "status", "--log", str(log))
+    assert result.returncode == 70
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert "internal error (KeyError: 'epoch' at test_reliability_cli.py:" in result.stderr
+    with pytest.raises(KeyError):  # the debug switch shows the traceback
+        run_main("train", "status", "--log", str(log), env={"SESSIONTUI_DEBUG": "1"})
