@@ -89,6 +89,11 @@ _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
+# A sentence (several words, closing punctuation or a comma going on in words): a step it names
+# without a figure is prose, as an RL rollout's reasoning printed between the steps (`- From step 3,
+# C is false.`), not the run's position.
+_WORD_RUN = re.compile(r"[A-Za-z]+")
+_SENTENCE_MARK = re.compile(r"[.!?)]\s*$|, [a-z]")
 # A script's stage heading, a counted step of its own plan in words (`[1/6] Loading tokenizer...`,
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
@@ -353,6 +358,8 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
+    if not metrics and epoch is None and total is None and _sentence(text):
+        return None
     if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
         metrics.pop("tokens_per_s", None)
         metrics["tokens_per_s_per_device"] = rate
@@ -363,6 +370,11 @@ def generic(text: str) -> Reading | None:
         fmt, epoch = "lightning", epoch + step[1] / total
     return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
+
+
+def _sentence(text: str) -> bool:
+    """Whether a line reads as a sentence: five words or more and a sentence's punctuation."""
+    return len(_WORD_RUN.findall(text)) >= 5 and _SENTENCE_MARK.search(text) is not None
 
 
 def _record_items(data: dict) -> list[tuple[object, object]]:

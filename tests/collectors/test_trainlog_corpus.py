@@ -15,8 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the last batches, scored on first sight at the end of the 2026-12-02 stop and not yet fixed
-    "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
-        "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
