@@ -14,7 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    # the last batches, scored on first sight at the end of the 2026-12-02 stop and not yet fixed
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
