@@ -116,6 +116,10 @@ _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+
 # a validation's iterations.
 _LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
+# A name right after a figure in its cell (llm.c's `| %.2f ms | %.1f%% bf16 MFU | %.0f tok/s`) names
+# that figure: it never pairs with the next cell's value across the bar.
+_CELL_BARS = ("|", "\u2502", "\u2503")
+_FIGURE_BEFORE = re.compile(r"\d%?\s+$")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
 _INDEXED = re.compile(rf"\s*(?P<key>{_WORD}(?: {_WORD})?)\s+(?P<n>\d+):?\s+(?=[-+]?\.?\d)")
@@ -233,6 +237,8 @@ def pairs(text: str) -> list[tuple[str, float]]:
     """(key as printed, value) of every figure in a line, in order."""
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
+        if match["sep"].strip() in _CELL_BARS and _FIGURE_BEFORE.search(text, 0, match.start("key")):
+            continue  # `| 120.00 ms | 45.0% bf16 MFU |`: a figure's own name, never the next cell's
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
         key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:

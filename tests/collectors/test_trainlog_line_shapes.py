@@ -942,3 +942,13 @@ def test_verls_announced_step_is_the_one_begun(tmp_path: Path) -> None:
                    "epoch 0, step 3\n- From step 1, C is false.\n")
     snap = read_log(log)
     assert (snap.step, snap.grad_norm) == (2, 0.358)
+
+
+def test_a_figures_own_name_never_takes_the_next_cells_value() -> None:
+    # karpathy/llm.c train_gpt2.cu: printf0("step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e
+    # | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n", ...): `ms` and `MFU` name the figures before them
+    step, _, metrics = _read("step  100/1000 | loss 3.255900 (+0.12z)| norm 0.2400 (-0.50z)| lr 6.00e-04"
+                             " | 120.00 ms | 45.0% bf16 MFU | 163840 tok/s")
+    assert (step, metrics["loss"], metrics["lr"]) == (100, 3.2559, 0.0006)
+    assert "ms" not in metrics and metrics.get("mfu") != 163840.0
+    assert _read("| loss | 2.5 |")[2]["loss"] == 2.5  # a table's name cell still takes its value cell
