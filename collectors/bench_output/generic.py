@@ -42,7 +42,7 @@ from sessiontui.collectors.bench_output.labels import (
     printed_number,
 )
 from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
-from sessiontui.collectors.bench_output.runs import run_labels
+from sessiontui.collectors.bench_output.runs import label_of, run_labels
 from sessiontui.collectors.bench_output.tables import (
     BAR_CHARS,
     BARS,
@@ -824,11 +824,10 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 def _named_by_user_labels(records: list[Record], results: list[_Result], lines: list[str]) -> None:
     """Results of runs a user pasted under labels they typed (`main:`, `commit abc123`) named by
     them (runs.labelled_runs): a label in front of a table row's own name, else the name."""
-    ends = {lines[result.last] for result in results}
-    starts = run_labels("\n".join(lines), lambda line: line in ends)
+    firsts = {result.first for result in results}
+    starts = run_labels("\n".join(lines), lambda index, _: index in firsts, apart=True)
     for record, result in zip(records, results, strict=True):
-        label = next((label for start, label in reversed(starts) if start <= result.first), None)
-        if label is None:
+        if (label := label_of(starts, result.first)) is None:
             continue
         row = result.first == result.last and BARS.search(lines[result.last]) and record.config
         record.config = f"{label} · {record.config}" if row else label

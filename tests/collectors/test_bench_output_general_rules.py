@@ -1447,12 +1447,11 @@ _OLLAMA = ("total duration:       5.2s\nload duration:        20ms\nprompt eval 
            "eval duration:        5s\neval rate:            {rate} tokens/s\n")
 
 
-@pytest.mark.parametrize(("first", "second", "gap"), [
-    ("main:", "PR:", "\n"), ("commit abc123", "commit def456", ""), ("**baseline**", "**patched**", "\n"),
-    ("before", "after", ""), ("## Run 1", "## Run 2", "\n"),
+@pytest.mark.parametrize(("first", "second"), [
+    ("main:", "PR:"), ("commit abc123", "commit def456"), ("**baseline**", "**patched**"), ("before", "after"),
+    ("## Run 1", "## Run 2"),
 ])
-def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(
-        first: str, second: str, gap: str) -> None:
-    text = f"{first}\n{_OLLAMA.format(rate='58.00')}{gap}{second}\n{_OLLAMA.format(rate='61.00')}"
+def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(first: str, second: str) -> None:
+    text = f"{first}\n{_OLLAMA.format(rate='58.00')}\n{second}\n{_OLLAMA.format(rate='61.00')}"
     records = read_benchmark_output(text).records
     assert [(r.value, r.config) for r in records] == [(58.0, first.strip("*#: ")), (61.0, second.strip("*#: "))]
