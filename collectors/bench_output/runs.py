@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 # in a colon (`main:`, `` `-c 8192 -fa`: ``); settings alone (`rtr=yes`); or words without a tool's
 # marks (`commit 24c010b3 (last known good)`, `before`, a diff's `---`): tools' lines carry `:`,
 # `=`, `|` or `[` inside them, or are dots (a model's loading progress), a sentence's full stop
-# (`Starting warmup with 1 sequences...`) or a section title between rules (`-----TTFT-----`).
+# (`Starting warmup with 1 sequences...`) or a section title between rules (`-----TTFT-----`); nor is
+# a command the user ran (`$ ...`, `❯ ...`, `./...`, `python ...`, a line continued by `\`, two `--flags`).
 _LABEL = re.compile(
-    r"(?![-=]{3,}[^\n]*\w[^\n]*[-=]{3,}$)(?![^\n]*\w[^\n]*\.$)"
+    r"(?![-=]{3,}[^\n]*\w[^\n]*[-=]{3,}$)(?![^\n]*\w[^\n]*[.!?]$)(?![$❯>]|\./|python|[^\n]*\\$|[^\n]* --\w[^\n]* --\w)"
     r"(?:\*\*[^*\n]+\*\*:?|#{1,6}[ \t]+\S[^\n]*"
     r"|[^:=|\[\]\n]*[^\s:=|\[\]\n]:"
     r"|[\w.+-]+=[\w.+-]+(?:[ \t,]+[\w.+-]+=[\w.+-]+)*"
     r"|[^:=|\[\]\n.]*[^\s:=|\[\]\n.][^:=|\[\]\n]*)"
 )
 _DECORATION = "*#` \t:"
+_TAG = re.compile(r"<[^<>\n]*>")  # HTML a paste kept (`<details><summary>No RTR</summary>`): no name
 
 
 @dataclass
@@ -34,8 +36,10 @@ class Run:
 
     @property
     def label(self) -> str | None:
-        """The run's name: its label lines joined (`commit 24c010b3 · rtr=yes`), or None."""
-        return " · ".join(self.labels) or None
+        """The run's name: its first label line and its last (`commit 24c010b3 · rtr=yes`), or None."""
+        names = (_TAG.sub("", label).strip() for label in self.labels)
+        named = [name for name in names if any(c.isalpha() for c in name)]
+        return " · ".join(dict.fromkeys(named[:1] + named[-1:])) or None
 
     @property
     def text(self) -> str:
