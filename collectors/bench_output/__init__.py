@@ -23,7 +23,7 @@ from sessiontui.collectors.bench_output.common import (
     trim_cut_tail,
     without_logger_prefix,
 )
-from sessiontui.collectors.bench_output.runs import labelled_runs
+from sessiontui.collectors.bench_output.runs import label_of, labelled_runs, run_labels
 from sessiontui.collectors.bench_output.serving import without_templates
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import LARGEST, Record
@@ -114,7 +114,25 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
     kept = _with_printed_load(plain, _in_printed_order(text, client or records))
+    _named_by_user_labels(plain, kept)
     return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
+
+
+def _named_by_user_labels(text: str, records: list[Record]) -> None:
+    """Records without a name, of runs a user pasted under labels they typed (`main:` over one
+    vLLM block, `PR:` over the next), named by those labels (runs.labelled_runs): each record's
+    run is the one where its headline figure is printed, after the record before it."""
+    if len(records) < 2 or all(record.config for record in records):
+        return
+    places, after = [], 0
+    for record in records:
+        at = _printed_at(text, record.value, after)
+        after = at + 1 if at < len(text) else after
+        places.append(text.count("\n", 0, at))
+    heads = set(places)
+    starts = run_labels(text, lambda index, _: index in heads, apart=True)
+    for record, line in zip(records, places, strict=True):
+        record.config = record.config or label_of(starts, line)
 
 
 def _drop_unmeasurable_figures(records: list[Record]) -> list[str]:
@@ -133,7 +151,7 @@ def _labelled_server_runs(text: str) -> list[Record]:
     """Server-log summaries of runs a label of their own heads (`**Baseline (llama.cpp)**` over
     llama-server's timings, beside `**Main**` over another engine's lines): a run the user named
     apart, not the server side of the client's results."""
-    runs = labelled_runs(text, lambda line: bool(line.strip()))
+    runs = labelled_runs(text, lambda _, line: bool(line.strip()))
     found: list[Record] = []
     for run in runs if len(runs) > 1 else []:
         try:
@@ -235,15 +253,16 @@ def _in_printed_order(text: str, records: list[Record]) -> list[Record]:
     return sorted(records, key=lambda record: places[record.source_format])
 
 
-def _printed_at(text: str, value: float | None) -> int:
-    """Where a figure is first printed (`681.3` as `681.30`, `61.0` as `61`), or the text's end."""
+def _printed_at(text: str, value: float | None, start: int = 0) -> int:
+    """Where a figure is first printed from `start` on (`681.3` as `681.30`, `61.0` as `61`), or
+    the text's end."""
     if value is None:
         return len(text)
     whole, _, fraction = repr(float(value)).partition(".")
     fraction = fraction.rstrip("0")
     pattern = rf"(?<![\d.]){re.escape(whole)}" + (rf"\.{fraction}0*(?![\d])" if fraction
                                                   else r"(?:\.0*)?(?![\d.])")
-    found = re.search(pattern, text)
+    found = re.compile(pattern).search(text, start)
     return found.start() if found else len(text)
 
 

@@ -42,7 +42,7 @@ from sessiontui.collectors.bench_output.labels import (
     printed_number,
 )
 from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
-from sessiontui.collectors.bench_output.runs import run_labels
+from sessiontui.collectors.bench_output.runs import label_of, run_labels
 from sessiontui.collectors.bench_output.tables import (
     BAR_CHARS,
     BARS,
@@ -823,15 +823,17 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 def _named_by_user_labels(records: list[Record], results: list[_Result], lines: list[str]) -> None:
     """Results of runs a user pasted under labels they typed (`main:`, `commit abc123`) named by
-    them (runs.labelled_runs): a label in front of a table row's own name, else the name."""
-    ends = {lines[result.last] for result in results}
-    starts = run_labels("\n".join(lines), lambda line: line in ends)
+    them (runs.labelled_runs), in front of a name of their own (a heading's, a table row's), in
+    place of a lone line's label (`eval rate: 61.00 tokens/s`)."""
+    firsts = {result.first for result in results}
+    starts = run_labels("\n".join(lines), lambda index, _: index in firsts, apart=True)
     for record, result in zip(records, results, strict=True):
-        label = next((label for start, label in reversed(starts) if start <= result.first), None)
-        if label is None:
+        if (label := label_of(starts, result.first)) is None:
             continue
-        row = result.first == result.last and BARS.search(lines[result.last]) and record.config
-        record.config = f"{label} · {record.config}" if row else label
+        own = result.first == result.last and not BARS.search(lines[result.last])  # a lone line's own label
+        named = record.config and not own and label not in record.config
+        record.config = f"{label} · {record.config}" if named else (record.config if record.config and not own
+                                                                     else label)
 
 
 # a row named by a llama-bench test: prompt alone (`pp512`, `pp2048 @ d4096`) or prompt and generation
