@@ -145,3 +145,12 @@ def test_every_fixture_cut_inside_any_line_end_never_stores_a_wrong_value() -> N
             for record in parse_benchmark_output(data[:cut]):
                 if not is_summary(record):
                     assert_one_of(fields_of(record), whole, f"{name} cut at {cut}")
+
+
+@pytest.mark.parametrize("after", ['"avg_spec_accept_length": 3.18, ', '"last_gen_throughput": 690.1}'])
+def test_a_jsonl_result_cut_inside_its_object_stores_nothing(after: str) -> None:
+    """SGLang's --output-file holds one JSON object a line: its figures are no lines of their own,
+    so an object cut before its end (here inside `internal_states`, whose figures the generic
+    reader took for the result) is left out whole."""
+    data = (FIXTURES / "sglang_bench_serving.jsonl").read_text()
+    assert read_benchmark_output(data[: data.index(after) + len(after)]).records == []
