@@ -14,8 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from sessiontui.project_memory.store import Store
+
+# CI (`.ci/run` sets HYPOTHESIS_PROFILE=ci) draws the same examples every run, so a landing is
+# never decided by a coin toss; a developer's run draws fresh ones, which is where new failures
+# are found (and then fixed with a fixed example of their own).
+settings.register_profile("ci", derandomize=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # A suite started in the background of a shell (`make test &`) inherits SIGINT ignored, and so
 # would every process it starts: the tests that stop the CLI with Ctrl-C need it delivered.
