@@ -60,7 +60,9 @@ _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` 
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
 # vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
 # `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
-_SECONDS_SUFFIX = re.compile(r"[a-z]_s\b")  # a snake-case name's unit suffix: `ttft_s`, `end_to_end_latency_s`
+# a snake-case name's unit suffix: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s`, and as a JSON
+# key's words (`ttft p50 s`)
+_SECONDS_SUFFIX = re.compile(r"[a-z\d][_ ]s\b")
 _STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)

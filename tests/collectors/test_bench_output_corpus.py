@@ -67,10 +67,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: concurrency None != 1",
     "bench/b32/trtllm_perf_doc_v061_a100_fp16_table_thousands_commas_blank_separator_rows.md":
         "first sight, not yet fixed: 13 records != 12",
-    "bench/b32/trtllm_serving_custom_bench_result_json_committed_concurrency16_seconds_and_ms_keys.txt":
-        "first sight, not yet fixed: figure ttft_ms_median 0.0573 != 57.3",
-    "bench/b32/trtllm_vs_vllm_custom_bench_report_md_bold_headings_two_tables_seconds_ttft.md":
-        "first sight, not yet fixed: figure ttft_ms_median 0.0186 != 18.6",
     "bench/b32/vllm_offline_benchmark_star_prefixed_stats_block_generation_tok_per_sec_h100.md":
         "first sight, not yet fixed: 2 records != 1",
     "bench/b33/llama_sweep_bench_two_one_row_tables_stream_triad_and_bc_lines_in_prose_glm46.md":

@@ -1,0 +1,31 @@
+"""Units and loads the generic reader reads from how a result names its figures (issue 24, bench b32/b33)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from sessiontui.collectors.bench_output import read_benchmark_output
+from sessiontui.collectors.bench_output.labels import name_of
+
+
+@pytest.mark.parametrize(("label", "name"), [
+    ("ttft_p50_s", "ttft_ms_median"), ("ttft p99 s", "ttft_ms_p99"), ("inter_token_latency_s", "itl_ms_mean")])
+def test_a_snake_case_latency_ending_in_s_after_its_statistic_is_in_seconds(label: str, name: str) -> None:
+    # a statistic between the quantity and its unit (`ttft_p50_s`), and the same key as JSON's words
+    assert name_of(label, "") == (name, 1000.0)
+    assert name_of("itl_p50_ms", "") == ("itl_ms_median", 1.0)
+
+
+def test_seconds_keys_of_a_result_json_and_a_tables_header_are_brought_to_ms() -> None:
+    # waynehacking8/trtllm-triton-serving results/trtllm_llama31_fp8-c16.json and results/report.md (real lines)
+    result = ('{\n  "concurrency": 16,\n  "throughput_tok_s": 4855.9,\n  "ttft_p50_s": 0.0573,\n'
+              '  "itl_p50_ms": 3.04\n}\n')
+    record, = read_benchmark_output(result).records
+    assert (record.value, record.concurrency) == (4855.9, 16)
+    assert math.isclose(record.figures["ttft_ms_median"], 57.3) and record.figures["itl_ms_median"] == 3.04
+    table = ("| concurrency | throughput_tok_s | ttft_p50_s | ttft_p99_s | itl_p50_ms | itl_p99_ms |\n"
+             "|---|---|---|---|---|---|\n| 1 | 111.1 | 0.0186 | 0.0501 | 8.88 | 8.9 |\n")
+    record, = read_benchmark_output(table).records
+    assert math.isclose(record.figures["ttft_ms_median"], 18.6) and math.isclose(record.figures["ttft_ms_p99"], 50.1)
