@@ -85,7 +85,10 @@ _COMMAND_CONCURRENCY = re.compile(
 _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rate set
 # Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
 # inside its prefix, read `9` as `info`; a later line's time would start another result).
+# A day named by its month (`date`'s `Fri Jul 11 04:27:26 UTC 2025`, `Jul 11, 2025`) is one too.
 _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
+                           r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+                           r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?(?:\s+\d{4})?)"
                            r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])")
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
@@ -603,10 +606,13 @@ def _unfinished_bar(line: str) -> bool:
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
     """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`, `eval rate:` lines
     then `Average of eval rate:`) as the average alone: the line the tool prints as its result.
-    The trials are the results just above with the average's headline, back to the last average."""
+    The trials are the results just above with the average's headline, back to the last average.
+    A line right under an average that prints its headline again is a result of its own (the
+    rows of a table under a `=== ... Summary ===` title), not the average's next line."""
     kept: list[_Result] = []
     for result in results:
-        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first):
+        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first) \
+                and _headline(kept[-1].readings) not in result.readings:
             for name, value in result.readings.items():  # the summary's next line: the same result
                 kept[-1].readings.setdefault(name, value)
             kept[-1].last = result.last

@@ -29,3 +29,22 @@ def test_seconds_keys_of_a_result_json_and_a_tables_header_are_brought_to_ms() -
              "|---|---|---|---|---|---|\n| 1 | 111.1 | 0.0186 | 0.0501 | 8.88 | 8.9 |\n")
     record, = read_benchmark_output(table).records
     assert math.isclose(record.figures["ttft_ms_median"], 18.6) and math.isclose(record.figures["ttft_ms_p99"], 50.1)
+
+
+def test_a_csv_tables_rows_under_a_summary_title_are_runs_and_a_date_line_is_no_figure() -> None:
+    # shaamil101-etched/trtllm-benchmarks results/summary_results.log (real lines): a `=== ... Summary ===` title,
+    # the shell's `date` (coreutils' default `%a %b %e %H:%M:%S %Z %Y`), then one CSV row per ISL/OSL run
+    text = ("=== TensorRT-LLM Comprehensive Test Results Summary ===\nStart Time: Fri Jul 11 04:27:26 UTC 2025\n\n"
+            "ISL,OSL,Requests,Throughput(tokens/sec),Latency(ms),Status\n"
+            "128,128,30000,14389.7989,266855.7100,SUCCESS\n128,256,20000,17602.0571,290875.0935,SUCCESS\n"
+            "16384,16384,50,FAILED,FAILED,Benchmark Failed\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["osl"]) for r in records] == [(14389.7989, 128.0), (17602.0571, 256.0)]
+    assert not {"fri_jul", "utc"} & set(records[0].figures)
+
+
+def test_an_average_lines_own_next_line_still_completes_it() -> None:
+    # the rule the rows above must not break: `Averages:` then its latency line is one result
+    text = "Trial 1: 100.0 tok/s\nTrial 2: 110.0 tok/s\nAverages: 105.0 tok/s\nTTFT: 12.0 ms\n"
+    record, = read_benchmark_output(text).records
+    assert (record.value, record.figures.get("ttft_ms_mean")) == (105.0, 12.0)
