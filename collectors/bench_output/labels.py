@@ -45,7 +45,8 @@ _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of step
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
 _E2E = re.compile(r"\be2e\b", re.IGNORECASE)
 _GOODPUT = re.compile(r"goodput", re.IGNORECASE)
-_LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b", re.IGNORECASE)  # a label over a rate's unit
+# a label over a rate's unit: the load asked for (`Concurrency : QPS 50.0`, a profile's name `Profile: ShareGPT 8RPS`)
+_LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b|\bprofile\b", re.IGNORECASE)
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|scheduled|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from sessiontui.collectors.bench_output import read_benchmark_output
+from sessiontui.collectors.bench_output import generic, read_benchmark_output
 from sessiontui.collectors.bench_output.labels import name_of
 
 
@@ -48,3 +48,15 @@ def test_an_average_lines_own_next_line_still_completes_it() -> None:
     text = "Trial 1: 100.0 tok/s\nTrial 2: 110.0 tok/s\nAverages: 105.0 tok/s\nTTFT: 12.0 ms\n"
     record, = read_benchmark_output(text).records
     assert (record.value, record.figures.get("ttft_ms_mean")) == (105.0, 12.0)
+
+
+def test_a_profile_named_by_its_request_rate_is_the_load_asked_for_not_a_result() -> None:
+    # gpustack/gpustack docs/performance-lab (real lines): `- Profile: `ShareGPT 8RPS`` above each engine's block
+    assert [(r.name, r.value) for r in generic.readings(["- Profile: `ShareGPT 8RPS`"])] == [("request_rate", 8.0)]
+    text = ("- Profile: `ShareGPT 8RPS`\n\n    ============ Serving Benchmark Result ============\n"
+            "    Successful requests:                     1000\n"
+            "    Benchmark duration (s):                  132.25\n"
+            "    Request throughput (req/s):              7.56\n"
+            "    Output token throughput (tok/s):         2137.15\n"
+            "    ==================================================\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [2137.15]
