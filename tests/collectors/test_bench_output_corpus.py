@@ -59,8 +59,6 @@ KNOWN_MISSES: dict[str, str] = {
         " ends in a number without a line break (`4.32`), left out as possibly cut by issue 24's rule (trim_cut_tail);"
         " with a line break after it both rows read right",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
-    "bench/b32/aiperf_vllm_sglang_dflash_md_table_al_column_dash_baselines_qwen35_4b.md":
-        "first sight, not yet fixed: concurrency None != 1",
     "bench/b32/trtllm_perf_doc_v061_a100_fp16_table_thousands_commas_blank_separator_rows.md":
         "first sight, not yet fixed: 13 records != 12",
     "bench/b32/vllm_offline_benchmark_star_prefixed_stats_block_generation_tok_per_sec_h100.md":

@@ -60,3 +60,13 @@ def test_a_profile_named_by_its_request_rate_is_the_load_asked_for_not_a_result(
             "    Output token throughput (tok/s):         2137.15\n"
             "    ==================================================\n")
     assert [r.value for r in read_benchmark_output(text).records] == [2137.15]
+
+
+def test_a_load_listed_among_a_sentences_run_settings_is_every_results_load() -> None:
+    # vllm-project/vllm benchmarks/dflash_4b/BENCHMARKS.md (real lines): the settings in prose above the table
+    text = ("One H100 per run, TP1, FP8 target weights, BF16 compute, concurrency 1, AIPerf GSM8K, 10 warmup requests.\n\n"
+            "| Engine / implementation | Mode | ITL p50 (ms) | Output tok/s |\n| --- | --- | ---: | ---: |\n"
+            "| vLLM original | Baseline | 3.18 | 301.6 |\n| SGLang | DFlash | 5.99 | 847.6 |\n")
+    assert [(r.value, r.concurrency) for r in read_benchmark_output(text).records] == [(301.6, 1), (847.6, 1)]
+    swept = text.replace("concurrency 1, AIPerf", "concurrency 1 to 64 in AIPerf")  # a range is no one load
+    assert [r.concurrency for r in read_benchmark_output(swept).records] == [None, None]
