@@ -210,8 +210,9 @@ def _is_sentence(line: str) -> bool:
 
 def _mostly_words(line: str) -> bool:
     """Whether three in four of a line's tokens are words (a letter first, maybe ending in
-    punctuation, maybe in brackets or quotes: `(The`, `conc-1`, `ttft_p95`, `warmup.)`)."""
-    tokens = [token.strip("()[]\"'“”‘’") for token in line.split()]
+    punctuation, maybe in brackets, quotes or Markdown's code quotes: `(The`, `conc-1`, `ttft_p95`,
+    `warmup.)`, `` `H100 ``)."""
+    tokens = [token.strip("()[]\"'“”‘’`") for token in line.split()]
     return sum(bool(re.fullmatch(r"[A-Za-z][\w'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
 
 

@@ -60,9 +60,9 @@ KNOWN_MISSES: dict[str, str] = {
         " with a line break after it both rows read right",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
     "bench/b32/trtllm_perf_doc_v061_a100_fp16_table_thousands_commas_blank_separator_rows.md":
-        "first sight, not yet fixed: 13 records != 12",
-    "bench/b32/vllm_offline_benchmark_star_prefixed_stats_block_generation_tok_per_sec_h100.md":
-        "first sight, not yet fixed: 2 records != 1",
+        "expectation judged wrong: it wants 12 records, but the A100 table has 13 result rows (GPT-J 6B 4, LLaMA 7B 4,"
+        " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
+        " 6,374 tok/s and batch 512 as expected",
     "bench/b33/llama_sweep_bench_two_one_row_tables_stream_triad_and_bc_lines_in_prose_glm46.md":
         "first sight, not yet fixed: 3 records != 2",
     "bench/b33/evalscope_perf_multi_turn_overview_then_per_request_metrics_held_down_conc_cells_zh_doc.txt":

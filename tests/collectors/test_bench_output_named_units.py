@@ -70,3 +70,12 @@ def test_a_load_listed_among_a_sentences_run_settings_is_every_results_load() ->
     assert [(r.value, r.concurrency) for r in read_benchmark_output(text).records] == [(301.6, 1), (847.6, 1)]
     swept = text.replace("concurrency 1, AIPerf", "concurrency 1 to 64 in AIPerf")  # a range is no one load
     assert [r.concurrency for r in read_benchmark_output(swept).records] == [None, None]
+
+
+def test_a_sentence_naming_hardware_in_code_quotes_is_prose_not_another_result() -> None:
+    # robertgshaw2-neuralmagic/vllm-benchmarking-sample benchmark/README.md (real lines): the block, then the user's
+    # sentence repeating its generations rate with the GPU's name in backticks
+    text = ("* Generations / Sec:            18.43\n* Generation Tok / Sec:         4198.43\n"
+            "* Prompt Tok / Sec:             10425.07\n\n"
+            "We are able to procss 18.43 generations per second on an `H100 80GB HBM3`.\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [4198.43]
