@@ -175,9 +175,10 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
 
 
 # eight words or more, then `.`, `?` or `!` (inside a closing bracket or quote too: `(... warmup.)`),
-# or an aside's `)` (`... speed(max peak was 37.8 tokens/s)`)
+# an aside's `)` (`... speed(max peak was 37.8 tokens/s)`), or a lead-in's `:` to the paste below
+# (`So the predicted speed is about 5.1 tps.  Which is very close to the actual result:`)
 _LABELLED_VALUE = re.compile(r"[A-Za-z)\]]\s*[:=]\s*[-+~]?\.?\d")  # `efficiency: 0.059`, `bs=8`
-_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*(?:[.?!][)\]\"'”’]*|\))\s*")
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*(?:[.?!][)\]\"'”’]*|\)|:)\s*")
 _LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
 
 

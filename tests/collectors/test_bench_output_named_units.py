@@ -79,3 +79,12 @@ def test_a_sentence_naming_hardware_in_code_quotes_is_prose_not_another_result()
             "* Prompt Tok / Sec:             10425.07\n\n"
             "We are able to procss 18.43 generations per second on an `H100 80GB HBM3`.\n")
     assert [r.value for r in read_benchmark_output(text).records] == [4198.43]
+
+
+def test_a_users_sentences_ending_in_a_lead_in_colon_are_prose_not_a_result() -> None:
+    # ikawrakow/ik_llama.cpp discussion 818 (real lines): a sweep-bench table, then the user's prediction and lead-in
+    table = ("|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+             "|-------|--------|--------|----------|----------|----------|----------|\n"
+             "|  4096 |   1024 |      0 |   19.103 |   214.42 |  123.031 |     8.32 |\n")
+    text = f"{table}\nSo the predicted speed is about 5.1 tps.  Which is very close to the actual result:\n"
+    assert [r.value for r in read_benchmark_output(text).records] == [8.32]
