@@ -400,8 +400,16 @@ def _named_statistics(line: str) -> str:
 
 
 def _stat_columns(header: list[str]) -> bool:
-    """Whether a header's columns after the first are statistics, two at least (`Metric,avg,min,p99`)."""
-    return len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+    """Whether a header's columns after the first, or after its key column behind the settings
+    of its runs (EvalScope's `Conc. | Rate | Metric | avg | p50 | p99`), are statistics, two at
+    least (`Metric,avg,min,p99`)."""
+    stats = header[_key_column(header) + 1 :]
+    return len(stats) >= 2 and all(is_stat(cell) for cell in stats)
+
+
+def _key_column(header: list[str]) -> int:
+    """Where a header's key column is (`Metric`, `Name`): its first column when it names none."""
+    return next((index for index, cell in enumerate(header) if cell.strip().lower() in KEY_COLUMNS), 0)
 
 
 def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]:
@@ -421,10 +429,13 @@ def _by_row_name(columns: list[str], row: list[str],
     quantity and each column its statistic, not one run's figures."""
     if len(row) != len(columns):
         return found
-    name = " ".join(cell for cell in row if cell and not VALUE.fullmatch(cell))
-    if not name or not found or not all(is_stat(label) for label, _, _ in found):
+    key = _key_column(columns)  # settings columns before a key column keep their own names
+    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell))
+    settings = [(label, number, unit) for label, number, unit in found if label in columns[:key]]
+    stats = found[len(settings):] if found[: len(settings)] == settings else []
+    if not name or not stats or not all(is_stat(label) for label, _, _ in stats):
         return found
-    return [(f"{name} {label}", number, unit) for label, number, unit in found]
+    return [*settings, *((f"{name} {label}", number, unit) for label, number, unit in stats)]
 
 
 def _row_phase(line: str) -> str:

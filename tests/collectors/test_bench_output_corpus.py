@@ -63,8 +63,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 12 records, but the A100 table has 13 result rows (GPT-J 6B 4, LLaMA 7B 4,"
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
-    "bench/b33/evalscope_perf_multi_turn_overview_then_per_request_metrics_held_down_conc_cells_zh_doc.txt":
-        "first sight, not yet fixed: figure ttft_ms_mean None != 41.0",
     "crash/b18/detectron2_bold_markdown_error_trainloop_cuda_oom_hooks_2020.log":
         "first sight, not yet fixed: read 'none', expected 'cuda_oom'",
     "crash/b18/desitarget_srun_force_terminated_step_cancelled_time_limit_2020.log":

@@ -88,3 +88,20 @@ def test_a_users_sentences_ending_in_a_lead_in_colon_are_prose_not_a_result() ->
              "|  4096 |   1024 |      0 |   19.103 |   214.42 |  123.031 |     8.32 |\n")
     text = f"{table}\nSo the predicted speed is about 5.1 tps.  Which is very close to the actual result:\n"
     assert [r.value for r in read_benchmark_output(text).records] == [8.32]
+
+
+def test_statistics_columns_after_a_metric_column_behind_run_settings_are_named_by_each_rows_metric() -> None:
+    # modelscope/evalscope docs/zh/user_guides/stress_test/multi_turn.md (real lines): `Per-Request Metrics`, its
+    # `Conc.`/`Rate` cells printed on the first row only
+    text = ("┏━━━━━━┳━━━━━━┳━━━━━┳━━━━━━┳━━━━━━━━━┓\n┃Conc. ┃ Rate ┃ Num ┃  RPS ┃   Gen/s ┃\n"
+            "┡━━━━━━╇━━━━━━╇━━━━━╇━━━━━━╇━━━━━━━━━┩\n│   10 │    - │  20 │ 4.32 │ 1103.48 │\n"
+            "└──────┴──────┴─────┴──────┴─────────┘\n\n"
+            "┏━━━━━━┳━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━┳━━━━━━━┓\n"
+            "┃Conc. ┃ Rate ┃ Metric        ┃    avg ┃   p50 ┃   p99 ┃\n"
+            "┡━━━━━━╇━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━╇━━━━━━━┩\n"
+            "│   10 │    - │ Latency (s)   │  2.289 │ 2.180 │ 3.541 │\n"
+            "│      │      │ TTFT (ms)     │   41.0 │  38.0 │  72.0 │\n"
+            "└──────┴──────┴───────────────┴────────┴───────┴───────┘\n")
+    record, = read_benchmark_output(text).records
+    assert (record.value, record.concurrency) == (1103.48, 10)
+    assert (record.figures["ttft_ms_mean"], record.figures["ttft_ms_p99"]) == (41.0, 72.0)
