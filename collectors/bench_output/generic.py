@@ -87,9 +87,11 @@ _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rat
 # inside its prefix, read `9` as `info`; a later line's time would start another result).
 # A day named by its month (`date`'s `Fri Jul 11 04:27:26 UTC 2025`, `Jul 11, 2025`) is one too.
 _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
-                           r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
-                           r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?(?:\s+\d{4})?)"
-                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])")
+                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])"
+                           r"|\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+                           r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?"
+                           r"(?:\s+\d{4})?)(?!\d)")
+_URL = re.compile(r"\b[a-z][a-z+.-]*://[^\s)\]>]+")  # an address, its numbers no figures (`.../issues/49730`)
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
@@ -300,7 +302,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         behind_prefix = logged or len(line) < len(raw.strip())
         server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
-        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
+        line = _URL.sub(" ", line) if "://" in line else line
+        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
         line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):

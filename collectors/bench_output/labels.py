@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 from sessiontui.collectors.bench_output.common import slug
 
-VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's
-    r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's;
+    # nor an issue's number (`vLLM #49730`)
+    r"(?<![\w.#])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
@@ -52,6 +53,8 @@ _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
+# `AL`, upper case alone (a speculative table's column beside tok/s: `| Output tok/s | AL |`), is its accept length
+_AL_COLUMN = re.compile(r"AL(?:\s*\([^)]*\))?")
 _POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by table_row
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
@@ -170,7 +173,7 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return _rate_name(words, both, rate)
     if position := _POSITION_NAME.fullmatch(label):
         return position[0], 0.01 if "%" in both else 1.0
-    if _ACCEPT_LENGTH.search(label):
+    if _ACCEPT_LENGTH.search(label) or _AL_COLUMN.fullmatch(label.strip()):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
         return "acceptance_rate", 0.01 if "%" in both else 1.0

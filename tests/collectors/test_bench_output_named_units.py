@@ -105,3 +105,19 @@ def test_statistics_columns_after_a_metric_column_behind_run_settings_are_named_
     record, = read_benchmark_output(text).records
     assert (record.value, record.concurrency) == (1103.48, 10)
     assert (record.figures["ttft_ms_mean"], record.figures["ttft_ms_p99"]) == (41.0, 72.0)
+
+
+def test_an_al_column_beside_a_rate_is_the_accept_length() -> None:
+    # vllm-project/vllm benchmarks/dflash_4b/BENCHMARKS.md (real lines; "AL includes the bonus token"): `—` for a baseline
+    text = ("| Engine / implementation | Mode | ITL p50 (ms) | Output tok/s | AL |\n| --- | --- | ---: | ---: | ---: |\n"
+            "| vLLM original | Baseline | 3.18 | 301.6 | — |\n| vLLM original | DFlash | 8.74 | 565.6 | 5.6523 |\n")
+    assert [(r.value, r.accept_length) for r in read_benchmark_output(text).records] == [
+        (301.6, None), (565.6, 5.6523)]
+    assert name_of("al", "") == ("al", 1.0)  # upper case alone: a lower-case `al` names nothing known
+
+
+def test_an_issue_number_a_link_and_a_date_in_prose_are_no_figures() -> None:
+    # the same file's lead-in (real line) above its table
+    line = ("Investigation of [vLLM #49730](https://github.com/vllm-project/vllm/issues/49730), "
+            "measured on September 21, 2026.")
+    assert list(generic.readings([line])) == []
