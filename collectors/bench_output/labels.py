@@ -62,11 +62,11 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# a snake-case name's unit word: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s` or
+# `itl_p99_us`, before one `ttft_s_mean` (llmperf's `results_ttft_s_quantiles_p50`), and as a JSON key's words
+_TIME_SUFFIX = re.compile(r"[a-z\d][_ ](ns|us|ms|s)(?![a-z\d])")
 # vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
 # `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
-# a snake-case name's unit suffix: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s`, and as a JSON
-# key's words (`ttft p50 s`)
-_SECONDS_SUFFIX = re.compile(r"[a-z\d][_ ]s\b")
 _STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
@@ -134,7 +134,7 @@ def _unit_word(unit: str) -> str:
 
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
-    suffixed = _SECONDS_SUFFIX.search(label)  # llmperf's `inter_token_latency_s`: words and a unit
+    suffixed = _TIME_SUFFIX.search(label)  # llmperf's `inter_token_latency_s`: words and a unit
     spaced = label.replace("_", " ") if suffixed else label
     quantity = next((name for pattern, name in _LATENCY if pattern.search(spaced)), None)
     if quantity is None:
@@ -143,10 +143,10 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
-    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
+    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or (suffixed and suffixed[1] == "s")
                or re.search(r"\((?:s|sec|seconds?)\)", label))
     in_label = _LABEL_TIME_UNIT.search(label)
-    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "")
+    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "") or (suffixed[1] if suffixed else "")
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(printed, 1e-3) * 1e3
 
 

@@ -121,3 +121,14 @@ def test_an_issue_number_a_link_and_a_date_in_prose_are_no_figures() -> None:
     line = ("Investigation of [vLLM #49730](https://github.com/vllm-project/vllm/issues/49730), "
             "measured on September 21, 2026.")
     assert list(generic.readings([line])) == []
+
+
+@pytest.mark.parametrize(("label", "name", "factor"), [
+    ("results_ttft_s_quantiles_p50", "ttft_ms_median", 1000.0), ("results_inter_token_latency_s_mean", "itl_ms_mean", 1000.0),
+    ("itl_p99_us", "itl_ms_p99", 1e-3), ("e2e_ms_p99", "e2e_ms_p99", 1.0)])
+def test_a_snake_case_latencys_unit_word_before_or_after_its_statistic_gives_its_unit(
+        label: str, name: str, factor: float) -> None:
+    # llmperf's summary keys (ray-project/llmperf token_benchmark_ray.py: `results_ttft_s_quantiles_p50`,
+    # `results_inter_token_latency_s_mean`): seconds, the unit word before the statistic
+    found, scale = name_of(label, "")
+    assert found == name and math.isclose(scale, factor)
