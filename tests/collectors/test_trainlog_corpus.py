@@ -28,8 +28,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: loss=None (want 1.696)",
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
-    "b40/fairseq_json_log_line_html_entities_quot_pre_epoch_27_num_updates_33700.log":
-        "first sight, not yet fixed: step=None (want 33700), loss=None (want 8.206), lr=None (want 0.00017226), grad_norm=None (want 1.833)",
     "b40/custom_logging_cp1251_russian_epoch_table_train_val_loss_recall_reruns.log":
         "first sight, not yet fixed: epoch=1.0 (want 3), loss=0.7164 (want 1.077), val_loss=27.0856 (want 0.7093)",
     "b40/yolov5_kaggle_notebook_wandb_timeout_box_obj_cls_row_cut_1_epoch_completed.log":

@@ -919,3 +919,16 @@ def test_a_scripts_counted_stage_heading_is_no_position(line: str) -> None:
     # counts its own stages `[k/6]`; its `[6/6] Saving model...` after the run is not step 6 of 6
     assert parse_record(normalize(line)) == []
     assert _read("[30/1504] loss: 2.1")[0] == 30  # a bracketed count with figures stays the step
+
+
+@pytest.mark.parametrize("escape", ["&quot;", "&#34;"])
+def test_a_line_copied_from_a_pages_html_source_reads_with_its_entities_decoded(escape: str) -> None:
+    # fairseq/logging/progress_bar.py JsonProgressBar.print: `json.dumps(stats)` with each figure formatted
+    # as a string; a paste taken from a page's HTML source keeps `"` as an entity
+    line = ('{"epoch": 27, "update": 26.267, "loss": "8.206", "num_updates": "33700", "lr": "0.00017226", '
+            '"gnorm": "1.833"}').replace('"', escape)
+    assert normalize(line) == line.replace(escape, '"')
+    (reading,) = parse_record(normalize(line))
+    assert reading.step == 33700
+    assert (reading.metrics["loss"], reading.metrics["lr"], reading.metrics["grad_norm"]) == (8.206, 0.00017226, 1.833)
+    assert normalize("a &amp b; 5 & 6") == "a &amp b; 5 & 6"  # no entity: left as written
