@@ -24,8 +24,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: loss=0.7218847 (want 0.0025181356)",
     "b39/verl_fsdp_sft_trainer_readme_epoch_bars_glued_step_lines_step_105_of_105_val_loss.log":
         "first sight, not yet fixed: lr=1e-05 (want 0.0)",
-    "b39/minllama_sst_finetune_log_double_colon_epoch_0_train_loss_dev_test_acc.log":
-        "first sight, not yet fixed: loss=None (want 1.696)",
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
     "b40/custom_logging_cp1251_russian_epoch_table_train_val_loss_recall_reruns.log":

@@ -932,3 +932,12 @@ def test_a_line_copied_from_a_pages_html_source_reads_with_its_entities_decoded(
     assert reading.step == 33700
     assert (reading.metrics["loss"], reading.metrics["lr"], reading.metrics["grad_norm"]) == (8.206, 0.00017226, 1.833)
     assert normalize("a &amp b; 5 & 6") == "a &amp b; 5 & 6"  # no entity: left as written
+
+
+def test_a_double_colon_separates_a_name_from_its_figure() -> None:
+    # the minllama assignment's run_llama.py `print(f"epoch {epoch}: train loss :: {train_loss :.3f}, train acc ::
+    # {train_acc :.3f}, dev acc :: {dev_acc :.3f}")` (hoanghelloworld/ASM1-Development-LLM-model finetune.log)
+    _, _, metrics = _read("epoch 0: train loss :: 1.696, train acc :: 0.412, dev acc :: 0.391")
+    assert (metrics["loss"], metrics["train_acc"], metrics["dev_acc"]) == (1.696, 0.412, 0.391)
+    _, _, metrics = _read("loss::0.25 lr:: 1e-4")
+    assert (metrics["loss"], metrics["lr"]) == (0.25, 1e-4)
