@@ -38,6 +38,9 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
 # W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is
 # the run's mean, not the current loss.
+# TF Estimator's evaluation result (estimator.py `_write_dict_to_summary`: `'Saving dict for global step
+# %d: %s'`), whose `loss` is the evaluation's, beside its `eval_loss` and `eval_accuracy`.
+_EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
 _SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
@@ -56,6 +59,7 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
                            "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+_EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
@@ -204,11 +208,13 @@ def _only_scores(metrics: dict[str, float]) -> bool:
     return bool(metrics) and all(name.lower() in EVAL_SCORES for name in metrics)
 
 
-def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
-    """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
+def _evaluation(metrics: dict[str, float], named_loss: bool = False) -> dict[str, float]:
+    """An evaluation's figures under evaluation names: `loss` is `val_loss`, unless the evaluation
+    named its loss already (TF Estimator's `eval_loss` beside its own `loss`); `eval_`, `val_` and
     `test_` names stay as printed."""
+    named_loss = named_loss or bool(_EVAL_LOSSES & metrics.keys())
     return {name if name.startswith(("val", "eval", "test")) else f"val_{name}": value
-            for name, value in metrics.items()}
+            for name, value in metrics.items() if not (named_loss and name == "loss")}
 
 
 def _names_a_column(words: list[str]) -> bool:
@@ -248,6 +254,7 @@ class LineReader:
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
+        self._named_loss = False  # that block printed its `eval_loss`: a bare `loss` in it repeats it
         self._dangling: str | None = None  # a name that ended the previous line
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
@@ -309,7 +316,7 @@ class LineReader:
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
-            self._evaluating = True
+            self._evaluating, self._named_loss = True, False
             return []
         self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
             self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
@@ -330,10 +337,13 @@ class LineReader:
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
-            if reading.step is not None:
-                self._evaluating = False
-            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
+            if _EVAL_DICT.search(text):
                 reading.metrics = _evaluation(reading.metrics)
+            elif reading.step is not None and (reading.metrics or not self._evaluating):
+                self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
+            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
+                reading.metrics = _evaluation(reading.metrics, self._evaluating and self._named_loss)
+                self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())
             if "val_loss" in reading.metrics:
                 self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):

@@ -20,8 +20,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
-    "b39/tf_estimator_2019_bert_similarity_nohup_loss_step_loss_for_final_step_eval_results.log":
-        "first sight, not yet fixed: loss=0.7218847 (want 0.0025181356)",
     "b39/verl_fsdp_sft_trainer_readme_epoch_bars_glued_step_lines_step_105_of_105_val_loss.log":
         "first sight, not yet fixed: lr=1e-05 (want 0.0)",
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
