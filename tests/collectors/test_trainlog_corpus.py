@@ -20,8 +20,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
-    "b39/verl_fsdp_sft_trainer_readme_epoch_bars_glued_step_lines_step_105_of_105_val_loss.log":
-        "first sight, not yet fixed: lr=1e-05 (want 0.0)",
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
     "b40/custom_logging_cp1251_russian_epoch_table_train_val_loss_recall_reruns.log":

@@ -941,3 +941,11 @@ def test_a_double_colon_separates_a_name_from_its_figure() -> None:
     assert (metrics["loss"], metrics["train_acc"], metrics["dev_acc"]) == (1.696, 0.412, 0.391)
     _, _, metrics = _read("loss::0.25 lr:: 1e-4")
     assert (metrics["loss"], metrics["lr"]) == (0.25, 1e-4)
+
+
+def test_a_name_that_states_its_scale_stores_the_figure_itself() -> None:
+    # verl/trainer/fsdp_sft_trainer.py `metrics["train/lr(1e-3)"] = lr * 1e3`, printed by its tracking
+    # as `step:103 - train/loss:0.0613 - train/lr(1e-3):1.0931863906127327e-05`
+    step, _, metrics = _read("step:103 - train/loss:0.061319638043642044 - train/lr(1e-3):1.0931863906127327e-05")
+    assert step == 103 and metrics["loss"] == 0.061319638043642044
+    assert metrics["lr"] == pytest.approx(1.0931863906127327e-08)
