@@ -23,6 +23,9 @@ from sessiontui.collectors.trainlog.vocabulary import canonical as metric_name
 # (estimator.py `_train_with_estimator_spec`), `loss at the last step: 0.12`.
 _FINAL_FIGURE = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w]{0,30}) (?:for|at|of) (?:the )?(?:final|last) "
                            r"(?:step|iteration|iter|epoch)\s*[:=]\s*(?P<value>[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+# YOLOv5/Ultralytics train.py `f'\n{epoch - start_epoch + 1} epochs completed in {...:.3f} hours.'`: the
+# epochs done, where its rows count from 0 (`0/0` is the first and last).
+_EPOCHS_DONE = re.compile(r"\s*(\d+) epochs? completed in ")
 
 # SpecForge gen 1 (2025 scripts) and SafeAILab EAGLE-3: `Train Epoch [e/E], position i,  Acc: x`.
 _SF_EPOCH = re.compile(
@@ -385,7 +388,9 @@ def run_ended(text: str) -> Reading | None:
     metrics: dict[str, float] = {}
     if final := _FINAL_FIGURE.search(text):
         add_metric(metrics, final["key"], float(final["value"]))
-    return Reading("lightning" if "Trainer.fit" in text else "key-value", metrics, done=True)
+    epochs = _EPOCHS_DONE.match(text)
+    return Reading("lightning" if "Trainer.fit" in text else "key-value", metrics, done=True,
+                   epoch=float(epochs[1]) if epochs else None)
 
 
 def _bar_then_rest(text: str) -> list[Reading]:

@@ -939,3 +939,17 @@ def test_tf_estimator_final_loss_then_evaluation_results(tmp_path: Path) -> None
     assert snap.loss == 0.0025181356  # the training's, not the evaluation's own `loss`
     assert snap.metrics["eval_loss"] == 0.7216634 and "val_loss" not in snap.metrics
     assert snap.status == "finished"
+
+
+def test_yolov5_epochs_completed_counts_the_epochs_done(tmp_path: Path) -> None:
+    # ultralytics/yolov5 train.py: rows `('%10s' * 2 + '%10.4g' * 5) % (f'{epoch}/{epochs - 1}', mem, *mloss, ...)`
+    # count epochs from 0; at the end `f'\n{epoch - start_epoch + 1} epochs completed in {...:.3f} hours.'`
+    log = tmp_path / "train.log"
+    log.write_text(
+        "     Epoch   gpu_mem       box       obj       cls    labels  img_size\n"
+        "       0/0     4.51G   0.08212   0.05001         0        22      1280: 100%|###\n"
+        "\n"
+        "1 epochs completed in 0.024 hours.\n")
+    snap = read_log(log)
+    assert (snap.epoch, snap.status) == (1.0, "finished")
+    assert snap.metrics["box_loss"] == 0.08212
