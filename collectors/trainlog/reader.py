@@ -155,6 +155,17 @@ def _starts(text: str) -> list[int]:
     return [match.start(1) for match in re.finditer(r"(?:^\s*|\s\s)(\S)", text)]
 
 
+def _split_where_cells_start(header: str, row: str, count: int) -> list[str] | None:
+    """A fixed-width header whose names fill their width, one space apart (`f"{'Train Recall':<12}
+    {'Val Loss':<12}"` prints `Train Recall Val Loss`), cut where the row's cells begin: each piece
+    starts a word and is one name (no run of spaces inside); None when the row does not line up."""
+    starts = _starts(row)
+    if len(starts) != count or any(0 < start < len(header) and header[start - 1] != " " for start in starts):
+        return None
+    names = [header[start:end].strip() for start, end in zip(starts, [*starts[1:], len(header)], strict=True)]
+    return names if all(names) and not any("  " in name for name in names) else None
+
+
 def _unnamed_index(text: str, starts: list[int]) -> bool:
     """Whether a row's first cell ends left of its header's first name: an index column with no
     name (pandas prints a DataFrame's index so, `0      1      0.6931` under `   epoch  train_loss`)."""
@@ -249,6 +260,7 @@ class LineReader:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
+        self._heading: tuple[list[str], str] | None = None  # an aligned header's columns and its line
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
@@ -289,7 +301,7 @@ class LineReader:
         if text.startswith(_COPYPASTE):
             return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
-            self._columns, self._starts = columns, _starts(text)
+            self._columns, self._starts, self._heading = columns, _starts(text), (columns, text)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -434,6 +446,8 @@ class LineReader:
             cells = _cells(text.replace("\t", " "))  # column left one space (`0.04801 0.0004782`)
         if len(cells) == len(columns) + 1 and _unnamed_index(text, self._starts):
             cells = cells[1:]
+        if len(cells) > len(columns) and self._heading and self._heading[0] is columns:
+            columns = _split_where_cells_start(self._heading[1], text, len(cells)) or columns
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):

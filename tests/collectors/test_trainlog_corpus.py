@@ -22,8 +22,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
-    "b40/custom_logging_cp1251_russian_epoch_table_train_val_loss_recall_reruns.log":
-        "first sight, not yet fixed: epoch=1.0 (want 3), loss=0.7164 (want 1.077), val_loss=27.0856 (want 0.7093)",
     "b40/hrnet_style_seg_camvid_nohup_epoch_999_of_1000_iter_lr_list_loss_bare_counters_done.log":
         "first sight, not yet fixed: loss=0.984 (want 0.745167)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":

@@ -949,3 +949,17 @@ def test_a_name_that_states_its_scale_stores_the_figure_itself() -> None:
     step, _, metrics = _read("step:103 - train/loss:0.061319638043642044 - train/lr(1e-3):1.0931863906127327e-05")
     assert step == 103 and metrics["loss"] == 0.061319638043642044
     assert metrics["lr"] == pytest.approx(1.0931863906127327e-08)
+
+
+def test_a_header_whose_names_fill_their_width_is_cut_where_the_rows_cells_begin(tmp_path: Path) -> None:
+    # KingOfStrongStyle/bottle-defect-detector logs/training.log: `{'Train Recall':<12} {'Val Loss':<12}` leaves
+    # one space between the two names; the row's cells start under each name
+    log = tmp_path / "train.log"
+    log.write_text(
+        "2025-12-01 16:21:15,012 - __main__ - INFO - Epoch  Train Loss   Train Recall Val Loss     Val Recall  \n"
+        "2025-12-01 16:21:15,012 - __main__ - INFO - ------------------------------------------------------------\n"
+        "2025-12-01 16:21:23,001 - __main__ - INFO - 1      1.1197       0.5694       0.8611       0.8333      \n"
+        "2025-12-01 16:21:35,066 - __main__ - INFO - 3      1.0770       0.7105       0.7093       1.0000      \n")
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss) == (3, 1.0770)
+    assert (snap.metrics["val_loss"], snap.metrics["val_recall"], snap.metrics["train_recall"]) == (0.7093, 1.0, 0.7105)
