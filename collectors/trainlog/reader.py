@@ -60,6 +60,8 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 _EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
+_OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "map50", "map_50", "map75",
+                             "mean_ap", "bbox_map", "segm_map"})
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
@@ -219,6 +221,16 @@ def _only_scores(metrics: dict[str, float]) -> bool:
     return bool(metrics) and all(name.lower() in EVAL_SCORES for name in metrics)
 
 
+def _scores_overlap(reading: Reading) -> bool:
+    """Whether a positionless record prints a loss beside a segmentation or detection overlap score
+    (HRNet-Semantic-Segmentation tools/train.py `'Loss: {:.3f}, MeanIU: {: 4.4f}, Best_mIoU: {: 4.4f}'`):
+    a score over the whole held-out set, so the loss beside it is the evaluation's."""
+    others = reading.metrics.keys() - {"loss"}
+    return (reading.step is None and reading.epoch is None and "loss" in reading.metrics and bool(others)
+            and all(name in EVAL_SCORES or name in _OVERLAP_SCORES for name in others)
+            and bool(others & _OVERLAP_SCORES))
+
+
 def _evaluation(metrics: dict[str, float], named_loss: bool = False) -> dict[str, float]:
     """An evaluation's figures under evaluation names: `loss` is `val_loss`, unless the evaluation
     named its loss already (TF Estimator's `eval_loss` beside its own `loss`); `eval_`, `val_` and
@@ -353,7 +365,8 @@ class LineReader:
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
                 self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
-            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
+            elif (self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading)
+                  or _scores_overlap(reading)):
                 reading.metrics = _evaluation(reading.metrics, self._evaluating and self._named_loss)
                 self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())
             if "val_loss" in reading.metrics:

@@ -22,8 +22,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
-    "b40/hrnet_style_seg_camvid_nohup_epoch_999_of_1000_iter_lr_list_loss_bare_counters_done.log":
-        "first sight, not yet fixed: loss=0.984 (want 0.745167)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

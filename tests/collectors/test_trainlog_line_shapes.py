@@ -963,3 +963,16 @@ def test_a_header_whose_names_fill_their_width_is_cut_where_the_rows_cells_begin
     snap = read_log(log)
     assert (snap.epoch, snap.loss) == (3, 1.0770)
     assert (snap.metrics["val_loss"], snap.metrics["val_recall"], snap.metrics["train_recall"]) == (0.7093, 1.0, 0.7105)
+
+
+def test_a_loss_beside_an_overlap_score_is_the_evaluations(tmp_path: Path) -> None:
+    # HRNet-Semantic-Segmentation tools/train.py: `'Epoch: [{}/{}] Iter:[{}/{}], ... Loss: {:.6f}'` per batch, then
+    # after validate() `msg = 'Loss: {:.3f}, MeanIU: {: 4.4f}, Best_mIoU: {: 4.4f}'.format(valid_loss, mean_IoU, best_mIoU)`
+    log = tmp_path / "train.log"
+    log.write_text(
+        "Epoch: [999/1000] Iter:[70/78], Time: 0.64, lr: [1.027911765896946e-05], Loss: 0.745167, Acc:0.738491\n"
+        "=> saving checkpoint to output/camvid/checkpoint.pth.tar\n"
+        "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n")
+    snap = read_log(log)
+    assert snap.loss == 0.745167
+    assert (snap.metrics["val_loss"], snap.metrics["val_meaniu"]) == (0.984, 0.731)
