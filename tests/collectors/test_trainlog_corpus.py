@@ -21,7 +21,8 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
-        "first sight, not yet fixed: val_accuracy=7.5 (want 12.5)",
+        "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
+        "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
