@@ -111,6 +111,13 @@ def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
     assert (evaluated.step, evaluated.metrics["val_loss"]) == (400, 398.25)
 
 
+def _read_text(tmp_path: Path, text: str):
+    """What `train status --log` reads from a log holding this text."""
+    log = tmp_path / "train.log"
+    log.write_text(text)
+    return read_log(log)
+
+
 def _reader_lines(lines: list[str]) -> list:
     """Every reading a fresh reader gives for the lines, in order."""
     from sessiontui.collectors.trainlog.reader import LineReader
@@ -954,13 +961,11 @@ def test_a_name_that_states_its_scale_stores_the_figure_itself() -> None:
 def test_a_header_whose_names_fill_their_width_is_cut_where_the_rows_cells_begin(tmp_path: Path) -> None:
     # KingOfStrongStyle/bottle-defect-detector logs/training.log: `{'Train Recall':<12} {'Val Loss':<12}` leaves
     # one space between the two names; the row's cells start under each name
-    log = tmp_path / "train.log"
-    log.write_text(
+    snap = _read_text(tmp_path, (
         "2025-12-01 16:21:15,012 - __main__ - INFO - Epoch  Train Loss   Train Recall Val Loss     Val Recall  \n"
         "2025-12-01 16:21:15,012 - __main__ - INFO - ------------------------------------------------------------\n"
         "2025-12-01 16:21:23,001 - __main__ - INFO - 1      1.1197       0.5694       0.8611       0.8333      \n"
-        "2025-12-01 16:21:35,066 - __main__ - INFO - 3      1.0770       0.7105       0.7093       1.0000      \n")
-    snap = read_log(log)
+        "2025-12-01 16:21:35,066 - __main__ - INFO - 3      1.0770       0.7105       0.7093       1.0000      \n"))
     assert (snap.epoch, snap.loss) == (3, 1.0770)
     assert (snap.metrics["val_loss"], snap.metrics["val_recall"], snap.metrics["train_recall"]) == (0.7093, 1.0, 0.7105)
 
@@ -968,11 +973,9 @@ def test_a_header_whose_names_fill_their_width_is_cut_where_the_rows_cells_begin
 def test_a_loss_beside_an_overlap_score_is_the_evaluations(tmp_path: Path) -> None:
     # HRNet-Semantic-Segmentation tools/train.py: `'Epoch: [{}/{}] Iter:[{}/{}], ... Loss: {:.6f}'` per batch, then
     # after validate() `msg = 'Loss: {:.3f}, MeanIU: {: 4.4f}, Best_mIoU: {: 4.4f}'.format(valid_loss, mean_IoU, best_mIoU)`
-    log = tmp_path / "train.log"
-    log.write_text(
+    snap = _read_text(tmp_path, (
         "Epoch: [999/1000] Iter:[70/78], Time: 0.64, lr: [1.027911765896946e-05], Loss: 0.745167, Acc:0.738491\n"
         "=> saving checkpoint to output/camvid/checkpoint.pth.tar\n"
-        "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n")
-    snap = read_log(log)
+        "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n"))
     assert snap.loss == 0.745167
     assert (snap.metrics["val_loss"], snap.metrics["val_meaniu"]) == (0.984, 0.731)
