@@ -22,14 +22,14 @@ _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infi
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
-# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `loss train: 3.7`, `tps: 7282`, the
+# `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `train loss :: 1.696`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
 # up to four words, then the value and its unit, not followed by more of a number or a clock; a
 # checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
 # a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
-    rf"(?P<sep>[:=]\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
+    rf"(?P<sep>(?:::|[:=])\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
     rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"

@@ -2,12 +2,14 @@
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
 (`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure or name a paste set in Markdown bold read
-bare (`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped.
+bare (`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped,
+and a line copied from a page's HTML source read with its entities decoded (`&quot;loss&quot;` -> `"loss"`).
 A log whose every line carries SLURM's `srun -l` task label (`0: `) is recognised as such from its
 opening lines, and the labels dropped."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from sessiontui.collectors.logtext import clean
@@ -23,6 +25,8 @@ _WRAPPER = re.compile(r"\s*(?:(?:```|~~~)[\w-]*|</?details>.*|<summary>.*)\s*") 
 LABEL_SCAN_LINES = 200  # opening lines that decide whether a log carries a mark
 LABELLED_SHARE = 0.8  # of its non-blank lines carry it
 LINES_PER_TASK = 4  # at least, per distinct task label
+# An HTML entity left in a line copied from a page's source (`{&quot;epoch&quot;: 27`, `&lt;stdout&gt;`).
+_ENTITY = re.compile(r"&(?:quot|amp|lt|gt|apos|nbsp|#\d{2,4}|#x[\da-fA-F]{2,4});")
 _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `5,856`, `1,234,567.5`: a whole number grouped by threes, not a CSV row's cells (`0.001,149,`,
 # `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
@@ -44,7 +48,7 @@ _CHINESE_NAME = re.compile(rf"(?<!\w)({'|'.join(CHINESE_NAMES)})(?=\s*:)")
 
 def normalize(line: str) -> str:
     """The payload of a raw log line, as every recogniser expects it."""
-    text = clean(line)
+    text = clean(html.unescape(line) if "&" in line and _ENTITY.search(line) else line)
     if not text.isascii():
         text = _CHINESE_NAME.sub(lambda name: CHINESE_NAMES[name[1]], text.translate(_FULL_WIDTH))
     if "tensor(" in text:

@@ -19,6 +19,14 @@ from sessiontui.collectors.trainlog.readings import (
 )
 from sessiontui.collectors.trainlog.vocabulary import canonical as metric_name
 
+# A figure given for the run's last position: TF Estimator's `logging.info('Loss for final step: %s.', loss)`
+# (estimator.py `_train_with_estimator_spec`), `loss at the last step: 0.12`.
+_FINAL_FIGURE = re.compile(r"(?<![\w.])(?P<key>[A-Za-z][\w]{0,30}) (?:for|at|of) (?:the )?(?:final|last) "
+                           r"(?:step|iteration|iter|epoch)\s*[:=]\s*(?P<value>[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)")
+# YOLOv5/Ultralytics train.py `f'\n{epoch - start_epoch + 1} epochs completed in {...:.3f} hours.'`: the
+# epochs done, where its rows count from 0 (`0/0` is the first and last).
+_EPOCHS_DONE = re.compile(r"\s*(\d+) epochs? completed in ")
+
 # SpecForge gen 1 (2025 scripts) and SafeAILab EAGLE-3: `Train Epoch [e/E], position i,  Acc: x`.
 _SF_EPOCH = re.compile(
     r"(?P<phase>Train|Eval) Epoch \[(?P<e>\d+)/(?P<E>\d+)\], position (?P<pos>\d+),\s+"
@@ -382,10 +390,16 @@ def logged_time(raw: str) -> float | None:
 
 
 def run_ended(text: str) -> Reading | None:
-    """A line saying the run is over (endings.py's table): a done reading without figures."""
+    """A line saying the run is over (endings.py's table): a done reading, with the figure it gives
+    for the last step (TF Estimator's `Loss for final step: 0.0025.`)."""
     if not says_run_ended(text):
         return None
-    return Reading("lightning" if "Trainer.fit" in text else "key-value", {}, done=True)
+    metrics: dict[str, float] = {}
+    if final := _FINAL_FIGURE.search(text):
+        add_metric(metrics, final["key"], float(final["value"]))
+    epochs = _EPOCHS_DONE.match(text)
+    return Reading("lightning" if "Trainer.fit" in text else "key-value", metrics, done=True,
+                   epoch=float(epochs[1]) if epochs else None)
 
 
 def _bar_then_rest(text: str) -> list[Reading]:

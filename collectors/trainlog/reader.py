@@ -38,6 +38,9 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # The Trainer's `***** train metrics *****` block (`log_metrics`) over `  train_loss  = 0.5678` rows,
 # W&B's `Run summary:` over `train/loss 0.8765` rows: the run's summary, whose HF `train_loss` is
 # the run's mean, not the current loss.
+# TF Estimator's evaluation result (estimator.py `_write_dict_to_summary`: `'Saving dict for global step
+# %d: %s'`), whose `loss` is the evaluation's, beside its `eval_loss` and `eval_accuracy`.
+_EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
 _SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
@@ -56,6 +59,9 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
                            "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+_EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
+_OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "map50", "map_50", "map75",
+                             "mean_ap", "bbox_map", "segm_map"})
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
@@ -151,6 +157,17 @@ def _starts(text: str) -> list[int]:
     return [match.start(1) for match in re.finditer(r"(?:^\s*|\s\s)(\S)", text)]
 
 
+def _split_where_cells_start(header: str, row: str, count: int) -> list[str] | None:
+    """A fixed-width header whose names fill their width, one space apart (`f"{'Train Recall':<12}
+    {'Val Loss':<12}"` prints `Train Recall Val Loss`), cut where the row's cells begin: each piece
+    starts a word and is one name (no run of spaces inside); None when the row does not line up."""
+    starts = _starts(row)
+    if len(starts) != count or any(0 < start < len(header) and header[start - 1] != " " for start in starts):
+        return None
+    names = [header[start:end].strip() for start, end in zip(starts, [*starts[1:], len(header)], strict=True)]
+    return names if all(names) and not any("  " in name for name in names) else None
+
+
 def _unnamed_index(text: str, starts: list[int]) -> bool:
     """Whether a row's first cell ends left of its header's first name: an index column with no
     name (pandas prints a DataFrame's index so, `0      1      0.6931` under `   epoch  train_loss`)."""
@@ -204,11 +221,23 @@ def _only_scores(metrics: dict[str, float]) -> bool:
     return bool(metrics) and all(name.lower() in EVAL_SCORES for name in metrics)
 
 
-def _evaluation(metrics: dict[str, float]) -> dict[str, float]:
-    """An evaluation's figures under evaluation names: `loss` is `val_loss`; `eval_`, `val_` and
+def _scores_overlap(reading: Reading) -> bool:
+    """Whether a positionless record prints a loss beside a segmentation or detection overlap score
+    (HRNet-Semantic-Segmentation tools/train.py `'Loss: {:.3f}, MeanIU: {: 4.4f}, Best_mIoU: {: 4.4f}'`):
+    a score over the whole held-out set, so the loss beside it is the evaluation's."""
+    others = reading.metrics.keys() - {"loss"}
+    return (reading.step is None and reading.epoch is None and "loss" in reading.metrics and bool(others)
+            and all(name in EVAL_SCORES or name in _OVERLAP_SCORES for name in others)
+            and bool(others & _OVERLAP_SCORES))
+
+
+def _evaluation(metrics: dict[str, float], named_loss: bool = False) -> dict[str, float]:
+    """An evaluation's figures under evaluation names: `loss` is `val_loss`, unless the evaluation
+    named its loss already (TF Estimator's `eval_loss` beside its own `loss`); `eval_`, `val_` and
     `test_` names stay as printed."""
+    named_loss = named_loss or bool(_EVAL_LOSSES & metrics.keys())
     return {name if name.startswith(("val", "eval", "test")) else f"val_{name}": value
-            for name, value in metrics.items()}
+            for name, value in metrics.items() if not (named_loss and name == "loss")}
 
 
 def _names_a_column(words: list[str]) -> bool:
@@ -243,11 +272,13 @@ class LineReader:
         self._formats = active_formats() if formats is None else formats
         self._columns: list[str] | None = None
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
+        self._heading: tuple[list[str], str] | None = None  # an aligned header's columns and its line
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
         self._per_epoch = _PerEpochSteps()
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
+        self._named_loss = False  # that block printed its `eval_loss`: a bare `loss` in it repeats it
         self._dangling: str | None = None  # a name that ended the previous line
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
@@ -282,7 +313,7 @@ class LineReader:
         if text.startswith(_COPYPASTE):
             return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
-            self._columns, self._starts = columns, _starts(text)
+            self._columns, self._starts, self._heading = columns, _starts(text), (columns, text)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -309,7 +340,7 @@ class LineReader:
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
-            self._evaluating = True
+            self._evaluating, self._named_loss = True, False
             return []
         self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
             self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
@@ -330,10 +361,14 @@ class LineReader:
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
-            if reading.step is not None:
-                self._evaluating = False
-            elif self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading):
+            if _EVAL_DICT.search(text):
                 reading.metrics = _evaluation(reading.metrics)
+            elif reading.step is not None and (reading.metrics or not self._evaluating):
+                self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
+            elif (self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading)
+                  or _scores_overlap(reading)):
+                reading.metrics = _evaluation(reading.metrics, self._evaluating and self._named_loss)
+                self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())
             if "val_loss" in reading.metrics:
                 self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
@@ -424,6 +459,8 @@ class LineReader:
             cells = _cells(text.replace("\t", " "))  # column left one space (`0.04801 0.0004782`)
         if len(cells) == len(columns) + 1 and _unnamed_index(text, self._starts):
             cells = cells[1:]
+        if len(cells) > len(columns) and self._heading and self._heading[0] is columns:
+            columns = _split_where_cells_start(self._heading[1], text, len(cells)) or columns
         if len(cells) != len(columns):  # YOLOv5's `%11s` leaves one space before `mAP@.5:.95`
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):

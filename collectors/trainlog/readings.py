@@ -20,6 +20,8 @@ _NAMING_KEYS = frozenset({"name", "metric", "tag"})  # a record's keys naming th
 _COUNT_OF = re.compile(r"\s*['\"]?(\d+)\s*/\s*(\d+)['\"]?\s*")  # ms-swift `'global_step/max_steps': '78/176'`
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|nan|inf|infinity)",
                      re.IGNORECASE)
+# A name that carries the scale of its figure: verl's fsdp_sft_trainer.py `metrics["train/lr(1e-3)"] = lr * 1e3`.
+_SCALED = re.compile(r"(?P<name>.+?)\s*\((?P<scale>1e[-+]?\d{1,2})\)")
 # Lightning's bar pads a float to five characters, a non-finite one too: `nan.0`, `inf.0`, `-inf.`.
 _PADDED = re.compile(r"([-+]?(?:nan|inf))\.0*", re.IGNORECASE)
 
@@ -62,7 +64,11 @@ def to_float(text: str) -> float | None:
 
 def add_metric(metrics: dict[str, float], key: str, value: float) -> None:
     """Store a figure under the snapshot's name; an aliased loss/lr/grad_norm keeps its own name
-    too, and never replaces the canonical figure the same record printed explicitly."""
+    too, and never replaces the canonical figure the same record printed explicitly. A name that
+    states its figure's scale (`train/lr(1e-3)`: the rate printed in thousandths) stores the figure
+    itself."""
+    if key.endswith(")") and (scaled := _SCALED.fullmatch(key)):
+        key, value = scaled["name"], value * float(scaled["scale"])
     name, original = _names(key)
     if original is None:
         metrics[name] = value

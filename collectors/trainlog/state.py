@@ -347,8 +347,11 @@ class TrainState:
 
     def _last_step_read(self, reading: Reading) -> bool:
         """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's
-        own total ends only its epoch, unless the log declared how many there are)."""
-        if reading.step is None or not self.total or reading.step < self.total:
+        own total ends only its epoch, unless the log declared how many there are). A total announced
+        after the run's step already reached it (`trainer_state.json`'s `max_steps`, written below
+        its history) ends it too."""
+        step = reading.step if reading.step is not None else self.step if reading.total else None
+        if step is None or not self.total or step < self.total:
             return False
         per_epoch = reading.format in PER_EPOCH_POSITIONS and reading.epoch is not None
         return not per_epoch or bool(self._declared_total or self._epochs_total)

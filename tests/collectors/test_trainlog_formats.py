@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -204,3 +205,19 @@ def test_per_epoch_bars_count_across_the_run(tmp_path: Path, header: str, step: 
     log.write_text(f"{header}\n{bars}\n")
     snapshot = read_log(log)
     assert (snapshot.step, snapshot.total_steps) == (step, total)
+
+
+def test_trainer_state_pasted_as_a_log_finishes_when_max_steps_is_reached(tmp_path: Path) -> None:
+    # transformers' trainer_callback.py `TrainerState.save_to_json`: `json.dumps(dataclasses.asdict(self),
+    # indent=2, sort_keys=True)`, so `max_steps` comes below a `log_history` too long to read whole.
+    history = [{"epoch": i / 10, "learning_rate": 0.02 * (1 - i / 300), "loss": 1 / i, "step": 10 * i}
+               for i in range(1, 301)]
+    state = {"epoch": 30.0, "global_step": 3000, "log_history": history, "max_steps": 3000,
+             "num_train_epochs": 30}
+    log = tmp_path / "train.log"
+    log.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.status) == (3000, 3000, "finished")
+    state["max_steps"] = 6000  # stopped half-way: the same total announced later does not end it
+    log.write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
+    assert read_log(log).status != "finished"

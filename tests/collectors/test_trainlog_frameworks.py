@@ -916,3 +916,40 @@ def test_hf_trainer_reads_through_each_launcher_prefix(tmp_path: Path, prefix: s
                    f"{prefix}{{'loss': 1.2345, 'grad_norm': 0.5, 'learning_rate': 2e-05, 'epoch': 0.05}}\n")
     snap = read_log(log)
     assert (snap.step, snap.total_steps, snap.loss, snap.lr) == (10, 200, 1.2345, 2e-05)
+
+
+def test_tf_estimator_final_loss_then_evaluation_results(tmp_path: Path) -> None:
+    # tensorflow_estimator estimator.py: `'loss = %s, step = %s'` (LoggingTensorHook), `'Loss for final step:
+    # %s.'` (_train_with_estimator_spec), `'Saving dict for global step %d: %s'` (_write_dict_to_summary);
+    # google-research/bert run_classifier.py: `"  Num steps = %d"`, `"***** Eval results *****"` then `"  %s = %s"`
+    log = tmp_path / "train.log"
+    log.write_text(
+        "INFO:tensorflow:  Num steps = 5468\n"
+        "INFO:tensorflow:loss = 0.01693129, step = 5400 (147.086 sec)\n"
+        "INFO:tensorflow:Saving checkpoints for 5468 into /tmp/result/model.ckpt.\n"
+        "INFO:tensorflow:Loss for final step: 0.0025181356.\n"
+        "INFO:tensorflow:Saving dict for global step 5468: eval_accuracy = 0.8500477, eval_loss = 0.7216634,"
+        " global_step = 5468, loss = 0.7218847\n"
+        "INFO:tensorflow:***** Eval results *****\n"
+        "INFO:tensorflow:  eval_accuracy = 0.8500477\n"
+        "INFO:tensorflow:  eval_loss = 0.7216634\n"
+        "INFO:tensorflow:  global_step = 5468\n"
+        "INFO:tensorflow:  loss = 0.7218847\n")
+    snap = read_log(log)
+    assert snap.loss == 0.0025181356  # the training's, not the evaluation's own `loss`
+    assert snap.metrics["eval_loss"] == 0.7216634 and "val_loss" not in snap.metrics
+    assert snap.status == "finished"
+
+
+def test_yolov5_epochs_completed_counts_the_epochs_done(tmp_path: Path) -> None:
+    # ultralytics/yolov5 train.py: rows `('%10s' * 2 + '%10.4g' * 5) % (f'{epoch}/{epochs - 1}', mem, *mloss, ...)`
+    # count epochs from 0; at the end `f'\n{epoch - start_epoch + 1} epochs completed in {...:.3f} hours.'`
+    log = tmp_path / "train.log"
+    log.write_text(
+        "     Epoch   gpu_mem       box       obj       cls    labels  img_size\n"
+        "       0/0     4.51G   0.08212   0.05001         0        22      1280: 100%|###\n"
+        "\n"
+        "1 epochs completed in 0.024 hours.\n")
+    snap = read_log(log)
+    assert (snap.epoch, snap.status) == (1.0, "finished")
+    assert snap.metrics["box_loss"] == 0.08212

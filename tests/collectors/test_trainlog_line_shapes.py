@@ -111,6 +111,13 @@ def test_a_fixed_width_row_with_blank_columns_reads_by_position() -> None:
     assert (evaluated.step, evaluated.metrics["val_loss"]) == (400, 398.25)
 
 
+def _read_text(tmp_path: Path, text: str):
+    """What `train status --log` reads from a log holding this text."""
+    log = tmp_path / "train.log"
+    log.write_text(text)
+    return read_log(log)
+
+
 def _reader_lines(lines: list[str]) -> list:
     """Every reading a fresh reader gives for the lines, in order."""
     from sessiontui.collectors.trainlog.reader import LineReader
@@ -952,3 +959,56 @@ def test_a_figures_own_name_never_takes_the_next_cells_value() -> None:
     assert (step, metrics["loss"], metrics["lr"]) == (100, 3.2559, 0.0006)
     assert "ms" not in metrics and metrics.get("mfu") != 163840.0
     assert _read("| loss | 2.5 |")[2]["loss"] == 2.5  # a table's name cell still takes its value cell
+
+
+@pytest.mark.parametrize("escape", ["&quot;", "&#34;"])
+def test_a_line_copied_from_a_pages_html_source_reads_with_its_entities_decoded(escape: str) -> None:
+    # fairseq/logging/progress_bar.py JsonProgressBar.print: `json.dumps(stats)` with each figure formatted
+    # as a string; a paste taken from a page's HTML source keeps `"` as an entity
+    line = ('{"epoch": 27, "update": 26.267, "loss": "8.206", "num_updates": "33700", "lr": "0.00017226", '
+            '"gnorm": "1.833"}').replace('"', escape)
+    assert normalize(line) == line.replace(escape, '"')
+    (reading,) = parse_record(normalize(line))
+    assert reading.step == 33700
+    assert (reading.metrics["loss"], reading.metrics["lr"], reading.metrics["grad_norm"]) == (8.206, 0.00017226, 1.833)
+    assert normalize("a &amp b; 5 & 6") == "a &amp b; 5 & 6"  # no entity: left as written
+
+
+def test_a_double_colon_separates_a_name_from_its_figure() -> None:
+    # the minllama assignment's run_llama.py `print(f"epoch {epoch}: train loss :: {train_loss :.3f}, train acc ::
+    # {train_acc :.3f}, dev acc :: {dev_acc :.3f}")` (hoanghelloworld/ASM1-Development-LLM-model finetune.log)
+    _, _, metrics = _read("epoch 0: train loss :: 1.696, train acc :: 0.412, dev acc :: 0.391")
+    assert (metrics["loss"], metrics["train_acc"], metrics["dev_acc"]) == (1.696, 0.412, 0.391)
+    _, _, metrics = _read("loss::0.25 lr:: 1e-4")
+    assert (metrics["loss"], metrics["lr"]) == (0.25, 1e-4)
+
+
+def test_a_name_that_states_its_scale_stores_the_figure_itself() -> None:
+    # verl/trainer/fsdp_sft_trainer.py `metrics["train/lr(1e-3)"] = lr * 1e3`, printed by its tracking
+    # as `step:103 - train/loss:0.0613 - train/lr(1e-3):1.0931863906127327e-05`
+    step, _, metrics = _read("step:103 - train/loss:0.061319638043642044 - train/lr(1e-3):1.0931863906127327e-05")
+    assert step == 103 and metrics["loss"] == 0.061319638043642044
+    assert metrics["lr"] == pytest.approx(1.0931863906127327e-08)
+
+
+def test_a_header_whose_names_fill_their_width_is_cut_where_the_rows_cells_begin(tmp_path: Path) -> None:
+    # KingOfStrongStyle/bottle-defect-detector logs/training.log: `{'Train Recall':<12} {'Val Loss':<12}` leaves
+    # one space between the two names; the row's cells start under each name
+    snap = _read_text(tmp_path, (
+        "2025-12-01 16:21:15,012 - __main__ - INFO - Epoch  Train Loss   Train Recall Val Loss     Val Recall  \n"
+        "2025-12-01 16:21:15,012 - __main__ - INFO - ------------------------------------------------------------\n"
+        "2025-12-01 16:21:23,001 - __main__ - INFO - 1      1.1197       0.5694       0.8611       0.8333      \n"
+        "2025-12-01 16:21:35,066 - __main__ - INFO - 3      1.0770       0.7105       0.7093       1.0000      \n"))
+    assert (snap.epoch, snap.loss) == (3, 1.0770)
+    assert (snap.metrics["val_loss"], snap.metrics["val_recall"], snap.metrics["train_recall"]) == (0.7093, 1.0, 0.7105)
+
+
+def test_a_loss_beside_an_overlap_score_is_the_evaluations(tmp_path: Path) -> None:
+    # HRNet-Semantic-Segmentation tools/train.py: `'Epoch: [{}/{}] Iter:[{}/{}], ... Loss: {:.6f}'` per batch, then
+    # after validate() `msg = 'Loss: {:.3f}, MeanIU: {: 4.4f}, Best_mIoU: {: 4.4f}'.format(valid_loss, mean_IoU, best_mIoU)`
+    snap = _read_text(tmp_path, (
+        "Epoch: [999/1000] Iter:[70/78], Time: 0.64, lr: [1.027911765896946e-05], Loss: 0.745167, Acc:0.738491\n"
+        "=> saving checkpoint to output/camvid/checkpoint.pth.tar\n"
+        "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n"))
+    assert snap.loss == 0.745167
+    assert (snap.metrics["val_loss"], snap.metrics["val_meaniu"]) == (0.984, 0.731)
