@@ -76,6 +76,11 @@ MAX_HEADS = 8  # prefixes stripped from one line at most
 
 # A Markdown-emphasised line, as a paste keeps it (`**Killed**`, `` `Killed` ``): the emphasis goes.
 _EMPHASIS = re.compile(r"^\s*(\*\*?|`)(?![\s*`])(.+?)(?<![\s*`])\1\s*$")
+# Bold opening a line and closing before its end, as a user marks the part that matters
+# (`**RuntimeError: CUDA out of memory.** Tried to allocate ...`, `**ERROR [06/09 11:05:25
+# d2.engine.train_loop]**: Exception during training:`): the marks go, the words stay in place.
+# (Not code: tools print backticks, Lightning's `` `Trainer.fit` stopped: `max_epochs=3` reached.``)
+_LEADING_BOLD = re.compile(r"^(\s*)\*\*(?![\s*])([^*\n]+?)(?<![\s*])\*\*(?=[\s:.,;]|$)")
 # The shell's job status for SIGKILL, as glibc's strsignal words it in the locales users run
 # (bminor/glibc po/*.po, msgid "Killed": zh_CN, zh_TW, ja, ko, de, fr, es, it, pt_BR, ru, uk, pl, cs).
 KILLED = (r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Processus arrêté|Terminado \(killed\)"
@@ -206,6 +211,8 @@ def clean(text: str) -> str:
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""
+    if text.lstrip()[:2] == "**":
+        text = _LEADING_BOLD.sub(r"\1\2", text, count=1)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
     for _ in range(MAX_HEADS):

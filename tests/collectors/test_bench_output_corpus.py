@@ -77,8 +77,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: 3 records != 2",
     "bench/b33/evalscope_perf_multi_turn_overview_then_per_request_metrics_held_down_conc_cells_zh_doc.txt":
         "first sight, not yet fixed: figure ttft_ms_mean None != 41.0",
-    "crash/b18/detectron2_bold_markdown_error_trainloop_cuda_oom_hooks_2020.log":
-        "first sight, not yet fixed: read 'none', expected 'cuda_oom'",
     "crash/b18/desitarget_srun_force_terminated_step_cancelled_time_limit_2020.log":
         "first sight, not yet fixed: read 'none', expected 'cancelled'",
     "crash/b18/dschat_nccl_init_complete_then_net_ib_client_reregistration_warn_not_crash_2023.log":

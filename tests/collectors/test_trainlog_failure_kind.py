@@ -961,3 +961,28 @@ def test_the_crash_message_is_the_exception_without_its_tags(tmp_path: Path) -> 
                    "[09c561ee-a44c-4795-967c-7183a83b3160] OSError: [Errno 28] No space left on device\n")
     (event,) = read_log(log).events
     assert event.message == "OSError: [Errno 28] No space left on device at step 7 (disk_full)"
+
+
+@pytest.mark.parametrize(("line", "cleaned"), [
+    ("**RuntimeError: CUDA out of memory.** Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total capacity)",
+     "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total capacity)"),
+    ("**ERROR [06/09 11:05:25 d2.engine.train_loop]**: Exception during training:", "Exception during training:"),
+])
+def test_bold_opening_a_line_goes_where_it_closes_before_the_end(line: str, cleaned: str) -> None:
+    # a user bolds the part that matters of a pasted line (corpus crash/b18, a Detectron2 issue:
+    # detectron2/engine/train_loop.py `logger.exception("Exception during training:")`, then the
+    # traceback's exception line bolded): the exception line is read as one, its traceback closes
+    assert clean(line) == cleaned
+    banner = "*** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***"
+    assert clean(banner) == banner and clean("**bold** and **more**") == "bold and **more**"
+    code = "`Trainer.fit` stopped: `max_epochs=3` reached."  # a tool's own backticks stay
+    assert clean(code) == code
+
+
+def test_a_bolded_exception_line_closes_its_traceback(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("Traceback (most recent call last):\n  File \"train_loop.py\", line 228, in run_step\n"
+                   "    losses.backward()\n**RuntimeError: CUDA out of memory.** Tried to allocate 1.71 GiB\n"
+                   "[06/09 11:05:25 d2.engine.hooks]: Total training time: 0:01:02 (0:00:00 on hooks)\n"
+                   "Traceback (most recent call last):\n  File \"kaist.py\", line 418, in <module>\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
