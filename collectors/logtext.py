@@ -119,11 +119,19 @@ _NAMED = (
     # slurmstepd: `*** JOB 123 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***`
     ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT .*")),
 )
+# NCCL's WARN of an InfiniBand async event that is no failure: its IB async thread reports every
+# event but connection setup and goes on (NVIDIA/nccl src/transport/net_ib.cc ncclIbAsyncThreadMain:
+# `WARN("NET/IB : Got async event : %s", str)` before 2.19; since, `Got non-fatal async event: %s(%d)`
+# and `GID table changed`, the fatal ones `async fatal event`). The event names are libibverbs'
+# (ibv_event_type_str: `client reregistration`, `port active`, `SM change`; the fatal ones say
+# `catastrophic error`, `CQ error`, `work queue error`).
+_NCCL_NOTICE = (r"(?!\s+NET/IB\s*:[^\n]{0,60}?(?:Got non-fatal async event|GID table changed"
+                r"|Got async event\s*:(?![^\n]*(?:catastrophic|CQ error|work queue error|fatal))))")
 # Lines that name a failure anywhere in them (the collector's cheap crash test).
 CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
-    rf"|NCCL (?:error|WARN)|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    rf"|NCCL (?:error|WARN{_NCCL_NOTICE})|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
@@ -410,7 +418,7 @@ FAILURE_KINDS = (
         r"|the launch timed out|cudaErrorLaunchTimeout", re.IGNORECASE)),
     ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
                              re.IGNORECASE)),
-    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
+    ("nccl_error", re.compile(rf"\bNCCL (?:error|WARN{_NCCL_NOTICE}|failure)|nccl\w{0,30}Error|ncclInternalError"
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"

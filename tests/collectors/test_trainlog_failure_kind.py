@@ -986,3 +986,27 @@ def test_a_bolded_exception_line_closes_its_traceback(tmp_path: Path) -> None:
                    "[06/09 11:05:25 d2.engine.hooks]: Total training time: 0:01:02 (0:00:00 on hooks)\n"
                    "Traceback (most recent call last):\n  File \"kaist.py\", line 418, in <module>\n")
     assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
+
+
+# NVIDIA/nccl src/transport/net_ib.cc ncclIbAsyncThreadMain: every InfiniBand async event but
+# connection setup is a WARN (`NET/IB : Got async event : %s` before 2.19, then `%s:%d Got
+# non-fatal async event: %s(%d)`, `GID table changed`, or `async fatal event ...` for the fatal
+# ones), the event named by libibverbs' ibv_event_type_str; NCCL goes on after the non-fatal ones.
+@pytest.mark.parametrize(("event", "kind"), [
+    ("Got async event : client reregistration", None),
+    ("Got async event : port active", None),
+    ("mlx5_0:1 Got non-fatal async event: SM change(13)", None),
+    ("mlx5_0:1 GID table changed", None),
+    ("Got async event : local catastrophic error", "nccl_error"),
+    ("Got async event : CQ error", "nccl_error"),
+    ("mlx5_0:1 async fatal event on QP (0x55d0): local access violation work queue error", "nccl_error"),
+    ("Got completion from peer 10.0.0.2<52731> with error 12, opcode 0, len 0, vendor err 129", "nccl_error"),
+])
+def test_nccls_warning_of_a_non_fatal_infiniband_event_is_no_failure(tmp_path: Path, event: str, kind: str | None) -> None:
+    line = f"gpu1:5021:5386 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : {event}"
+    assert failure_kind(line) == kind
+    log = tmp_path / "train.log"
+    log.write_text("gpu1:5022:5377 [1] NCCL INFO comm 0x4438f540 rank 1 nranks 8 cudaDev 1 busId 52000 - Init COMPLETE"
+                   f"\n\n{line}\n\n")
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert crashes == ([kind] if kind else [])
