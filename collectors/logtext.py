@@ -486,6 +486,9 @@ FAILURE_KINDS = (
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\b[Rr]eceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
+        # srun's report of tasks a signal ended, strsignal's word (SchedMD/slurm src/srun/srun.c _task_finish:
+        # `error("%s: %s %s: %s%s", hosts, task_str, tasks, signal_str, core_str)`: `nid01: tasks 2,4-5: Terminated`)
+        r"|\btasks? [\d,-]+: Terminated\b"
         rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
         # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted` and
         # event row `Warning  Evicted`, `kubectl get pods`' STATUS column), one the scheduler preempted

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, glued_exception, has_hint
+from sessiontui.collectors.logtext import (
+    KIND_HINTS,
+    clean,
+    failure_kind,
+    glued_exception,
+    has_hint,
+)
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -1010,3 +1016,25 @@ def test_nccls_warning_of_a_non_fatal_infiniband_event_is_no_failure(tmp_path: P
                    f"\n\n{line}\n\n")
     crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
     assert crashes == ([kind] if kind else [])
+
+
+# SchedMD/slurm src/srun/srun.c: _terminate_job_step's `info("Terminating job step %u.%u", job_id,
+# step_id)` after a task failed or the job was cancelled, and _task_finish's `error("%s: %s %s: %s%s",
+# hosts, task_str, tasks, signal_str, core_str)` for tasks a signal ended (strsignal: `Terminated`).
+@pytest.mark.parametrize("first", [
+    "slurmstepd: error: *** STEP 32233190.0 ON nid01934 CANCELLED AT 2020-07-03T02:59:56 DUE TO TIME LIMIT ***",
+    "srun: error: nid01934: tasks 2,4-5,7: Terminated",
+    "srun: error: node925: task 0: Segmentation fault",
+])
+def test_sruns_job_step_after_a_failure_is_no_training_step(tmp_path: Path, first: str) -> None:
+    # corpus crash/b18: `srun: Terminating job step 32233190.0` read as step 32233190 was a job
+    # going on past its cancellation
+    log = tmp_path / "slurm-32233190.out"
+    log.write_text(f"step 7 loss 2.5\nsrun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n{first}\n"
+                   "srun: Terminating job step 32233190.0\nsrun: error: nid01935: tasks 8-15: Terminated\n")
+    snap = read_log(log)
+    want = "segfault" if "Segmentation" in first else "cancelled"
+    assert [event.failure for event in snap.events if event.kind == "crashed"] == [want]
+    assert (snap.step, snap.status) == (7, "crashed")
+    assert failure_kind("srun: error: nid01934: tasks 2,4-5,7: Terminated") == "cancelled"
+
