@@ -269,6 +269,44 @@ def glued_exception(text: str) -> str | None:
     return text[found.start():] if found else None
 
 
+MIN_TERMINAL_WIDTH = 80  # the narrowest terminal whose hard wraps are told apart
+
+
+def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] | None:
+    """How a line continues the one above it when a terminal capture hard-wrapped one logical line at
+    the terminal's width (tmux, a console copied from the screen: Ray's raylet report broken
+    mid-word, `... (2) ra` over `y stop --force is called.`), as (the text joining their stripped
+    pieces, the width); None when it starts a line of its own. The width is the one already seen,
+    else two lines of one length; a wrap breaks mid-word or at a space, one blank at the end of the
+    line above or the start of the line below (a short line padded to the width ends in several).
+    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines)."""
+    if len(above) < MIN_TERMINAL_WIDTH or not line or above[-2:].isspace() or line[:2] == above[:2]:
+        return None
+    if len(above) != width and len(line) != len(above):
+        return None
+    if not above[-1].isspace() and not line[0].isspace():
+        return "", len(above)
+    if (line[0] == " ") != above[-1].isspace() and not line.lstrip(" ")[:1].isspace() and line.strip():
+        return " ", len(above)
+    return None
+
+
+def unwrap_terminal(text: str) -> str:
+    """A terminal capture's text with each hard-wrapped logical line whole again (`terminal_wrap`)."""
+    lines: list[str] = []
+    above, width = "", None
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        wrap = terminal_wrap(above, line, width) if lines else None
+        if wrap:
+            joiner, width = wrap
+            lines[-1] = lines[-1].rstrip() + joiner + line.strip()
+        else:
+            lines.append(line)
+        above = line
+    return "\n".join(lines)
+
+
 def has_hint(text: str) -> bool:
     """Whether a block may hold a failure line (a handful of fast substring scans)."""
     lowered = text.lower()

@@ -77,9 +77,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: 3 records != 2",
     "bench/b33/evalscope_perf_multi_turn_overview_then_per_request_metrics_held_down_conc_cells_zh_doc.txt":
         "first sight, not yet fixed: figure ttft_ms_mean None != 41.0",
-    "crash/b17/openrlhf_raylet_actor_died_wrapped_potential_root_causes_2024.log":
-        "Ray's list of potential causes hard-wrapped at the terminal's width: `(3) ... SIGSEGV` starts on the"
-        " line below the words that hedge it, so it reads as a segfault",
 }
 
 

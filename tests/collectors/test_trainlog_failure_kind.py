@@ -13,6 +13,8 @@ from sessiontui.collectors.logtext import (
     failure_kind,
     glued_exception,
     has_hint,
+    terminal_wrap,
+    unwrap_terminal,
 )
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
@@ -1038,3 +1040,41 @@ def test_sruns_job_step_after_a_failure_is_no_training_step(tmp_path: Path, firs
     assert (snap.step, snap.status) == (7, "crashed")
     assert failure_kind("srun: error: nid01934: tasks 2,4-5,7: Terminated") == "cancelled"
 
+
+# Ray's raylet (ray-project/ray src/ray/raylet/node_manager.cc): `Worker unexpectedly exits with a
+# connection error code 2. End of file. There are some potential root causes. (1) The process is
+# killed by SIGKILL by OOM killer ... (2) ray stop --force is called. (3) The worker is crashed
+# unexpectedly due to SIGSEGV or other unexpected errors.`, as a terminal 149 columns wide showed it
+# (corpus crash/b17: tmux hard-wrapped it mid-word, a short line padded with blanks to the width).
+RAY_CAUSES = ("Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error"
+              " code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by"
+              " OOM killer due to high memory usage. (2) ray stop --force is called. (3) The worker is crashed"
+              " unexpectedly due to SIGSEGV or other unexpected errors.")
+
+
+def _hard_wrapped(text: str, width: int) -> str:
+    pieces = [text[i:i + width] for i in range(0, len(text), width)]
+    return "\n".join([*pieces[:-1], pieces[-1].ljust(width)])
+
+
+@pytest.mark.parametrize("width", [80, 120, 149, 200])
+def test_a_hedge_on_the_line_above_a_terminal_wrap_still_hedges(tmp_path: Path, width: int) -> None:
+    wrapped = _hard_wrapped(RAY_CAUSES, width)
+    assert unwrap_terminal(wrapped) == RAY_CAUSES
+    log = tmp_path / "train.log"
+    log.write_text(f"{wrapped}\n{_hard_wrapped(f'(raylet) A worker died. {RAY_CAUSES} [repeated 2x]', width)}\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] in ([], [None])
+
+
+def test_lines_of_one_shape_or_below_a_terminals_width_are_no_wrap() -> None:
+    # NCCL's `Init COMPLETE` lines (NVIDIA/nccl src/init.cc), one length each, and a table's rows
+    # start alike: records of one shape, not one line wrapped
+    info = "gpu1:5022:5377 [1] NCCL INFO comm 0x4438f540 rank 1 nranks 8 cudaDev 1 busId 52000 - Init COMPLETE"
+    table = "| " + "-" * 90 + " |"
+    assert terminal_wrap(table, table, None) is None and terminal_wrap("x" * 79, "y" * 79, None) is None
+    assert terminal_wrap(info, info.replace("5022:5377 [1]", "5024:5388 [3]"), None) is None
+    assert terminal_wrap("x" * 100, "ab", 100) == ("", 100) and terminal_wrap("x" * 100, "ab", None) is None
+    assert terminal_wrap("a" * 98 + "   ", "b" * 101, 101) is None  # a short line padded to the width
+    assert terminal_wrap("a" * 100 + " ", "b" * 101, 101) == (" ", 101)  # wrapped at a space
+    hedged = "If you are running out of memory, consider decreasing gpu_memory_utilization."
+    assert failure_kind(unwrap_terminal(_hard_wrapped(hedged * 2, 80))) is None
