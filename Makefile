@@ -16,9 +16,11 @@ demo: $(BIN)/sessiontui
 	$(BIN)/sessiontui demo
 
 # The tests in parallel (xdist; `auto` is two workers a core, see tests/conftest.py); worksteal keeps
-# a long test from ending last.
+# a long test from ending last. Bytecode is written even where the shell says not to
+# (PYTHONDONTWRITEBYTECODE): without it every worker rewrites and compiles all 275 test modules
+# on every run (5 s of CPU each), and every `sessiontui` the tests start compiles its imports.
 test: lint typecheck
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist worksteal
 
 lint: $(BIN)/sessiontui
 	$(BIN)/ruff check .

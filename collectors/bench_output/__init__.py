@@ -23,7 +23,7 @@ from sessiontui.collectors.bench_output.common import (
     trim_cut_tail,
     without_logger_prefix,
 )
-from sessiontui.collectors.bench_output.runs import labelled_runs
+from sessiontui.collectors.bench_output.runs import label_of, labelled_runs, run_labels
 from sessiontui.collectors.bench_output.serving import without_templates
 from sessiontui.collectors.logtext import clean
 from sessiontui.project_memory.records import LARGEST, Record
@@ -35,6 +35,9 @@ _SETTING_HEADING = re.compile(
     r"(?P<value>\d+(?:\.\d+)?)[#=*:\s-]*", re.IGNORECASE)
 # `c=1`, `Concurrency: 64` among a heading's or a bold settings line's other settings
 _LOAD_NAMED = re.compile(r"(?<![\w-])(?:c|conc|concurrency)\s*[=:]\s*(\d+)(?![\d.])", re.IGNORECASE)
+# `..., TP1, BF16 compute, concurrency 1, AIPerf GSM8K, ...`: the load as one item of a listed run's settings
+_LISTED_LOAD = re.compile(r"[,;(]\s*(?:max(?:imum)?[ _-]?)?concurrency\s*[=:]?\s*(\d+)\s*(?=[,;)]|\.?\s*$)",
+                          re.IGNORECASE)
 _SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
@@ -114,7 +117,25 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
     kept = _with_printed_load(plain, _in_printed_order(text, client or records))
+    _named_by_user_labels(plain, kept)
     return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
+
+
+def _named_by_user_labels(text: str, records: list[Record]) -> None:
+    """Records without a name, of runs a user pasted under labels they typed (`main:` over one
+    vLLM block, `PR:` over the next), named by those labels (runs.labelled_runs): each record's
+    run is the one where its headline figure is printed, after the record before it."""
+    if len(records) < 2 or all(record.config for record in records):
+        return
+    places, after = [], 0
+    for record in records:
+        at = _printed_at(text, record.value, after)
+        after = at + 1 if at < len(text) else after
+        places.append(text.count("\n", 0, at))
+    heads = set(places)
+    starts = run_labels(text, lambda index, _: index in heads, apart=True)
+    for record, line in zip(records, places, strict=True):
+        record.config = record.config or label_of(starts, line)
 
 
 def _drop_unmeasurable_figures(records: list[Record]) -> list[str]:
@@ -133,7 +154,7 @@ def _labelled_server_runs(text: str) -> list[Record]:
     """Server-log summaries of runs a label of their own heads (`**Baseline (llama.cpp)**` over
     llama-server's timings, beside `**Main**` over another engine's lines): a run the user named
     apart, not the server side of the client's results."""
-    runs = labelled_runs(text, lambda line: bool(line.strip()))
+    runs = labelled_runs(text, lambda _, line: bool(line.strip()))
     found: list[Record] = []
     for run in runs if len(runs) > 1 else []:
         try:
@@ -172,9 +193,10 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
 
 
 # eight words or more, then `.`, `?` or `!` (inside a closing bracket or quote too: `(... warmup.)`),
-# or an aside's `)` (`... speed(max peak was 37.8 tokens/s)`)
+# an aside's `)` (`... speed(max peak was 37.8 tokens/s)`), or a lead-in's `:` to the paste below
+# (`So the predicted speed is about 5.1 tps.  Which is very close to the actual result:`)
 _LABELLED_VALUE = re.compile(r"[A-Za-z)\]]\s*[:=]\s*[-+~]?\.?\d")  # `efficiency: 0.059`, `bs=8`
-_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*(?:[.?!][)\]\"'”’]*|\))\s*")
+_PROSE_LINE = re.compile(r"(?:\S+\s+){7,}\S*(?:[.?!][)\]\"'”’]*|\)|:)\s*")
 _LEAD_IN = re.compile(r"\s*(?:[A-Za-z][\w'-]*\s+){0,7}[A-Za-z][\w'-]*:\s*")  # `Here is my log:`
 
 
@@ -207,8 +229,9 @@ def _is_sentence(line: str) -> bool:
 
 def _mostly_words(line: str) -> bool:
     """Whether three in four of a line's tokens are words (a letter first, maybe ending in
-    punctuation, maybe in brackets or quotes: `(The`, `conc-1`, `ttft_p95`, `warmup.)`)."""
-    tokens = [token.strip("()[]\"'“”‘’") for token in line.split()]
+    punctuation, maybe in brackets, quotes or Markdown's code quotes: `(The`, `conc-1`, `ttft_p95`,
+    `warmup.)`, `` `H100 ``)."""
+    tokens = [token.strip("()[]\"'“”‘’`") for token in line.split()]
     return sum(bool(re.fullmatch(r"[A-Za-z][\w'-]*[.,;:?!]?", token)) for token in tokens) * 4 >= len(tokens) * 3
 
 
@@ -235,15 +258,16 @@ def _in_printed_order(text: str, records: list[Record]) -> list[Record]:
     return sorted(records, key=lambda record: places[record.source_format])
 
 
-def _printed_at(text: str, value: float | None) -> int:
-    """Where a figure is first printed (`681.3` as `681.30`, `61.0` as `61`), or the text's end."""
+def _printed_at(text: str, value: float | None, start: int = 0) -> int:
+    """Where a figure is first printed from `start` on (`681.3` as `681.30`, `61.0` as `61`), or
+    the text's end."""
     if value is None:
         return len(text)
     whole, _, fraction = repr(float(value)).partition(".")
     fraction = fraction.rstrip("0")
     pattern = rf"(?<![\d.]){re.escape(whole)}" + (rf"\.{fraction}0*(?![\d])" if fraction
                                                   else r"(?:\.0*)?(?![\d.])")
-    found = re.search(pattern, text)
+    found = re.compile(pattern).search(text, start)
     return found.start() if found else len(text)
 
 
@@ -254,8 +278,8 @@ def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
     """Records given the load a heading or a printed command above each names (`# request rate
     8`, `## concurrency 64`, `... --max-concurrency 8`) where the block printed none: when there
     is one such line per record, paired in order; one such line alone, or a settings line (`##
-    Results (load, c=1, 60s)`, `**Test configuration**: ..., Concurrency: 64`), names the load
-    of every result in the paste."""
+    Results (load, c=1, 60s)`, `**Test configuration**: ..., Concurrency: 64`, a sentence listing
+    the runs' settings `..., TP1, concurrency 1, ...`), names the load of every result in the paste."""
     commands = _CONTINUED.sub(" ", text)  # a command continued over `\` lines is one line
     loads = [load for line in commands.splitlines() if (load := _load_of(line)) is not None]
     if not loads or len(loads) not in (1, len(records)):
@@ -279,6 +303,8 @@ def _load_of(line: str) -> dict[str, float] | None:
     heading = _SETTING_HEADING.fullmatch(line)
     if heading is None and line.lstrip().startswith(("#", "**")) and (named := _LOAD_NAMED.search(line)):
         return {"concurrency": float(named[1])}
+    if heading is None and (listed := _LISTED_LOAD.search(line)):
+        return {"concurrency": float(listed[1])}
     if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
         return None
     name = heading["name"].lower()

@@ -131,15 +131,24 @@ def trim_cut_tail(text: str) -> str:
     whenever a number is the very end of the input, whatever precision it shows: no width is
     safe to trust (issue 24: a cut final number is never stored). A last line that ends in a word
     (`sm80`), a unit, a closing mark or the padding a column printed after the number is whole;
-    one ending in a number and what continues it (`INFO 09-`, `05:`) is cut inside it.
+    one ending in a number and what continues it (`INFO 09-`, `05:`) is cut inside it. A last line
+    that opens a JSON object and never closes it (a JSONL result, one object a line, cut before its
+    end) is cut too, wherever the cut fell: its figures are not lines of their own.
     """
     if not text or text.endswith("\n"):
         return text
     start = text.rfind("\n") + 1
     last = text[start:]
+    if _opens_json_it_never_closes(last):
+        return text[:start]
     if last != last.rstrip() or not _TRAILING_NUMBER.search(last):
         return text
     return text[:start]
+
+
+def _opens_json_it_never_closes(line: str) -> bool:
+    """Whether a line starts a JSON object (`{"`) and closes fewer braces than it opens."""
+    return line.lstrip().startswith('{"') and line.count("{") > line.count("}")
 
 
 def number(text: object) -> float | None:

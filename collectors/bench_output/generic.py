@@ -42,7 +42,7 @@ from sessiontui.collectors.bench_output.labels import (
     printed_number,
 )
 from sessiontui.collectors.bench_output.layouts import EMPHASIS, prepared
-from sessiontui.collectors.bench_output.runs import run_labels
+from sessiontui.collectors.bench_output.runs import label_of, run_labels
 from sessiontui.collectors.bench_output.tables import (
     BAR_CHARS,
     BARS,
@@ -85,8 +85,13 @@ _COMMAND_CONCURRENCY = re.compile(
 _COMMAND_RATE = re.compile(r"--request[-_]rate[= ]+(inf|[\d.]+)")  # inf: no rate set
 # Dates and clock times are when, never what was measured (`INFO 09-16 05:26:`, a log line cut
 # inside its prefix, read `9` as `info`; a later line's time would start another result).
+# A day named by its month (`date`'s `Fri Jul 11 04:27:26 UTC 2025`, `Jul 11, 2025`) is one too.
 _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d{1,2}(?=[\sT]|$)"
-                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])")
+                           r"|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(?![\w.])"
+                           r"|\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
+                           r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?"
+                           r"(?:\s+\d{4})?)(?!\d)")
+_URL = re.compile(r"\b[a-z][a-z+.-]*://[^\s)\]>]+")  # an address, its numbers no figures (`.../issues/49730`)
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
@@ -297,7 +302,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         behind_prefix = logged or len(line) < len(raw.strip())
         server = bool(_SERVER_WORDS.search(raw))
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
-        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line else line
+        line = _URL.sub(" ", line) if "://" in line else line
+        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
         line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
@@ -397,8 +403,16 @@ def _named_statistics(line: str) -> str:
 
 
 def _stat_columns(header: list[str]) -> bool:
-    """Whether a header's columns after the first are statistics, two at least (`Metric,avg,min,p99`)."""
-    return len(header) > 2 and all(is_stat(cell) for cell in header[1:])
+    """Whether a header's columns after the first, or after its key column behind the settings
+    of its runs (EvalScope's `Conc. | Rate | Metric | avg | p50 | p99`), are statistics, two at
+    least (`Metric,avg,min,p99`)."""
+    stats = header[_key_column(header) + 1 :]
+    return len(stats) >= 2 and all(is_stat(cell) for cell in stats)
+
+
+def _key_column(header: list[str]) -> int:
+    """Where a header's key column is (`Metric`, `Name`): its first column when it names none."""
+    return next((index for index, cell in enumerate(header) if cell.strip().lower() in KEY_COLUMNS), 0)
 
 
 def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]:
@@ -418,10 +432,13 @@ def _by_row_name(columns: list[str], row: list[str],
     quantity and each column its statistic, not one run's figures."""
     if len(row) != len(columns):
         return found
-    name = " ".join(cell for cell in row if cell and not VALUE.fullmatch(cell))
-    if not name or not found or not all(is_stat(label) for label, _, _ in found):
+    key = _key_column(columns)  # settings columns before a key column keep their own names
+    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell))
+    settings = [(label, number, unit) for label, number, unit in found if label in columns[:key]]
+    stats = found[len(settings):] if found[: len(settings)] == settings else []
+    if not name or not stats or not all(is_stat(label) for label, _, _ in stats):
         return found
-    return [(f"{name} {label}", number, unit) for label, number, unit in found]
+    return [*settings, *((f"{name} {label}", number, unit) for label, number, unit in stats)]
 
 
 def _row_phase(line: str) -> str:
@@ -603,10 +620,13 @@ def _unfinished_bar(line: str) -> bool:
 def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
     """Trials followed by their average (`Trial 1: ...` ... `Averages: ...`, `eval rate:` lines
     then `Average of eval rate:`) as the average alone: the line the tool prints as its result.
-    The trials are the results just above with the average's headline, back to the last average."""
+    The trials are the results just above with the average's headline, back to the last average.
+    A line right under an average that prints its headline again is a result of its own (the
+    rows of a table under a `=== ... Summary ===` title), not the average's next line."""
     kept: list[_Result] = []
     for result in results:
-        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first):
+        if kept and result.first == kept[-1].last + 1 and _is_average(lines, kept[-1].first) \
+                and _headline(kept[-1].readings) not in result.readings:
             for name, value in result.readings.items():  # the summary's next line: the same result
                 kept[-1].readings.setdefault(name, value)
             kept[-1].last = result.last
@@ -823,15 +843,17 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
 
 def _named_by_user_labels(records: list[Record], results: list[_Result], lines: list[str]) -> None:
     """Results of runs a user pasted under labels they typed (`main:`, `commit abc123`) named by
-    them (runs.labelled_runs): a label in front of a table row's own name, else the name."""
-    ends = {lines[result.last] for result in results}
-    starts = run_labels("\n".join(lines), lambda line: line in ends)
+    them (runs.labelled_runs), in front of a name of their own (a heading's, a table row's), in
+    place of a lone line's label (`eval rate: 61.00 tokens/s`)."""
+    firsts = {result.first for result in results}
+    starts = run_labels("\n".join(lines), lambda index, _: index in firsts, apart=True)
     for record, result in zip(records, results, strict=True):
-        label = next((label for start, label in reversed(starts) if start <= result.first), None)
-        if label is None:
+        if (label := label_of(starts, result.first)) is None:
             continue
-        row = result.first == result.last and BARS.search(lines[result.last]) and record.config
-        record.config = f"{label} · {record.config}" if row else label
+        own = result.first == result.last and not BARS.search(lines[result.last])  # a lone line's own label
+        named = record.config and not own and label not in record.config
+        record.config = f"{label} · {record.config}" if named else (record.config if record.config and not own
+                                                                     else label)
 
 
 # a row named by a llama-bench test: prompt alone (`pp512`, `pp2048 @ d4096`) or prompt and generation

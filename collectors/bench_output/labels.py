@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 from sessiontui.collectors.bench_output.common import slug
 
-VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's
-    r"(?<![\w.])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's;
+    # nor an issue's number (`vLLM #49730`)
+    r"(?<![\w.#])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
@@ -45,12 +46,15 @@ _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of step
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
 _E2E = re.compile(r"\be2e\b", re.IGNORECASE)
 _GOODPUT = re.compile(r"goodput", re.IGNORECASE)
-_LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b", re.IGNORECASE)  # a label over a rate's unit
+# a label over a rate's unit: the load asked for (`Concurrency : QPS 50.0`, a profile's name `Profile: ShareGPT 8RPS`)
+_LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b|\bprofile\b", re.IGNORECASE)
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|scheduled|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
 )
 _ACCEPT_LENGTH = re.compile(r"\bacc(?:e?pt(?:ance|ed)?)?[ _.]*(?:len(?:gth)?\b|tokens per step)"
                             r"|\btau\b|\ba\.\s*len\b", re.IGNORECASE)  # ik_llama.cpp's `a.len`
+# `AL`, upper case alone (a speculative table's column beside tok/s: `| Output tok/s | AL |`), is its accept length
+_AL_COLUMN = re.compile(r"AL(?:\s*\([^)]*\))?")
 _POSITION_NAME = re.compile(r"accept_pos_\d+")  # a table cell's per-position rate, named by table_row
 _ACCEPT_RATE = re.compile(r"accept(?:ance)?[ _]rate", re.IGNORECASE)
 _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clients|\bclients\b",
@@ -58,9 +62,11 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
 _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# a snake-case name's unit word: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s` or
+# `itl_p99_us`, before one `ttft_s_mean` (llmperf's `results_ttft_s_quantiles_p50`), and as a JSON key's words
+_TIME_SUFFIX = re.compile(r"[a-z\d][_ ](ns|us|ms|s)(?![a-z\d])")
 # vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
 # `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
-_SECONDS_SUFFIX = re.compile(r"[a-z]_s\b")  # a snake-case name's unit suffix: `ttft_s`, `end_to_end_latency_s`
 _STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
@@ -128,7 +134,7 @@ def _unit_word(unit: str) -> str:
 
 def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     """(`ttft_ms_mean`-style name, factor to ms) of a latency statistic, or None."""
-    suffixed = _SECONDS_SUFFIX.search(label)  # llmperf's `inter_token_latency_s`: words and a unit
+    suffixed = _TIME_SUFFIX.search(label)  # llmperf's `inter_token_latency_s`: words and a unit
     spaced = label.replace("_", " ") if suffixed else label
     quantity = next((name for pattern, name in _LATENCY if pattern.search(spaced)), None)
     if quantity is None:
@@ -137,10 +143,10 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
     stat = percentile or next((name for word, name in _STATS if word in words), "mean")
     stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
-    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or suffixed
+    seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or (suffixed and suffixed[1] == "s")
                or re.search(r"\((?:s|sec|seconds?)\)", label))
     in_label = _LABEL_TIME_UNIT.search(label)
-    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "")
+    printed = _unit_word(unit) or (in_label[1].lower() if in_label else "") or (suffixed[1] if suffixed else "")
     return f"{quantity}_ms_{stat}", 1000.0 if seconds else _IN_SECONDS.get(printed, 1e-3) * 1e3
 
 
@@ -167,7 +173,7 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return _rate_name(words, both, rate)
     if position := _POSITION_NAME.fullmatch(label):
         return position[0], 0.01 if "%" in both else 1.0
-    if _ACCEPT_LENGTH.search(label):
+    if _ACCEPT_LENGTH.search(label) or _AL_COLUMN.fullmatch(label.strip()):
         return "accept_length", 1.0
     if _ACCEPT_RATE.search(label):
         return "acceptance_rate", 0.01 if "%" in both else 1.0

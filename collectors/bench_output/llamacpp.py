@@ -268,7 +268,7 @@ def _server_records(text: str) -> list[Record]:
         return _running_records(text)
     # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
     server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
-    runs = labelled_runs(server, lambda line: any(m[0] == "eval" for m in _EVAL.findall(line)))
+    runs = labelled_runs(server, lambda _, line: any(m[0] == "eval" for m in _EVAL.findall(line)))
     records = [(run.label, record) for run in runs if (record := _server_record(run.text))]
     for label, record in records if len(records) > 1 else []:
         record.config = label

@@ -93,6 +93,11 @@ _JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
+# A sentence (several words, closing punctuation or a comma going on in words): a step it names
+# without a figure is prose, as an RL rollout's reasoning printed between the steps (`- From step 3,
+# C is false.`), not the run's position.
+_WORD_RUN = re.compile(r"[A-Za-z]+")
+_SENTENCE_MARK = re.compile(r"[.!?)]\s*$|, [a-z]")
 # A script's stage heading, a counted step of its own plan in words (`[1/6] Loading tokenizer...`,
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
@@ -115,6 +120,10 @@ _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+
 # a validation's iterations.
 _LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
+# A name right after a figure in its cell (llm.c's `| %.2f ms | %.1f%% bf16 MFU | %.0f tok/s`) names
+# that figure: it never pairs with the next cell's value across the bar.
+_CELL_BARS = ("|", "\u2502", "\u2503")
+_FIGURE_BEFORE = re.compile(r"\d%?\s+$")
 MIN_VALUE_FIRST = 2  # parts a value-first line needs before it counts as one
 # Tacotron2's `Train loss 64999 0.314525`, `Validation loss 64000:  0.32`: a name, the iteration, then its figure
 _INDEXED = re.compile(rf"\s*(?P<key>{_WORD}(?: {_WORD})?)\s+(?P<n>\d+):?\s+(?=[-+]?\.?\d)")
@@ -232,6 +241,8 @@ def pairs(text: str) -> list[tuple[str, float]]:
     """(key as printed, value) of every figure in a line, in order."""
     found: list[tuple[str, float]] = []
     for match in _PAIR.finditer(text):
+        if match["sep"].strip() in _CELL_BARS and _FIGURE_BEFORE.search(text, 0, match.start("key")):
+            continue  # `| 120.00 ms | 45.0% bf16 MFU |`: a figure's own name, never the next cell's
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
         key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:
@@ -357,6 +368,8 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
+    if not metrics and epoch is None and total is None and _sentence(text):
+        return None
     if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
         metrics.pop("tokens_per_s", None)
         metrics["tokens_per_s_per_device"] = rate
@@ -367,6 +380,11 @@ def generic(text: str) -> Reading | None:
         fmt, epoch = "lightning", epoch + step[1] / total
     return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
+
+
+def _sentence(text: str) -> bool:
+    """Whether a line reads as a sentence: five words or more and a sentence's punctuation."""
+    return len(_WORD_RUN.findall(text)) >= 5 and _SENTENCE_MARK.search(text) is not None
 
 
 def _record_items(data: dict) -> list[tuple[object, object]]:

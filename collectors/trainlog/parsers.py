@@ -84,6 +84,9 @@ _ESPNET = re.compile(r"(?P<e>\d+)epoch:(?P<phase>train|valid):(?P<a>\d+)-(?P<b>\
 # ESPnet's end-of-epoch summary: `5epoch results: [train] loss=1.73, ... [valid] loss=1.9, ...`.
 _ESPNET_RESULTS = re.compile(r"(?P<e>\d+)epoch results: (?P<rest>.*)")
 _ESPNET_PART = re.compile(r"\[(\w+)\]([^\[]*)")
+# verl's RayPPOTrainer.fit prints `epoch {epoch}, step {self.global_steps}` as a step begins and logs
+# that step's figures (`step:N - ...`) when it ends (verl/trainer/ppo/ray_trainer.py): N-1 are done.
+_VERL_STEP_START = re.compile(r"\s*epoch \d+, step (?P<step>\d+)\s*")
 # A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
 # transformers Trainer `_save`: `Saving model checkpoint to {output_dir}`, the folder named
 # `checkpoint-{self.state.global_step}` (trainer.py `_save_checkpoint`, PREFIX_CHECKPOINT_DIR)
@@ -183,6 +186,12 @@ def hf_checkpoint(text: str) -> Reading | None:
     """The Trainer saving its `checkpoint-N` folder: the run is at global step N."""
     match = _HF_CHECKPOINT.search(text)
     return Reading("hf-trainer", {}, step=int(match["step"])) if match else None
+
+
+def verl_step_start(text: str) -> Reading | None:
+    """verl announcing the step it begins: the steps before it are the run's position."""
+    match = _VERL_STEP_START.fullmatch(text)
+    return Reading("verl", {}, step=int(match["step"]) - 1) if match else None
 
 
 def deepspeed_step(text: str) -> Reading | None:
@@ -409,6 +418,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("step ", specforge_dict),
     ("{'", hf_dict),
     ("Saving model checkpoint to ", hf_checkpoint),
+    (", step ", verl_step_start),
     ('{"', json_object),
     ("skipped=", deepspeed_step),
     (", SamplesPerSec=", deepspeed_timer),

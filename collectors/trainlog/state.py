@@ -329,12 +329,12 @@ class TrainState:
                        if self.step is not None else ""), reading, at)
 
     def _beyond(self, reading: Reading) -> bool:
-        """Whether a reading moves past the last step read: training that went on after a failure
-        line it survived (a launcher's report after a crash names no later step; a first step after a
-        warning read as a failure, as aws-ofi-nccl's `NCCL WARN NET/OFI ... initialization failed`
-        before verl's first `step:0`, is training going on)."""
+        """Whether a reading is training after a failure line: a step past the last one read (a
+        launcher's report after a crash names no later step), a first step after a warning read as
+        a failure (aws-ofi-nccl's `NCCL WARN NET/OFI ... initialization failed` before verl's first
+        `step:0`), or a step with its figures, the job run again in the same log (a restart)."""
         if reading.step is not None:
-            return self.step is None or reading.step > self.step
+            return self.step is None or reading.step > self.step or bool(reading.metrics)
         return reading.epoch is not None and self.epoch is not None and reading.epoch > self.epoch
 
     def _nested_bar(self, reading: Reading) -> bool:

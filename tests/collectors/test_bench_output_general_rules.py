@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output
+from sessiontui.collectors.bench_output import derive_config_name, read_benchmark_output, runs
 from sessiontui.collectors.bench_output.common import slug
 from sessiontui.collectors.bench_output.labels import name_of
 
@@ -1447,12 +1447,29 @@ _OLLAMA = ("total duration:       5.2s\nload duration:        20ms\nprompt eval 
            "eval duration:        5s\neval rate:            {rate} tokens/s\n")
 
 
-@pytest.mark.parametrize(("first", "second", "gap"), [
-    ("main:", "PR:", "\n"), ("commit abc123", "commit def456", ""), ("**baseline**", "**patched**", "\n"),
-    ("before", "after", ""), ("## Run 1", "## Run 2", "\n"),
+@pytest.mark.parametrize(("first", "second"), [
+    ("main:", "PR:"), ("commit abc123", "commit def456"), ("**baseline**", "**patched**"), ("before", "after"),
+    ("## Run 1", "## Run 2"),
 ])
-def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(
-        first: str, second: str, gap: str) -> None:
-    text = f"{first}\n{_OLLAMA.format(rate='58.00')}{gap}{second}\n{_OLLAMA.format(rate='61.00')}"
+def test_key_value_blocks_under_user_labels_are_one_result_each_named_by_the_label(first: str, second: str) -> None:
+    text = f"{first}\n{_OLLAMA.format(rate='58.00')}\n{second}\n{_OLLAMA.format(rate='61.00')}"
     records = read_benchmark_output(text).records
     assert [(r.value, r.config) for r in records] == [(58.0, first.strip("*#: ")), (61.0, second.strip("*#: "))]
+
+
+@pytest.mark.parametrize(("line", "label"), [
+    ("main:", True), ("**baseline**", True), ("## Run 2", True), ("rtr=yes", True), ("commit 24c010b3 (last known good)", True),
+    ("`-c 8192 -t 16 -fa`:", True), ("with -rtr", True),
+    ("$ ./llama-bench -m model.gguf", False), ("❯ build/bin/llama-bench --mmap 0", False),  # commands the user ran
+    ("python3 -m sglang.bench_serving \\", False), ("vllm bench serve --model m --num-prompts 10", False),
+    ("Ah, yes, I resolved the problem!", False), ("Starting warmup with 1 sequences...", False),  # sentences
+    ("---------------Time to First Token----------------", False), ("srv  update_slots: all slots are idle", False),
+])
+def test_a_user_label_line_is_told_from_commands_sentences_and_tool_lines(line: str, label: bool) -> None:
+    assert runs.is_label(line) is label
+
+
+def test_a_runs_name_is_its_first_and_last_label_without_markup() -> None:
+    text = "<details><summary>No RTR</summary>\n\nGPU box\nnotes\nrtr=no\nx: 1\n\n---\nrtr=yes\nx: 2\n"
+    named = runs.labelled_runs(text, lambda _, line: line.startswith("x:"))
+    assert [run.label for run in named] == ["No RTR · rtr=no", "rtr=yes"]  # `---` and its label: a new group

@@ -244,3 +244,15 @@ def test_a_template_block_with_placeholders_is_no_cut_block_and_the_table_below_
     assert result.problems == []
     [cut] = read_benchmark_output(_TEMPLATE_BLOCK.format(value="12.5")).records  # a real block cut short stays one
     assert (cut.source_format, cut.value, bool(cut.partial)) == ("vllm.bench_serve", 12.5, True)
+
+
+@pytest.mark.parametrize(("first", "second"), [("main:", "PR:"), ("**baseline**", "**patched**"), ("before", "after")])
+def test_serving_blocks_under_user_labels_are_named_by_them_not_by_the_tools_own_lines(first: str, second: str) -> None:
+    # the block prints label-like lines of its own (`Waiting for endpoint to become up in 600 seconds`,
+    # `Per-position acceptance (%):`), never standing apart under a blank line as a user's label does
+    block = (FIXTURES / "vllm_bench_serve.txt").read_text()
+    faster = block.replace("1236.71", "1301.50")
+    records = read_benchmark_output(f"{first}\n{block}\n{second}\n{faster}").records
+    assert [(r.value, r.config) for r in records] == [(1236.71, first.strip("*:")), (1301.50, second.strip("*:"))]
+    [alone] = read_benchmark_output(block).records
+    assert alone.config is None

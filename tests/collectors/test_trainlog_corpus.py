@@ -14,11 +14,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "fixtures" / "corpus" / "train"
 KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
-    # the last batches, scored on first sight at the end of the 2026-12-02 stop and not yet fixed
-    "b37/detectron2_devit_tmux_capture_hard_wrapped_events_then_coco_eval_shell_prompt.log":
-        "a tmux capture hard-wrapped at the terminal's width: a wrapped line's rest reads as a later step",
-    "b37/verl_logic_rl_wandb_output_log_rollout_dumps_between_step_lines.log":
-        "rollout text dumped between verl's step lines is read as steps (step 3, not 9)",
     # scored on first sight on 2026-12-02 (round 1 of this stop), not yet fixed
     "b39/chatglm_ptuning_2023_trainer_state_json_step_3000_of_3000_epoch_130.log":
         "first sight, not yet fixed: status='running' (want 'finished')",

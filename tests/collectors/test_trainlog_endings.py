@@ -220,3 +220,17 @@ def test_steps_after_a_failure_line_read_before_any_step_go_on() -> None:
         "\x1b[36m(main_task pid=28294)\x1b[0m step:0 - critic/kl:0.000 - actor/pg_loss:0.010\n"
         "\x1b[36m(main_task pid=28294)\x1b[0m step:1 - critic/kl:0.001 - actor/pg_loss:0.020\n")
     assert (snap.step, snap.status) == (1, "running")
+
+
+def test_a_job_run_again_after_its_crash_in_one_capture_is_read_as_a_new_run() -> None:
+    # Detectron2's events writer (detectron2/utils/events.py CommonMetricPrinter `iter: {iter}  ...`)
+    # and train_loop's `Starting training from iteration {}`: a tmux capture where the first run's
+    # evaluation died of OOM and the user ran it again (corpus train/b37)
+    lines = "".join(f"[12/22 22:29:54 d2.utils.events]:  eta: 0:02:30  iter: {it}  total_loss: {5 - it / 100}"
+                    "  lr: 2e-05  max_mem: 2724M\n" for it in (19, 199))
+    snap = _snapshot(
+        lines + "Traceback (most recent call last):\n  File \"train_net.py\", line 1, in <module>\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.84 GiB\n"
+        "[12/22 22:40:18 d2.engine.train_loop]: Starting training from iteration 0\n"
+        "[12/22 22:41:48 d2.utils.events]:  eta: 0:00:00  iter: 99  total_loss: 3.368  lr: 2e-05\n")
+    assert (snap.step, snap.loss, snap.status) == (99, 3.368, "running")

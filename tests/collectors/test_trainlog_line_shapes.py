@@ -919,3 +919,36 @@ def test_a_scripts_counted_stage_heading_is_no_position(line: str) -> None:
     # counts its own stages `[k/6]`; its `[6/6] Saving model...` after the run is not step 6 of 6
     assert parse_record(normalize(line)) == []
     assert _read("[30/1504] loss: 2.1")[0] == 30  # a bracketed count with figures stays the step
+
+
+@pytest.mark.parametrize("line", [
+    "- From step 3, C is false.",
+    "Given A is true (from step 1), let's use these to deduce the values of the other variables:",
+    "6. But we know from step 4 that D must be false, which contradicts our assumption.",
+])
+def test_a_step_named_in_a_sentence_is_prose(line: str) -> None:
+    # an RL rollout's reasoning printed between verl's step lines (corpus train/b37, a Logic-RL
+    # wandb output.log): a sentence that names a step without a figure is no position
+    assert parse_record(normalize(line)) == []
+    assert _read("Saving checkpoint at step 500")[0] == 500  # a log line's few words still place it
+
+
+def test_verls_announced_step_is_the_one_begun(tmp_path: Path) -> None:
+    # verl/trainer/ppo/ray_trainer.py RayPPOTrainer.fit: `print(f'epoch {epoch}, step {self.global_steps}')`
+    # as the step begins, its figures `step:N - ...` (verl/utils/logger/aggregate_logger.py) as it ends
+    log = tmp_path / "output.log"
+    log.write_text("epoch 0, step 1\nstep:1 - actor/pg_loss:0.010 - actor/grad_norm:0.400\n"
+                   "epoch 0, step 2\nstep:2 - actor/pg_loss:0.020 - actor/grad_norm:0.358\n"
+                   "epoch 0, step 3\n- From step 1, C is false.\n")
+    snap = read_log(log)
+    assert (snap.step, snap.grad_norm) == (2, 0.358)
+
+
+def test_a_figures_own_name_never_takes_the_next_cells_value() -> None:
+    # karpathy/llm.c train_gpt2.cu: printf0("step %4d/%d | loss %7.6f (%+.2fz)| norm %6.4f (%+.2fz)| lr %.2e
+    # | %.2f ms | %.1f%% bf16 MFU | %.0f tok/s\n", ...): `ms` and `MFU` name the figures before them
+    step, _, metrics = _read("step  100/1000 | loss 3.255900 (+0.12z)| norm 0.2400 (-0.50z)| lr 6.00e-04"
+                             " | 120.00 ms | 45.0% bf16 MFU | 163840 tok/s")
+    assert (step, metrics["loss"], metrics["lr"]) == (100, 3.2559, 0.0006)
+    assert "ms" not in metrics and metrics.get("mfu") != 163840.0
+    assert _read("| loss | 2.5 |")[2]["loss"] == 2.5  # a table's name cell still takes its value cell

@@ -63,6 +63,8 @@ def seed_issue_numbers(run_cli) -> None:
 
 
 async def test_lists_every_tool_with_a_typed_schema_and_one_line_description(server) -> None:
+    from sessiontui.collectors.bench_output import KNOWN_FORMATS
+
     async with server() as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(tools) == READING | WRITING
@@ -80,6 +82,7 @@ async def test_lists_every_tool_with_a_typed_schema_and_one_line_description(ser
     assert set(tools["add_lesson"].input_schema["required"]) == {"title", "symptom", "cause", "fix"}
     kinds = tools["list_records"].input_schema["properties"]["kind"]["anyOf"][0]["enum"]
     assert kinds == ["benchmark", "lesson", "note", "run"]
+    assert all(name in tools["record_output"].description for name in KNOWN_FORMATS)  # every format it reads
 
 
 async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_main) -> None:
@@ -233,14 +236,6 @@ async def test_targets_are_set_and_listed_as_the_cli_does(server, run_main) -> N
     assert "via:mcp" in target["tags"] and vague.is_error
     cli = json.loads(run_main("target", "list", "--json", check=True).stdout)
     assert json.loads(text_of(listed)) == cli and cli["records"][0]["target"]["id"] == target["id"]
-
-
-async def test_record_output_names_every_format_it_reads(server) -> None:
-    from sessiontui.collectors.bench_output import KNOWN_FORMATS
-
-    async with server() as session:
-        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    assert all(name in tools["record_output"].description for name in KNOWN_FORMATS)
 
 
 async def test_read_only_writes_nothing_and_reads_only_the_project(server, memory_dir, run_main,
