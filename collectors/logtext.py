@@ -76,6 +76,11 @@ MAX_HEADS = 8  # prefixes stripped from one line at most
 
 # A Markdown-emphasised line, as a paste keeps it (`**Killed**`, `` `Killed` ``): the emphasis goes.
 _EMPHASIS = re.compile(r"^\s*(\*\*?|`)(?![\s*`])(.+?)(?<![\s*`])\1\s*$")
+# Bold opening a line and closing before its end, as a user marks the part that matters
+# (`**RuntimeError: CUDA out of memory.** Tried to allocate ...`, `**ERROR [06/09 11:05:25
+# d2.engine.train_loop]**: Exception during training:`): the marks go, the words stay in place.
+# (Not code: tools print backticks, Lightning's `` `Trainer.fit` stopped: `max_epochs=3` reached.``)
+_LEADING_BOLD = re.compile(r"^(\s*)\*\*(?![\s*])([^*\n]+?)(?<![\s*])\*\*(?=[\s:.,;]|$)")
 # The shell's job status for SIGKILL, as glibc's strsignal words it in the locales users run
 # (bminor/glibc po/*.po, msgid "Killed": zh_CN, zh_TW, ja, ko, de, fr, es, it, pt_BR, ru, uk, pl, cs).
 KILLED = (r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Processus arrêté|Terminado \(killed\)"
@@ -114,11 +119,19 @@ _NAMED = (
     # slurmstepd: `*** JOB 123 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***`
     ("SlurmCancelled", re.compile(r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT .*")),
 )
+# NCCL's WARN of an InfiniBand async event that is no failure: its IB async thread reports every
+# event but connection setup and goes on (NVIDIA/nccl src/transport/net_ib.cc ncclIbAsyncThreadMain:
+# `WARN("NET/IB : Got async event : %s", str)` before 2.19; since, `Got non-fatal async event: %s(%d)`
+# and `GID table changed`, the fatal ones `async fatal event`). The event names are libibverbs'
+# (ibv_event_type_str: `client reregistration`, `port active`, `SM change`; the fatal ones say
+# `catastrophic error`, `CQ error`, `work queue error`).
+_NCCL_NOTICE = (r"(?!\s+NET/IB\s*:[^\n]{0,60}?(?:Got non-fatal async event|GID table changed"
+                r"|Got async event\s*:(?![^\n]*(?:catastrophic|CQ error|work queue error|fatal))))")
 # Lines that name a failure anywhere in them (the collector's cheap crash test).
 CRASH_LINE = re.compile(
     r"CUDA out of memory|OutOfMemoryError|OutOfResources|out of resource: shared memory"
     r"|illegal memory access|device-side assert|Watchdog caught collective operation timeout"
-    rf"|NCCL (?:error|WARN)|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
+    rf"|NCCL (?:error|WARN{_NCCL_NOTICE})|nccl\w{{0,40}}Error|(?:^|\s|\]){KILLED}(?:\s|$)|Signal (?:9|11|7|6) \(SIG"
     r"|Segmentation fault|Fatal Python error|\bBus error\b|SIGSEGV|SIGBUS"
     r"|exit ?(?:code|status)\W{0,3}(?:-(?:9|11|6|7)|139|137|134)\b|ChildFailedError"
     r"|OOM when allocating|RESOURCE_EXHAUSTED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"
@@ -206,6 +219,8 @@ def clean(text: str) -> str:
     if "#015" in text:
         segments = [segment for segment in text.split("#015") if segment.strip()]
         text = segments[-1] if segments else ""
+    if text.lstrip()[:2] == "**":
+        text = _LEADING_BOLD.sub(r"\1\2", text, count=1)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
     for _ in range(MAX_HEADS):
@@ -252,6 +267,44 @@ def glued_exception(text: str) -> str | None:
     start = frames[-1].end() if frames else text.rfind(TRACEBACK)
     found = _GLUED_EXCEPTION.search(text, start) if start >= 0 else None
     return text[found.start():] if found else None
+
+
+MIN_TERMINAL_WIDTH = 80  # the narrowest terminal whose hard wraps are told apart
+
+
+def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] | None:
+    """How a line continues the one above it when a terminal capture hard-wrapped one logical line at
+    the terminal's width (tmux, a console copied from the screen: Ray's raylet report broken
+    mid-word, `... (2) ra` over `y stop --force is called.`), as (the text joining their stripped
+    pieces, the width); None when it starts a line of its own. The width is the one already seen,
+    else two lines of one length; a wrap breaks mid-word or at a space, one blank at the end of the
+    line above or the start of the line below (a short line padded to the width ends in several).
+    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines)."""
+    if len(above) < MIN_TERMINAL_WIDTH or not line or above[-2:].isspace() or line[:2] == above[:2]:
+        return None
+    if len(above) != width and len(line) != len(above):
+        return None
+    if not above[-1].isspace() and not line[0].isspace():
+        return "", len(above)
+    if (line[0] == " ") != above[-1].isspace() and not line.lstrip(" ")[:1].isspace() and line.strip():
+        return " ", len(above)
+    return None
+
+
+def unwrap_terminal(text: str) -> str:
+    """A terminal capture's text with each hard-wrapped logical line whole again (`terminal_wrap`)."""
+    lines: list[str] = []
+    above, width = "", None
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        wrap = terminal_wrap(above, line, width) if lines else None
+        if wrap:
+            joiner, width = wrap
+            lines[-1] = lines[-1].rstrip() + joiner + line.strip()
+        else:
+            lines.append(line)
+        above = line
+    return "\n".join(lines)
 
 
 def has_hint(text: str) -> bool:
@@ -403,7 +456,7 @@ FAILURE_KINDS = (
         r"|the launch timed out|cudaErrorLaunchTimeout", re.IGNORECASE)),
     ("ecc_error", re.compile(r"uncorrectable ECC error|cudaErrorECCUncorrectable|Xid\b",
                              re.IGNORECASE)),
-    ("nccl_error", re.compile(r"\bNCCL (?:error|WARN|failure)|nccl\w{0,30}Error|ncclInternalError"
+    ("nccl_error", re.compile(rf"\bNCCL (?:error|WARN{_NCCL_NOTICE}|failure)|nccl\w{0,30}Error|ncclInternalError"
                               r"|DistBackendError"
                               r"|ncclSuccess|unhandled cuda error"
                               r"|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage"
@@ -471,6 +524,9 @@ FAILURE_KINDS = (
         r"\*\*\* (?:JOB|STEP) [\d.]+ (?:ON \S+ )?CANCELLED AT|\bCANCELLED AT \S+ DUE TO\b"
         r"|\bgot signal: 15\b|\bReceived (?:15|Signals\.SIGTERM) death signal\b|\b[Rr]eceived SIGTERM\b"
         r"|^(?:[^\n]*\bline \d+:\s+\d+\s+|\[\d+\][+-]?\s+)?Terminated(?! at )(?:\s|$)"
+        # srun's report of tasks a signal ended, strsignal's word (SchedMD/slurm src/srun/srun.c _task_finish:
+        # `error("%s: %s %s: %s%s", hosts, task_str, tasks, signal_str, core_str)`: `nid01: tasks 2,4-5: Terminated`)
+        r"|\btasks? [\d,-]+: Terminated\b"
         rf"|{_SCHEDULER_STOPPED}|signal termination: Terminated|<Signals\.SIGTERM: 15>"
         # a pod the kubelet evicted, its resource unnamed (`kubectl describe pod`'s `Reason:  Evicted` and
         # event row `Warning  Evicted`, `kubectl get pods`' STATUS column), one the scheduler preempted

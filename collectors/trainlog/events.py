@@ -22,6 +22,7 @@ from sessiontui.collectors.logtext import (
     is_frame_line,
     is_warning,
     is_xid_report,
+    terminal_wrap,
     untagged,
 )
 from sessiontui.project_memory.events import TrainEvent
@@ -81,6 +82,10 @@ class FailureWatcher:
         self._traceback_lines = 0  # > 0 while inside a traceback
         self._wrapper: tuple[str, str, int] | None = None  # a wrapper line (text, raw, lines since)
         self._warning: str | None = None  # "head": a warning's level with no message yet; "said"
+        # how each context line continues the one before it (a terminal's hard wrap), None: its own line
+        self._joins: deque[str | None] = deque(maxlen=CONTEXT_LINES)
+        self._above = ""  # the raw line before, and the width a terminal wrapped lines at
+        self._width: int | None = None
 
     @property
     def in_traceback(self) -> bool:
@@ -89,16 +94,24 @@ class FailureWatcher:
 
     def remember(self, lines: list[str]) -> None:
         """Keep the last lines of a block with no failure hint as context for a later failure."""
-        cleaned = (clean(line).strip() for line in lines[-CONTEXT_LINES:])
-        self._context.extend(line[:MAX_CONTEXT_CHARS] for line in cleaned if line)
+        cleaned = [line[:MAX_CONTEXT_CHARS] for line in (clean(line).strip() for line in lines[-CONTEXT_LINES:]) if line]
+        self._context.extend(cleaned)
+        self._joins.extend([None] * len(cleaned))
+        self._above = lines[-1].rstrip("\r") if lines else ""
 
     def feed(self, raw: str, at: float, step: int | None) -> TrainEvent | None:
         """Take one line; return a crash event when it completes a traceback or names a failure."""
         text = clean(raw).strip()
         warned = self._continues_warning(raw, text)
+        line = raw.rstrip("\r\n")
+        wrap = terminal_wrap(self._above, line, self._width)
+        self._above = line
+        if wrap:
+            self._width = wrap[1]
         if not text or text[0] == "#":
             return None
         self._context.append(text[:MAX_CONTEXT_CHARS])
+        self._joins.append(wrap[0] if wrap else None)
         if self._wrapper is not None:
             return self._after_wrapper(text, raw, at, step)
         glued = glued_exception(text)  # a traceback and its exception run on in one line
@@ -169,6 +182,22 @@ class FailureWatcher:
             return self._event(text, raw, at, step)
         return self._event(what or opener, opener_raw, at, step)
 
+    def _logical_tail(self, text: str) -> str:
+        """The context as its logical lines, a terminal's hard-wrapped pieces joined again (a hedge
+        on the line above, Ray's `There are some potential root causes. (1) ...`, still hedges the
+        cause wrapped below it), ending with the failure line whole (context keeps only its start)."""
+        lines = list(self._context)
+        last = lines and lines[-1] == text[:MAX_CONTEXT_CHARS]
+        if last:
+            lines[-1] = text
+        logical: list[str] = []
+        for line, join in zip(lines, self._joins, strict=True):
+            if join is None or not logical:
+                logical.append(line)
+            else:
+                logical[-1] += join + line
+        return "\n".join(logical) if last else "\n".join([*logical, text])
+
     def _event(self, text: str, raw: str, at: float, step: int | None) -> TrainEvent:
         """A crash event for a failure line, with its signature, kind and excerpt; the message
         names the kind so that the card says it."""
@@ -177,7 +206,7 @@ class FailureWatcher:
             message = f"{message} at step {step}"
         context = tuple(self._context)
         tail = "\n".join(context)
-        kind = failure_kind(f"{tail}\n{text}")  # the line whole: context keeps only its start
+        kind = failure_kind(self._logical_tail(text))
         if kind:
             message = f"{message} ({kind})"
         return TrainEvent("crashed", message, raw.rstrip("\r\n"), at, step,

@@ -86,6 +86,10 @@ _VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|v
 # A diagnostic comparing what was expected with what came (DeepSpeed ZeRO-3's `Invalidate trace
 # cache @ step 0: expected module 0, but got module 274`, `expected 3 but got 4`): no run figures.
 _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.IGNORECASE)
+# SLURM's job step named by srun (SchedMD/slurm src/srun/srun.c: `Terminating job step %u.%u` after a
+# task failed or the job was cancelled, `Job step aborted: Waiting up to %d seconds for job step to
+# finish.`): the scheduler's step of the job, no training position nor figure.
+_JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
@@ -296,7 +300,7 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text):
+    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     if "(" in text:

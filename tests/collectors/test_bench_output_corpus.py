@@ -63,15 +63,6 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 12 records, but the A100 table has 13 result rows (GPT-J 6B 4, LLaMA 7B 4,"
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
-    "crash/b18/detectron2_bold_markdown_error_trainloop_cuda_oom_hooks_2020.log":
-        "first sight, not yet fixed: read 'none', expected 'cuda_oom'",
-    "crash/b18/desitarget_srun_force_terminated_step_cancelled_time_limit_2020.log":
-        "first sight, not yet fixed: read 'none', expected 'cancelled'",
-    "crash/b18/dschat_nccl_init_complete_then_net_ib_client_reregistration_warn_not_crash_2023.log":
-        "first sight, not yet fixed: read 'nccl_error', expected 'none'",
-    "crash/b17/openrlhf_raylet_actor_died_wrapped_potential_root_causes_2024.log":
-        "Ray's list of potential causes hard-wrapped at the terminal's width: `(3) ... SIGSEGV` starts on the"
-        " line below the words that hedge it, so it reads as a segfault",
 }
 
 

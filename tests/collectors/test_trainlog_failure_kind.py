@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from sessiontui.collectors.logtext import KIND_HINTS, clean, failure_kind, glued_exception, has_hint
+from sessiontui.collectors.logtext import (
+    KIND_HINTS,
+    clean,
+    failure_kind,
+    glued_exception,
+    has_hint,
+    terminal_wrap,
+    unwrap_terminal,
+)
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.tui.cli import main
 
@@ -961,3 +969,112 @@ def test_the_crash_message_is_the_exception_without_its_tags(tmp_path: Path) -> 
                    "[09c561ee-a44c-4795-967c-7183a83b3160] OSError: [Errno 28] No space left on device\n")
     (event,) = read_log(log).events
     assert event.message == "OSError: [Errno 28] No space left on device at step 7 (disk_full)"
+
+
+@pytest.mark.parametrize(("line", "cleaned"), [
+    ("**RuntimeError: CUDA out of memory.** Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total capacity)",
+     "RuntimeError: CUDA out of memory. Tried to allocate 1.71 GiB (GPU 0; 31.72 GiB total capacity)"),
+    ("**ERROR [06/09 11:05:25 d2.engine.train_loop]**: Exception during training:", "Exception during training:"),
+])
+def test_bold_opening_a_line_goes_where_it_closes_before_the_end(line: str, cleaned: str) -> None:
+    # a user bolds the part that matters of a pasted line (corpus crash/b18, a Detectron2 issue:
+    # detectron2/engine/train_loop.py `logger.exception("Exception during training:")`, then the
+    # traceback's exception line bolded): the exception line is read as one, its traceback closes
+    assert clean(line) == cleaned
+    banner = "*** JOB 1234 ON node01 CANCELLED AT 2024-01-01T10:00:00 DUE TO TIME LIMIT ***"
+    assert clean(banner) == banner and clean("**bold** and **more**") == "bold and **more**"
+    code = "`Trainer.fit` stopped: `max_epochs=3` reached."  # a tool's own backticks stay
+    assert clean(code) == code
+
+
+def test_a_bolded_exception_line_closes_its_traceback(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("Traceback (most recent call last):\n  File \"train_loop.py\", line 228, in run_step\n"
+                   "    losses.backward()\n**RuntimeError: CUDA out of memory.** Tried to allocate 1.71 GiB\n"
+                   "[06/09 11:05:25 d2.engine.hooks]: Total training time: 0:01:02 (0:00:00 on hooks)\n"
+                   "Traceback (most recent call last):\n  File \"kaist.py\", line 418, in <module>\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] == ["cuda_oom"]
+
+
+# NVIDIA/nccl src/transport/net_ib.cc ncclIbAsyncThreadMain: every InfiniBand async event but
+# connection setup is a WARN (`NET/IB : Got async event : %s` before 2.19, then `%s:%d Got
+# non-fatal async event: %s(%d)`, `GID table changed`, or `async fatal event ...` for the fatal
+# ones), the event named by libibverbs' ibv_event_type_str; NCCL goes on after the non-fatal ones.
+@pytest.mark.parametrize(("event", "kind"), [
+    ("Got async event : client reregistration", None),
+    ("Got async event : port active", None),
+    ("mlx5_0:1 Got non-fatal async event: SM change(13)", None),
+    ("mlx5_0:1 GID table changed", None),
+    ("Got async event : local catastrophic error", "nccl_error"),
+    ("Got async event : CQ error", "nccl_error"),
+    ("mlx5_0:1 async fatal event on QP (0x55d0): local access violation work queue error", "nccl_error"),
+    ("Got completion from peer 10.0.0.2<52731> with error 12, opcode 0, len 0, vendor err 129", "nccl_error"),
+])
+def test_nccls_warning_of_a_non_fatal_infiniband_event_is_no_failure(tmp_path: Path, event: str, kind: str | None) -> None:
+    line = f"gpu1:5021:5386 [0] transport/net_ib.cc:93 NCCL WARN NET/IB : {event}"
+    assert failure_kind(line) == kind
+    log = tmp_path / "train.log"
+    log.write_text("gpu1:5022:5377 [1] NCCL INFO comm 0x4438f540 rank 1 nranks 8 cudaDev 1 busId 52000 - Init COMPLETE"
+                   f"\n\n{line}\n\n")
+    crashes = [event.failure for event in read_log(log).events if event.kind == "crashed"]
+    assert crashes == ([kind] if kind else [])
+
+
+# SchedMD/slurm src/srun/srun.c: _terminate_job_step's `info("Terminating job step %u.%u", job_id,
+# step_id)` after a task failed or the job was cancelled, and _task_finish's `error("%s: %s %s: %s%s",
+# hosts, task_str, tasks, signal_str, core_str)` for tasks a signal ended (strsignal: `Terminated`).
+@pytest.mark.parametrize("first", [
+    "slurmstepd: error: *** STEP 32233190.0 ON nid01934 CANCELLED AT 2020-07-03T02:59:56 DUE TO TIME LIMIT ***",
+    "srun: error: nid01934: tasks 2,4-5,7: Terminated",
+    "srun: error: node925: task 0: Segmentation fault",
+])
+def test_sruns_job_step_after_a_failure_is_no_training_step(tmp_path: Path, first: str) -> None:
+    # corpus crash/b18: `srun: Terminating job step 32233190.0` read as step 32233190 was a job
+    # going on past its cancellation
+    log = tmp_path / "slurm-32233190.out"
+    log.write_text(f"step 7 loss 2.5\nsrun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n{first}\n"
+                   "srun: Terminating job step 32233190.0\nsrun: error: nid01935: tasks 8-15: Terminated\n")
+    snap = read_log(log)
+    want = "segfault" if "Segmentation" in first else "cancelled"
+    assert [event.failure for event in snap.events if event.kind == "crashed"] == [want]
+    assert (snap.step, snap.status) == (7, "crashed")
+    assert failure_kind("srun: error: nid01934: tasks 2,4-5,7: Terminated") == "cancelled"
+
+
+# Ray's raylet (ray-project/ray src/ray/raylet/node_manager.cc): `Worker unexpectedly exits with a
+# connection error code 2. End of file. There are some potential root causes. (1) The process is
+# killed by SIGKILL by OOM killer ... (2) ray stop --force is called. (3) The worker is crashed
+# unexpectedly due to SIGSEGV or other unexpected errors.`, as a terminal 149 columns wide showed it
+# (corpus crash/b17: tmux hard-wrapped it mid-word, a short line padded with blanks to the width).
+RAY_CAUSES = ("Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error"
+              " code 2. End of file. There are some potential root causes. (1) The process is killed by SIGKILL by"
+              " OOM killer due to high memory usage. (2) ray stop --force is called. (3) The worker is crashed"
+              " unexpectedly due to SIGSEGV or other unexpected errors.")
+
+
+def _hard_wrapped(text: str, width: int) -> str:
+    pieces = [text[i:i + width] for i in range(0, len(text), width)]
+    return "\n".join([*pieces[:-1], pieces[-1].ljust(width)])
+
+
+@pytest.mark.parametrize("width", [80, 120, 149, 200])
+def test_a_hedge_on_the_line_above_a_terminal_wrap_still_hedges(tmp_path: Path, width: int) -> None:
+    wrapped = _hard_wrapped(RAY_CAUSES, width)
+    assert unwrap_terminal(wrapped) == RAY_CAUSES
+    log = tmp_path / "train.log"
+    log.write_text(f"{wrapped}\n{_hard_wrapped(f'(raylet) A worker died. {RAY_CAUSES} [repeated 2x]', width)}\n")
+    assert [event.failure for event in read_log(log).events if event.kind == "crashed"] in ([], [None])
+
+
+def test_lines_of_one_shape_or_below_a_terminals_width_are_no_wrap() -> None:
+    # NCCL's `Init COMPLETE` lines (NVIDIA/nccl src/init.cc), one length each, and a table's rows
+    # start alike: records of one shape, not one line wrapped
+    info = "gpu1:5022:5377 [1] NCCL INFO comm 0x4438f540 rank 1 nranks 8 cudaDev 1 busId 52000 - Init COMPLETE"
+    table = "| " + "-" * 90 + " |"
+    assert terminal_wrap(table, table, None) is None and terminal_wrap("x" * 79, "y" * 79, None) is None
+    assert terminal_wrap(info, info.replace("5022:5377 [1]", "5024:5388 [3]"), None) is None
+    assert terminal_wrap("x" * 100, "ab", 100) == ("", 100) and terminal_wrap("x" * 100, "ab", None) is None
+    assert terminal_wrap("a" * 98 + "   ", "b" * 101, 101) is None  # a short line padded to the width
+    assert terminal_wrap("a" * 100 + " ", "b" * 101, 101) == (" ", 101)  # wrapped at a space
+    hedged = "If you are running out of memory, consider decreasing gpu_memory_utilization."
+    assert failure_kind(unwrap_terminal(_hard_wrapped(hedged * 2, 80))) is None
