@@ -63,6 +63,33 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 12 records, but the A100 table has 13 result rows (GPT-J 6B 4, LLaMA 7B 4,"
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
+    # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
+    "bench/b34/llama_print_timings_mainline_vs_pr_two_fences_leading_space_inf_sample.txt":
+        "first sight, not yet fixed: 4 records != 2",
+    "bench/b34/ollama_http_vs_ollama_reported_two_lines_plus_minus_ttft_ingestion_generation.txt":
+        "first sight, not yet fixed: 1 records != 2",
+    "bench/b34/guidellm_console_server_throughput_all_requests_mean_only_no_latency_table.txt":
+        "first sight, not yet fixed: refused (guidellm.console: benchmark `concurrent` without its output tokens per second, not stored)",
+    "bench/b34/optimum_benchmark_log_ansi_colored_isolated_main_process_prefix_report_llama70b_fbgemm.log":
+        "first sight, not yet fixed: refused (no result found)",
+    "bench/b34/ik_llama_cli_spec_pr_table_t_s_plus_minus_accept_rate_draft_stats_backticks.md":
+        "first sight, not yet fixed: 3 records != 9",
+    "bench/b34/llama_bench_user_comparison_table_baseline_vs_pr_plus_minus_t_s_cells_delta_column.md":
+        "first sight, not yet fixed: refused (no result found)",
+    "bench/b34/distributed_llama_pr_table_tokens_per_s_version_columns_this_pr_column.md":
+        "first sight, not yet fixed: 1 records != 4",
+    "bench/b35/ik_sweep_bench_table_between_fences_then_server_kv_cache_rm_print_timings_tid_dropped_rtx_pro_6000.md":
+        "first sight, not yet fixed: value 12.0 != 11.77",
+    "bench/b35/llama_bench_quoted_reply_html_snippet_then_pipe_less_table_dash_rule_threads_sweep_dsr1_q8.md":
+        "first sight, not yet fixed: 11 records != 12",
+    "bench/b35/ik_llama_cli_rpc_backtick_wrapped_command_and_print_timings_0_02_tok_s_two_runs.md":
+        "first sight, not yet fixed: 2 records != 1",
+    "bench/b35/markdown_table_metric_rows_cold_start_vs_cache_hit_columns_units_in_cells_improvement_column_lmcache.md":
+        "first sight, not yet fixed: 1 records != 2",
+    "bench/b35/llama_bench_ik_details_fold_baseline_vs_pr_tables_tg64_at_pp512_gp_tests_r1_iq2_k_r4_a6000.md":
+        "first sight, not yet fixed: 4 records != 8",
+    "bench/b35/llama_bench_arm_mainline_rows_no_header_leading_space_no_pipe_then_ik_table_repacked_line_dsr1.md":
+        "first sight, not yet fixed: 3 records != 4",
 }
 
 

@@ -18,6 +18,37 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
+    # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
+    "b41/llamafactory_kto_lora_ray_train_worker_prefix_ansi_rich_tables_finished.log":
+        "first sight, not yet fixed: loss=None (want 0.4875), grad_norm=None (want 3.454695224761963), lr=None (want 2.958631979685156e-08)",
+    "b41/unsloth_notebook_mistral_grpo_banner_sample_prints_trainoutput_only.log":
+        "first sight, not yet fixed: total=5 (want 250)",
+    "b41/llmc_style_modded_nanogpt_adamw_baseline_s_trl_tel_lines.log":
+        "first sight, not yet fixed: step=None (want 9536)",
+    "b41/wordplay_ezpz_ddp_step_loss_mfu_lines_wandb_run_summary.log":
+        "first sight, not yet fixed: lr=None (want 0.0006), val_loss=None (want 3.97037)",
+    "b41/nemo_gke_lightning_bar_10_of_10_fit_stopped_max_steps_pod_exiting.log":
+        "first sight, not yet fixed: status='running' (want 'finished')",
+    "b41/nemo_slurm_tail_f_scheduler_block_bar_7_of_15_global_step_5.log":
+        "first sight, not yet fixed: total=None (want 15)",
+    "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
+        "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
+    "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
+        "first sight, not yet fixed: total=None (want 768), status='crashed' (want 'finished')",
+    "b42/unsloth_sft_two_runs_wandb_offline_summary_chinese_info.log":
+        "first sight, not yet fixed: loss=0.62473 (want 0.0015)",
+    "b42/detectron2_ansi_config_dump_iter_1979_then_eval_copypaste.log":
+        "first sight, not yet fixed: total=None (want 111000)",
+    "b42/custom_hparam_search_config_dict_prefix_epoch_of_30_test_acc.log":
+        "first sight, not yet fixed: epoch=None (want 7), loss=None (want 38.8265)",
+    "b42/hf_trainer_pytorch_xla_tpu_worker_prefix_train_metrics_only.log":
+        "first sight, not yet fixed: status='running' (want 'finished')",
+    "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
+        "first sight, not yet fixed: total=4 (want 100)",
+    "b42/custom_mnist_notebook_epoch_header_1based_lines_0based_lr_decay.log":
+        "first sight, not yet fixed: loss=0.22132232775290808 (want 0.22455617488796512), val_loss=None (want 0.22132232775290808)",
+    "b42/custom_ppo_lora_step_avg_loss_acc_end_of_epoch_ansi_health.log":
+        "first sight, not yet fixed: epoch=None (want 2)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",
