@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from functools import lru_cache
 
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 from sessiontui.collectors.trainlog.vocabulary import (
@@ -169,6 +170,7 @@ def value_in_units(raw: str, unit: str, key: str) -> float | None:
     return value
 
 
+@lru_cache(maxsize=4096)  # a pure function of a name, asked for every pair of every line
 def _known(key: str) -> bool:
     """Whether the vocabulary recognises a key (it renames it, or it is a lexicon name or alias
     after its validation prefix: `val ppl`)."""
@@ -176,6 +178,7 @@ def _known(key: str) -> bool:
     return name != plain_name(key) or canonical(name.removeprefix("val_")) in LEXICON
 
 
+@lru_cache(maxsize=4096)  # a pure function of the printed key: a log prints its few keys on every line
 def _named_part(key: str, glued_equals: bool) -> str | None:
     """The words of a matched key that name the figure: a `key=value` name is one word
     (`updates/sec perplexity=27.7`); prose before a known name drops (`Decaying learning rate
