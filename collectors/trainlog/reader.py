@@ -140,8 +140,11 @@ def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
     cells = _cells(text, header=True)
-    least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
-    if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+    if not cells or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+        return None
+    # the vocabulary last: most lines fail the cheap tests, and their first words would crowd its cache
+    least = MIN_COLUMNS - (len(cells) == MIN_COLUMNS - 1 and canonical(cells[0]) in ("step", "epoch"))
+    if len(cells) < least:
         return None
     return [_SHARE.sub("", cell) for cell in cells]
 
