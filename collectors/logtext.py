@@ -531,6 +531,8 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
     r"|(?:^|\s)W (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+# Every form above is spelled with one of these (a substring scan spares most lines the regex's backtracking).
+_NOT_AN_ERROR_WORDS = ("W", "DEBUG", "TRACE", "NCCL INFO")
 # A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
 # `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
 # (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
@@ -650,7 +652,8 @@ def is_xid_report(line: str) -> bool:
 
 def is_warning(raw: str) -> bool:
     """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
-    return bool(_NOT_AN_ERROR.search(ANSI.sub("", raw) if "\x1b" in raw else raw))
+    text = ANSI.sub("", raw) if "\x1b" in raw else raw
+    return any(word in text for word in _NOT_AN_ERROR_WORDS) and bool(_NOT_AN_ERROR.search(text))
 
 
 def is_crash_line(text: str, raw: str) -> bool:
