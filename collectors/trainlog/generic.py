@@ -301,7 +301,10 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text):
         return None
-    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
+    text = _GLUED_NAME.sub(_unglued, text)
+    if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
+        text = _SLASHED.sub(_unslashed, text)
+    text = _BRACKETED.sub(_unbracketed, text)
     if "(" in text:
         text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)
