@@ -436,11 +436,13 @@ class LineReader:
             # before its first evaluation) leave no trace of which column went blank: only the
             # first cell, the row's position, is sure of its column
             columns, cells = columns[:1], cells[:1]
+        if len(cells) != len(columns):  # no row of this table (most lines under a header): no cell read
+            return None
         figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
         numeric = [figure is not None for figure in figures]
         blank = cells.count("")  # a CSV row leaves what was not logged with it empty (Lightning's
         # metrics.csv: `0,,99,,0.612,,`, lightning/fabric/loggers/csv_logs.py `csv.DictWriter`)
-        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - blank - 1):
+        if sum(numeric) < max(1, len(cells) - blank - 1):
             return None
         metrics: dict[str, float] = {}
         epoch = step = None
