@@ -108,7 +108,9 @@ def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
     split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
-    head = (text[:bar.start()] if bar else text).strip().translate(_BOX_RULES)
+    head = (text[:bar.start()] if bar else text).strip()
+    if not head.isascii():  # box rules are not ASCII: most lines skip the per-character translation
+        head = head.translate(_BOX_RULES)
     if (head[:1] == "|" and head[-1:] == "|") or head.count(" | ") >= MIN_COLUMNS - 1:
         # a Markdown table row, `| Step | Training Loss |`, or without its outer pipes (a notebook's
         # table copied as GitHub renders it: `Step | Training Loss | reward`), or drawn in box
