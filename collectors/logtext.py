@@ -177,6 +177,8 @@ KIND_HINTS = (
     "find an engine", "cuda unknown", "low on resource", "</torch_", "heartbeat")
 HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fatal", "interrupt",
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
+# The hints a line is scanned for: one that holds another (`cuda error` holds `error`) adds nothing.
+_SCANNED_HINTS = tuple(hint for hint in dict.fromkeys(HINTS) if not any(other in hint for other in HINTS if other != hint))
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -310,7 +312,7 @@ def unwrap_terminal(text: str) -> str:
 def has_hint(text: str) -> bool:
     """Whether a block may hold a failure line (a handful of fast substring scans)."""
     lowered = text.lower()
-    return any(hint in lowered for hint in HINTS)
+    return any(hint in lowered for hint in _SCANNED_HINTS)
 
 
 def is_progress_bar(line: str) -> bool:
@@ -587,6 +589,8 @@ _MORE_KINDS = (("nccl_error", re.compile(r"NCCL communicator was aborted")),
 _NOT_AN_ERROR = re.compile(
     r"(?:^|[\s\[|(-])(?:DEBUG|TRACE|WARN(?:ING)?)\b|^\s*\[?W\d{4} |\bNCCL INFO\b"
     r"|(?:^|\s)W (?:[\w.-]+/|https?://)*[\w.-]+\.(?:cc|cpp|h|py):\d+\]|\b[A-Z]\w*Warning:")
+# Every form above is spelled with one of these (a substring scan spares most lines the regex's backtracking).
+_NOT_AN_ERROR_WORDS = ("W", "DEBUG", "TRACE", "NCCL INFO")
 # A Python logger's WARNING level (`| WARNING | fairseq.trainer |`, ` - WARNING - `,
 # `WARNING:name:`, `[WARNING]`): a trainer that logs an OOM as a warning caught it and goes on
 # (fairseq's `OOM: Ran out of memory with exception: CUDA out of memory ...` then `attempting to
@@ -706,7 +710,8 @@ def is_xid_report(line: str) -> bool:
 
 def is_warning(raw: str) -> bool:
     """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
-    return bool(_NOT_AN_ERROR.search(ANSI.sub("", raw) if "\x1b" in raw else raw))
+    text = ANSI.sub("", raw) if "\x1b" in raw else raw
+    return any(word in text for word in _NOT_AN_ERROR_WORDS) and bool(_NOT_AN_ERROR.search(text))
 
 
 def is_crash_line(text: str, raw: str) -> bool:
@@ -716,7 +721,7 @@ def is_crash_line(text: str, raw: str) -> bool:
     kind and is not logged as a warning or NCCL's information (the error that follows those
     raises the crash, which still takes their kind)."""
     lowered = text.lower()
-    if not any(hint in lowered for hint in HINTS):  # most lines: substring scans, no regex (10x less)
+    if not any(hint in lowered for hint in _SCANNED_HINTS):  # most lines: substring scans, no regex (10x less)
         return False
     if CRASH_LINE.search(text):
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")

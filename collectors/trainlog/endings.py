@@ -115,10 +115,12 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     ("train_runtime", r"^\s*train_runtime\s+=?\s*[\d:.]+\s*$", "  train_runtime            = 0:10:00.12"),
 )
 ROWS = tuple((marker, re.compile(pattern, re.IGNORECASE), example) for marker, pattern, example in _ROWS)
+# Any row's marker, in one scan: most lines hold none and skip the rows one by one.
+_ANY_MARKER = re.compile("|".join(re.escape(marker) for marker in dict.fromkeys(marker for marker, _, _ in _ROWS)))
 
 
 def says_run_ended(text: str) -> bool:
     """Whether a cleaned line says the run is over (any row's marker occurs and its pattern
     matches), indented or not (a paste set as a Markdown indented block)."""
     text = text.lstrip()
-    return any(marker in text and pattern.search(text) for marker, pattern, _ in ROWS)
+    return bool(_ANY_MARKER.search(text)) and any(marker in text and pattern.search(text) for marker, pattern, _ in ROWS)

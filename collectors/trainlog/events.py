@@ -126,7 +126,7 @@ class FailureWatcher:
         if TRACEBACK in text or is_frame_line(text):  # a tail may start inside a traceback
             self._traceback_lines = 1
             return None
-        if any(text.startswith(chained) for chained in CHAINED):
+        if text.startswith(CHAINED):
             return None
         if is_exception_line(text) or (is_crash_line(text, raw) and not (
                 warned and not CRASH_LINE.search(text))):

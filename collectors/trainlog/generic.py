@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from functools import lru_cache
 
 from sessiontui.collectors.trainlog.readings import Reading, add_metric, from_pairs, to_float
 from sessiontui.collectors.trainlog.vocabulary import (
@@ -173,6 +174,7 @@ def value_in_units(raw: str, unit: str, key: str) -> float | None:
     return value
 
 
+@lru_cache(maxsize=4096)  # a pure function of a name, asked for every pair of every line
 def _known(key: str) -> bool:
     """Whether the vocabulary recognises a key (it renames it, or it is a lexicon name or alias
     after its validation prefix: `val ppl`)."""
@@ -180,6 +182,7 @@ def _known(key: str) -> bool:
     return name != plain_name(key) or canonical(name.removeprefix("val_")) in LEXICON
 
 
+@lru_cache(maxsize=4096)  # a pure function of the printed key: a log prints its few keys on every line
 def _named_part(key: str, glued_equals: bool) -> str | None:
     """The words of a matched key that name the figure: a `key=value` name is one word
     (`updates/sec perplexity=27.7`); prose before a known name drops (`Decaying learning rate
@@ -302,7 +305,10 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text):
         return None
-    text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
+    text = _GLUED_NAME.sub(_unglued, text)
+    if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
+        text = _SLASHED.sub(_unslashed, text)
+    text = _BRACKETED.sub(_unbracketed, text)
     if "(" in text:
         text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)

@@ -114,7 +114,9 @@ def _cells(text: str, header: bool = False) -> list[str]:
     """A line's cells, without a progress bar drawn after them (Ultralytics `640: 100%|...`):
     split at tabs when it has them, at commas when no cell holds a space, else at runs of spaces (a header) or any space (a row)."""
     bar = _BAR_AT.search(text)
-    head = (text[:bar.start()] if bar else text).strip().translate(_BOX_RULES)
+    head = (text[:bar.start()] if bar else text).strip()
+    if not head.isascii():  # box rules are not ASCII: most lines skip the per-character translation
+        head = head.translate(_BOX_RULES)
     if (head[:1] == "|" and head[-1:] == "|") or head.count(" | ") >= MIN_COLUMNS - 1:
         # a Markdown table row, `| Step | Training Loss |`, or without its outer pipes (a notebook's
         # table copied as GitHub renders it: `Step | Training Loss | reward`), or drawn in box
@@ -146,8 +148,11 @@ def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
     cells = _cells(text, header=True)
-    least = MIN_COLUMNS - (bool(cells) and canonical(cells[0]) in ("step", "epoch"))
-    if len(cells) < least or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+    if not cells or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+        return None
+    # the vocabulary last: most lines fail the cheap tests, and their first words would crowd its cache
+    least = MIN_COLUMNS - (len(cells) == MIN_COLUMNS - 1 and canonical(cells[0]) in ("step", "epoch"))
+    if len(cells) < least:
         return None
     return [_SHARE.sub("", cell) for cell in cells]
 
@@ -470,11 +475,13 @@ class LineReader:
             # before its first evaluation) leave no trace of which column went blank: only the
             # first cell, the row's position, is sure of its column
             columns, cells = columns[:1], cells[:1]
+        if len(cells) != len(columns):  # no row of this table (most lines under a header): no cell read
+            return None
         figures = [_ROW_CELL.fullmatch(cell) for cell in cells]
         numeric = [figure is not None for figure in figures]
         blank = cells.count("")  # a CSV row leaves what was not logged with it empty (Lightning's
         # metrics.csv: `0,,99,,0.612,,`, lightning/fabric/loggers/csv_logs.py `csv.DictWriter`)
-        if len(cells) != len(columns) or sum(numeric) < max(1, len(cells) - blank - 1):
+        if sum(numeric) < max(1, len(cells) - blank - 1):
             return None
         metrics: dict[str, float] = {}
         epoch = step = None

@@ -148,6 +148,7 @@ _SPELLINGS = {spelling: name for name, spellings in LEXICON.items() for spelling
 FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ `loss` (89)
 
 
+@lru_cache(maxsize=4096)  # a pure function of a name; a log repeats its few names on every line
 def plain_name(key: str) -> str:
     """A tool's key in the snapshot's spelling, without aliasing."""
     key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
@@ -201,6 +202,7 @@ def canonical(key: str) -> str:
     return found
 
 
+@lru_cache(maxsize=4096)  # a pure function of a name, asked again for every record
 def running_mean(key: str) -> bool:
     """Whether a tool's key names a running mean (`average_loss`, `loss_avg`, `loss (mean)`, DeepSpeed's
     `RunningAvgSamplesPerSec`), not the step's figure."""
