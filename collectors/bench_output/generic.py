@@ -633,7 +633,8 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
             continue
         if _is_average(lines, result.first):
             headline = _headline(result.readings)
-            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first):
+            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first) \
+                    and not _prints_label(lines, kept[-1], lines[result.first]):
                 kept.pop()
         kept.append(result)
     return kept
@@ -651,6 +652,18 @@ def _without_sweep_total(results: list[_Result]) -> list[_Result]:
 
 
 _SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
+
+
+_LABEL = re.compile(r"[^:=|\d]*")
+
+
+def _prints_label(lines: list[str], result: _Result, line: str) -> bool:
+    """Whether a result prints a line of the same label as `line` (`Average TTFT:` in each run's
+    block of a table with a column per run): then each prints its own mean, not one of the other."""
+    label = _LABEL.match(clean(line).strip())
+    words = label[0].strip().lower() if label else ""
+    return bool(words) and any((m := _LABEL.match(clean(other).strip())) and m[0].strip().lower() == words
+                               for other in lines[result.first : result.last + 1])
 
 
 def _is_average(lines: list[str], first: int) -> bool:

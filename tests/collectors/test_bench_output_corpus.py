@@ -84,8 +84,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: 11 records != 12",
     "bench/b35/ik_llama_cli_rpc_backtick_wrapped_command_and_print_timings_0_02_tok_s_two_runs.md":
         "first sight, not yet fixed: 2 records != 1",
-    "bench/b35/markdown_table_metric_rows_cold_start_vs_cache_hit_columns_units_in_cells_improvement_column_lmcache.md":
-        "first sight, not yet fixed: 1 records != 2",
     "bench/b35/llama_bench_ik_details_fold_baseline_vs_pr_tables_tg64_at_pp512_gp_tests_r1_iq2_k_r4_a6000.md":
         "first sight, not yet fixed: 4 records != 8",
     "bench/b35/llama_bench_arm_mainline_rows_no_header_leading_space_no_pipe_then_ik_table_repacked_line_dsr1.md":
