@@ -24,3 +24,17 @@ def test_trials_then_their_average_line_still_read_as_the_average() -> None:
     # the rule the one above must not break: `Average of eval rate:` after the trials' `eval rate:` lines
     text = "eval rate: 19.0 tokens/s\neval rate: 19.4 tokens/s\nAverage of eval rate: 19.2 tokens/s\n"
     assert [r.value for r in read_benchmark_output(text).records] == [19.2]
+
+
+def test_a_users_sentence_beside_a_short_question_above_a_sweep_table_is_no_result_of_its_own() -> None:
+    # ikawrakow/ik_llama.cpp discussions/586 (real lines): the rate the user saw, said in a sentence under a
+    # question too short to be one, then llama-sweep-bench's table (examples/sweep-bench/sweep-bench.cpp's header)
+    text = ("Is this related to #451 ?\n"
+            "I am running DeepSeek-R1-V3-0324-IQ4_K_R4 (ubergarm's Q4) quant and while the token generation is"
+            " decent (i have seen 12 tps at 0, around 66% when it goes to)\n\n"
+            "|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |\n"
+            "|-------|--------|--------|----------|----------|----------|----------|\n"
+            "|  8192 |   2048 |      0 |   65.721 |   124.65 |  173.995 |    11.77 |\n"
+            "|  8192 |   2048 |   8192 |   69.385 |   118.07 |  190.416 |    10.76 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(11.77, 124.65), (10.76, 118.07)]
