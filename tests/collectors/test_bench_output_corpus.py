@@ -82,8 +82,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: 11 records != 12",
     "bench/b35/ik_llama_cli_rpc_backtick_wrapped_command_and_print_timings_0_02_tok_s_two_runs.md":
         "first sight, not yet fixed: 2 records != 1",
-    "bench/b35/llama_bench_ik_details_fold_baseline_vs_pr_tables_tg64_at_pp512_gp_tests_r1_iq2_k_r4_a6000.md":
-        "first sight, not yet fixed: 4 records != 8",
     "bench/b35/llama_bench_arm_mainline_rows_no_header_leading_space_no_pipe_then_ik_table_repacked_line_dsr1.md":
         "first sight, not yet fixed: 3 records != 4",
 }

@@ -1,5 +1,5 @@
-"""Rules for results users paste around a tool's output: a table with a column per run, prose above it, and a
-figure quoted back in the user's own words."""
+"""Rules for outputs pasted into discussion threads: a table with a column per run, a user's sentence beside a
+tool's table, a fork's own test names, a figure quoted back in the user's own words."""
 
 from __future__ import annotations
 
@@ -38,3 +38,16 @@ def test_a_users_sentence_beside_a_short_question_above_a_sweep_table_is_no_resu
             "|  8192 |   2048 |   8192 |   69.385 |   118.07 |  190.416 |    10.76 |\n")
     records = read_benchmark_output(text).records
     assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(11.77, 124.65), (10.76, 118.07)]
+
+
+def test_ik_llama_benchs_gp_test_is_generation_at_the_prompts_depth() -> None:
+    # ikawrakow/ik_llama.cpp examples/llama-bench/llama-bench.cpp: TEST_KIND_GP's label `tg%d@pp%d` (n_gen, n_prompt),
+    # its t/s counting generated tokens only; row from ik_llama.cpp pull/283 (real)
+    header = ("| model                          |       size |     params | backend    | ngl |          test |"
+              "              t/s |\n| ------------------------------ | ---------: | ---------: | ---------- | --: |"
+              " ------------: | ---------------: |\n")
+    row = "| deepseek2 671B IQ2_K_R4 - 2.375 bpw | 226.00 GiB |   672.05 B | CUDA       |  63 | {} | {} |\n"
+    text = header + row.format("pp512", "105.50 ± 0.62") + row.format("tg64@pp512", "10.31 ± 0.00")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.output_len, r.figures.get("n_depth")) for r in records] == [
+        ("prompt_tok_s", 105.5, None, None), ("output_tok_s", 10.31, 64, 512.0)]
