@@ -666,6 +666,20 @@ def _prints_label(lines: list[str], result: _Result, line: str) -> bool:
                                for other in lines[result.first : result.last + 1])
 
 
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _quoted_back(result: _Result, lines: list[str], rows: frozenset[int]) -> bool:
+    """Whether a one-line result (not a table row, not a logged line) only repeats two or more
+    figures an earlier line printed together: the user quoting the tool's line back (`i get this
+    **66199.41 ms per token, 0.02 tokens per second**` under llama-cli's `eval time` line)."""
+    if result.first != result.last or result.first in rows or result.logged:
+        return False
+    said = _FIGURE.findall(clean(lines[result.first]))
+    return len(said) >= 2 and any(set(said) <= set(_FIGURE.findall(clean(line)))
+                                  for line in lines[: result.first])
+
+
 def _is_average(lines: list[str], first: int) -> bool:
     """Whether a result is the tool's own average: its line says so, or it is the first under a
     summary heading (`=== summary [narrative] (n=5) ===`)."""
@@ -835,6 +849,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
     results = _without_sweep_total(_averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)),
                                              lines))
+    results = [result for result in results if not _quoted_back(result, lines, rows)]
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(
         itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}

@@ -80,8 +80,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: 1 records != 4",
     "bench/b35/llama_bench_quoted_reply_html_snippet_then_pipe_less_table_dash_rule_threads_sweep_dsr1_q8.md":
         "first sight, not yet fixed: 11 records != 12",
-    "bench/b35/ik_llama_cli_rpc_backtick_wrapped_command_and_print_timings_0_02_tok_s_two_runs.md":
-        "first sight, not yet fixed: 2 records != 1",
     "bench/b35/llama_bench_arm_mainline_rows_no_header_leading_space_no_pipe_then_ik_table_repacked_line_dsr1.md":
         "first sight, not yet fixed: 3 records != 4",
 }

@@ -51,3 +51,24 @@ def test_ik_llama_benchs_gp_test_is_generation_at_the_prompts_depth() -> None:
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value, r.output_len, r.figures.get("n_depth")) for r in records] == [
         ("prompt_tok_s", 105.5, None, None), ("output_tok_s", 10.31, 64, 512.0)]
+
+
+def test_a_users_line_quoting_a_tools_figures_back_is_no_second_run() -> None:
+    # ikawrakow/ik_llama.cpp pull/480 (real lines): the rate the user got elsewhere, llama-cli's llama_print_timings
+    # (src/llama.cpp's `eval time = %10.2f ms / %5d runs   (%8.2f ms per token, %8.2f tokens per second)`), then
+    # the user's bold quote of its eval line
+    timings = ("with the same -ot and compareable settings on llama.cpp i am running with around 7.4T/s\n\n"
+               "llama_print_timings: prompt eval time =   70116.00 ms /   220 tokens (  318.71 ms per token,"
+               "     3.14 tokens per second)\n"
+               "llama_print_timings:        eval time =  132398.81 ms /     2 runs   (66199.41 ms per token,"
+               "     0.02 tokens per second)\n")
+    quote = "\ni get this **66199.41 ms per token,     0.02 tokens per second**\n"
+    records = read_benchmark_output(timings + quote).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(0.02, 3.14)]
+
+
+def test_a_second_run_sharing_some_figures_with_the_first_is_still_a_run() -> None:
+    # the rule above must not swallow a run that repeats only part of the line before (`100 runs`, `10.00 ms`)
+    line = "llama_print_timings:        eval time =  {} ms /   100 runs   (   10.00 ms per token,   {} tokens per second)\n"
+    text = line.format("1000.00", "100.00") + "\n" + line.format("1250.00", "80.00")
+    assert [r.value for r in read_benchmark_output(text).records] == [100.0, 80.0]
