@@ -178,7 +178,8 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
     below a known one's (Ollama's `--verbose` lines, then a llama-bench table, or the other way
     round). A heading standing alone as its paragraph (llama.cpp's `draft:` over a blank line)
     opens the known tool's own sections (its draft model's timings), so nothing after it is read.
-    A result that repeats a known record's figure, or a server's periodic log, is not another."""
+    A result that repeats a known record's figure, or a server's periodic log, is not another, nor
+    is a rate in a user's sentence beside other lines (`i have seen 12 tps at 0` under a question)."""
     figures = {round(value, 2) for record in known for value in (record.value or 0.0, *record.figures.values())}
     found: list[Record] = []
     for paragraph in _PARAGRAPH.split(text):
@@ -186,7 +187,8 @@ def _other_tools_results(text: str, known: list[Record]) -> list[Record]:
             break
         if _claimed(paragraph) or _is_prose(paragraph):
             continue
-        found.extend(record for record in generic.parse(paragraph, [], prompt_only=False)
+        words = "\n".join("" if _is_sentence(line.strip()) else line for line in paragraph.split("\n"))
+        found.extend(record for record in generic.parse(words, [], prompt_only=False)
                      if not (record.source_format or "").endswith(_SERVER_LOG)
                      and round(record.value or 0.0, 2) not in figures)
     return found

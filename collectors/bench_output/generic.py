@@ -633,7 +633,8 @@ def _averaged(results: list[_Result], lines: list[str]) -> list[_Result]:
             continue
         if _is_average(lines, result.first):
             headline = _headline(result.readings)
-            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first):
+            while kept and headline in kept[-1].readings and not _is_average(lines, kept[-1].first) \
+                    and not _prints_label(lines, kept[-1], lines[result.first]):
                 kept.pop()
         kept.append(result)
     return kept
@@ -651,6 +652,32 @@ def _without_sweep_total(results: list[_Result]) -> list[_Result]:
 
 
 _SUMMARY_HEADING = re.compile(r"[-=#*]{3,}.*\b(?:summary|averages?)\b", re.IGNORECASE)
+
+
+_LABEL = re.compile(r"[^:=|\d]*")
+
+
+def _prints_label(lines: list[str], result: _Result, line: str) -> bool:
+    """Whether a result prints a line of the same label as `line` (`Average TTFT:` in each run's
+    block of a table with a column per run): then each prints its own mean, not one of the other."""
+    label = _LABEL.match(clean(line).strip())
+    words = label[0].strip().lower() if label else ""
+    return bool(words) and any((m := _LABEL.match(clean(other).strip())) and m[0].strip().lower() == words
+                               for other in lines[result.first : result.last + 1])
+
+
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _quoted_back(result: _Result, lines: list[str], rows: frozenset[int]) -> bool:
+    """Whether a one-line result (not a table row, not a logged line) only repeats two or more
+    figures an earlier line printed together: the user quoting the tool's line back (`i get this
+    **66199.41 ms per token, 0.02 tokens per second**` under llama-cli's `eval time` line)."""
+    if result.first != result.last or result.first in rows or result.logged:
+        return False
+    said = _FIGURE.findall(clean(lines[result.first]))
+    return len(said) >= 2 and any(set(said) <= set(_FIGURE.findall(clean(line)))
+                                  for line in lines[: result.first])
 
 
 def _is_average(lines: list[str], first: int) -> bool:
@@ -822,6 +849,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
     results = _without_sweep_total(_averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)),
                                              lines))
+    results = [result for result in results if not _quoted_back(result, lines, rows)]
     firsts = {result.first for result in results}
     offsets = {index: offset for index, offset in enumerate(
         itertools.accumulate((len(line) + 1 for line in lines), initial=0)) if index in firsts}

@@ -35,7 +35,9 @@ FORMATS = (
 # Text only these outputs print: one without a complete result is not read another way. (A
 # `| model |` header is not one: other engines print llama-bench-style tables under it.)
 MARKERS = re.compile(r"S_TG t/s|build_commit,|print_timing:|n_drafted|seconds, speed:")
-_TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*d\s*(\d+))?$")
+# a test: `pp512`, `tg128`, `pp512+tg128`, mainline's depth test `tg128 @ d512` and ik_llama.cpp's `-gp`
+# test `tg64@pp512` (generation after a 512-token prompt: the same depth)
+_TEST = re.compile(r"^(?:pp\s*(\d+))?\s*\+?\s*(?:tg\s*(\d+))?(?:\s*@\s*(?:d|pp)\s*(\d+))?$")
 _REPACKED = re.compile(r"\s*=+ Repacked \d+ tensors")  # ik_llama.cpp's `-rtr 1` loader line
 _MEAN_STD = re.compile(r"\d[\d.]*\s*±\s*\d[\d.]*")
 _BUILD = re.compile(r"build:\s*([0-9a-f]+) *\((\d+)\)")
