@@ -224,6 +224,10 @@ def _fits(cells: list[str], header: list[str]) -> bool:
     return len(header) // 2 < len(cells) <= len(header)
 
 
+# a cell that prints a value of its own (`sample time = 0.00 ms / 1 runs (0.00 ms per token`): a reading, never a column name
+_LABELLED_VALUE = re.compile(r"[=:]\s*[-+]?\d[\d.,]*\s*[A-Za-z%/]")
+
+
 def _csv_as_rows(text: str) -> str:
     """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
     header of names, then rows of as many cells; rows keyed by a name read as `| name | value
@@ -232,7 +236,8 @@ def _csv_as_rows(text: str) -> str:
     index, changed = 0, False
     while index + 1 < len(lines):
         header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
-        if not (header and _fits(row, header) and not any(VALUE.fullmatch(c) for c in header)
+        if not (header and _fits(row, header) and not any(VALUE.fullmatch(c) or _LABELLED_VALUE.search(c)
+                                                          for c in header)
                 and any(VALUE.fullmatch(cell) for cell in row[1:])):
             index += 1
             continue

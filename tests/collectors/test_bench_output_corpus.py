@@ -64,8 +64,6 @@ KNOWN_MISSES: dict[str, str] = {
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "bench/b34/llama_print_timings_mainline_vs_pr_two_fences_leading_space_inf_sample.txt":
-        "first sight, not yet fixed: 4 records != 2",
     "bench/b34/ollama_http_vs_ollama_reported_two_lines_plus_minus_ttft_ingestion_generation.txt":
         "first sight, not yet fixed: 1 records != 2",
     "bench/b34/guidellm_console_server_throughput_all_requests_mean_only_no_latency_table.txt":
