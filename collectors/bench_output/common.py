@@ -48,6 +48,9 @@ _WRAPPED_ROW = re.compile(r"(?m)^([ \t]*\|[^\n]*[^|\s])[ \t]*\n[ \t]+(\|[^\n]*\|
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
+_ASCII_PLUS_MINUS = re.compile(r"(?<=[\d%] )\+/-(?= \.?\d)|(?<=[\d%])\+/-(?=\.?\d)")
+
+
 def to_text(data: str | bytes) -> str:
     """Text with CRLF, carriage-return redraws, ANSI colours, rank prefixes and a quoting prefix
     every line shares (a paste kept in shell comments or a Markdown quote) made plain, a tab
@@ -61,6 +64,8 @@ def to_text(data: str | bytes) -> str:
     if "\t" in text:
         text = _INNER_TAB.sub(_spaces, text)
     text = text.removeprefix("\ufeff").replace("\xa0", " ")
+    if "+/-" in text:  # a spread typed in ASCII (`105.09 +/- 0.56 t/s`, `76.8% +/- 0.0%`)
+        text = _ASCII_PLUS_MINUS.sub("±", text)
     text = _NOISE.sub("", _WRAPPING.sub("", text))
     if mark := paste_mark(text):  # srun's `0: ` task labels on every line
         text = mark.sub("", text)

@@ -184,7 +184,7 @@ def _runs_in_columns(text: str) -> str:
         while rule and end < len(lines) and BARS.search(lines[end]):
             end += 1
         rows = [row_cells(line) for line in lines[index + 2 : end]]
-        keyed = cells and (cells[0].lower() in KEY_COLUMNS or (not cells[0] and _figures_by_row(cells, rows)))
+        keyed = cells and (cells[0].lower() in KEY_COLUMNS or _figures_by_row(cells, rows))
         if not (keyed and len(runs) >= 2 and rule):
             out.append(lines[index])
             index += 1
@@ -197,8 +197,9 @@ def _runs_in_columns(text: str) -> str:
 
 
 def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
-    """Whether a table under a blank corner cell (` | | not wired | wired`) names its figures
-    by row (`prompt (16 toks) | 2.35 toks/sec`) and its columns by no figure's name: runs."""
+    """Whether a table names its figures by row (`prompt (16 toks) | 2.35 toks/sec`, llama-bench's
+    `pp2048`; a number keys a setting) and its columns by no figure's name: runs, whether its
+    corner cell is blank (` | | not wired | wired`) or names the rows (`| test | baseline | PR |`)."""
     def known(label: str, unit: str = "") -> bool:
         return name_of(label, unit)[0] != slug(label)
 
@@ -207,7 +208,7 @@ def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
         return (value[3] or "") if value else ""
 
     return bool(rows) and len(header) > 1 and not any(known(cell) for cell in header[1:]) and all(
-        len(row) == len(header) and known(row[0], unit(row[1])) for row in rows)
+        len(row) == len(header) and not VALUE.fullmatch(row[0]) and known(row[0], unit(row[1])) for row in rows)
 
 
 def _csv_cells(line: str) -> list[str]:

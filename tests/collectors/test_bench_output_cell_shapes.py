@@ -23,3 +23,35 @@ def test_a_timings_line_with_an_inf_rate_is_no_csv_header() -> None:
     )
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["prompt_tok_s"]) == (55.12, 66.27)
+
+
+def test_a_spread_typed_as_ascii_plus_minus_reads_as_its_mean() -> None:
+    # the real rows of a speculative-decoding table (ikawrakow/ik_llama.cpp#2081): `62.6 +/- 0.1`
+    # is `62.6 ± 0.1` typed in ASCII, beside a `76.8% +/- 0.0%` acceptance cell
+    text = (
+        "| Prompt | Variant | t/s | Accept rate | Draft stats |\n|---|---:|---:|---:|---|\n"
+        "| code | baseline | 26.58 | N/A | - |\n"
+        "| code | mtp | 62.6 +/- 0.1 | 76.8% +/- 0.0% | `mtp: drafts 266/302, tokens 696/906` |\n"
+        "| code | draft | 32.3 +/- 2.3 | 26.5% +/- 4.0% | `draft: drafts 220/516, tokens 482/1546` |\n"
+    )
+    assert [r.value for r in read_benchmark_output(text).records] == [26.58, 62.6, 32.3]
+
+
+def test_a_table_of_llama_bench_tests_by_row_holds_one_run_per_column() -> None:
+    # a user's comparison (ggml-org/llama.cpp#25635): llama-bench's tests name the rows, the builds
+    # compared name the columns, a delta column beside them; each build is a run
+    text = (
+        "| test   | baseline 3f08ef2c5 | PR de97e22f6    | delta   |\n"
+        "|--------|--------------------|-----------------|---------|\n"
+        "| pp2048 | 105.09 +/- 0.56 t/s| 107.10 +/- 0.60 | +1.91%  |\n"
+        "| tg128  |   7.61 +/- 0.03 t/s|   7.62 +/- 0.00 | +0.13%  |\n"
+    )
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(7.61, 105.09), (7.62, 107.1)]
+
+
+def test_a_table_keyed_by_a_setting_is_no_run_per_column() -> None:
+    # input lengths key the rows (a number sets the load, it names no figure): a result per row
+    text = ("| Input tokens | Prefill | Decode |\n|---:|---:|---:|\n"
+            "| 2,000 | 352.16 tok/s | 22.01 tok/s |\n| 59,893 | 253.34 tok/s | 12.88 tok/s |\n")
+    assert [r.value for r in read_benchmark_output(text).records] == [22.01, 12.88]
