@@ -196,6 +196,40 @@ def _runs_in_columns(text: str) -> str:
     return "\n".join(out) if len(out) != len(lines) or out != lines else text
 
 
+# a column naming one figure and, in parentheses, the run that measured it (`Tokens/s (This PR)`);
+# a unit in the parentheses (`Latency (ms)`) names no run
+_RUN_COLUMN = re.compile(r"(.*?[A-Za-z/].*?)\s*\(([^()]+)\)")
+_UNIT_WORD = re.compile(r"[^()]*/[^()]*|ms|s|sec|seconds|%|x|tokens?|toks?|req(?:uest)?s?|gb|gib|mb|w", re.IGNORECASE)
+
+
+def _runs_in_named_columns(text: str) -> str:
+    """A `| Model | Tokens/s (version 0.15.1) | Tokens/s (This PR) |` table (one figure, each
+    column a run naming itself in parentheses) as one row per run under a `run` column."""
+    lines = text.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        cells = row_cells(lines[index]) if BARS.search(lines[index]) else []
+        named = [(i, m) for i, cell in enumerate(cells)
+                 if (m := _RUN_COLUMN.fullmatch(cell)) and not _UNIT_WORD.fullmatch(m[2].strip())]
+        rule = index + 1 < len(lines) and TABLE_RULE.match(lines[index + 1].strip())
+        if not (rule and len(named) >= 2 and len({m[1].lower() for _, m in named}) == 1):
+            out.append(lines[index])
+            index += 1
+            continue
+        runs = {i for i, _ in named}
+        kept = [cell for i, cell in enumerate(cells) if i not in runs]
+        out += [f"| run | {' | '.join(kept)} | {named[0][1][1]} |", "|---" * (len(kept) + 2) + "|"]
+        index += 2
+        while index < len(lines) and BARS.search(lines[index]):
+            row = row_cells(lines[index])
+            if len(row) == len(cells):
+                rest = [cell for i, cell in enumerate(row) if i not in runs]
+                out += [f"| {m[2].strip()} | {' | '.join(rest)} | {row[i]} |" for i, m in named]
+            index += 1
+    return "\n".join(out) if out != lines else text
+
+
 def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
     """Whether a table names its figures by row (`prompt (16 toks) | 2.35 toks/sec`, llama-bench's
     `pp2048`; a number keys a setting) and its columns by no figure's name: runs, whether its
@@ -275,5 +309,5 @@ def prepared(text: str) -> str:
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:
-        text = _runs_in_columns(text)
+        text = _runs_in_columns(_runs_in_named_columns(text))
     return text

@@ -55,3 +55,20 @@ def test_a_table_keyed_by_a_setting_is_no_run_per_column() -> None:
     text = ("| Input tokens | Prefill | Decode |\n|---:|---:|---:|\n"
             "| 2,000 | 352.16 tok/s | 22.01 tok/s |\n| 59,893 | 253.34 tok/s | 12.88 tok/s |\n")
     assert [r.value for r in read_benchmark_output(text).records] == [22.01, 12.88]
+
+
+def test_columns_naming_one_figure_and_each_its_run_hold_one_run_each() -> None:
+    # a PR's table (b4rtaz/distributed-llama#252): every column after the model's is `Tokens/s`
+    # measured by the build named in parentheses
+    text = ("| Model | Tokens/s (version 0.15.1) | Tokens/s (version 0.15.3) | Tokens/s (This PR) |\n"
+            "| --- | --- | --- | --- |\n| `llama3_1_8b_instruct_q40` | 24.80 | 33.32  | 45.33 |\n")
+    records = read_benchmark_output(text).records
+    assert [r.value for r in records] == [24.8, 33.32, 45.33]
+    assert "This PR" in (records[-1].config or "")
+
+
+def test_columns_naming_their_units_in_parentheses_are_figures_not_runs() -> None:
+    text = ("| Model | Throughput (tok/s) | Throughput (req/s) | Latency (ms) |\n|---|---|---|---|\n"
+            "| llama-8b | 1200.5 | 4.2 | 35.1 |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["request_throughput"]) == (1200.5, 4.2)

@@ -70,8 +70,6 @@ KNOWN_MISSES: dict[str, str] = {
         "first sight, not yet fixed: refused (guidellm.console: benchmark `concurrent` without its output tokens per second, not stored)",
     "bench/b34/optimum_benchmark_log_ansi_colored_isolated_main_process_prefix_report_llama70b_fbgemm.log":
         "first sight, not yet fixed: refused (no result found)",
-    "bench/b34/distributed_llama_pr_table_tokens_per_s_version_columns_this_pr_column.md":
-        "first sight, not yet fixed: 1 records != 4",
     "bench/b35/ik_sweep_bench_table_between_fences_then_server_kv_cache_rm_print_timings_tid_dropped_rtx_pro_6000.md":
         "first sight, not yet fixed: value 12.0 != 11.77",
     "bench/b35/llama_bench_quoted_reply_html_snippet_then_pipe_less_table_dash_rule_threads_sweep_dsr1_q8.md":
