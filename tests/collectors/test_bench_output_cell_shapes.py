@@ -72,3 +72,21 @@ def test_columns_naming_their_units_in_parentheses_are_figures_not_runs() -> Non
             "| llama-8b | 1200.5 | 4.2 | 35.1 |\n")
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["request_throughput"]) == (1200.5, 4.2)
+
+
+def test_a_guidellm_statistic_spanning_several_columns_names_each_of_them() -> None:
+    # guidellm's console (vllm-project/guidellm src/guidellm/benchmark/outputs/console.py): each
+    # column's header is [group, name, units], a cell shared by neighbours printed once and closed
+    # by extra bars; since vllm-project/guidellm#617 the token rates print their Mean alone
+    text = (
+        "ℹ Server Throughput Statistics (All Requests)\n"
+        "|============|=======|======|=========|==============|===============|==============|\n"
+        "| Benchmark  | Requests             ||| Input Tokens | Output Tokens | Total Tokens |\n"
+        "| Strategy   | Concurrency || Per Sec | Per Sec      | Per Sec       | Per Sec      |\n"
+        "|            | Mdn   | Mean | Mean                                               ||||\n"
+        "|------------|-------|------|---------|--------------|---------------|--------------|\n"
+        "| concurrent | 25.0  | 25.0 | 2.3     | 2662.3       | 2319.4        | 4775.9       |\n"
+        "|============|=======|======|=========|==============|===============|==============|\n"
+    )
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures["total_tok_s"], record.partial) == (2319.4, 4775.9, ["latency"])
