@@ -90,3 +90,16 @@ def test_a_guidellm_statistic_spanning_several_columns_names_each_of_them() -> N
     )
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures["total_tok_s"], record.partial) == (2319.4, 4775.9, ["latency"])
+
+
+def test_fields_of_one_line_separated_by_bars_each_keep_their_label() -> None:
+    # an evaluation script's summary lines (quack-ai/companion#139): `|`-separated fields, each a
+    # mean with its spread in parentheses; ingestion is the prompt rate, generation the output rate
+    text = (
+        "HTTP: ttft 180.28ms (± 54.44) | ingestion 76.27 tok/s (± 9.39) | generation 38.00 tok/s (± 1.43)\n"
+        "Ollama-reported: load duration 0.25ms (± 0.35) | ingestion 77.58 tok/s (± 9.46)"
+        " | generation 38.33 tok/s (± 1.49)\n"
+    )
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(38.0, 76.27), (38.33, 77.58)]
+    assert "generation" not in records[0].figures  # a spread is no figure of its own

@@ -64,8 +64,6 @@ KNOWN_MISSES: dict[str, str] = {
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "bench/b34/ollama_http_vs_ollama_reported_two_lines_plus_minus_ttft_ingestion_generation.txt":
-        "first sight, not yet fixed: 1 records != 2",
     "bench/b34/optimum_benchmark_log_ansi_colored_isolated_main_process_prefix_report_llama70b_fbgemm.log":
         "first sight, not yet fixed: refused (no result found)",
     "bench/b35/ik_sweep_bench_table_between_fences_then_server_kv_cache_rm_print_timings_tid_dropped_rtx_pro_6000.md":
