@@ -37,9 +37,11 @@ _NOISE = re.compile(
     r"|\[[WI] [\w.]+:\d+\] .*\n)")
 # A launcher's mark on every line it relays, which says nothing about the output (unlike a logger's
 # time stamp, which the generic reader reads as a server's periodic line): docker compose's
-# `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `.
+# `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `, and a
+# process's own tag before its logger's fields (optimum-benchmark's `[MAIN-PROCESS][<time>][<name>]...`).
 _LAUNCHER_MARK = re.compile(
-    r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] )")
+    r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] "
+    r"|\[[A-Z][A-Z-]{2,30}\](?=\[\d))")
 # A tab inside a line stands for the spaces an editor or a web page's copy replaced (`tg =  12.9 t/s,\t`)
 _INNER_TAB = re.compile(r"(?<=\S)[ \t]*\t[ \t]*")
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`

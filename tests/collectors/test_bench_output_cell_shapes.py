@@ -103,3 +103,32 @@ def test_fields_of_one_line_separated_by_bars_each_keep_their_label() -> None:
     records = read_benchmark_output(text).records
     assert [(r.value, r.figures["prompt_tok_s"]) for r in records] == [(38.0, 76.27), (38.33, 77.58)]
     assert "generation" not in records[0].figures  # a spread is no figure of its own
+
+
+_OPTIMUM_REPORT = """\
++ prefill:
+  + throughput:
+    + throughput: 13.37 (samples/s)
++ decode:
+  + latency:
+    + count: 10
+    + mean: 4.630073 (s)
+  + throughput:
+    + throughput: 13.61 (tokens/s)
+"""
+
+
+def test_a_report_tree_with_units_in_parentheses_reads_by_its_sections() -> None:
+    # optimum-benchmark's report log (huggingface/optimum-benchmark, BenchmarkReport.log): a tree of
+    # `+ name:` nodes, each value's unit in parentheses; the decode throughput is the output rate
+    [record] = read_benchmark_output(_OPTIMUM_REPORT).records
+    assert (record.value, record.unit) == (13.61, "tok/s")
+
+
+def test_a_process_tag_before_every_logger_prefix_is_no_part_of_the_output() -> None:
+    # optimum-benchmark's setup_logging(prefix=...) (optimum_benchmark/logging_utils.py) writes
+    # `[MAIN-PROCESS]` or `[ISOLATED-PROCESS]` before `[%(asctime)s][%(name)s][%(levelname)s] - `
+    logged = "".join(f"[MAIN-PROCESS][2025-03-28 20:18:31,55{i}][report][INFO] - {line}\n"
+                     for i, line in enumerate(_OPTIMUM_REPORT.splitlines()))
+    [record] = read_benchmark_output(logged).records
+    assert (record.value, record.figures["decode_mean"]) == (13.61, 4.630073)

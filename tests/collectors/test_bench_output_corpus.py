@@ -64,8 +64,6 @@ KNOWN_MISSES: dict[str, str] = {
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "bench/b34/optimum_benchmark_log_ansi_colored_isolated_main_process_prefix_report_llama70b_fbgemm.log":
-        "first sight, not yet fixed: refused (no result found)",
     "bench/b35/ik_sweep_bench_table_between_fences_then_server_kv_cache_rm_print_timings_tid_dropped_rtx_pro_6000.md":
         "first sight, not yet fixed: value 12.0 != 11.77",
     "bench/b35/llama_bench_quoted_reply_html_snippet_then_pipe_less_table_dash_rule_threads_sweep_dsr1_q8.md":
