@@ -37,15 +37,20 @@ _NOISE = re.compile(
     r"|\[[WI] [\w.]+:\d+\] .*\n)")
 # A launcher's mark on every line it relays, which says nothing about the output (unlike a logger's
 # time stamp, which the generic reader reads as a server's periodic line): docker compose's
-# `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `.
+# `svc-1  | `, mpirun's and SageMaker's `[1,mpirank:0,algo-1]<stdout>:`, kubectl's `[pod/x/c] `, and a
+# process's own tag before its logger's fields (optimum-benchmark's `[MAIN-PROCESS][<time>][<name>]...`).
 _LAUNCHER_MARK = re.compile(
-    r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] )")
+    r"(?m)^(?:[\w.-]+[-_]\d+\s+\| |\[[^\]\n]{1,60}\]<std(?:out|err)>:|\[pod/[^\]\n]{1,120}\] "
+    r"|\[[A-Z][A-Z-]{2,30}\](?=\[\d))")
 # A tab inside a line stands for the spaces an editor or a web page's copy replaced (`tg =  12.9 t/s,\t`)
 _INNER_TAB = re.compile(r"(?<=\S)[ \t]*\t[ \t]*")
 _GLUED_BAR = re.compile(r"(\d+/\d+ \[[^\]\n]*\])(?=[^\s\]])")  # `13.97it/s]====== Serving ...`
 # a table row a narrow terminal wrapped: `| llama 8B ... | CPU` over `   |       4 | ... | 183.79 ± 3.47 |`
 _WRAPPED_ROW = re.compile(r"(?m)^([ \t]*\|[^\n]*[^|\s])[ \t]*\n[ \t]+(\|[^\n]*\|)[ \t]*$")
 _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
+
+
+_ASCII_PLUS_MINUS = re.compile(r"(?<=[\d%] )\+/-(?= \.?\d)|(?<=[\d%])\+/-(?=\.?\d)")
 
 
 def to_text(data: str | bytes) -> str:
@@ -61,6 +66,8 @@ def to_text(data: str | bytes) -> str:
     if "\t" in text:
         text = _INNER_TAB.sub(_spaces, text)
     text = text.removeprefix("\ufeff").replace("\xa0", " ")
+    if "+/-" in text:  # a spread typed in ASCII (`105.09 +/- 0.56 t/s`, `76.8% +/- 0.0%`)
+        text = _ASCII_PLUS_MINUS.sub("±", text)
     text = _NOISE.sub("", _WRAPPING.sub("", text))
     if mark := paste_mark(text):  # srun's `0: ` task labels on every line
         text = mark.sub("", text)

@@ -67,7 +67,7 @@ ENGINE = None
 _MEASURED_RATE = re.compile(r"token generation|prompt (?:evaluation|processing)|text generation",
                             re.IGNORECASE)
 _SETTING_UNIT = re.compile(r"(?:max[ _-]?)?concurren(?:cy|t[ _]requests)|batch[ _-]?size", re.IGNORECASE)
-_OUTSIDE_PARENS_COMMA = re.compile(r",(?![^()]*\))")
+_OUTSIDE_PARENS_COMMA = re.compile(r"(?:,|(?:^|(?<=\s))\|\s)(?![^()]*\))")  # `a 1, b 2` and `a 1 | b 2`: fields of one line
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
 _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
@@ -236,6 +236,11 @@ def _percentile_name(match: re.Match[str]) -> str:
 _STATS_IN_PARENTHESES = re.compile(
     r"(?P<name>[A-Za-z][\w /-]*?):\s*(?P<head>\S+[^(]*?)\s*\((?P<stats>(?:\s*(?:p\d+|max|min|median|mean|avg|std)"
     r"\s*[:=]\s*[-\d.]+[^,:)]*,?)+)\)\s*$", re.IGNORECASE)
+# the mark of a report tree's node (optimum-benchmark's `+ decode:` over `  + latency:` over `    + mean: ...`)
+_TREE_MARK = re.compile(r"^\+\s+(?=[A-Za-z_][\w ]*:)")
+# optimum-benchmark's report lines (`+ throughput: 13.61 (tokens/s)`, `+ mean: 0.0748 (s)`): the unit
+_UNIT_IN_PARENTHESES = re.compile(r"(?<=\d)\s*\(([A-Za-zµ%]+(?:/[A-Za-z]+)?)\)(?=\s*$)")
+_SPREAD_IN_PARENTHESES = re.compile(r"\s*\(\s*±\s*[\d.]+\s*%?\s*\)")  # `38.00 tok/s (± 1.43)`: the spread of the value before
 _STAT_PAIR = re.compile(r"(p\d+|max|min|median|mean|avg|std)\s*[:=]\s*([^,]+)", re.IGNORECASE)
 _ANNOTATION_MARK = re.compile(r"#|<-|←|//|\((?:was|before|prev|vs|compared|includ|incl\.)", re.IGNORECASE)
 _POSITION_LINE = re.compile(r"(?:pos(?:ition)?\s*)?(\d+)\s*[:=]\s*(\d+(?:\.\d+)?)\s*%?", re.IGNORECASE)
@@ -305,6 +310,9 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _URL.sub(" ", line) if "://" in line else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
         line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
+        line = _TREE_MARK.sub("", line) if line.startswith("+") else line
+        line = _SPREAD_IN_PARENTHESES.sub("", line) if "(±" in line or "( ±" in line else line
+        line = _UNIT_IN_PARENTHESES.sub(r" \1", line) if ")" in line else line
         line = _named_statistics(line) if "(" in line else line
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule

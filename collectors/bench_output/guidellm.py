@@ -1,4 +1,4 @@
-"""guidellm 0.4's console tables: each titled `ℹ ... Statistics`, its columns headed over three rows.
+"""guidellm's console tables (0.4 on): each titled `ℹ ... Statistics`, its columns headed over three rows.
 
 The first header row names a group whose cell spans the columns its extra bars close
 (`| Output Tokens || Total Tokens ||`), the second the quantity (`Per Sec`, `ms`), the third the
@@ -27,19 +27,27 @@ _LATENCY = {"request latency": "e2e", "ttft": "ttft", "itl": "itl", "tpot": "tpo
 _STATS = {"mdn": "median", "mean": "mean", "p95": "p95", "p99": "p99", "p90": "p90"}
 
 
-def _cells(line: str) -> list[str]:
-    """A table row's cells, an empty one where a group cell's span closed it."""
+def _raw_cells(line: str) -> list[str]:
+    """A table row's cells as printed, an empty one (no width) where a spanning cell's extra bar closed it."""
     line = line.strip()
-    return [cell.strip() for cell in line[1:-1 if line.endswith("|") else None].split("|")]
+    return line[1:-1 if line.endswith("|") else None].split("|")
+
+
+def _cells(line: str) -> list[str]:
+    """A table row's cells, stripped."""
+    return [cell.strip() for cell in _raw_cells(line)]
 
 
 def _columns(header: list[list[str]]) -> list[tuple[str, ...]]:
-    """Each column's (group, quantity, statistic), a spanning cell's name carried over its span."""
+    """Each column's (group, quantity, statistic), a spanning cell's name carried over its span:
+    a group's or quantity's over every blank cell after it, a statistic's only over the cells its
+    extra bars closed (`| Mean ||||`: the Mean of four token rates, guidellm 0.6)."""
     carried: list[list[str]] = []
     for depth, row in enumerate(header):
         names, last = [], ""
-        for cell in row:
-            last = cell or (last if depth < len(header) - 1 else "")
+        for raw in row:
+            cell = raw.strip()
+            last = cell or (last if depth < len(header) - 1 or not raw else "")
             names.append(last.lower())
         carried.append(names)
     width = min(len(row) for row in carried)
@@ -66,7 +74,7 @@ def _tables(text: str) -> Iterator[tuple[str, list[tuple[str, dict[tuple[str, ..
                 continue
             cells = _cells(row)
             if columns is None:
-                header.append(cells)
+                header.append(_raw_cells(row))
             elif cells and cells[0]:
                 rows.append((cells[0], {column: value for column, cell in zip(columns[1:], cells[1:], strict=False)
                                         if (value := number(cell)) is not None}))

@@ -36,7 +36,7 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z]|[A-Z]+\b)")  # `GenerationSpe
 _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*output|^\s*tokens/min\b", re.I)
 # `tokens/total_duration`: a total the rate divides by, the time, not the tokens it counts
 _DENOMINATOR = re.compile(r"(?:/|\bper\b)\s*tot(?:al)?\b[\s_]*\w*", re.IGNORECASE)
-_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess", re.IGNORECASE)
+_PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess|\bingest", re.IGNORECASE)
 # llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
 _PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
                        re.IGNORECASE)

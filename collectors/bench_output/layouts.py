@@ -184,7 +184,7 @@ def _runs_in_columns(text: str) -> str:
         while rule and end < len(lines) and BARS.search(lines[end]):
             end += 1
         rows = [row_cells(line) for line in lines[index + 2 : end]]
-        keyed = cells and (cells[0].lower() in KEY_COLUMNS or (not cells[0] and _figures_by_row(cells, rows)))
+        keyed = cells and (cells[0].lower() in KEY_COLUMNS or _figures_by_row(cells, rows))
         if not (keyed and len(runs) >= 2 and rule):
             out.append(lines[index])
             index += 1
@@ -196,9 +196,44 @@ def _runs_in_columns(text: str) -> str:
     return "\n".join(out) if len(out) != len(lines) or out != lines else text
 
 
+# a column naming one figure and, in parentheses, the run that measured it (`Tokens/s (This PR)`);
+# a unit in the parentheses (`Latency (ms)`) names no run
+_RUN_COLUMN = re.compile(r"(.*?[A-Za-z/].*?)\s*\(([^()]+)\)")
+_UNIT_WORD = re.compile(r"[^()]*/[^()]*|ms|s|sec|seconds|%|x|tokens?|toks?|req(?:uest)?s?|gb|gib|mb|w", re.IGNORECASE)
+
+
+def _runs_in_named_columns(text: str) -> str:
+    """A `| Model | Tokens/s (version 0.15.1) | Tokens/s (This PR) |` table (one figure, each
+    column a run naming itself in parentheses) as one row per run under a `run` column."""
+    lines = text.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        cells = row_cells(lines[index]) if BARS.search(lines[index]) else []
+        named = [(i, m) for i, cell in enumerate(cells)
+                 if (m := _RUN_COLUMN.fullmatch(cell)) and not _UNIT_WORD.fullmatch(m[2].strip())]
+        rule = index + 1 < len(lines) and TABLE_RULE.match(lines[index + 1].strip())
+        if not (rule and len(named) >= 2 and len({m[1].lower() for _, m in named}) == 1):
+            out.append(lines[index])
+            index += 1
+            continue
+        runs = {i for i, _ in named}
+        kept = [cell for i, cell in enumerate(cells) if i not in runs]
+        out += [f"| run | {' | '.join(kept)} | {named[0][1][1]} |", "|---" * (len(kept) + 2) + "|"]
+        index += 2
+        while index < len(lines) and BARS.search(lines[index]):
+            row = row_cells(lines[index])
+            if len(row) == len(cells):
+                rest = [cell for i, cell in enumerate(row) if i not in runs]
+                out += [f"| {m[2].strip()} | {' | '.join(rest)} | {row[i]} |" for i, m in named]
+            index += 1
+    return "\n".join(out) if out != lines else text
+
+
 def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
-    """Whether a table under a blank corner cell (` | | not wired | wired`) names its figures
-    by row (`prompt (16 toks) | 2.35 toks/sec`) and its columns by no figure's name: runs."""
+    """Whether a table names its figures by row (`prompt (16 toks) | 2.35 toks/sec`, llama-bench's
+    `pp2048`; a number keys a setting) and its columns by no figure's name: runs, whether its
+    corner cell is blank (` | | not wired | wired`) or names the rows (`| test | baseline | PR |`)."""
     def known(label: str, unit: str = "") -> bool:
         return name_of(label, unit)[0] != slug(label)
 
@@ -207,7 +242,7 @@ def _figures_by_row(header: list[str], rows: list[list[str]]) -> bool:
         return (value[3] or "") if value else ""
 
     return bool(rows) and len(header) > 1 and not any(known(cell) for cell in header[1:]) and all(
-        len(row) == len(header) and known(row[0], unit(row[1])) for row in rows)
+        len(row) == len(header) and not VALUE.fullmatch(row[0]) and known(row[0], unit(row[1])) for row in rows)
 
 
 def _csv_cells(line: str) -> list[str]:
@@ -224,6 +259,10 @@ def _fits(cells: list[str], header: list[str]) -> bool:
     return len(header) // 2 < len(cells) <= len(header)
 
 
+# a cell that prints a value of its own (`sample time = 0.00 ms / 1 runs (0.00 ms per token`): a reading, never a column name
+_LABELLED_VALUE = re.compile(r"[=:]\s*[-+]?\d[\d.,]*\s*[A-Za-z%/]")
+
+
 def _csv_as_rows(text: str) -> str:
     """Comma-separated tables (GenAI-Perf's `Metric,avg,min,...` export) as rows between bars: a
     header of names, then rows of as many cells; rows keyed by a name read as `| name | value
@@ -232,7 +271,8 @@ def _csv_as_rows(text: str) -> str:
     index, changed = 0, False
     while index + 1 < len(lines):
         header, row = _csv_cells(lines[index]), _csv_cells(lines[index + 1])
-        if not (header and _fits(row, header) and not any(VALUE.fullmatch(c) for c in header)
+        if not (header and _fits(row, header) and not any(VALUE.fullmatch(c) or _LABELLED_VALUE.search(c)
+                                                          for c in header)
                 and any(VALUE.fullmatch(cell) for cell in row[1:])):
             index += 1
             continue
@@ -269,5 +309,5 @@ def prepared(text: str) -> str:
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:
-        text = _runs_in_columns(text)
+        text = _runs_in_columns(_runs_in_named_columns(text))
     return text

@@ -64,20 +64,6 @@ KNOWN_MISSES: dict[str, str] = {
         " LLaMA 70B 3, Falcon 180B 2, between all-blank separator rows); the reader reads all 13, GPT-J 6B first at"
         " 6,374 tok/s and batch 512 as expected",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "bench/b34/llama_print_timings_mainline_vs_pr_two_fences_leading_space_inf_sample.txt":
-        "first sight, not yet fixed: 4 records != 2",
-    "bench/b34/ollama_http_vs_ollama_reported_two_lines_plus_minus_ttft_ingestion_generation.txt":
-        "first sight, not yet fixed: 1 records != 2",
-    "bench/b34/guidellm_console_server_throughput_all_requests_mean_only_no_latency_table.txt":
-        "first sight, not yet fixed: refused (guidellm.console: benchmark `concurrent` without its output tokens per second, not stored)",
-    "bench/b34/optimum_benchmark_log_ansi_colored_isolated_main_process_prefix_report_llama70b_fbgemm.log":
-        "first sight, not yet fixed: refused (no result found)",
-    "bench/b34/ik_llama_cli_spec_pr_table_t_s_plus_minus_accept_rate_draft_stats_backticks.md":
-        "first sight, not yet fixed: 3 records != 9",
-    "bench/b34/llama_bench_user_comparison_table_baseline_vs_pr_plus_minus_t_s_cells_delta_column.md":
-        "first sight, not yet fixed: refused (no result found)",
-    "bench/b34/distributed_llama_pr_table_tokens_per_s_version_columns_this_pr_column.md":
-        "first sight, not yet fixed: 1 records != 4",
     "bench/b35/llama_bench_quoted_reply_html_snippet_then_pipe_less_table_dash_rule_threads_sweep_dsr1_q8.md":
         "expectation judged wrong: it wants 12 records (its comment: 12 rows, pp512 and tg128 at six thread counts),"
         " but the file holds 11 rows, the quote ending at `172 | pp512 | 70.63 ± 0.58` with no tg128 row at 172"
