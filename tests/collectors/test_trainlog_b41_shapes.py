@@ -1,0 +1,30 @@
+"""Line shapes and structures first met in corpus batch train/b41: each test cites the tool's
+printing code or the real line it reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from sessiontui.collectors.trainlog.normalize import normalize
+from sessiontui.collectors.trainlog.parsers import parse_record
+
+
+@pytest.mark.parametrize(("line", "step", "figures"), [
+    # karpathy/llm.c llmc/logger.h `logger_log_train`: "s:%d trl:%.4f lr:%.6f norm:%.2f\n"
+    ("s:19559 trl:3.2217 lr:0.000000 norm:0.22", 19559, {"loss": 3.2217, "lr": 0.0, "grad_norm": 0.22}),
+    # modded-nanogpt's first record keeps only the loss: "s:9535 trl:3.340180"
+    ("s:9535 trl:3.340180", 9535, {"loss": 3.34018}),
+    # `logger_log_eval`: "s:%d tel:%.4f\n"
+    ("s:9536 tel:3.275959", 9536, {"val_loss": 3.275959}),
+])
+def test_llmc_main_logs_s_is_the_step(line: str, step: int, figures: dict[str, float]) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.step == step
+    assert {name: reading.metrics[name] for name in figures} == figures
+    assert "s" not in reading.metrics
+
+
+def test_an_s_before_other_figures_is_no_step() -> None:
+    # only llm.c's shape names the step `s`: a figure called `s` elsewhere stays a figure
+    [reading] = parse_record(normalize("s:5 loss:2.5"))
+    assert reading.step is None
