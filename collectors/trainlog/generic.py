@@ -137,7 +137,7 @@ _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 # A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`):
-# a count word, then only words that say which steps, then the unit; `number of skipped
+# a count word (after at most one qualifier), then only words that say which steps, then the unit; `number of skipped
 # iterations` (Megatron) counts something else.
 _COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
 _LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
@@ -199,6 +199,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
     lowered = [word.lower() for word in words]
+    if len(lowered) > 2 and lowered[1] in _COUNT_WORDS:  # one qualifier before the count word (NeMo's
+        lowered = lowered[1:]  # `effective maximum steps = 15`, nemo/core/optim/lr_scheduler.py)
     if lowered[-1] in _LENGTH_UNITS and lowered[0] in _COUNT_WORDS and _LENGTH_WORDS.issuperset(lowered[:-1]):
         return "total steps"
     if _known(key) or plain_name(key).endswith(TOTAL_KEYS):

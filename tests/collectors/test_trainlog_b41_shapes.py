@@ -28,3 +28,15 @@ def test_an_s_before_other_figures_is_no_step() -> None:
     # only llm.c's shape names the step `s`: a figure called `s` elsewhere stays a figure
     [reading] = parse_record(normalize("s:5 loss:2.5"))
     assert reading.step is None
+
+
+@pytest.mark.parametrize(("line", "total"), [
+    # NVIDIA/NeMo nemo/core/optim/lr_scheduler.py `prepare_lr_scheduler`: 'Scheduler "%s" \nwill be used
+    # during training (effective maximum steps = %d) - \nParameters : \n(%s)'
+    ("    will be used during training (effective maximum steps = 15) - ", 15),
+    ("Total training steps: 1000", 1000),  # verl: the count word first, as before
+])
+def test_a_qualified_count_of_steps_is_the_runs_length_not_its_step(line: str, total: int) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (None, total)
+

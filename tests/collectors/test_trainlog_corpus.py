@@ -27,8 +27,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: lr=None (want 0.0006), val_loss=None (want 3.97037)",
     "b41/nemo_gke_lightning_bar_10_of_10_fit_stopped_max_steps_pod_exiting.log":
         "first sight, not yet fixed: status='running' (want 'finished')",
-    "b41/nemo_slurm_tail_f_scheduler_block_bar_7_of_15_global_step_5.log":
-        "first sight, not yet fixed: total=None (want 15)",
     "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
     "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
