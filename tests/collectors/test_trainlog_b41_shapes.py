@@ -3,8 +3,11 @@ printing code or the real line it reads."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 
@@ -39,4 +42,22 @@ def test_an_s_before_other_figures_is_no_step() -> None:
 def test_a_qualified_count_of_steps_is_the_runs_length_not_its_step(line: str, total: int) -> None:
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total) == (None, total)
+
+
+def test_a_bar_drawn_full_after_fit_stopped_is_its_closing_redraw(tmp_path: Path) -> None:
+    # Lightning fit_loop.py `rank_zero_info(f"`Trainer.fit` stopped: `max_steps={self.max_steps!r}` reached.")`
+    # prints before tqdm's last draw of the bar (NeMo on GKE, corpus b41): the run is over
+    log = tmp_path / "pod.log"
+    log.write_text("`Trainer.fit` stopped: `max_steps=10` reached.\n"
+                   "Epoch 0: : 100%|##########| 10/10 [07:57<00:00, reduced_train_loss=9.790, global_step=9.000]\n"
+                   "Waiting on Torch PID 673\n")
+    snap = read_log(log)
+    assert (snap.status, snap.loss, snap.total_steps) == ("finished", 9.79, 10)
+
+
+def test_a_bar_short_of_its_total_after_a_stop_is_more_training(tmp_path: Path) -> None:
+    log = tmp_path / "resumed.log"
+    log.write_text("`Trainer.fit` stopped: `max_steps=10` reached.\n"
+                   "Epoch 0: :  50%|#####     | 10/20 [07:57<07:57, reduced_train_loss=9.790, global_step=9.000]\n")
+    assert read_log(log).status != "finished"
 

@@ -25,8 +25,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: total=5 (want 250)",
     "b41/wordplay_ezpz_ddp_step_loss_mfu_lines_wandb_run_summary.log":
         "first sight, not yet fixed: lr=None (want 0.0006), val_loss=None (want 3.97037)",
-    "b41/nemo_gke_lightning_bar_10_of_10_fit_stopped_max_steps_pod_exiting.log":
-        "first sight, not yet fixed: status='running' (want 'finished')",
     "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
     "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
