@@ -315,7 +315,7 @@ class TrainState:
                 "stalled", "crashed"}
             # a bar drawn full after the run said it stopped is its closing redraw, not more training
             # (Lightning's `Trainer.fit` stopped: `max_steps=10` reached.` prints before tqdm's last draw)
-            closing = reading.format in BAR_FORMATS and self._bar_full
+            closing = reading.format in BAR_FORMATS and reading.total is not None and reading.step == reading.total
             self._open -= ended if reading.done or closing else ended | {"finished"}
         metrics = reading.metrics
         if metrics:
