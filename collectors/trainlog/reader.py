@@ -290,6 +290,7 @@ class LineReader:
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
+        self._step_read = 0  # the furthest step a line gave
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -342,8 +343,10 @@ class LineReader:
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
-        self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
-            self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
+        if _SUMMARY_SECTION.fullmatch(text):
+            self._summary, self._columns = True, None  # its `name value` rows are no open table's
+        else:
+            self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text)
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
@@ -353,6 +356,8 @@ class LineReader:
                     reading.metrics.pop("loss", None)
                 if text.split()[0] == "_step":  # W&B's count of log calls, not the position
                     reading.step = None
+                if reading.step is not None and reading.step < self._step_read:
+                    reading.step = None  # the history's last count (W&B `iter 999` under step=1000): no new run
         bar = _KERAS_BAR.match(text) if self._epoch else None
         # fit's epoch-end bar prints its validation beside the loss (`- loss: 0.41 - val_loss: 0.05`);
         # evaluate()'s never does, so such a bar is training's whatever bars came between
@@ -387,6 +392,7 @@ class LineReader:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
                 reading.done = reading.done or last
         self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
+        self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings
 
     def _copypaste(self, text: str) -> list[Reading]:

@@ -61,3 +61,20 @@ def test_a_bar_short_of_its_total_after_a_stop_is_more_training(tmp_path: Path) 
                    "Epoch 0: :  50%|#####     | 10/20 [07:57<07:57, reduced_train_loss=9.790, global_step=9.000]\n")
     assert read_log(log).status != "finished"
 
+
+def test_wandbs_run_summary_closes_a_table_and_repeats_the_position(tmp_path: Path) -> None:
+    # wandb/sdk/wandb_run.py `_footer_history_summary_info` prints "Run summary:" over `name value` rows;
+    # saforem2/wordplay prints a two-column legend table before training and logs `step=N loss=X`
+    log = tmp_path / "wordplay.log"
+    log.write_text("step   Current training iteration\n"
+                   "loss   Loss value\n"
+                   "[2024-11-09 20:11:15.959949][INFO][trainer.py:892] - step=1000 loss=0.0347885 dt=0.549696\n"
+                   "wandb: Run summary:\n"
+                   "wandb:                       Loss/val 3.97037\n"
+                   "wandb:                  Training/iter 999\n"
+                   "wandb:                    Training/lr 0.0006\n")
+    snap = read_log(log)
+    assert (snap.step, snap.lr, snap.metrics.get("val_loss")) == (1000, 0.0006, 3.97037)
+    assert "val_current_training_iteration" not in snap.metrics
+    assert snap.run_index == 0  # the history's `iter 999` is no second run
+
