@@ -48,6 +48,11 @@ _POSITION = re.compile(
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
+# An operator beside a bracketed `a/b` makes it a term of arithmetic, not a count (a model's worked answer,
+# `200 * (3/4) = 150`, `(1/6) * 24`, `(4/5)x`), as does a numerator past the denominator (`(3500 / 5)`)
+# or a sentence it closes (`so his rate is 0.5 pages per minute (30/60).`).
+_OPERATOR_BEFORE = re.compile(r"[*/=+\u00d7\u00f7]\s*$")
+_OPERATOR_AFTER = re.compile(r"[\])]\s*[*/=+\u00d7\u00f7]|[\])][A-Za-z]")
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
 # PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`, MiniMind's
 # `Epoch:[1/2](50/56608), loss: 2.49` (jingyaogong/minimind trainer/train_full_sft.py `Logger`)
@@ -318,7 +323,7 @@ def generic(text: str) -> Reading | None:
     # its `global iter: 100/5000`), the first of equals
     position = None if _TFLEARN_SAMPLES.search(text) else min(
         (found for found in _POSITION.finditer(text) if found["word"]
-         or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
+         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found))), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:
@@ -394,6 +399,17 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
     `{"name": "loss", "data": {"step": 2, "value": 4.49}}`)."""
     items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
     return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
+
+
+def _a_quotient(position: re.Match[str]) -> bool:
+    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count."""
+    text = position.string
+    if text[position.start()] not in "[(":
+        return False  # after a rich bar's `━━━━ `
+    close = text.find(")" if text[position.start()] == "(" else "]", position.end("total"))
+    return (int(position["n"]) > int(position["total"]) or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
+            or (close != -1 and _OPERATOR_AFTER.match(text, close) is not None)
+            or (text[close + 1:].strip() == "." and _sentence(text)))
 
 
 def _position_rank(position: re.Match[str]) -> int:

@@ -78,3 +78,26 @@ def test_wandbs_run_summary_closes_a_table_and_repeats_the_position(tmp_path: Pa
     assert "val_current_training_iteration" not in snap.metrics
     assert snap.run_index == 0  # the history's `iter 999` is no second run
 
+
+@pytest.mark.parametrize("line", [
+    # a GRPO reward function's printed responses (unslothai/notebooks Mistral_v0.3_(7B)-GRPO.ipynb, corpus
+    # b41): a model's worked arithmetic between the trainer's lines
+    "They traveled 200 miles on the first day, so 3/4 of that is 200 * (3/4) = 150 miles on the second day.",
+    "1/6 of the remaining kids take more than 14 minutes. So, (1/6) * 24 = 24 / 6 = 4 kids take more.",
+    "That means, if Carlos has $x dollars worth of gold quarters, he has (4/5)x ounces of gold.",
+    "The pirate wants to distribute 3500 gold coins equally across 5 chests, so each chest will contain 700 (3500 / 5).",
+    "In 60 minutes, Rene reads 30 pages, so his rate is 0.5 pages per minute (30/60).",
+])
+def test_a_bracketed_quotient_in_arithmetic_or_prose_is_no_position(line: str) -> None:
+    readings = parse_record(normalize(line))
+    assert all(reading.step is None and reading.total is None for reading in readings)
+
+
+@pytest.mark.parametrize(("line", "step", "total"), [
+    ("[30/1504] loss: 2.1", 30, 1504),
+    ("Epoch 1 (1800/24681) loss 2.3", 1800, 24681),
+    ("[ 30/1504] - loss: 0.5", 30, 1504),  # a dash after the count separates fields, no arithmetic
+])
+def test_a_bracketed_count_beside_figures_stays_the_position(line: str, step: int, total: int) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (step, total)
