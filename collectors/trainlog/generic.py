@@ -95,6 +95,10 @@ _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.
 # task failed or the job was cancelled, `Job step aborted: Waiting up to %d seconds for job step to
 # finish.`): the scheduler's step of the job, no training position nor figure.
 _JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
+# Ray Train's progress lines (ray/tune/experimental/output.py, `Training finished iteration {n} at {time}`,
+# `Training saved a checkpoint for iteration {n} at: {path}`): `n` counts the worker's `train.report`
+# calls, no training step.
+_RAY_REPORT = re.compile(r"\s*Training (?:finished|saved a checkpoint for) iteration \d+ at\b")
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
@@ -307,7 +311,8 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text):
+    if (_MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text)
+            or _RAY_REPORT.match(text)):
         return None
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     if "(" in text:

@@ -41,10 +41,15 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # TF Estimator's evaluation result (estimator.py `_write_dict_to_summary`: `'Saving dict for global step
 # %d: %s'`), whose `loss` is the evaluation's, beside its `eval_loss` and `eval_accuracy`.
 _EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
-_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
-_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
+# Ray Train's `Training result` box (ray/tune/experimental/output.py) repeats the worker's last report.
+_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:|\u2502 Training result\s+\u2502)\s*")
+_SUMMARY_ROW = re.compile(r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+[-+\w.:]+\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
 _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
+# A row of Ray's result box whose figure is `0.`: Ray prints each float `f"{value:.5f}".rstrip("0")`
+# (ray/tune/experimental/output.py `_render_table_item`; `-23750568.`, `1583017.` beside it), so `0.` is a
+# figure under 5e-6 rounded away (a schedule's last learning rate), not a zero: the worker's line has it.
+_ROUNDED_AWAY = re.compile(r"\s*\u2502\s*[\w/.-]+\s+-?0\.\s*\u2502\s*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
@@ -307,7 +312,7 @@ class LineReader:
             text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
-        if (self._block is not None or self._summary) and _INTERJECTED.search(text):
+        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or _ROUNDED_AWAY.fullmatch(text):
             return []
         if self._block is not None or _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)

@@ -101,3 +101,36 @@ def test_a_bracketed_quotient_in_arithmetic_or_prose_is_no_position(line: str) -
 def test_a_bracketed_count_beside_figures_stays_the_position(line: str, step: int, total: int) -> None:
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total) == (step, total)
+
+
+def _ray_result_box(step: int, lr: str) -> str:
+    """Ray Train's box after a report (ray/tune/experimental/output.py), as the Azure-Samples/aks-anyscale
+    KTO notebook prints it: `training_iteration` counts reports, each float `f"{value:.5f}".rstrip("0")`."""
+    return ("Training finished iteration 1 at 2026-02-08 17:38:19. Total running time: 2min 14s\n"
+            "\u256d\u2500\u2500\u2500\u2500\u256e\n"
+            "\u2502 Training result                         \u2502\n"
+            "\u251c\u2500\u2500\u2500\u2500\u2524\n"
+            "\u2502 training_iteration                    1 \u2502\n"
+            "\u2502 logits/chosen                -23750568. \u2502\n"
+            f"\u2502 learning_rate                        {lr} \u2502\n"
+            "\u2502 loss                             0.4875 \u2502\n"
+            f"\u2502 step                                {step} \u2502\n"
+            "\u2570\u2500\u2500\u2500\u2500\u256f\n"
+            "Training saved a checkpoint for iteration 1 at: (local)/mnt/cluster_storage/run/checkpoint_000000\n")
+
+
+def test_rays_result_box_repeats_the_workers_report(tmp_path: Path) -> None:
+    log = tmp_path / "ray.log"
+    log.write_text("(RayTrainWorker pid=4171, ip=10.128.6.27) {'loss': 0.4875, 'grad_norm': 3.45, "
+                   "'learning_rate': 2.958631979685156e-08, 'epoch': 2.91}\n"
+                   " 97%|#########7| 111/114 [02:30<00:04,  1.34s/it]\n" + _ray_result_box(110, "0."))
+    snap = read_log(log)
+    assert (snap.step, snap.run_index, snap.loss, snap.lr) == (111, 0, 0.4875, 2.958631979685156e-08)
+
+
+def test_a_ray_box_alone_still_gives_the_workers_figures(tmp_path: Path) -> None:
+    log = tmp_path / "ray_only.log"
+    log.write_text(_ray_result_box(50, "0.0002"))
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.lr) == (50, 0.4875, 0.0002)
+

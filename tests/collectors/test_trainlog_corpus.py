@@ -19,8 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "b41/llamafactory_kto_lora_ray_train_worker_prefix_ansi_rich_tables_finished.log":
-        "first sight, not yet fixed: loss=None (want 0.4875), grad_norm=None (want 3.454695224761963), lr=None (want 2.958631979685156e-08)",
     "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
     "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
