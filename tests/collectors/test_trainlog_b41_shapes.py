@@ -10,6 +10,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.progress import seconds
 
 
 @pytest.mark.parametrize(("line", "step", "figures"), [
@@ -134,3 +135,8 @@ def test_a_ray_box_alone_still_gives_the_workers_figures(tmp_path: Path) -> None
     snap = read_log(log)
     assert (snap.step, snap.loss, snap.lr) == (50, 0.4875, 0.0002)
 
+
+def test_a_clock_too_long_for_a_float_is_no_time() -> None:
+    # found by test_trainlog_properties' mutated tqdm bar: `[00:02<00:1000...0008, 2.00it/s]`
+    assert seconds("00:1" + "0" * 400 + "8") is None
+    assert seconds("01:02:03") == 3723
