@@ -49,6 +49,11 @@ _POSITION = re.compile(
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
+# An operator beside a bracketed `a/b` makes it a term of arithmetic, not a count (a model's worked answer,
+# `200 * (3/4) = 150`, `(1/6) * 24`, `(4/5)x`), as does a numerator past the denominator (`(3500 / 5)`)
+# or a sentence it closes (`so his rate is 0.5 pages per minute (30/60).`).
+_OPERATOR_BEFORE = re.compile(r"[*/=+\u00d7\u00f7]\s*$")
+_OPERATOR_AFTER = re.compile(r"[\])]\s*[*/=+\u00d7\u00f7]|[\])][A-Za-z]")
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
 # PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`, MiniMind's
 # `Epoch:[1/2](50/56608), loss: 2.49` (jingyaogong/minimind trainer/train_full_sft.py `Logger`)
@@ -91,6 +96,10 @@ _MISMATCH = re.compile(r"\bexpected\b.{0,80}\bbut (?:got|found|received)\b", re.
 # task failed or the job was cancelled, `Job step aborted: Waiting up to %d seconds for job step to
 # finish.`): the scheduler's step of the job, no training position nor figure.
 _JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
+# Ray Train's progress lines (ray/tune/experimental/output.py, `Training finished iteration {n} at {time}`,
+# `Training saved a checkpoint for iteration {n} at: {path}`): `n` counts the worker's `train.report`
+# calls, no training step.
+_RAY_REPORT = re.compile(r"\s*Training (?:finished|saved a checkpoint for) iteration \d+ at\b")
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
@@ -138,7 +147,7 @@ _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
 # A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`):
-# a count word, then only words that say which steps, then the unit; `number of skipped
+# a count word (after at most one qualifier), then only words that say which steps, then the unit; `number of skipped
 # iterations` (Megatron) counts something else.
 _COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
 _LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
@@ -202,6 +211,8 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
         phased = " ".join(words[-2:])
         return phased if canonical(phased).startswith("val_") else words[-1]
     lowered = [word.lower() for word in words]
+    if len(lowered) > 2 and lowered[1] in _COUNT_WORDS:  # one qualifier before the count word (NeMo's
+        lowered = lowered[1:]  # `effective maximum steps = 15`, nemo/core/optim/lr_scheduler.py)
     if lowered[-1] in _LENGTH_UNITS and lowered[0] in _COUNT_WORDS and _LENGTH_WORDS.issuperset(lowered[:-1]):
         return "total steps"
     if _known(key) or plain_name(key).endswith(TOTAL_KEYS):
@@ -303,7 +314,8 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text):
+    if (_MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text)
+            or _RAY_REPORT.match(text)):
         return None
     text = _GLUED_NAME.sub(_unglued, text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
@@ -322,7 +334,7 @@ def generic(text: str) -> Reading | None:
     # its `global iter: 100/5000`), the first of equals
     position = None if _TFLEARN_SAMPLES.search(text) else min(
         (found for found in _POSITION.finditer(text) if found["word"]
-         or not _EPOCH_WORD.search(text, 0, found.start())), key=_position_rank, default=None)
+         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found))), key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:
@@ -398,6 +410,17 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
     `{"name": "loss", "data": {"step": 2, "value": 4.49}}`)."""
     items = [(key, value) for key, value in data.items() if not isinstance(value, dict)]
     return items + [pair for value in data.values() if isinstance(value, dict) for pair in value.items()]
+
+
+def _a_quotient(position: re.Match[str]) -> bool:
+    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count."""
+    text = position.string
+    if text[position.start()] not in "[(":
+        return False  # after a rich bar's `━━━━ `
+    close = text.find(")" if text[position.start()] == "(" else "]", position.end("total"))
+    return (int(position["n"]) > int(position["total"]) or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
+            or (close != -1 and _OPERATOR_AFTER.match(text, close) is not None)
+            or (text[close + 1:].strip() == "." and _sentence(text)))
 
 
 def _position_rank(position: re.Match[str]) -> int:

@@ -98,6 +98,9 @@ _VERL_STEP_START = re.compile(r"\s*epoch \d+, step (?P<step>\d+)\s*")
 # A time stamp leading a raw log line (logging, DeepSpeed, ESPnet `[host] 2020-11-11 16:36:33,446`).
 # transformers Trainer `_save`: `Saving model checkpoint to {output_dir}`, the folder named
 # `checkpoint-{self.state.global_step}` (trainer.py `_save_checkpoint`, PREFIX_CHECKPOINT_DIR)
+# llm.c's main.log (karpathy/llm.c llmc/logger.h `logger_log_train`: `s:%d trl:%.4f lr:%.6f norm:%.2f`,
+# `logger_log_eval`: `s:%d tel:%.4f`): `s` is the step, named only by this shape.
+_LLMC_LOG = re.compile(r"\s*s:(?P<step>\d+) (?P<rest>t[re]l:.*)")
 _HF_CHECKPOINT = re.compile(r"\bSaving model checkpoint to \S*\bcheckpoint-(?P<step>\d+)/?\s*$")
 _STAMP = re.compile(r"^\W{0,2}(?:\S+\]\s)?\[?(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)")
 _KEY_EQ = re.compile(r"(?<![\w./-])([A-Za-z_][\w./-]{0,39})\s*=\s*"
@@ -194,6 +197,16 @@ def hf_checkpoint(text: str) -> Reading | None:
     """The Trainer saving its `checkpoint-N` folder: the run is at global step N."""
     match = _HF_CHECKPOINT.search(text)
     return Reading("hf-trainer", {}, step=int(match["step"])) if match else None
+
+
+def llmc_log(text: str) -> Reading | None:
+    """A line of llm.c's main.log: the step its `s:` names, the figures after it."""
+    match = _LLMC_LOG.fullmatch(text)
+    reading = generic(match["rest"]) if match else None
+    if match is None or reading is None:
+        return None
+    reading.step = int(match["step"])
+    return reading
 
 
 def verl_step_start(text: str) -> Reading | None:
@@ -432,6 +445,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("step ", specforge_dict),
     ("{'", hf_dict),
     ("Saving model checkpoint to ", hf_checkpoint),
+    ("s:", llmc_log),
     (", step ", verl_step_start),
     ('{"', json_object),
     ("skipped=", deepspeed_step),

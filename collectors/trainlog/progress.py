@@ -95,7 +95,7 @@ def seconds(clock: str) -> float | None:
         for part in clock.split(":"):
             total = total * 60 + int(part)
         return total
-    except ValueError:
+    except (ValueError, OverflowError):  # a mangled clock too long for a float
         return None
 
 

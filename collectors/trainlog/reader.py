@@ -41,10 +41,15 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # TF Estimator's evaluation result (estimator.py `_write_dict_to_summary`: `'Saving dict for global step
 # %d: %s'`), whose `loss` is the evaluation's, beside its `eval_loss` and `eval_accuracy`.
 _EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
-_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
-_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
+# Ray Train's `Training result` box (ray/tune/experimental/output.py) repeats the worker's last report.
+_SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:|\u2502 Training result\s+\u2502)\s*")
+_SUMMARY_ROW = re.compile(r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+[-+\w.:]+\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
 _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
+# A row of Ray's result box whose figure is `0.`: Ray prints each float `f"{value:.5f}".rstrip("0")`
+# (ray/tune/experimental/output.py `_render_table_item`; `-23750568.`, `1583017.` beside it), so `0.` is a
+# figure under 5e-6 rounded away (a schedule's last learning rate), not a zero: the worker's line has it.
+_ROUNDED_AWAY = re.compile(r"\s*\u2502\s*[\w/.-]+\s+-?0\.\s*\u2502\s*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
@@ -295,6 +300,7 @@ class LineReader:
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
+        self._step_read = 0  # the furthest step a line gave
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line."""
@@ -311,7 +317,7 @@ class LineReader:
             text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
-        if (self._block is not None or self._summary) and _INTERJECTED.search(text):
+        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or _ROUNDED_AWAY.fullmatch(text):
             return []
         if self._block is not None or _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
@@ -347,8 +353,10 @@ class LineReader:
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
-        self._summary = bool(_SUMMARY_SECTION.fullmatch(text)) or (
-            self._summary and _SUMMARY_ROW.fullmatch(text) is not None)
+        if _SUMMARY_SECTION.fullmatch(text):
+            self._summary, self._columns = True, None  # its `name value` rows are no open table's
+        else:
+            self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text)
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
@@ -358,6 +366,8 @@ class LineReader:
                     reading.metrics.pop("loss", None)
                 if text.split()[0] == "_step":  # W&B's count of log calls, not the position
                     reading.step = None
+                if reading.step is not None and reading.step < self._step_read:
+                    reading.step = None  # the history's last count (W&B `iter 999` under step=1000): no new run
         bar = _KERAS_BAR.match(text) if self._epoch else None
         # fit's epoch-end bar prints its validation beside the loss (`- loss: 0.41 - val_loss: 0.05`);
         # evaluate()'s never does, so such a bar is training's whatever bars came between
@@ -392,6 +402,7 @@ class LineReader:
                 reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
                 reading.done = reading.done or last
         self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
+        self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings
 
     def _copypaste(self, text: str) -> list[Reading]:

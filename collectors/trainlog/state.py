@@ -313,7 +313,10 @@ class TrainState:
                 self._survived()
             ended = {"stalled"} if "crashed" in self._open and redraw else {
                 "stalled", "crashed"}
-            self._open -= ended if reading.done else ended | {"finished"}
+            # a bar drawn full after the run said it stopped is its closing redraw, not more training
+            # (Lightning's `Trainer.fit` stopped: `max_steps=10` reached.` prints before tqdm's last draw)
+            closing = reading.format in BAR_FORMATS and reading.total is not None and reading.step == reading.total
+            self._open -= ended if reading.done or closing else ended | {"finished"}
         metrics = reading.metrics
         if metrics:
             if len(self.metrics) < MAX_METRICS:

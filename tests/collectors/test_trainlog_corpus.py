@@ -19,18 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "b41/llamafactory_kto_lora_ray_train_worker_prefix_ansi_rich_tables_finished.log":
-        "first sight, not yet fixed: loss=None (want 0.4875), grad_norm=None (want 3.454695224761963), lr=None (want 2.958631979685156e-08)",
-    "b41/unsloth_notebook_mistral_grpo_banner_sample_prints_trainoutput_only.log":
-        "first sight, not yet fixed: total=5 (want 250)",
-    "b41/llmc_style_modded_nanogpt_adamw_baseline_s_trl_tel_lines.log":
-        "first sight, not yet fixed: step=None (want 9536)",
-    "b41/wordplay_ezpz_ddp_step_loss_mfu_lines_wandb_run_summary.log":
-        "first sight, not yet fixed: lr=None (want 0.0006), val_loss=None (want 3.97037)",
-    "b41/nemo_gke_lightning_bar_10_of_10_fit_stopped_max_steps_pod_exiting.log":
-        "first sight, not yet fixed: status='running' (want 'finished')",
-    "b41/nemo_slurm_tail_f_scheduler_block_bar_7_of_15_global_step_5.log":
-        "first sight, not yet fixed: total=None (want 15)",
     "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
     "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
