@@ -1,5 +1,6 @@
-"""Line shapes and structures first met in corpus batch train/b41: each test cites the tool's
-printing code or the real line it reads."""
+"""Summaries that repeat a run's last report (W&B's run summary, Ray's result box, a bar's closing
+redraw), numbers in prose that are no position, and step counts that are a run's length (first met
+in corpus batch train/b41): each test cites the tool's printing code or the real line it reads."""
 
 from __future__ import annotations
 
