@@ -593,6 +593,9 @@ _NOT_AN_ERROR = re.compile(
 # recover from OOM`). Only memory: torchelastic logs the Ctrl-C it stops on as a warning too
 # (`WARNING:torch.distributed.elastic.agent.server.api:Received 2 death signal`).
 _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[\w.]+:|\[WARNING\]")
+# The directories of an absolute path (`/dev/shm/Qwen/Qwen3-14B/` of a config file: weights staged
+# in RAM, as LLaMA-Factory logs `loading configuration file <path>`): their names name no failure.
+_DIRECTORIES = re.compile(r"(?<![\w<])/(?:[\w.+-]+/)+")
 # A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
@@ -712,15 +715,15 @@ def is_warning(raw: str) -> bool:
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
     knows, at any level (NCCL reports its errors as `NCCL WARN`) but a GPU OOM a Python logger
-    logged as a warning (caught: the trainer goes on), or one that names a failure
-    kind and is not logged as a warning or NCCL's information (the error that follows those
-    raises the crash, which still takes their kind)."""
+    logged as a warning (caught: the trainer goes on), or one that names a failure kind outside
+    a path's directories and is not logged as a warning or NCCL's information (the error that
+    follows those raises the crash, which still takes their kind)."""
     lowered = text.lower()
     if not any(hint in lowered for hint in HINTS):  # most lines: substring scans, no regex (10x less)
         return False
     if CRASH_LINE.search(text):
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
-    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
+    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(_DIRECTORIES.sub("", text)) is not None
             and not is_warning(raw))
 
 

@@ -33,8 +33,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: total=None (want 15)",
     "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
-    "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
-        "first sight, not yet fixed: total=None (want 768), status='crashed' (want 'finished')",
     "b42/unsloth_sft_two_runs_wandb_offline_summary_chinese_info.log":
         "first sight, not yet fixed: loss=0.62473 (want 0.0015)",
     "b42/detectron2_ansi_config_dump_iter_1979_then_eval_copypaste.log":
