@@ -21,6 +21,8 @@ from sessiontui.collectors.trainlog.vocabulary import (
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
+# The period of an abbreviated word inside a key (`val. loss`, `avg. loss`), not a sentence's end.
+_ABBREVIATED = "(?:" + "|".join(rf"(?<=\b{word})\." for word in ("val", "valid", "avg", "tot", "trn", "cur")) + ")"
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `train loss :: 1.696`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
@@ -28,7 +30,7 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
 # a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
-    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?:{_ABBREVIATED}? {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>(?:::|[:=])\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)

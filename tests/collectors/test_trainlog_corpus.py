@@ -43,8 +43,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: status='running' (want 'finished')",
     "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
         "first sight, not yet fixed: total=4 (want 100)",
-    "b42/custom_mnist_notebook_epoch_header_1based_lines_0based_lr_decay.log":
-        "first sight, not yet fixed: loss=0.22132232775290808 (want 0.22455617488796512), val_loss=None (want 0.22132232775290808)",
     "b42/custom_ppo_lora_step_avg_loss_acc_end_of_epoch_ansi_health.log":
         "first sight, not yet fixed: epoch=None (want 2)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":

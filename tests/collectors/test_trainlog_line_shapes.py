@@ -1012,3 +1012,18 @@ def test_a_loss_beside_an_overlap_score_is_the_evaluations(tmp_path: Path) -> No
         "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n"))
     assert snap.loss == 0.745167
     assert (snap.metrics["val_loss"], snap.metrics["val_meaniu"]) == (0.984, 0.731)
+
+
+@pytest.mark.parametrize(("line", "key", "value"), [
+    # an ALCF course MNIST notebook's lines (corpus train/b42): `Epoch 5: val. loss: 0.2213..., val. accuracy: 93.34...`
+    ("Epoch 5: val. loss: 0.22132232775290808, val. accuracy: 93.34166666666667", "val_loss", 0.22132232775290808),
+    ("Epoch 5: val. loss: 0.22132232775290808, val. accuracy: 93.34166666666667", "val_accuracy", 93.34166666666667),
+    ("step 10 | avg. loss 2.5 | lr 1e-4", "loss", 2.5),
+])
+def test_an_abbreviations_period_stays_in_its_key(line: str, key: str, value: float) -> None:
+    assert _read(line)[2][key] == value
+
+
+def test_a_sentences_period_joins_no_key() -> None:
+    # a sentence's end before a key is no abbreviation (`Done. loss` is no name)
+    assert _read("Epoch 3 done. Learning Rate: 0.001, loss: 0.5")[2]["loss"] == 0.5
