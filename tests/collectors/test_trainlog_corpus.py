@@ -39,8 +39,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: total=None (want 111000)",
     "b42/custom_hparam_search_config_dict_prefix_epoch_of_30_test_acc.log":
         "first sight, not yet fixed: epoch=None (want 7), loss=None (want 38.8265)",
-    "b42/hf_trainer_pytorch_xla_tpu_worker_prefix_train_metrics_only.log":
-        "first sight, not yet fixed: status='running' (want 'finished')",
     "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
         "first sight, not yet fixed: total=4 (want 100)",
     "b42/custom_ppo_lora_step_avg_loss_acc_end_of_epoch_ansi_health.log":

@@ -1027,3 +1027,21 @@ def test_an_abbreviations_period_stays_in_its_key(line: str, key: str, value: fl
 def test_a_sentences_period_joins_no_key() -> None:
     # a sentence's end before a key is no abbreviation (`Done. loss` is no name)
     assert _read("Epoch 3 done. Learning Rate: 0.001, loss: 0.5")[2]["loss"] == 0.5
+
+
+def test_a_pod_workers_tag_is_a_prefix(tmp_path: Path) -> None:
+    # a TPU pod's run (PyTorch/XLA, corpus train/b42): every line behind `[worker :11] `, the HF Trainer's
+    # end-of-run block after it; read as a figure (`worker: 11`) the tag kept the finished run going
+    snap = _read_text(tmp_path, (
+        "[worker :11] {'train_runtime': 808.7671, 'train_samples_per_second': 12.661, 'train_steps_per_second': 0.025, "
+        "'train_loss': 9.420475006103516, 'epoch': 0.31}\n"
+        "[worker :11] ***** train metrics *****\n"
+        "[worker :11]   epoch                    =       0.3077\n"
+        "[worker :11]   total_flos               = 1548596160GF\n"
+        "[worker :11]   train_loss               =       9.4205\n"
+        "[worker :11]   train_runtime            =   0:13:28.76\n"
+        "[worker :11]   train_samples            =        33541\n"
+        "[worker :11]   train_samples_per_second =       12.661\n"
+        "[worker :11]   train_steps_per_second   =        0.025\n"))
+    assert (snap.status, snap.epoch) == ("finished", 0.3077) and "worker" not in snap.metrics
+    assert _read("[step :12] loss=0.5")[0] == 12  # a position in that shape stays one
