@@ -23,6 +23,7 @@ _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\
 _WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
 # The period of an abbreviated word inside a key (`val. loss`, `avg. loss`), not a sentence's end.
 _ABBREVIATED = "(?:" + "|".join(rf"(?<=\b{word})\." for word in ("val", "valid", "avg", "tot", "trn", "cur")) + ")"
+_MORE_VALUES = re.compile(rf"\s*,\s*{_VALUE}")  # a list's next value
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `train loss :: 1.696`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
@@ -249,6 +250,8 @@ def pairs(text: str) -> list[tuple[str, float]]:
         key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
+        if match["box"] and _MORE_VALUES.match(text, match.end("unit")) and canonical(key) in ("step", "epoch"):
+            continue  # Detectron2's config `STEPS: (102000, 108000)`: the schedule's milestones, no position
         value = value_in_units(match["value"], match["unit"], key)
         if value is not None:
             found.append((key, value))

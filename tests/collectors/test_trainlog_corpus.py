@@ -35,8 +35,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
     "b42/unsloth_sft_two_runs_wandb_offline_summary_chinese_info.log":
         "first sight, not yet fixed: loss=0.62473 (want 0.0015)",
-    "b42/detectron2_ansi_config_dump_iter_1979_then_eval_copypaste.log":
-        "first sight, not yet fixed: total=None (want 111000)",
     "b42/custom_hparam_search_config_dict_prefix_epoch_of_30_test_acc.log":
         "first sight, not yet fixed: epoch=None (want 7), loss=None (want 38.8265)",
     "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":

@@ -1045,3 +1045,19 @@ def test_a_pod_workers_tag_is_a_prefix(tmp_path: Path) -> None:
         "[worker :11]   train_steps_per_second   =        0.025\n"))
     assert (snap.status, snap.epoch) == ("finished", 0.3077) and "worker" not in snap.metrics
     assert _read("[step :12] loss=0.5")[0] == 12  # a position in that shape stays one
+
+
+def test_a_config_dumps_milestones_and_comments_are_no_position(tmp_path: Path) -> None:
+    # detectron2/engine/defaults.py logs `"Running with full config:\n{}".format(_highlight(cfg.dump(), ".yaml"))`;
+    # detectron2/config/defaults.py `_C.SOLVER.STEPS = (30000,)` (the lr's decay milestones) and `_C.SOLVER.MAX_ITER`,
+    # a user's YAML comments kept in the dump (corpus train/b42); read as positions, the first iteration restarted the run
+    snap = _read_text(tmp_path, (
+        "SOLVER:\n"
+        "  # for NYU dataset 30000 labeled images, 1 epoch is 500 (iteration) = 30000 (images) / 60 (images / iterations)\n"
+        "  STEPS: (102000, 108000)\n"
+        "  MAX_ITER: 111000\n"
+        "[11/19 08:55:10] d2.engine.train_loop INFO: Starting training from iteration 0\n"
+        "[11/19 08:56:05] d2.utils.events INFO:  eta: 1 day, 10:02:05  iter: 19  total_loss: 1.2  lr: 0.0039  "
+        "max_mem: 9000M\n"))
+    assert (snap.step, snap.total_steps, snap.epoch, snap.run_index) == (19, 111000, None, 0)
+    assert _read("steps: (5)  loss: 0.5")[0] == 5  # one value in brackets is still a position
