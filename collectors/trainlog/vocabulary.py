@@ -34,6 +34,7 @@ ALIASES = {
     "loss_(batch)": "loss",
     "training_loss": "loss",
     "step_loss": "loss",
+    "rl_loss": "loss",  # an RL loop's objective (a course GRPO script: `rl_loss: 0.00075, time: 104.0, reward_data: {...}`)
     # learning rate: HF Trainer, DETR, ESPnet (`lr_0`, `optim0_lr0`), Megatron without colons
     "learning_rate": "lr",
     "train_lr": "lr",

@@ -1061,3 +1061,17 @@ def test_a_config_dumps_milestones_and_comments_are_no_position(tmp_path: Path) 
         "max_mem: 9000M\n"))
     assert (snap.step, snap.total_steps, snap.epoch, snap.run_index) == (19, 111000, None, 0)
     assert _read("steps: (5)  loss: 0.5")[0] == 5  # one value in brackets is still a position
+
+
+def test_the_fields_beside_a_printed_dict_count() -> None:
+    # a random search's `logging.info(f"Config: {config}, Epoch {e}/{n}, Train Loss: ..., Test Acc: ...%")` and a
+    # course GRPO loop's `rl_loss: ..., time: ..., l2_norm: ..., reward_data: {...}` (the real lines, corpus train/b42)
+    step, epoch, metrics = _read(
+        "Config: {'batch_size': 128, 'num_epochs': 30, 'learning_rate': 0.001}, Epoch 7/30, Train Loss: 38.8265, "
+        "Test Acc: 70.59%")
+    assert (epoch, metrics["loss"], metrics["batch_size"]) == (7, 38.8265, 128)
+    _, _, metrics = _read("rl_loss: 0.0007556527270935476, time: 104.01218128204346, l2_norm: 0.12698744237422943, "
+                          "reward_data: {'total_num': 256, 'total_reward': 159.0}")
+    assert (metrics["loss"], metrics["total_reward"]) == (0.0007556527270935476, 159.0)
+    # accelerate's examples: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    assert _read("epoch 2: {'accuracy': 0.85, 'f1': 0.89}")[1:] == (2, {"accuracy": 0.85, "f1": 0.89})
