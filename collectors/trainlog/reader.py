@@ -42,7 +42,8 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 # %d: %s'`), whose `loss` is the evaluation's, beside its `eval_loss` and `eval_accuracy`.
 _EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:)\s*")
-_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+\s*")
+# a row's value may be words (W&B's `env/gpu_name NVIDIA GeForce RTX 4...`, `status success`)
+_SUMMARY_ROW = re.compile(r"\s*[\w/.-]+\s*=?\s+[-+\w.:]+(?: [-+\w.:]+)*\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
 _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.

@@ -31,8 +31,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: status='running' (want 'finished')",
     "b41/nemo_slurm_tail_f_scheduler_block_bar_7_of_15_global_step_5.log":
         "first sight, not yet fixed: total=None (want 15)",
-    "b42/unsloth_sft_two_runs_wandb_offline_summary_chinese_info.log":
-        "first sight, not yet fixed: loss=0.62473 (want 0.0015)",
     "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
         "first sight, not yet fixed: total=4 (want 100)",
     "b42/custom_ppo_lora_step_avg_loss_acc_end_of_epoch_ansi_health.log":

@@ -1075,3 +1075,18 @@ def test_the_fields_beside_a_printed_dict_count() -> None:
     assert (metrics["loss"], metrics["total_reward"]) == (0.0007556527270935476, 159.0)
     # accelerate's examples: `accelerator.print(f"epoch {epoch}:", eval_metric)`
     assert _read("epoch 2: {'accuracy': 0.85, 'f1': 0.89}")[1:] == (2, {"accuracy": 0.85, "f1": 0.89})
+
+
+def test_a_wandb_summary_row_of_words_keeps_the_summary_open(tmp_path: Path) -> None:
+    # wandb's run summary (wandb/sdk/internal/... `Run summary:` then one `name value` row each; a string value as
+    # `env/gpu_name NVIDIA GeForce RTX 4...`, corpus train/b42): HF's `train_loss` below it is the run's mean, not the loss
+    snap = _read_text(tmp_path, (
+        "wandb: Run summary:\n"
+        "wandb:            env/gpu_mem_gb 23.546\n"
+        "wandb:              env/gpu_name NVIDIA GeForce RTX 4...\n"
+        "wandb:                    status success\n"
+        "wandb:         train/global_step 60\n"
+        "wandb:                train/loss 0.0015\n"
+        "wandb:                train_loss 0.62473\n"
+        "wandb:             train_runtime 533.5162\n"))
+    assert (snap.step, snap.loss) == (60, 0.0015)
