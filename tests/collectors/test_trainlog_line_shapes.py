@@ -1090,3 +1090,28 @@ def test_a_wandb_summary_row_of_words_keeps_the_summary_open(tmp_path: Path) -> 
         "wandb:                train_loss 0.62473\n"
         "wandb:             train_runtime 533.5162\n"))
     assert (snap.step, snap.loss) == (60, 0.0015)
+
+
+@pytest.mark.parametrize("line", [
+    # a model's worked answers a PPO loop prints as samples (corpus train/b42)
+    "   - 60% of 1600 vibrations per second = (60/100) * 1600 = 960 vibrations per second",
+    "1. **Calculate the scholarship amount:** 30% of $90 is (30/100) * $90 = $27.",
+])
+def test_a_bracketed_fraction_in_arithmetic_is_no_position(line: str) -> None:
+    assert [reading.step for reading in parse_record(normalize(line))] in ([], [None])
+    assert _read("Train: [(1800/24681)] loss: 0.5")[0] == 1800  # a bracketed count alone stays one
+
+
+def test_a_bare_step_going_back_is_prose_not_a_restart(tmp_path: Path) -> None:
+    # a hand-written PPO loop (corpus train/b42): `=== Epoch 2/2 ===`, then a sampled answer's
+    # `**Step 1: Calculate how many stickers Riku has in multiples.**` (Markdown bold, a plan's step, no figure)
+    # before its `[step 11] avg_loss=0.0004 acc=0.7500`; a run that starts again prints its figures
+    snap = _read_text(tmp_path, (
+        "=== Epoch 1/2 ===\n"
+        "[step 10] avg_loss=0.0005 acc=0.6250\n"
+        "=== Epoch 2/2 ===\n"
+        "* **Step 1: Calculate how many stickers Riku has in multiples.**\n"
+        "[step 11] avg_loss=0.0004 acc=0.7500\n"))
+    assert (snap.step, snap.epoch, snap.run_index) == (11, 2, 0)
+    restarted = _read_text(tmp_path, "step 10 loss 0.5\nstep 11 loss 0.4\nstep 1 loss 2.3\n")
+    assert (restarted.step, restarted.run_index) == (1, 1)
