@@ -102,6 +102,10 @@ _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
 # C is false.`), not the run's position.
 _WORD_RUN = re.compile(r"[A-Za-z]+")
 _SENTENCE_MARK = re.compile(r"[.!?)]\s*$|, [a-z]")
+# Sentences running on in one line (`... is 4004. Then the fifth term is 4014, ...`): two breaks and
+# many words make a paragraph, which no tool's record is.
+_SENTENCE_BREAK = re.compile(r"[a-z\d][.!?] [A-Z][a-z]")
+PARAGRAPH_WORDS = 20
 # A script's stage heading, a counted step of its own plan in words (`[1/6] Loading tokenizer...`,
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
@@ -308,6 +312,8 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     if _MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text):
         return None
+    if len(_SENTENCE_BREAK.findall(text)) >= 2 and len(_WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
+        return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
     text = _BRACKETED.sub(_unbracketed, _SLASHED.sub(_unslashed, _GLUED_NAME.sub(_unglued, text)))
     if "(" in text:
         text = _REPR_OPEN.sub("", text)
@@ -374,8 +380,9 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
-    if not metrics and epoch is None and total is None and _sentence(text):
-        return None
+    unnamed = position is not None and step is positioned and not position["word"]  # `(3/5)`, `[3/5]`
+    if not metrics and epoch is None and (total is None or unnamed) and _sentence(text):
+        return None  # a sentence's step, or its bracketed fraction (a model's reasoning printed as a sample)
     if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
         metrics.pop("tokens_per_s", None)
         metrics["tokens_per_s_per_device"] = rate

@@ -31,8 +31,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "first sight, not yet fixed: status='running' (want 'finished')",
     "b41/nemo_slurm_tail_f_scheduler_block_bar_7_of_15_global_step_5.log":
         "first sight, not yet fixed: total=None (want 15)",
-    "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
-        "first sight, not yet fixed: total=4 (want 100)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

@@ -1115,3 +1115,23 @@ def test_a_bare_step_going_back_is_prose_not_a_restart(tmp_path: Path) -> None:
     assert (snap.step, snap.epoch, snap.run_index) == (11, 2, 0)
     restarted = _read_text(tmp_path, "step 10 loss 0.5\nstep 11 loss 0.4\nstep 1 loss 2.3\n")
     assert (restarted.step, restarted.run_index) == (1, 1)
+
+
+@pytest.mark.parametrize("line", [
+    # a GRPO notebook's sampled reasoning (Unsloth's Llama FP8 GRPO notebook, corpus train/b42)
+    "So the fourth term is 4004. Then the fifth term is 4014, which is the sum of 2001 and 2002. Then the sixth "
+    "and seventh terms would be the sums of the previous two terms and the one before them.",
+    "So, the ratio of the areas of triangle ABD and triangle ABC is (1/5)² = 1/25. Now, to find the ratio of the "
+    "areas of triangle ABD and triangle ABC:",
+])
+def test_a_paragraph_or_a_sentences_fraction_is_no_record(line: str) -> None:
+    assert all(reading.step is None and reading.total is None for reading in parse_record(normalize(line)))
+
+
+def test_a_record_of_many_words_is_no_paragraph() -> None:
+    # Megatron-LM training.py's report: many words, no sentence
+    line = (" iteration      100/    1000 | consumed samples:         3200 | elapsed time per iteration (ms): 1234.5 |"
+            " learning rate: 1.000E-04 | global batch size:    32 | lm loss: 5.000000E+00 | loss scale: 1.0 |"
+            " number of skipped iterations:   0 | number of nan iterations:   0 |")
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (100, 1000, 5.0)
