@@ -40,6 +40,8 @@ _HEADS = re.compile(
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
     r"|\[[\w.-]{1,40}/[\w.<>-]{1,60}:\d+(?::[\w.<>]{1,60})?\]"  # ezpz's `[ezpz/launch:448:launch]`
     r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
+    # a pod's worker, named then numbered (a TPU pod's run, every line behind `[worker :11] `; a position is no tag)
+    r"|\[(?!(?:step|epoch|iter|iteration|batch)\b)[A-Za-z][\w-]{0,30} ?:\d+\](?=\s)"
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`
     # Metaflow's runtime, metaflow/runtime.py Worker.log: "[%s (pid %s)] " % (run/step/task, pid)
     r"|\[[\w.-]{1,60}/[\w.-]{1,60}/[\w.-]{1,60}(?: \(pid \d+\))?\]"
@@ -597,6 +599,9 @@ _NOT_AN_ERROR_WORDS = ("W", "DEBUG", "TRACE", "NCCL INFO")
 # recover from OOM`). Only memory: torchelastic logs the Ctrl-C it stops on as a warning too
 # (`WARNING:torch.distributed.elastic.agent.server.api:Received 2 death signal`).
 _LOGGED_WARNING = re.compile(r"\|\s*WARNING\s*\||\s-\sWARNING\s-\s|^\s*WARNING:[\w.]+:|\[WARNING\]")
+# The directories of an absolute path (`/dev/shm/Qwen/Qwen3-14B/` of a config file: weights staged
+# in RAM, as LLaMA-Factory logs `loading configuration file <path>`): their names name no failure.
+_DIRECTORIES = re.compile(r"(?<![\w<])/(?:[\w.+-]+/)+")
 # A job the scheduler stopped (slurmstepd's `*** JOB 1 ON n1 CANCELLED AT ... DUE TO TIME LIMIT ***`,
 # srun's `Job step aborted`): the SIGKILL that follows (`srun: error: n1: task 0: Killed`) is the
 # cancellation's, not the OOM killer's, unless the tail also names memory.
@@ -717,15 +722,15 @@ def is_warning(raw: str) -> bool:
 def is_crash_line(text: str, raw: str) -> bool:
     """Whether a line (cleaned `text`, logged as `raw`) is a crash line: a failure CRASH_LINE
     knows, at any level (NCCL reports its errors as `NCCL WARN`) but a GPU OOM a Python logger
-    logged as a warning (caught: the trainer goes on), or one that names a failure
-    kind and is not logged as a warning or NCCL's information (the error that follows those
-    raises the crash, which still takes their kind)."""
+    logged as a warning (caught: the trainer goes on), or one that names a failure kind outside
+    a path's directories and is not logged as a warning or NCCL's information (the error that
+    follows those raises the crash, which still takes their kind)."""
     lowered = text.lower()
     if not any(hint in lowered for hint in _SCANNED_HINTS):  # most lines: substring scans, no regex (10x less)
         return False
     if CRASH_LINE.search(text):
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
-    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(text) is not None
+    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(_DIRECTORIES.sub("", text)) is not None
             and not is_warning(raw))
 
 

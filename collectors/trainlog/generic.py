@@ -22,6 +22,9 @@ from sessiontui.collectors.trainlog.vocabulary import (
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
+# The period of an abbreviated word inside a key (`val. loss`, `avg. loss`), not a sentence's end.
+_ABBREVIATED = "(?:" + "|".join(rf"(?<=\b{word})\." for word in ("val", "valid", "avg", "tot", "trn", "cur")) + ")"
+_MORE_VALUES = re.compile(rf"\s*,\s*{_VALUE}")  # a list's next value
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `train loss :: 1.696`, `loss train: 3.7`, `tps: 7282`, the
 # stable-baselines table row `|    loss    | 20.1    |` (rich's `│ test_loss │ 0.12 │` too), a JSON member `"iter": 120000,`: a key of
@@ -29,7 +32,7 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # checkpoint callback's verb may stand between (`val_loss reached 0.67`, `improved from 0.41 to 0.38`);
 # a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
-    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?: {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
+    rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?:{_ABBREVIATED}? {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
     rf"(?P<sep>(?:::|[:=])\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
@@ -39,12 +42,13 @@ _PAIR = re.compile(
     rf"(?![\w/\u2524]|\.\w|:\S|\s+days?,)",
     re.IGNORECASE,
 )
+# (a bracketed fraction in arithmetic, `(60/100) * 1600` or `= (3/5)`, is a number: a model's worked answer)
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
 # `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
 # `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
     r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
-    r"|[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])])"
+    r"|(?<![*\u00d7=+^] )(?<![*\u00d7=+^])[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])](?!\s*[*\u00d7=+^]))"
     r"|(?<=[\u2501\u2578\u257a\u2500] ))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
@@ -108,6 +112,10 @@ _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
 # C is false.`), not the run's position.
 _WORD_RUN = re.compile(r"[A-Za-z]+")
 _SENTENCE_MARK = re.compile(r"[.!?)]\s*$|, [a-z]")
+# Sentences running on in one line (`... is 4004. Then the fifth term is 4014, ...`): two breaks and
+# many words make a paragraph, which no tool's record is.
+_SENTENCE_BREAK = re.compile(r"[a-z\d][.!?] [A-Z][a-z]")
+PARAGRAPH_WORDS = 20
 # A script's stage heading, a counted step of its own plan in words (`[1/6] Loading tokenizer...`,
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
@@ -261,6 +269,8 @@ def pairs(text: str) -> list[tuple[str, float]]:
         key = _named_part(_REMARK.sub("", match["key"]), glued)
         if key is None:
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
+        if match["box"] and _MORE_VALUES.match(text, match.end("unit")) and canonical(key) in ("step", "epoch"):
+            continue  # Detectron2's config `STEPS: (102000, 108000)`: the schedule's milestones, no position
         value = value_in_units(match["value"], match["unit"], key)
         if value is not None:
             found.append((key, value))
@@ -317,6 +327,8 @@ def generic(text: str) -> Reading | None:
     if (_MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text)
             or _RAY_REPORT.match(text)):
         return None
+    if len(_SENTENCE_BREAK.findall(text)) >= 2 and len(_WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
+        return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
     text = _GLUED_NAME.sub(_unglued, text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
         text = _SLASHED.sub(_unslashed, text)
@@ -386,8 +398,9 @@ def generic(text: str) -> Reading | None:
         total = None  # the total belonged to a position less trusted than the step printed
     if not metrics and step is None and epoch is None and total is None:
         return None
-    if not metrics and epoch is None and total is None and _sentence(text):
-        return None
+    unnamed = position is not None and step is positioned and not position["word"]  # `(3/5)`, `[3/5]`
+    if not metrics and epoch is None and (total is None or unnamed) and _sentence(text):
+        return None  # a sentence's step, or its bracketed fraction (a model's reasoning printed as a sample)
     if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
         metrics.pop("tokens_per_s", None)
         metrics["tokens_per_s_per_device"] = rate

@@ -47,6 +47,7 @@ _SF_STEP_ITEM = re.compile(r"position (\d+),[ \t]+([A-Za-z][A-Za-z ]{0,40}?):[ \
 # SpecForge gen 3 (`specforge train`): `step N: {'acc_0': .., 'loss': .., ...}`.
 _SF_DICT = re.compile(r"step (?P<step>\d+): (?P<dict>\{.*\})")
 # A dict's item; a value that opens a nested dict is no figure, its items are read in their turn.
+_MAYBE_FIGURE = re.compile(r"\d")
 _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,{}]{1,100})""")
 # DeepSpeed engine: `[Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]`.
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
@@ -183,14 +184,25 @@ def specforge_dict(text: str) -> Reading | None:
 
 
 def hf_dict(text: str) -> Reading | None:
-    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. A
-    position printed before the dict counts (accelerate's `epoch 0: {'accuracy': 0.85}`)."""
-    start = text.find("{'")
-    if start == -1 or "}" not in text:
+    """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. The fields
+    printed before the dict count (accelerate's `epoch 0: {'accuracy': 0.85}`, a GRPO loop's
+    `rl_loss: 0.0008, time: 115.8, reward_data: {...}`), and so do those after it (`Config: {...},
+    Epoch 7/30, Train Loss: 38.8265`)."""
+    start, end = text.find("{'"), text.rfind("}")
+    if start == -1 or end < start:
         return None
-    lead = generic(text[:start]) if start > 0 else None
-    return from_pairs("hf-trainer", dict_pairs(text[start:]), step=lead.step if lead else None,
-                      epoch=lead.epoch if lead else None)
+    reading = from_pairs("hf-trainer", dict_pairs(text[start:end + 1]))
+    lead = generic(text[:start]) if _MAYBE_FIGURE.search(text, 0, start) else None
+    tail = generic(text[end + 1:].lstrip(" ,;|")) if _MAYBE_FIGURE.search(text, end + 1) else None
+    if reading is None:
+        return None
+    for beside in (lead, tail):
+        if beside is not None:
+            reading.metrics = {**beside.metrics, **reading.metrics} if beside is lead else {
+                **reading.metrics, **beside.metrics}
+            reading.step = reading.step if beside.step is None else beside.step
+            reading.epoch = reading.epoch if beside.epoch is None else beside.epoch
+    return reading
 
 
 def hf_checkpoint(text: str) -> Reading | None:

@@ -43,7 +43,9 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 _EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
 # Ray Train's `Training result` box (ray/tune/experimental/output.py) repeats the worker's last report.
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:|\u2502 Training result\s+\u2502)\s*")
-_SUMMARY_ROW = re.compile(r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+[-+\w.:]+\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
+# a row's value may be words (W&B's `env/gpu_name NVIDIA GeForce RTX 4...`, `status success`)
+_SUMMARY_ROW = re.compile(
+    r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+[-+\w.:]+(?: [-+\w.:]+)*\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
 _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A row of Ray's result box whose figure is `0.`: Ray prints each float `f"{value:.5f}".rstrip("0")`
@@ -84,6 +86,9 @@ _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # Lines another part of the process prints between a log's lines: a Python warning and the
 # source line under it, NCCL's `INFO`/`WARN` lines, c10d's glog-style `[W socket.cpp:663]`. Inside a
 # JSON block or a summary table they are skipped, not taken as the block's end.
+# An indented comment of a config file a run prints (Detectron2's `Running with full config:` YAML,
+# `  # for NYU dataset 30000 labeled images, 1 epoch is 500 (iteration)`): its figures are prose.
+_CONFIG_COMMENT = re.compile(r"\s+#\s")
 _INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|WARN)\b|^\[[WE]\d* [\w.]+:\d+\]")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
@@ -317,6 +322,8 @@ class LineReader:
             text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
+        if _CONFIG_COMMENT.match(text):
+            return []
         if (self._block is not None or self._summary) and _INTERJECTED.search(text) or _ROUNDED_AWAY.fullmatch(text):
             return []
         if self._block is not None or _OPENS_BLOCK.fullmatch(text):

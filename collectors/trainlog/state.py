@@ -259,6 +259,10 @@ class TrainState:
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.step is not None and reading.step > MAX_STEP:
             reading.step = None
+        if (reading.format == "key-value" and not reading.metrics and reading.total is None and reading.epoch is None
+                and reading.step is not None and self.step is not None and reading.step < self.step
+                and not self._truncated):
+            return  # a bare `Step 1:` going back is prose (a model's worked answer printed as a sample), no restart
         if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):

@@ -34,6 +34,7 @@ ALIASES = {
     "loss_(batch)": "loss",
     "training_loss": "loss",
     "step_loss": "loss",
+    "rl_loss": "loss",  # an RL loop's objective (a course GRPO script: `rl_loss: 0.00075, time: 104.0, reward_data: {...}`)
     # learning rate: HF Trainer, DETR, ESPnet (`lr_0`, `optim0_lr0`), Megatron without colons
     "learning_rate": "lr",
     "train_lr": "lr",
@@ -134,6 +135,7 @@ LEXICON = {
     "epoch": ("epoch",),
     "step": ("step", "iteration"),
 }
+_ABBREVIATED = re.compile(r"(?<=[A-Za-z])\.\s+(?=[A-Za-z])")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # A qualifier in parentheses after a name: PaddleClas' scheduler `lr(PiecewiseDecay)` (after a
 # position it names another figure: nerfstudio's `Train Iter (time)` is a duration).
@@ -150,8 +152,9 @@ FUZZY_CUTOFF = 90  # rapidfuzz ratio: `gradnorm` ~ `grad_norm` (94), `ploss` !~ 
 
 @lru_cache(maxsize=4096)  # a pure function of a name; a log repeats its few names on every line
 def plain_name(key: str) -> str:
-    """A tool's key in the snapshot's spelling, without aliasing."""
-    key = key.strip().strip("'\"").lower().replace(" ", "_").replace("-", "_")
+    """A tool's key in the snapshot's spelling, without aliasing; an abbreviation's period before a
+    word (`val. loss`, `avg. loss`) is dropped with its space, as a hyphen or a space would be."""
+    key = _ABBREVIATED.sub(" ", key.strip().strip("'\"")).lower().replace(" ", "_").replace("-", "_")
     if key.startswith(("train/", "train.")):
         key = key[6:]
     elif key.startswith(("eval/", "eval.")):

@@ -19,24 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    "b42/custom_grpo_rl_loss_rollout_batch_reward_dict.log":
-        "first sight, not yet fixed: loss=None (want 0.0007556527270935476)",
-    "b42/llamafactory_running_log_no_loss_lines_total_768_completed.log":
-        "first sight, not yet fixed: total=None (want 768), status='crashed' (want 'finished')",
-    "b42/unsloth_sft_two_runs_wandb_offline_summary_chinese_info.log":
-        "first sight, not yet fixed: loss=0.62473 (want 0.0015)",
-    "b42/detectron2_ansi_config_dump_iter_1979_then_eval_copypaste.log":
-        "first sight, not yet fixed: total=None (want 111000)",
-    "b42/custom_hparam_search_config_dict_prefix_epoch_of_30_test_acc.log":
-        "first sight, not yet fixed: epoch=None (want 7), loss=None (want 38.8265)",
-    "b42/hf_trainer_pytorch_xla_tpu_worker_prefix_train_metrics_only.log":
-        "first sight, not yet fixed: status='running' (want 'finished')",
-    "b42/unsloth_grpo_fp8_notebook_vllm_standby_lines_html_placeholder_trainoutput.log":
-        "first sight, not yet fixed: total=4 (want 100)",
-    "b42/custom_mnist_notebook_epoch_header_1based_lines_0based_lr_decay.log":
-        "first sight, not yet fixed: loss=0.22132232775290808 (want 0.22455617488796512), val_loss=None (want 0.22132232775290808)",
-    "b42/custom_ppo_lora_step_avg_loss_acc_end_of_epoch_ansi_health.log":
-        "first sight, not yet fixed: epoch=None (want 2)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

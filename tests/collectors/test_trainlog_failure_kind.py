@@ -1078,3 +1078,20 @@ def test_lines_of_one_shape_or_below_a_terminals_width_are_no_wrap() -> None:
     assert terminal_wrap("a" * 100 + " ", "b" * 101, 101) == (" ", 101)  # wrapped at a space
     hedged = "If you are running out of memory, consider decreasing gpu_memory_utilization."
     assert failure_kind(unwrap_terminal(_hard_wrapped(hedged * 2, 80))) is None
+
+
+def test_a_file_path_under_dev_shm_names_no_failure(tmp_path: Path) -> None:
+    # weights staged in RAM: transformers src/transformers/configuration_utils.py logs
+    # `logger.info(f"loading configuration file {resolved_config_file}")`, here under LLaMA-Factory's
+    # `[INFO|%(asctime)s] %(filename)s:%(lineno)d >> ` prefix; NCCL's own failure on a full /dev/shm
+    # (NVIDIA/nccl src/misc/shmutils.cc `WARN("Error: failed to extend %s to %ld bytes", ...)`) still is one
+    log = tmp_path / "running_log.txt"
+    log.write_text(
+        "[INFO|2025-04-29 14:29:06] configuration_utils.py:691 >> loading configuration file /dev/shm/Qwen/Qwen3-14B/config.json\n"
+        "[INFO|2025-04-29 14:31:39] trainer.py:2422 >>   Total optimization steps = 768\n"
+        "[INFO|2025-04-29 16:11:20] trainer.py:2681 >> \n"
+        "Training completed. Do not forget to share your model on huggingface.co/models =)\n")
+    snap = read_log(log)
+    assert (snap.status, snap.total_steps) == ("finished", 768)
+    log.write_text("node1:1234:1290 [0] NCCL WARN Error: failed to extend /dev/shm/nccl-03v824 to 9637892 bytes\n")
+    assert [event.kind for event in read_log(log).events] == ["crashed"]

@@ -1012,3 +1012,126 @@ def test_a_loss_beside_an_overlap_score_is_the_evaluations(tmp_path: Path) -> No
         "Loss: 0.984, MeanIU:  0.7310, Best_mIoU:  0.7391\n"))
     assert snap.loss == 0.745167
     assert (snap.metrics["val_loss"], snap.metrics["val_meaniu"]) == (0.984, 0.731)
+
+
+@pytest.mark.parametrize(("line", "key", "value"), [
+    # an ALCF course MNIST notebook's lines (corpus train/b42): `Epoch 5: val. loss: 0.2213..., val. accuracy: 93.34...`
+    ("Epoch 5: val. loss: 0.22132232775290808, val. accuracy: 93.34166666666667", "val_loss", 0.22132232775290808),
+    ("Epoch 5: val. loss: 0.22132232775290808, val. accuracy: 93.34166666666667", "val_accuracy", 93.34166666666667),
+    ("step 10 | avg. loss 2.5 | lr 1e-4", "loss", 2.5),
+])
+def test_an_abbreviations_period_stays_in_its_key(line: str, key: str, value: float) -> None:
+    assert _read(line)[2][key] == value
+
+
+def test_a_sentences_period_joins_no_key() -> None:
+    # a sentence's end before a key is no abbreviation (`Done. loss` is no name)
+    assert _read("Epoch 3 done. Learning Rate: 0.001, loss: 0.5")[2]["loss"] == 0.5
+
+
+def test_a_pod_workers_tag_is_a_prefix(tmp_path: Path) -> None:
+    # a TPU pod's run (PyTorch/XLA, corpus train/b42): every line behind `[worker :11] `, the HF Trainer's
+    # end-of-run block after it; read as a figure (`worker: 11`) the tag kept the finished run going
+    snap = _read_text(tmp_path, (
+        "[worker :11] {'train_runtime': 808.7671, 'train_samples_per_second': 12.661, 'train_steps_per_second': 0.025, "
+        "'train_loss': 9.420475006103516, 'epoch': 0.31}\n"
+        "[worker :11] ***** train metrics *****\n"
+        "[worker :11]   epoch                    =       0.3077\n"
+        "[worker :11]   total_flos               = 1548596160GF\n"
+        "[worker :11]   train_loss               =       9.4205\n"
+        "[worker :11]   train_runtime            =   0:13:28.76\n"
+        "[worker :11]   train_samples            =        33541\n"
+        "[worker :11]   train_samples_per_second =       12.661\n"
+        "[worker :11]   train_steps_per_second   =        0.025\n"))
+    assert (snap.status, snap.epoch) == ("finished", 0.3077) and "worker" not in snap.metrics
+    assert _read("[step :12] loss=0.5")[0] == 12  # a position in that shape stays one
+
+
+def test_a_config_dumps_milestones_and_comments_are_no_position(tmp_path: Path) -> None:
+    # detectron2/engine/defaults.py logs `"Running with full config:\n{}".format(_highlight(cfg.dump(), ".yaml"))`;
+    # detectron2/config/defaults.py `_C.SOLVER.STEPS = (30000,)` (the lr's decay milestones) and `_C.SOLVER.MAX_ITER`,
+    # a user's YAML comments kept in the dump (corpus train/b42); read as positions, the first iteration restarted the run
+    snap = _read_text(tmp_path, (
+        "SOLVER:\n"
+        "  # for NYU dataset 30000 labeled images, 1 epoch is 500 (iteration) = 30000 (images) / 60 (images / iterations)\n"
+        "  STEPS: (102000, 108000)\n"
+        "  MAX_ITER: 111000\n"
+        "[11/19 08:55:10] d2.engine.train_loop INFO: Starting training from iteration 0\n"
+        "[11/19 08:56:05] d2.utils.events INFO:  eta: 1 day, 10:02:05  iter: 19  total_loss: 1.2  lr: 0.0039  "
+        "max_mem: 9000M\n"))
+    assert (snap.step, snap.total_steps, snap.epoch, snap.run_index) == (19, 111000, None, 0)
+    assert _read("steps: (5)  loss: 0.5")[0] == 5  # one value in brackets is still a position
+
+
+def test_the_fields_beside_a_printed_dict_count() -> None:
+    # a random search's `logging.info(f"Config: {config}, Epoch {e}/{n}, Train Loss: ..., Test Acc: ...%")` and a
+    # course GRPO loop's `rl_loss: ..., time: ..., l2_norm: ..., reward_data: {...}` (the real lines, corpus train/b42)
+    step, epoch, metrics = _read(
+        "Config: {'batch_size': 128, 'num_epochs': 30, 'learning_rate': 0.001}, Epoch 7/30, Train Loss: 38.8265, "
+        "Test Acc: 70.59%")
+    assert (epoch, metrics["loss"], metrics["batch_size"]) == (7, 38.8265, 128)
+    _, _, metrics = _read("rl_loss: 0.0007556527270935476, time: 104.01218128204346, l2_norm: 0.12698744237422943, "
+                          "reward_data: {'total_num': 256, 'total_reward': 159.0}")
+    assert (metrics["loss"], metrics["total_reward"]) == (0.0007556527270935476, 159.0)
+    # accelerate's examples: `accelerator.print(f"epoch {epoch}:", eval_metric)`
+    assert _read("epoch 2: {'accuracy': 0.85, 'f1': 0.89}")[1:] == (2, {"accuracy": 0.85, "f1": 0.89})
+
+
+def test_a_wandb_summary_row_of_words_keeps_the_summary_open(tmp_path: Path) -> None:
+    # wandb's run summary (wandb/sdk/internal/... `Run summary:` then one `name value` row each; a string value as
+    # `env/gpu_name NVIDIA GeForce RTX 4...`, corpus train/b42): HF's `train_loss` below it is the run's mean, not the loss
+    snap = _read_text(tmp_path, (
+        "wandb: Run summary:\n"
+        "wandb:            env/gpu_mem_gb 23.546\n"
+        "wandb:              env/gpu_name NVIDIA GeForce RTX 4...\n"
+        "wandb:                    status success\n"
+        "wandb:         train/global_step 60\n"
+        "wandb:                train/loss 0.0015\n"
+        "wandb:                train_loss 0.62473\n"
+        "wandb:             train_runtime 533.5162\n"))
+    assert (snap.step, snap.loss) == (60, 0.0015)
+
+
+@pytest.mark.parametrize("line", [
+    # a model's worked answers a PPO loop prints as samples (corpus train/b42)
+    "   - 60% of 1600 vibrations per second = (60/100) * 1600 = 960 vibrations per second",
+    "1. **Calculate the scholarship amount:** 30% of $90 is (30/100) * $90 = $27.",
+])
+def test_a_bracketed_fraction_in_arithmetic_is_no_position(line: str) -> None:
+    assert [reading.step for reading in parse_record(normalize(line))] in ([], [None])
+    assert _read("Train: [(1800/24681)] loss: 0.5")[0] == 1800  # a bracketed count alone stays one
+
+
+def test_a_bare_step_going_back_is_prose_not_a_restart(tmp_path: Path) -> None:
+    # a hand-written PPO loop (corpus train/b42): `=== Epoch 2/2 ===`, then a sampled answer's
+    # `**Step 1: Calculate how many stickers Riku has in multiples.**` (Markdown bold, a plan's step, no figure)
+    # before its `[step 11] avg_loss=0.0004 acc=0.7500`; a run that starts again prints its figures
+    snap = _read_text(tmp_path, (
+        "=== Epoch 1/2 ===\n"
+        "[step 10] avg_loss=0.0005 acc=0.6250\n"
+        "=== Epoch 2/2 ===\n"
+        "* **Step 1: Calculate how many stickers Riku has in multiples.**\n"
+        "[step 11] avg_loss=0.0004 acc=0.7500\n"))
+    assert (snap.step, snap.epoch, snap.run_index) == (11, 2, 0)
+    restarted = _read_text(tmp_path, "step 10 loss 0.5\nstep 11 loss 0.4\nstep 1 loss 2.3\n")
+    assert (restarted.step, restarted.run_index) == (1, 1)
+
+
+@pytest.mark.parametrize("line", [
+    # a GRPO notebook's sampled reasoning (Unsloth's Llama FP8 GRPO notebook, corpus train/b42)
+    "So the fourth term is 4004. Then the fifth term is 4014, which is the sum of 2001 and 2002. Then the sixth "
+    "and seventh terms would be the sums of the previous two terms and the one before them.",
+    "So, the ratio of the areas of triangle ABD and triangle ABC is (1/5)² = 1/25. Now, to find the ratio of the "
+    "areas of triangle ABD and triangle ABC:",
+])
+def test_a_paragraph_or_a_sentences_fraction_is_no_record(line: str) -> None:
+    assert all(reading.step is None and reading.total is None for reading in parse_record(normalize(line)))
+
+
+def test_a_record_of_many_words_is_no_paragraph() -> None:
+    # Megatron-LM training.py's report: many words, no sentence
+    line = (" iteration      100/    1000 | consumed samples:         3200 | elapsed time per iteration (ms): 1234.5 |"
+            " learning rate: 1.000E-04 | global batch size:    32 | lm loss: 5.000000E+00 | loss scale: 1.0 |"
+            " number of skipped iterations:   0 | number of nan iterations:   0 |")
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (100, 1000, 5.0)
