@@ -1,0 +1,19 @@
+"""The labels benchmark tools print, each fed with a number, land on the figure names
+docs/formats.md gives them: one rule per label shape, the tool that prints it cited."""
+
+from __future__ import annotations
+
+import pytest
+
+from sessiontui.collectors.bench_output import read_benchmark_output
+
+SPEC_TABLE = ("| Prompt | Variant | t/s | Accept rate |\n|---|---:|---:|---:|\n"
+              "| code | baseline | 26.58 | N/A |\n| code | mtp | 62.6 | {cell} |\n")
+
+
+@pytest.mark.parametrize("cell", ["76.8%", "76.8% +/- 0.0%", "76.8% ± 0.4%", "0.768"])
+def test_a_speculative_tables_accept_rate_is_the_acceptance_rate_however_its_spread_is_printed(cell: str) -> None:
+    # ikawrakow/ik_llama.cpp#2081's table: a percentage printed with its sign before the spread as well
+    # as after it (`76.8% +/- 0.0%`) is one percentage, its spread aside
+    records = read_benchmark_output(SPEC_TABLE.format(cell=cell)).records
+    assert [(r.value, r.figures.get("acceptance_rate")) for r in records] == [(26.58, None), (62.6, 0.768)]
