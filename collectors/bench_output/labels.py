@@ -21,7 +21,7 @@ VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
 # MLPerf LoadGen's `Completed samples per second` counts queries (`samples/s`, optimum-benchmark's batch rows, does not)
 RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?|samples(?=[\s-]*per\b))"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?|generations|samples(?=[\s-]*per\b))"
     r"\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
@@ -98,7 +98,7 @@ def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
     match = RATE_UNIT.search(text) or _UNIT_SUFFIX.search(text)
     if match:
-        what = "req" if match["what"].lower().startswith(("r", "q", "i", "s")) else "tok"  # infer/sec, samples/s
+        what = "req" if match["what"].lower().startswith(("r", "q", "i", "s", "g")) else "tok"  # infer/sec, generations/s
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
     if _TEST_NAME.fullmatch(text.strip()):
         return "tok", 1.0

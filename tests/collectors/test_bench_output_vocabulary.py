@@ -17,3 +17,9 @@ def test_a_speculative_tables_accept_rate_is_the_acceptance_rate_however_its_spr
     # as after it (`76.8% +/- 0.0%`) is one percentage, its spread aside
     records = read_benchmark_output(SPEC_TABLE.format(cell=cell)).records
     assert [(r.value, r.figures.get("acceptance_rate")) for r in records] == [(26.58, None), (62.6, 0.768)]
+
+
+def test_generations_per_second_is_a_request_rate() -> None:
+    # a generation is one request answered: `Generations / Sec` counts requests, not tokens
+    [record] = read_benchmark_output("Generations / Sec: 3.21\nOutput tokens/s: 812.4\n").records
+    assert (record.value, record.figures) == (812.4, {"request_throughput": 3.21})
