@@ -61,7 +61,9 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
                           re.IGNORECASE)
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
-_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# EvalScope's rich_display.py prints the statistic after the unit (`Latency (s) avg`)
+_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?|latency(?:\s*\(s\))?[ _](?:avg|average|mean)",
+                           re.IGNORECASE)
 # a snake-case name's unit word: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s` or
 # `itl_p99_us`, before one `ttft_s_mean` (llmperf's `results_ttft_s_quantiles_p50`), and as a JSON key's words
 _TIME_SUFFIX = re.compile(r"[a-z\d][_ ](ns|us|ms|s)(?![a-z\d])")

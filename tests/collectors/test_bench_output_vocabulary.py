@@ -23,3 +23,11 @@ def test_generations_per_second_is_a_request_rate() -> None:
     # a generation is one request answered: `Generations / Sec` counts requests, not tokens
     [record] = read_benchmark_output("Generations / Sec: 3.21\nOutput tokens/s: 812.4\n").records
     assert (record.value, record.figures) == (812.4, {"request_throughput": 3.21})
+
+
+@pytest.mark.parametrize("label", ["Latency (s) avg", "Avg Latency (s)", "Mean latency"])
+def test_a_mean_latency_is_latency_s_whichever_side_its_statistic_is_printed(label: str) -> None:
+    # EvalScope's perf summary (evalscope/perf/utils/rich_display.py) prints the statistic after the unit
+    text = f"| {label} | 1.23 |\n| Output Throughput (tok/s) | 88.1 |\n"
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures) == (88.1, {"latency_s": 1.23})
