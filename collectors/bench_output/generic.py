@@ -109,6 +109,9 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+
 _SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
 _PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
+# a Markdown title that prints no label's value and no rate (`# Qwen3.5-4B on RTX 3090`) names what
+# follows: its numbers are a model's size or a GPU's name, not figures
+_NAMING_TITLE = re.compile(r"^#{1,6}\s[^:=]*$")
 # a name whose statistics follow: `TTFT (ms):`, or llmperf's bare `ttft_s` over `    p25 = 0.41`
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$|^([A-Za-z]\w*_\w+)$")
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
@@ -322,6 +325,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
+        if _NAMING_TITLE.match(line) and not RATE_UNIT.search(line):
+            continue
         if (heading := _STAT_HEADING.match(line)) and not VALUE.search(line):
             section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None

@@ -31,3 +31,22 @@ def test_a_mean_latency_is_latency_s_whichever_side_its_statistic_is_printed(lab
     text = f"| {label} | 1.23 |\n| Output Throughput (tok/s) | 88.1 |\n"
     [record] = read_benchmark_output(text).records
     assert (record.value, record.figures) == (88.1, {"latency_s": 1.23})
+
+
+def test_a_markdown_title_naming_a_model_and_gpu_prints_no_figures() -> None:
+    # a user's write-up titled by the model and GPU: `4` of `Qwen3.5-4B` is its size, 3090 a GPU's name
+    text = "# Qwen3.5-4B on RTX 3090\n\nOutput token throughput (tok/s): 812.4\n"
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures) == (812.4, {})
+
+
+def test_a_markdown_title_printing_a_rate_still_reads() -> None:
+    # a title that prints a rate is a result (`## Eagle decoding speed: 297 token/s`, or without its colon)
+    records = read_benchmark_output("## Eagle decoding speed 297 token/s\n").records
+    assert [r.value for r in records] == [297.0]
+
+
+def test_a_model_size_at_a_lines_start_leaves_the_rate_after_it() -> None:
+    # b16's plain-text result line: the rate after the model's name and its size still reads
+    [record] = read_benchmark_output("llama2-7b   base  103.25 tokens/s\n").records
+    assert (record.metric, record.value) == ("output_tok_s", 103.25)
