@@ -12,8 +12,8 @@ from typing import NamedTuple
 from sessiontui.collectors.bench_output.common import slug
 
 VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's;
-    # nor an issue's number (`vLLM #49730`)
-    r"(?<![\w.#])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+    # nor an issue's number (`vLLM #49730`), nor a GPU's model number (`RTX 3090`, `GTX 1080`, `RX 7900`, `RTX PRO 6000`)
+    r"(?<![\w.#])(?<![A-Za-z]-)(?<!(?i:[rg]tx) )(?<!(?i:\brx) )(?<!(?i:rtx pro) )(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"

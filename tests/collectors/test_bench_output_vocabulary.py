@@ -50,3 +50,13 @@ def test_a_model_size_at_a_lines_start_leaves_the_rate_after_it() -> None:
     # b16's plain-text result line: the rate after the model's name and its size still reads
     [record] = read_benchmark_output("llama2-7b   base  103.25 tokens/s\n").records
     assert (record.metric, record.value) == ("output_tok_s", 103.25)
+
+
+@pytest.mark.parametrize("prose", ["Tested on an RTX 3090", "rtx 3090 is fast",
+                                   "GPU: NVIDIA GeForce GTX 1080", "Radeon RX 7900 XTX", "RTX PRO 6000 Blackwell"])
+def test_a_gpus_model_number_in_prose_around_a_table_is_no_figure_of_its_records(prose: str) -> None:
+    # a GPU's product name carries a number (NVIDIA's `RTX 3090`, AMD's `RX 7900`): it names a device
+    for text in (f"{prose}\n\n| model | tok/s |\n|---|---|\n| qwen | 88.1 |\n",
+                 f"| model | tok/s |\n|---|---|\n| qwen | 88.1 |\n\n{prose}\n"):
+        [record] = read_benchmark_output(text).records
+        assert (record.value, record.figures) == (88.1, {})
