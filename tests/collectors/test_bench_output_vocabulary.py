@@ -60,3 +60,64 @@ def test_a_gpus_model_number_in_prose_around_a_table_is_no_figure_of_its_records
                  f"| model | tok/s |\n|---|---|\n| qwen | 88.1 |\n\n{prose}\n"):
         [record] = read_benchmark_output(text).records
         assert (record.value, record.figures) == (88.1, {})
+
+
+def _vllm_line(label: str, value: float) -> str:
+    return f"{label:<40} {value:<10}\n"  # vllm/benchmarks/serve.py's result line
+
+
+def _vllm_section(title: str, fill: str = "-") -> str:
+    return "{s:{c}^{n}}\n".format(s=title, n=50, c=fill)
+
+
+def _vllm_block() -> str:
+    """A `vllm bench serve` result block from every line vllm/benchmarks/serve.py (benchmark())
+    prints, goodput, the configured rate and the speculative-decoding section included."""
+    text = _vllm_section(" Serving Benchmark Result ", "=")
+    for label, value in (("Successful requests:", 1000), ("Failed requests:", 0),
+                         ("Maximum request concurrency:", 8), ("Request rate configured (RPS):", 4.5),
+                         ("Benchmark duration (s):", 12.5), ("Total input tokens:", 2000),
+                         ("Total generated tokens:", 3000), ("Request throughput (req/s):", 7.5),
+                         ("Request goodput (req/s):", 6.5), ("Output token throughput (tok/s):", 240.4),
+                         ("Peak output token throughput (tok/s):", 300.2), ("Peak concurrent requests:", 8.0),
+                         ("Total token throughput (tok/s):", 400.6)):
+        text += _vllm_line(label, value)
+    for name, header in (("TTFT", "Time to First Token"), ("TPOT", "Time per Output Token (excl. 1st token)"),
+                         ("ITL", "Inter-token Latency"), ("E2EL", "End-to-end Latency")):
+        text += _vllm_section(header)
+        text += "".join(_vllm_line(f"{stat} {name} (ms):", value)
+                        for stat, value in (("Mean", 30.1), ("Median", 29.1), ("P99", 60.1)))
+    text += _vllm_section("Speculative Decoding")
+    text += "".join(_vllm_line(label, value) for label, value in (
+        ("Acceptance rate (%):", 61.5), ("Acceptance length:", 2.85), ("Drafts:", 100), ("Draft tokens:", 300),
+        ("Accepted tokens:", 185)))
+    text += "Per-position acceptance (%):\n" + "".join(
+        _vllm_line(f"  Position {i}:", rate) for i, rate in enumerate((80.0, 60.0, 45.0)))
+    return text + "=" * 50 + "\n"
+
+
+def test_every_label_vllm_bench_serve_prints_lands_on_its_name() -> None:
+    [record] = read_benchmark_output(_vllm_block()).records
+    assert (record.metric, record.value, record.concurrency, record.accept_length) == ("output_tok_s", 240.4, 8, 2.85)
+    latencies = {f"{q}_ms_{stat}": value for q in ("ttft", "tpot", "itl", "e2e")
+                 for stat, value in (("mean", 30.1), ("median", 29.1), ("p99", 60.1))}
+    assert record.figures == {
+        "completed_requests": 1000.0, "failed_requests": 0.0, "request_rate": 4.5, "bench_duration_s": 12.5,
+        "total_input_tokens": 2000.0, "total_output_tokens": 3000.0, "request_throughput": 7.5,
+        "request_goodput": 6.5, "peak_output_tok_s": 300.2, "peak_concurrent_requests": 8.0, "total_tok_s": 400.6,
+        **latencies, "acceptance_rate": 0.615, "drafts": 100.0, "draft_tokens": 300.0, "accepted_tokens": 185.0,
+        "accept_pos_1": 0.8, "accept_pos_2": 0.6, "accept_pos_3": 0.45}
+
+
+def test_older_vllm_benchmark_serving_labels_land_on_the_same_names() -> None:
+    # vllm-project/vllm benchmarks/benchmark_serving.py (0.4-0.8): `Traffic request rate` above the
+    # block, `Input token throughput` and the capitalised `Total Token throughput`
+    text = ("Traffic request rate: 15.0\nBurstiness factor: 1.0 (Poisson process)\n" + _vllm_section(
+        " Serving Benchmark Result ", "=") + "".join(_vllm_line(label, value) for label, value in (
+            ("Successful requests:", 1000), ("Request throughput (req/s):", 7.5),
+            ("Input token throughput (tok/s):", 160.2), ("Output token throughput (tok/s):", 240.4),
+            ("Total Token throughput (tok/s):", 400.6))) + "=" * 50 + "\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.value, record.figures) == (240.4, {
+        "request_rate": 15.0, "completed_requests": 1000.0, "request_throughput": 7.5, "prompt_tok_s": 160.2,
+        "total_tok_s": 400.6})
