@@ -121,3 +121,29 @@ def test_older_vllm_benchmark_serving_labels_land_on_the_same_names() -> None:
     assert (record.value, record.figures) == (240.4, {
         "request_rate": 15.0, "completed_requests": 1000.0, "request_throughput": 7.5, "prompt_tok_s": 160.2,
         "total_tok_s": 400.6})
+
+
+def test_every_label_sglang_bench_serving_prints_lands_on_its_name() -> None:
+    # sgl-project/sglang python/sglang/bench_serving.py (benchmark()): its block, `Traffic request rate`,
+    # `Max request concurrency`, the run's measured `Concurrency`, `Accept length` and the latency sections
+    text = "\n" + _vllm_section(" Serving Benchmark Result ", "=") + "".join(_vllm_line(label, value) for label, value in (
+        ("Backend:", "sglang"), ("Traffic request rate:", 4.0), ("Max request concurrency:", 8),
+        ("Successful requests:", 1000), ("Benchmark duration (s):", 12.5), ("Total input tokens:", 2000),
+        ("Total generated tokens:", 3000), ("Total generated tokens (retokenized):", 2990),
+        ("Request throughput (req/s):", 7.5), ("Input token throughput (tok/s):", 160.2),
+        ("Output token throughput (tok/s):", 240.4), ("Total token throughput (tok/s):", 400.6),
+        ("Concurrency:", 7.9), ("Accept length:", 3.1)))
+    text += _vllm_section("End-to-End Latency") + _vllm_line("Mean E2E Latency (ms):", 900.1) + _vllm_line(
+        "Median E2E Latency (ms):", 880.1)
+    text += _vllm_section("Time to First Token") + "".join(
+        _vllm_line(f"{stat} TTFT (ms):", value) for stat, value in (("Mean", 30.1), ("Median", 29.1), ("P99", 60.1)))
+    text += _vllm_section("Inter-Token Latency") + "".join(_vllm_line(f"{stat} ITL (ms):", value) for stat, value in (
+        ("Mean", 5.1), ("Median", 5.0), ("P95", 7.1), ("P99", 9.1), ("Max", 20.1)))
+    [record] = read_benchmark_output(text + "=" * 50 + "\n").records
+    assert (record.metric, record.value, record.concurrency, record.accept_length) == ("output_tok_s", 240.4, 8, 3.1)
+    assert record.figures == {
+        "request_rate": 4.0, "completed_requests": 1000.0, "bench_duration_s": 12.5, "total_input_tokens": 2000.0,
+        "total_output_tokens": 3000.0, "total_generated_tokens_retokenized": 2990.0, "request_throughput": 7.5,
+        "prompt_tok_s": 160.2, "total_tok_s": 400.6, "mean_concurrency": 7.9, "e2e_ms_mean": 900.1,
+        "e2e_ms_median": 880.1, "ttft_ms_mean": 30.1, "ttft_ms_median": 29.1, "ttft_ms_p99": 60.1,
+        "itl_ms_mean": 5.1, "itl_ms_median": 5.0, "itl_ms_p95": 7.1, "itl_ms_p99": 9.1, "itl_ms_max": 20.1}
