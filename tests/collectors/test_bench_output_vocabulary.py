@@ -147,3 +147,50 @@ def test_every_label_sglang_bench_serving_prints_lands_on_its_name() -> None:
         "prompt_tok_s": 160.2, "total_tok_s": 400.6, "mean_concurrency": 7.9, "e2e_ms_mean": 900.1,
         "e2e_ms_median": 880.1, "ttft_ms_mean": 30.1, "ttft_ms_median": 29.1, "ttft_ms_p99": 60.1,
         "itl_ms_mean": 5.1, "itl_ms_median": 5.0, "itl_ms_p95": 7.1, "itl_ms_p99": 9.1, "itl_ms_max": 20.1}
+
+
+_TRT_KEYS = ("minimum", "maximum", "average", "p50", "p90", "p95", "p99")
+_TRT_BAR = "=" * 59 + "\n"
+
+
+def _trtllm_stats(tag: str, base: float) -> str:
+    """One breakdown as reporting.py prints it: `[TTFT] MINIMUM: 100.0000`, a line a statistic."""
+    return "".join(f"[{tag}] {key.upper():<7}: {base + i:.4f}\n" for i, key in enumerate(_TRT_KEYS))
+
+
+def test_every_label_trtllm_bench_prints_lands_on_its_name() -> None:
+    # NVIDIA/TensorRT-LLM tensorrt_llm/bench/dataclasses/reporting.py (report_statistics()): the
+    # world, request and performance sections of a streaming run, every breakdown's seven statistics
+    text = (_TRT_BAR + "= PYTORCH BACKEND\n" + _TRT_BAR + "Model:\t\t\tmeta-llama/Llama-3.1-8B\n"
+            "TensorRT LLM Version:\t1.0.0\nDtype:\t\t\tbfloat16\n\n"
+            + _TRT_BAR + "= WORLD + RUNTIME INFORMATION \n" + _TRT_BAR +
+            "TP Size:                1\nPP Size:                1\nMax Runtime Batch Size: 2048\n"
+            "Max Runtime Tokens:     8192\nKV Memory Percentage:   90.00%\nIssue Rate (req/sec):   2.1234E+13\n\n"
+            + _TRT_BAR + "= REQUEST DETAILS \n" + _TRT_BAR +
+            "Number of requests:             3000\nNumber of concurrent requests:  1820.1234\n"
+            "Average Input Length (tokens):  128.0000\nAverage Output Length (tokens): 128.0000\n"
+            + _TRT_BAR + "= PERFORMANCE OVERVIEW \n" + _TRT_BAR +
+            "Request Throughput (req/sec):                     80.1234\n"
+            "Total Output Throughput (tokens/sec):             10255.7777\n"
+            "Total Token Throughput (tokens/sec):              20511.5555\n"
+            "Total Latency (ms):                               37442.1234\n"
+            "Average request latency (ms):                     202.0000\n"
+            "Per User Output Throughput [w/ ctx] (tps/user):   6.3456\n"
+            "Per GPU Output Throughput (tps/gpu):              10255.7777\n"
+            "Average time-to-first-token [TTFT] (ms):          102.0000\n"
+            "Average time-per-output-token [TPOT] (ms):        32.0000\n"
+            "Per User Output Speed (tps/user):                 25.4321\n"
+            "\n-- Per-Request Time-per-Output-Token [TPOT] Breakdown (ms)\n\n" + _trtllm_stats("TPOT", 30) +
+            "\n-- Per-Request Time-to-First-Token [TTFT] Breakdown (ms) \n\n" + _trtllm_stats("TTFT", 100) +
+            "\n-- Per-Request Generation Throughput [GTPS] Breakdown (tps/user)\n\n" + _trtllm_stats("GTPS", 20) +
+            "\n-- Request Latency Breakdown (ms) -----------------------\n\n" + _trtllm_stats("Latency", 200))
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.input_len, record.output_len) == ("output_tok_s", 10255.7777, 128, 128)
+    stats = ("min", "max", "mean", "median", "p90", "p95", "p99")  # P50, as in its JSON, is the median
+    breakdowns = {f"{name}_{stat}": base + i for name, base in (
+        ("tpot_ms", 30), ("ttft_ms", 100), ("gen_tok_s_per_user", 20), ("e2e_ms", 200)) for i, stat in enumerate(stats)}
+    assert record.figures == {
+        "request_throughput": 80.1234, "total_tok_s": 20511.5555, "total_latency_ms": 37442.1234,
+        "per_user_output_tok_s_with_ctx": 6.3456, "per_gpu_output_tok_s": 10255.7777,
+        "per_user_output_tok_s": 25.4321, "num_requests": 3000.0, "mean_concurrency": 1820.1234, "tp_size": 1.0,
+        "pp_size": 1.0, "max_batch_size": 2048.0, "max_num_tokens": 8192.0, **breakdowns}
