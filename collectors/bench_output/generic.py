@@ -91,6 +91,9 @@ _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d
                            r"|\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
                            r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?"
                            r"(?:\s+\d{4})?)(?!\d)")
+# Go's time.Duration printed by `%v` (Ollama's `total duration:       1m2.5s`): hours and minutes before
+# the seconds, one time in seconds
+_GO_DURATION = re.compile(r"(?<![\w.])(?:(\d+)h)?(?:(\d+)m)(\d+(?:\.\d+)?)s\b|(?<![\w.])(\d+)h(\d+)m(?!\w)")
 _URL = re.compile(r"\b[a-z][a-z+.-]*://[^\s)\]>]+")  # an address, its numbers no figures (`.../issues/49730`)
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
@@ -312,6 +315,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _URL.sub(" ", line) if "://" in line else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
+        line = _GO_DURATION.sub(_seconds, line) if "m" in line else line
         line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _TREE_MARK.sub("", line) if line.startswith("+") else line
         line = _SPREAD_IN_PARENTHESES.sub("", line) if "(±" in line or "( ±" in line else line
@@ -481,6 +485,14 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 named.add(found_value.name)
                 yield _Reading(found_value.name, found_value.value, index, logged, server,
                                found_value.converted, found_value.rounding)
+
+
+def _seconds(duration: re.Match[str]) -> str:
+    """A Go duration (`1m2.5s`, `1h2m0s`) as the seconds it stands for (`62.5 s`)."""
+    hours, minutes, seconds, bare_hours, bare_minutes = duration.groups()
+    total = (int(hours or bare_hours or 0) * 3600 + int(minutes or bare_minutes or 0) * 60
+             + float(seconds or 0))
+    return f"{total:.12g} s"
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,

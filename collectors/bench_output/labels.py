@@ -82,6 +82,7 @@ _LATENCY = (
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_DURATION = re.compile(r"\bduration\b", re.IGNORECASE)  # a duration is kept in seconds, whatever unit it was printed in
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6,  # perf_analyzer: usec
@@ -193,6 +194,8 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return latency
     if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
         return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
+    if _DURATION.search(label) and (scale := (_TIME_UNIT | _IN_SECONDS).get(_unit_word(unit))) not in (None, 1.0):
+        return slug(label.split(":")[-1] or label), scale  # Ollama's `load duration: 12.5ms`, `eval duration: 4.8s`
     return slug(label.split(":")[-1] or label), 1.0
 
 

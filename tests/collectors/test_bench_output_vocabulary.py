@@ -194,3 +194,28 @@ def test_every_label_trtllm_bench_prints_lands_on_its_name() -> None:
         "per_user_output_tok_s_with_ctx": 6.3456, "per_gpu_output_tok_s": 10255.7777,
         "per_user_output_tok_s": 25.4321, "num_requests": 3000.0, "mean_concurrency": 1820.1234, "tp_size": 1.0,
         "pp_size": 1.0, "max_batch_size": 2048.0, "max_num_tokens": 8192.0, **breakdowns}
+
+
+def _ollama_summary(total: str, load: str, prompt_eval: str, evaluation: str) -> str:
+    """Ollama's `--verbose` summary as api/types.go's Metrics.Summary() prints it (a Go
+    time.Duration through `%v`/`%s`: `1m2.5s`, `250.3ms`, `45.1µs`)."""
+    return (f"total duration:       {total}\nload duration:        {load}\nprompt eval count:    26 token(s)\n"
+            f"prompt eval duration: {prompt_eval}\nprompt eval rate:     103.87 tokens/s\n"
+            f"eval count:           290 token(s)\neval duration:        {evaluation}\n"
+            "eval rate:            60.42 tokens/s\n")
+
+
+@pytest.mark.parametrize(("durations", "seconds"), [
+    (("5.123456789s", "12.5ms", "250.3ms", "4.8s"), (5.123456789, 0.0125, 0.2503, 4.8)),
+    (("1m2.5s", "45.1µs", "1.25s", "1h2m3s"), (62.5, 4.51e-5, 1.25, 3723.0)),
+])
+def test_every_label_ollama_verbose_prints_lands_on_its_name_its_durations_in_seconds(
+        durations: tuple[str, str, str, str], seconds: tuple[float, ...]) -> None:
+    # ollama/ollama api/types.go: a Go duration's minutes and hours before its seconds (`1m2.5s`) were
+    # read as `1`, and a millisecond duration kept its printed number
+    [record] = read_benchmark_output(_ollama_summary(*durations)).records
+    assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 60.42, 103.87)
+    durations_read = [record.figures[name] for name in
+                      ("total_duration", "load_duration", "prompt_eval_duration", "eval_duration")]
+    assert durations_read == pytest.approx(seconds)
+    assert (record.figures["prompt_eval_count"], record.figures["eval_count"]) == (26.0, 290.0)
