@@ -69,7 +69,8 @@ _MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?|latenc
 _TIME_SUFFIX = re.compile(r"[a-z\d][_ ](ns|us|ms|s)(?![a-z\d])")
 # vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
 # `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
-_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
+_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency(?:\s*\((s|ms|sec)\))?", re.IGNORECASE)  # EvalScope's `P99 Lat.(s)`
+_LATENCY_ABBREVIATION = re.compile(r"\bLat\.\s*", re.IGNORECASE)  # EvalScope's summary columns: `Avg Lat.(s)`
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
 STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "sum", "p25", "p50", "p75",
@@ -169,6 +170,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
     label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`, Mac-MLX's `generationTPS`
+    label = _LATENCY_ABBREVIATION.sub("Latency ", label) if "." in label else label
     words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
     both = f"{context} {words} {unit}" if context else f"{words} {unit}"
     rate = _rate(unit) or _rate(words)
@@ -186,9 +188,9 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
-    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and unit.strip().lower() in _TIME_UNIT:
+    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and (stat[2] or unit.strip()).lower() in _TIME_UNIT:
         percentile = stat[1].lower()
-        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[unit.strip().lower()]
+        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[(stat[2] or unit.strip()).lower()]
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency

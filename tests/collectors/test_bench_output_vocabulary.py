@@ -219,3 +219,41 @@ def test_every_label_ollama_verbose_prints_lands_on_its_name_its_durations_in_se
                       ("total_duration", "load_duration", "prompt_eval_duration", "eval_duration")]
     assert durations_read == pytest.approx(seconds)
     assert (record.figures["prompt_eval_count"], record.figures["eval_count"]) == (26.0, 290.0)
+
+
+# modelscope/evalscope evalscope/perf/utils/rich_display.py (print_summary()): its Basic Information table and
+# its Detailed Performance Metrics table as rich draws them at the 100 columns it asks for (two-line headers;
+# the narrowest header cut to `TPOT(…`)
+EVALSCOPE_SUMMARY = (
+    "Basic Information:\n"
+    "┌───────────────────────┬──────────────────────────────────────────────────────┐\n"
+    "│ Model                 │ qwen2.5                                              │\n"
+    "│ Test Dataset          │ openqa                                               │\n"
+    "│ API Type              │ openai                                               │\n"
+    "│ Total Generated       │ 25,600 tokens                                        │\n"
+    "│ Total Test Time       │ 40.25 seconds                                        │\n"
+    "│ Avg Output Rate       │ 636.02 tokens/sec                                    │\n"
+    "│ Output Path           │ outputs/x                                            │\n"
+    "└───────────────────────┴──────────────────────────────────────────────────────┘\n"
+    "\n"
+    "\n"
+    "                                    Detailed Performance Metrics\n"
+    "┏━━━━━━┳━━━━━━┳━━━━━━┳━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━━┳━━━━━━━━┳━━━━━━━━━┳━━━━━━━━┓\n"
+    "┃      ┃      ┃      ┃     Avg ┃     P99 ┃     Avg ┃     P99 ┃     Avg ┃    P99 ┃    Gen. ┃ Success┃\n"
+    "┃Conc. ┃ Rate ┃  RPS ┃ Lat.(s) ┃ Lat.(s) ┃ TTFT(s) ┃ TTFT(s) ┃ TPOT(s) ┃ TPOT(… ┃  toks/s ┃    Rate┃\n"
+    "┡━━━━━━╇━━━━━━╇━━━━━━╇━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━━╇━━━━━━━━╇━━━━━━━━━╇━━━━━━━━┩\n"
+    "│    1 │  INF │ 0.52 │   1.923 │   2.101 │   0.045 │   0.061 │   0.015 │  0.019 │   66.54 │  100.0%│\n"
+    "│    8 │  INF │ 3.10 │   2.580 │   3.020 │   0.120 │   0.310 │   0.020 │  0.025 │  396.80 │  100.0%│\n"
+    "└──────┴──────┴──────┴─────────┴─────────┴─────────┴─────────┴─────────┴────────┴─────────┴────────┘\n"
+)
+
+
+def test_every_label_evalscopes_performance_summary_prints_lands_on_its_name() -> None:
+    records = read_benchmark_output(EVALSCOPE_SUMMARY).records
+    assert [(r.metric, r.value, r.concurrency) for r in records] == [("output_tok_s", 66.54, 1), ("output_tok_s", 396.8, 8)]
+    # `P99 TPOT(…`: the unit the terminal cut is unknown, its value kept as printed
+    figures = [{name: value for name, value in r.figures.items() if name != "tpot_ms_p99"} for r in records]
+    assert figures[0] == {
+        "request_throughput": 0.52, "latency_s": 1.923, "latency_s_p99": 2.101, "ttft_ms_mean": 45.0,
+        "ttft_ms_p99": 61.0, "tpot_ms_mean": 15.0, "success_rate": 100.0}
+    assert (figures[1]["latency_s"], figures[1]["latency_s_p99"], figures[1]["ttft_ms_p99"]) == (2.58, 3.02, 310.0)
