@@ -38,9 +38,9 @@ _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*outpu
 _DENOMINATOR = re.compile(r"(?:/|\bper\b)\s*tot(?:al)?\b[\s_]*\w*", re.IGNORECASE)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess|\bingest", re.IGNORECASE)
 # llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
-_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^(?:results )?request output throughput",
                        re.IGNORECASE)
-_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
+_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)(?<!per )\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)  # `per min`: a unit
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 # AIPerf's `Effective`/`Active Decode Throughput`: a rate over the time requests were in flight, not the run's
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
@@ -143,10 +143,7 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     quantity = next((name for pattern, name in _LATENCY if pattern.search(spaced)), None)
     if quantity is None:
         return None
-    words = re.findall(r"[a-z0-9]+", label.lower())
-    percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
-    stat = percentile or next((name for word, name in _STATS if word in words), "mean")
-    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
+    stat = _statistic(label)
     seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or (suffixed and suffixed[1] == "s")
                or re.search(r"\((?:s|sec|seconds?)\)", label))
     in_label = _LABEL_TIME_UNIT.search(label)
@@ -212,7 +209,8 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
     if _PER_USER.search(both) and not _WINDOWED.search(label):  # AIPerf's `E2E` one, over each request's
         phase = "prompt" if _PROMPT.search(label) else "output"  # whole latency, is another figure
-        return f"{'e2e_' if _E2E.search(label) else ''}per_user_{phase}_tok_s", 1 / per
+        stat = _statistic(label)  # llmperf's `..._token_per_s_quantiles_p50` beside its `_mean`
+        return f"{'e2e_' if _E2E.search(label) else ''}per_user_{phase}_tok_s{'' if stat == 'mean' else '_' + stat}", 1 / per
     if _PEAK.search(label) or _AUXILIARY.search(label) or _WINDOWED.search(label):
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
@@ -224,6 +222,14 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
     if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b|predicted", both, re.I):
         return "output_tok_s", 1 / per
     return "throughput_tok_s", 1 / per
+
+
+def _statistic(label: str) -> str:
+    """The statistic a label names (`p99`, `median` for p50, `max`), `mean` where it names none."""
+    words = re.findall(r"[a-z0-9]+", label.lower())
+    stat = next((word for word in words if re.fullmatch(r"p\d+", word)), None) or next(
+        (name for word, name in _STATS if word in words), "mean")
+    return "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
 
 
 def printed_number(raw: str) -> float:

@@ -3,6 +3,8 @@ docs/formats.md gives them: one rule per label shape, the tool that prints it ci
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from sessiontui.collectors.bench_output import read_benchmark_output
@@ -257,3 +259,28 @@ def test_every_label_evalscopes_performance_summary_prints_lands_on_its_name() -
         "request_throughput": 0.52, "latency_s": 1.923, "latency_s_p99": 2.101, "ttft_ms_mean": 45.0,
         "ttft_ms_p99": 61.0, "tpot_ms_mean": 15.0, "success_rate": 100.0}
     assert (figures[1]["latency_s"], figures[1]["latency_s_p99"], figures[1]["ttft_ms_p99"]) == (2.58, 3.02, 310.0)
+
+
+def test_every_key_llmperfs_summary_prints_lands_on_its_name() -> None:
+    # ray-project/llmperf token_benchmark_ray.py: its `_summary.json` keys (`results_` + metric + statistic)
+    # and the lines it prints last. Each request's own rate is a user's, not the run's; `per min` is a unit
+    summary = {"model": "meta-llama/Llama-2-7b-chat-hf", "mean_input_tokens": 550, "num_concurrent_requests": 4,
+               "results_inter_token_latency_s_quantiles_p50": 0.021, "results_inter_token_latency_s_mean": 0.022,
+               "results_ttft_s_quantiles_p99": 0.9, "results_ttft_s_mean": 0.45,
+               "results_end_to_end_latency_s_quantiles_p50": 3.1, "results_end_to_end_latency_s_stddev": 0.3,
+               "results_request_output_throughput_token_per_s_quantiles_p50": 45.1,
+               "results_request_output_throughput_token_per_s_mean": 44.2,
+               "results_mean_output_throughput_token_per_s": 170.3, "results_num_completed_requests": 100,
+               "results_num_completed_requests_per_min": 75.0}
+    [record] = read_benchmark_output(json.dumps(summary, indent=4)).records
+    assert (record.metric, record.value, record.concurrency) == ("output_tok_s", 170.3, 4)
+    assert {name: record.figures[name] for name in (
+        "itl_ms_median", "itl_ms_mean", "ttft_ms_p99", "ttft_ms_mean", "e2e_ms_median", "e2e_ms_std",
+        "per_user_output_tok_s_median", "per_user_output_tok_s", "request_throughput")} == pytest.approx({
+            "itl_ms_median": 21.0, "itl_ms_mean": 22.0, "ttft_ms_p99": 900.0, "ttft_ms_mean": 450.0,
+            "e2e_ms_median": 3100.0, "e2e_ms_std": 300.0, "per_user_output_tok_s_median": 45.1,
+            "per_user_output_tok_s": 44.2, "request_throughput": 1.25})
+    printed = ("Number Of Errored Requests: 0\nOverall Output Throughput: 170.3\n"
+               "Number Of Completed Requests: 100\nCompleted Requests Per Minute: 75.0\n")
+    [record] = read_benchmark_output(printed).records
+    assert (record.value, record.figures["request_throughput"]) == (170.3, 1.25)
