@@ -284,3 +284,38 @@ def test_every_key_llmperfs_summary_prints_lands_on_its_name() -> None:
                "Number Of Completed Requests: 100\nCompleted Requests Per Minute: 75.0\n")
     [record] = read_benchmark_output(printed).records
     assert (record.value, record.figures["request_throughput"]) == (170.3, 1.25)
+
+
+def _offline_block(rows: tuple[tuple[str, object], ...]) -> str:
+    """sgl-project/sglang python/sglang/bench_offline_throughput.py's result block."""
+    return ("\n" + _vllm_section(" Offline Throughput Benchmark Result ", "=")
+            + "".join(_vllm_line(label, value) for label, value in rows) + "=" * 50 + "\n")
+
+
+def test_every_label_sglang_bench_offline_throughput_prints_lands_on_its_name() -> None:
+    text = _offline_block((
+        ("Backend:", "engine"), ("Successful requests:", 2000), ("Benchmark duration (s):", 350.25),
+        ("Total input tokens:", 626729), ("Total generated tokens:", 388685),
+        ("Last generation throughput (tok/s):", 33.36), ("Request throughput (req/s):", 5.71),
+        ("Input token throughput (tok/s):", 1789.23), ("Output token throughput (tok/s):", 1109.45),
+        ("Total token throughput (tok/s):", 2898.68)))
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 1109.45)
+    assert record.figures == {
+        "completed_requests": 2000.0, "bench_duration_s": 350.25, "total_input_tokens": 626729.0,
+        "total_output_tokens": 388685.0, "last_generation_throughput_tok_s": 33.36, "request_throughput": 5.71,
+        "prompt_tok_s": 1789.23, "total_tok_s": 2898.68}
+
+
+def test_sglang_offline_embeddings_block_reads_its_input_rate_and_mean_latency() -> None:
+    # the embeddings variant of bench_offline_throughput.py: no generated tokens, `Total generated
+    # embeddings` and `Average e2e latency (s)`; it was refused as a block without an output rate
+    text = _offline_block((
+        ("Backend:", "engine"), ("Successful requests:", 1000), ("Benchmark duration (s):", 15.48),
+        ("Total input tokens:", 296523), ("Total generated embeddings:", 1000), ("Average e2e latency (s):", 8.01),
+        ("Last generation throughput (tok/s):", 0.0), ("Request throughput (req/s):", 64.6),
+        ("Input token throughput (tok/s):", 19156.4)))
+    parsed = read_benchmark_output(text)
+    [record] = parsed.records
+    assert (record.metric, record.value, parsed.problems) == ("prompt_tok_s", 19156.4, [])
+    assert (record.figures["e2e_ms_mean"], record.figures["request_throughput"]) == (8010.0, 64.6)
