@@ -319,3 +319,22 @@ def test_sglang_offline_embeddings_block_reads_its_input_rate_and_mean_latency()
     [record] = parsed.records
     assert (record.metric, record.value, parsed.problems) == ("prompt_tok_s", 19156.4, [])
     assert (record.figures["e2e_ms_mean"], record.figures["request_throughput"]) == (8010.0, 64.6)
+
+
+def _one_batch_run(scale: float) -> str:
+    """One run of sgl-project/sglang python/sglang/bench_one_batch.py (latency_test_run_once())."""
+    text = f"Prefill. latency: {0.25074:6.5f} s, throughput: {32671.13 * scale:9.2f} token/s\n"
+    for i in range(5):
+        text += (f"Decode {i}. Batch size: 32, latency: {0.00975 + i * 1e-5:6.5f} s, "
+                 f"throughput: {3283.21 * scale:9.2f} token/s\n")
+    text += f"Decode.  median latency: {0.00976:6.5f} s, median throughput: {3280.16 * scale:9.2f} token/s\n"
+    return text + f"Total. latency: {0.553:6.3f} s, throughput: {16665.96 * scale:9.2f} token/s\n"
+
+
+def test_every_line_sglang_bench_one_batch_prints_lands_on_its_name() -> None:
+    # its warmup run is printed first, under `Warmup ...`; the run after `Benchmark ...` is the result
+    text = "Warmup ...\n" + _one_batch_run(0.5) + "Benchmark ...\n" + _one_batch_run(1.0)
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.batch_size) == ("output_tok_s", 3280.16, 32)
+    assert record.figures == {"prefill_latency_s": 0.25074, "prefill_tok_s": 32671.13,
+                              "median_decode_latency_s": 0.00976, "total_latency_s": 0.553, "total_tok_s": 16665.96}
