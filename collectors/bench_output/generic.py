@@ -442,6 +442,10 @@ def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]
         yield reading
 
 
+# a statistic a tool did not compute (GenAI-Perf's `N/A` under a throughput's min and max): no part of a name
+_NO_VALUE = re.compile(r"\s*(?:n/?a|nan|none|null|-+|—|–)\s*", re.IGNORECASE)
+
+
 def _by_row_name(columns: list[str], row: list[str],
                  found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """A spaced table's cells named by their row too when every number's column is a statistic
@@ -450,7 +454,7 @@ def _by_row_name(columns: list[str], row: list[str],
     if len(row) != len(columns):
         return found
     key = _key_column(columns)  # settings columns before a key column keep their own names
-    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell))
+    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell) and not _NO_VALUE.fullmatch(cell))
     settings = [(label, number, unit) for label, number, unit in found if label in columns[:key]]
     stats = found[len(settings):] if found[: len(settings)] == settings else []
     if not name or not stats or not all(is_stat(label) for label, _, _ in stats):

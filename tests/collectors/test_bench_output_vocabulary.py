@@ -338,3 +338,29 @@ def test_every_line_sglang_bench_one_batch_prints_lands_on_its_name() -> None:
     assert (record.metric, record.value, record.batch_size) == ("output_tok_s", 3280.16, 32)
     assert record.figures == {"prefill_latency_s": 0.25074, "prefill_tok_s": 32671.13,
                               "median_decode_latency_s": 0.00976, "total_latency_s": 0.553, "total_tok_s": 16665.96}
+
+
+GENAI_PERF_TABLE = (  # the 0.0.8+ console table of test_bench_output_tools.py's `genai-perf-table-new` case
+    '                              NVIDIA GenAI-Perf | LLM Metrics                              \n'
+    '┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┓\n'
+    '┃                            Statistic ┃    avg ┃    min ┃    max ┃    p99 ┃\n'
+    '┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━┩\n'
+    '│             Time To First Token (ms) │  16.26 │  12.39 │  17.25 │  17.09 │\n'
+    '│            Inter Token Latency (ms) │   1.85 │   1.55 │   2.04 │   2.02 │\n'
+    '│                 Request Latency (ms) │ 499.20 │ 451.01 │ 554.61 │ 548.69 │\n'
+    '│ Output Token Throughput (tokens/sec) │ 520.87 │    N/A │    N/A │    N/A │\n'
+    '│         Request Throughput (per sec) │   1.99 │    N/A │    N/A │    N/A │\n'
+    '│                Request Count (count) │  40.00 │    N/A │    N/A │    N/A │\n'
+    '└──────────────────────────────────────┴────────┴────────┴────────┴────────┘\n'
+)
+
+
+def test_every_row_genai_perfs_console_table_prints_lands_on_its_name() -> None:
+    # triton-inference-server/perf_analyzer genai-perf console exporter: a statistic it did not
+    # compute prints `N/A`, which is no part of the row's name (`request_count_n_a_n_a_n_a_avg` before)
+    [record] = read_benchmark_output(GENAI_PERF_TABLE).records
+    assert (record.metric, record.value) == ("output_tok_s", 520.87)
+    latencies = {f"{quantity}_ms_{stat}": value for quantity, values in (
+        ("ttft", (16.26, 12.39, 17.25, 17.09)), ("itl", (1.85, 1.55, 2.04, 2.02)),
+        ("e2e", (499.2, 451.01, 554.61, 548.69))) for stat, value in zip(("mean", "min", "max", "p99"), values, strict=True)}
+    assert record.figures == {**latencies, "request_throughput": 1.99, "request_count_avg": 40.0}
