@@ -51,6 +51,8 @@ _KV = re.compile(r"(\w+)=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|[^,()\s]+)")
 
 
 _ASCII_PLUS_MINUS = re.compile(r"(?<=[\d%] )\+/-(?= \.?\d)|(?<=[\d%])\+/-(?=\.?\d)")
+# a percentage's sign printed before its spread as well as after (`76.8% ± 0.0%`): one unit, after the spread
+_PERCENT_SPREAD = re.compile(r"(?<=\d)%(?=[ \t]*±[ \t]*\.?\d[\d.]*[ \t]*%)")
 
 
 def to_text(data: str | bytes) -> str:
@@ -68,6 +70,8 @@ def to_text(data: str | bytes) -> str:
     text = text.removeprefix("\ufeff").replace("\xa0", " ")
     if "+/-" in text:  # a spread typed in ASCII (`105.09 +/- 0.56 t/s`, `76.8% +/- 0.0%`)
         text = _ASCII_PLUS_MINUS.sub("±", text)
+    if "±" in text:
+        text = _PERCENT_SPREAD.sub("", text)
     text = _NOISE.sub("", _WRAPPING.sub("", text))
     if mark := paste_mark(text):  # srun's `0: ` task labels on every line
         text = mark.sub("", text)

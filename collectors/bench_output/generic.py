@@ -91,6 +91,9 @@ _DATE_OR_TIME = re.compile(r"(?<![\w.])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}-\d
                            r"|\b(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct"
                            r"|Nov|Dec)[a-z]*\.?\s+\d{1,2}(?:,?\s+\d{4}|\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s+[A-Z]{2,5})?"
                            r"(?:\s+\d{4})?)(?!\d)")
+# Go's time.Duration printed by `%v` (Ollama's `total duration:       1m2.5s`): hours and minutes before
+# the seconds, one time in seconds
+_GO_DURATION = re.compile(r"(?<![\w.])(?:(\d+)h)?(?:(\d+)m)(\d+(?:\.\d+)?)s\b|(?<![\w.])(\d+)h(\d+)m(?!\w)")
 _URL = re.compile(r"\b[a-z][a-z+.-]*://[^\s)\]>]+")  # an address, its numbers no figures (`.../issues/49730`)
 _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_time", "total_time",
               "elapsed_time", "benchmark_duration")
@@ -109,6 +112,9 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+
 _SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
 _PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
+# a Markdown title that prints no label's value and no rate (`# Qwen3.5-4B on RTX 3090`) names what
+# follows: its numbers are a model's size or a GPU's name, not figures
+_NAMING_TITLE = re.compile(r"^#{1,6}\s[^:=]*$")
 # a name whose statistics follow: `TTFT (ms):`, or llmperf's bare `ttft_s` over `    p25 = 0.41`
 _STAT_HEADING = re.compile(r"^([A-Za-z][^:]*?)\s*:$|^([A-Za-z]\w*_\w+)$")
 _PHASE_CELL = re.compile(r"(prefill|decode|prompt|generation)\b", re.IGNORECASE)
@@ -309,6 +315,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
         line = _URL.sub(" ", line) if "://" in line else line
         line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
+        line = _GO_DURATION.sub(_seconds, line) if "m" in line else line
         line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
         line = _TREE_MARK.sub("", line) if line.startswith("+") else line
         line = _SPREAD_IN_PARENTHESES.sub("", line) if "(±" in line or "( ±" in line else line
@@ -322,6 +329,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         if _HEADING.match(line):
             phase = ""
+        if _NAMING_TITLE.match(line) and not RATE_UNIT.search(line):
+            continue
         if (heading := _STAT_HEADING.match(line)) and not VALUE.search(line):
             section = heading[1] or heading[2]  # `Time to First Token (ms):` over `  Median: 50.16`
             first_position = None
@@ -433,6 +442,10 @@ def _stat_of_rate(readings: Iterator[_Reading], stat: str) -> Iterator[_Reading]
         yield reading
 
 
+# a statistic a tool did not compute (GenAI-Perf's `N/A` under a throughput's min and max): no part of a name
+_NO_VALUE = re.compile(r"\s*(?:n/?a|nan|none|null|-+|—|–)\s*", re.IGNORECASE)
+
+
 def _by_row_name(columns: list[str], row: list[str],
                  found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """A spaced table's cells named by their row too when every number's column is a statistic
@@ -441,7 +454,7 @@ def _by_row_name(columns: list[str], row: list[str],
     if len(row) != len(columns):
         return found
     key = _key_column(columns)  # settings columns before a key column keep their own names
-    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell))
+    name = " ".join(cell for cell in row[key:] if cell and not VALUE.fullmatch(cell) and not _NO_VALUE.fullmatch(cell))
     settings = [(label, number, unit) for label, number, unit in found if label in columns[:key]]
     stats = found[len(settings):] if found[: len(settings)] == settings else []
     if not name or not stats or not all(is_stat(label) for label, _, _ in stats):
@@ -476,6 +489,14 @@ def _line_readings(found: list[tuple[str, str, str]], line: str, index: int,
                 named.add(found_value.name)
                 yield _Reading(found_value.name, found_value.value, index, logged, server,
                                found_value.converted, found_value.rounding)
+
+
+def _seconds(duration: re.Match[str]) -> str:
+    """A Go duration (`1m2.5s`, `1h2m0s`) as the seconds it stands for (`62.5 s`)."""
+    hours, minutes, seconds, bare_hours, bare_minutes = duration.groups()
+    total = (int(hours or bare_hours or 0) * 3600 + int(minutes or bare_minutes or 0) * 60
+             + float(seconds or 0))
+    return f"{total:.12g} s"
 
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,

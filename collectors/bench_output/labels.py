@@ -12,8 +12,8 @@ from typing import NamedTuple
 from sessiontui.collectors.bench_output.common import slug
 
 VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name (`Llama-2-7b-chat`): a model's;
-    # nor an issue's number (`vLLM #49730`)
-    r"(?<![\w.#])(?<![A-Za-z]-)(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
+    # nor an issue's number (`vLLM #49730`), nor a GPU's model number (`RTX 3090`, `GTX 1080`, `RX 7900`, `RTX PRO 6000`)
+    r"(?<![\w.#])(?<![A-Za-z]-)(?<!(?i:[rg]tx) )(?<!(?i:\brx) )(?<!(?i:rtx pro) )(?!(?<=[A-Za-z\d]:)\d+(?:\.\d+)?[bBmM]\b)(?!(?<=[\w.]-)\d+(?:\.\d+)?[bB][-_.])([-+]?(?:\d{1,3}(?:\.\d{3})+,\d+(?![\d.,])"  # `1.234,5`: German
     r"|\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+|(?<![^\s|:=(])(?=\.\d))(?:\.\d+)?"  # `.24`
     r"(?:[eE][-+]?\d+)?)(?![\d/])(?!(?:st|nd|rd|th)\b)"  # `2nd token`: an ordinal names, not a value
     r"(\s*±\s*[\d.]+)?\s*([A-Za-zµ%/][A-Za-z_/%µ().+ -]{0,30})?"
@@ -21,7 +21,7 @@ VALUE = re.compile(  # not the size of an Ollama tag (`mistral:7b`) or in a name
 _DECIMAL_COMMA = re.compile(r"[-+]?\d+,\d{1,2}|[-+]?\d{1,3}(?:\.\d{3})+,\d+")
 # MLPerf LoadGen's `Completed samples per second` counts queries (`samples/s`, optimum-benchmark's batch rows, does not)
 RATE_UNIT = re.compile(
-    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?|samples(?=[\s-]*per\b))"
+    r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|t|req(?:uest)?s?|queries|q|infer(?:ence)?s?|generations|samples(?=[\s-]*per\b))"
     r"\s*(?:/|[\s-]*per[\s-]+)\s*"
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
@@ -38,9 +38,9 @@ _TOTAL = re.compile(r"\btot(?:al)?\b|prompt\s*\+\s*completion|input\s*\+\s*outpu
 _DENOMINATOR = re.compile(r"(?:/|\bper\b)\s*tot(?:al)?\b[\s_]*\w*", re.IGNORECASE)
 _PROMPT = re.compile(r"prompt|prefill|\binput\b|\bpp\d*\b|encode|\bprocess|\bingest", re.IGNORECASE)
 # llmperf's `request_output_throughput_token_per_s`: each request's own rate, a user's
-_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^request output throughput",
+_PER_USER = re.compile(r"per[ _-](?:user|req(?:uest)?)\b|/user\b|\buser\b|^(?:results )?request output throughput",
                        re.IGNORECASE)
-_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)
+_PEAK = re.compile(r"\bpeak\b|\bmax(?:imum)?\b|(?<!/)(?<!per )\bmin(?:imum)?\b|\bp\d+\b|\bstd\b", re.I)  # `per min`: a unit
 _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of steps, not of the model
 # AIPerf's `Effective`/`Active Decode Throughput`: a rate over the time requests were in flight, not the run's
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
@@ -61,13 +61,16 @@ _CONCURRENCY = re.compile(r"concurren|\bconcur\b|\bconc\b|\bparallel\b|num_clien
                           re.IGNORECASE)
 _LATER_TOKENS = re.compile(r"\b2nd\b|\bsecond tokens?\b", re.IGNORECASE)  # OpenVINO: tokens after the first
 _BATCH_LABEL = re.compile(r"bs|batch|batch[ _-]?size", re.IGNORECASE)  # a `bs` column is the batch size
-_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?", re.IGNORECASE)
+# EvalScope's rich_display.py prints the statistic after the unit (`Latency (s) avg`)
+_MEAN_LATENCY = re.compile(r"(?:avg|average|mean)[ _]latency(?:\s*\(s\))?|latency(?:\s*\(s\))?[ _](?:avg|average|mean)",
+                           re.IGNORECASE)
 # a snake-case name's unit word: `ttft_s`, `end_to_end_latency_s`, after a statistic `ttft_p50_s` or
 # `itl_p99_us`, before one `ttft_s_mean` (llmperf's `results_ttft_s_quantiles_p50`), and as a JSON key's words
 _TIME_SUFFIX = re.compile(r"[a-z\d][_ ](ns|us|ms|s)(?![a-z\d])")
 # vLLM benchmark_latency's `{percentage}% percentile latency: {percentile} seconds` lines (read as
 # `p90 latency`, see generic.py): the statistics of the run's latency, not another run's.
-_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency", re.IGNORECASE)
+_STAT_LATENCY = re.compile(r"(p\d+)[ _]latency(?:\s*\((s|ms|sec)\))?", re.IGNORECASE)  # EvalScope's `P99 Lat.(s)`
+_LATENCY_ABBREVIATION = re.compile(r"\bLat\.\s*", re.IGNORECASE)  # EvalScope's summary columns: `Avg Lat.(s)`
 _STAT_LIST = re.compile(r"\(((?:min|max|ave|avg|mean|median|p?\d+)(?:,\s*(?:min|max|ave|avg|mean|median|p?\d+))+)\)",
                         re.IGNORECASE)
 STAT_KEYS = frozenset({"avg", "mean", "min", "max", "std", "stddev", "median", "value", "sum", "p25", "p50", "p75",
@@ -80,6 +83,7 @@ _LATENCY = (
     (re.compile(r"inter[- ]token latency|(?<![a-z])itl(?![a-z])", re.I), "itl"),
     (re.compile(r"req(?:uest)? latency|e2e|end[- ]to[- ]end|total latency", re.I), "e2e"),
 )
+_DURATION = re.compile(r"\bduration\b", re.IGNORECASE)  # a duration is kept in seconds, whatever unit it was printed in
 _LATENCY_WORD = re.compile(r"^(?:\w+ )?latency \((?:ms|s|sec)\)$", re.IGNORECASE)
 _TIME_UNIT = {"ms": 1e-3, "msec": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}
 _IN_SECONDS = {"ms": 1e-3, "msec": 1e-3, "us": 1e-6, "usec": 1e-6, "µs": 1e-6,  # perf_analyzer: usec
@@ -98,7 +102,7 @@ def _rate(text: str) -> tuple[str, float] | None:
     """(`tok` or `req`, seconds per unit of time) of a rate spelled in `text`, or None."""
     match = RATE_UNIT.search(text) or _UNIT_SUFFIX.search(text)
     if match:
-        what = "req" if match["what"].lower().startswith(("r", "q", "i", "s")) else "tok"  # infer/sec, samples/s
+        what = "req" if match["what"].lower().startswith(("r", "q", "i", "s", "g")) else "tok"  # infer/sec, generations/s
         return what, 60.0 if match["per"].lower().startswith("min") else 1.0
     if _TEST_NAME.fullmatch(text.strip()):
         return "tok", 1.0
@@ -139,10 +143,7 @@ def _latency_name(label: str, unit: str) -> tuple[str, float] | None:
     quantity = next((name for pattern, name in _LATENCY if pattern.search(spaced)), None)
     if quantity is None:
         return None
-    words = re.findall(r"[a-z0-9]+", label.lower())
-    percentile = next((word for word in words if re.fullmatch(r"p\d+", word)), None)
-    stat = percentile or next((name for word, name in _STATS if word in words), "mean")
-    stat = "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
+    stat = _statistic(label)
     seconds = (re.fullmatch(r"\(?s(?:ec(?:onds?)?)?\)?", unit.strip().lower()) or (suffixed and suffixed[1] == "s")
                or re.search(r"\((?:s|sec|seconds?)\)", label))
     in_label = _LABEL_TIME_UNIT.search(label)
@@ -166,6 +167,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
     label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`, Mac-MLX's `generationTPS`
+    label = _LATENCY_ABBREVIATION.sub("Latency ", label) if "." in label else label
     words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
     both = f"{context} {words} {unit}" if context else f"{words} {unit}"
     rate = _rate(unit) or _rate(words)
@@ -183,14 +185,16 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
-    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and unit.strip().lower() in _TIME_UNIT:
+    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and (stat[2] or unit.strip()).lower() in _TIME_UNIT:
         percentile = stat[1].lower()
-        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[unit.strip().lower()]
+        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[(stat[2] or unit.strip()).lower()]
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency
     if _LATENCY_WORD.search(label) and not _PEAK.search(label) and (scale := _TIME_UNIT.get(_unit_word(unit))):
         return "latency_s", scale  # `FT latency (ms)`: a run's latency, its only statistic
+    if _DURATION.search(label) and (scale := (_TIME_UNIT | _IN_SECONDS).get(_unit_word(unit))) not in (None, 1.0):
+        return slug(label.split(":")[-1] or label), scale  # Ollama's `load duration: 12.5ms`, `eval duration: 4.8s`
     return slug(label.split(":")[-1] or label), 1.0
 
 
@@ -205,7 +209,8 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
         return ("request_throughput" if not _PEAK.search(label) else slug(label)), 1 / per
     if _PER_USER.search(both) and not _WINDOWED.search(label):  # AIPerf's `E2E` one, over each request's
         phase = "prompt" if _PROMPT.search(label) else "output"  # whole latency, is another figure
-        return f"{'e2e_' if _E2E.search(label) else ''}per_user_{phase}_tok_s", 1 / per
+        stat = _statistic(label)  # llmperf's `..._token_per_s_quantiles_p50` beside its `_mean`
+        return f"{'e2e_' if _E2E.search(label) else ''}per_user_{phase}_tok_s{'' if stat == 'mean' else '_' + stat}", 1 / per
     if _PEAK.search(label) or _AUXILIARY.search(label) or _WINDOWED.search(label):
         return f"{slug(label)}_tok_s", 1 / per
     if _LATER_TOKENS.search(label):
@@ -217,6 +222,14 @@ def _rate_name(label: str, both: str, rate: tuple[str, float]) -> tuple[str, flo
     if re.search(r"output|\bout\b|eval|decod|generat|complet|\bgen\b|\btg\d*\b|predicted", both, re.I):
         return "output_tok_s", 1 / per
     return "throughput_tok_s", 1 / per
+
+
+def _statistic(label: str) -> str:
+    """The statistic a label names (`p99`, `median` for p50, `max`), `mean` where it names none."""
+    words = re.findall(r"[a-z0-9]+", label.lower())
+    stat = next((word for word in words if re.fullmatch(r"p\d+", word)), None) or next(
+        (name for word, name in _STATS if word in words), "mean")
+    return "median" if stat == "p50" else stat  # one name for the 50th percentile, however printed
 
 
 def printed_number(raw: str) -> float:

@@ -196,7 +196,8 @@ _LATENCY_NAMES = {
     "e2el": "e2e",
     "e2e_latency": "e2e",
 }
-_PRINTED_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\(ms\)$", re.I)
+# SGLang's offline embeddings block prints `Average e2e latency (s)`: the mean, in seconds
+_PRINTED_LATENCY = re.compile(r"^(mean|average|median|std|max|min|p\d+(?:\.\d+)?)\s+(.+?)\s*\((ms|s)\)$", re.I)
 _JSON_LATENCY = re.compile(r"^(mean|median|std|max|min|p\d+(?:\.\d+)?)_(.+)_ms$")
 _POSITION = re.compile(r"^(?:position\s+)?(\d+)$", re.I)  # `Position 0:`, or `0:` (vllm#51742)
 TOTAL_LABELS = ("total token throughput (tok/s)", "total throughput (tok/s)")
@@ -258,7 +259,9 @@ def block_figures(block: Block) -> dict[str, float]:
         if key in _BLOCK_FIELDS:
             continue
         if latency:
-            pairs.append((_latency_name(*latency.groups()), raw))
+            stat, quantity, unit = latency.groups()
+            value = number(raw) if unit.lower() == "ms" else _milliseconds(raw)
+            pairs.append((_latency_name("mean" if stat.lower() == "average" else stat, quantity), value))
         elif position and "position" in section.lower():
             pairs.append((f"accept_pos_{int(position.group(1)) + 1}", _percent(raw)))
         elif key == "acceptance rate (%)":
@@ -278,6 +281,12 @@ def json_figures(result: dict[str, Any]) -> dict[str, float]:
         elif latency:
             pairs.append((_latency_name(*latency.groups()), value))
     return figures_of(pairs)
+
+
+def _milliseconds(raw: str) -> float | None:
+    """A time printed in seconds, in milliseconds."""
+    value = number(raw)
+    return None if value is None else value * 1000.0
 
 
 def _percent(raw: str) -> float | None:

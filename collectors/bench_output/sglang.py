@@ -97,10 +97,17 @@ def _spec_fields(server_args: dict[str, Any]) -> dict[str, Any]:
 def _headline(block: Block) -> tuple[float | None, dict[str, str]]:
     """A block's headline and its metric: the output token throughput, or the request throughput
     of a whole block that printed no token rate at all (multimodal_gen/benchmarks/bench_serving.py,
-    whose diffusion requests make images, not tokens)."""
+    whose diffusion requests make images, not tokens); an embeddings run's block
+    (bench_offline_throughput.py: `Total generated embeddings`, no generated tokens) read its prompts
+    alone, and its input token throughput is its headline."""
     value = number(block.get("output token throughput (tok/s)"))
-    if value is not None or not block.closed or any("tok/s" in label for label in block.labels()):
+    if value is not None or not block.closed:
         return value, {}
+    prompt = number(block.get("input token throughput (tok/s)"))
+    if prompt is not None and "total generated tokens" not in block.labels():
+        return prompt, {"metric": "prompt_tok_s", "unit": "tok/s"}
+    if any("tok/s" in label for label in block.labels()):
+        return None, {}
     return number(block.get("request throughput (req/s)")), {"metric": "request_throughput", "unit": "req/s"}
 
 

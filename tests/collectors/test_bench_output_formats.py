@@ -33,8 +33,8 @@ def test_trtllm_bench_streaming_report() -> None:
     assert figures["per_user_output_tok_s"] == 137.1475  # Per User Output Speed
     assert figures["per_gpu_output_tok_s"] == 11076.77 and figures["mean_concurrency"] == 94.605
     assert (figures["ttft_ms_mean"], figures["ttft_ms_p99"]) == (162.6706, 232.4339)
-    assert (figures["tpot_ms_p50"], figures["e2e_ms_p90"]) == (7.6079, 1130.72)
-    assert figures["gen_tok_s_per_user_p50"] == 131.4444
+    assert (figures["tpot_ms_median"], figures["e2e_ms_p90"]) == (7.6079, 1130.72)
+    assert figures["gen_tok_s_per_user_median"] == 131.4444
     assert record.accept_length is None and record.concurrency is None  # `$CONCURRENCY` unset
 
 
