@@ -72,6 +72,16 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 4 records (its comment: four rows), but the file holds 3, the two"
         " header-less mainline rows and one ik_llama.cpp row (pp512 70.30) under the `Repacked` line; the reader"
         " reads all 3, mainline pp512 first (43.27) as expected",
+    # the last batches of 2026-12-02, scored on first sight at 72cabd7, not yet fixed
+    "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
+        "first sight, not yet fixed: value 19156.4 != 64.6 (an embedding run's headline: its input token rate,"
+        " as the reader reads it, or its request rate, as the expectation says; a product decision)",
+    "bench/b36/vllm_mlperf_offline_sut_run_log_engine_init_progress_bars_then_loadgen_summary_and_parsed_dict.log":
+        "first sight, not yet fixed: value 5511.58 != 2936.85 (a vLLM progress bar's est. speed read before"
+        " LoadGen's summary)",
+    "bench/b37/ollama_verbose_user_condensed_blockquote_prompt_eval_rate_dash_eval_rate_two_runs_jetson.md":
+        "first sight, not yet fixed: value 9.04 != 6.62 (two rates on one quoted line joined by ` - `:"
+        " the prompt rate taken for the headline)",
 }
 
 
