@@ -190,6 +190,7 @@ def _open_parenthesis(line: str, at: int) -> int:
 
 
 _COUNT_OUT_OF = re.compile(r"^\d+/$")  # the count before a `/` total, no label
+_SPACED_DASH = re.compile(r"\s[-–—]\s")  # fields of one line joined by a spaced dash, after a unit
 
 
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
@@ -210,6 +211,9 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
             label = parts[-1].strip(" ;([{'\"")  # `output 182.3 tok/s, accept length 3.1`
         unit = (match[3] or "").strip()
         start = match.end()
+        if unit and (dash := _SPACED_DASH.search(unit)):
+            start = match.start(3) + dash.end()  # `9.04 tokens/s - eval rate: 6.62`: the next field's label
+            unit = unit[: dash.start()]
         if unit and line[start:].lstrip()[:1] in (":", "="):
             unit = unit.rpartition(" ")[0].strip()  # its last word names the next value
             start = match.start(3) + len(unit)

@@ -79,9 +79,6 @@ KNOWN_MISSES: dict[str, str] = {
     "bench/b36/vllm_mlperf_offline_sut_run_log_engine_init_progress_bars_then_loadgen_summary_and_parsed_dict.log":
         "first sight, not yet fixed: value 5511.58 != 2936.85 (a vLLM progress bar's est. speed read before"
         " LoadGen's summary)",
-    "bench/b37/ollama_verbose_user_condensed_blockquote_prompt_eval_rate_dash_eval_rate_two_runs_jetson.md":
-        "first sight, not yet fixed: value 9.04 != 6.62 (two rates on one quoted line joined by ` - `:"
-        " the prompt rate taken for the headline)",
 }
 
 

@@ -1473,3 +1473,14 @@ def test_a_runs_name_is_its_first_and_last_label_without_markup() -> None:
     text = "<details><summary>No RTR</summary>\n\nGPU box\nnotes\nrtr=no\nx: 1\n\n---\nrtr=yes\nx: 2\n"
     named = runs.labelled_runs(text, lambda _, line: line.startswith("x:"))
     assert [run.label for run in named] == ["No RTR · rtr=no", "rtr=yes"]  # `---` and its label: a new group
+
+
+@pytest.mark.parametrize("joint", [" - ", " – ", " — "])
+def test_fields_of_one_line_joined_by_a_spaced_dash_after_a_unit_are_two_values(joint: str) -> None:
+    # ollama cmd/cmd.go prints `prompt eval rate:     %.2f tokens/s` and `eval rate:            %.2f tokens/s`
+    # one a line; kreier/jetson sh/README.md#L70 condenses each run to one quoted line joined by ` - `
+    text = (f"> prompt eval rate: 9.04 tokens/s{joint}eval rate: 6.62 tokens/s\n\n"
+            f"> prompt eval rate: 8.36 tokens/s{joint}eval rate: 5.04 tokens/s\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
+        ("output_tok_s", 6.62, 9.04), ("output_tok_s", 5.04, 8.36)]
