@@ -505,7 +505,7 @@ def _seconds(duration: re.Match[str]) -> str:
 
 def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
              settings: frozenset[int] = frozenset(), rows: frozenset[int] = frozenset(),
-             headed: frozenset[int] = frozenset()) -> list[_Result]:
+             headed: frozenset[int] = frozenset(), bars: frozenset[int] = frozenset()) -> list[_Result]:
     """Readings grouped into results, line by line: a line that prints a name again with
     another value starts the next result, and so does a setting line (`tp = 4`, one of
     `settings`) after a result's headline: a setting heads the figures it was measured with, and
@@ -526,7 +526,7 @@ def _results(found: Iterable[_Reading], headlines: tuple[str, ...] = HEADLINES,
         last = index
         rounding = results[-1].rounding
         if any(_differs(current.get(r.name), r.value, max(r.rounding, rounding.get(r.name, 0.0)))
-               for r in line) or (
+               for r in line) or (bool(current) and (results[-1].last in bars) != (index in bars)) or (
                 (index in settings or crossed) and headline) or (
                 (index in rows and index - 1 in rows or all(r.logged for r in line) and any(r.server for r in line))
                 and any(r.name == headline for r in line)):
@@ -633,13 +633,15 @@ def _latest_redraws(results: list[_Result], lines: list[str]) -> list[_Result]:
 def _summarised_bars(results: list[_Result], lines: list[str]) -> list[_Result]:
     """A progress bar's rates followed by the tool's own summary of the same headline (vLLM's
     `Processed prompts: 100%|...| est. speed ... output: 3696.76 toks/s]`, then `Throughput: ...
-    3713.87 output tokens/s`) as the summary alone: the bar's are its running estimate of that run."""
+    3713.87 output tokens/s`) as the summary alone: the bar's are its running estimate of that run.
+    So are the bars of a run's batches right above its summary (an MLPerf harness's `Processed
+    prompts` bar per offline batch, then LoadGen's `Tokens per second`): the summary covers them all."""
     kept: list[_Result] = []
     for result in results:
-        bar = kept[-1] if kept and kept[-1].first == kept[-1].last else None  # a result of one line
-        if bar and is_progress_bar(lines[bar.first]) and not is_progress_bar(lines[result.first]) \
-                and _headline(bar.readings) == _headline(result.readings) is not None:
-            kept.pop()
+        if not is_progress_bar(lines[result.first]) and (headline := _headline(result.readings)) is not None:
+            while kept and is_progress_bar(lines[kept[-1].first]) and _headline(kept[-1].readings) in (
+                    headline, "output_tok_s" if headline == "throughput_tok_s" else headline):
+                kept.pop()  # an unqualified `Tokens per second` sums up the bars' output rate
         kept.append(result)
     return kept
 
@@ -877,9 +879,10 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     headed = frozenset(i for i, line in enumerate(lines)
                        if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line) or _TOOL_HEADING.fullmatch(line))
     seen = _Seen(bytearray(len(lines)))
-    measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed)
+    bars = frozenset(i for i, line in enumerate(lines) if is_progress_bar(line))
+    measured = _results(seen.watch(readings(lines, logged), lines), HEADLINES, settings, rows, headed, bars)
     if not measured and prompt_only and not seen.generated:
-        measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed)
+        measured = _results(seen.watch(readings(lines, logged), lines), PROMPT_ONLY, settings, rows, headed, bars)
     results = _without_sweep_total(_averaged(_summarised(_summarised_bars(_latest_redraws(measured, lines), lines)),
                                              lines))
     results = [result for result in results if not _quoted_back(result, lines, rows)]

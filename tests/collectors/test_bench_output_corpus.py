@@ -72,16 +72,12 @@ KNOWN_MISSES: dict[str, str] = {
         "expectation judged wrong: it wants 4 records (its comment: four rows), but the file holds 3, the two"
         " header-less mainline rows and one ik_llama.cpp row (pp512 70.30) under the `Repacked` line; the reader"
         " reads all 3, mainline pp512 first (43.27) as expected",
-    # the last batches of 2026-12-02, scored on first sight at 72cabd7, not yet fixed
+    # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"
         " token throughput, and bench_offline_throughput names no headline; the reader heads it by that rate as"
         " it heads `vllm bench serve --endpoint /v1/embeddings` by its token throughput (docs/formats.md); the"
         " request rate heads only a block with no token rate at all, SGLang's diffusion bench_serving)",
-    "bench/b36/vllm_mlperf_offline_sut_run_log_engine_init_progress_bars_then_loadgen_summary_and_parsed_dict.log":
-        "first sight, not yet fixed: value 5511.58 != 2936.85 (a vLLM progress bar's est. speed read before"
-        " LoadGen's summary: 14 finished bars, one a batch, each a result, the last bar run on into the summary"
-        " block, whose `Tokens per second` then loses the headline to the bar's output rate)",
 }
 
 

@@ -1484,3 +1484,29 @@ def test_fields_of_one_line_joined_by_a_spaced_dash_after_a_unit_are_two_values(
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [
         ("output_tok_s", 6.62, 9.04), ("output_tok_s", 5.04, 8.36)]
+
+
+def _bar(done: int, total: int, out: float) -> str:
+    # vllm/entrypoints/llm.py _run_engine: tqdm `Processed prompts` with the postfix
+    # `est. speed input: {in_spd:.2f} toks/s, output: {out_spd:.2f} toks/s`
+    return (f"Processed prompts: {100 * done // total}%|##| {done}/{total} [00:23<00:00, 43.07it/s, "
+            f"est. speed input: {out * 2:.2f} toks/s, output: {out:.2f} toks/s]\n")
+
+
+def test_a_runs_batch_bars_above_its_summary_are_the_summarys_running_estimate() -> None:
+    # ssaketh-ch/llama31b-benchmark results/throughput/.../run.log: an MLPerf harness runs vLLM batch by batch
+    # (a finished bar and `Samples run: N` each), then mlcommons/inference loadgen/results.cc prints the
+    # `MLPerf Results Summary` with `Samples per second:` and `Tokens per second:`, the run's result
+    text = (_bar(1024, 1024, 5512.95) + "INFO:SUT:Samples run: 1024\n" + _bar(56, 56, 1179.20)
+            + "INFO:SUT:Samples run: 1080\n================================================\n"
+            "MLPerf Results Summary\n================================================\nSUT name : PySUT\n"
+            "Scenario : Offline\nMode     : PerformanceOnly\nSamples per second: 22.9441\n"
+            "Tokens per second: 2936.85\nResult is : INVALID\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("output_tok_s", 2936.85, 22.9441)
+
+
+def test_finished_bars_with_no_summary_below_are_still_runs_of_their_own() -> None:
+    # _latest_redraws: a bar that reached its total finished a run; with no summary below, each is kept
+    records = read_benchmark_output(_bar(100, 100, 812.5) + "done\n" + _bar(100, 100, 640.25)).records
+    assert [r.value for r in records] == [812.5, 640.25]
