@@ -177,6 +177,10 @@ _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
 _REPR_OPEN = re.compile(r"\b[A-Z]\w*\((?=[a-z_]\w*=)")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
 _BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
+# A figure whose position stands between its name and `is`: LXMERT's `The training loss for Epoch %d is
+# %0.4f` (airsplay/lxmert src/pretrain/lxmert_pretrain.py `train`), `the loss at step 100 is 2.3`.
+_NAME_FOR_POSITION = re.compile(r"(?P<key>\b[A-Za-z]\w*(?: [A-Za-z]\w*)?) (?:for|at|in|of|after) "
+                                r"(?P<position>(?:epoch|step|iter|iteration) \d+)(?= is )", re.IGNORECASE)
 
 
 def value_in_units(raw: str, unit: str, key: str) -> float | None:
@@ -251,6 +255,16 @@ def _unslashed(match: re.Match[str]) -> str:
 def _unglued(match: re.Match[str]) -> str:
     """` lr` for the `lr` of `7.1234lr: 0.0008` when the vocabulary knows the name (`conv1d: 3` stays)."""
     return f" {match['key']}" if _known(match["key"]) else match[0]
+
+
+def _position_first(match: re.Match[str]) -> str:
+    """`training loss for Epoch 2 is` as `Epoch 2, training loss is` when the vocabulary knows the
+    name (its last words: `The training loss`), so that the figure after `is` gets it."""
+    words = match["key"].split(" ")
+    known = next((" ".join(words[i:]) for i in range(len(words)) if _known(" ".join(words[i:]))), None)
+    if known is None:
+        return match[0]
+    return f"{match['key'][:len(match['key']) - len(known)]}{match['position']}, {known}"
 
 
 def _unbracketed(match: re.Match[str]) -> str:
@@ -333,6 +347,8 @@ def generic(text: str) -> Reading | None:
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
         text = _SLASHED.sub(_unslashed, text)
     text = _BRACKETED.sub(_unbracketed, text)
+    if " is " in text:
+        text = _NAME_FOR_POSITION.sub(_position_first, text)
     if "(" in text:
         text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)

@@ -28,8 +28,10 @@ _AFTER_BAR = re.compile(rf"\s*(?P<n>{_COUNT})/(?P<total>{_COUNT}){_TIMES_MAYBE_R
 _GLYPHLESS = re.compile(r"(?P<desc>[^\r\n%|]*?)(?::\s*)?(?P<pct>\d{1,3})%(?=\s+\d)")
 _NO_TOTAL = re.compile(rf"(?P<desc>[^\r\n\[|]*?)(?::\s*)?(?P<n>{_COUNT})[A-Za-z]*{_TIMES}")
 # `key=value` items set apart by `, `; a key may hold spaces (NeMo's `train_step_timing in s=0.5`).
-# A postfix set as a string (`set_postfix_str`) may print `key: value` or a dict (`{'loss': 2.1}`).
-_POSTFIX = re.compile(r"(?:^\{?|(?<=,)\s*)['\"]?([A-Za-z_][\w./ -]{0,63}?)['\"]?(?:=|:\s)\s*([^,\s}]{1,40})")
+# A postfix set as a string (`set_postfix_str`, tqdm/std.py: `self.postfix = str(s)`) may print `key: value`,
+# a dict (`{'loss': 2.1}`) or an item of a name, a space and its number (`loss 0.0001`) ending there.
+_POSTFIX = re.compile(r"(?:^\{?|(?<=,)\s*)['\"]?([A-Za-z_][\w./ -]{0,63}?)['\"]?"
+                      r"(?:=|:\s|\s+(?=[-+]?\.?\d[^,\s}]*\s*(?:,|}|$)))\s*([^,\s}]{1,40})")
 # Figures some trainers write into the bar's description: `Epoch 3 loss=2.31`, `Loss: 4.3881`.
 _DESC_FIGURE = re.compile(
     r"(?<![\w./-])([A-Za-z_][\w./-]{0,40}(?: \(\w+\))?)\s*[:=]\s*"

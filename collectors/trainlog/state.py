@@ -263,6 +263,10 @@ class TrainState:
                 and reading.step is not None and self.step is not None and reading.step < self.step
                 and not self._truncated):
             return  # a bare `Step 1:` going back is prose (a model's worked answer printed as a sample), no restart
+        if (reading.format == "hf-trainer" and not reading.metrics and reading.step is not None
+                and self.step is not None and reading.step < self.step and not self._truncated):
+            return  # `Saving model checkpoint to .../checkpoint-200` after the bar drew 244: the save, printed
+            # late (stdout buffered behind the stderr bar), names a step the run had passed, no step back
         if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):

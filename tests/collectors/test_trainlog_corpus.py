@@ -20,12 +20,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
-    "b43/hf_trainer_gemma2_lora_cr_bars_one_line_dicts_burst_keyboardinterrupt.log":
-        "first sight, not yet fixed: step=200 (want 244)",
-    "b43/custom_sft_mac_tqdm_postfix_loss_375_of_375.log":
-        "first sight, not yet fixed: loss=None (want 0.0)",
-    "b44/custom_lxmert_epoch_prose_train_valid_loss.log":
-        "first sight, not yet fixed: loss=None (want 4.8495)",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

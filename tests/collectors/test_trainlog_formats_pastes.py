@@ -182,3 +182,11 @@ def test_espnet_epoch_results_keep_validation_apart() -> None:
         "acc=0.61, time=2.04 seconds")
     assert (reading.epoch, reading.metrics["loss"], reading.metrics["val_loss"]) == (5.0, 1.733, 1.901)
     assert reading.metrics["lr"] == 0.1
+
+
+@pytest.mark.parametrize(("postfix", "loss"), [("loss 0.0000", 0.0), ("loss 2.5, lr 1e-4", 2.5)])
+def test_a_postfix_string_of_a_name_then_its_number(postfix: str, loss: float) -> None:
+    """`pbar.set_postfix_str(f"loss {loss:.4f}")` (tqdm/std.py `set_postfix_str`: `self.postfix = str(s)`,
+    printed after the rate): `SFT: 100%|...| 375/375 [55:03<00:00,  8.81s/it, loss 0.0000]` (corpus b43)."""
+    reading, _ = parse_bar(f"SFT: 100%|██████████| 375/375 [55:03<00:00,  8.81s/it, {postfix}]")
+    assert reading is not None and reading.metrics["loss"] == loss and reading.step == 375

@@ -1135,3 +1135,29 @@ def test_a_record_of_many_words_is_no_paragraph() -> None:
             " number of skipped iterations:   0 | number of nan iterations:   0 |")
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.total, reading.metrics["loss"]) == (100, 1000, 5.0)
+
+
+def test_a_checkpoint_saved_behind_the_bar_moves_no_step_back(tmp_path: Path) -> None:
+    """The Trainer's `Saving model checkpoint to .../checkpoint-200` (transformers trainer.py `_save`)
+    printed after the stderr bar drew 244/8264 (stdout buffered behind it; corpus b43): the save names
+    a step the run passed, the bar's 244 stays the position; a checkpoint past the bar still moves it."""
+    bar = "  3%|▏| {n}/8264 [39:40<15:39:22,  7.03s/it]"
+    snap = _read_text(tmp_path, "\r".join(bar.format(n=n) for n in (243, 244))
+                      + "\nSaving model checkpoint to output/run/checkpoint-200\n")
+    assert snap.step == 244
+    snap = _read_text(tmp_path, bar.format(n=244) + "\nSaving model checkpoint to output/run/checkpoint-300\n")
+    assert snap.step == 300
+
+
+@pytest.mark.parametrize(("line", "loss", "epoch", "step"), [
+    # airsplay/lxmert src/pretrain/lxmert_pretrain.py: `print("The training loss for Epoch %d is %0.4f" % ...)`
+    ("The training loss for Epoch 2 is 4.8495", 4.8495, 2.0, None),
+    ("the loss at step 100 is 2.3", 2.3, None, 100),
+])
+def test_a_position_between_a_figures_name_and_is(line: str, loss: float, epoch: float | None,
+                                                  step: int | None) -> None:
+    """`{name} for Epoch N is X`: the position said between the name and `is` (corpus b44) gives the
+    epoch or step, the figure after `is` the named one; an unknown name stays as it was."""
+    got_step, got_epoch, metrics = _read(line)
+    assert (metrics["loss"], got_epoch, got_step) == (loss, epoch, step)
+    assert "loss" not in _read("The answer for step 3 is 7")[2]
