@@ -134,17 +134,17 @@ def test_a_log_cut_inside_a_line_prefix_is_still_a_periodic_log() -> None:
         assert records and all(is_summary(record) for record in records)
 
 
-def test_every_fixture_cut_inside_any_line_end_never_stores_a_wrong_value() -> None:
+@pytest.mark.parametrize("name", ALL_FIXTURES)  # one test a fixture: the workers share the cuts
+def test_every_cut_inside_any_line_end_never_stores_a_wrong_value(name: str) -> None:
     """The dangerous cuts, all of them: one to three characters before each line break (inside
     the last number of a line), with what the whole fixture gives as the reference."""
-    for name in ALL_FIXTURES:
-        data = (FIXTURES / name).read_bytes()
-        whole = whole_output(name)
-        ends = [i for i, byte in enumerate(data) if byte == ord("\n")]
-        for cut in sorted({end - back for end in ends for back in (1, 2, 3) if end > back}):
-            for record in parse_benchmark_output(data[:cut]):
-                if not is_summary(record):
-                    assert_one_of(fields_of(record), whole, f"{name} cut at {cut}")
+    data = (FIXTURES / name).read_bytes()
+    whole = whole_output(name)
+    ends = [i for i, byte in enumerate(data) if byte == ord("\n")]
+    for cut in sorted({end - back for end in ends for back in (1, 2, 3) if end > back}):
+        for record in parse_benchmark_output(data[:cut]):
+            if not is_summary(record):
+                assert_one_of(fields_of(record), whole, f"{name} cut at {cut}")
 
 
 @pytest.mark.parametrize("after", ['"avg_spec_accept_length": 3.18, ', '"last_gen_throughput": 690.1}'])
