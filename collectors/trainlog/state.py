@@ -259,14 +259,11 @@ class TrainState:
             return  # nor are the `name: number` lines a launcher prints after a crash
         if reading.step is not None and reading.step > MAX_STEP:
             reading.step = None
-        if (reading.format == "key-value" and not reading.metrics and reading.total is None and reading.epoch is None
-                and reading.step is not None and self.step is not None and reading.step < self.step
-                and not self._truncated):
-            return  # a bare `Step 1:` going back is prose (a model's worked answer printed as a sample), no restart
-        if (reading.format == "hf-trainer" and not reading.metrics and reading.step is not None
-                and self.step is not None and reading.step < self.step and not self._truncated):
-            return  # `Saving model checkpoint to .../checkpoint-200` after the bar drew 244: the save, printed
-            # late (stdout buffered behind the stderr bar), names a step the run had passed, no step back
+        if self._bare_step_back(reading) and (
+                (reading.format == "key-value" and reading.total is None and reading.epoch is None)
+                # a bare `Step 1:` going back is prose (a model's worked answer printed as a sample)
+                or reading.format == "hf-trainer"):  # `Saving model checkpoint to .../checkpoint-200`
+            return  # after the bar drew 244: a save printed late (stdout buffered behind the stderr bar)
         if "finished" in self._open and reading.format in BAR_FORMATS and self.total and (
                 reading.total and reading.total < self.total) and (
                 self._bar_seen[1] > 1 or self.format not in BAR_FORMATS):
@@ -338,6 +335,12 @@ class TrainState:
         if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _bare_step_back(self, reading: Reading) -> bool:
+        """Whether a reading names a step behind the run's, with no figure, in a log read whole: a
+        line that only mentions a step, which restarts nothing when it is prose or a late notice."""
+        return (not reading.metrics and reading.step is not None and self.step is not None
+                and reading.step < self.step and not self._truncated)
 
     def _beyond(self, reading: Reading) -> bool:
         """Whether a reading is training after a failure line: a step past the last one read (a
