@@ -211,11 +211,15 @@ _GLUED_EXCEPTION = re.compile(
     r"(?<=\s)(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Timeout|Failure):\s")
 
 
+def uncoloured(text: str) -> str:
+    """A text without its ANSI escape codes (most text has none, and is then not scanned)."""
+    return ANSI.sub("", text) if "\x1b" in text else text
+
+
 def clean(text: str) -> str:
     """A line without ANSI codes and logger/launcher prefixes, so recognisers see the payload;
     SageMaker's `#015` is the `\\r` it stands for (the last segment is what a terminal shows)."""
-    if "\x1b" in text:
-        text = ANSI.sub("", text)
+    text = uncoloured(text)
     if "ESC[" in text or "^[[" in text:
         text = _SPELLED_ANSI.sub("", text)
     if _BARE_RESET in text:
@@ -659,8 +663,7 @@ def failure_kind(text: str) -> str | None:
     most specific one it names, a lost GPU and the Xid numbers told apart and a launcher's bare
     signal exit code named; None when it names none of them (a scheduler's cancellation too)."""
     tail = text[-MAX_SIGNATURE_INPUT * 4:]
-    if "\x1b" in tail:  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
-        tail = ANSI.sub("", tail)
+    tail = uncoloured(tail)  # a coloured console (`exitcode: \x1b[31m-9\x1b[0m`)
     if "\xa0" in tail:  # a web page's copy keeps spaces as `&nbsp;` (`signal:\xa0Killed`)
         tail = tail.replace("\xa0", " ")
     kind = _named_kind(tail)
@@ -710,12 +713,12 @@ def _last_fault(tail: str) -> int | None:
 
 def is_xid_report(line: str) -> bool:
     """Whether a line is the GPU driver's report of a fault (`NVRM: Xid (PCI:0000:3b:00): 31, ...`)."""
-    return bool(_XID.search(ANSI.sub("", line) if "\x1b" in line else line))
+    return bool(_XID.search(uncoloured(line)))
 
 
 def is_warning(raw: str) -> bool:
     """Whether a line is logged as no error: a warning or debug level, NCCL's information."""
-    text = ANSI.sub("", raw) if "\x1b" in raw else raw
+    text = uncoloured(raw)
     return any(word in text for word in _NOT_AN_ERROR_WORDS) and bool(_NOT_AN_ERROR.search(text))
 
 
@@ -725,11 +728,11 @@ def is_crash_line(text: str, raw: str) -> bool:
     logged as a warning (caught: the trainer goes on), or one that names a failure kind outside
     a path's directories and is not logged as a warning or NCCL's information (the error that
     follows those raises the crash, which still takes their kind)."""
-    lowered = text.lower()
-    if not any(hint in lowered for hint in _SCANNED_HINTS):  # most lines: substring scans, no regex (10x less)
+    if not has_hint(text):  # most lines: substring scans, no regex (10x less)
         return False
     if CRASH_LINE.search(text):
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
+    lowered = text.lower()
     return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(_DIRECTORIES.sub("", text)) is not None
             and not is_warning(raw))
 

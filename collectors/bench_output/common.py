@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from sessiontui.collectors.logtext import ANSI, clean, strip_ranks
+from sessiontui.collectors.logtext import clean, strip_ranks, uncoloured
 from sessiontui.collectors.trainlog.normalize import LABELLED_SHARE, opening_lines, paste_mark
 from sessiontui.project_memory.records import DEFAULT_METRIC, DEFAULT_UNIT, Record
 
@@ -63,8 +63,7 @@ def to_text(data: str | bytes) -> str:
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x1b" in text:
-        text = ANSI.sub("", text)
+    text = uncoloured(text)
     if "\t" in text:
         text = _INNER_TAB.sub(_spaces, text)
     text = text.removeprefix("\ufeff").replace("\xa0", " ")
