@@ -80,7 +80,7 @@ def _run(argv: list[str], program: bool = False) -> int:
         if os.environ.get(DEBUG_ENV):
             raise
         where = _innermost_frame(exc)
-        print(f"sessiontui: internal error ({type(exc).__name__}: {exc}{where}); nothing was stored; "
+        print(f"sessiontui: internal error ({type(exc).__name__}: {exc}{where}); "
               f"please report it (set {DEBUG_ENV}=1 for the traceback)", file=sys.stderr)
         return 70  # EX_SOFTWARE
 
