@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
-from sessiontui.project_memory.records import Record
 from sessiontui.project_memory.store import Store
 
 WRITER = """
@@ -25,21 +23,23 @@ while True:
 """
 
 
-def _add_many(path: str, worker: int, count: int) -> None:
-    with Store(path) as store:
-        for i in range(count):
-            store.add(Record(kind="benchmark", config=f"worker {worker} #{i}", value=float(i + 1)))
+ADD_MANY = """
+import sys
+from sessiontui.project_memory.records import Record
+from sessiontui.project_memory.store import Store
+with Store(sys.argv[1]) as store:
+    for i in range(250):
+        store.add(Record(kind="benchmark", config=f"worker {sys.argv[2]} #{i}", value=float(i + 1)))
+"""
 
 
 def test_four_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
+    # Separate interpreters, not multiprocessing: a spawned child would have to import this test
+    # module by name, which --import-mode=importlib does not guarantee.
     path = str(tmp_path / "memory.db")
-    ctx = multiprocessing.get_context("spawn")
-    workers = [ctx.Process(target=_add_many, args=(path, w, 250)) for w in range(4)]
+    workers = [subprocess.Popen([sys.executable, "-c", ADD_MANY, path, str(w)]) for w in range(4)]
     for w in workers:
-        w.start()
-    for w in workers:
-        w.join(timeout=300)
-        assert w.exitcode == 0
+        assert w.wait(timeout=300) == 0
     with Store(path) as store:
         assert store.count() == 1000
         assert len({r.config for r in store.list()}) == 1000
