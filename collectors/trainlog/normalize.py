@@ -1,9 +1,10 @@
 """One normalisation for every training-log line, before any recogniser sees it: logger and
 launcher prefixes stripped (by logtext's one stripper, which reads SageMaker's `#015` as the `\\r`
 it stands for), thousands separators dropped (`5,856` -> `5856`), tensors printed as is read as their number
-(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure or name a paste set in Markdown bold read
-bare (`**4.7581**` -> `4.7581`), a web page's no-break spaces read as spaces and trailing blanks dropped,
-and a line copied from a page's HTML source read with its entities decoded (`&quot;loss&quot;` -> `"loss"`).
+(`tensor(6.8830, device='cuda:2')` -> `6.8830`), a figure, name or any span a paste set in Markdown bold or
+inline code read bare (`**4.7581**` -> `4.7581`, `<**78:02:42, 281.24s/it]**` -> `<78:02:42, 281.24s/it]`),
+a web page's no-break spaces read as spaces and trailing blanks dropped, and a line copied from a page's
+HTML source read with its entities decoded (`&quot;loss&quot;` -> `"loss"`).
 A log whose every line carries SLURM's `srun -l` task label (`0: `) is recognised as such from its
 opening lines, and the labels dropped."""
 
@@ -39,6 +40,11 @@ _TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?
 # (unsloth#344), `- **Train Loss**: 0.51`; not a banner's `*****`, a product `2*3*4` or `__init__`.
 _EMPHASIS = re.compile(r"(?<![\w*])(?:(\*{1,2})(?P<name>[A-Za-z][\w/.@-]*(?: [\w/.@-]+){0,3})\1"
                        r"|(\*{1,2}|__)(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)\3)(?![\w*])")
+# Emphasis or inline code around any other span of a pasted line, bar parts included (open-r1#161's
+# `| 1/1000 [04:41<**78:02:42, 281.24s/it]**`, `` `loss: 0.5` ``): the span read bare. A span in `__`
+# holds a figure or a blank, so a name such as `__init__` or `__main__` stays as it is.
+_SPAN_MARK = re.compile(r"(?<![\w*`])(\*\*|`)(?=[^\s*`])([^`\n]+?)(?<=[^\s*`])\1(?![\w*`])"
+                        r"|(?<!\w)__(?=\S)([^_\n]*[\d\s][^_\n]*?)(?<=\S)__(?!\w)")
 
 # A CJK input method's full-width punctuation (`Loss：1.98`, `，`) read as its ASCII form; a name
 # the vocabulary knows in Chinese, standing before its colon, read as the English name.
@@ -59,6 +65,10 @@ def normalize(line: str) -> str:
         text = _SEPARATOR_TAB.sub(" ", text)
     if "*" in text or "__" in text:
         text = _EMPHASIS.sub(lambda emphasis: emphasis["name"] or emphasis["figure"], text)
+        if "**" in text or "__" in text:
+            text = _SPAN_MARK.sub(lambda span: span[2] or span[3], text)
+    if "`" in text:
+        text = _SPAN_MARK.sub(lambda span: span[2] or span[3], text)
     if "\xa0" in text:
         text = text.replace("\xa0", " ")
     text = text.rstrip()

@@ -25,7 +25,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b45/ms_swift_grpo_dict_no_open_brace_global_step_5_of_3766.log": "a dict line pasted without its `{` gives no step/total",
     "b45/yolov5_v6_results_csv_single_class_cls_loss_zero_50_epochs.log": "results.csv `x/lr0` column not read as lr",
     "b45/yolact_iteration_line_b_c_m_s_t_losses_eta.log": "yolact `4860 || B: .. | T: 69.865 ||` gives no step/loss",
-    "b46/trl_grpo_openr1_dict_line_bold_bar.log": "a bar with Markdown bold in it (`<**78:02:42, 281.24s/it]**`) not read",
     "b46/tf_custom_loop_epoch_hash_loss_nan_email_wrapped.log": "`Epoch #5 Loss: nan` gives no epoch",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
