@@ -48,6 +48,9 @@ _SF_STEP_ITEM = re.compile(r"position (\d+),[ \t]+([A-Za-z][A-Za-z ]{0,40}?):[ \
 _SF_DICT = re.compile(r"step (?P<step>\d+): (?P<dict>\{.*\})")
 # A dict's item; a value that opens a nested dict is no figure, its items are read in their turn.
 _MAYBE_FIGURE = re.compile(r"\d")
+# A printed dict's `'key': value, 'key': ...` pasted without its opening `{` (ms-swift#5571): two
+# quoted keys, each before its colon, open the line.
+_BARE_DICT = re.compile(r"""\s*(['"])[^'"{}]{1,100}\1\s*:\s*[^,{}]{1,100},\s*(['"])[^'"{}]{1,100}\2\s*:""")
 _DICT_ITEM = re.compile(r"""['"]([^'"]{1,100})['"]\s*:\s*(\[[^\]]{0,4000}\]|[^,{}]{1,100})""")
 # DeepSpeed engine: `[Rank 0] step=10, skipped=0, lr=[0.0001], mom=[(0.9, 0.999)]`.
 _DS_STEP = re.compile(r"\bstep=(?P<step>\d+), skipped=\d+, lr=\[(?P<lr>[^\],]{1,40})")
@@ -187,10 +190,15 @@ def hf_dict(text: str) -> Reading | None:
     """HuggingFace Trainer log dicts (`nan`/`inf` allowed); `train_runtime` marks the end. The fields
     printed before the dict count (accelerate's `epoch 0: {'accuracy': 0.85}`, a GRPO loop's
     `rl_loss: 0.0008, time: 115.8, reward_data: {...}`), and so do those after it (`Config: {...},
-    Epoch 7/30, Train Loss: 38.8265`)."""
+    Epoch 7/30, Train Loss: 38.8265`). A dict pasted without its opening or closing brace is the
+    dict it is."""
     start, end = text.find("{'"), text.rfind("}")
-    if start == -1 or end < start:
+    if start == -1 and _BARE_DICT.match(text):
+        start = 0
+    if start == -1:
         return None
+    if end < start:
+        end = len(text)
     reading = from_pairs("hf-trainer", dict_pairs(text[start:end + 1]))
     lead = generic(text[:start]) if _MAYBE_FIGURE.search(text, 0, start) else None
     tail = generic(text[end + 1:].lstrip(" ,;|")) if _MAYBE_FIGURE.search(text, end + 1) else None
@@ -456,6 +464,7 @@ RECOGNISERS: tuple[tuple[str, Callable[[str], Reading | None]], ...] = (
     ("[", notebook_bar),
     ("step ", specforge_dict),
     ("{'", hf_dict),
+    ("': ", hf_dict),
     ("Saving model checkpoint to ", hf_checkpoint),
     ("s:", llmc_log),
     (", step ", verl_step_start),

@@ -3,8 +3,11 @@ missing a brace, a mail client's wrapping) does not stop the line from reading (
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
 
@@ -29,3 +32,28 @@ def test_names_powers_and_fences_are_no_emphasis(line: str) -> None:
 def test_a_bar_with_bold_in_it_reads_its_position() -> None:
     [reading] = parse_record(normalize("  0%|          | 1/1000 [04:41<**78:02:42, 281.24s/it]**"))
     assert (reading.step, reading.total) == (1, 1000)
+
+
+@pytest.mark.parametrize("line", [
+    # ms-swift swift/trainers/mixin.py logs the Trainer's dict with `global_step/max_steps` added;
+    # pasted without its `{` (modelscope/ms-swift#5571)
+    "'loss': 0.5, 'learning_rate': 2.6e-07, 'epoch': 0.0, 'global_step/max_steps': '5/3766'}",
+    "'loss': 0.5, 'learning_rate': 2.6e-07, 'epoch': 0.0, 'global_step/max_steps': '5/3766'",
+    # and without its `}` (transformers trainer.py `self.log` prints `{**logs, "step": ...}` as a dict)
+    "{'loss': 0.5, 'learning_rate': 2.6e-07, 'epoch': 0.0, 'global_step/max_steps': '5/3766'",
+])
+def test_a_dict_missing_a_brace_is_the_dict_it_is(line: str) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.metrics["loss"], reading.metrics["lr"]) == (5, 3766, 0.5, 2.6e-07)
+
+
+def test_a_dict_missing_its_closing_brace_at_the_end_of_a_log_reads(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("{'loss': 0.61, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
+                   "{'loss': 0.55, 'learning_rate': 1e-05, 'epoch': 1.0\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.lr, snap.epoch) == (0.55, 1e-05, 1.0)
+
+
+def test_one_quoted_pair_is_no_dict() -> None:
+    assert all(reading.format != "hf-trainer" for reading in parse_record(normalize("'lr': 0.1 was too high")))
