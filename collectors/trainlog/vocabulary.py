@@ -114,8 +114,10 @@ _RUNNING_MEAN = frozenset({"avg", "avr", "average", "running", "smoothed", "mean
 _VALIDATION = ("valid_", "validation_", "vali_", "val/", "valid/", "validation/", "val.", "valid.",
                "validation.", "dev_", "dev/", "dev.")
 _NAMESPACE = re.compile(r"[/.]")  # `optim/total_grad_norm`, DLLogger's `train.loss`
-# An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`).
-_FIRST_GROUP = re.compile(r"[/_]?(?:pg|group)_?0$")
+# An optimizer's first parameter group names the run's rate (OLMo `learning_rate_group0`, `lr/group0`,
+# Ultralytics 8 `lr/pg0`, YOLOv5 v6's results.csv `x/lr0`: train.py logs `lr = [x['lr'] for x in
+# optimizer.param_groups]` as `x/lr0`..`x/lr2`); a bare `lr0` is YOLOv5's hyperparameter, the start rate.
+_FIRST_GROUP = re.compile(r"(?:[/_]?(?:pg|group)_?|(?<=/lr))0$")
 # Lightning's LearningRateMonitor `lr-AdamW`, Composer's `Train lr-DecoupledAdamW/group0`: the
 # optimizer's class after the rate.
 _RATE_OF = re.compile(r"\s*(?:[Tt]rain\s+)?(?:lr|learning[_ ]rate)-[A-Z]\w*(?:/(?:pg|group)0)?\s*$")

@@ -10,6 +10,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.vocabulary import canonical
 
 
 @pytest.mark.parametrize(("pasted", "bare"), [
@@ -57,3 +58,21 @@ def test_a_dict_missing_its_closing_brace_at_the_end_of_a_log_reads(tmp_path: Pa
 
 def test_one_quoted_pair_is_no_dict() -> None:
     assert all(reading.format != "hf-trainer" for reading in parse_record(normalize("'lr': 0.1 was too high")))
+
+
+@pytest.mark.parametrize(("name", "known"), [
+    ("x/lr0", "lr"),  # ultralytics/yolov5 utils/loggers/__init__.py keys `x/lr0`, `x/lr1`, `x/lr2` (param groups)
+    ("x/lr2", "x/lr2"),
+    ("lr/pg0", "lr"),  # ultralytics/ultralytics engine/trainer.py `lr/pg{i}`
+    ("lr0", "lr0"),  # a YOLOv5 hyperparameter (`hyperparameters: lr0=0.01, lrf=0.01`): the start rate, not the run's
+])
+def test_the_first_parameter_groups_rate_is_the_runs(name: str, known: str) -> None:
+    assert canonical(name) == known
+
+
+def test_a_yolov5_results_csv_gives_its_first_groups_rate(tmp_path: Path) -> None:
+    log = tmp_path / "results.csv"
+    log.write_text("  epoch,  train/box_loss,  metrics/mAP_0.5,  x/lr0,  x/lr1,  x/lr2\n"
+                   "      0,        0.10231,          0.05792, 0.070789, 0.0032456, 0.0032456\n"
+                   "      1,       0.076394,          0.10851, 0.040659, 0.0064487, 0.0064487\n")
+    assert read_log(log).lr == 0.040659
