@@ -45,6 +45,9 @@ _EMPHASIS = re.compile(r"(?<![\w*])(?:(\*{1,2})(?P<name>[A-Za-z][\w/.@-]*(?: [\w
 # holds a figure or a blank, so a name such as `__init__` or `__main__` stays as it is.
 _SPAN_MARK = re.compile(r"(?<![\w*`])(\*\*|`)(?=[^\s*`])([^`\n]+?)(?<=[^\s*`])\1(?![\w*`])"
                         r"|(?<!\w)__(?=\S)([^_\n]*[\d\s][^_\n]*?)(?<=\S)__(?!\w)")
+# A position numbered with `#` (a custom loop's `print(f"Epoch #{epoch} Loss: {loss}")`, `Step #200`):
+# the name and its number, as any loop prints them.
+_NUMBERED = re.compile(r"(?<![\w#])(epoch|step|iter(?:ation)?|batch|update)\s?#\s?(?=\d)", re.IGNORECASE)
 
 # A CJK input method's full-width punctuation (`Loss：1.98`, `，`) read as its ASCII form; a name
 # the vocabulary knows in Chinese, standing before its colon, read as the English name.
@@ -61,6 +64,8 @@ def normalize(line: str) -> str:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)
+    if "#" in text:
+        text = _NUMBERED.sub(r"\1 ", text)
     if "\t" in text:  # a tab after a field's separator stands for its space (`11,\t4.3969`)
         text = _SEPARATOR_TAB.sub(" ", text)
     if "*" in text or "__" in text:

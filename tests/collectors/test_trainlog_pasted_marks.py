@@ -76,3 +76,15 @@ def test_a_yolov5_results_csv_gives_its_first_groups_rate(tmp_path: Path) -> Non
                    "      0,        0.10231,          0.05792, 0.070789, 0.0032456, 0.0032456\n"
                    "      1,       0.076394,          0.10851, 0.040659, 0.0064487, 0.0064487\n")
     assert read_log(log).lr == 0.040659
+
+
+@pytest.mark.parametrize(("line", "step", "epoch"), [
+    # a TensorFlow custom loop's `print("Epoch #{} Loss: {} Accuracy: {}")` (tensorflow/tensorflow#26543)
+    ("Accuracy: 0.166667 Epoch #5 Loss: nan Accuracy: 0.166667", None, 5.0),
+    ("Step #200 loss=0.5", 200, None),
+    ("Iteration # 3, loss 0.2", 3, None),
+])
+def test_a_position_numbered_with_a_hash_is_the_position(line: str, step: int | None, epoch: float | None) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.epoch) == (step, epoch)
+    assert "loss" in reading.metrics
