@@ -31,6 +31,9 @@ _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each 
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
+# verbose=2's one line per epoch with no count: Keras 1 `4s - loss: 0.1026 - val_acc: 0.97` (Progbar.update
+# `info = '%ds' % (now - self.start)`), Keras 2 ` - 4s - loss: ...` (`info = ' - %.0fs'`): the epoch is over.
+_KERAS_EPOCH_END = re.compile(r"\s*(?:- )?\d+(?:\.\d+)?s - [A-Za-z_]\w*:")
 # A header line opening an evaluation block (`📊 Evaluation Results:`), or a banner naming one
 # (DeepSpeed-Chat's `***** Evaluating rewards, Epoch 1/1 *****`): its figures are val_.
 _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\b(?:[^0-9]*:|[^*]*\*{3,})\s*$",
@@ -99,6 +102,14 @@ def leading_bar(raw: str) -> Reading | None:
     (`| 23054/23316 [...][rank1]: Watchdog caught ...`) still leaves the bar's position."""
     text = normalize(raw)
     return parse_bar(text)[0] if looks_like_bar(text) else None
+
+
+def _place_in_epoch(readings: list[Reading], epoch: tuple[int, int], share: float) -> None:
+    """Keras readings at the share done of epoch `epoch[0]` of `epoch[1]`: the last one, full, ends the run."""
+    last = epoch[0] == epoch[1] and share == 1.0
+    for reading in readings:
+        reading.epoch = epoch[0] - 1 + share
+        reading.done = reading.done or last
 
 
 class _PerEpochSteps:
@@ -404,10 +415,10 @@ class LineReader:
                 reading.metrics = _evaluation(reading.metrics)
         elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
             self._epoch_bar, self._epoch_full = int(bar[2]), bar[1] == bar[2]
-            last = self._epoch[0] == self._epoch[1] and bar[1] == bar[2]  # the last epoch's full bar
-            for reading in readings:
-                reading.epoch = self._epoch[0] - 1 + int(bar[1]) / int(bar[2])
-                reading.done = reading.done or last
+            _place_in_epoch(readings, self._epoch, int(bar[1]) / int(bar[2]))
+        elif self._epoch is not None and _KERAS_EPOCH_END.match(text):
+            self._epoch_full = True
+            _place_in_epoch(readings, self._epoch, 1.0)
         self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
         self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings

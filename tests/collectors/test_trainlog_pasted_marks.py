@@ -88,3 +88,25 @@ def test_a_position_numbered_with_a_hash_is_the_position(line: str, step: int | 
     [reading] = parse_record(normalize(line))
     assert (reading.step, reading.epoch) == (step, epoch)
     assert "loss" in reading.metrics
+
+
+@pytest.mark.parametrize("summary", [
+    # keras-team/keras keras/utils/generic_utils.py Progbar.update, verbose=2: Keras 1 `'%ds' % elapsed`,
+    # Keras 2 `' - %.0fs'`, then ` - name: value` (keras-team/keras#1971)
+    "3s - loss: 0.1026 - acc: 0.9667 - val_loss: 0.1384",
+    " - 3s - loss: 0.1026 - acc: 0.9667 - val_loss: 0.1384",
+    # tf.keras 2.x adds the count and `- 3s/epoch - 2ms/step`; Keras 3 keras/src/utils/progbar.py the per-step time first
+    "1875/1875 - 3s - loss: 0.1026 - accuracy: 0.91 - val_loss: 0.1384 - 3s/epoch - 2ms/step",
+    "10/10 - 1s - 50ms/step - loss: 0.1026 - val_loss: 0.1384",
+])
+def test_a_keras_verbose2_line_ends_its_epoch(tmp_path: Path, summary: str) -> None:
+    log = tmp_path / "fit.log"
+    log.write_text(f"Epoch 1/2\n{summary.replace('0.1026', '0.2')}\nEpoch 2/2\n{summary}\n")
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss, snap.metrics["val_loss"], snap.status) == (2.0, 0.1026, 0.1384, "finished")
+
+
+def test_a_keras_epoch_heading_alone_is_not_its_end(tmp_path: Path) -> None:
+    log = tmp_path / "fit.log"
+    log.write_text("Epoch 1/2\n3s - loss: 0.2 - acc: 0.9\nEpoch 2/2\n")
+    assert (read_log(log).epoch, read_log(log).status) == (1.0, "running")
