@@ -129,13 +129,17 @@ _LEAD_COUNT = re.compile(r"\s*(\d+)\s+(?=[-+]?\d)")
 # A run-wide counter in a bracket leading the line: CLU's `[1000] train_loss=...`, DCGAN's
 # `[   32622 Epoch:[ 1/25] [12603/20018]` (the bracketed pair after it is the batch of the epoch).
 # A bare counter (of a total) before a field delimiter is the same (`250 | loss 4.0938 | lr 3e-04`,
-# `200/1000 | loss 3.2`, `1500: loss=0.54`), and a bare batch count named so (aws-samples'
-# FSDP train.py `Batch %d Loss: %.5f, Speed: ...`).
-_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])|\s*(\d+)(?:\s*/\s*(\d+))?\s*[|\u2502;:]\s*(?=[A-Za-z])"
+# `200/1000 | loss 3.2`, `1500: loss=0.54`, yolact's `[%3d] %7d ||` epoch and iteration, dbolya/yolact
+# train.py), and a bare batch count named so (aws-samples' FSDP train.py `Batch %d Loss: %.5f, Speed: ...`).
+_LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])"
+                        r"|\s*(?:\[\s*\d+\]\s+)?(\d+)(?:\s*/\s*(\d+))?\s*(?:\|\||[|\u2502;:])\s*(?=[A-Za-z])"
                         r"|\s*[Bb]atch\s+(\d+)\s+(?=[A-Za-z])")
 # DLLogger's default step format, `str(step)` of `step=(epoch, iteration)` (NVIDIA/dllogger
 # dllogger/logger.py `default_step_format`): `(0, 100) train.loss : 2.3456`; a third member counts
 # a validation's iterations.
+_SUM_NAMES = frozenset({"t", "total", "tot", "sum"})  # a loss breakdown's sum, printed after its parts
+_SUM_TOTAL = re.compile(rf"(?<![\w/.])(?:T|total|tot|sum)\s*[:=]\s*{_VALUE}(?P<unit>\s*[A-Za-z%/])?", re.IGNORECASE)
+SUM_ROUNDING = 5e-4  # each part printed to three decimals (`%.3f`) rounds by at most this
 _LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 # A name right after a figure in its cell (llm.c's `| %.2f ms | %.1f%% bf16 MFU | %.0f tok/s`) names
@@ -333,6 +337,24 @@ def _leading_step(text: str, found: list[tuple[str, float]], positioned: bool) -
     return int(lead[2]), int(lead[3]) if lead[3] else None
 
 
+def _summed_loss(text: str, found: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """A unitless `total` (yolact's `T`) that is the sum of the figures printed before it is the loss,
+    when no other figure is named so: yolact's `B: 2.244 | C: 7.247 | M: 58.298 | S: 2.076 | T: 69.865`
+    (dbolya/yolact train.py prints each loss's moving average, then `T` their sum); not a sum of
+    times (Detectron2's `Inference: 0.2993 s / iter. ... Total: 0.3012 s / iter`)."""
+    if not any(total["unit"] is None for total in _SUM_TOTAL.finditer(text)):
+        return found
+    names = [canonical(key) for key, _ in found]
+    if "loss" in names:
+        return found
+    for i, (key, value) in enumerate(found):
+        parts = [figure for name, (_, figure) in zip(names[:i], found, strict=False) if name not in ("step", "epoch")]
+        if key.strip().lower() in _SUM_NAMES and len(parts) >= 2 and math.isclose(
+                sum(parts), value, rel_tol=1e-4, abs_tol=SUM_ROUNDING * len(parts)):
+            return [*found[:i], ("loss", value), *found[i + 1:]]
+    return found
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
@@ -355,6 +377,7 @@ def generic(text: str) -> Reading | None:
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
+    found = _summed_loss(text, found)
     if timm := _TIMM_EPOCH.match(text):
         found = [(key, value) for key, value in found if key != "Train"]
     batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm

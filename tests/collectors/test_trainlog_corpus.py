@@ -21,7 +21,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
-    "b45/yolact_iteration_line_b_c_m_s_t_losses_eta.log": "yolact `4860 || B: .. | T: 69.865 ||` gives no step/loss",
     "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
         "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
         "(0-based, before the 13th step's increment), and b22 scores the bar's count",

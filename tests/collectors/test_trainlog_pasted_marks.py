@@ -110,3 +110,27 @@ def test_a_keras_epoch_heading_alone_is_not_its_end(tmp_path: Path) -> None:
     log = tmp_path / "fit.log"
     log.write_text("Epoch 1/2\n3s - loss: 0.2 - acc: 0.9\nEpoch 2/2\n")
     assert (read_log(log).epoch, read_log(log).status) == (1.0, "running")
+
+
+@pytest.mark.parametrize("line", [
+    # dbolya/yolact train.py: `('[%3d] %7d ||' + (' %s: %.3f |' * len(losses)) + ' T: %.3f || ETA: %s || timer: %.3f')`
+    "[  3]    4860 || B: 2.244 | C: 7.247 | M: 58.298 | S: 2.076 | T: 69.865 || ETA: 5 days, 1:07:34 || timer: 0.364",
+    "4860 || B: 2.244 | C: 7.247 | M: 58.298 | S: 2.076 | T: 69.865 || ETA: 5 days, 1:07:34 || timer: 0.364",
+    # forks print the sum as `total:`/`Total:` (`' total: %.3f || ETA: %s || time/batch: %.3fs'`)
+    "[  3]    4860 || B: 2.244 | C: 7.247 | M: 58.298 | S: 2.076 | total: 69.865 || ETA: 5 days, 1:07:34 || time/batch: 0.364s",
+])
+def test_a_total_that_sums_the_losses_before_it_is_the_loss(line: str) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.metrics["loss"], reading.metrics["m"]) == (4860, 69.865, 58.298)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("4860 || B: 2.244 | C: 7.247 | T: 19.865 || timer: 0.364", "t"),
+    # facebookresearch/detectron2 detectron2/evaluation/evaluator.py `Total: {:.4f} s / iter`: a sum of times
+    ("Inference done 112/127. Dataloading: 0.0015 s / iter. Inference: 0.2993 s / iter. Eval: 0.0003 s / iter. "
+     "Total: 0.3012 s / iter. ETA=0:00:04", "total"),
+])
+def test_a_total_that_is_no_sum_of_losses_stays_its_own_figure(line: str, name: str) -> None:
+    readings = parse_record(normalize(line))
+    assert all("loss" not in reading.metrics for reading in readings)
+    assert any(name in reading.metrics for reading in readings)
