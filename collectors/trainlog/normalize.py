@@ -33,8 +33,11 @@ _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
 # or the row's end).
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d|,,|,$)")
-# A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`.
-_TENSOR = re.compile(r"tensor\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
+# A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`;
+# a NumPy 2 scalar's repr, as a printed dict of them shows each (`{'loss': np.float64(0.5)}`: numpy 2.0's
+# NEP 51 repr, `print(metrics)` of `np.mean` results).
+_TENSOR = re.compile(r"(?:tensor|np\.(?:float|int|uint)\d{1,3})\(\s*([-+]?(?:\d[\d.]*(?:[eE][-+]?\d+)?|nan|inf))"
+                     r"(?:,[^()]*(?:\([^()]*\))?[^()]*)?\)")
 
 # A figure or a name a user set in Markdown bold (or italics) in a pasted line: `'loss': **4.7581**`
 # (unsloth#344), `- **Train Loss**: 0.51`; not a banner's `*****`, a product `2*3*4` or `__init__`.
@@ -60,7 +63,7 @@ def normalize(line: str) -> str:
     text = clean(html.unescape(line) if "&" in line and _ENTITY.search(line) else line)
     if not text.isascii():
         text = _CHINESE_NAME.sub(lambda name: CHINESE_NAMES[name[1]], text.translate(_FULL_WIDTH))
-    if "tensor(" in text:
+    if "tensor(" in text or "np." in text:
         text = _TENSOR.sub(r"\1", text)
     if "," in text:
         text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)

@@ -134,3 +134,9 @@ def test_a_total_that_is_no_sum_of_losses_stays_its_own_figure(line: str, name: 
     readings = parse_record(normalize(line))
     assert all("loss" not in reading.metrics for reading in readings)
     assert any(name in reading.metrics for reading in readings)
+
+
+def test_a_dict_of_numpy2_scalars_reads_their_figures() -> None:
+    # numpy 2.0 (NEP 51) reprs a scalar as `np.float64(0.5)`; `print(dict)` shows each value's repr
+    [reading] = parse_record(normalize("{'loss': np.float64(0.5), 'learning_rate': np.float32(1e-05), 'step': np.int64(30)}"))
+    assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (30, 0.5, 1e-05)
