@@ -28,6 +28,11 @@ _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*
 _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3}(?:/\d+)?"
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
+# A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
+# `05, 'epoch': 0.2}`): its last item on the cut line, and a next line that goes on with it (no dict of
+# its own; a close, or a `'key':` pair, before any other text would start a record).
+_LAST_ITEM = re.compile(r"""(?:\{|,\s*)(['"][^,{}]*)$""")
+_CONTINUES_DICT = re.compile(r"""[^{}]{0,100}?(?:\}|['"]\s*:)""")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
@@ -315,6 +320,7 @@ class LineReader:
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
+        self._dict_tail: str | None = None  # a printed dict's last item, where a wrap cut the line
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
 
@@ -328,6 +334,11 @@ class LineReader:
             text = f"{cut} {text.strip()}"  # its wrapped rest (the space at the wrap on either line)
         if megatron_cut(text):  # read up to the cut field, whole once its rest comes
             self._cut, text = text, text[:text.rindex("|") + 1]
+        tail, self._dict_tail = self._dict_tail, None
+        if tail is not None and "{" not in text and _CONTINUES_DICT.match(text):
+            text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
+        if "{'" in text and text.count("{") > text.count("}") and (item := _LAST_ITEM.search(text)):
+            self._dict_tail = "{" + item[1]  # read as far as it goes; the item the wrap cut, again with its rest
         head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"

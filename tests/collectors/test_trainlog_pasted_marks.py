@@ -140,3 +140,31 @@ def test_a_dict_of_numpy2_scalars_reads_their_figures() -> None:
     # numpy 2.0 (NEP 51) reprs a scalar as `np.float64(0.5)`; `print(dict)` shows each value's repr
     [reading] = parse_record(normalize("{'loss': np.float64(0.5), 'learning_rate': np.float32(1e-05), 'step': np.int64(30)}"))
     assert (reading.step, reading.metrics["loss"], reading.metrics["lr"]) == (30, 0.5, 1e-05)
+
+
+@pytest.mark.parametrize("log", [
+    # transformers trainer.py `self.log` prints the Trainer's dict on one line; a terminal or mail client
+    # wraps it mid-key, mid-figure, or at a space
+    "{'loss': 0.4, 'grad_norm': 0.9, 'learning_rate': 1e-05, 'epo\nch': 0.2}\n",
+    "{'loss': 0.4, 'grad_norm': 0.9, 'learning_rate': 1e-\n05, 'epoch': 0.2}\n",
+    "{'loss': 0.4, 'grad_norm': 0.9, 'learn\ning_rate': 1e-05, 'epoch': 0\n.2}\n",
+    "{'loss': 0.4, 'grad_norm': 0.9, 'learning_rate':\n1e-05, 'epoch': 0.2}\n",
+])
+def test_a_dict_hard_wrapped_mid_token_reads_whole(tmp_path: Path, log: str) -> None:
+    path = tmp_path / "train.log"
+    path.write_text(log)
+    snap = read_log(path)
+    assert (snap.loss, snap.grad_norm, snap.lr, snap.epoch) == (0.4, 0.9, 1e-05, 0.2)
+
+
+def test_a_cut_figure_is_read_whole_once_its_rest_comes(tmp_path: Path) -> None:
+    path = tmp_path / "train.log"
+    path.write_text("{'epoch': 0.2, 'loss': 0.12\n34}\n")
+    assert read_log(path).loss == 0.1234
+
+
+def test_a_line_after_a_cut_dict_that_does_not_go_on_with_it_is_its_own(tmp_path: Path) -> None:
+    path = tmp_path / "train.log"
+    path.write_text("{'loss': 0.4, 'learning_rate': 1e-05, 'epoch': 0.2\nSaving model checkpoint to out/checkpoint-500\n")
+    snap = read_log(path)
+    assert (snap.step, snap.loss, snap.epoch) == (500, 0.4, 0.2)
