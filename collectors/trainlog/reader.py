@@ -33,6 +33,9 @@ _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each 
 # its own; a close, or a `'key':` pair, before any other text would start a record).
 _LAST_ITEM = re.compile(r"""(?:\{|,\s*)(['"][^,{}]*)$""")
 _CONTINUES_DICT = re.compile(r"""[^{}]{0,100}?(?:\}|['"]\s*:)""")
+# The rest of a tqdm bar a wrap cut inside its `[elapsed<remaining, rate, postfix]` (Lightning's
+# `loss=0.6` + `36, v_num=15]`): no bar of its own, closing the bracket.
+_CLOSES_POSTFIX = re.compile(r"[^\[\]|]{0,200}\]\s*")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
@@ -107,6 +110,15 @@ def leading_bar(raw: str) -> Reading | None:
     (`| 23054/23316 [...][rank1]: Watchdog caught ...`) still leaves the bar's position."""
     text = normalize(raw)
     return parse_bar(text)[0] if looks_like_bar(text) else None
+
+
+def _without_cut_item(bar: str) -> str:
+    """A bar cut inside its bracket, without the postfix item the cut may have shortened (`loss=0.6`
+    of `loss=0.636`): tqdm/std.py format_meter prints `[{elapsed}<{remaining}, {rate}{postfix}]`."""
+    bracket = bar.rfind("[")
+    rate_end = max(bar.find("/s, ", bracket), bar.find("/it, ", bracket))
+    cut = bar.rfind(", ")
+    return bar[:cut] + "]" if rate_end != -1 and cut > rate_end else bar
 
 
 def _place_in_epoch(readings: list[Reading], epoch: tuple[int, int], share: float) -> None:
@@ -321,6 +333,7 @@ class LineReader:
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
         self._dict_tail: str | None = None  # a printed dict's last item, where a wrap cut the line
+        self._bar_cut: str | None = None  # a bar wrapped inside its `[...]`: the next line may close it
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
 
@@ -334,6 +347,11 @@ class LineReader:
             text = f"{cut} {text.strip()}"  # its wrapped rest (the space at the wrap on either line)
         if megatron_cut(text):  # read up to the cut field, whole once its rest comes
             self._cut, text = text, text[:text.rindex("|") + 1]
+        bar, self._bar_cut = self._bar_cut, None
+        if bar is not None and _CLOSES_POSTFIX.fullmatch(text):
+            text = bar + text.strip()
+        if text.count("[") > text.count("]") and looks_like_bar(text):
+            self._bar_cut, text = text, _without_cut_item(text)
         tail, self._dict_tail = self._dict_tail, None
         if tail is not None and "{" not in text and _CONTINUES_DICT.match(text):
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`

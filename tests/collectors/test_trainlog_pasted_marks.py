@@ -168,3 +168,22 @@ def test_a_line_after_a_cut_dict_that_does_not_go_on_with_it_is_its_own(tmp_path
     path.write_text("{'loss': 0.4, 'learning_rate': 1e-05, 'epoch': 0.2\nSaving model checkpoint to out/checkpoint-500\n")
     snap = read_log(path)
     assert (snap.step, snap.loss, snap.epoch) == (500, 0.4, 0.2)
+
+
+@pytest.mark.parametrize("log", [
+    # tqdm/std.py format_meter `[{elapsed}<{remaining}, {rate_fmt}{postfix}]`, Lightning's postfix, wrapped
+    "Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, loss=0.6\n36, v_num=15]\n",
+    "Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, loss=0.636, v_n\num=15]\n",
+])
+def test_a_bar_wrapped_inside_its_bracket_reads_whole(tmp_path: Path, log: str) -> None:
+    path = tmp_path / "fit.log"
+    path.write_text(log)
+    snap = read_log(path)
+    assert (snap.step, snap.total_steps, snap.loss) == (16, 32, 0.636)
+
+
+def test_a_bar_cut_inside_its_last_figure_does_not_store_it(tmp_path: Path) -> None:
+    path = tmp_path / "fit.log"
+    path.write_text("Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, v_num=15, loss=0.6\n")
+    snap = read_log(path)
+    assert (snap.step, snap.loss) == (16, None)
