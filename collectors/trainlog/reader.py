@@ -347,9 +347,9 @@ class LineReader:
             text = f"{cut} {text.strip()}"  # its wrapped rest (the space at the wrap on either line)
         if megatron_cut(text):  # read up to the cut field, whole once its rest comes
             self._cut, text = text, text[:text.rindex("|") + 1]
-        bar, self._bar_cut = self._bar_cut, None
-        if bar is not None and _CLOSES_POSTFIX.fullmatch(text):
-            text = bar + text.strip()
+        opened, self._bar_cut = self._bar_cut, None
+        if opened is not None and _CLOSES_POSTFIX.fullmatch(text):
+            text = opened + text.strip()
         if text.count("[") > text.count("]") and looks_like_bar(text):
             self._bar_cut, text = text, _without_cut_item(text)
         tail, self._dict_tail = self._dict_tail, None
