@@ -10,7 +10,15 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.snapshot import TrainSnapshot
 from sessiontui.collectors.trainlog.vocabulary import canonical
+
+
+def _read(tmp_path: Path, text: str, name: str = "train.log") -> TrainSnapshot:
+    """What `train status --log` reads from a log holding `text`."""
+    path = tmp_path / name
+    path.write_text(text)
+    return read_log(path)
 
 
 @pytest.mark.parametrize(("pasted", "bare"), [
@@ -49,10 +57,8 @@ def test_a_dict_missing_a_brace_is_the_dict_it_is(line: str) -> None:
 
 
 def test_a_dict_missing_its_closing_brace_at_the_end_of_a_log_reads(tmp_path: Path) -> None:
-    log = tmp_path / "train.log"
-    log.write_text("{'loss': 0.61, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
-                   "{'loss': 0.55, 'learning_rate': 1e-05, 'epoch': 1.0\n")
-    snap = read_log(log)
+    snap = _read(tmp_path, "{'loss': 0.61, 'learning_rate': 2e-05, 'epoch': 0.5}\n"
+                           "{'loss': 0.55, 'learning_rate': 1e-05, 'epoch': 1.0\n")
     assert (snap.loss, snap.lr, snap.epoch) == (0.55, 1e-05, 1.0)
 
 
@@ -71,11 +77,10 @@ def test_the_first_parameter_groups_rate_is_the_runs(name: str, known: str) -> N
 
 
 def test_a_yolov5_results_csv_gives_its_first_groups_rate(tmp_path: Path) -> None:
-    log = tmp_path / "results.csv"
-    log.write_text("  epoch,  train/box_loss,  metrics/mAP_0.5,  x/lr0,  x/lr1,  x/lr2\n"
-                   "      0,        0.10231,          0.05792, 0.070789, 0.0032456, 0.0032456\n"
-                   "      1,       0.076394,          0.10851, 0.040659, 0.0064487, 0.0064487\n")
-    assert read_log(log).lr == 0.040659
+    csv = ("  epoch,  train/box_loss,  metrics/mAP_0.5,  x/lr0,  x/lr1,  x/lr2\n"
+           "      0,        0.10231,          0.05792, 0.070789, 0.0032456, 0.0032456\n"
+           "      1,       0.076394,          0.10851, 0.040659, 0.0064487, 0.0064487\n")
+    assert _read(tmp_path, csv, "results.csv").lr == 0.040659
 
 
 @pytest.mark.parametrize(("line", "step", "epoch"), [
@@ -100,16 +105,13 @@ def test_a_position_numbered_with_a_hash_is_the_position(line: str, step: int | 
     "10/10 - 1s - 50ms/step - loss: 0.1026 - val_loss: 0.1384",
 ])
 def test_a_keras_verbose2_line_ends_its_epoch(tmp_path: Path, summary: str) -> None:
-    log = tmp_path / "fit.log"
-    log.write_text(f"Epoch 1/2\n{summary.replace('0.1026', '0.2')}\nEpoch 2/2\n{summary}\n")
-    snap = read_log(log)
+    snap = _read(tmp_path, f"Epoch 1/2\n{summary.replace('0.1026', '0.2')}\nEpoch 2/2\n{summary}\n")
     assert (snap.epoch, snap.loss, snap.metrics["val_loss"], snap.status) == (2.0, 0.1026, 0.1384, "finished")
 
 
 def test_a_keras_epoch_heading_alone_is_not_its_end(tmp_path: Path) -> None:
-    log = tmp_path / "fit.log"
-    log.write_text("Epoch 1/2\n3s - loss: 0.2 - acc: 0.9\nEpoch 2/2\n")
-    assert (read_log(log).epoch, read_log(log).status) == (1.0, "running")
+    snap = _read(tmp_path, "Epoch 1/2\n3s - loss: 0.2 - acc: 0.9\nEpoch 2/2\n")
+    assert (snap.epoch, snap.status) == (1.0, "running")
 
 
 @pytest.mark.parametrize("line", [
@@ -151,22 +153,16 @@ def test_a_dict_of_numpy2_scalars_reads_their_figures() -> None:
     "{'loss': 0.4, 'grad_norm': 0.9, 'learning_rate':\n1e-05, 'epoch': 0.2}\n",
 ])
 def test_a_dict_hard_wrapped_mid_token_reads_whole(tmp_path: Path, log: str) -> None:
-    path = tmp_path / "train.log"
-    path.write_text(log)
-    snap = read_log(path)
+    snap = _read(tmp_path, log)
     assert (snap.loss, snap.grad_norm, snap.lr, snap.epoch) == (0.4, 0.9, 1e-05, 0.2)
 
 
 def test_a_cut_figure_is_read_whole_once_its_rest_comes(tmp_path: Path) -> None:
-    path = tmp_path / "train.log"
-    path.write_text("{'epoch': 0.2, 'loss': 0.12\n34}\n")
-    assert read_log(path).loss == 0.1234
+    assert _read(tmp_path, "{'epoch': 0.2, 'loss': 0.12\n34}\n").loss == 0.1234
 
 
 def test_a_line_after_a_cut_dict_that_does_not_go_on_with_it_is_its_own(tmp_path: Path) -> None:
-    path = tmp_path / "train.log"
-    path.write_text("{'loss': 0.4, 'learning_rate': 1e-05, 'epoch': 0.2\nSaving model checkpoint to out/checkpoint-500\n")
-    snap = read_log(path)
+    snap = _read(tmp_path, "{'loss': 0.4, 'learning_rate': 1e-05, 'epoch': 0.2\nSaving model checkpoint to out/checkpoint-500\n")
     assert (snap.step, snap.loss, snap.epoch) == (500, 0.4, 0.2)
 
 
@@ -176,14 +172,10 @@ def test_a_line_after_a_cut_dict_that_does_not_go_on_with_it_is_its_own(tmp_path
     "Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, loss=0.636, v_n\num=15]\n",
 ])
 def test_a_bar_wrapped_inside_its_bracket_reads_whole(tmp_path: Path, log: str) -> None:
-    path = tmp_path / "fit.log"
-    path.write_text(log)
-    snap = read_log(path)
+    snap = _read(tmp_path, log)
     assert (snap.step, snap.total_steps, snap.loss) == (16, 32, 0.636)
 
 
 def test_a_bar_cut_inside_its_last_figure_does_not_store_it(tmp_path: Path) -> None:
-    path = tmp_path / "fit.log"
-    path.write_text("Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, v_num=15, loss=0.6\n")
-    snap = read_log(path)
+    snap = _read(tmp_path, "Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, v_num=15, loss=0.6\n")
     assert (snap.step, snap.loss) == (16, None)
