@@ -36,6 +36,10 @@ _CONTINUES_DICT = re.compile(r"""[^{}]{0,100}?(?:\}|['"]\s*:)""")
 # The rest of a tqdm bar a wrap cut inside its `[elapsed<remaining, rate, postfix]` (Lightning's
 # `loss=0.6` + `36, v_num=15]`): no bar of its own, closing the bracket.
 _CLOSES_POSTFIX = re.compile(r"[^\[\]|]{0,200}\]\s*")
+# A Keras line (`- loss: 0.25 - ac`) wrapped inside a metric's name, and the next line going on with it
+# (`c: 0.95 - val_loss: ...`): Progbar prints ` - name: value` pairs, never a name without its colon.
+_KERAS_CUT_NAME = re.compile(r" - ([A-Za-z_]\w*)$")
+_NAME_REST = re.compile(r"\w*:\s")
 _KERAS_EPOCH = re.compile(r"\s*Epoch (\d+)/(\d+)\s*")
 # A bar (Keras 2 `[==>..]`, Keras 3 `━━━`), or verbose=2 `19/19 - 12s`.
 _KERAS_BAR = re.compile(r"\s*(\d+)/(\d+) (?:\[[=>.]*\]|\u2501+|- \d)")
@@ -334,6 +338,7 @@ class LineReader:
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
         self._dict_tail: str | None = None  # a printed dict's last item, where a wrap cut the line
         self._bar_cut: str | None = None  # a bar wrapped inside its `[...]`: the next line may close it
+        self._name_cut: str | None = None  # a Keras line's last name, cut before its colon by a wrap
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
 
@@ -352,6 +357,9 @@ class LineReader:
             text = opened + text.strip()
         if text.count("[") > text.count("]") and looks_like_bar(text):
             self._bar_cut, text = text, _without_cut_item(text)
+        fragment, self._name_cut = self._name_cut, None
+        if fragment is not None and _NAME_REST.match(text):
+            text = fragment + text.lstrip()  # `- ac` + `c: 0.95 - val_loss: ...`
         tail, self._dict_tail = self._dict_tail, None
         if tail is not None and "{" not in text and _CONTINUES_DICT.match(text):
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
@@ -416,6 +424,8 @@ class LineReader:
                 if reading.step is not None and reading.step < self._step_read:
                     reading.step = None  # the history's last count (W&B `iter 999` under step=1000): no new run
         bar = _KERAS_BAR.match(text) if self._epoch else None
+        if (bar or self._epoch and _KERAS_EPOCH_END.match(text)) and (name_cut := _KERAS_CUT_NAME.search(text)):
+            self._name_cut = name_cut[1]
         # fit's epoch-end bar prints its validation beside the loss (`- loss: 0.41 - val_loss: 0.05`);
         # evaluate()'s never does, so such a bar is training's whatever bars came between
         fits = bar is not None and any(name.startswith("val_") for reading in readings for name in reading.metrics)
@@ -427,7 +437,7 @@ class LineReader:
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
                 self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
-            elif (self._evaluating or _only_scores(reading.metrics) or self._repeats_validation(reading)
+            elif (self._evaluating or _only_scores(reading.metrics) or bar is None and self._repeats_validation(reading)
                   or _scores_overlap(reading)):
                 reading.metrics = _evaluation(reading.metrics, self._evaluating and self._named_loss)
                 self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())

@@ -179,3 +179,15 @@ def test_a_bar_wrapped_inside_its_bracket_reads_whole(tmp_path: Path, log: str) 
 def test_a_bar_cut_inside_its_last_figure_does_not_store_it(tmp_path: Path) -> None:
     snap = _read(tmp_path, "Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, v_num=15, loss=0.6\n")
     assert (snap.step, snap.loss) == (16, None)
+
+
+def test_a_keras_line_wrapped_inside_a_name_reads_whole(tmp_path: Path) -> None:
+    # keras-team/keras keras/utils/generic_utils.py Progbar.update prints ` - %s: %.4f` per metric; a
+    # terminal wraps the long verbose=1 line inside a name
+    snap = _read(tmp_path, "Epoch 1/2\n"
+                           "60000/60000 [==============================] - 5s 83us/step - loss: 0.3000 - acc: 0.9000\n"
+                           " - val_loss: 0.2000 - val_acc: 0.9000\nEpoch 2/2\n"
+                           "60000/60000 [==============================] - 5s 83us/step - loss: 0.2500 - ac\n"
+                           "c: 0.9500 - val_loss: 0.1000 - val_acc: 0.9700\n")
+    assert (snap.epoch, snap.loss, snap.metrics["acc"], snap.metrics["val_loss"]) == (2.0, 0.25, 0.95, 0.1)
+    assert "c" not in snap.metrics
