@@ -1510,3 +1510,19 @@ def test_finished_bars_with_no_summary_below_are_still_runs_of_their_own() -> No
     # _latest_redraws: a bar that reached its total finished a run; with no summary below, each is kept
     records = read_benchmark_output(_bar(100, 100, 812.5) + "done\n" + _bar(100, 100, 640.25)).records
     assert [r.value for r in records] == [812.5, 640.25]
+
+
+# vllm-project/vllm vllm/benchmarks/throughput.py (and benchmarks/benchmark_throughput.py), `--output-json`:
+# {"elapsed_time", "num_requests", "total_num_tokens", "requests_per_second": len(requests) / elapsed_time,
+# "tokens_per_second": total_num_tokens / elapsed_time}, json.dump(indent=4); total_num_tokens counts prompt
+# and output, so the rate is the total one (figures made up in that shape; a later variant adds
+# "output_tokens_per_second", which stays the output rate).
+@pytest.mark.parametrize(("extra", "metric", "value"), [
+    ("", "total_tok_s", 400.0),
+    (',\n    "total_output_tokens": 80000,\n    "output_tokens_per_second": 100.0', "output_tok_s", 100.0),
+])
+def test_vllm_throughput_json_rate_of_all_tokens_is_the_total_rate(extra: str, metric: str, value: float) -> None:
+    text = ('{\n    "elapsed_time": 800.0,\n    "num_requests": 500,\n    "total_num_tokens": 320000,\n'
+            f'    "requests_per_second": 0.625,\n    "tokens_per_second": 400.0{extra}\n}}')
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 0.625)
