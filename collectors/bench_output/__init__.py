@@ -38,6 +38,11 @@ _LOAD_NAMED = re.compile(r"(?<![\w-])(?:c|conc|concurrency)\s*[=:]\s*(\d+)(?![\d
 # `..., TP1, BF16 compute, concurrency 1, AIPerf GSM8K, ...`: the load as one item of a listed run's settings
 _LISTED_LOAD = re.compile(r"[,;(]\s*(?:max(?:imum)?[ _-]?)?concurrency\s*[=:]?\s*(\d+)\s*(?=[,;)]|\.?\s*$)",
                           re.IGNORECASE)
+# a sentence's concurrency: `Concurrency is 4.`, `concurrency=4.`, `at a concurrency of 8`, `8 concurrent
+# requests`; not one value of a list (`concurrency 1, 4 and 16`, `4-16`)
+_PROSE_LOAD = re.compile(r"\bconcurrency\s*(?:=|:|\bis\b|\bof\b|\bat\b)?\s*(\d+)(?!\.?\d|\s*(?:[,/-]|and|or|to)\s*\d)"
+                         r"|(?<![\d.])(\d+)\s+concurrent\s+(?:requests|users|clients|sessions)\b", re.IGNORECASE)
+_FIGURE_LINE = re.compile(r"\s*[-*>]*\s*[A-Za-z][\w ()/-]*:\s*[\d.]+\s*")  # `Maximum request concurrency: 4`
 _SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
@@ -116,7 +121,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
-    kept = _with_printed_load(plain, _in_printed_order(text, client or records))
+    kept = _with_prose_load(plain, _with_printed_load(plain, _in_printed_order(text, client or records)))
     _named_by_user_labels(plain, kept)
     return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
 
@@ -295,6 +300,31 @@ def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
         if concurrency is not None and concurrency == int(concurrency):
             record.concurrency = int(concurrency)
     return records
+
+
+def _with_prose_load(text: str, records: list[Record]) -> list[Record]:
+    """Records whose block printed no load given the concurrency a sentence above it states
+    (`Concurrency is 4.`, `..., ISL=1024, concurrency=4. Results ...`, `with 8 concurrent
+    requests`): the nearest such sentence before the record's headline figure and after the
+    record before it, so one block's sentence never names the next block's run."""
+    after = 0
+    for record in records:
+        at = _printed_at(text, record.value, after)
+        if at < len(text) and record.concurrency is None and "request_rate" not in record.figures:
+            stated = [found for line in text[after:at].splitlines() if (found := _prose_concurrency(line))]
+            record.concurrency = stated[-1] if stated else None
+        after = at + 1 if at < len(text) else after
+    return records
+
+
+def _prose_concurrency(line: str) -> int | None:
+    """The one concurrency a line of prose states, or None (a command, a table row, a `label:
+    value` figure line, or a list of several values `concurrency 1, 4 and 16`)."""
+    if "--" in line or "|" in line or _FIGURE_LINE.fullmatch(line):
+        return None
+    found = _PROSE_LOAD.findall(line)
+    values = {int(a or b) for a, b in found}
+    return values.pop() if len(values) == 1 else None
 
 
 def _load_of(line: str) -> dict[str, float] | None:
