@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -76,12 +78,40 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     if user_declared := declared.parse(text):  # the user's declaration wins for its lines
         return ParseResult(user_declared)
     try:
-        return _read(text, cut=text != whole or _ends_in_a_label(text))
+        parsed = _read(text, cut=text != whole or _ends_in_a_label(text))
+        if not parsed.records and (inner := _json_text(text)):  # a wrapper's `"raw_output": "..."`
+            return _read(trim_cut_tail(to_text(inner)))
+        return parsed
     except Exception as exc:  # a reader's bug must cost the user a refusal in words, not a traceback
         return ParseResult(problems=[f"the reader failed on this output ({type(exc).__name__}: {exc}); "
                                      "nothing stored: please report it with the output"])
     finally:
         forget_matches()
+
+
+def _json_text(text: str) -> str:
+    """The text lines a JSON document of no known result shape holds in its strings (a wrapper
+    script's `{"success": true, "raw_output": "...\\n=== Serving Benchmark Result ===\\n..."}`),
+    in document order; "" when the text is no JSON document or holds no string of several lines."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return ""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return ""
+    return "\n".join(value for value in _strings(document) if "\n" in value.strip())
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string value of a parsed JSON document, in order."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _ends_in_a_label(text: str) -> bool:

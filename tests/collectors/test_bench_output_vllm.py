@@ -279,3 +279,15 @@ def test_concurrency_stated_in_prose_above_a_block_is_its_load() -> None:
             + "\nConcurrency is 8.\n\n" + _serve_block(4000.5, concurrency=16))
     records = read_benchmark_output(text).records
     assert [(r.value, r.concurrency) for r in records] == [(366.32, 4), (2000.5, 64), (3000.5, None), (4000.5, 16)]
+
+
+# kyuz0/amd-r9700-vllm-toolboxes benchmarks/benchmark_results_amd-r9700/*_qps4.0_latency.json @
+# 09549e2b5a1d1b108ccf618080f8398d83f78b92: a wrapper script stores `vllm bench serve`'s whole stdout as one
+# JSON string, `{"success": true, "raw_output": "Namespace(...)\n=== Serving Benchmark Result ===\n..."}`;
+# a JSON document of no known result shape has its multi-line strings read as the text they hold.
+def test_a_block_stored_inside_a_json_string_is_read_as_text() -> None:
+    stdout = "Namespace(request_rate=4.0, max_concurrency=None)\nTraffic request rate: 4.0\n" + _serve_block(614.17)
+    text = json.dumps({"success": True, "raw_output": stdout, "errors": []}, indent=2)
+    (record,) = read_benchmark_output(text).records
+    assert (record.value, record.figures["request_rate"], record.concurrency) == (614.17, 4.0, None)
+    assert read_benchmark_output(json.dumps({"success": True, "note": "no figures\nhere"})).records == []
