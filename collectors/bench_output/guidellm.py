@@ -1,4 +1,5 @@
-"""guidellm's console tables (0.4 on): each titled `ℹ ... Statistics`, its columns headed over three rows.
+"""guidellm's console tables: 0.4 on, each titled `ℹ ... Statistics`, its columns headed over three rows;
+0.2/0.3, one `Benchmarks Stats:` table whose columns are headed by a section row and a statistic row.
 
 The first header row names a group whose cell spans the columns its extra bars close
 (`| Output Tokens || Total Tokens ||`), the second the quantity (`Per Sec`, `ms`), the third the
@@ -6,6 +7,12 @@ statistic (`Mdn`, `Mean`, `p95`); one data row per benchmark, named by its strat
 guidellm src/guidellm/benchmark/outputs/console.py). The run's output rate is the Server Throughput
 table's `Output Tokens / Per Sec / Mean` (the Mdn is a median of per-second samples, far lower
 on a short run); its latencies come from the Request Latency table's row of the same benchmark.
+
+Before 0.4 (src/guidellm/benchmark/output.py, `_print_benchmarks_stats` and `_print_table`) the
+stats table has no outer bars: a section row whose names each end in as many bars as columns they
+span (the last one short by one, its closing bar dropped: `Request Stats ||`, `TPOT (ms) ||`), a
+statistic row (`Per Second | Concurrency | mean | ...`), then one row per benchmark, its cells
+padded only to the widest header, so a wider figure is glued to its bar (`15.40| 15.40 |`).
 """
 
 from __future__ import annotations
@@ -17,7 +24,17 @@ from sessiontui.collectors.bench_output.common import benchmark, number
 from sessiontui.project_memory.records import Record
 
 FORMATS = ("guidellm.console",)
-MARKERS = re.compile(r"Server Throughput Statistics")
+MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|")
+_STATS_TITLE = re.compile(r"Benchmarks? Stats:")
+_SECTION = re.compile(r"([^|]+)(\|*)")  # `Request Stats ||`: a name and the bars closing its span
+# (section, statistic) of the 0.2/0.3 stats table -> figure name; its latency sections below
+_STATS_FIGURES = {("out tok/sec", "mean"): "output_tok_s", ("tot tok/sec", "mean"): "total_tok_s",
+                  ("request stats", "per second"): "request_throughput",
+                  ("request stats", "concurrency"): "mean_concurrency"}
+_STATS_LATENCY = {"req latency (sec)": "e2e", "ttft (ms)": "ttft", "itl (ms)": "itl", "tpot (ms)": "tpot"}
+# a benchmark's strategy as guidellm names it: `synchronous` and `concurrent@8` set the concurrency, `constant@2.00` and
+# `poisson@2.00` the request rate
+_STRATEGY_LOAD = re.compile(r"(concurrent|constant|poisson)@(\d+(?:\.\d+)?)$")
 _TITLE = re.compile(r"^(?:\S{1,2}\s+)?(Server Throughput|Request Latency) Statistics\b")
 _RULE_ROW = re.compile(r"^\|[=\-|]+\|?$")
 # (group, quantity) of the Server Throughput table -> figure name (the Mean; the output rate is the headline)
@@ -91,10 +108,66 @@ def _latencies(values: dict[tuple[str, ...], float]) -> dict[str, float]:
     return figures
 
 
+def _section_names(line: str, width: int) -> list[str]:
+    """The section each of `width` columns lies in, from the 0.2/0.3 section row (the last
+    section spans the columns left)."""
+    names: list[str] = []
+    sections = [(name.strip().lower(), len(bars)) for name, bars in _SECTION.findall(line) if name.strip()]
+    for position, (name, bars) in enumerate(sections):
+        span = width - len(names) if position == len(sections) - 1 else bars
+        names.extend([name] * span)
+    return names[:width]
+
+
+def _stats_rows(text: str) -> Iterator[tuple[str, dict[tuple[str, str], float]]]:
+    """(benchmark name, {(section, statistic): value}) of each row of a 0.2/0.3 stats table."""
+    lines = [line.strip() for line in text.splitlines()]
+    for index, line in enumerate(lines):
+        if not _STATS_TITLE.fullmatch(line) or index + 3 >= len(lines):
+            continue
+        body = lines[index + 2:] if set(lines[index + 1]) == {"="} else lines[index + 1:]
+        if len(body) < 3 or "|" not in body[0]:
+            continue
+        statistics = [cell.strip().lower() for cell in body[1].split("|")]
+        columns = list(zip(_section_names(body[0], len(statistics)), statistics, strict=False))
+        for row in body[2:]:
+            if "|" not in row:
+                break
+            cells = [cell.strip() for cell in row.split("|")]
+            if cells[0] and set(row) - set("-|= "):
+                yield cells[0], {column: value for column, cell in zip(columns, cells, strict=False)
+                                 if (value := number(cell)) is not None}
+
+
+def _stats_table_records(text: str) -> list[Record]:
+    """One record per benchmark of guidellm 0.2/0.3's stats table: its output rate, rates, latencies
+    (ms; the request latency printed in seconds) and the load its strategy name sets."""
+    records = []
+    for name, values in _stats_rows(text):
+        figures = {figure: values[column] for column, figure in _STATS_FIGURES.items() if column in values}
+        output = figures.pop("output_tok_s", None)
+        if output is None:
+            continue
+        for (section, stat), value in values.items():
+            if section in _STATS_LATENCY and stat in _STATS.values():
+                scale = 1000.0 if "(sec)" in section else 1.0
+                figures[f"{_STATS_LATENCY[section]}_ms_{stat}"] = round(value * scale, 6)
+        load = _STRATEGY_LOAD.match(name)
+        if load and load[1] != "concurrent":
+            figures["request_rate"] = float(load[2])
+        concurrency = int(float(load[2])) if load and load[1] == "concurrent" else None
+        concurrency = 1 if name == "synchronous" else concurrency  # one request at a time
+        records.append(benchmark(output, FORMATS[0], config=name, concurrency=concurrency, figures=figures))
+    return records
+
+
 def parse(text: str, problems: list[str]) -> list[Record]:
-    """One record per benchmark row of the Server Throughput table, with its latencies."""
+    """One record per benchmark row of the Server Throughput table, with its latencies (or of
+    the 0.2/0.3 stats table)."""
     if not MARKERS.search(text):
         return []
+    if old := _stats_table_records(text):
+        return old
     throughput: list[tuple[str, dict[tuple[str, ...], float]]] = []
     latency: list[tuple[str, dict[tuple[str, ...], float]]] = []
     for title, rows in _tables(text):

@@ -73,8 +73,6 @@ KNOWN_MISSES: dict[str, str] = {
         " header-less mainline rows and one ik_llama.cpp row (pp512 70.30) under the `Repacked` line; the reader"
         " reads all 3, mainline pp512 first (43.27) as expected",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
-    "bench/b38/guidellm_old_benchmark_stats_table_glued_pipes_ollama_qwen25_14b_concurrent_1_2_4_8.md":
-        "guidellm's `Benchmark Stats:` table with cells glued to pipes: refused (no result found)",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"
