@@ -291,3 +291,14 @@ def test_a_block_stored_inside_a_json_string_is_read_as_text() -> None:
     (record,) = read_benchmark_output(text).records
     assert (record.value, record.figures["request_rate"], record.concurrency) == (614.17, 4.0, None)
     assert read_benchmark_output(json.dumps({"success": True, "note": "no figures\nhere"})).records == []
+
+
+# vllm-project/vllm vllm/benchmarks/serve.py prints `{:<40} {:<10}` label lines under `{s:{c}^{n}}` section titles; a
+# copy from a rendered page (sgl-project/sglang PR pastes kept as `> ` quotes, the corpus's b39) splits a label's
+# words by two spaces (`Output  token throughput (tok/s):`, `---Time  to First Token---`): the same labels.
+def test_labels_with_doubled_spaces_in_a_quoted_block_are_the_tools_labels() -> None:
+    block = _serve_block(366.32, concurrency=4)
+    doubled = "".join("> " + line.replace("Output token", "Output  token").replace("Serving Benchmark", "Serving  Benchmark")
+                      .replace("request concurrency", "request  concurrency") + "\n" for line in block.splitlines())
+    (record,) = read_benchmark_output(doubled).records
+    assert (record.value, record.concurrency, record.figures["total_tok_s"]) == (366.32, 4, 736.23)
