@@ -19,12 +19,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, number
+from sessiontui.collectors.bench_output.common import benchmark, json_objects, number
 from sessiontui.project_memory.records import Record
 
-FORMATS = ("guidellm.console",)
-MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|")
+FORMATS = ("guidellm.console", "guidellm.json")
+MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|"
+                     r'|"output_tokens_per_second":\s*\{\s*"successful"')
+# the JSON report's metrics (`benchmarks[].metrics.<name>.successful.<stat>`) -> figure name (the mean)
+_JSON_RATES = {"requests_per_second": "request_throughput", "tokens_per_second": "total_tok_s",
+               "request_concurrency": "mean_concurrency"}
+_JSON_LATENCY = {"request_latency": "e2e", "time_to_first_token_ms": "ttft", "inter_token_latency_ms": "itl",
+                 "time_per_output_token_ms": "tpot"}
 _STATS_TITLE = re.compile(r"Benchmarks? Stats:")
 _SECTION = re.compile(r"([^|]+)(\|*)")  # `Request Stats ||`: a name and the bars closing its span
 # (section, statistic) of the 0.2/0.3 stats table -> figure name; its latency sections below
@@ -161,12 +168,64 @@ def _stats_table_records(text: str) -> list[Record]:
     return records
 
 
+def _strategy(value: object) -> dict[str, Any]:
+    """The first `strategy` object a benchmark's JSON holds (`{"type_": "concurrent", "streams": 4}`), or {}."""
+    if isinstance(value, dict):
+        if isinstance(found := value.get("strategy"), dict):
+            return found
+        value = list(value.values())
+    if isinstance(value, list):
+        return next((found for item in value if isinstance(item, dict | list) and (found := _strategy(item))), {})
+    return {}
+
+
+def _successful(metrics: dict[str, Any], name: str) -> dict[str, Any]:
+    """A metric's distribution over the successful requests, or {}."""
+    summary = metrics.get(name)
+    found = summary.get("successful") if isinstance(summary, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _json_benchmark(result: dict[str, Any]) -> Record | None:
+    """One benchmark of the JSON report (`guidellm benchmark --output-path x.json`): the same figures
+    as the console's tables, the request latency in seconds as there."""
+    metrics = result.get("metrics")
+    if not isinstance(metrics, dict) or (output := number(_successful(metrics, "output_tokens_per_second")
+                                                           .get("mean"))) is None:
+        return None
+    figures = {figure: value for name, figure in _JSON_RATES.items()
+               if (value := number(_successful(metrics, name).get("mean"))) is not None}
+    for name, short in _JSON_LATENCY.items():
+        summary = _successful(metrics, name)
+        scale = 1000.0 if name == "request_latency" else 1.0
+        stats = {"mean": summary.get("mean"), "median": summary.get("median"),
+                 **(summary.get("percentiles") if isinstance(summary.get("percentiles"), dict) else {})}
+        for stat, value in stats.items():
+            if stat in _STATS.values() and (value := number(value)) is not None:
+                figures[f"{short}_ms_{stat}"] = round(value * scale, 6)
+    strategy = _strategy(result)
+    kind, streams, rate = strategy.get("type_"), number(strategy.get("streams")), number(strategy.get("rate"))
+    if rate is not None and kind in ("constant", "poisson"):
+        figures["request_rate"] = rate
+    concurrency = 1 if kind == "synchronous" else int(streams) if kind == "concurrent" and streams else None
+    name = f"{kind}@{int(streams)}" if concurrency and kind == "concurrent" else (
+        f"{kind}@{rate:.2f}" if "request_rate" in figures else kind)
+    return benchmark(output, FORMATS[1], config=name if isinstance(name, str) else None,
+                     concurrency=concurrency, figures=figures)
+
+
+def _json_records(text: str) -> list[Record]:
+    """One record per benchmark of each guidellm JSON report in the text."""
+    return [record for document in json_objects(text) if isinstance(document.get("benchmarks"), list)
+            for result in document["benchmarks"] if isinstance(result, dict) and (record := _json_benchmark(result))]
+
+
 def parse(text: str, problems: list[str]) -> list[Record]:
     """One record per benchmark row of the Server Throughput table, with its latencies (or of
     the 0.2/0.3 stats table)."""
     if not MARKERS.search(text):
         return []
-    if old := _stats_table_records(text):
+    if old := _stats_table_records(text) or _json_records(text):
         return old
     throughput: list[tuple[str, dict[tuple[str, ...], float]]] = []
     latency: list[tuple[str, dict[tuple[str, ...], float]]] = []

@@ -866,3 +866,24 @@ def test_guidellm_02_stats_table_one_record_per_strategy_row() -> None:
     # a Go load tester's own `Benchmark Stats:` heading over labelled lines is not guidellm's table
     go = "Benchmark Stats:\n  Throughput: 5000 msgs/sec ~ 2.50 MB/sec\n  Errors:     0\n"
     assert all(r.source_format != "guidellm.console" for r in read_benchmark_output(go).records)
+
+
+# vllm-project/guidellm's JSON report (`--output-path benchmarks.json`, GenerativeBenchmark.model_dump): each
+# `benchmarks[]` entry's `metrics.<name>.successful` distribution (`mean`, `median`, `percentiles.p99`) of the
+# figures the console prints (output_tokens_per_second, tokens_per_second, requests_per_second, request_latency
+# in s, time_to_first_token_ms ...) and its scheduling `strategy` ({"type_": "concurrent", "streams": 4}); made up.
+def test_guidellm_json_report_one_record_per_benchmark() -> None:
+    def dist(mean: float, **more: Any) -> dict[str, Any]:
+        return {"successful": {"mean": mean, **more}, "errored": {"mean": 0.0}}
+    report = {"benchmarks": [
+        {"args": {"strategy": {"type_": "concurrent", "streams": 4}}, "metrics": {
+            "requests_per_second": dist(1.5), "output_tokens_per_second": dist(300.2), "tokens_per_second": dist(900.1),
+            "request_latency": dist(2.5, median=2.4, percentiles={"p99": 3.1}),
+            "time_to_first_token_ms": dist(120.0, median=110.0, percentiles={"p99": 300.0, "p001": 50.0})}},
+        {"scheduler": {"strategy": {"type_": "constant", "rate": 2.0}}, "metrics": {
+            "output_tokens_per_second": dist(500.2)}}]}
+    first, second = read_benchmark_output(json.dumps(report, indent=2)).records
+    assert (first.value, first.concurrency, first.source_format) == (300.2, 4, "guidellm.json")
+    assert (first.figures["total_tok_s"], first.figures["request_throughput"]) == (900.1, 1.5)
+    assert (first.figures["e2e_ms_median"], first.figures["ttft_ms_p99"]) == (2400.0, 300.0)
+    assert (second.value, second.concurrency, second.figures["request_rate"]) == (500.2, None, 2.0)
