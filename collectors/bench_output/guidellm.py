@@ -38,7 +38,7 @@ _SECTION = re.compile(r"([^|]+)(\|*)")  # `Request Stats ||`: a name and the bar
 _STATS_FIGURES = {("out tok/sec", "mean"): "output_tok_s", ("tot tok/sec", "mean"): "total_tok_s",
                   ("request stats", "per second"): "request_throughput",
                   ("request stats", "concurrency"): "mean_concurrency"}
-_STATS_LATENCY = {"req latency (sec)": "e2e", "ttft (ms)": "ttft", "itl (ms)": "itl", "tpot (ms)": "tpot"}
+_STATS_LATENCY = {"req latency": "e2e", "ttft": "ttft", "itl": "itl", "tpot": "tpot"}
 # a benchmark's strategy as guidellm names it: `synchronous` and `concurrent@8` set the concurrency, `constant@2.00` and
 # `poisson@2.00` the request rate
 _STRATEGY_LOAD = re.compile(r"(concurrent|constant|poisson)@(\d+(?:\.\d+)?)$")
@@ -156,9 +156,10 @@ def _stats_table_records(text: str) -> list[Record]:
         if output is None:
             continue
         for (section, stat), value in values.items():
-            if section in _STATS_LATENCY and stat in _STATS.values():
-                scale = 1000.0 if "(sec)" in section else 1.0
-                figures[f"{_STATS_LATENCY[section]}_ms_{stat}"] = round(value * scale, 6)
+            quantity = section.partition(" (")[0]
+            if quantity in _STATS_LATENCY and stat in _STATS.values():
+                scale = 1000.0 if quantity == "req latency" else 1.0  # seconds, though 0.2.1 heads it `(ms)`
+                figures[f"{_STATS_LATENCY[quantity]}_ms_{stat}"] = round(value * scale, 6)
         load = _STRATEGY_LOAD.match(name)
         if load and load[1] != "concurrent":
             figures["request_rate"] = float(load[2])
