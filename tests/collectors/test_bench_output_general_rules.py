@@ -3,6 +3,7 @@ source is cited): a rule fixes a class of outputs, so each test names the class 
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -1526,3 +1527,15 @@ def test_vllm_throughput_json_rate_of_all_tokens_is_the_total_rate(extra: str, m
             f'    "requests_per_second": 0.625,\n    "tokens_per_second": 400.0{extra}\n}}')
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 0.625)
+
+
+# ollama/ollama docs/api.md, /api/generate's final answer (`"done": true`): `eval_count`, `eval_duration`,
+# `prompt_eval_count`, `prompt_eval_duration`, every duration in nanoseconds; the rates `ollama run --verbose`
+# prints are the counts over those durations (figures made up; streamed lines before it carry no counts).
+def test_ollama_api_answer_rates_are_its_counts_over_nanosecond_durations() -> None:
+    final = {"model": "llama3", "response": "", "done": True, "total_duration": 5043500667,
+             "prompt_eval_count": 26, "prompt_eval_duration": 260000000, "eval_count": 290, "eval_duration": 5800000000}
+    streamed = json.dumps({"model": "llama3", "response": "Hi", "done": False}) + "\n"
+    for text in (json.dumps(final, indent=2), streamed * 3 + json.dumps(final) + "\n"):
+        (record,) = read_benchmark_output(text).records
+        assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 50.0, 100.0)
