@@ -1539,3 +1539,17 @@ def test_ollama_api_answer_rates_are_its_counts_over_nanosecond_durations() -> N
     for text in (json.dumps(final, indent=2), streamed * 3 + json.dumps(final) + "\n"):
         (record,) = read_benchmark_output(text).records
         assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 50.0, 100.0)
+
+
+# A result copied from a rendered page (the corpus's b39 `> ` quotes of sgl-project/sglang PR comments) splits a
+# label's words by two spaces; vllm-project/vllm benchmarks/benchmark_latency.py prints `Avg latency: {} seconds`,
+# sgl-project/sglang bench_one_batch.py `Decode.  median latency: ... s, median throughput: ... token/s`.
+@pytest.mark.parametrize(("text", "metric", "value"), [
+    ("> Avg  latency: 1.2345 seconds\n> 50% percentile  latency: 1.2301 seconds\n", "latency_s", 1.2345),
+    ("> Prefill. latency: 0.05 s, throughput:  20480.00 token/s\n"
+     "> Decode.  median  latency: 0.0210 s, median throughput:    380.95 token/s\n"
+     "> Total. latency:  0.810 s, throughput:  10300.00 token/s\n", "output_tok_s", 380.95),
+])
+def test_a_label_with_words_two_spaces_apart_is_the_same_label(text: str, metric: str, value: float) -> None:
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value) == (metric, value)
