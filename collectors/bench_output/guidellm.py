@@ -199,8 +199,9 @@ def _json_benchmark(result: dict[str, Any]) -> Record | None:
     for name, short in _JSON_LATENCY.items():
         summary = _successful(metrics, name)
         scale = 1000.0 if name == "request_latency" else 1.0
+        percentiles = summary.get("percentiles")
         stats = {"mean": summary.get("mean"), "median": summary.get("median"),
-                 **(summary.get("percentiles") if isinstance(summary.get("percentiles"), dict) else {})}
+                 **(percentiles if isinstance(percentiles, dict) else {})}
         for stat, value in stats.items():
             if stat in _STATS.values() and (value := number(value)) is not None:
                 figures[f"{short}_ms_{stat}"] = round(value * scale, 6)
@@ -209,10 +210,12 @@ def _json_benchmark(result: dict[str, Any]) -> Record | None:
     if rate is not None and kind in ("constant", "poisson"):
         figures["request_rate"] = rate
     concurrency = 1 if kind == "synchronous" else int(streams) if kind == "concurrent" and streams else None
-    name = f"{kind}@{int(streams)}" if concurrency and kind == "concurrent" else (
-        f"{kind}@{rate:.2f}" if "request_rate" in figures else kind)
-    return benchmark(output, FORMATS[1], config=name if isinstance(name, str) else None,
-                     concurrency=concurrency, figures=figures)
+    config = kind if isinstance(kind, str) else None
+    if concurrency and kind == "concurrent":
+        config = f"{kind}@{concurrency}"
+    elif rate is not None and "request_rate" in figures:
+        config = f"{kind}@{rate:.2f}"
+    return benchmark(output, FORMATS[1], config=config, concurrency=concurrency, figures=figures)
 
 
 def _json_records(text: str) -> list[Record]:
