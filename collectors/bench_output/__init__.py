@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -38,6 +40,11 @@ _LOAD_NAMED = re.compile(r"(?<![\w-])(?:c|conc|concurrency)\s*[=:]\s*(\d+)(?![\d
 # `..., TP1, BF16 compute, concurrency 1, AIPerf GSM8K, ...`: the load as one item of a listed run's settings
 _LISTED_LOAD = re.compile(r"[,;(]\s*(?:max(?:imum)?[ _-]?)?concurrency\s*[=:]?\s*(\d+)\s*(?=[,;)]|\.?\s*$)",
                           re.IGNORECASE)
+# a sentence's concurrency: `Concurrency is 4.`, `concurrency=4.`, `at a concurrency of 8`, `8 concurrent
+# requests`; not one value of a list (`concurrency 1, 4 and 16`, `4-16`)
+_PROSE_LOAD = re.compile(r"\bconcurrency\s*(?:=|:|\bis\b|\bof\b|\bat\b)?\s*(\d+)(?!\.?\d|\s*(?:[,/-]|and|or|to)\s*\d)"
+                         r"|(?<![\d.])(\d+)\s+concurrent\s+(?:requests|users|clients|sessions)\b", re.IGNORECASE)
+_FIGURE_LINE = re.compile(r"\s*[-*>]*\s*[A-Za-z][\w ()/-]*:\s*[\d.]+\s*")  # `Maximum request concurrency: 4`
 _SENTENCE = re.compile(r"\s*[A-Za-z][\w',]*(?:\s+[\w',]+){2,}\s*[.?!]")  # three words or more, then `?`
 _LABEL_END = re.compile(r"[\w)\]]\s*[:=,]$")  # `throughput:`, `tg =`: a value should follow
 KNOWN_FORMATS: tuple[str, ...] = (
@@ -71,12 +78,40 @@ def read_benchmark_output(data: str | bytes) -> ParseResult:
     if user_declared := declared.parse(text):  # the user's declaration wins for its lines
         return ParseResult(user_declared)
     try:
-        return _read(text, cut=text != whole or _ends_in_a_label(text))
+        parsed = _read(text, cut=text != whole or _ends_in_a_label(text))
+        if not parsed.records and (inner := _json_text(text)):  # a wrapper's `"raw_output": "..."`
+            return _read(trim_cut_tail(to_text(inner)))
+        return parsed
     except Exception as exc:  # a reader's bug must cost the user a refusal in words, not a traceback
         return ParseResult(problems=[f"the reader failed on this output ({type(exc).__name__}: {exc}); "
                                      "nothing stored: please report it with the output"])
     finally:
         forget_matches()
+
+
+def _json_text(text: str) -> str:
+    """The text lines a JSON document of no known result shape holds in its strings (a wrapper
+    script's `{"success": true, "raw_output": "...\\n=== Serving Benchmark Result ===\\n..."}`),
+    in document order; "" when the text is no JSON document or holds no string of several lines."""
+    if text.lstrip()[:1] not in ("{", "["):
+        return ""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return ""
+    return "\n".join(value for value in _strings(document) if "\n" in value.strip())
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string value of a parsed JSON document, in order."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _ends_in_a_label(text: str) -> bool:
@@ -116,7 +151,7 @@ def _read(text: str, cut: bool = False) -> ParseResult:
     client = [r for r in records if not (r.source_format or "").endswith(_SERVER_LOG)]
     if client and len(client) < len(records):
         client.extend(_labelled_server_runs(plain))
-    kept = _with_printed_load(plain, _in_printed_order(text, client or records))
+    kept = _with_prose_load(plain, _with_printed_load(plain, _in_printed_order(text, client or records)))
     _named_by_user_labels(plain, kept)
     return ParseResult(kept, problems + _drop_unmeasurable_figures(kept))
 
@@ -295,6 +330,31 @@ def _with_printed_load(text: str, records: list[Record]) -> list[Record]:
         if concurrency is not None and concurrency == int(concurrency):
             record.concurrency = int(concurrency)
     return records
+
+
+def _with_prose_load(text: str, records: list[Record]) -> list[Record]:
+    """Records whose block printed no load given the concurrency a sentence above it states
+    (`Concurrency is 4.`, `..., ISL=1024, concurrency=4. Results ...`, `with 8 concurrent
+    requests`): the nearest such sentence before the record's headline figure and after the
+    record before it, so one block's sentence never names the next block's run."""
+    after = 0
+    for record in records:
+        at = _printed_at(text, record.value, after)
+        if at < len(text) and record.concurrency is None and "request_rate" not in record.figures:
+            stated = [found for line in text[after:at].splitlines() if (found := _prose_concurrency(line))]
+            record.concurrency = stated[-1] if stated else None
+        after = at + 1 if at < len(text) else after
+    return records
+
+
+def _prose_concurrency(line: str) -> int | None:
+    """The one concurrency a line of prose states, or None (a command, a table row, a `label:
+    value` figure line, or a list of several values `concurrency 1, 4 and 16`)."""
+    if "--" in line or "|" in line or _FIGURE_LINE.fullmatch(line):
+        return None
+    found = _PROSE_LOAD.findall(line)
+    values = {int(a or b) for a, b in found}
+    return values.pop() if len(values) == 1 else None
 
 
 def _load_of(line: str) -> dict[str, float] | None:

@@ -78,6 +78,8 @@ def to_text(data: str | bytes) -> str:
         text = _LAUNCHER_MARK.sub("", text)
     text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
+    if "  " in text:  # a label copied from a rendered page with its words two spaces apart
+        text = _SPREAD_LABEL.sub(_closed_up, text)
     text = joined_rows(text)
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
 
@@ -123,6 +125,16 @@ def _stripped_head(line: str) -> int:
     head = len(line) - len(payload)
     indent = head - len(line[:head].rstrip(" ")) - 1
     return head - indent if indent > 0 and line[:head].strip() else head
+
+
+# a `label: value` line's label of letters (`Avg  latency:`, `Output  token throughput (tok/s):`, its words two
+# spaces apart when copied from a rendered page), never a table's spaced columns (no colon after); 60 characters at most
+_SPREAD_LABEL = re.compile(r"(?m)^([ \t]*)([A-Za-z][\w.()/ -]{0,60}?)(?=:[ \t]+\S)")
+
+
+def _closed_up(match: re.Match[str]) -> str:
+    """A spread label with its words one space apart (any other label as it was)."""
+    return match[1] + " ".join(match[2].split()) if "  " in match[2].strip() else match[0]
 
 
 def unquoted(text: str) -> str:

@@ -100,6 +100,11 @@ _DURATIONS = ("total_latency", "duration", "benchmark_duration_s", "benchmark_ti
 _INPUT_COUNTS = ("total_input_tokens", "number_of_prompt_tokens", "total_prompt_tokens")
 _OUTPUT_COUNTS = ("total_output_tokens", "total_output_token", "total_generated_tokens",
                   "number_of_completion_tokens")
+# Ollama's /api/generate and /api/chat answer (docs/api.md: every duration in nanoseconds): the rates its
+# `--verbose` prints, `eval rate` = eval_count / eval_duration
+_NANOSECOND_COUNTS = (("eval_count", "eval_duration", "output_tok_s"),
+                      ("prompt_eval_count", "prompt_eval_duration", "prompt_tok_s"))
+_TOTAL_COUNTS = ("total_num_tokens", "total_tokens")  # prompt and output tokens together
 ECHO_TOLERANCE = 5e-5  # `RPM 609.550 req/min` echoes `RPS 10.159`; trials differ by more
 # A heading that names a phase (`-----prefill-----`, `Decode:`) qualifies the bare labels under it
 # (`throughput: 216.6 tok/s`), as does ExLlama's `-- Generating 128 tokens...`; any other heading
@@ -733,6 +738,9 @@ def _derived(readings: dict[str, float]) -> dict[str, float]:
     k = readings.get("number_of_speculative_tokens")
     if emitted and drafts and k and "accept_length" not in readings:
         readings["accept_length"] = emitted / (drafts / k)
+    for count, duration, rate in _NANOSECOND_COUNTS:  # Ollama's API answer: counts over durations in ns
+        if readings.get(count) and readings.get(duration) and rate not in readings:
+            readings[rate] = readings[count] / readings[duration] * 1e9
     _name_the_rate(readings)
     bare = readings.get("rate")  # a bare `rate` beside an accept length: the acceptance rate
     if bare and "accept_length" in readings and "acceptance_rate" not in readings:
@@ -747,7 +755,8 @@ def _first(readings: dict[str, float], names: tuple[str, ...]) -> float | None:
 
 def _name_the_rate(readings: dict[str, float]) -> None:
     """Tell what an unqualified rate counts (`Throughput: 12577 tokens/s`, JSON `throughput`):
-    the total when it equals (input + output) tokens over the duration or is printed beside a
+    the total when it equals (input + output) tokens, or the total count printed (vLLM throughput
+    JSON's `total_num_tokens`), over the duration or is printed beside a
     request rate, the output rate when it equals output tokens over the duration or is a bare
     `throughput` beside an accept length (a speculative run's rate is of the tokens it emits)."""
     key = "throughput_tok_s" if "throughput_tok_s" in readings else "throughput"
@@ -756,8 +765,8 @@ def _name_the_rate(readings: dict[str, float]) -> None:
         return
     duration = _first(readings, _DURATIONS)
     inputs, outputs = _first(readings, _INPUT_COUNTS), _first(readings, _OUTPUT_COUNTS)
-    counted_total = bool(duration and inputs and outputs
-                         and abs((inputs + outputs) / duration - rate) <= 1e-3 * rate)
+    total = _first(readings, _TOTAL_COUNTS) or (inputs and outputs and inputs + outputs)
+    counted_total = bool(duration and total and abs(total / duration - rate) <= 1e-3 * rate)
     beside_requests = key == "throughput_tok_s" and bool(readings.get("_same_line_requests"))
     if duration and outputs and abs(outputs / duration - rate) <= 1e-3 * rate:
         readings["output_tok_s"] = readings.pop(key)

@@ -1,4 +1,5 @@
-"""guidellm's console tables (0.4 on): each titled `ℹ ... Statistics`, its columns headed over three rows.
+"""guidellm's console tables: 0.4 on, each titled `ℹ ... Statistics`, its columns headed over three rows;
+0.2/0.3, one `Benchmarks Stats:` table whose columns are headed by a section row and a statistic row.
 
 The first header row names a group whose cell spans the columns its extra bars close
 (`| Output Tokens || Total Tokens ||`), the second the quantity (`Per Sec`, `ms`), the third the
@@ -6,18 +7,41 @@ statistic (`Mdn`, `Mean`, `p95`); one data row per benchmark, named by its strat
 guidellm src/guidellm/benchmark/outputs/console.py). The run's output rate is the Server Throughput
 table's `Output Tokens / Per Sec / Mean` (the Mdn is a median of per-second samples, far lower
 on a short run); its latencies come from the Request Latency table's row of the same benchmark.
+
+Before 0.4 (src/guidellm/benchmark/output.py, `_print_benchmarks_stats` and `_print_table`) the
+stats table has no outer bars: a section row whose names each end in as many bars as columns they
+span (the last one short by one, its closing bar dropped: `Request Stats ||`, `TPOT (ms) ||`), a
+statistic row (`Per Second | Concurrency | mean | ...`), then one row per benchmark, its cells
+padded only to the widest header, so a wider figure is glued to its bar (`15.40| 15.40 |`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
-from sessiontui.collectors.bench_output.common import benchmark, number
+from sessiontui.collectors.bench_output.common import benchmark, json_objects, number
 from sessiontui.project_memory.records import Record
 
-FORMATS = ("guidellm.console",)
-MARKERS = re.compile(r"Server Throughput Statistics")
+FORMATS = ("guidellm.console", "guidellm.json")
+MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|"
+                     r'|"output_tokens_per_second":\s*\{\s*"successful"')
+# the JSON report's metrics (`benchmarks[].metrics.<name>.successful.<stat>`) -> figure name (the mean)
+_JSON_RATES = {"requests_per_second": "request_throughput", "tokens_per_second": "total_tok_s",
+               "request_concurrency": "mean_concurrency"}
+_JSON_LATENCY = {"request_latency": "e2e", "time_to_first_token_ms": "ttft", "inter_token_latency_ms": "itl",
+                 "time_per_output_token_ms": "tpot"}
+_STATS_TITLE = re.compile(r"Benchmarks? Stats:")
+_SECTION = re.compile(r"([^|]+)(\|*)")  # `Request Stats ||`: a name and the bars closing its span
+# (section, statistic) of the 0.2/0.3 stats table -> figure name; its latency sections below
+_STATS_FIGURES = {("out tok/sec", "mean"): "output_tok_s", ("tot tok/sec", "mean"): "total_tok_s",
+                  ("request stats", "per second"): "request_throughput",
+                  ("request stats", "concurrency"): "mean_concurrency"}
+_STATS_LATENCY = {"req latency": "e2e", "ttft": "ttft", "itl": "itl", "tpot": "tpot"}
+# a benchmark's strategy as guidellm names it: `synchronous` and `concurrent@8` set the concurrency, `constant@2.00` and
+# `poisson@2.00` the request rate
+_STRATEGY_LOAD = re.compile(r"(concurrent|constant|poisson)@(\d+(?:\.\d+)?)$")
 _TITLE = re.compile(r"^(?:\S{1,2}\s+)?(Server Throughput|Request Latency) Statistics\b")
 _RULE_ROW = re.compile(r"^\|[=\-|]+\|?$")
 # (group, quantity) of the Server Throughput table -> figure name (the Mean; the output rate is the headline)
@@ -91,10 +115,122 @@ def _latencies(values: dict[tuple[str, ...], float]) -> dict[str, float]:
     return figures
 
 
+def _section_names(line: str, width: int) -> list[str]:
+    """The section each of `width` columns lies in, from the 0.2/0.3 section row (the last
+    section spans the columns left)."""
+    names: list[str] = []
+    sections = [(name.strip().lower(), len(bars)) for name, bars in _SECTION.findall(line) if name.strip()]
+    for position, (name, bars) in enumerate(sections):
+        span = width - len(names) if position == len(sections) - 1 else bars
+        names.extend([name] * span)
+    return names[:width]
+
+
+def _stats_rows(text: str) -> Iterator[tuple[str, dict[tuple[str, str], float]]]:
+    """(benchmark name, {(section, statistic): value}) of each row of a 0.2/0.3 stats table."""
+    lines = [line.strip() for line in text.splitlines()]
+    for index, line in enumerate(lines):
+        if not _STATS_TITLE.fullmatch(line) or index + 3 >= len(lines):
+            continue
+        body = lines[index + 2:] if set(lines[index + 1]) == {"="} else lines[index + 1:]
+        if len(body) < 3 or "|" not in body[0]:
+            continue
+        statistics = [cell.strip().lower() for cell in body[1].split("|")]
+        columns = list(zip(_section_names(body[0], len(statistics)), statistics, strict=False))
+        for row in body[2:]:
+            if "|" not in row:
+                break
+            cells = [cell.strip() for cell in row.split("|")]
+            if cells[0] and set(row) - set("-|= "):
+                yield cells[0], {column: value for column, cell in zip(columns, cells, strict=False)
+                                 if (value := number(cell)) is not None}
+
+
+def _stats_table_records(text: str) -> list[Record]:
+    """One record per benchmark of guidellm 0.2/0.3's stats table: its output rate, rates, latencies
+    (ms; the request latency printed in seconds) and the load its strategy name sets."""
+    records = []
+    for name, values in _stats_rows(text):
+        figures = {figure: values[column] for column, figure in _STATS_FIGURES.items() if column in values}
+        output = figures.pop("output_tok_s", None)
+        if output is None:
+            continue
+        for (section, stat), value in values.items():
+            quantity = section.partition(" (")[0]
+            if quantity in _STATS_LATENCY and stat in _STATS.values():
+                scale = 1000.0 if quantity == "req latency" else 1.0  # seconds, though 0.2.1 heads it `(ms)`
+                figures[f"{_STATS_LATENCY[quantity]}_ms_{stat}"] = round(value * scale, 6)
+        load = _STRATEGY_LOAD.match(name)
+        if load and load[1] != "concurrent":
+            figures["request_rate"] = float(load[2])
+        concurrency = int(float(load[2])) if load and load[1] == "concurrent" else None
+        concurrency = 1 if name == "synchronous" else concurrency  # one request at a time
+        records.append(benchmark(output, FORMATS[0], config=name, concurrency=concurrency, figures=figures))
+    return records
+
+
+def _strategy(value: object) -> dict[str, Any]:
+    """The first `strategy` object a benchmark's JSON holds (`{"type_": "concurrent", "streams": 4}`), or {}."""
+    if isinstance(value, dict):
+        if isinstance(found := value.get("strategy"), dict):
+            return found
+        value = list(value.values())
+    if isinstance(value, list):
+        return next((found for item in value if isinstance(item, dict | list) and (found := _strategy(item))), {})
+    return {}
+
+
+def _successful(metrics: dict[str, Any], name: str) -> dict[str, Any]:
+    """A metric's distribution over the successful requests, or {}."""
+    summary = metrics.get(name)
+    found = summary.get("successful") if isinstance(summary, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _json_benchmark(result: dict[str, Any]) -> Record | None:
+    """One benchmark of the JSON report (`guidellm benchmark --output-path x.json`): the same figures
+    as the console's tables, the request latency in seconds as there."""
+    metrics = result.get("metrics")
+    if not isinstance(metrics, dict) or (output := number(_successful(metrics, "output_tokens_per_second")
+                                                           .get("mean"))) is None:
+        return None
+    figures = {figure: value for name, figure in _JSON_RATES.items()
+               if (value := number(_successful(metrics, name).get("mean"))) is not None}
+    for name, short in _JSON_LATENCY.items():
+        summary = _successful(metrics, name)
+        scale = 1000.0 if name == "request_latency" else 1.0
+        percentiles = summary.get("percentiles")
+        stats = {"mean": summary.get("mean"), "median": summary.get("median"),
+                 **(percentiles if isinstance(percentiles, dict) else {})}
+        for stat, value in stats.items():
+            if stat in _STATS.values() and (value := number(value)) is not None:
+                figures[f"{short}_ms_{stat}"] = round(value * scale, 6)
+    strategy = _strategy(result)
+    kind, streams, rate = strategy.get("type_"), number(strategy.get("streams")), number(strategy.get("rate"))
+    if rate is not None and kind in ("constant", "poisson"):
+        figures["request_rate"] = rate
+    concurrency = 1 if kind == "synchronous" else int(streams) if kind == "concurrent" and streams else None
+    config = kind if isinstance(kind, str) else None
+    if concurrency and kind == "concurrent":
+        config = f"{kind}@{concurrency}"
+    elif rate is not None and "request_rate" in figures:
+        config = f"{kind}@{rate:.2f}"
+    return benchmark(output, FORMATS[1], config=config, concurrency=concurrency, figures=figures)
+
+
+def _json_records(text: str) -> list[Record]:
+    """One record per benchmark of each guidellm JSON report in the text."""
+    return [record for document in json_objects(text) if isinstance(document.get("benchmarks"), list)
+            for result in document["benchmarks"] if isinstance(result, dict) and (record := _json_benchmark(result))]
+
+
 def parse(text: str, problems: list[str]) -> list[Record]:
-    """One record per benchmark row of the Server Throughput table, with its latencies."""
+    """One record per benchmark row of the Server Throughput table, with its latencies (or of
+    the 0.2/0.3 stats table)."""
     if not MARKERS.search(text):
         return []
+    if old := _stats_table_records(text) or _json_records(text):
+        return old
     throughput: list[tuple[str, dict[tuple[str, ...], float]]] = []
     latency: list[tuple[str, dict[tuple[str, ...], float]]] = []
     for title, rows in _tables(text):

@@ -84,9 +84,9 @@ def result_blocks(text: str) -> Iterator[Block]:
             heading = _SECTION.match(stripped)
             pair = _LABEL_VALUE.match(line)
             if heading:
-                section = heading.group(1)
-            elif pair:
-                block.rows.append((section, pair.group(1), pair.group(2)))
+                section = " ".join(heading.group(1).split())
+            elif pair:  # a label copied from a rendered page may hold doubled spaces (`Output  token`)
+                block.rows.append((section, " ".join(pair.group(1).split()), pair.group(2)))
                 block.end = offset + len(line)
             elif stripped.endswith(":"):
                 section = stripped[:-1]

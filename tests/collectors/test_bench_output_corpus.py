@@ -73,14 +73,6 @@ KNOWN_MISSES: dict[str, str] = {
         " header-less mainline rows and one ik_llama.cpp row (pp512 70.30) under the `Repacked` line; the reader"
         " reads all 3, mainline pp512 first (43.27) as expected",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
-    "bench/b38/guidellm_old_benchmark_stats_table_glued_pipes_ollama_qwen25_14b_concurrent_1_2_4_8.md":
-        "guidellm's `Benchmark Stats:` table with cells glued to pipes: refused (no result found)",
-    "bench/b39/vllm_bench_serve_recipe_kimi_k25_nvfp4_b200_inferencex_no_concurrency_line_p999_rows_prose_concurrency_4.md":
-        "concurrency only in prose above the block (`Concurrency is 4.`): not read",
-    "bench/b39/vllm_bench_serve_block_inside_json_raw_output_string_escaped_newlines_namespace_rate_4_r9700_qwen3_coder.json":
-        "a vLLM block inside a JSON string (escaped newlines): refused (no result found)",
-    "bench/b39/vllm_bench_throughput_output_json_committed_mi50_gfx906_llama31_8b_tp1_tokens_per_second_total_no_trailing_newline.json":
-        "`vllm bench throughput --output-json`: tokens_per_second is the total rate, read as output_tok_s",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

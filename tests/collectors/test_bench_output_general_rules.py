@@ -3,6 +3,7 @@ source is cited): a rule fixes a class of outputs, so each test names the class 
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -1510,3 +1511,45 @@ def test_finished_bars_with_no_summary_below_are_still_runs_of_their_own() -> No
     # _latest_redraws: a bar that reached its total finished a run; with no summary below, each is kept
     records = read_benchmark_output(_bar(100, 100, 812.5) + "done\n" + _bar(100, 100, 640.25)).records
     assert [r.value for r in records] == [812.5, 640.25]
+
+
+# vllm-project/vllm vllm/benchmarks/throughput.py (and benchmarks/benchmark_throughput.py), `--output-json`:
+# {"elapsed_time", "num_requests", "total_num_tokens", "requests_per_second": len(requests) / elapsed_time,
+# "tokens_per_second": total_num_tokens / elapsed_time}, json.dump(indent=4); total_num_tokens counts prompt
+# and output, so the rate is the total one (figures made up in that shape; a later variant adds
+# "output_tokens_per_second", which stays the output rate).
+@pytest.mark.parametrize(("extra", "metric", "value"), [
+    ("", "total_tok_s", 400.0),
+    (',\n    "total_output_tokens": 80000,\n    "output_tokens_per_second": 100.0', "output_tok_s", 100.0),
+])
+def test_vllm_throughput_json_rate_of_all_tokens_is_the_total_rate(extra: str, metric: str, value: float) -> None:
+    text = ('{\n    "elapsed_time": 800.0,\n    "num_requests": 500,\n    "total_num_tokens": 320000,\n'
+            f'    "requests_per_second": 0.625,\n    "tokens_per_second": 400.0{extra}\n}}')
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == (metric, value, 0.625)
+
+
+# ollama/ollama docs/api.md, /api/generate's final answer (`"done": true`): `eval_count`, `eval_duration`,
+# `prompt_eval_count`, `prompt_eval_duration`, every duration in nanoseconds; the rates `ollama run --verbose`
+# prints are the counts over those durations (figures made up; streamed lines before it carry no counts).
+def test_ollama_api_answer_rates_are_its_counts_over_nanosecond_durations() -> None:
+    final = {"model": "llama3", "response": "", "done": True, "total_duration": 5043500667,
+             "prompt_eval_count": 26, "prompt_eval_duration": 260000000, "eval_count": 290, "eval_duration": 5800000000}
+    streamed = json.dumps({"model": "llama3", "response": "Hi", "done": False}) + "\n"
+    for text in (json.dumps(final, indent=2), streamed * 3 + json.dumps(final) + "\n"):
+        (record,) = read_benchmark_output(text).records
+        assert (record.metric, record.value, record.figures["prompt_tok_s"]) == ("output_tok_s", 50.0, 100.0)
+
+
+# A result copied from a rendered page (the corpus's b39 `> ` quotes of sgl-project/sglang PR comments) splits a
+# label's words by two spaces; vllm-project/vllm benchmarks/benchmark_latency.py prints `Avg latency: {} seconds`,
+# sgl-project/sglang bench_one_batch.py `Decode.  median latency: ... s, median throughput: ... token/s`.
+@pytest.mark.parametrize(("text", "metric", "value"), [
+    ("> Avg  latency: 1.2345 seconds\n> 50% percentile  latency: 1.2301 seconds\n", "latency_s", 1.2345),
+    ("> Prefill. latency: 0.05 s, throughput:  20480.00 token/s\n"
+     "> Decode.  median  latency: 0.0210 s, median throughput:    380.95 token/s\n"
+     "> Total. latency:  0.810 s, throughput:  10300.00 token/s\n", "output_tok_s", 380.95),
+])
+def test_a_label_with_words_two_spaces_apart_is_the_same_label(text: str, metric: str, value: float) -> None:
+    (record,) = read_benchmark_output(text).records
+    assert (record.metric, record.value) == (metric, value)

@@ -838,3 +838,52 @@ def test_evalscope_summary_box_is_the_sweeps_total_and_each_concurrency_row_a_re
     text = _EVALSCOPE_BOX.format(total=332800.0, time=154.57, rate=2153.10) + table
     records = read_benchmark_output(text).records
     assert [(r.concurrency, r.value, r.metric) for r in records] == [(c, gen, "output_tok_s") for c, *_, gen in rows]
+
+
+# vllm-project/guidellm src/guidellm/benchmark/output.py @ 0d8c8bf7d1483f8ddd244fad50709780241cdc15,
+# _print_benchmarks_stats / _print_table / _print_table_sections (0.2/0.3): a `Benchmarks Stats:` title, a section
+# row whose names end in one bar per column spanned (the last one's closing bar dropped), a statistic row, a `-|-`
+# rule, one row per strategy with no outer bars; figures made up, cells glued to bars as a narrow header leaves them.
+GUIDELLM_STATS = """Benchmarks Stats:
+==========================================================================================================
+Metadata    | Request Stats         || Out Tok/sec | Tot Tok/sec | Req Latency (sec) ||| TTFT (ms)       ||| ITL (ms)  ||| TPOT (ms) ||
+Benchmark   | Per Second | Concurrency | mean        | mean        | mean | median | p99  | mean | median | p99 | mean | median | p99 | mean | median | p99
+------------|------------|-------------|-------------|-------------|------|-------|------|------|------|------|-----|-----|-----|-----|-----|-----
+concurrent@4| 0.50       | 3.98        | 60.3        | 180.9       | 15.40| 15.20 | 18.41| 686.5| 685.4| 694.1| 8.0 | 8.1 | 9.1 | 7.1 | 7.1 | 7.2
+constant@2.00| 1.98      | 9.70        | 240.1       | 720.4       | 4.91 | 4.80  | 6.02 | 90.5 | 88.0 | 120.0| 9.0 | 9.1 | 9.9 | 8.1 | 8.2 | 8.3
+==========================================================================================================
+"""
+
+
+def test_guidellm_02_stats_table_one_record_per_strategy_row() -> None:
+    first, second = read_benchmark_output(GUIDELLM_STATS).records
+    assert (first.value, first.concurrency, first.config) == (60.3, 4, "concurrent@4")
+    assert (first.figures["total_tok_s"], first.figures["request_throughput"]) == (180.9, 0.5)
+    assert (first.figures["e2e_ms_median"], first.figures["ttft_ms_p99"], first.figures["tpot_ms_mean"]) == (
+        15200.0, 694.1, 7.1)
+    assert (second.value, second.concurrency, second.figures["request_rate"]) == (240.1, None, 2.0)
+    assert second.figures["itl_ms_median"] == 9.1
+    # a Go load tester's own `Benchmark Stats:` heading over labelled lines is not guidellm's table
+    go = "Benchmark Stats:\n  Throughput: 5000 msgs/sec ~ 2.50 MB/sec\n  Errors:     0\n"
+    assert all(r.source_format != "guidellm.console" for r in read_benchmark_output(go).records)
+
+
+# vllm-project/guidellm's JSON report (`--output-path benchmarks.json`, GenerativeBenchmark.model_dump): each
+# `benchmarks[]` entry's `metrics.<name>.successful` distribution (`mean`, `median`, `percentiles.p99`) of the
+# figures the console prints (output_tokens_per_second, tokens_per_second, requests_per_second, request_latency
+# in s, time_to_first_token_ms ...) and its scheduling `strategy` ({"type_": "concurrent", "streams": 4}); made up.
+def test_guidellm_json_report_one_record_per_benchmark() -> None:
+    def dist(mean: float, **more: Any) -> dict[str, Any]:
+        return {"successful": {"mean": mean, **more}, "errored": {"mean": 0.0}}
+    report = {"benchmarks": [
+        {"args": {"strategy": {"type_": "concurrent", "streams": 4}}, "metrics": {
+            "requests_per_second": dist(1.5), "output_tokens_per_second": dist(300.2), "tokens_per_second": dist(900.1),
+            "request_latency": dist(2.5, median=2.4, percentiles={"p99": 3.1}),
+            "time_to_first_token_ms": dist(120.0, median=110.0, percentiles={"p99": 300.0, "p001": 50.0})}},
+        {"scheduler": {"strategy": {"type_": "constant", "rate": 2.0}}, "metrics": {
+            "output_tokens_per_second": dist(500.2)}}]}
+    first, second = read_benchmark_output(json.dumps(report, indent=2)).records
+    assert (first.value, first.concurrency, first.source_format) == (300.2, 4, "guidellm.json")
+    assert (first.figures["total_tok_s"], first.figures["request_throughput"]) == (900.1, 1.5)
+    assert (first.figures["e2e_ms_median"], first.figures["ttft_ms_p99"]) == (2400.0, 300.0)
+    assert (second.value, second.concurrency, second.figures["request_rate"]) == (500.2, None, 2.0)

@@ -256,3 +256,49 @@ def test_serving_blocks_under_user_labels_are_named_by_them_not_by_the_tools_own
     assert [(r.value, r.config) for r in records] == [(1236.71, first.strip("*:")), (1301.50, second.strip("*:"))]
     [alone] = read_benchmark_output(block).records
     assert alone.config is None
+
+
+def _serve_block(output_rate: float, concurrency: int | None = None) -> str:
+    """A `vllm bench serve` result block as vllm/benchmarks/serve.py prints it (`{:<40} {:<10}`), made-up figures."""
+    rows = [("Successful requests:", 40), ("Benchmark duration (s):", 100.21)]
+    rows += [("Maximum request concurrency:", concurrency)] if concurrency else []
+    rows += [("Total input tokens:", 37068), ("Total generated tokens:", 36709), ("Request throughput (req/s):", 0.40),
+             ("Output token throughput (tok/s):", output_rate), ("Total Token throughput (tok/s):", 736.23)]
+    return ("{s:{c}^{n}}\n".format(s=" Serving Benchmark Result ", n=50, c="=")
+            + "".join(f"{label:<40} {value:<10}\n" for label, value in rows) + "=" * 50 + "\n")
+
+
+# vllm-project/recipes moonshotai/Kimi-K2.5.md @ 4df0313fe94c82060d96e0d3e08af4c0dc32f15b: "Concurrency is 4." (and
+# a paragraph's `..., OSL=1024, concurrency=4. Results ...`) above a block that prints no concurrency line; the
+# nearest such sentence before a block names its run, never the next block's, never over a printed one.
+def test_concurrency_stated_in_prose_above_a_block_is_its_load() -> None:
+    text = ("Benchmarks on 8xB200, ISL=1024, OSL=1024, concurrency=4. Results sourced from a CI run.\n\n"
+            "#### Low Latency (TP8)\n\nConcurrency is 4. See the full run.\n\n```\n" + _serve_block(366.32)
+            + "```\n\n#### Throughput\n\nThe second run, with 64 concurrent requests:\n\n" + _serve_block(2000.5)
+            + "\nWe also ran concurrency 1, 4 and 16 elsewhere.\n\n" + _serve_block(3000.5)
+            + "\nConcurrency is 8.\n\n" + _serve_block(4000.5, concurrency=16))
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(366.32, 4), (2000.5, 64), (3000.5, None), (4000.5, 16)]
+
+
+# kyuz0/amd-r9700-vllm-toolboxes benchmarks/benchmark_results_amd-r9700/*_qps4.0_latency.json @
+# 09549e2b5a1d1b108ccf618080f8398d83f78b92: a wrapper script stores `vllm bench serve`'s whole stdout as one
+# JSON string, `{"success": true, "raw_output": "Namespace(...)\n=== Serving Benchmark Result ===\n..."}`;
+# a JSON document of no known result shape has its multi-line strings read as the text they hold.
+def test_a_block_stored_inside_a_json_string_is_read_as_text() -> None:
+    stdout = "Namespace(request_rate=4.0, max_concurrency=None)\nTraffic request rate: 4.0\n" + _serve_block(614.17)
+    text = json.dumps({"success": True, "raw_output": stdout, "errors": []}, indent=2)
+    (record,) = read_benchmark_output(text).records
+    assert (record.value, record.figures["request_rate"], record.concurrency) == (614.17, 4.0, None)
+    assert read_benchmark_output(json.dumps({"success": True, "note": "no figures\nhere"})).records == []
+
+
+# vllm-project/vllm vllm/benchmarks/serve.py prints `{:<40} {:<10}` label lines under `{s:{c}^{n}}` section titles; a
+# copy from a rendered page (sgl-project/sglang PR pastes kept as `> ` quotes, the corpus's b39) splits a label's
+# words by two spaces (`Output  token throughput (tok/s):`, `---Time  to First Token---`): the same labels.
+def test_labels_with_doubled_spaces_in_a_quoted_block_are_the_tools_labels() -> None:
+    block = _serve_block(366.32, concurrency=4)
+    doubled = "".join("> " + line.replace("Output token", "Output  token").replace("Serving Benchmark", "Serving  Benchmark")
+                      .replace("request concurrency", "request  concurrency") + "\n" for line in block.splitlines())
+    (record,) = read_benchmark_output(doubled).records
+    assert (record.value, record.concurrency, record.figures["total_tok_s"]) == (366.32, 4, 736.23)
