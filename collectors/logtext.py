@@ -181,6 +181,29 @@ HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fa
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # The hints a line is scanned for: one that holds another (`cuda error` holds `error`) adds nothing.
 _SCANNED_HINTS = tuple(hint for hint in dict.fromkeys(HINTS) if not any(other in hint for other in HINTS if other != hint))
+
+
+def _trie_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    """One pattern that finds any of the words, written as their trie (`c(?:ancelled|ollective|...)`):
+    the engine tries each position's next character once, not once a word (half the time of
+    130 substring scans of a log line)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here: the longer words through it find nothing more
+
+    def branch(node: dict) -> str:
+        if "" in node:
+            return ""
+        alternatives = [re.escape(char) + branch(child) for char, child in node.items()]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return re.compile(branch(trie))
+
+
+_ANY_HINT = _trie_pattern(_SCANNED_HINTS)
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -316,9 +339,8 @@ def unwrap_terminal(text: str) -> str:
 
 
 def has_hint(text: str) -> bool:
-    """Whether a block may hold a failure line (a handful of fast substring scans)."""
-    lowered = text.lower()
-    return any(hint in lowered for hint in _SCANNED_HINTS)
+    """Whether a block may hold a failure line (one scan for all the hints, no regex of a kind)."""
+    return _ANY_HINT.search(text.lower()) is not None
 
 
 def is_progress_bar(line: str) -> bool:
