@@ -4,6 +4,7 @@ lessons all read log text through it."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -239,6 +240,7 @@ def uncoloured(text: str) -> str:
     return ANSI.sub("", text) if "\x1b" in text else text
 
 
+@functools.lru_cache(maxsize=16)  # a log reader and its failure watcher each clean the same line in turn
 def clean(text: str) -> str:
     """A line without ANSI codes and logger/launcher prefixes, so recognisers see the payload;
     SageMaker's `#015` is the `\\r` it stands for (the last segment is what a terminal shows)."""
