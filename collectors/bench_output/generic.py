@@ -299,7 +299,7 @@ _SERVER_WORDS = re.compile(
     r"|\[i: ?\d+\]|\bn_(?:decoded|gen)\b|\bslot \w+:\s*id\b|\bdecode batch\b|\b(?:GET|POST) /\S* HTTP/", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=4096)  # one output's lines are read by several passes (whole, each paragraph, each run)
+@functools.lru_cache(maxsize=1024)  # one output's lines are read by several passes (whole, each paragraph, each run)
 def _line_as_read(raw: str) -> tuple[str, bool, bool]:
     """(the line readings() reads, whether a logger prefix was cut off it, whether a server printed
     it): cleaned, its annotations, URLs, dates and times dropped, durations in seconds, percentiles
