@@ -4,6 +4,7 @@ lessons all read log text through it."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -181,6 +182,29 @@ HINTS = (*KIND_HINTS, "traceback", "file \"", "error", "exception", "fault", "fa
          "core dumped", "stopping training", "xiting", "terminat", "cancelled")
 # The hints a line is scanned for: one that holds another (`cuda error` holds `error`) adds nothing.
 _SCANNED_HINTS = tuple(hint for hint in dict.fromkeys(HINTS) if not any(other in hint for other in HINTS if other != hint))
+
+
+def _trie_pattern(words: Iterable[str]) -> re.Pattern[str]:
+    """One pattern that finds any of the words, written as their trie (`c(?:ancelled|ollective|...)`):
+    the engine tries each position's next character once, not once a word (half the time of
+    130 substring scans of a log line)."""
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here: the longer words through it find nothing more
+
+    def branch(node: dict) -> str:
+        if "" in node:
+            return ""
+        alternatives = [re.escape(char) + branch(child) for char, child in node.items()]
+        return alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+
+    return re.compile(branch(trie))
+
+
+_ANY_HINT = _trie_pattern(_SCANNED_HINTS)
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -216,6 +240,7 @@ def uncoloured(text: str) -> str:
     return ANSI.sub("", text) if "\x1b" in text else text
 
 
+@functools.lru_cache(maxsize=16)  # a log reader and its failure watcher each clean the same line in turn
 def clean(text: str) -> str:
     """A line without ANSI codes and logger/launcher prefixes, so recognisers see the payload;
     SageMaker's `#015` is the `\\r` it stands for (the last segment is what a terminal shows)."""
@@ -316,9 +341,8 @@ def unwrap_terminal(text: str) -> str:
 
 
 def has_hint(text: str) -> bool:
-    """Whether a block may hold a failure line (a handful of fast substring scans)."""
-    lowered = text.lower()
-    return any(hint in lowered for hint in _SCANNED_HINTS)
+    """Whether a block may hold a failure line (one scan for all the hints, no regex of a kind)."""
+    return _ANY_HINT.search(text.lower()) is not None
 
 
 def is_progress_bar(line: str) -> bool:
@@ -733,8 +757,9 @@ def is_crash_line(text: str, raw: str) -> bool:
     if CRASH_LINE.search(text):
         return not (_LOGGED_WARNING.search(raw) and failure_kind(text) == "cuda_oom")
     lowered = text.lower()
-    return (any(hint in lowered for hint in KIND_HINTS) and failure_kind(_DIRECTORIES.sub("", text)) is not None
-            and not is_warning(raw))
+    # (the cheap warning test first: NCCL INFO lines name `nccl` by the thousand, and the kinds' regexes cost 20x)
+    return (any(hint in lowered for hint in KIND_HINTS) and not is_warning(raw)
+            and failure_kind(_DIRECTORIES.sub("", text)) is not None)
 
 
 def _short(type_name: str) -> str:

@@ -14,6 +14,7 @@ are kept under their own names.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import statistics
@@ -303,6 +304,25 @@ _SERVER_WORDS = re.compile(
     r"|\[i: ?\d+\]|\bn_(?:decoded|gen)\b|\bslot \w+:\s*id\b|\bdecode batch\b|\b(?:GET|POST) /\S* HTTP/", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1024)  # one output's lines are read by several passes (whole, each paragraph, each run)
+def _line_as_read(raw: str) -> tuple[str, bool, bool]:
+    """(the line readings() reads, whether a logger prefix was cut off it, whether a server printed
+    it): cleaned, its annotations, URLs, dates and times dropped, durations in seconds, percentiles
+    and statistics named."""
+    line = clean(raw).strip()
+    prefixed = len(line) < len(raw.strip())
+    server = bool(_SERVER_WORDS.search(raw))
+    line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
+    line = _URL.sub(" ", line) if "://" in line else line
+    line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
+    line = _GO_DURATION.sub(_seconds, line) if "m" in line else line
+    line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
+    line = _TREE_MARK.sub("", line) if line.startswith("+") else line
+    line = _SPREAD_IN_PARENTHESES.sub("", line) if "(±" in line or "( ±" in line else line
+    line = _UNIT_IN_PARENTHESES.sub(r" \1", line) if ")" in line else line
+    return (_named_statistics(line) if "(" in line else line), prefixed, server
+
+
 def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     """Every named value of the text's lines: labelled lines, rows of headed tables and
     `"key": number` lines of JSON (commands and training lines skipped); `logged`: lines whose
@@ -318,18 +338,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     distribution = False  # inside a table of percentiles
     for index, raw in enumerate(lines):
-        line = clean(raw).strip()
-        behind_prefix = logged or len(line) < len(raw.strip())
-        server = bool(_SERVER_WORDS.search(raw))
-        line = _ANNOTATION.sub("", line) if _ANNOTATION_MARK.search(line) else line
-        line = _URL.sub(" ", line) if "://" in line else line
-        line = _DATE_OR_TIME.sub(" ", line) if "-" in line or ":" in line or "," in line else line
-        line = _GO_DURATION.sub(_seconds, line) if "m" in line else line
-        line = _PERCENTILE_WORDS.sub(_percentile_name, line) if "percentile" in line else line
-        line = _TREE_MARK.sub("", line) if line.startswith("+") else line
-        line = _SPREAD_IN_PARENTHESES.sub("", line) if "(±" in line or "( ±" in line else line
-        line = _UNIT_IN_PARENTHESES.sub(r" \1", line) if ")" in line else line
-        line = _named_statistics(line) if "(" in line else line
+        line, prefixed, server = _line_as_read(raw)
+        behind_prefix = logged or prefixed
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
             continue

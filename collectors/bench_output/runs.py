@@ -56,7 +56,8 @@ def labels_apart(lines: list[str]) -> frozenset[int]:
     another such label (the tools print label-like lines inside their blocks, never apart so)."""
     found: set[int] = set()
     for index, line in enumerate(lines):
-        if is_label(line) and (not index or not lines[index - 1].strip() or index - 1 in found):
+        # (where a line stands first: the label pattern's look-aheads cost ~18 µs a line)
+        if (not index or not lines[index - 1].strip() or index - 1 in found) and is_label(line):
             found.add(index)
     return frozenset(found)
 

@@ -22,8 +22,9 @@ from sessiontui.collectors.trainlog.vocabulary import (
 _VALUE = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|(?:nan|infinity|inf)(?:\.0*)?)"  # `nan.0`: a padded bar figure
 _UNIT = r"(?:%|(?<=\d)(?:st|nd|rd|th)\b|[KMGT]i?B\b|[kKMGT]\b|ms\b|us\b|s\b|sec\b|[A-Za-z]{1,12}/s\b|s/it\b)?"
 _WORD = r"[A-Za-z_](?:[\w/.()@-]*[\w)])?"  # `Acc@1`
-# The period of an abbreviated word inside a key (`val. loss`, `avg. loss`), not a sentence's end.
-_ABBREVIATED = "(?:" + "|".join(rf"(?<=\b{word})\." for word in ("val", "valid", "avg", "tot", "trn", "cur")) + ")"
+# The period of an abbreviated word inside a key (`val. loss`, `avg. loss`), not a sentence's end
+# (the period first: most places the key pattern tries hold none, and fail before six look-behinds).
+_ABBREVIATED = r"(?:\.(?:" + "|".join(rf"(?<=\b{word}\.)" for word in ("val", "valid", "avg", "tot", "trn", "cur")) + "))"
 _MORE_VALUES = re.compile(rf"\s*,\s*{_VALUE}")  # a list's next value
 _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # `loss 4.08`, `loss: 4.08`, `loss=4.08`, `lr : 2e-05`, `train loss :: 1.696`, `loss train: 3.7`, `tps: 7282`, the
@@ -360,10 +361,12 @@ def generic(text: str) -> Reading | None:
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
     if not _MAYBE_NUMBER.search(text):  # prose and warnings: no figure to read (the pair pattern
         return None                     # backtracks for ~44 µs on such a line)
-    if (_MISMATCH.search(text) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text) or _JOB_STEP.search(text)
-            or _RAY_REPORT.match(text)):
+    lowered = _lowered_ascii(text)
+    if ((_may_say(lowered, "expected") and _MISMATCH.search(text)) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text)
+            or (_may_say(lowered, "job step") and _JOB_STEP.search(text)) or _RAY_REPORT.match(text)):
         return None
-    if len(_SENTENCE_BREAK.findall(text)) >= 2 and len(_WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
+    if (". " in text or "! " in text or "? " in text) and len(_SENTENCE_BREAK.findall(text)) >= 2 and len(
+            _WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
         return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
     text = _GLUED_NAME.sub(_unglued, text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
@@ -374,23 +377,25 @@ def generic(text: str) -> Reading | None:
     if "(" in text:
         text = _REPR_OPEN.sub("", text)
     counted, text = _indexed(text)
+    lowered = _lowered_ascii(text)
     found = pairs(text)
     if not found:
         counted, found = value_first(text)
     found = _summed_loss(text, found)
     if timm := _TIMM_EPOCH.match(text):
         found = [(key, value) for key, value in found if key != "Train"]
-    batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
+    batch = ("Epoch" in text and _EPOCH_BATCH.search(text)) or _COMPOSER_EPOCH.match(text) or timm
     # the most trusted of the positions a line prints (MiniLLM's micro-batch `Iter: 400/20000` before
     # its `global iter: 100/5000`), the first of equals
     position = None if _TFLEARN_SAMPLES.search(text) else min(
-        (found for found in _POSITION.finditer(text) if found["word"]
+        (found for found in (_POSITION.finditer(text) if "/" in text else ()) if found["word"]
          or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found))), key=_position_rank, default=None)
-    announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
-    eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
+    announced = ((_may_say(lowered, "iter", "steps") and _ANNOUNCED.search(text))
+                 or (_may_say(lowered, "training for ") and _FOR_STEPS.search(text)) or None)
+    eagle = _EPOCH_OF.search(text) if _may_say(lowered, "epoch") else None  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:
         return None
-    validation = bool(_VALIDATION.search(text))
+    validation = _may_say(lowered, "val", "test", "dev", "acc@") and bool(_VALIDATION.search(text))
     metrics: dict[str, float] = {}
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None
@@ -398,7 +403,7 @@ def generic(text: str) -> Reading | None:
     if position is not None and not validation:  # `Test: [  10/196]` counts the evaluation's batches
         rank = _position_rank(position)
         step, total = (rank, int(position["n"])), int(position["total"])
-    elif updates := _UPDATES.search(text):
+    elif " updates" in text and (updates := _UPDATES.search(text)):
         step = (0, int(updates["n"]))
     elif counted is not None:
         step = (2, counted)
@@ -440,7 +445,7 @@ def generic(text: str) -> Reading | None:
     unnamed = position is not None and step is positioned and not position["word"]  # `(3/5)`, `[3/5]`
     if not metrics and epoch is None and (total is None or unnamed) and _sentence(text):
         return None  # a sentence's step, or its bracketed fraction (a model's reasoning printed as a sample)
-    if _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
+    if "GiB(" in text and _TITAN_MEMORY.search(text) and (rate := metrics.get("tps", metrics.get("wps"))) is not None:
         metrics.pop("tokens_per_s", None)
         metrics["tokens_per_s_per_device"] = rate
     updates_per_s = metrics.get("ups")  # fairseq updates/s
@@ -450,6 +455,18 @@ def generic(text: str) -> Reading | None:
         fmt, epoch = "lightning", epoch + step[1] / total
     return Reading(fmt, metrics, step=step[1] if step else None, total=total,
                    epoch=epoch, steps_per_s=updates_per_s or None)
+
+
+def _lowered_ascii(text: str) -> str | None:
+    """A line in lower case for _may_say's pre-checks, None when it holds other than ASCII."""
+    return text.lower() if text.isascii() else None
+
+
+def _may_say(lowered: str | None, *words: str) -> bool:
+    """Whether a line (`_lowered_ascii`) may hold a pattern that needs one of these words: a
+    substring scan that spares most lines the pattern. Exact on ASCII only (under IGNORECASE
+    `ſ` matches `s`), so any other line is left to the pattern."""
+    return lowered is None or any(word in lowered for word in words)
 
 
 def _sentence(text: str) -> bool:

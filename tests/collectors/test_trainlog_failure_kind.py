@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from sessiontui.collectors.logtext import (
+    HINTS,
     KIND_HINTS,
     clean,
     failure_kind,
@@ -614,6 +615,19 @@ def test_a_wrapper_takes_the_kind_of_the_cause_after_it(
     log.write_text(f"step 7 loss 2.5\n{tail}\n")
     (event,) = read_log(log).events
     assert (event.failure, event.message) == (kind, message)
+
+
+@pytest.mark.parametrize("hint", sorted(set(HINTS)))
+def test_has_hint_finds_every_hint_anywhere_in_any_case(hint: str) -> None:
+    """has_hint scans one pattern of all the hints: each is found at a line's start, middle and end,
+    in capitals too, and a line cut one character short of it holds none."""
+    for line in (hint, f"x {hint} y", f"step 12 {hint.upper()}"):
+        assert has_hint(line), line
+    assert not has_hint(hint[:-1]) or any(other in hint[:-1] for other in HINTS)
+
+
+def test_has_hint_is_false_for_a_plain_training_line() -> None:
+    assert not has_hint("step 120/5000 | loss 2.3412 | lr 3.0e-04 | 412 ms/it")
 
 
 # Forms logged as a warning: no crash on their own (the error after them raises it).

@@ -1161,3 +1161,15 @@ def test_a_position_between_a_figures_name_and_is(line: str, loss: float, epoch:
     got_step, got_epoch, metrics = _read(line)
     assert (metrics["loss"], got_epoch, got_step) == (loss, epoch, step)
     assert "loss" not in _read("The answer for step 3 is 7")[2]
+
+
+@pytest.mark.parametrize(("line", "ascii_line"), [
+    # the generic reader's substring pre-checks are exact only on ASCII: a line holding any other
+    # character (a `ſ`, which IGNORECASE matches as `s`; an en dash) is left to the patterns
+    ("Validation – loss 0.25 acc 0.9", "Validation - loss 0.25 acc 0.9"),
+    ("Training for 100 steps – loss 2.5", "Training for 100 steps - loss 2.5"),
+    ("Epoch [2/5] – loss 1.2", "Epoch [2/5] - loss 1.2"),
+])
+def test_a_line_with_other_than_ascii_reads_as_its_ascii_twin(line: str, ascii_line: str) -> None:
+    [reading], [twin] = parse_record(normalize(line)), parse_record(normalize(ascii_line))
+    assert reading == twin
