@@ -8,15 +8,19 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.types import CallToolResult
 
 from tests.conftest import sessiontui_command
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
+    from mcp.types import CallToolResult
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 READING = {"ask", "list_records", "show_record", "train_status", "speedup", "list_targets"}
@@ -26,12 +30,17 @@ WRITING = {"add_benchmark", "add_lesson", "add_note", "record_output", "set_targ
 @contextlib.asynccontextmanager
 async def connect(memory_dir: Path, cwd: Path, *args: str) -> AsyncIterator[ClientSession]:
     """A client session with a fresh `sessiontui mcp ARGS` server for this project."""
+    # The SDK is imported here, not at the top: importing it costs a second of CPU, which every
+    # test worker would pay while collecting, though one of them runs these tests.
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
     command, *prefix = sessiontui_command()
     params = StdioServerParameters(
         command=command, args=[*prefix, "mcp", *args], cwd=cwd,
         env={"SESSIONTUI_DIR": str(memory_dir), "PATH": os.environ["PATH"]},
     )
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+    # errlog: the SDK's default binds sys.stderr at its import, which is pytest's capture here
+    async with stdio_client(params, errlog=sys.__stderr__) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         yield session
 
