@@ -231,6 +231,10 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
                            r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
+# a script's banner over the run below it (`=== VLLM c=1 rep=1 (19:53:04) ===`, `--- Qwen (concurrency 8)
+# ---`): a heading framed by one rule character on both sides, its numbers that run's settings or names
+_FRAMED_HEADING = re.compile(r"([=#*-])\1{2,}\s.*\s\1{3,}")
+_FRAMED_SETTING = re.compile(r"(?<![\w-])(c|conc|concurrency|bs|batch[ _]?size)\s*[=:]?\s*(\d+)(?![\d.])", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
 # parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
 # note of what its time includes (ExLlamaV2's `25.00 tokens/second (includes prompt eval.)` is
@@ -395,6 +399,9 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _NOTED_FLAGS.sub("", line) if " --" in line and _LABELLED_START.match(line) else line
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
+        if is_framed_heading(line):
+            yield from _line_readings(list(_framed_settings(line)), line, index, behind_prefix, server)
+            continue
         if header is not None:
             # a row of a table closed by bars that lacks its closing one was cut inside it
             found = list(table_row(header, line)) if line.endswith(BAR_CHARS) or not closed else []
@@ -416,6 +423,18 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         elif found:
             section = ""
         yield from _line_readings(found, line, index, behind_prefix, server)
+
+
+def is_framed_heading(line: str) -> bool:
+    """Whether a line is a banner framed by one rule character on both sides (`=== c=8 rep=1 ===`)."""
+    return bool(_FRAMED_HEADING.fullmatch(clean(line).strip()))
+
+
+def _framed_settings(heading: str) -> Iterator[tuple[str, str, str]]:
+    """The concurrency and batch size a framed heading names (`c=1`, `concurrency 8`, `bs=4`); its
+    other numbers (`rep=1`, `fa2=0`, a time) name the run, and are no figures."""
+    for key, raw in _FRAMED_SETTING.findall(heading):
+        yield _SETTING_FIELDS[key.lower().replace(" ", "")], raw, ""
 
 
 def _named_statistics(line: str) -> str:
@@ -883,7 +902,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     logged = plain != text
     text = prepared(plain)
     lines = text.splitlines()
-    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
+    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip())
+                         or (is_framed_heading(line) and _FRAMED_SETTING.search(line)))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines)
                        if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line) or _TOOL_HEADING.fullmatch(line))
