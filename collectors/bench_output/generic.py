@@ -50,6 +50,7 @@ from sessiontui.collectors.bench_output.tables import (
     KEY_COLUMNS,
     SPACED,
     TABLE_RULE,
+    cell_value,
     is_distribution_header,
     is_header,
     joined_header,
@@ -751,7 +752,8 @@ def _is_average(lines: list[str], first: int) -> bool:
 def _derived(readings: dict[str, float]) -> dict[str, float]:
     """Figures a result implies: vLLM V0's acceptance length from its emitted and draft counts,
     which tokens an unqualified token rate counts, by the arithmetic of the printed totals, and
-    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1)."""
+    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1), and
+    a bare `Acceptance` column's fraction (0 to 1) is."""
     emitted = readings.get("number_of_emitted_tokens")
     drafts = readings.get("number_of_draft_tokens")
     k = readings.get("number_of_speculative_tokens")
@@ -764,6 +766,8 @@ def _derived(readings: dict[str, float]) -> dict[str, float]:
     bare = readings.get("rate")  # a bare `rate` beside an accept length: the acceptance rate
     if bare and "accept_length" in readings and "acceptance_rate" not in readings:
         readings["acceptance_rate"] = readings.pop("rate") / (100 if bare > 1 else 1)
+    if 0 < readings.get("acceptance", 2.0) <= 1 and "acceptance_rate" not in readings:
+        readings["acceptance_rate"] = readings.pop("acceptance")  # a bare `Acceptance` fraction
     return readings
 
 
@@ -1022,5 +1026,5 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
             or name_of(first, "")[0] in readings
             or _NOT_A_NAME.search(first)):
         return None
-    more = itertools.takewhile(lambda cell: cell and not VALUE.fullmatch(cell), cells[1:-1])
+    more = itertools.takewhile(lambda cell: cell and not cell_value(cell), cells[1:-1])
     return " ".join([first, *more])  # `| Llama 3 8B | Q4_0 | 1,234.5 |`: the text cells before values

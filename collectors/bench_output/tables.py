@@ -60,9 +60,15 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
             yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
             continue
-        number = VALUE.fullmatch(_TIMES.sub("", cell))
+        number = cell_value(cell)
         if number:
             yield column, number[1], number[3] or ""
+
+
+def cell_value(cell: str) -> re.Match[str] | None:
+    """The value a table cell prints (VALUE's match), without the change over another column
+    printed after it (`96.1 (+52%)`) or the `×` before a count; None when it prints none."""
+    return VALUE.fullmatch(_TIMES.sub("", CHANGE.sub("", cell)))
 
 
 _POSITION_COLUMN = re.compile(r"pos(?:ition)?[ _-]?(\d{1,2})", re.IGNORECASE)
@@ -82,6 +88,8 @@ def _position_columns(header: list[str]) -> list[str]:
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
 _PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
+# a value's change over another column's, after it in parentheses (`96.1 (+52%)`, `116.3 (1.84x)`): no value of its own
+CHANGE = re.compile(r"(?<=[\d%A-Za-z/])\s*\(\s*[-+±~↑↓]?\s*\d+(?:\.\d+)?\s*(?:%|[x×])\s*\)$")
 SPACED = re.compile(r"\s{2,}")
 # tabulate's `simple` and `rst` rules, and a single rule under a whole header
 DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+|-{8,}")

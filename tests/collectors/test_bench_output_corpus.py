@@ -76,8 +76,6 @@ KNOWN_MISSES: dict[str, str] = {
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     "bench/b40/guidellm_01_doc_nested_rich_report_boxes_requests_tokens_performance_stats_summary_three_benchmarks_inf2.md":
         "guidellm 0.1's nested rich report: 4 records, want 3",
-    "bench/b41/markdown_table_vllm_mtp_pr_rtx_pro_6000_baseline_with_flag_percent_in_cell_acceptance_two_rows.md":
-        "a Markdown table with `96.1 (+52%)` cells: refused (no result found)",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"
