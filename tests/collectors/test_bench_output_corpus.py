@@ -74,8 +74,6 @@ KNOWN_MISSES: dict[str, str] = {
         " reads all 3, mainline pp512 first (43.27) as expected",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
-    "bench/b40/guidellm_01_doc_nested_rich_report_boxes_requests_tokens_performance_stats_summary_three_benchmarks_inf2.md":
-        "guidellm 0.1's nested rich report: 4 records, want 3",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"
