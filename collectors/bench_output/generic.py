@@ -78,6 +78,7 @@ _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<
 _NOTED_FLAGS = re.compile(r"(?<=\S)\s+(?:@\s*)?--[a-z].*$", re.IGNORECASE)
 _LABELLED_START = re.compile(r"[-*>\s]*[A-Za-z][\w ()/.-]*:\s*[-+]?\.?\d")  # `Throughput: 3.28`, not a command
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
+_JSON_LIST = re.compile(r'^\s*"[^"]+"\s*:\s*\[[-+\d.eE,\s]*\],?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
@@ -270,12 +271,17 @@ _RATE_AT_POSITION = re.compile(r"accept(?:ance|ed)?[ _]rate\s+(?:at|for|of)\s+(?
 _INLINE_POSITIONS = "acceptance rate by position"
 
 
+_PERCENTAGE = re.compile(r"\d{1,2}(?:\.\d+)?")  # a percentile's key (`"99"`, `"99.9"`)
+_AVERAGE_KEY = re.compile(r"(?:avg|mean)_(\w+)", re.IGNORECASE)
+
+
 class _JsonPath:
     """The keys enclosing each line of (possibly cut) JSON, and the `unit` their object gives."""
 
     def __init__(self) -> None:
         self.keys: list[str] = []
         self.units: list[str] = []
+        self.measured = ""  # the quantity the last `avg_<quantity>` key names (vLLM latency JSON's `avg_latency`)
 
     def read(self, line: str) -> Iterator[tuple[str, str, str]]:
         """(label, number, unit) of a `"key": number` line; opening and closing braces tracked."""
@@ -287,9 +293,14 @@ class _JsonPath:
             self.units.append(words if RATE_UNIT.fullmatch(words) else "")
         elif pair and pair[1] == "unit" and self.units:
             self.units[-1] = pair[2].strip('"')
+        elif pair and VALUE.fullmatch(pair[2]) and self.keys[-1:] == ["percentiles"] and _PERCENTAGE.fullmatch(pair[1]):
+            # vllm/benchmarks/latency.py's `"percentiles": {"10": ..., "99": ...}` beside `avg_latency` (seconds)
+            yield f"p{pair[1]} {self.measured}".strip(), pair[2], "s" if self.measured == "latency" else ""
         elif pair and VALUE.fullmatch(pair[2]):
             parent = self.keys[-1] if self.keys and pair[1].lower() in STAT_KEYS else ""
             unit = self.units[-1] if self.units else ""
+            if (averaged := _AVERAGE_KEY.fullmatch(pair[1])) and not self.measured:
+                self.measured = averaged[1].lower()
             yield f"{parent} {pair[1]}".strip().replace("_", " "), pair[2], unit
         elif line.startswith(("}", "]")) and self.keys:
             self.keys.pop()
@@ -394,6 +405,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
+        if _JSON_LIST.match(line):
+            continue  # `"latencies": [1.2, 1.25, ...]`: every run's sample, no figure
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
