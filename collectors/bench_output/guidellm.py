@@ -13,6 +13,8 @@ stats table has no outer bars: a section row whose names each end in as many bar
 span (the last one short by one, its closing bar dropped: `Request Stats ||`, `TPOT (ms) ||`), a
 statistic row (`Per Second | Concurrency | mean | ...`), then one row per benchmark, its cells
 padded only to the widest header, so a wider figure is glued to its bar (`15.40| 15.40 |`).
+0.1 (src/guidellm/core/report.py) nests rich tables in panels; its `Performance Summary by Benchmark`
+table gives one row per benchmark, each cell with its unit.
 """
 
 from __future__ import annotations
