@@ -359,12 +359,13 @@ def _prose_concurrency(line: str) -> int | None:
 
 def _load_of(line: str) -> dict[str, float] | None:
     """The concurrency or request rate a heading (not a `Concurrency: 1.00` figure; a script's
-    `=== VLLM c=1 rep=1 ===` banner too) or a printed command's flags set, or None for any other line."""
-    framed = generic.is_framed_heading(line)
-    if "--" in line and not framed:
+    `=== VLLM c=1 rep=1 ===` banner or a `[c=1 rep=1]` settings line too) or a printed command's flags
+    set, or None for any other line."""
+    run_heading = generic.is_run_heading(line)
+    if "--" in line and not run_heading:
         return generic.command_load(line)
     heading = _SETTING_HEADING.fullmatch(line)
-    if heading is None and (framed or line.lstrip().startswith(("#", "**"))) and (named := _LOAD_NAMED.search(line)):
+    if heading is None and (run_heading or line.lstrip().startswith(("#", "**"))) and (named := _LOAD_NAMED.search(line)):
         return {"concurrency": float(named[1])}
     if heading is None and (listed := _LISTED_LOAD.search(line)):
         return {"concurrency": float(listed[1])}

@@ -236,6 +236,10 @@ _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[
 # a script's banner over the run below it (`=== VLLM c=1 rep=1 (19:53:04) ===`, `--- Qwen (concurrency 8)
 # ---`): a heading framed by one rule character on both sides, its numbers that run's settings or names
 _FRAMED_HEADING = re.compile(r"([=#*-])\1{2,}\s.*\s\1{3,}")
+# a line of a run's settings alone, over the run measured with them (`c=4:`, `[c=4 rep=1]`, `(bs=8, tp=2)`)
+_SETTINGS_ALONE = re.compile(r"[\[(]?\s*(?:(?:c|conc|concurrency|bs|batch[ _]?size|reps?|repeat|run|trial|iter(?:ation)?"
+                             r"|round|tp|pp|dp|ep|isl|osl|input(?:_len)?|output(?:_len)?|seed)\s*=\s*\d+\s*[,;]?\s*)+"
+                             r"[\])]?\s*:?", re.IGNORECASE)
 _FRAMED_SETTING = re.compile(r"(?<![\w-])(c|conc|concurrency|bs|batch[ _]?size)\s*[=:]?\s*(\d+)(?![\d.])", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
 # parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
@@ -413,7 +417,7 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         line = _NOTED_FLAGS.sub("", line) if " --" in line and _LABELLED_START.match(line) else line
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
             continue
-        if is_framed_heading(line):
+        if is_run_heading(line):
             yield from _line_readings(list(_framed_settings(line)), line, index, behind_prefix, server)
             continue
         if header is not None:
@@ -439,9 +443,12 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         yield from _line_readings(found, line, index, behind_prefix, server)
 
 
-def is_framed_heading(line: str) -> bool:
-    """Whether a line is a banner framed by one rule character on both sides (`=== c=8 rep=1 ===`)."""
-    return bool(_FRAMED_HEADING.fullmatch(clean(line).strip()))
+def is_run_heading(line: str) -> bool:
+    """Whether a line heads the run below it: a banner framed by one rule character on both sides
+    (`=== c=8 rep=1 ===`), or a line of that run's settings alone naming its load (`c=4:`, `[c=4 rep=1]`)."""
+    line = clean(line).strip()
+    return bool(_FRAMED_HEADING.fullmatch(line)
+                or (_SETTINGS_ALONE.fullmatch(line) and _FRAMED_SETTING.search(line) and not _SETTING_LINE.fullmatch(line)))
 
 
 def _framed_settings(heading: str) -> Iterator[tuple[str, str, str]]:
@@ -920,7 +927,7 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     text = prepared(plain)
     lines = text.splitlines()
     settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip())
-                         or (is_framed_heading(line) and _FRAMED_SETTING.search(line)))
+                         or (is_run_heading(line) and _FRAMED_SETTING.search(line)))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines)
                        if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line) or _TOOL_HEADING.fullmatch(line))
