@@ -37,8 +37,9 @@ def labelled_cells(line: str) -> Iterator[tuple[str, str, str]]:
         return
     if len(cells) < 2 or VALUE.fullmatch(cells[0]):
         return
-    number = VALUE.match(cells[1])
-    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
+    value = CHANGE.sub("", cells[1])  # `| mtp | 48.1 tok/s (+24%) |`: the gain is no part of the value
+    number = VALUE.match(value)
+    if number and number.end() == len(value):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
         unit = number[3] or (cells[2] if len(cells) == 3 and not VALUE.search(cells[2]) else "")
         yield cells[0], number[1], unit
 
@@ -89,7 +90,7 @@ _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?
 _PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
 # a value's change over another column's, after it in parentheses (`96.1 (+52%)`, `116.3 (1.84x)`): no value of its own
-CHANGE = re.compile(r"(?<=[\d%A-Za-z/])\s*\(\s*[-+±~↑↓]?\s*\d+(?:\.\d+)?\s*(?:%|[x×])\s*\)$")
+CHANGE = re.compile(r"(?<=[\d%A-Za-z/])\s*[(（]\s*[-+±~↑↓]?\s*\d+(?:\.\d+)?\s*(?:%|[x×])\s*[)）]$")  # `（+24%）` too
 SPACED = re.compile(r"\s{2,}")
 # tabulate's `simple` and `rst` rules, and a single rule under a whole header
 DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+|-{8,}")

@@ -153,3 +153,10 @@ def test_a_speculative_tables_unitless_baseline_and_gain_columns_are_decode_rate
     assert [(r.metric, r.value, r.figures["baseline_throughput_tok_s"], r.figures["acceptance_rate"])
             for r in records] == [("output_tok_s", 96.1, 63.3, 0.59), ("output_tok_s", 116.3, 63.3, 0.42)]
     assert read_benchmark_output(text.replace("Acceptance", "Notes")).records == []  # no speculative table
+
+
+def test_a_gain_in_full_width_parentheses_after_a_rate_with_its_unit_is_no_part_of_it() -> None:
+    # the same gain cell typed in a CJK write-up (`48.1 tok/s（+24%）`), in a two-column table whose rows are
+    # read as labelled cells (sudoingX/qwen38-mtp#11 for the `(+52%)` shape)
+    text = "| config | decode |\n|---|---|\n| eagle | 38.8 tok/s |\n| dflash n=3 | 48.1 tok/s（+24%） |\n"
+    assert [(r.config, r.value) for r in read_benchmark_output(text).records] == [("eagle", 38.8), ("dflash n=3", 48.1)]
