@@ -369,7 +369,8 @@ def _load_of(line: str) -> dict[str, float] | None:
         return {"concurrency": float(named[1])}
     if heading is None and (listed := _LISTED_LOAD.search(line)):
         return {"concurrency": float(listed[1])}
-    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
+    whole_load = heading is not None and "." not in heading["value"] and ":" in line  # `concurrency: 4`, not `: 3.98`
+    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":") or whole_load):
         return None
     name = heading["name"].lower()
     return {"request_rate" if "rate" in name or name == "qps" else "concurrency": float(heading["value"])}

@@ -1581,3 +1581,12 @@ def test_a_framed_banner_names_the_load_of_the_whole_vllm_block_under_it() -> No
             + "=== c=16 rep=1 ===\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
     records = read_benchmark_output(text).records
     assert [(r.source_format, r.concurrency) for r in records] == [("vllm.bench_serve", 4), ("vllm.bench_serve", 16)]
+
+
+@pytest.mark.parametrize(("heading", "loads"), [("concurrency: {c}", [4, 16]), ("Concurrency: {c}.00", [None, None])])
+def test_a_label_line_above_each_block_setting_a_whole_concurrency_is_its_load(heading: str, loads: list) -> None:
+    # a user's `concurrency: 4` over each `vllm bench serve` block (vllm-project/vllm vllm/benchmarks/serve.py);
+    # SGLang's measured `Concurrency: 3.98` (bench_serving.py `{:<40} {:<10.2f}`) is a figure, never a setting
+    text = (heading.format(c=4) + "\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + heading.format(c=16) + "\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    assert [r.concurrency for r in read_benchmark_output(text).records] == loads
