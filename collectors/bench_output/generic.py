@@ -240,6 +240,7 @@ _FRAMED_HEADING = re.compile(r"([=#*-])\1{2,}\s.*\s\1{3,}")
 _SETTINGS_ALONE = re.compile(r"[\[(]?\s*(?:(?:c|conc|concurrency|bs|batch[ _]?size|reps?|repeat|run|trial|iter(?:ation)?"
                              r"|round|tp|pp|dp|ep|isl|osl|input(?:_len)?|output(?:_len)?|seed)\s*=\s*\d+\s*[,;]?\s*)+"
                              r"[\])]?\s*:?", re.IGNORECASE)
+_BANNER_NAME = re.compile(r"^([=#*-])\1+\s*|\s*(?:\(\d{1,2}:\d\d(?::\d\d)?\)\s*)?([=#*-])\2+$")  # its frame, a time
 _FRAMED_SETTING = re.compile(r"(?<![\w-])(c|conc|concurrency|bs|batch[ _]?size)\s*[=:]?\s*(\d+)(?![\d.])", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
 # parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
@@ -948,6 +949,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         first = result.first + 1 if result.first in settings else result.first
         if first == result.last or (first < result.last and not any(seen.lines[first:result.last])):
             record.config = _row_name(lines[result.last], result.readings)
+        if record.config is None and (banner := _FRAMED_HEADING.fullmatch(clean(lines[result.first]).strip())):
+            record.config = _BANNER_NAME.sub("", banner[0]).strip() or None  # `=== VLLM c=1 rep=1 (19:53:04) ===`
         above = clean(lines[result.first - 1]).strip() if result.first else ""
         if record.config is None and above and not seen.lines[result.first - 1] and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):

@@ -1590,3 +1590,12 @@ def test_a_label_line_above_each_block_setting_a_whole_concurrency_is_its_load(h
     text = (heading.format(c=4) + "\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
             + heading.format(c=16) + "\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
     assert [r.concurrency for r in read_benchmark_output(text).records] == loads
+
+
+def test_a_framed_banner_names_the_run_below_it_without_its_frame_and_time() -> None:
+    # mudler/vllm.cpp docs/bench-evidence/qwen3-4b-ours-ab-20260720.log: an A/B of two kernel settings, each run
+    # under `=== OURS[prod fa2=0] c=1 rep=1 (20:21:35) ===`; the banner tells the runs apart
+    text = ("=== OURS[prod fa2=0] c=1 rep=1 (20:21:35) ===\n" + GREPPED.format(rps=0.06, out=8.29)
+            + "=== OURS[fa2dec fa2=1] c=1 rep=1 (20:25:51) ===\n" + GREPPED.format(rps=0.14, out=17.86))
+    records = read_benchmark_output(text).records
+    assert [derive_config_name(r) for r in records] == ["OURS[prod fa2=0] c=1 rep=1", "OURS[fa2dec fa2=1] c=1 rep=1"]
