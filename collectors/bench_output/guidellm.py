@@ -28,7 +28,7 @@ from sessiontui.project_memory.records import Record
 
 FORMATS = ("guidellm.console", "guidellm.json")
 MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|"
-                     r'|"output_tokens_per_second":\s*\{\s*"successful"|Performance Summary by Benchmark')
+                     r'|"output_tokens_per_second":\s*\{\s*"successful"|GuideLLM Benchmarks Report|Performance Summary by Benchmark')
 # the JSON report's metrics (`benchmarks[].metrics.<name>.successful.<stat>`) -> figure name (the mean)
 _JSON_RATES = {"requests_per_second": "request_throughput", "tokens_per_second": "total_tok_s",
                "request_concurrency": "mean_concurrency"}
@@ -293,6 +293,9 @@ def parse(text: str, problems: list[str]) -> list[Record]:
         return []
     if old := _stats_table_records(text) or _json_records(text) or _report_records(text):
         return old
+    if "GuideLLM Benchmarks Report" in text:  # 0.1's panel, cut before a summary row
+        problems.append(f"{FORMATS[0]}: report without a whole `{_SUMMARY_TITLE}` row (cut), not stored")
+        return []
     throughput: list[tuple[str, dict[tuple[str, ...], float]]] = []
     latency: list[tuple[str, dict[tuple[str, ...], float]]] = []
     for title, rows in _tables(text):

@@ -921,3 +921,11 @@ def test_guidellm_01_report_one_record_per_summary_row_with_its_stats_rows_perce
     assert (first.figures["request_throughput"], first.figures["e2e_ms_mean"]) == (0.10, 10320.0)
     assert (first.figures["ttft_ms_median"], first.figures["ttft_ms_p99"]) == (1589.4, 1596.4)  # the wrapped cell
     assert (second.value, second.figures["request_rate"], second.figures["itl_ms_p99"]) == (221.75, 0.85, 1613.9)
+
+
+def test_guidellm_01_report_cut_before_its_summary_is_refused_not_read_from_its_other_tables() -> None:
+    # the Tokens Data table's `constant@0.85 req/sec` name is no request rate measured; cut above the summary,
+    # the report (neuralmagic/guidellm core/report.py) holds no result
+    cut = "╭─ GuideLLM Benchmarks Report (report.json) ───╮\n" + GUIDELLM_01.split("│ │ Performance Summary")[0]
+    parsed = read_benchmark_output(cut)
+    assert parsed.records == [] and "Performance Summary by Benchmark" in parsed.problems[0]
