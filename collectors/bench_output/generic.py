@@ -950,7 +950,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         if first == result.last or (first < result.last and not any(seen.lines[first:result.last])):
             record.config = _row_name(lines[result.last], result.readings)
         if record.config is None and (banner := _FRAMED_HEADING.fullmatch(clean(lines[result.first]).strip())):
-            record.config = _BANNER_NAME.sub("", banner[0]).strip() or None  # `=== VLLM c=1 rep=1 (19:53:04) ===`
+            name = _BANNER_NAME.sub("", banner[0]).strip()  # `=== VLLM c=1 rep=1 (19:53:04) ===`
+            record.config = None if _SETTINGS_ALONE.fullmatch(name) else name  # not `=== c=4 ===`: settings alone
         above = clean(lines[result.first - 1]).strip() if result.first else ""
         if record.config is None and above and not seen.lines[result.first - 1] and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):
