@@ -241,6 +241,7 @@ _SETTINGS_ALONE = re.compile(r"[\[(]?\s*(?:(?:c|conc|concurrency|bs|batch[ _]?si
                              r"|round|tp|pp|dp|ep|isl|osl|input(?:_len)?|output(?:_len)?|seed)\s*=\s*\d+\s*[,;]?\s*)+"
                              r"[\])]?\s*:?", re.IGNORECASE)
 _BANNER_NAME = re.compile(r"^([=#*-])\1+\s*|\s*(?:\(\d{1,2}:\d\d(?::\d\d)?\)\s*)?([=#*-])\2+$")  # its frame, a time
+_RUN_WORDS = re.compile(r"^(?:[A-Za-z][A-Za-z_-]*\s+){1,3}(?=\S+\s*=)")
 _FRAMED_SETTING = re.compile(r"(?<![\w-])(c|conc|concurrency|bs|batch[ _]?size)\s*[=:]?\s*(\d+)(?![\d.])", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
 # parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
@@ -448,8 +449,9 @@ def is_run_heading(line: str) -> bool:
     """Whether a line heads the run below it: a banner framed by one rule character on both sides
     (`=== c=8 rep=1 ===`), or a line of that run's settings alone naming its load (`c=4:`, `[c=4 rep=1]`)."""
     line = clean(line).strip()
+    settings = _RUN_WORDS.sub("", line.lstrip("#*> ").rstrip("* "), count=1)  # `## c=4`, `VLLM c=4 rep=1`
     return bool(_FRAMED_HEADING.fullmatch(line)
-                or (_SETTINGS_ALONE.fullmatch(line) and _FRAMED_SETTING.search(line) and not _SETTING_LINE.fullmatch(line)))
+                or (_SETTINGS_ALONE.fullmatch(settings) and _FRAMED_SETTING.search(line) and not _SETTING_LINE.fullmatch(line)))
 
 
 def _framed_settings(heading: str) -> Iterator[tuple[str, str, str]]:

@@ -1566,7 +1566,8 @@ GREPPED = ("  Request throughput (req/s):              {rps}\n"
 
 @pytest.mark.parametrize("heading", ["=== VLLM c={c} rep=1 (19:53:04) ===", "=== OURS[prod fa2=0] c={c} rep=2 ===",
                                      "--- Qwen3-4B (concurrency {c}) ---", "### concurrency={c} ###",
-                                     "c={c}:", "[c={c} rep=1]", "(c={c}, isl=1024)", "--- concurrency={c} ---"])
+                                     "c={c}:", "[c={c} rep=1]", "(c={c}, isl=1024)", "--- concurrency={c} ---",
+                                     "VLLM c={c} rep=1", "Running c={c}", "## c={c}"])
 def test_a_banner_or_settings_line_naming_the_load_over_each_run_is_its_concurrency(heading: str) -> None:
     # a line of the run's settings alone (`c=1:`, `[c=1 rep=1]`) heads it as a framed banner does
     text = (heading.format(c=1) + "\n" + GREPPED.format(rps=0.17, out=22.13)
