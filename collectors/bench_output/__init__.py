@@ -358,16 +358,19 @@ def _prose_concurrency(line: str) -> int | None:
 
 
 def _load_of(line: str) -> dict[str, float] | None:
-    """The concurrency or request rate a heading (not a `Concurrency: 1.00` figure) or a printed
-    command's flags set, or None for any other line."""
-    if "--" in line:
+    """The concurrency or request rate a heading (not a `Concurrency: 1.00` figure; a script's
+    `=== VLLM c=1 rep=1 ===` banner or a `[c=1 rep=1]` settings line too) or a printed command's flags
+    set, or None for any other line."""
+    run_heading = generic.is_run_heading(line)
+    if "--" in line and not run_heading:
         return generic.command_load(line)
     heading = _SETTING_HEADING.fullmatch(line)
-    if heading is None and line.lstrip().startswith(("#", "**")) and (named := _LOAD_NAMED.search(line)):
+    if heading is None and (run_heading or line.lstrip().startswith(("#", "**"))) and (named := _LOAD_NAMED.search(line)):
         return {"concurrency": float(named[1])}
     if heading is None and (listed := _LISTED_LOAD.search(line)):
         return {"concurrency": float(listed[1])}
-    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":")):
+    whole_load = heading is not None and "." not in heading["value"] and ":" in line  # `concurrency: 4`, not `: 3.98`
+    if heading is None or not (line.strip()[0] in "#=*-" or line.rstrip().endswith(":") or whole_load):
         return None
     name = heading["name"].lower()
     return {"request_rate" if "rate" in name or name == "qps" else "concurrency": float(heading["value"])}

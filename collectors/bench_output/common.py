@@ -9,6 +9,7 @@ import math
 import re
 import statistics
 import textwrap
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -76,12 +77,30 @@ def to_text(data: str | bytes) -> str:
         text = mark.sub("", text)
     if _carried_by_most(_LAUNCHER_MARK.match, text):
         text = _LAUNCHER_MARK.sub("", text)
+    elif compose := _compose_mark(text):
+        text = compose.sub("", text)
     text = strip_ranks(text) if "]:" in text else text  # then a quote mark the rank label hid
     text = _GLUED_BAR.sub("\\1\n", unquoted(text))
     if "  " in text:  # a label copied from a rendered page with its words two spaces apart
         text = _SPREAD_LABEL.sub(_closed_up, text)
     text = joined_rows(text)
     return textwrap.dedent(text) if text.lstrip("\n")[:1] in (" ", "\t") else text  # an indented paste
+
+
+# docker compose's prefix for a service given a `container_name` (`vllm_server  | `), its names padded to one width
+_COMPOSE_NAME = re.compile(r"([A-Za-z][\w.-]*) +\| ")
+
+
+def _compose_mark(text: str) -> re.Pattern[str] | None:
+    """The prefix docker compose puts on nearly every line of one or two containers named freely
+    (`vllm_server  | `, `bench  | `), each name on several lines and each bar in the same column, as a
+    pattern; None for any other text (a table's `name | value` rows name each thing once)."""
+    marks = [found for line in opening_lines(text) if (found := _COMPOSE_NAME.match(line))]
+    names = Counter(found[1] for found in marks)
+    if not (1 <= len(names) <= 2 and min(names.values()) >= 2 and len({found.end() for found in marks}) == 1
+            and _carried_by_most(_COMPOSE_NAME.match, text)):
+        return None
+    return re.compile(rf"(?m)^(?:{'|'.join(map(re.escape, names))}) +\|(?: |$)")
 
 
 def _spaces(tab: re.Match[str]) -> str:

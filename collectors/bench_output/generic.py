@@ -51,6 +51,7 @@ from sessiontui.collectors.bench_output.tables import (
     KEY_COLUMNS,
     SPACED,
     TABLE_RULE,
+    cell_value,
     is_distribution_header,
     is_header,
     joined_header,
@@ -78,6 +79,7 @@ _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<
 _NOTED_FLAGS = re.compile(r"(?<=\S)\s+(?:@\s*)?--[a-z].*$", re.IGNORECASE)
 _LABELLED_START = re.compile(r"[-*>\s]*[A-Za-z][\w ()/.-]*:\s*[-+]?\.?\d")  # `Throughput: 3.28`, not a command
 _JSON_PAIR = re.compile(r'^\s*"([^"]+)"\s*:\s*(\{|\[|"[^"]*"|[-+\d.eE]+),?\s*$')
+_JSON_LIST = re.compile(r'^\s*"[^"]+"\s*:\s*\[[-+\d.eE,\s]*\],?\s*$')
 _JSON_BRACES = frozenset({"{", "}", "[", "]"})
 _TRAINING = re.compile(r"\bloss\b|\bepoch\b|\blr\b|learning[ _]rate|\bgrad", re.IGNORECASE)
 _COMMAND_CONCURRENCY = re.compile(
@@ -232,6 +234,16 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
 # a line that only sets the load or the parallelism (`tp = 4`, `## batch_size=8`, `concurrency=16:`)
 _SETTING_LINE = re.compile(r"[#*=\s-]*(?:tp|tp[ _]size|bs|batch[ _]?size|(?:max[ _-]?)?concurrency"
                            r"|request[ _-]?rate|qps)\s*=\s*\d+(?:\.\d+)?\s*[:*#=-]*", re.IGNORECASE)
+# a script's banner over the run below it (`=== VLLM c=1 rep=1 (19:53:04) ===`, `--- Qwen (concurrency 8)
+# ---`): a heading framed by one rule character on both sides, its numbers that run's settings or names
+_FRAMED_HEADING = re.compile(r"([=#*-])\1{2,}\s.*\s\1{3,}")
+# a line of a run's settings alone, over the run measured with them (`c=4:`, `[c=4 rep=1]`, `(bs=8, tp=2)`)
+_SETTINGS_ALONE = re.compile(r"[\[(]?\s*(?:(?:c|conc|concurrency|bs|batch[ _]?size|reps?|repeat|run|trial|iter(?:ation)?"
+                             r"|round|tp|pp|dp|ep|isl|osl|input(?:_len)?|output(?:_len)?|seed)\s*=\s*\d+\s*[,;]?\s*)+"
+                             r"[\])]?\s*:?", re.IGNORECASE)
+_BANNER_NAME = re.compile(r"^([=#*-])\1+\s*|\s*(?:\(\d{1,2}:\d\d(?::\d\d)?\)\s*)?([=#*-])\2+$")  # its frame, a time
+_RUN_WORDS = re.compile(r"^(?:[A-Za-z][A-Za-z_-]*\s+){1,3}(?=\S+\s*=)")
+_FRAMED_SETTING = re.compile(r"(?<![\w-])(c|conc|concurrency|bs|batch[ _]?size)\s*[=:]?\s*(\d+)(?![\d.])", re.IGNORECASE)
 # A user's note inside a paste, after a value (`1272.11   # eagle3, k=4`, `<- was 1100`) or in
 # parentheses comparing with another run (`(was 1100)`, `(before: 1100.50, +15.6%)`), and a tool's
 # note of what its time includes (ExLlamaV2's `25.00 tokens/second (includes prompt eval.)` is
@@ -266,12 +278,17 @@ _RATE_AT_POSITION = re.compile(r"accept(?:ance|ed)?[ _]rate\s+(?:at|for|of)\s+(?
 _INLINE_POSITIONS = "acceptance rate by position"
 
 
+_PERCENTAGE = re.compile(r"\d{1,2}(?:\.\d+)?")  # a percentile's key (`"99"`, `"99.9"`)
+_AVERAGE_KEY = re.compile(r"(?:avg|mean)_(\w+)", re.IGNORECASE)
+
+
 class _JsonPath:
     """The keys enclosing each line of (possibly cut) JSON, and the `unit` their object gives."""
 
     def __init__(self) -> None:
         self.keys: list[str] = []
         self.units: list[str] = []
+        self.measured = ""  # the quantity the last `avg_<quantity>` key names (vLLM latency JSON's `avg_latency`)
 
     def read(self, line: str) -> Iterator[tuple[str, str, str]]:
         """(label, number, unit) of a `"key": number` line; opening and closing braces tracked."""
@@ -283,9 +300,14 @@ class _JsonPath:
             self.units.append(words if RATE_UNIT.fullmatch(words) else "")
         elif pair and pair[1] == "unit" and self.units:
             self.units[-1] = pair[2].strip('"')
+        elif pair and VALUE.fullmatch(pair[2]) and self.keys[-1:] == ["percentiles"] and _PERCENTAGE.fullmatch(pair[1]):
+            # vllm/benchmarks/latency.py's `"percentiles": {"10": ..., "99": ...}` beside `avg_latency` (seconds)
+            yield f"p{pair[1]} {self.measured}".strip(), pair[2], "s" if self.measured == "latency" else ""
         elif pair and VALUE.fullmatch(pair[2]):
             parent = self.keys[-1] if self.keys and pair[1].lower() in STAT_KEYS else ""
             unit = self.units[-1] if self.units else ""
+            if (averaged := _AVERAGE_KEY.fullmatch(pair[1])) and not self.measured:
+                self.measured = averaged[1].lower()
             yield f"{parent} {pair[1]}".strip().replace("_", " "), pair[2], unit
         elif line.startswith(("}", "]")) and self.keys:
             self.keys.pop()
@@ -399,11 +421,16 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
+        if _JSON_LIST.match(line):
+            continue  # `"latencies": [1.2, 1.25, ...]`: every run's sample, no figure
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
             yield from _line_readings(list(json.read(line)), line, index, behind_prefix, server)
             continue
         line = _NOTED_FLAGS.sub("", line) if " --" in line and _LABELLED_START.match(line) else line
         if not any(c.isdigit() for c in line) or _TRAINING.search(line) or _SKIPPED.search(line):
+            continue
+        if is_run_heading(line):
+            yield from _line_readings(list(_framed_settings(line)), line, index, behind_prefix, server)
             continue
         if header is not None:
             # a row of a table closed by bars that lacks its closing one was cut inside it
@@ -426,6 +453,22 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         elif found:
             section = ""
         yield from _line_readings(found, line, index, behind_prefix, server)
+
+
+def is_run_heading(line: str) -> bool:
+    """Whether a line heads the run below it: a banner framed by one rule character on both sides
+    (`=== c=8 rep=1 ===`), or a line of that run's settings alone naming its load (`c=4:`, `[c=4 rep=1]`)."""
+    line = clean(line).strip()
+    settings = _RUN_WORDS.sub("", line.lstrip("#*> ").rstrip("* "), count=1)  # `## c=4`, `VLLM c=4 rep=1`
+    return bool(_FRAMED_HEADING.fullmatch(line)
+                or (_SETTINGS_ALONE.fullmatch(settings) and _FRAMED_SETTING.search(line) and not _SETTING_LINE.fullmatch(line)))
+
+
+def _framed_settings(heading: str) -> Iterator[tuple[str, str, str]]:
+    """The concurrency and batch size a framed heading names (`c=1`, `concurrency 8`, `bs=4`); its
+    other numbers (`rep=1`, `fa2=0`, a time) name the run, and are no figures."""
+    for key, raw in _FRAMED_SETTING.findall(heading):
+        yield _SETTING_FIELDS[key.lower().replace(" ", "")], raw, ""
 
 
 def _named_statistics(line: str) -> str:
@@ -742,7 +785,8 @@ def _is_average(lines: list[str], first: int) -> bool:
 def _derived(readings: dict[str, float]) -> dict[str, float]:
     """Figures a result implies: vLLM V0's acceptance length from its emitted and draft counts,
     which tokens an unqualified token rate counts, by the arithmetic of the printed totals, and
-    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1)."""
+    the acceptance rate a speculative table's bare `rate` column is (a percentage above 1), and
+    a bare `Acceptance` column's fraction (0 to 1) is."""
     emitted = readings.get("number_of_emitted_tokens")
     drafts = readings.get("number_of_draft_tokens")
     k = readings.get("number_of_speculative_tokens")
@@ -755,6 +799,8 @@ def _derived(readings: dict[str, float]) -> dict[str, float]:
     bare = readings.get("rate")  # a bare `rate` beside an accept length: the acceptance rate
     if bare and "accept_length" in readings and "acceptance_rate" not in readings:
         readings["acceptance_rate"] = readings.pop("rate") / (100 if bare > 1 else 1)
+    if 0 < readings.get("acceptance", 2.0) <= 1 and "acceptance_rate" not in readings:
+        readings["acceptance_rate"] = readings.pop("acceptance")  # a bare `Acceptance` fraction
     return readings
 
 
@@ -893,7 +939,8 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
     logged = plain != text
     text = prepared(plain)
     lines = text.splitlines()
-    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip()))
+    settings = frozenset(i for i, line in enumerate(lines) if _SETTING_LINE.fullmatch(clean(line).strip())
+                         or (is_run_heading(line) and _FRAMED_SETTING.search(line)))
     rows = frozenset(i for i, line in enumerate(lines) if line.lstrip().startswith(BAR_CHARS))
     headed = frozenset(i for i, line in enumerate(lines)
                        if _VALUE_HEADING.match(line) or _RUN_HEADING.match(line) or _TOOL_HEADING.fullmatch(line))
@@ -914,6 +961,9 @@ def parse(text: str, problems: list[str], prompt_only: bool = False) -> list[Rec
         first = result.first + 1 if result.first in settings else result.first
         if first == result.last or (first < result.last and not any(seen.lines[first:result.last])):
             record.config = _row_name(lines[result.last], result.readings)
+        if record.config is None and (banner := _FRAMED_HEADING.fullmatch(clean(lines[result.first]).strip())):
+            name = _BANNER_NAME.sub("", banner[0]).strip()  # `=== VLLM c=1 rep=1 (19:53:04) ===`
+            record.config = None if _SETTINGS_ALONE.fullmatch(name) else name  # not `=== c=4 ===`: settings alone
         above = clean(lines[result.first - 1]).strip() if result.first else ""
         if record.config is None and above and not seen.lines[result.first - 1] and _NAME_HEADING.fullmatch(
                 above) and not _NOT_A_NAME.search(above):
@@ -1012,5 +1062,5 @@ def _row_name(line: str, readings: dict[str, float]) -> str | None:
             or name_of(first, "")[0] in readings
             or _NOT_A_NAME.search(first)):
         return None
-    more = itertools.takewhile(lambda cell: cell and not VALUE.fullmatch(cell), cells[1:-1])
+    more = itertools.takewhile(lambda cell: cell and not cell_value(cell), cells[1:-1])
     return " ".join([first, *more])  # `| Llama 3 8B | Q4_0 | 1,234.5 |`: the text cells before values

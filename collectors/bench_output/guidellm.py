@@ -13,6 +13,8 @@ stats table has no outer bars: a section row whose names each end in as many bar
 span (the last one short by one, its closing bar dropped: `Request Stats ||`, `TPOT (ms) ||`), a
 statistic row (`Per Second | Concurrency | mean | ...`), then one row per benchmark, its cells
 padded only to the widest header, so a wider figure is glued to its bar (`15.40| 15.40 |`).
+0.1 (src/guidellm/core/report.py) nests rich tables in panels; its `Performance Summary by Benchmark`
+table gives one row per benchmark, each cell with its unit.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from sessiontui.project_memory.records import Record
 
 FORMATS = ("guidellm.console", "guidellm.json")
 MARKERS = re.compile(r"Server Throughput Statistics|Benchmarks? Stats:\s*\n=+\s*\nMetadata\s*\|"
-                     r'|"output_tokens_per_second":\s*\{\s*"successful"')
+                     r'|"output_tokens_per_second":\s*\{\s*"successful"|GuideLLM Benchmarks Report|Performance Summary by Benchmark')
 # the JSON report's metrics (`benchmarks[].metrics.<name>.successful.<stat>`) -> figure name (the mean)
 _JSON_RATES = {"requests_per_second": "request_throughput", "tokens_per_second": "total_tok_s",
                "request_concurrency": "mean_concurrency"}
@@ -169,6 +171,66 @@ def _stats_table_records(text: str) -> list[Record]:
     return records
 
 
+# guidellm 0.1 (neuralmagic/guidellm src/guidellm/core/report.py): a `GuideLLM Benchmarks Report` panel holding a
+# `Benchmark Report N` panel per run, each with rich tables; the summary table's columns, in the order printed
+_SUMMARY_TITLE = "Performance Summary by Benchmark"
+_STATS_TITLE_01 = "Performance Stats by Benchmark"
+_SUMMARY_COLUMNS = ("request_throughput", "e2e_ms_mean", "ttft_ms_mean", "itl_ms_mean", "output_tok_s")
+# its stats table: Request Latency (sec), Time to First Token (ms), Inter Token Latency (ms), each a list of the
+# 1, 5, 10, 50, 90, 95, 99th percentiles (of which the ones the store keeps)
+_PERCENTILES_01 = {3: "median", 4: "p90", 5: "p95", 6: "p99"}
+_RATE_ID = re.compile(r"\w+@(\d+(?:\.\d+)?) req/sec$")  # `constant@0.85 req/sec`: the rate asked for
+
+
+def _rich_rows(lines: list[str], title: str) -> Iterator[list[str]]:
+    """The data rows of each rich table titled `title` inside nested panels (`│ │ ┏━━┳━━┓ │ │`), a row
+    wrapped onto continuation rows (its first cell blank) joined into one; a copy that lost the
+    panels' right padding is read the same, the table's columns counted on its top border."""
+    for index, line in enumerate(lines):
+        if line.strip(" │").strip() != title:
+            continue
+        top = next((row for row in lines[index + 1:index + 3] if "┏" in row), "")
+        depth, width = top[:top.find("┏")].count("│"), top.count("┳") + 1
+        rows: list[list[str]] = []
+        for row in lines[lines.index(top, index) + 1:] if top else []:
+            if "└" in row or "╰" in row:
+                break
+            cells = [cell.strip() for cell in re.split("[│┃]", row)[depth + 1:depth + 1 + width]]
+            if "━" in row or "┃" in row or len(cells) < width:
+                continue  # the header and its rule
+            if cells[0] or not rows:
+                rows.append(cells)
+            else:
+                rows[-1] = [f"{a} {b}".strip() for a, b in zip(rows[-1], cells, strict=True)]
+        yield from rows
+
+
+def _report_records(text: str) -> list[Record]:
+    """One record per benchmark of guidellm 0.1's report: its summary row (rates and mean latencies,
+    the request latency printed in seconds), the percentiles of its stats row, and its load."""
+    lines = text.splitlines()
+    stats = {row[0]: row[1:] for row in _rich_rows(lines, _STATS_TITLE_01)}
+    records = []
+    for name, *cells in _rich_rows(lines, _SUMMARY_TITLE):
+        figures = {figure: value for figure, cell in zip(_SUMMARY_COLUMNS, cells, strict=False)
+                   if (value := number(cell)) is not None}
+        output = figures.pop("output_tok_s", None)
+        if output is None:
+            continue
+        if "e2e_ms_mean" in figures:
+            figures["e2e_ms_mean"] = round(figures["e2e_ms_mean"] * 1000.0, 6)
+        for short, scale, cell in zip(("e2e", "ttft", "itl"), (1000.0, 1.0, 1.0), stats.get(name, []), strict=False):
+            values = [number(value) for value in cell.split(",")]
+            for position, stat in _PERCENTILES_01.items() if len(values) == 7 else ():
+                if (value := values[position]) is not None:
+                    figures[f"{short}_ms_{stat}"] = round(value * scale, 6)
+        if rate := _RATE_ID.search(name):
+            figures["request_rate"] = float(rate[1])
+        records.append(benchmark(output, FORMATS[0], config=name, figures=figures,
+                                 concurrency=1 if name == "synchronous" else None))
+    return records
+
+
 def _strategy(value: object) -> dict[str, Any]:
     """The first `strategy` object a benchmark's JSON holds (`{"type_": "concurrent", "streams": 4}`), or {}."""
     if isinstance(value, dict):
@@ -229,8 +291,11 @@ def parse(text: str, problems: list[str]) -> list[Record]:
     the 0.2/0.3 stats table)."""
     if not MARKERS.search(text):
         return []
-    if old := _stats_table_records(text) or _json_records(text):
+    if old := _stats_table_records(text) or _json_records(text) or _report_records(text):
         return old
+    if "GuideLLM Benchmarks Report" in text:  # 0.1's panel, cut before a summary row
+        problems.append(f"{FORMATS[0]}: report without a whole `{_SUMMARY_TITLE}` row (cut), not stored")
+        return []
     throughput: list[tuple[str, dict[tuple[str, ...], float]]] = []
     latency: list[tuple[str, dict[tuple[str, ...], float]]] = []
     for title, rows in _tables(text):

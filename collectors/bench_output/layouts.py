@@ -5,12 +5,26 @@ tables of runs in columns become the labelled lines and rows the generic reader 
 from __future__ import annotations
 
 import csv
+import itertools
 import json as json_module
 import re
 
 from sessiontui.collectors.bench_output.common import json_objects, slug
-from sessiontui.collectors.bench_output.labels import VALUE, VALUE_FIRST, is_stat, name_of
-from sessiontui.collectors.bench_output.tables import BARS, KEY_COLUMNS, TABLE_RULE, row_cells
+from sessiontui.collectors.bench_output.labels import (
+    RATE_UNIT,
+    VALUE,
+    VALUE_FIRST,
+    is_stat,
+    name_of,
+)
+from sessiontui.collectors.bench_output.tables import (
+    BARS,
+    CHANGE,
+    KEY_COLUMNS,
+    TABLE_RULE,
+    cell_value,
+    row_cells,
+)
 from sessiontui.collectors.logtext import clean
 
 _HTML_TAG = re.compile(r"<[^>]+>")
@@ -299,6 +313,34 @@ def _csv_as_rows(text: str) -> str:
 _GUIDELLM_LATENCY = re.compile(r"(?<=Out Tok/sec\|)(.*?\bReq Latency \()ms(?=\))")
 
 
+_ACCEPTANCE_COLUMN = re.compile(r"\baccept|^AL\b", re.IGNORECASE)
+_BASELINE_COLUMN = re.compile(r"base(?:line)?(?:\s*\([^()]*\))?", re.IGNORECASE)  # `Baseline (off)`
+
+
+def _rates_beside_acceptance(text: str) -> str:
+    """A speculative-decoding table (an acceptance column) whose `Baseline` column, and each
+    column printing its change over it (`96.1 (+52%)`), give no unit (`| | Baseline | With flag
+    | n-max | Acceptance |`): their numbers are the decode rates such tables compare, tok/s."""
+    if "|" not in text or "ccept" not in text:
+        return text
+    lines = text.splitlines()
+    for index, line in enumerate(lines[:-2]):
+        header = row_cells(line) if BARS.search(line) else []
+        if not (any(_ACCEPTANCE_COLUMN.search(cell) for cell in header) and TABLE_RULE.match(lines[index + 1].strip())):
+            continue
+        rows = [row_cells(row) for row in itertools.takewhile(BARS.search, lines[index + 2:])]
+        columns = [[row[i] for row in rows if len(row) == len(header)] for i in range(len(header))]
+        bare = [bool(cells) and not RATE_UNIT.search(name) and all(
+            (value := cell_value(cell)) and not value[3] for cell in cells) for name, cells in zip(header, columns, strict=True)]
+        if not any(ok and _BASELINE_COLUMN.fullmatch(name) for ok, name in zip(bare, header, strict=True)):
+            continue
+        rated = [ok and (_BASELINE_COLUMN.fullmatch(name) or all(CHANGE.search(cell) for cell in cells))
+                 for ok, name, cells in zip(bare, header, columns, strict=True)]
+        lines[index] = "| " + " | ".join(f"{name} tok/s" if rate else name
+                                         for name, rate in zip(header, rated, strict=True)) + " |"
+    return "\n".join(lines)
+
+
 def prepared(text: str) -> str:
     """The text laid out as the readings expect it: every layout above undone, in turn."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
@@ -306,6 +348,7 @@ def prepared(text: str) -> str:
     text = EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
         _titled_units(_unwrapped_log_lines(text)))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
+    text = _rates_beside_acceptance(text)
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

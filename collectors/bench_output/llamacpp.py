@@ -61,7 +61,7 @@ _EVAL = re.compile(
 )
 _DRAFT = re.compile(
     r"draft acceptance(?: rate)? =\s*([\d.]+) \(\s*(\d+) accepted /\s*(\d+) generated\)"
-    r"(?:, mean acceptance length =\s*([\d.]+))?"
+    r"(?:, mean (?:acceptance length|len) =\s*([\d.]+))?"  # `mean len` since 2026: the accept length
     r"(?:, acceptance rate per position = \(([\d., ]+)\))?"
 )
 # Newer llama-server's running rate every few seconds while a task decodes: `tg` is cumulative
@@ -284,32 +284,28 @@ def _server_record(server: str) -> Record | None:
     value = median(v for v in generation if v)
     if value is None:
         return None
+    figures = figures_of((("requests", len(generation)),
+                          ("prompt_tok_s", median(v for m in timings if m[0] == "prompt eval" and (v := number(m[3]))))))
+    return _with_drafts(benchmark(value, "llama.cpp.server_log", engine=ENGINE, figures=figures), server)
+
+
+def _with_drafts(record: Record, server: str) -> Record:
+    """A server record given its tasks' draft statistics (`draft acceptance = 0.44444 (228 accepted /
+    513 generated), mean len = 2.33`): the acceptance over all drafted tokens, the median accept
+    length, the last per-position rates."""
     drafts = _DRAFT.findall(server)
     accepted = sum(int(d[1]) for d in drafts)
     drafted = sum(int(d[2]) for d in drafts)
-    lengths = [v for d in drafts if (v := number(d[3])) is not None]
     positions = [d[4] for d in drafts if d[4]]
-    figures = figures_of(
-        (
-            ("requests", len(generation)),
-            ("prompt_tok_s", median(v for m in timings if m[0] == "prompt eval"
-                                    and (v := number(m[3])))),
-            ("acceptance_rate", accepted / drafted if drafted else None),
-            ("draft_tokens", drafted or None),
-            ("accepted_tokens", accepted if drafted else None),
-        )
-    )
+    record.figures.update(figures_of((("acceptance_rate", accepted / drafted if drafted else None),
+                                      ("draft_tokens", drafted or None),
+                                      ("accepted_tokens", accepted if drafted else None))))
     if positions:
         rates = [number(rate) for rate in positions[-1].split(",")]
-        figures.update(figures_of((f"accept_pos_{i}", r) for i, r in enumerate(rates, start=1)))
-    return benchmark(
-        value,
-        "llama.cpp.server_log",
-        engine=ENGINE,
-        accept_length=median(lengths),
-        num_steps=len(positions[-1].split(",")) if positions else None,
-        figures=figures,
-    )
+        record.figures.update(figures_of((f"accept_pos_{i}", r) for i, r in enumerate(rates, start=1)))
+        record.num_steps = len(rates)
+    record.accept_length = median(v for d in drafts if (v := number(d[3])) is not None)
+    return record
 
 
 def _running_records(text: str) -> list[Record]:
@@ -320,7 +316,7 @@ def _running_records(text: str) -> list[Record]:
     if value is None:
         return []
     figures = figures_of((("requests", len(latest)),))
-    return [benchmark(value, "llama.cpp.server_log", engine=ENGINE, figures=figures)]
+    return [_with_drafts(benchmark(value, "llama.cpp.server_log", engine=ENGINE, figures=figures), text)]
 
 
 def _speculative_records(text: str) -> list[Record]:

@@ -121,7 +121,8 @@ def _after_a_closing_rule(title: str) -> bool:
 
 
 _OUTPUT_RATE_LINE = re.compile(r"(?im)^[ \t]*Output token throughput \(tok/s\):")
-_SECTION_LINE = re.compile(r"(?m)^[ \t]*-{3,}[^-\n]+-{3,}[ \t]*$")
+# a block's `----Time to First Token----` heading, not a script's `--- concurrency=4 ---` banner over a run
+_SECTION_LINE = re.compile(r"(?m)^[ \t]*-{3,}[^-\n=]+-{3,}[ \t]*$")
 
 
 def _start_inside_a_block(text: str) -> int | None:

@@ -37,8 +37,9 @@ def labelled_cells(line: str) -> Iterator[tuple[str, str, str]]:
         return
     if len(cells) < 2 or VALUE.fullmatch(cells[0]):
         return
-    number = VALUE.match(cells[1])
-    if number and number.end() == len(cells[1]):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
+    value = CHANGE.sub("", cells[1])  # `| mtp | 48.1 tok/s (+24%) |`: the gain is no part of the value
+    number = VALUE.match(value)
+    if number and number.end() == len(value):  # a unit of its own cell follows (`| 24.98 | tokens/s |`)
         unit = number[3] or (cells[2] if len(cells) == 3 and not VALUE.search(cells[2]) else "")
         yield cells[0], number[1], unit
 
@@ -60,9 +61,15 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
             yield from ((f"accept_pos_{i}", rate, "%") for i, rate in enumerate(positions, start=1))
             continue
-        number = VALUE.fullmatch(_TIMES.sub("", cell))
+        number = cell_value(cell)
         if number:
             yield column, number[1], number[3] or ""
+
+
+def cell_value(cell: str) -> re.Match[str] | None:
+    """The value a table cell prints (VALUE's match), without the change over another column
+    printed after it (`96.1 (+52%)`) or the `×` before a count; None when it prints none."""
+    return VALUE.fullmatch(_TIMES.sub("", CHANGE.sub("", cell)))
 
 
 _POSITION_COLUMN = re.compile(r"pos(?:ition)?[ _-]?(\d{1,2})", re.IGNORECASE)
@@ -82,6 +89,8 @@ def _position_columns(header: list[str]) -> list[str]:
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
 _PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
+# a value's change over another column's, after it in parentheses (`96.1 (+52%)`, `116.3 (1.84x)`): no value of its own
+CHANGE = re.compile(r"(?<=[\d%A-Za-z/])\s*[(（]\s*[-+±~↑↓]?\s*\d+(?:\.\d+)?\s*(?:%|[x×])\s*[)）]$")  # `（+24%）` too
 SPACED = re.compile(r"\s{2,}")
 # tabulate's `simple` and `rst` rules, and a single rule under a whole header
 DASH_RULE = re.compile(r"-{2,}(?:\s+-{2,})+|={2,}(?:\s+={2,})+|-{8,}")

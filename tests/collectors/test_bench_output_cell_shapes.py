@@ -132,3 +132,31 @@ def test_a_process_tag_before_every_logger_prefix_is_no_part_of_the_output() -> 
                      for i, line in enumerate(_OPTIMUM_REPORT.splitlines()))
     [record] = read_benchmark_output(logged).records
     assert (record.value, record.figures["decode_mean"]) == (13.61, 4.630073)
+
+
+def test_a_cell_printing_its_change_over_another_column_after_its_value_reads_as_that_value() -> None:
+    # sudoingX/qwen38-mtp#11 (a vLLM MTP PR's table): `96.1 (+52%)` is the rate with its gain over the
+    # baseline column in parentheses; `(1.84x)` the same as a ratio; neither is a value, nor the row's name
+    text = ("| config | tok/s | speedup |\n|---|---|---|\n| base | 63.3 | 1.00x |\n"
+            "| mtp n=2 | 96.1 (+52%) | 1.52x |\n| mtp n=4 | 116.3 (1.84x) | 1.84x |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.config, r.value) for r in records] == [("base", 63.3), ("mtp n=2", 96.1), ("mtp n=4", 116.3)]
+
+
+def test_a_speculative_tables_unitless_baseline_and_gain_columns_are_decode_rates() -> None:
+    # sudoingX/qwen38-mtp#11: a vLLM MTP table with an Acceptance column, its Baseline column and the column
+    # printing its gain over it (`96.1 (+52%)`) without a unit: the decode rates such a table compares; the bare
+    # Acceptance fraction is the acceptance rate; `n-max` (integers, no gain) stays a setting's figure
+    text = ("| | Baseline | With flag | n-max | Acceptance |\n|---|---|---|---|---|\n"
+            "| this row | 63.3 | 96.1 (+52%) | 2 | 0.59 |\n| same box | 63.3 | 116.3 (+84%) | 4 | 0.42 |\n")
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["baseline_throughput_tok_s"], r.figures["acceptance_rate"])
+            for r in records] == [("output_tok_s", 96.1, 63.3, 0.59), ("output_tok_s", 116.3, 63.3, 0.42)]
+    assert read_benchmark_output(text.replace("Acceptance", "Notes")).records == []  # no speculative table
+
+
+def test_a_gain_in_full_width_parentheses_after_a_rate_with_its_unit_is_no_part_of_it() -> None:
+    # the same gain cell typed in a CJK write-up (`48.1 tok/s（+24%）`), in a two-column table whose rows are
+    # read as labelled cells (sudoingX/qwen38-mtp#11 for the `(+52%)` shape)
+    text = "| config | decode |\n|---|---|\n| eagle | 38.8 tok/s |\n| dflash n=3 | 48.1 tok/s（+24%） |\n"
+    assert [(r.config, r.value) for r in read_benchmark_output(text).records] == [("eagle", 38.8), ("dflash n=3", 48.1)]

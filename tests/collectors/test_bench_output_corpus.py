@@ -74,14 +74,6 @@ KNOWN_MISSES: dict[str, str] = {
         " reads all 3, mainline pp512 first (43.27) as expected",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
-    "bench/b40/guidellm_01_doc_nested_rich_report_boxes_requests_tokens_performance_stats_summary_three_benchmarks_inf2.md":
-        "guidellm 0.1's nested rich report: 4 records, want 3",
-    "bench/b41/vllm_bench_serve_committed_grep_filtered_lines_nine_runs_c1_c8_c16_reps_headed_no_block_rules.log":
-        "concurrency in a script heading (`=== VLLM c=1 rep=1 ===`) not read",
-    "bench/b41/markdown_table_vllm_mtp_pr_rtx_pro_6000_baseline_with_flag_percent_in_cell_acceptance_two_rows.md":
-        "a Markdown table with `96.1 (+52%)` cells: refused (no result found)",
-    "bench/b41/vllm_cpp_bench_port_ab_log_eight_runs_wider_label_column_time_v_rss_lines_interleaved.log":
-        "concurrency in a script heading not read",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

@@ -1553,3 +1553,50 @@ def test_ollama_api_answer_rates_are_its_counts_over_nanosecond_durations() -> N
 def test_a_label_with_words_two_spaces_apart_is_the_same_label(text: str, metric: str, value: float) -> None:
     (record,) = read_benchmark_output(text).records
     assert (record.metric, record.value) == (metric, value)
+
+
+# mudler/vllm.cpp docs/bench-evidence/qwen3-4b-vllm-series-20260720.log: a script's `=== VLLM c=1 rep=1 (19:53:04) ===`
+# banner over the lines it grepped from each `vllm bench serve` block (vllm-project/vllm vllm/benchmarks/serve.py's
+# `{:<40} {:<10.2f}` labels, indented two spaces); the banner's c=N is that run's concurrency, its other numbers
+# (the repetition, a kernel flag, the time) name the run and are no figures.
+GREPPED = ("  Request throughput (req/s):              {rps}\n"
+           "  Output token throughput (tok/s):         {out}\n"
+           "  Median TTFT (ms):                        159.38\n")
+
+
+@pytest.mark.parametrize("heading", ["=== VLLM c={c} rep=1 (19:53:04) ===", "=== OURS[prod fa2=0] c={c} rep=2 ===",
+                                     "--- Qwen3-4B (concurrency {c}) ---", "### concurrency={c} ###",
+                                     "c={c}:", "[c={c} rep=1]", "(c={c}, isl=1024)", "--- concurrency={c} ---",
+                                     "VLLM c={c} rep=1", "Running c={c}", "## c={c}"])
+def test_a_banner_or_settings_line_naming_the_load_over_each_run_is_its_concurrency(heading: str) -> None:
+    # a line of the run's settings alone (`c=1:`, `[c=1 rep=1]`) heads it as a framed banner does
+    text = (heading.format(c=1) + "\n" + GREPPED.format(rps=0.17, out=22.13)
+            + heading.format(c=8) + "\n" + GREPPED.format(rps=1.3, out=166.93) + "=== ALL VLLM DONE ===\n")
+    records = read_benchmark_output(text).records
+    assert [(r.value, r.concurrency) for r in records] == [(22.13, 1), (166.93, 8)]
+    assert all(set(r.figures) == {"request_throughput", "ttft_ms_median"} for r in records)
+
+
+def test_a_framed_banner_names_the_load_of_the_whole_vllm_block_under_it() -> None:
+    text = ("=== c=4 rep=1 ===\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + "=== c=16 rep=1 ===\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    records = read_benchmark_output(text).records
+    assert [(r.source_format, r.concurrency) for r in records] == [("vllm.bench_serve", 4), ("vllm.bench_serve", 16)]
+
+
+@pytest.mark.parametrize(("heading", "loads"), [("concurrency: {c}", [4, 16]), ("Concurrency: {c}.00", [None, None])])
+def test_a_label_line_above_each_block_setting_a_whole_concurrency_is_its_load(heading: str, loads: list) -> None:
+    # a user's `concurrency: 4` over each `vllm bench serve` block (vllm-project/vllm vllm/benchmarks/serve.py);
+    # SGLang's measured `Concurrency: 3.98` (bench_serving.py `{:<40} {:<10.2f}`) is a figure, never a setting
+    text = (heading.format(c=4) + "\n" + SERVE_BLOCK.format(rps=4.97, out=1272.11)
+            + heading.format(c=16) + "\n" + SERVE_BLOCK.format(rps=9.12, out=2301.5))
+    assert [r.concurrency for r in read_benchmark_output(text).records] == loads
+
+
+def test_a_framed_banner_names_the_run_below_it_without_its_frame_and_time() -> None:
+    # mudler/vllm.cpp docs/bench-evidence/qwen3-4b-ours-ab-20260720.log: an A/B of two kernel settings, each run
+    # under `=== OURS[prod fa2=0] c=1 rep=1 (20:21:35) ===`; the banner tells the runs apart
+    text = ("=== OURS[prod fa2=0] c=1 rep=1 (20:21:35) ===\n" + GREPPED.format(rps=0.06, out=8.29)
+            + "=== OURS[fa2dec fa2=1] c=1 rep=1 (20:25:51) ===\n" + GREPPED.format(rps=0.14, out=17.86))
+    records = read_benchmark_output(text).records
+    assert [derive_config_name(r) for r in records] == ["OURS[prod fa2=0] c=1 rep=1", "OURS[fa2dec fa2=1] c=1 rep=1"]

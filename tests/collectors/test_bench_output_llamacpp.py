@@ -234,3 +234,22 @@ def test_a_sweep_bench_table_copied_tab_separated_reads_row_by_row_like_its_mark
         (5.43, 255.56, 0), (4.32, 255.94, 0), (3.98, 238.14, 7168)]
     ended = tabbed.replace("\n7168\t1792\t7168", "\nsome words\n7168\t1792\t7168")  # a line not a row ends it
     assert [r.value for r in parse_benchmark_output(ended)] == [4.32]
+
+
+# ggml-org/llama.cpp tools/server (2026): the running `n_gen = %d, tg = %.2f t/s, tg_3s = %.2f t/s` line every few
+# seconds, and at a task's end `draft acceptance = %0.5f (%5d accepted / %5d generated), mean len = %5.2f`, its mean
+# len the tokens each verification step emits (1 + accepted / steps), the accept length
+DRAFT_LINE = ("1.29.407.011 I slot print_timing: id  3 | task 6 | draft acceptance = 0.44444 (  228 accepted /"
+              "   513 generated), mean len =  2.33\n")
+
+
+@pytest.mark.parametrize("timings", [
+    "1.29.406.983 I slot print_timing: id  3 | task 6 | \nprompt eval time =    1193.36 ms /   707 tokens (    1.69 ms"
+    " per token,   592.45 tokens per second)\n       eval time =   53204.70 ms /  3519 tokens (   15.12 ms per token,"
+    "    66.14 tokens per second)\n      total time =   54398.06 ms /  4226 tokens\n",
+    "1.29.406.900 I slot print_timing: id  3 | task 6 | n_gen =  3000, tg =  66.14 t/s, tg_3s =  67.02 t/s\n",
+])
+def test_server_draft_line_gives_acceptance_and_its_mean_len_the_accept_length(timings: str) -> None:
+    (record,) = read_benchmark_output(timings + DRAFT_LINE).records
+    assert (record.value, record.accept_length) == (66.14, 2.33)
+    assert (record.figures["accepted_tokens"], record.figures["draft_tokens"]) == (228, 513)

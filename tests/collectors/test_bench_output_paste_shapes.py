@@ -156,3 +156,12 @@ def test_a_question_below_an_output_cut_at_a_label_leaves_it_cut() -> None:
     text = ("prompt eval count:    26 token(s)\nprompt eval duration: 69ms\nprompt eval rate:     231.88 tokens/s\n"
             "eval count:           32 token(s)\neval\n\nany idea what is wrong?\n")
     assert read_benchmark_output(text).records == []
+
+
+@pytest.mark.parametrize("prefix", ["vllm_server  | ", "bench  | "])
+def test_a_docker_compose_prefix_of_a_freely_named_container_is_no_part_of_the_output(prefix: str) -> None:
+    # docker compose prefixes each line with the service's container_name padded to one width and `| ` (a compose
+    # file's `container_name: vllm_server`, no `-1` replica number); vLLM's block behind it (vllm-project/vllm
+    # vllm/benchmarks/serve.py) is still vLLM's, not a labelled-line guess
+    records = read_benchmark_output(_each_line(prefix, VLLM)).records
+    assert [(r.source_format, r.value) for r in records] == [("vllm.bench_serve", read_benchmark_output(VLLM).records[0].value)]

@@ -887,3 +887,45 @@ def test_guidellm_json_report_one_record_per_benchmark() -> None:
     assert (first.figures["total_tok_s"], first.figures["request_throughput"]) == (900.1, 1.5)
     assert (first.figures["e2e_ms_median"], first.figures["ttft_ms_p99"]) == (2400.0, 300.0)
     assert (second.value, second.concurrency, second.figures["request_rate"]) == (500.2, None, 2.0)
+
+
+# neuralmagic/guidellm src/guidellm/core/report.py (0.1): a `GuideLLM Benchmarks Report` panel around a `Benchmark
+# Report N` panel of rich tables; the summary's cells carry their units (`{:.2f} req/sec`, request latency `sec`, TTFT
+# and ITL `ms`, `tokens/sec`), the stats table lists seven percentiles per cell, wrapped onto a continuation row on a
+# narrow terminal; a copy that lost the panels' right padding (the corpus's b40 optimum-neuron guide) reads the same.
+GUIDELLM_01 = """\
+│ │ Performance Stats by Benchmark │ │
+│ │ ┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┓ │ │
+│ │ ┃ Benchmark ┃ Request Latency [1%, 5%, 10%, 50%, 90%, 95%, 99%] (sec) ┃ Time to First Token [...] (ms) ┃ Inter Token Latency ┃ │ │
+│ │ ┡━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━┩ │ │
+│ │ │ synchronous │ 3.68, 5.13, 6.94, 10.91, 13.51, 14.26, 14.87 │ 1563.3, 1569.2, 1576.5, 1589.4, 1594.0, 1595.3, │ 23.2, 28.2, 29.4, 29.8, 30.3, 31.7, 36.5 │ │ │
+│ │ │ │ │ 1596.4 │ │ │ │
+│ │ │ constant@0.85 req/sec │ 2.62, 6.55, 9.40, 20.66, 30.60, 32.78, 35.07 │ 1594.1, 1602.5, 1605.7, 1629.7, 4650.1, 4924.1, 5345.6 │ 0.2, 0.2, 0.2, 34.3, 44.9, 54.5, 1613.9 │ │ │
+│ │ └─────────────────────┴─────────────────────────────────────┴────────────────────────────────┴────────────────────────┘ │ │
+│ │ │ │
+│ │ Performance Summary by Benchmark │ │
+│ │ ┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━┓ │ │
+│ │ ┃ Benchmark ┃ Requests per Second ┃ Request Latency ┃ Time to First Token ┃ Inter Token Latency ┃ Output Token Throughput ┃ │ │
+│ │ ┡━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━┩ │ │
+│ │ │ synchronous │ 0.10 req/sec │ 10.32 sec │ 1585.08 ms │ 29.81 ms │ 28.39 tokens/sec │ │ │
+│ │ │ constant@0.85 req/sec │ 0.77 req/sec │ 20.77 sec │ 2401.32 ms │ 63.69 ms │ 221.75 tokens/sec │ │ │
+│ │ └─────────────────────┴─────────────┴─────────────┴─────────────┴─────────────┴──────────────────┘ │ │
+│ ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯ │
+"""
+
+
+def test_guidellm_01_report_one_record_per_summary_row_with_its_stats_rows_percentiles() -> None:
+    first, second = read_benchmark_output(GUIDELLM_01).records
+    assert (first.value, first.config, first.concurrency, first.source_format) == (
+        28.39, "synchronous", 1, "guidellm.console")
+    assert (first.figures["request_throughput"], first.figures["e2e_ms_mean"]) == (0.10, 10320.0)
+    assert (first.figures["ttft_ms_median"], first.figures["ttft_ms_p99"]) == (1589.4, 1596.4)  # the wrapped cell
+    assert (second.value, second.figures["request_rate"], second.figures["itl_ms_p99"]) == (221.75, 0.85, 1613.9)
+
+
+def test_guidellm_01_report_cut_before_its_summary_is_refused_not_read_from_its_other_tables() -> None:
+    # the Tokens Data table's `constant@0.85 req/sec` name is no request rate measured; cut above the summary,
+    # the report (neuralmagic/guidellm core/report.py) holds no result
+    cut = "╭─ GuideLLM Benchmarks Report (report.json) ───╮\n" + GUIDELLM_01.split("│ │ Performance Summary")[0]
+    parsed = read_benchmark_output(cut)
+    assert parsed.records == [] and "Performance Summary by Benchmark" in parsed.problems[0]

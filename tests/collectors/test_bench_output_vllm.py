@@ -302,3 +302,19 @@ def test_labels_with_doubled_spaces_in_a_quoted_block_are_the_tools_labels() -> 
                       .replace("request concurrency", "request  concurrency") + "\n" for line in block.splitlines())
     (record,) = read_benchmark_output(doubled).records
     assert (record.value, record.concurrency, record.figures["total_tok_s"]) == (366.32, 4, 736.23)
+
+
+# vllm-project/vllm vllm/benchmarks/latency.py (`vllm bench latency --output-json`, json.dump(indent=4)): the average
+# latency in seconds, every iteration's latency in a list, and `"percentiles": dict(zip(percentages, ...))` keyed by
+# the bare percentage (`"10"`, `"50"`): named as its text form names them (`50% percentile latency: ... seconds`)
+LATENCY_JSON = {"num_prompts": 8, "batch_size": 8, "output_len": 128, "avg_latency": 1.2345,
+                "avg_latency_per_prompt": 0.1543, "latencies": [1.2, 1.25, 1.23],
+                "percentiles": {"10": 1.2001, "25": 1.21, "50": 1.2301, "75": 1.24, "90": 1.2455, "99": 1.2498}}
+
+
+@pytest.mark.parametrize("indent", [4, None])
+def test_bench_latency_json_percentiles_are_named_latency_percentiles_and_its_list_no_figure(indent: int | None) -> None:
+    (record,) = read_benchmark_output(json.dumps(LATENCY_JSON, indent=indent)).records
+    assert (record.metric, record.value, record.batch_size) == ("latency_s", 1.2345, 8)
+    assert (record.figures["latency_s_median"], record.figures["latency_s_p99"]) == (1.2301, 1.2498)
+    assert not {"10", "50", "latencies"} & set(record.figures)
