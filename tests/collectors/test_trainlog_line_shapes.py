@@ -623,6 +623,9 @@ def test_a_table_whose_space_runs_became_tabs_reads_by_column(header: str, row: 
     # writes one DictWriter row per log call, blanks for the keys it lacks)
     ("1,125,,0.55,", "1,125,,0.55,"), ("1,125,,,0.52", "1,125,,,0.52"),
     ("Num examples = 5,856, batch 8", "Num examples = 5856, batch 8"),
+    # Ultralytics' results.csv: epoch, then the seconds so far, `f"{x:.6g}"` joined by `,` (ultralytics/
+    # ultralytics engine/trainer.py save_metrics; corpus b47): a cell after the epoch, not 199100.06
+    ("199,100.06,0.59865,0.60914", "199,100.06,0.59865,0.60914"),
 ])
 def test_thousands_separators_go_but_csv_cells_stay(line: str, normal: str) -> None:
     assert normalize(line) == normal
