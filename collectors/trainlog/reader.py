@@ -215,6 +215,20 @@ def _split_where_cells_start(header: str, row: str, count: int) -> list[str] | N
     return names if all(names) and not any("  " in name for name in names) else None
 
 
+def _right_aligned(header: str, row: str, columns: list[str]) -> tuple[list[str], list[str]] | None:
+    """(columns, cells) of a row cut short under a right-aligned header (YOLOv5/YOLOv7 train.py print
+    `('%10s' * 8) % ('Epoch', 'gpu_mem', ...)` over `('%10s' * 2 + '%10.4g' * 6) % (...)`, a console
+    capture cutting the row before its last cells): each cell ends where its column's name ends; None
+    when a cell ends elsewhere (one cut inside its digits) or the header's names do not line up."""
+    ends = [match.end() for match in re.finditer(r"\S+(?: \S+)*", header)]
+    cells = list(re.finditer(r"\S+", row))
+    if len(ends) != len(columns) or not MIN_COLUMNS <= len(cells) < len(columns):
+        return None
+    if any(cell.end() not in ends for cell in cells):
+        return None
+    return [columns[ends.index(cell.end())] for cell in cells], [cell[0] for cell in cells]
+
+
 def _unnamed_index(text: str, starts: list[int]) -> bool:
     """Whether a row's first cell ends left of its header's first name: an index column with no
     name (pandas prints a DataFrame's index so, `0      1      0.6931` under `   epoch  train_loss`)."""
@@ -320,6 +334,7 @@ class LineReader:
         self._columns: list[str] | None = None
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._heading: tuple[list[str], str] | None = None  # an aligned header's columns and its line
+        self._zero_based = False  # a table's `epoch/epochs` cell counts from 0 (a `0/N` row was read)
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
@@ -538,6 +553,9 @@ class LineReader:
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
             columns, cells = aligned
+        if len(cells) < len(columns) and self._heading and self._heading[0] is self._columns and (
+                ended := _right_aligned(self._heading[1], text, self._columns)):
+            columns, cells = ended
         if len(cells) < len(columns) and "\t" in text and canonical(columns[0]) == "step":
             # tabs for the space runs of a fixed-width row with blank cells (nerfstudio's table
             # before its first evaluation) leave no trace of which column went blank: only the
@@ -556,9 +574,12 @@ class LineReader:
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
         for name, cell, figure in zip(columns, cells, figures, strict=True):
             if name.lower() == "epoch" and "/" in cell and figure:
-                done, total = cell.split("/", 1)
-                epoch = float(int(done) - 1)
-                metrics["total_epochs"] = float(total)
+                done, total = (int(part) for part in cell.split("/", 1))
+                # YOLOv5/YOLOv7 train.py count from 0 (`f'{epoch}/{epochs - 1}'`), Ultralytics 8 from 1
+                # (`f"{epoch + 1}/{self.epochs}"`): a row at `0/N` says which, for the rows after it too
+                self._zero_based = self._zero_based or done == 0
+                epoch = float(done if self._zero_based else done - 1)
+                metrics["total_epochs"] = float(total + self._zero_based)
                 continue
             value = to_float(figure["figure"] or figure[0]) if figure else to_float(cell.rstrip("GMKB"))
             if value is not None and canonical(name) == "step" and not validation:

@@ -1,0 +1,51 @@
+"""Console captures of vision trainers (W&B's `output.log`, a terminal cut at its width) read by
+the printing code's own shapes: right-aligned tables cut short, epochs counted from 0."""
+
+from __future__ import annotations
+
+from sessiontui.collectors.trainlog.reader import LineReader
+
+# YOLOv7 train.py (WongKinYiu/yolov7): `('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box', 'obj', 'cls',
+# 'total', 'labels', 'img_size')` over `('%10s' * 2 + '%10.4g' * 6) % (f'{epoch}/{epochs - 1}', mem,
+# *mloss, targets.shape[0], imgs.shape[-1])`; YOLOv5 train.py prints the same columns.
+YOLOV7_HEADER = ("%10s" * 8) % ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size")
+
+
+def _yolov7_row(epoch: str, *figures: float) -> str:
+    return ("%10s" * 2 + "%10.4g" * 6) % (epoch, "7.99G", *figures)
+
+
+def _read(lines: list[str]) -> list:
+    reader = LineReader(formats=[])
+    return [reading for line in lines for reading in reader.read(line)]
+
+
+def test_a_right_aligned_row_cut_before_its_last_cells_reads_the_cells_it_kept() -> None:
+    # W&B's output.log of a YOLOv7-tiny run (corpus b47) kept `0/99  7.99G  0.09067 ... 665`, no img_size
+    row = _yolov7_row("0/99", 0.09067, 0.0189, 0.02807, 0.1376, 665, 640)
+    cut = row[:row.rindex("665") + 3]
+    [reading] = _read([YOLOV7_HEADER, cut])
+    assert (reading.metrics["box_loss"], reading.metrics["obj_loss"], reading.metrics["cls_loss"]) == (
+        0.09067, 0.0189, 0.02807)
+    assert "img_size" not in reading.metrics and reading.metrics["labels"] == 665
+
+
+def test_a_right_aligned_row_cut_inside_a_figure_reads_nothing() -> None:
+    row = _yolov7_row("0/99", 0.09067, 0.0189, 0.02807, 0.1376, 665, 640)
+    cut = row[:row.rindex("665") + 2]  # `66` of 665: it ends short of the column's edge
+    assert _read([YOLOV7_HEADER, cut]) == []
+
+
+def test_an_epoch_column_that_shows_0_counts_from_0() -> None:
+    rows = [_yolov7_row(f"{epoch}/299", 0.05, 0.02, 0.01, 0.08, 12, 640) for epoch in (0, 1, 245)]
+    readings = _read([YOLOV7_HEADER, *rows])
+    assert [reading.epoch for reading in readings] == [0.0, 1.0, 245.0]
+    assert readings[-1].metrics["total_epochs"] == 300.0
+
+
+def test_an_epoch_column_from_1_stays_one_based() -> None:
+    # Ultralytics 8 engine/trainer.py: `f"{epoch + 1}/{self.epochs}"` in `("%11s" * 2 + "%11.4g" * ...)`
+    header = ("%11s" * 7) % ("Epoch", "GPU_mem", "box_loss", "cls_loss", "dfl_loss", "Instances", "Size")
+    row = ("%11s" * 2 + "%11.4g" * 5) % ("3/100", "4.1G", 1.2, 1.5, 1.1, 123, 640)
+    [reading] = _read([header, row])
+    assert (reading.epoch, reading.metrics["total_epochs"]) == (2.0, 100.0)
