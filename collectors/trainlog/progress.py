@@ -48,7 +48,7 @@ _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
 # the epochs done, not a step.
 _EPOCHS_BAR = re.compile(r"epochs?", re.IGNORECASE)
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
-                           r"preprocess|filter|calculat|shard"
+                           r"preprocess|filter|calculat|shard|scanning"
                            # a description opening with other work's verb: vLLM's `Processed prompts`,
                            # `Adding requests`, `Capturing CUDA graph shapes` inside an RL trainer,
                            # diffusers' `Sampling`, a GRPO rollout's `Generating`

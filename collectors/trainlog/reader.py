@@ -87,6 +87,9 @@ _OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
+# A row's first cell: an epoch of the run's (`  3/100`), or a name (`all`, a class's name).
+_EPOCH_CELL = re.compile(r"\s*\d+/\d+\s")
+_NAME_CELL = re.compile(r"\s*[A-Za-z]")
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 # A notebook's tqdm widget copied as text: its description and percentage on one line (`Epoch 23:
@@ -335,6 +338,8 @@ class LineReader:
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._heading: tuple[list[str], str] | None = None  # an aligned header's columns and its line
         self._zero_based = False  # a table's `epoch/epochs` cell counts from 0 (a `0/N` row was read)
+        # the latest header whose first column is the position (`Epoch  GPU_mem  box_loss ...`)
+        self._position_table: tuple[list[str], list[int], tuple[list[str], str]] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
@@ -395,6 +400,8 @@ class LineReader:
             return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
             self._columns, self._starts, self._heading = columns, _starts(text), (columns, text)
+            if canonical(columns[0]) in ("step", "epoch"):
+                self._position_table = (columns, self._starts, self._heading)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -404,6 +411,8 @@ class LineReader:
         self._spaced = None
         if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
+        if self._columns is not None and not self._heads(text):
+            return []  # another table's row, its header not printed above it here
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
@@ -537,6 +546,26 @@ class LineReader:
         total = self._state.get("max_steps")
         return [Reading("hf-trainer-state", {}, step=int(self._state["global_step"]),
                         total=int(total) if total else None, epoch=self._state.get("epoch"))]
+
+    def _heads(self, text: str) -> bool:
+        """Whether a line may be a row of the open header, its first cell matched to the kind of the
+        first column: an `epoch/epochs` row goes back under the latest header that starts with the
+        position, and a name then as many figures (`all  10700  57824  0.503 ...`) is no row of such
+        a header. Ultralytics prints its validation header `Class  Images ... mAP50-95):` on its bar
+        between training rows, and W&B's output.log sets the rows apart from the headers they sat
+        under (ultralytics/ultralytics engine/trainer.py `progress_string`, models/yolo/detect/val.py
+        `get_desc`)."""
+        assert self._columns is not None
+        if self._position_table is None:
+            return True
+        if self._position_table[0] is not self._columns:
+            if _EPOCH_CELL.match(text):
+                self._columns, self._starts, self._heading = self._position_table
+            return True
+        if not _NAME_CELL.match(text):
+            return True
+        cells = _cells(text)
+        return len(cells) != len(self._columns) or not all(_ROW_CELL.fullmatch(cell) for cell in cells[1:])
 
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""

@@ -49,3 +49,38 @@ def test_an_epoch_column_from_1_stays_one_based() -> None:
     row = ("%11s" * 2 + "%11.4g" * 5) % ("3/100", "4.1G", 1.2, 1.5, 1.1, 123, 640)
     [reading] = _read([header, row])
     assert (reading.epoch, reading.metrics["total_epochs"]) == (2.0, 100.0)
+
+
+# Ultralytics 8 (ultralytics/ultralytics engine/trainer.py `progress_string`, models/yolo/detect/val.py
+# `get_desc`): the training header, then rows ending in the epoch's bar, the validation header on its own bar.
+V8_HEADER = ("%11s" * 7) % ("Epoch", "GPU_mem", "box_loss", "cls_loss", "dfl_loss", "Instances", "Size")
+V8_CLASS_BAR = (("%22s" + "%11s" * 6) % ("Class", "Images", "Instances", "Box(P", "R", "mAP50", "mAP50-95")
+                + ":   0%|          | 0/335 [00:00<?, ?it/s]")
+
+
+def _v8_row(epoch: int, box: float, cls: float) -> str:
+    return ("%11s" * 2 + "%11.4g" * 5) % (f"{epoch}/100", "3.4G", box, cls, 0, 69, 640) + (
+        ": 100%|██████████| 6019/6019 [10:46<00:00,  9.31it/s]")
+
+
+def test_an_epoch_row_after_the_validation_bars_header_reads_under_the_training_header() -> None:
+    # W&B's output.log (corpus b47): the rows of every epoch at the end, a Class bar between each two
+    readings = _read([V8_HEADER, _v8_row(1, 5.944, 6.374), V8_CLASS_BAR, _v8_row(100, 2.293, 1.66)])
+    last = readings[-1]
+    assert (last.epoch, last.metrics["box_loss"], last.metrics["cls_loss"]) == (100.0, 2.293, 1.66)
+    assert "class" not in last.metrics
+
+
+def test_a_validation_row_under_the_training_header_reads_nothing() -> None:
+    # output.log keeps `all  10700  57824  0.503 ...` under the Epoch header its Class header left
+    row = ("%22s" + "%11i" * 2 + "%11.3g" * 4) % ("all", 10700, 57824, 0.503, 0.374, 0.388, 0.205)
+    assert _read([V8_HEADER, row]) == []
+
+
+def test_a_dataset_scanning_bar_is_no_training_bar() -> None:
+    # Ultralytics data/dataset.py cache_labels: `desc = f"{self.prefix}Scanning {path.parent / path.stem}..."`
+    from sessiontui.collectors.trainlog.progress import parse_bar
+
+    line = ("train: Scanning /data/labels/train.cache... 96300 images, 2 backgrounds, 0 corrupt: "
+            "100%|██████████| 96300/96300 [00:00<?, ?it/s]")
+    assert parse_bar(line)[0] is None
