@@ -84,3 +84,49 @@ def test_a_dataset_scanning_bar_is_no_training_bar() -> None:
     line = ("train: Scanning /data/labels/train.cache... 96300 images, 2 backgrounds, 0 corrupt: "
             "100%|██████████| 96300/96300 [00:00<?, ?it/s]")
     assert parse_bar(line)[0] is None
+
+
+def test_a_bar_that_ran_its_count_in_under_a_second_after_training_is_not_the_run(tmp_path) -> None:
+    # W&B's output.log of a TRL RewardTrainer run (corpus b47): the training's finished bar above its
+    # dicts, then two `datasets` bars of the next stage, each drawn once, full, at thousands per second
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "output.log"
+    log.write_text("\n".join([
+        "100%|██████████| 760/760 [26:32<00:00,  2.10s/it]",
+        "{'loss': 0.0952, 'grad_norm': 0.73, 'learning_rate': 1.3e-08, 'epoch': 0.38}",
+        "{'train_runtime': 1594.9832, 'train_samples_per_second': 243.965, 'train_steps_per_second': 0.476, "
+        "'train_loss': 0.269, 'epoch': 0.39}",
+        "100%|██████████| 200/200 [00:00<00:00, 53693.96it/s]",
+        "100%|██████████| 25000/25000 [00:00<00:00, 26335.95it/s]",
+    ]) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.loss) == (760, 760, 0.0952)
+
+
+def test_a_short_training_bar_is_the_run_when_it_is_the_only_one(tmp_path) -> None:
+    from sessiontui.collectors.trainlog import read_log
+
+    log = tmp_path / "toy.log"
+    log.write_text("100%|██████████| 300/300 [00:00<00:00, 812.40it/s, loss=0.12]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.loss) == (300, 300, 0.12)
+
+
+def test_a_finished_bar_above_dicts_is_the_runs_only_when_the_summary_counts_its_steps(tmp_path) -> None:
+    # transformers trainer_utils.py speed_metrics: `steps_per_second = round(num_steps / runtime, 3)`
+    from sessiontui.collectors.trainlog import read_log
+
+    def status(bar_total: int) -> tuple:
+        log = tmp_path / f"bar{bar_total}.log"
+        log.write_text("\n".join([
+            f"100%|██████████| {bar_total}/{bar_total} [00:02<00:00,  3.10it/s]",
+            "{'loss': 0.6914, 'grad_norm': 0.27, 'learning_rate': 9.6e-07, 'epoch': 0.5}",
+            "{'loss': 0.5012, 'grad_norm': 0.21, 'learning_rate': 1e-07, 'epoch': 1.0}",
+            "{'train_runtime': 1000.0, 'train_steps_per_second': 0.5, 'train_loss': 0.6, 'epoch': 1.0}",
+        ]) + "\n")
+        snap = read_log(log)
+        return snap.step, snap.total_steps
+
+    assert status(500) == (500, 500)  # 1000 s x 0.5 steps/s: the bar above was the training's
+    assert status(7) == (None, None)  # a data bar above the dicts: the summary counts 500 steps
