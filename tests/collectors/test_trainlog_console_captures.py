@@ -130,3 +130,16 @@ def test_a_finished_bar_above_dicts_is_the_runs_only_when_the_summary_counts_its
 
     assert status(500) == (500, 500)  # 1000 s x 0.5 steps/s: the bar above was the training's
     assert status(7) == (None, None)  # a data bar above the dicts: the summary counts 500 steps
+
+
+def test_a_files_name_before_a_number_is_no_metric() -> None:
+    # Ultralytics data/utils.py verify_image_label's warning and a Python warning's source location,
+    # both in the W&B output.log of corpus b47, then a line of figures as a control
+    from sessiontui.collectors.trainlog.normalize import normalize
+    from sessiontui.collectors.trainlog.parsers import parse_record
+
+    for line in ("train: WARNING ⚠️ /home/u/datasets/images/train/062776.jpg: 2 duplicate labels removed",
+                 "/envs/py38/lib/python3.8/site-packages/torch/nn/functional.py:718: UserWarning: Named tensors"):
+        assert parse_record(normalize(line)) == []
+    [reading] = parse_record(normalize("loss: 0.5 lr: 1e-4"))
+    assert reading.metrics == {"loss": 0.5, "lr": 1e-4}
