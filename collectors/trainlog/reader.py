@@ -87,6 +87,10 @@ _OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
+# The objectness loss column of the anchor-based YOLOs, whose train.py prints `f'{epoch}/{epochs - 1}'`
+# (ultralytics/yolov5 train.py, WongKinYiu/yolov7 train.py, ultralytics/yolov3 train.py `'%g/%g' % (epoch,
+# epochs - 1)`); Ultralytics 8 (`f"{epoch + 1}/{self.epochs}"`) prints box, cls and dfl losses only.
+_OBJECTNESS = frozenset({"obj", "obj_loss"})
 # A row's first cell: an epoch of the run's (`  3/100`), or a name (`all`, a class's name).
 _EPOCH_CELL = re.compile(r"\s*\d+/\d+\s")
 _NAME_CELL = re.compile(r"\s*[A-Za-z]")
@@ -402,6 +406,8 @@ class LineReader:
             self._columns, self._starts, self._heading = columns, _starts(text), (columns, text)
             if canonical(columns[0]) in ("step", "epoch"):
                 self._position_table = (columns, self._starts, self._heading)
+            # YOLOv3/v5/v7 (anchor-based: an objectness loss) count epochs from 0; Ultralytics 8 has none
+            self._zero_based = self._zero_based or any(name.lower() in _OBJECTNESS for name in columns)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -605,7 +611,8 @@ class LineReader:
             if name.lower() == "epoch" and "/" in cell and figure:
                 done, total = (int(part) for part in cell.split("/", 1))
                 # YOLOv5/YOLOv7 train.py count from 0 (`f'{epoch}/{epochs - 1}'`), Ultralytics 8 from 1
-                # (`f"{epoch + 1}/{self.epochs}"`): a row at `0/N` says which, for the rows after it too
+                # (`f"{epoch + 1}/{self.epochs}"`): a row at `0/N`, or the header's objectness column, says
+                # which, for the rows after it too
                 self._zero_based = self._zero_based or done == 0
                 epoch = float(done if self._zero_based else done - 1)
                 metrics["total_epochs"] = float(total + self._zero_based)

@@ -143,3 +143,9 @@ def test_a_files_name_before_a_number_is_no_metric() -> None:
         assert parse_record(normalize(line)) == []
     [reading] = parse_record(normalize("loss: 0.5 lr: 1e-4"))
     assert reading.metrics == {"loss": 0.5, "lr": 1e-4}
+
+
+def test_an_objectness_column_says_the_epochs_count_from_0() -> None:
+    # a paste from the middle of a YOLOv7 run: no `0/N` row, yet `f'{epoch}/{epochs - 1}'` is 0-based
+    readings = _read([YOLOV7_HEADER, _yolov7_row("45/299", 0.05, 0.02, 0.01, 0.08, 12, 640)])
+    assert (readings[0].epoch, readings[0].metrics["total_epochs"]) == (45.0, 300.0)

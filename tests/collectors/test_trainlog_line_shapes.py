@@ -171,7 +171,8 @@ def test_a_table_row_glued_to_a_traceback_keeps_its_figures(tmp_path) -> None:
         "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n")
     snap = read_log(log)
     assert snap.status == "crashed"
-    assert snap.metrics["box"] == 0.04139 and snap.epoch is not None and 6 <= snap.epoch < 7
+    # YOLOv7 train.py prints `'%g/%g' % (epoch, epochs - 1)`: 0-based, 65% into epoch 7
+    assert snap.metrics["box"] == 0.04139 and snap.epoch is not None and 7 <= snap.epoch < 8
 
 
 def test_a_counter_of_a_total_before_a_delimiter_gives_the_total() -> None:
@@ -388,7 +389,7 @@ def test_yolo_component_losses_have_one_name_across_versions(header: str, row: s
     [reading] = reader.read(row)
     losses = {name: reading.metrics[name] for name in ("box_loss", "obj_loss", "cls_loss")}
     assert losses == {"box_loss": 0.02342, "obj_loss": 0.04807, "cls_loss": 0.0004876}
-    assert reading.epoch == 155.0
+    assert reading.epoch == 156.0  # `f'{epoch}/{epochs - 1}'` (YOLOv5 train.py): epochs count from 0
 
 
 @pytest.mark.parametrize(("header", "row", "epoch", "lr"), [
