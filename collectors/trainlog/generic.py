@@ -387,10 +387,12 @@ def generic(text: str) -> Reading | None:
         found = [(key, value) for key, value in found if key != "Train"]
     batch = _EPOCH_BATCH.search(text) or _COMPOSER_EPOCH.match(text) or timm
     # the most trusted of the positions a line prints (MiniLLM's micro-batch `Iter: 400/20000` before
-    # its `global iter: 100/5000`), the first of equals
+    # its `global iter: 100/5000`), the first of equals; a count out of 0 counts nothing (huggingface_hub's
+    # `Processing Files (0 / 0)` before an upload)
     position = None if _TFLEARN_SAMPLES.search(text) else min(
-        (found for found in _POSITION.finditer(text) if found["word"]
-         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found))), key=_position_rank, default=None)
+        (found for found in _POSITION.finditer(text) if found["total"].strip("0") and (found["word"]
+         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found)))),
+        key=_position_rank, default=None)
     announced = _ANNOUNCED.search(text) or _FOR_STEPS.search(text)
     eagle = _EPOCH_OF.search(text)  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:

@@ -135,7 +135,10 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         match = _NO_TOTAL.match(text)
         desc = match["desc"] if match else ""
     if not match:
-        return None, text
+        # a bar drawn for other work whose count is no step (huggingface_hub's `Processing Files (1 / 1)
+        # : 100%|...| 12.8MB / 12.8MB, 3.77MB/s`): nothing on the line is the run's
+        drawn = pct != -1 and close != -1 and not _describe(desc.strip())[0]
+        return None, "" if drawn else text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())
     if not training or match["unit"] in _DATA_UNITS:

@@ -149,3 +149,16 @@ def test_an_objectness_column_says_the_epochs_count_from_0() -> None:
     # a paste from the middle of a YOLOv7 run: no `0/N` row, yet `f'{epoch}/{epochs - 1}'` is 0-based
     readings = _read([YOLOV7_HEADER, _yolov7_row("45/299", 0.05, 0.02, 0.01, 0.08, 12, 640)])
     assert (readings[0].epoch, readings[0].metrics["total_epochs"]) == (45.0, 300.0)
+
+
+def test_an_upload_bars_counts_are_not_the_runs_position() -> None:
+    # huggingface_hub's upload bars after an Unsloth run (corpus b48): files of files in the description,
+    # bytes in the count, and a count out of 0 before anything is queued
+    from sessiontui.collectors.trainlog.normalize import normalize
+    from sessiontui.collectors.trainlog.parsers import parse_record
+
+    for line in ("Processing Files (1 / 1)      : 100%|██████████| 12.8MB / 12.8MB, 3.77MB/s  ",
+                 "Processing Files (0 / 0)      : |                    |  0.00B /  0.00B"):
+        assert parse_record(normalize(line)) == []
+    [cut] = parse_record(normalize("Epoch 3, loss=2.5:  48%|████▊   |"))  # a training bar cut before its count
+    assert (cut.epoch, cut.metrics["loss"]) == (3.0, 2.5)
