@@ -168,6 +168,11 @@ _LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
 # Words that open a remark on when or over what a figure was taken (slowllama's `loss after
 # forward pass = 1.48`, `loss over last 100 steps`): the known name before them is the name.
 _REMARK_WORDS = frozenset({"after", "over", "since"})
+# A file's name ends the key: a source location (`.../torch/nn/functional.py:718: UserWarning`,
+# `c10/core/TensorImpl.h:1156`) or Ultralytics' data warning (`WARNING ⚠️ /data/images/062776.jpg: 2
+# duplicate labels removed`, ultralytics/data/utils.py verify_image_label): a line number or a count, no figure.
+_FILE_NAME = re.compile(r"\.(?:py|h|hpp|c|cc|cpp|cu|jpe?g|png|bmp|tiff?|webp|txt|json|ya?ml|csv|pt|pth|ckpt)$",
+                        re.IGNORECASE)
 _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 100)`: not the name
 # GluonNLP's `Loss span/answer/total=0.77/0.18/0.95`: several names, then as many figures, each
 # slash apart; each name is a kind of the leading word (`total` loss).
@@ -286,7 +291,7 @@ def pairs(text: str) -> list[tuple[str, float]]:
             continue  # `| 120.00 ms | 45.0% bf16 MFU |`: a figure's own name, never the next cell's
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
         key = _named_part(_REMARK.sub("", match["key"]), glued)
-        if key is None:
+        if key is None or _FILE_NAME.search(key):
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         if match["box"] and _MORE_VALUES.match(text, match.end("unit")) and canonical(key) in ("step", "epoch"):
             continue  # Detectron2's config `STEPS: (102000, 108000)`: the schedule's milestones, no position
@@ -386,10 +391,12 @@ def generic(text: str) -> Reading | None:
         found = [(key, value) for key, value in found if key != "Train"]
     batch = ("Epoch" in text and _EPOCH_BATCH.search(text)) or _COMPOSER_EPOCH.match(text) or timm
     # the most trusted of the positions a line prints (MiniLLM's micro-batch `Iter: 400/20000` before
-    # its `global iter: 100/5000`), the first of equals
+    # its `global iter: 100/5000`), the first of equals; a count out of 0 counts nothing (huggingface_hub's
+    # `Processing Files (0 / 0)` before an upload)
     position = None if _TFLEARN_SAMPLES.search(text) else min(
-        (found for found in (_POSITION.finditer(text) if "/" in text else ()) if found["word"]
-         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found))), key=_position_rank, default=None)
+        (found for found in (_POSITION.finditer(text) if "/" in text else ()) if found["total"].strip("0") and (found["word"]
+         or not (_EPOCH_WORD.search(text, 0, found.start()) or _a_quotient(found)))),
+        key=_position_rank, default=None)
     announced = ((_may_say(lowered, "iter", "steps") and _ANNOUNCED.search(text))
                  or (_may_say(lowered, "training for ") and _FOR_STEPS.search(text)) or None)
     eagle = _EPOCH_OF.search(text) if _may_say(lowered, "epoch") else None  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)

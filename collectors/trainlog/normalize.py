@@ -33,6 +33,10 @@ _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
 # or the row's end).
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d|,,|,$)")
+# A comma that ends a cell for sure (`,0.59865`, `,lr`, `,,`): no group of three digits after it. In a
+# line with one and no `, `, every comma is a cell's: Ultralytics' results.csv writes `199,100.06,0.598`
+# (engine/trainer.py save_metrics: epoch, seconds so far, `f"{x:.6g}"` joined by `,`), not 199100.06.
+_CELL_COMMA = re.compile(r",(?!\d{3}(?!\d))")
 # A PyTorch tensor printed as is: `tensor(6.8830, device='cuda:2')`, `tensor(0.5, grad_fn=<...>)`;
 # a NumPy 2 scalar's repr, as a printed dict of them shows each (`{'loss': np.float64(0.5)}`: numpy 2.0's
 # NEP 51 repr, `print(metrics)` of `np.mean` results).
@@ -65,7 +69,7 @@ def normalize(line: str) -> str:
         text = _CHINESE_NAME.sub(lambda name: CHINESE_NAMES[name[1]], text.translate(_FULL_WIDTH))
     if "tensor(" in text or "np." in text:
         text = _TENSOR.sub(r"\1", text)
-    if "," in text:
+    if "," in text and (", " in text or not _CELL_COMMA.search(text)):
         text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)
     if "#" in text:
         text = _NUMBERED.sub(r"\1 ", text)

@@ -48,7 +48,7 @@ _EPOCH_STEP = re.compile(r"(?<![\w|])(\d+)\|(\d+)\|Loss\b")
 # the epochs done, not a step.
 _EPOCHS_BAR = re.compile(r"epochs?", re.IGNORECASE)
 _NOT_TRAINING = re.compile(r"eval|valid|test|predict|sanity|load|download|map|fetch|files|token|"
-                           r"preprocess|filter|calculat|shard"
+                           r"preprocess|filter|calculat|shard|scanning"
                            # a description opening with other work's verb: vLLM's `Processed prompts`,
                            # `Adding requests`, `Capturing CUDA graph shapes` inside an RL trainer,
                            # diffusers' `Sampling`, a GRPO rollout's `Generating`
@@ -135,7 +135,10 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         match = _NO_TOTAL.match(text)
         desc = match["desc"] if match else ""
     if not match:
-        return None, text
+        # a bar drawn for other work whose count is no step (huggingface_hub's `Processing Files (1 / 1)
+        # : 100%|...| 12.8MB / 12.8MB, 3.77MB/s`): nothing on the line is the run's
+        drawn = pct != -1 and close != -1 and not _describe(desc.strip())[0]
+        return None, "" if drawn else text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())
     if not training or match["unit"] in _DATA_UNITS:

@@ -87,6 +87,13 @@ _OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
 # A row's first cell, to tell an unnamed index column (pandas' DataFrame) from the header's first.
 _FIRST_CELL = re.compile(r"\s*\S+")
+# The objectness loss column of the anchor-based YOLOs, whose train.py prints `f'{epoch}/{epochs - 1}'`
+# (ultralytics/yolov5 train.py, WongKinYiu/yolov7 train.py, ultralytics/yolov3 train.py `'%g/%g' % (epoch,
+# epochs - 1)`); Ultralytics 8 (`f"{epoch + 1}/{self.epochs}"`) prints box, cls and dfl losses only.
+_OBJECTNESS = frozenset({"obj", "obj_loss"})
+# A row's first cell: an epoch of the run's (`  3/100`), or a name (`all`, a class's name).
+_EPOCH_CELL = re.compile(r"\s*\d+/\d+\s")
+_NAME_CELL = re.compile(r"\s*[A-Za-z]")
 # A line opening a JSON object printed over lines: a lone `{`, or after a tag (`eval metrics: {`).
 _OPENS_BLOCK = re.compile(r"[^{}]{0,80}\{\s*")
 # A notebook's tqdm widget copied as text: its description and percentage on one line (`Epoch 23:
@@ -215,6 +222,20 @@ def _split_where_cells_start(header: str, row: str, count: int) -> list[str] | N
     return names if all(names) and not any("  " in name for name in names) else None
 
 
+def _right_aligned(header: str, row: str, columns: list[str]) -> tuple[list[str], list[str]] | None:
+    """(columns, cells) of a row cut short under a right-aligned header (YOLOv5/YOLOv7 train.py print
+    `('%10s' * 8) % ('Epoch', 'gpu_mem', ...)` over `('%10s' * 2 + '%10.4g' * 6) % (...)`, a console
+    capture cutting the row before its last cells): each cell ends where its column's name ends; None
+    when a cell ends elsewhere (one cut inside its digits) or the header's names do not line up."""
+    ends = [match.end() for match in re.finditer(r"\S+(?: \S+)*", header)]
+    cells = list(re.finditer(r"\S+", row))
+    if len(ends) != len(columns) or not MIN_COLUMNS <= len(cells) < len(columns):
+        return None
+    if any(cell.end() not in ends for cell in cells):
+        return None
+    return [columns[ends.index(cell.end())] for cell in cells], [cell[0] for cell in cells]
+
+
 def _unnamed_index(text: str, starts: list[int]) -> bool:
     """Whether a row's first cell ends left of its header's first name: an index column with no
     name (pandas prints a DataFrame's index so, `0      1      0.6931` under `   epoch  train_loss`)."""
@@ -320,6 +341,9 @@ class LineReader:
         self._columns: list[str] | None = None
         self._starts: list[int] = []  # where the header's cells begin, for a row with blanks
         self._heading: tuple[list[str], str] | None = None  # an aligned header's columns and its line
+        self._zero_based = False  # a table's `epoch/epochs` cell counts from 0 (a `0/N` row was read)
+        # the latest header whose first column is the position (`Epoch  GPU_mem  box_loss ...`)
+        self._position_table: tuple[list[str], list[int], tuple[list[str], str]] | None = None
         self._epoch: tuple[int, int] | None = None  # Keras `Epoch e/E`, 1-based
         self._epoch_bar: int | None = None  # the total of the bar under Keras' epoch header
         self._epoch_full = False  # that bar reached its total: a bar starting over is another's
@@ -380,6 +404,10 @@ class LineReader:
             return self._copypaste(text[len(_COPYPASTE):])
         if (columns := _header(text)) is not None:
             self._columns, self._starts, self._heading = columns, _starts(text), (columns, text)
+            if canonical(columns[0]) in ("step", "epoch"):
+                self._position_table = (columns, self._starts, self._heading)
+            # YOLOv3/v5/v7 (anchor-based: an objectness loss) count epochs from 0; Ultralytics 8 has none
+            self._zero_based = self._zero_based or any(name.lower() in _OBJECTNESS for name in columns)
             return []
         if _SPACED_HEADER.fullmatch(text) and _names_a_column(text.split()) and not says_run_ended(text):
             self._spaced = text.split()  # `Step Training Loss Validation Loss`: tabs lost in a paste
@@ -389,6 +417,8 @@ class LineReader:
         self._spaced = None
         if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
+        if self._columns is not None and not self._heads(text):
+            return []  # another table's row, its header not printed above it here
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
@@ -523,6 +553,26 @@ class LineReader:
         return [Reading("hf-trainer-state", {}, step=int(self._state["global_step"]),
                         total=int(total) if total else None, epoch=self._state.get("epoch"))]
 
+    def _heads(self, text: str) -> bool:
+        """Whether a line may be a row of the open header, its first cell matched to the kind of the
+        first column: an `epoch/epochs` row goes back under the latest header that starts with the
+        position, and a name then as many figures (`all  10700  57824  0.503 ...`) is no row of such
+        a header. Ultralytics prints its validation header `Class  Images ... mAP50-95):` on its bar
+        between training rows, and W&B's output.log sets the rows apart from the headers they sat
+        under (ultralytics/ultralytics engine/trainer.py `progress_string`, models/yolo/detect/val.py
+        `get_desc`)."""
+        assert self._columns is not None
+        if self._position_table is None:
+            return True
+        if self._position_table[0] is not self._columns:
+            if _EPOCH_CELL.match(text):
+                self._columns, self._starts, self._heading = self._position_table
+            return True
+        if not _NAME_CELL.match(text):
+            return True
+        cells = _cells(text)
+        return len(cells) != len(self._columns) or not all(_ROW_CELL.fullmatch(cell) for cell in cells[1:])
+
     def _row(self, text: str) -> Reading | None:
         """The figures of a row under the header, one per column (`151/200` as epoch of total)."""
         assert self._columns is not None
@@ -538,6 +588,9 @@ class LineReader:
             columns = " ".join(columns).split()
         if len(cells) != len(columns) and (aligned := _aligned(text, self._starts, self._columns)):
             columns, cells = aligned
+        if len(cells) < len(columns) and self._heading and self._heading[0] is self._columns and (
+                ended := _right_aligned(self._heading[1], text, self._columns)):
+            columns, cells = ended
         if len(cells) < len(columns) and "\t" in text and canonical(columns[0]) == "step":
             # tabs for the space runs of a fixed-width row with blank cells (nerfstudio's table
             # before its first evaluation) leave no trace of which column went blank: only the
@@ -556,9 +609,13 @@ class LineReader:
         validation = not numeric[0]  # `all  498  70099  0.937 ...`: an evaluation summary
         for name, cell, figure in zip(columns, cells, figures, strict=True):
             if name.lower() == "epoch" and "/" in cell and figure:
-                done, total = cell.split("/", 1)
-                epoch = float(int(done) - 1)
-                metrics["total_epochs"] = float(total)
+                done, total = (int(part) for part in cell.split("/", 1))
+                # YOLOv5/YOLOv7 train.py count from 0 (`f'{epoch}/{epochs - 1}'`), Ultralytics 8 from 1
+                # (`f"{epoch + 1}/{self.epochs}"`): a row at `0/N`, or the header's objectness column, says
+                # which, for the rows after it too
+                self._zero_based = self._zero_based or done == 0
+                epoch = float(done if self._zero_based else done - 1)
+                metrics["total_epochs"] = float(total + self._zero_based)
                 continue
             value = to_float(figure["figure"] or figure[0]) if figure else to_float(cell.rstrip("GMKB"))
             if value is not None and canonical(name) == "step" and not validation:

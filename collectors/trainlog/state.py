@@ -27,6 +27,7 @@ from sessiontui.collectors.trainlog.stamps import first_timestamp
 from sessiontui.project_memory.events import EventKind, RunStatus
 
 MAX_EVENTS = 200
+INSTANT_S = 1.0  # a bar that ran its count in less time did data work, not training steps
 MAX_METRICS = 256  # distinct metric names tracked (latest value and history)
 RATE_SMOOTHING = 0.3  # weight of the newest steps/s figure in the moving average
 MIN_RATE_WINDOW_S = 1.0  # progress closer together than this is merged before measuring a rate
@@ -101,6 +102,7 @@ class TrainState:
         self._redraws = 0
         self._redraws_per_block = 0
         self._bar_full = False  # the latest bar with a total had reached it
+        self._forgotten: tuple[int, int] | None = None  # (step, total) of a full bar taken for other work
         self._bar_seen = (0, 0)  # (total, progress lines seen with it): one line is no run's bar
         self._bar_step: int | None = None  # the position the latest progress bar drew
         self._run_next = -(1 << 62)  # next step whose SpecForge position run feeds history
@@ -270,7 +272,7 @@ class TrainState:
             return  # an evaluation bar drawn after the run finished is not the run's position
         if "finished" in self._open and reading.format in BAR_FORMATS and reading.step == self._bar_step:
             return  # the bar's closing redraw after the run said it stopped (Lightning `Trainer.fit`)
-        if self._nested_bar(reading):
+        if self._nested_bar(reading) or self._instant_bar(reading):
             return  # HF's unlabelled evaluation bar `| 32/63 [...]` under the training's 500/1000
         if reading.format in BAR_FORMATS and reading.step is not None:
             self._bar_step = reading.step
@@ -283,6 +285,8 @@ class TrainState:
                 or ("loss" in reading.metrics and self._bar_seen[1] <= 1)):
             self._forget_bar()
         self._run_wide(reading)
+        if reading.done and reading.step is None and self.step is None:
+            self._recall_bar(reading)
         if self._restarted(reading):
             self._restart(at)
             if reading.logged_at is not None:  # dated by its first line, not the next block's
@@ -358,6 +362,14 @@ class TrainState:
         return (reading.format in BAR_FORMATS and reading.epoch is None and reading.total is not None
                 and self._bar_step is not None and 0 < reading.total < bar_total
                 and self._bar_step < bar_total)
+
+    def _instant_bar(self, reading: Reading) -> bool:
+        """Whether a bar of another count than the run's ran its whole count in under a second: data
+        work (`datasets`' `100%| 25000/25000 [00:00<00:00, 26335.95it/s]` after the training's 760/760,
+        a W&B output.log keeping only each bar's last draw), never the run's position."""
+        return (reading.format in BAR_FORMATS and self.step is not None and reading.total is not None
+                and reading.total != self.total and reading.step == reading.total
+                and reading.steps_per_s is not None and reading.total < reading.steps_per_s * INSTANT_S)
 
     def _last_step_read(self, reading: Reading) -> bool:
         """Whether this reading reaches the run's last step: the run-wide total (a per-epoch bar's
@@ -435,11 +447,27 @@ class TrainState:
     def _forget_bar(self) -> None:
         """A bar completed and training lines went on: it was preprocessing or evaluation
         (`Map: 100% 7/7`), so its step and total are not the run's and it finished nothing."""
+        if self.step is not None and self.total:
+            self._forgotten = (self.step, self.total)
         self.step, self.total = None, self._declared_total
         self._bar_full = False
         self._open.discard("finished")
         if self.events and self.events[-1].kind == "finished":
             self.events.pop()
+
+    def _recall_bar(self, summary: Reading) -> None:
+        """The full bar forgotten when training lines went on was the run's after all when the
+        run's summary counts its steps: W&B's output.log prints a finished bar above the dicts it
+        covers, and HF's `train_runtime` x `train_steps_per_second` is the run's max_steps
+        (transformers trainer_utils.py speed_metrics: `round(num_steps / runtime, 3)`)."""
+        runtime = summary.metrics.get("train_runtime")
+        rate = summary.metrics.get("train_steps_per_second")
+        if self._forgotten is None or not runtime or not rate:
+            return
+        step, total = self._forgotten
+        # the rate printed to 3 decimals, the runtime to 4 (a string value may round it to whole seconds)
+        if abs(runtime * rate - total) <= runtime * 5e-4 + rate * 0.5 + 1:
+            self.step, self.total = step, total
 
     def _record_history(self, reading: Reading) -> None:
         """Add a reading's metrics to their series when its step passes the gate of readings of

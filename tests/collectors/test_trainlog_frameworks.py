@@ -592,7 +592,7 @@ CASES = [
      "               Class     Images     Labels          P          R     mAP@.5 mAP@.5:.95: "
      f"100%|{BAR}| 16/16 [00:05<00:00,  3.0it/s]\n"
      "                 all        500       1234      0.567      0.456      0.432      0.234\n",
-     {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 299}),
+     {"box": 0.04567, "val_p": 0.567, "val_map@.5:.95": 0.234, "total_epochs": 300}),  # `epochs - 1` printed
     # YOLOv5's results.txt of 2020-21 (no header): train.py writes `('%10s' * 2 + '%10.4g' * 6) %
     # (epoch/epochs, mem, box, obj, cls, total, targets, img_size) + '%10.4g' * 7 % results`, the
     # columns utils/plots.py plot_results reads back with `usecols=[2, 3, 4, 8, 9, 12, 13, 14, 10, 11]`
