@@ -851,6 +851,7 @@ def test_an_object_repr_names_its_first_field_without_the_class() -> None:
     [reading] = parse_record("TrainOutput(global_step=3750, training_loss=0.0719044921875, metrics="  # corpus b34
                              "{'train_runtime': 6384.5833, 'train_loss': 0.0719044921875, 'epoch': 30.0})")
     assert (reading.step, reading.epoch, reading.done) == (3750, 30.0, True)
+    assert "loss" not in reading.metrics  # `training_loss` is the run's mean (trainer.py `train`), as `train_loss`
     _, _, metrics = _read("step 3 Loss(train)=0.5")
     assert metrics == {"loss(train)": 0.5, "loss": 0.5}
 
@@ -1161,3 +1162,18 @@ def test_a_position_between_a_figures_name_and_is(line: str, loss: float, epoch:
     got_step, got_epoch, metrics = _read(line)
     assert (metrics["loss"], got_epoch, got_step) == (loss, epoch, step)
     assert "loss" not in _read("The answer for step 3 is 7")[2]
+
+
+@pytest.mark.parametrize("heading", ["Test Prompt:", "eval example:"])
+def test_a_heading_over_a_sample_ends_at_the_first_optimiser_step(tmp_path: Path, heading: str) -> None:
+    """Unsloth's notebooks print `Test Prompt:` over a chat sample, LLaMA-Factory `eval example:` over a
+    tokenised one (corpus b47, b48), before training; the Trainer's dicts after them print the
+    `learning_rate` and `grad_norm` of an optimiser step (transformers trainer.py `_maybe_log_save_evaluate`;
+    its evaluation dict has neither), so they are training's, not the heading's evaluation."""
+    log = tmp_path / "train.log"
+    log.write_text(f"{heading}\nWhat day was I born?\n"
+                   "{'loss': 5.1245, 'grad_norm': 22.5, 'learning_rate': 0.0, 'epoch': 0.01}\n"
+                   "{'loss': 0.0289, 'grad_norm': 0.108, 'learning_rate': 5.6e-07, 'epoch': 1.0}\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.grad_norm, snap.lr) == (0.0289, 0.108, 5.6e-07)
+    assert "val_loss" not in snap.metrics
