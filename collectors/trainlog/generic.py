@@ -465,12 +465,13 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
 
 
 def _a_quotient(position: re.Match[str]) -> bool:
-    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count."""
+    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count; nor
+    is `(0 / 0)`, a count of nothing yet (huggingface_hub's upload bar `Processing Files (0 / 0)`)."""
     text = position.string
     if text[position.start()] not in "[(":
         return False  # after a rich bar's `━━━━ `
     close = text.find(")" if text[position.start()] == "(" else "]", position.end("total"))
-    return (int(position["n"]) > int(position["total"]) or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
+    return (int(position["n"]) > int(position["total"]) or position["total"].strip("0") == "" or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
             or (close != -1 and _OPERATOR_AFTER.match(text, close) is not None)
             or (text[close + 1:].strip() == "." and _sentence(text)))
 

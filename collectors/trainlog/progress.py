@@ -135,6 +135,8 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         match = _NO_TOTAL.match(text)
         desc = match["desc"] if match else ""
     if not match:
+        if pct != -1 and not _describe(desc.strip())[0]:
+            return None, ""  # other work's bar cut before its count: its description holds no position
         return None, text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())

@@ -1177,3 +1177,21 @@ def test_a_heading_over_a_sample_ends_at_the_first_optimiser_step(tmp_path: Path
     snap = read_log(log)
     assert (snap.loss, snap.grad_norm, snap.lr) == (0.0289, 0.108, 5.6e-07)
     assert "val_loss" not in snap.metrics
+
+
+@pytest.mark.parametrize("line", [
+    # huggingface_hub src/huggingface_hub/utils/_xet_progress_reporting.py: `bar_format="{l_bar}{bar}| {n_fmt:>5}B /
+    # {total_fmt:>5}B{postfix:>12}"` under `desc=f"Processing Files ({completed} / {total_files})"`, its count
+    # in bytes; a paste cut at the bar's glyphs (corpus b48), or before any total (`total=0`: no percentage)
+    "Processing Files (1 / 1)      : 100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588",
+    "Processing Files (1 / 1)      : 100%|\u2588\u2588\u2588\u2588| 12.8MB / 12.8MB,  1.20MB/s  ",
+    "Processing Files (0 / 0)      : |                    |  0.00B /  0.00B            ",
+])
+def test_an_upload_bars_file_count_is_no_position(line: str) -> None:
+    assert parse_record(normalize(line)) == []
+
+
+def test_a_cut_training_bar_still_reads_from_its_description() -> None:
+    """Only other work's bar (its description says so) is dropped when cut before its count."""
+    [reading] = parse_record(normalize("Epoch 3: loss=2.31  45%|\u2588\u2588\u2588\u2588"))
+    assert reading.metrics["loss"] == 2.31
