@@ -21,7 +21,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
-    "b47/nemo2_evo2_bionemo_notebook_md_training_epoch_lines.log": "step 10 (want 9), no loss/lr/val_loss",
     "b47/ultralytics_results_csv_time_column_lr_pg.log": "results.csv with a `time` column: epoch 198 (want 474), old row's losses",
     "b47/hf_trainer_wandb_output_log_dicts_then_hydra_config_error.log": "dataset bars after training (25000) taken for the run",
     "b47/yolov7_tiny_wandb_output_log_first_row_cut_then_keyboardinterrupt.log": "no box/obj/cls loss",

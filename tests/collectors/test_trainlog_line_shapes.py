@@ -1195,3 +1195,19 @@ def test_a_cut_training_bar_still_reads_from_its_description() -> None:
     """Only other work's bar (its description says so) is dropped when cut before its count."""
     [reading] = parse_record(normalize("Epoch 3: loss=2.31  45%|\u2588\u2588\u2588\u2588"))
     assert reading.metrics["loss"] == 2.31
+
+
+@pytest.mark.parametrize(("line", "step", "val_loss"), [
+    # Megatron's checkpointing.py `print_rank_0('  successfully saved checkpoint from iteration {:7d} to {}'
+    # .format(iteration, args.save))` under NeMo 2, saving Lightning ModelCheckpoint files named by their
+    # monitored figures (`filename='{epoch}-{val_loss:.4f}'`; corpus b47)
+    ("[NeMo I 2025-06-18 22:03:04 nemo_logging:393] Successfully saved checkpoint from iteration       4 to "
+     "/home/u/run/evo2/checkpoints/evo2--val_loss=0.0000-epoch=0-consumed_samples=5.0-last.ckpt", 4, None),
+    ("Epoch 0, global step 9: 'val_loss' reached 1.26396 (best 1.26396), saving model to "
+     "'/home/u/run/checkpoints/evo2--val_loss=1.2640-epoch=0.ckpt' as top 5", 9, 1.26396),
+])
+def test_an_absolute_paths_figures_are_its_name(line: str, step: int, val_loss: float | None) -> None:
+    """A file's path is a name: the figures a checkpoint's file name repeats are not the line's."""
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics.get("val_loss")) == (step, val_loss)
+    assert not any("/" in key or "ckpt" in key for key in metrics)
