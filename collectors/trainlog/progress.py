@@ -179,10 +179,16 @@ def _postfix_position(reading: Reading, posted: Reading) -> None:
     its epoch (`epoch=11.9` on a bar over one epoch's batches) is the run's where the description
     gave none, and its step (fairseq's `num_updates=348000`, `global_step/max_steps=79/176`) the
     run's, with the total it prints, the bar's being the epoch's. One apart (NeMo's
-    `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+    `795/77225 [..., global_step=794.0]`, logged before the update), the bar is over the run: its
+    total stays, and the step is the one the tool names (the corpus reads `global_step`, b30, b47)
+    until the bar is full, whose count then says every step is done (`40/40, global_step=39.00`)."""
     if reading.epoch is None and posted.epoch is not None and math.isfinite(posted.epoch):
         reading.epoch = posted.epoch
-    if posted.step is None or abs(posted.step - (reading.step or 0)) <= 1:
+    if posted.step is None:
+        return
+    if abs(posted.step - (reading.step or 0)) <= 1:
+        full = reading.total is not None and reading.step is not None and reading.step >= reading.total
+        reading.step = reading.step if full else posted.step
         return
     reading.step, reading.total, reading.done = posted.step, posted.total, False
 

@@ -24,12 +24,8 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b47/ultralytics_results_csv_time_column_lr_pg.log": "results.csv with a `time` column: epoch 198 (want 474), old row's losses",
     "b47/hf_trainer_wandb_output_log_dicts_then_hydra_config_error.log": "dataset bars after training (25000) taken for the run",
     "b47/yolov7_tiny_wandb_output_log_first_row_cut_then_keyboardinterrupt.log": "no box/obj/cls loss",
-    "b47/lightning_sgm_sdxl_bar_global_step_lr_abs_keyboardinterrupt.log": "step 87 (want the bar's global_step=86.00)",
     "b47/ultralytics_yolov8_fork_wandb_output_log_dfl_loss_zero_100_epochs.log": "epoch 1 (want 100), first epoch's losses",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
-    "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
-        "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
-        "(0-based, before the 13th step's increment), and b22 scores the bar's count",
 }
 
 

@@ -532,9 +532,16 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     # fairseq's tqdm bar over one epoch's batches (facebookresearch/fairseq#1955, corpus b27)
     ("81989/88743 [10:51:46<53:53,  2.09it/s, loss=5.7e-14, ups=2.11, num_updates=348000, lr=0.0002]",
      348000, None),
-    # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
+    # NeMo's bar is over the run, its `global_step` logged before the update one behind
+    # (NeMo-Framework-Launcher#55): the step is the one the tool names, the total the bar's
     ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
-     795, 77225),
+     794, 77225),
+    # Stability's sgm trainer under Lightning, `self.log("global_step", ...)` in its postfix (corpus b47)
+    ("Epoch 0:   2%|█▊        | 87/5087 [01:01<58:27,  1.43it/s, v_num=cond, loss=1.110, "
+     "global_step=86.00, lr_abs=8.6e-8]", 86, 5087),
+    # the full bar's count says every step is done (NeMo 1 launcher, corpus b33)
+    ("Epoch 0: 100%|██████████| 40/40 [00:31<00:00,  1.27it/s, "
+     "loss=10.9, v_num=, reduced_train_loss=10.90, global_step=39.00]", 40, 40),
     # a step of total printed as one figure, as ms-swift's dicts print it, in a postfix
     ("Epoch 0:  10%|█         | 10/100 [00:10<01:30,  1.00it/s, loss=2.1, global_step/max_steps=110/1000]",
      110, 1000),
