@@ -120,10 +120,10 @@ PARAGRAPH_WORDS = 20
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-# An absolute file path of two folders or more (`/home/u/run/checkpoints/evo2--val_loss=1.2640-epoch=0.ckpt`,
-# Lightning's ModelCheckpoint names files by its monitored figures): a name, whose figures the line
-# around it prints in their own right.
-_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])/(?:[\w.@+=~-]+/){2,}[^\s'\"()]*")
+# A file path from the root, home or working folder, of two folders or more (`/home/u/run/checkpoints/
+# evo2--val_loss=1.2640-epoch=0.ckpt`, `./outputs/run1/epoch=2-step=500.ckpt`: Lightning's ModelCheckpoint
+# names files by its monitored figures): a name, whose figures the line around it prints in their own right.
+_FILE_PATH = re.compile(r"(?<![\w.:/~])(?:\.\.?|~)?/(?:[\w.@+=~-]+/){2,}[^\s'\"()]*")
 # torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
 # 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
 # where other tools' `tps` is the job's.
@@ -370,7 +370,7 @@ def generic(text: str) -> Reading | None:
     if len(_SENTENCE_BREAK.findall(text)) >= 2 and len(_WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
         return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
     if "/" in text:
-        text = _ABSOLUTE_PATH.sub(" ", text)
+        text = _FILE_PATH.sub(" ", text)
     text = _GLUED_NAME.sub(_unglued, text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
         text = _SLASHED.sub(_unslashed, text)

@@ -1212,8 +1212,10 @@ def test_a_cut_training_bar_still_reads_from_its_description() -> None:
      "/home/u/run/evo2/checkpoints/evo2--val_loss=0.0000-epoch=0-consumed_samples=5.0-last.ckpt", 4, None),
     ("Epoch 0, global step 9: 'val_loss' reached 1.26396 (best 1.26396), saving model to "
      "'/home/u/run/checkpoints/evo2--val_loss=1.2640-epoch=0.ckpt' as top 5", 9, 1.26396),
+    ("Epoch 3, global step 1000: 'val_loss' reached 0.20345 (best 0.20345), saving model to "
+     "'./outputs/run1/epoch=3-step=1000-val_loss=0.20.ckpt' as top 1", 1000, 0.20345),
 ])
-def test_an_absolute_paths_figures_are_its_name(line: str, step: int, val_loss: float | None) -> None:
+def test_a_file_paths_figures_are_its_name(line: str, step: int, val_loss: float | None) -> None:
     """A file's path is a name: the figures a checkpoint's file name repeats are not the line's."""
     got_step, _, metrics = _read(line)
     assert (got_step, metrics.get("val_loss")) == (step, val_loss)
