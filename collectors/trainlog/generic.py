@@ -86,7 +86,8 @@ _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6
 _FOR_STEPS = re.compile(r"\btraining for (\d+) (?:steps|iters|iterations)\b", re.IGNORECASE)
 _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|dev)\b"
+# A line of an evaluation phase (NeMo 2's ProgressPrinter `Testing: iteration 3/5`, nemo/lightning/pytorch/callbacks/progress_printer.py).
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|testing|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
                          r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"

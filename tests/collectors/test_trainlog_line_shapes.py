@@ -1220,3 +1220,13 @@ def test_a_file_paths_figures_are_its_name(line: str, step: int, val_loss: float
     got_step, _, metrics = _read(line)
     assert (got_step, metrics.get("val_loss")) == (step, val_loss)
     assert not any("/" in key or "ckpt" in key for key in metrics)
+
+
+def test_nemo_progress_printers_test_phase_is_no_training_position(tmp_path: Path) -> None:
+    """NeMo 2's ProgressPrinter (nemo/lightning/pytorch/callbacks/progress_printer.py) prints
+    `Testing: iteration {n}/{total}` for `trainer.test()` after fit: the test's batches, not the run's step."""
+    log = tmp_path / "nemo.log"
+    log.write_text("Training epoch 0, iteration 99/100 | lr: 3e-05 | global_step: 99 | reduced_train_loss: 2.1\n"
+                   "`Trainer.fit` stopped: `max_steps=100` reached.\nTesting: iteration 3/5\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.status) == (99, 100, "finished")
