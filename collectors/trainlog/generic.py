@@ -87,7 +87,8 @@ _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6
 _FOR_STEPS = re.compile(r"\btraining for (\d+) (?:steps|iters|iterations)\b", re.IGNORECASE)
 _EPOCH_WORD = re.compile(r"epoch\W{0,3}$", re.IGNORECASE)
 _UPDATES = re.compile(r"\b(?P<n>\d+) updates\b")  # fairseq `| epoch 011 | 500 updates`
-_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|dev)\b"
+# A line of an evaluation phase (NeMo 2's ProgressPrinter `Testing: iteration 3/5`, nemo/lightning/pytorch/callbacks/progress_printer.py).
+_VALIDATION = re.compile(r"^\W*(?:\[[^\]]{0,30}\]\s*)?(?:validation|validating|validate|valid|val|evaluation|eval|evaluating|test|testing|dev)\b"
                          r"|\bvalid on\b|\bValidation\b|\((?:val|test)\)"
                          # the phase as a field of its own: `| eval |`, `(eval)`, `- val -`, `[val]`
                          r"|(?:[|(\[]|\s-)\s*(?:eval|val|valid|validation|test|dev)\s*(?:[|)\]]|-\s|$)"
@@ -121,6 +122,10 @@ PARAGRAPH_WORDS = 20
 # `[6/6] Saving model...` after training ends): no figure follows, so no training position.
 _STAGE = re.compile(r"\s*\[\d+/\d+\]\s+[A-Z][a-z]+[^\d]*")
 _SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+# A file path from the root, home or working folder, of two folders or more (`/home/u/run/checkpoints/
+# evo2--val_loss=1.2640-epoch=0.ckpt`, `./outputs/run1/epoch=2-step=500.ckpt`: Lightning's ModelCheckpoint
+# names files by its monitored figures): a name, whose figures the line around it prints in their own right.
+_FILE_PATH = re.compile(r"(?<![\w.:/~])(?:\.\.?|~)?/(?:[\w.@+=~-]+/){2,}[^\s'\"()]*")
 # torchtitan's line (`memory: 30.12GiB(31.70%)  tps: 7,282`): its `tps` (`wps` before 4d182a1,
 # 2024-11) is "tokens per second per device" (pytorch/torchtitan torchtitan/components/metrics.py),
 # where other tools' `tps` is the job's.
@@ -373,6 +378,8 @@ def generic(text: str) -> Reading | None:
     if (". " in text or "! " in text or "? " in text) and len(_SENTENCE_BREAK.findall(text)) >= 2 and len(
             _WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
         return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
+    if "/" in text:
+        text = _FILE_PATH.sub(" ", text)
     text = _GLUED_NAME.sub(_unglued, text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
         text = _SLASHED.sub(_unslashed, text)
@@ -489,12 +496,13 @@ def _record_items(data: dict) -> list[tuple[object, object]]:
 
 
 def _a_quotient(position: re.Match[str]) -> bool:
-    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count."""
+    """Whether a bracketed `a/b` (no position word before it) is a division in prose, not a count; nor
+    is `(0 / 0)`, a count of nothing yet (huggingface_hub's upload bar `Processing Files (0 / 0)`)."""
     text = position.string
     if text[position.start()] not in "[(":
         return False  # after a rich bar's `━━━━ `
     close = text.find(")" if text[position.start()] == "(" else "]", position.end("total"))
-    return (int(position["n"]) > int(position["total"]) or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
+    return (int(position["n"]) > int(position["total"]) or position["total"].strip("0") == "" or bool(_OPERATOR_BEFORE.search(text, 0, position.start()))
             or (close != -1 and _OPERATOR_AFTER.match(text, close) is not None)
             or (text[close + 1:].strip() == "." and _sentence(text)))
 

@@ -206,6 +206,8 @@ def hf_dict(text: str) -> Reading | None:
         return None
     for beside in (lead, tail):
         if beside is not None:
+            if reading.done:  # the summary's: `TrainOutput(global_step=100, training_loss=0.50, metrics={...})`
+                beside.metrics.pop("loss", None)  # holds the run's mean loss, as the dict's `train_loss`
             reading.metrics = {**beside.metrics, **reading.metrics} if beside is lead else {
                 **reading.metrics, **beside.metrics}
             reading.step = reading.step if beside.step is None else beside.step

@@ -135,10 +135,9 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         match = _NO_TOTAL.match(text)
         desc = match["desc"] if match else ""
     if not match:
-        # a bar drawn for other work whose count is no step (huggingface_hub's `Processing Files (1 / 1)
-        # : 100%|...| 12.8MB / 12.8MB, 3.77MB/s`): nothing on the line is the run's
-        drawn = pct != -1 and close != -1 and not _describe(desc.strip())[0]
-        return None, "" if drawn else text
+        if pct != -1 and not _describe(desc.strip())[0]:
+            return None, ""  # other work's bar cut before its count: its description holds no position
+        return None, text
     rest = text[match.end():]
     training, epoch, fmt = _describe(desc.strip())
     if not training or match["unit"] in _DATA_UNITS:
@@ -180,10 +179,16 @@ def _postfix_position(reading: Reading, posted: Reading) -> None:
     its epoch (`epoch=11.9` on a bar over one epoch's batches) is the run's where the description
     gave none, and its step (fairseq's `num_updates=348000`, `global_step/max_steps=79/176`) the
     run's, with the total it prints, the bar's being the epoch's. One apart (NeMo's
-    `795/77225 [..., global_step=794.0]`, counted before the update), the bar is the run's."""
+    `795/77225 [..., global_step=794.0]`, logged before the update), the bar is over the run: its
+    total stays, and the step is the one the tool names (the corpus reads `global_step`, b30, b47)
+    until the bar is full, whose count then says every step is done (`40/40, global_step=39.00`)."""
     if reading.epoch is None and posted.epoch is not None and math.isfinite(posted.epoch):
         reading.epoch = posted.epoch
-    if posted.step is None or abs(posted.step - (reading.step or 0)) <= 1:
+    if posted.step is None:
+        return
+    if abs(posted.step - (reading.step or 0)) <= 1:
+        full = reading.total is not None and reading.step is not None and reading.step >= reading.total
+        reading.step = reading.step if full else posted.step
         return
     reading.step, reading.total, reading.done = posted.step, posted.total, False
 

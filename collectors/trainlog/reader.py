@@ -82,6 +82,9 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
 _EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
+# Figures only an optimiser step prints (HF's `learning_rate` and `grad_norm`, never in its evaluation
+# dict, transformers trainer.py `_maybe_log_save_evaluate`): a record with one is training's.
+_OPTIMISER_FIGURES = frozenset({"lr", "grad_norm"})
 _OVERLAP_SCORES = frozenset({"miou", "meaniu", "mean_iou", "best_miou", "map", "map50", "map_50", "map75",
                              "mean_ap", "bbox_map", "segm_map"})
 _BOX_RULES = str.maketrans("\u2502\u2503\u2551", "|||")  # a box-drawn table's column rules
@@ -467,6 +470,8 @@ class LineReader:
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
                 self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
+            elif self._evaluating and _OPTIMISER_FIGURES & reading.metrics.keys():
+                self._evaluating = False  # a heading over a sample (`Test Prompt:`) opened no evaluation
             elif (self._evaluating or _only_scores(reading.metrics) or bar is None and self._repeats_validation(reading)
                   or _scores_overlap(reading)):
                 reading.metrics = _evaluation(reading.metrics, self._evaluating and self._named_loss)

@@ -21,15 +21,7 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
-    "b47/unsloth_rocm_llama31_qlora_float_dicts_trainoutput.log": "loss is the TrainOutput average, not the last step's; no grad_norm/lr",
-    "b47/unsloth_rocm_qwen3moe_string_valued_dicts.log": "string-valued dicts: loss is an average, no grad_norm/lr",
-    "b47/nemo2_evo2_bionemo_notebook_md_training_epoch_lines.log": "step 10 (want 9), no loss/lr/val_loss",
-    "b47/lightning_sgm_sdxl_bar_global_step_lr_abs_keyboardinterrupt.log": "step 87 (want the bar's global_step=86.00)",
-    "b48/llamafactory_dpo_windows_dicts_bar_glued_eval_metrics.log": "no loss/grad_norm/lr; val_loss 0.0017 (want 0.0)",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
-    "b30/nemo_launcher_tail_f_sanity_check_then_epoch_bar.log":
-        "expectation disputed: the bar's 13/20 counts finished steps; NeMo logs global_step=12 "
-        "(0-based, before the 13th step's increment), and b22 scores the bar's count",
 }
 
 

@@ -50,11 +50,12 @@ CASES = [
      "| number of nan iterations:   0 |\n",
      {"step": 100, "total": 1000, "loss": 7.123456, "lr": 1.5e-4, "grad_norm": 1.234}),
     # NeMo (Megatron GPT model `self.log('reduced_train_loss', ...)`) through its MegatronProgressBar,
-    # which prints no rate; the bar's n is steps done (`global_step` is the 0-based index logged)
+    # which prints no rate; the bar's n is steps done, the step the `global_step` it logs (0-based, one
+    # behind), as the corpus writes NeMo's and Lightning's bars down (b30, b47)
     ("nemo",
      "Epoch 0: :  10%|# | 100/1000 [01:23<12:34, reduced_train_loss=2.340, global_step=99.00, "
      "consumed_samples=12800.0, train_step_timing in s=0.512]\n",
-     {"step": 100, "total": 1000, "epoch": 0.1, "loss": 2.34, "train_step_timing_in_s": 0.512}),
+     {"step": 99, "total": 1000, "epoch": 0.1, "loss": 2.34, "train_step_timing_in_s": 0.512}),
     # torchtitan/train.py `logger.info(f"{color.red}step: {step:2}  ...")`
     ("torchtitan",
      "[titan] 2025-01-01 10:00:00,000 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss:  7.1234  "

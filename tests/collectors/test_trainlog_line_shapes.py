@@ -533,9 +533,16 @@ def test_composers_epoch_and_batch_of_the_epoch_give_the_epoch_fraction() -> Non
     # fairseq's tqdm bar over one epoch's batches (facebookresearch/fairseq#1955, corpus b27)
     ("81989/88743 [10:51:46<53:53,  2.09it/s, loss=5.7e-14, ups=2.11, num_updates=348000, lr=0.0002]",
      348000, None),
-    # NeMo's bar is the run's: its 0-based `global_step` is one behind (NeMo-Framework-Launcher#55)
+    # NeMo's bar is over the run, its `global_step` logged before the update one behind
+    # (NeMo-Framework-Launcher#55): the step is the one the tool names, the total the bar's
     ("Epoch 0:   1%|          | 795/77225 [9:07:58<878:01:48, 41.36s/it, loss=3.1, global_step=794.0]",
-     795, 77225),
+     794, 77225),
+    # Stability's sgm trainer under Lightning, `self.log("global_step", ...)` in its postfix (corpus b47)
+    ("Epoch 0:   2%|█▊        | 87/5087 [01:01<58:27,  1.43it/s, v_num=cond, loss=1.110, "
+     "global_step=86.00, lr_abs=8.6e-8]", 86, 5087),
+    # the full bar's count says every step is done (NeMo 1 launcher, corpus b33)
+    ("Epoch 0: 100%|██████████| 40/40 [00:31<00:00,  1.27it/s, "
+     "loss=10.9, v_num=, reduced_train_loss=10.90, global_step=39.00]", 40, 40),
     # a step of total printed as one figure, as ms-swift's dicts print it, in a postfix
     ("Epoch 0:  10%|█         | 10/100 [00:10<01:30,  1.00it/s, loss=2.1, global_step/max_steps=110/1000]",
      110, 1000),
@@ -855,6 +862,7 @@ def test_an_object_repr_names_its_first_field_without_the_class() -> None:
     [reading] = parse_record("TrainOutput(global_step=3750, training_loss=0.0719044921875, metrics="  # corpus b34
                              "{'train_runtime': 6384.5833, 'train_loss': 0.0719044921875, 'epoch': 30.0})")
     assert (reading.step, reading.epoch, reading.done) == (3750, 30.0, True)
+    assert "loss" not in reading.metrics  # `training_loss` is the run's mean (trainer.py `train`), as `train_loss`
     _, _, metrics = _read("step 3 Loss(train)=0.5")
     assert metrics == {"loss(train)": 0.5, "loss": 0.5}
 
@@ -1177,3 +1185,64 @@ def test_a_position_between_a_figures_name_and_is(line: str, loss: float, epoch:
 def test_a_line_with_other_than_ascii_reads_as_its_ascii_twin(line: str, ascii_line: str) -> None:
     [reading], [twin] = parse_record(normalize(line)), parse_record(normalize(ascii_line))
     assert reading == twin
+
+
+@pytest.mark.parametrize("heading", ["Test Prompt:", "eval example:"])
+def test_a_heading_over_a_sample_ends_at_the_first_optimiser_step(tmp_path: Path, heading: str) -> None:
+    """Unsloth's notebooks print `Test Prompt:` over a chat sample, LLaMA-Factory `eval example:` over a
+    tokenised one (corpus b47, b48), before training; the Trainer's dicts after them print the
+    `learning_rate` and `grad_norm` of an optimiser step (transformers trainer.py `_maybe_log_save_evaluate`;
+    its evaluation dict has neither), so they are training's, not the heading's evaluation."""
+    log = tmp_path / "train.log"
+    log.write_text(f"{heading}\nWhat day was I born?\n"
+                   "{'loss': 5.1245, 'grad_norm': 22.5, 'learning_rate': 0.0, 'epoch': 0.01}\n"
+                   "{'loss': 0.0289, 'grad_norm': 0.108, 'learning_rate': 5.6e-07, 'epoch': 1.0}\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.grad_norm, snap.lr) == (0.0289, 0.108, 5.6e-07)
+    assert "val_loss" not in snap.metrics
+
+
+@pytest.mark.parametrize("line", [
+    # huggingface_hub src/huggingface_hub/utils/_xet_progress_reporting.py: `bar_format="{l_bar}{bar}| {n_fmt:>5}B /
+    # {total_fmt:>5}B{postfix:>12}"` under `desc=f"Processing Files ({completed} / {total_files})"`, its count
+    # in bytes; a paste cut at the bar's glyphs (corpus b48), or before any total (`total=0`: no percentage)
+    "Processing Files (1 / 1)      : 100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588",
+    "Processing Files (1 / 1)      : 100%|\u2588\u2588\u2588\u2588| 12.8MB / 12.8MB,  1.20MB/s  ",
+    "Processing Files (0 / 0)      : |                    |  0.00B /  0.00B            ",
+])
+def test_an_upload_bars_file_count_is_no_position(line: str) -> None:
+    assert parse_record(normalize(line)) == []
+
+
+def test_a_cut_training_bar_still_reads_from_its_description() -> None:
+    """Only other work's bar (its description says so) is dropped when cut before its count."""
+    [reading] = parse_record(normalize("Epoch 3: loss=2.31  45%|\u2588\u2588\u2588\u2588"))
+    assert reading.metrics["loss"] == 2.31
+
+
+@pytest.mark.parametrize(("line", "step", "val_loss"), [
+    # Megatron's checkpointing.py `print_rank_0('  successfully saved checkpoint from iteration {:7d} to {}'
+    # .format(iteration, args.save))` under NeMo 2, saving Lightning ModelCheckpoint files named by their
+    # monitored figures (`filename='{epoch}-{val_loss:.4f}'`; corpus b47)
+    ("[NeMo I 2025-06-18 22:03:04 nemo_logging:393] Successfully saved checkpoint from iteration       4 to "
+     "/home/u/run/evo2/checkpoints/evo2--val_loss=0.0000-epoch=0-consumed_samples=5.0-last.ckpt", 4, None),
+    ("Epoch 0, global step 9: 'val_loss' reached 1.26396 (best 1.26396), saving model to "
+     "'/home/u/run/checkpoints/evo2--val_loss=1.2640-epoch=0.ckpt' as top 5", 9, 1.26396),
+    ("Epoch 3, global step 1000: 'val_loss' reached 0.20345 (best 0.20345), saving model to "
+     "'./outputs/run1/epoch=3-step=1000-val_loss=0.20.ckpt' as top 1", 1000, 0.20345),
+])
+def test_a_file_paths_figures_are_its_name(line: str, step: int, val_loss: float | None) -> None:
+    """A file's path is a name: the figures a checkpoint's file name repeats are not the line's."""
+    got_step, _, metrics = _read(line)
+    assert (got_step, metrics.get("val_loss")) == (step, val_loss)
+    assert not any("/" in key or "ckpt" in key for key in metrics)
+
+
+def test_nemo_progress_printers_test_phase_is_no_training_position(tmp_path: Path) -> None:
+    """NeMo 2's ProgressPrinter (nemo/lightning/pytorch/callbacks/progress_printer.py) prints
+    `Testing: iteration {n}/{total}` for `trainer.test()` after fit: the test's batches, not the run's step."""
+    log = tmp_path / "nemo.log"
+    log.write_text("Training epoch 0, iteration 99/100 | lr: 3e-05 | global_step: 99 | reduced_train_loss: 2.1\n"
+                   "`Trainer.fit` stopped: `max_steps=100` reached.\nTesting: iteration 3/5\n")
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps, snap.status) == (99, 100, "finished")
