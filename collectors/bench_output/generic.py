@@ -58,6 +58,7 @@ from sessiontui.collectors.bench_output.tables import (
     labelled_cells,
     row_cells,
     spaced_columns,
+    sub_header,
     table_row,
     without_index,
 )
@@ -421,6 +422,10 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
+        if header is not None and bars and index and TABLE_RULE.match(lines[index - 1].strip()) and (
+                names := sub_header(header, row_cells(line))):
+            header = names  # a second header row under the rule, below a group header
+            continue
         if _JSON_LIST.match(line):
             continue  # `"latencies": [1.2, 1.25, ...]`: every run's sample, no figure
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:

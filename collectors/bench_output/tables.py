@@ -66,6 +66,19 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
             yield column, number[1], number[3] or ""
 
 
+def sub_header(header: list[str], cells: list[str]) -> list[str] | None:
+    """The header completed by a second row of names printed in the table's body, under a group
+    header that leaves columns blank (`| Model | OmniDocBench | |` over `| | throughput (tokens/s) |
+    accept length |`): each column named by its group, then its own name; None for any other row."""
+    named = [cell for cell in cells if cell]
+    if len(cells) != len(header) or "" not in header or len(named) < 2 or any(VALUE.search(c) for c in named):
+        return None
+    top: list[str] = []
+    for cell in header:
+        top.append(top[-1] if not cell and top else cell)
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
+
+
 def cell_value(cell: str) -> re.Match[str] | None:
     """The value a table cell prints (VALUE's match), without the change over another column
     printed after it (`96.1 (+52%)`) or the `×` before a count; None when it prints none."""

@@ -83,8 +83,6 @@ KNOWN_MISSES: dict[str, str] = {
         "a README table comparing two backends' llama-bench rates with a delta column: refused (no result found)",
     "bench/b43/llama_throughput_lab_analyze_data_pipe_spaced_table_dash_rule_five_sweep_rows_best_first.md":
         "a sweep table sorted best first: concurrency 64, want 128",
-    "bench/b43/markdown_table_angelslim_eagle3_hunyuan_ocr_group_header_then_bold_throughput_accept_length_subheader_two_rows.md":
-        "an EAGLE-3 table with a group header row then a bold sub-header row: refused (no result found)",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

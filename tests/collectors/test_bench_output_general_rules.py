@@ -1600,3 +1600,22 @@ def test_a_framed_banner_names_the_run_below_it_without_its_frame_and_time() -> 
             + "=== OURS[fa2dec fa2=1] c=1 rep=1 (20:25:51) ===\n" + GREPPED.format(rps=0.14, out=17.86))
     records = read_benchmark_output(text).records
     assert [derive_config_name(r) for r in records] == ["OURS[prod fa2=0] c=1 rep=1", "OURS[fa2dec fa2=1] c=1 rep=1"]
+
+
+# Tencent/AngelSlim docs/source/performance/speculative_decoding/benchmarks.md: a header naming the dataset over
+# two columns (`| Model | Method | OmniDocBench | |`), then, below the rule, a bold row naming those columns
+GROUPED = ("| Model | Method | OmniDocBench | |\n|---|---|---|---|\n"
+           "| | | **throughput (tokens/s)** | **accept length** |\n"
+           "| **Hunyuan-OCR** | Vanilla | 70.12 | 1 |\n| | Eagle3 | 108.1 | 2.08 |\n")
+
+
+def test_a_row_of_names_under_a_group_header_completes_the_header() -> None:
+    records = read_benchmark_output(GROUPED).records
+    assert [(r.metric, r.value, r.accept_length) for r in records] == [("output_tok_s", 70.12, 1.0),
+                                                                       ("output_tok_s", 108.1, 2.08)]
+
+
+def test_a_row_of_names_under_a_header_without_blank_columns_is_no_header() -> None:
+    # the same row under a header that names every column is a row of its table (a name row), not a second header
+    text = GROUPED.replace("| OmniDocBench | |", "| tok/s | accept length |")
+    assert [r.value for r in read_benchmark_output(text).records] == [70.12, 108.1]
