@@ -55,7 +55,7 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     cells = row_cells(line)
     if len(cells) != len(header):
         return
-    header = _position_columns(header)
+    header = _slot_columns(_position_columns(header))
     for column, cell in zip(header, cells, strict=True):
         positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
@@ -97,6 +97,19 @@ def _position_columns(header: list[str]) -> list[str]:
         return header
     return [f"accept_pos_{int(match[1]) - min(found) + 1}" if match else column
             for column, match in zip(header, positions, strict=True)]
+
+
+_PARALLEL_COLUMN = re.compile(r"(?:n[ _-]?)?parallel", re.IGNORECASE)
+_CONCURRENCY_COLUMN = re.compile(r"(?:max[ _-]?)?concurrency", re.IGNORECASE)
+
+
+def _slot_columns(header: list[str]) -> list[str]:
+    """A header whose `parallel` column stands beside a `concurrency` one with that column named
+    `slots`: the server's parallel slots (llama-server's `--parallel`), the load being the requests
+    in flight (llama-throughput-lab's sweep table)."""
+    if not any(_CONCURRENCY_COLUMN.fullmatch(column.strip()) for column in header):
+        return header
+    return ["slots" if _PARALLEL_COLUMN.fullmatch(column.strip()) else column for column in header]
 
 
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)

@@ -81,8 +81,6 @@ KNOWN_MISSES: dict[str, str] = {
         "vLLM multi-turn pandas describe() summary: ttft_ms_mean 166.0, want 78.22",
     "bench/b43/llama_bench_compare_readme_strix_halo_rocwmma_vs_hip_llama32_1b_prefill_decode_depth_tests_delta_percent.md":
         "a README table comparing two backends' llama-bench rates with a delta column: refused (no result found)",
-    "bench/b43/llama_throughput_lab_analyze_data_pipe_spaced_table_dash_rule_five_sweep_rows_best_first.md":
-        "a sweep table sorted best first: concurrency 64, want 128",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

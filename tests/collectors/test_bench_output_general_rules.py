@@ -1619,3 +1619,21 @@ def test_a_row_of_names_under_a_header_without_blank_columns_is_no_header() -> N
     # the same row under a header that names every column is a row of its table (a name row), not a second header
     text = GROUPED.replace("| OmniDocBench | |", "| tok/s | accept length |")
     assert [r.value for r in read_benchmark_output(text).records] == [70.12, 108.1]
+
+
+# alexziskind1/llama-throughput-lab#4 analyze-data.py: a sweep over llama-server instances, `parallel` (the server's
+# `--parallel` slots) beside `concurrency` (the requests in flight), rows sorted best first
+SWEEP = ("instances | parallel | batch   | concurrency | throughput_tps | errors\n"
+         "-----------------------------------------------------------------\n"
+         "      2.0 |     64.0 | default |       128.0 |          359.4 |    0.0\n"
+         "      2.0 |     32.0 | default |        64.0 |          217.6 |    0.0\n")
+
+
+def test_a_parallel_column_beside_a_concurrency_column_is_the_server_slots() -> None:
+    records = read_benchmark_output(SWEEP).records
+    assert [(r.value, r.concurrency, r.figures["slots"]) for r in records] == [(359.4, 128, 64.0), (217.6, 64, 32.0)]
+
+
+def test_a_parallel_column_alone_is_the_load() -> None:
+    text = SWEEP.replace("| concurrency |", "| n_clients_x |")
+    assert [r.concurrency for r in read_benchmark_output(text).records] == [64, 32]
