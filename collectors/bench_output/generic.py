@@ -516,8 +516,9 @@ _NO_VALUE = re.compile(r"\s*(?:n/?a|nan|none|null|-+|—|–)\s*", re.IGNORECASE
 def _by_row_name(columns: list[str], row: list[str],
                  found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """A spaced table's cells named by their row too when every number's column is a statistic
-    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`): each row is then a
-    quantity and each column its statistic, not one run's figures."""
+    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`, pandas describe()'s
+    `count  mean  std  min  25%`): each row is then a quantity and each column its statistic, not one
+    run's figures."""
     if len(row) != len(columns):
         return found
     key = _key_column(columns)  # settings columns before a key column keep their own names
@@ -526,7 +527,9 @@ def _by_row_name(columns: list[str], row: list[str],
     stats = found[len(settings):] if found[: len(settings)] == settings else []
     if not name or not stats or not all(is_stat(label) for label, _, _ in stats):
         return found
-    return [*settings, *((f"{name} {label}", number, unit) for label, number, unit in stats)]
+    # pandas describe()'s `count` counts the samples the row's statistics are over: no statistic of its quantity
+    return [*settings, *(("samples" if label.lower() == "count" else f"{name} {label}", number, unit)
+                         for label, number, unit in stats)]
 
 
 def _row_phase(line: str) -> str:

@@ -132,13 +132,15 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     values = row[names:-1] if row and _STATUS.fullmatch(row[-1]) else row[names:]
     values = [cell for cell in values if not _EMPTY_CELL.fullmatch(cell)]  # `-` under `Improvement`: none yet
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
-            and not any(VALUE.fullmatch(cell) for cell in cells)
+            and not any(VALUE.fullmatch(cell) and not _QUANTILE_COLUMN.fullmatch(cell) for cell in cells)
             and (not VALUE.fullmatch(row[0]) or bool(SETTING_LABEL.search(cells[0]) or _RUN_COLUMN.fullmatch(cells[0])))
             and len(values) >= 2 and all(VALUE.fullmatch(cell) for cell in values))
 
 
 # a first column numbering the runs (`Round  Elapsed (s)  ...` over `1  96.2  ...`), and a last
 # cell saying how a run went (`✅`): neither is a figure of the run
+# pandas' describe() names its quantile columns by percent (`25%  50%  75%  99%`, beside `count  mean  std`)
+_QUANTILE_COLUMN = re.compile(r"(\d{1,2}(?:\.\d+)?)%")
 _RUN_COLUMN = re.compile(r"#|no\.?|run|round|trial|turn|iter(?:ation)?", re.IGNORECASE)
 _EMPTY_CELL = re.compile(r"[-–—]|n/?a", re.IGNORECASE)  # a cell left empty on purpose
 _STATUS = re.compile(r"[✅✓✔❌✗✘]|ok|pass(?:ed)?|fail(?:ed)?|success", re.IGNORECASE)
@@ -155,7 +157,8 @@ def spaced_columns(raw: str, cells: list[str], next_line: str) -> list[str] | No
     if not _is_spaced_header(cells, next_line) and not (
             raw[:1].isspace() and _is_spaced_header(cells := ["", *cells], next_line)):
         return None
-    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else cell for cell in cells]
+    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else
+            f"p{quantile[1]}" if (quantile := _QUANTILE_COLUMN.fullmatch(cell)) else cell for cell in cells]
 
 
 def without_index(row: list[str], header: list[str]) -> list[str]:

@@ -1637,3 +1637,27 @@ def test_a_parallel_column_beside_a_concurrency_column_is_the_server_slots() -> 
 def test_a_parallel_column_alone_is_the_load() -> None:
     text = SWEEP.replace("| concurrency |", "| n_clients_x |")
     assert [r.concurrency for r in read_benchmark_output(text).records] == [64, 32]
+
+
+# vllm-project/vllm benchmarks/multi_turn/benchmark_serving_multi_turn.py prints pandas' DataFrame.describe() of its
+# per-request stats (count, mean, std, min, quantiles named `25%`, max), one row per quantity
+DESCRIBE = ("Statistics summary:\nruntime_sec = 215.810\nrequests_per_sec = 0.769\n"
+            "                   count     mean     std      min      25%      50%      75%      99%      max\n"
+            "ttft_ms            166.0    78.22   67.63    45.91    59.94    62.26    64.43   353.18   567.54\n"
+            "input_num_tokens   166.0  2006.20  893.56   522.00  1247.75  2019.00  2718.00  3736.45  3899.00\n")
+
+
+def test_a_pandas_describe_table_names_each_statistic_of_each_row() -> None:
+    (record,) = read_benchmark_output(DESCRIBE).records
+    assert (record.metric, record.value) == ("request_throughput", 0.769)
+    figures = record.figures
+    assert (figures["ttft_ms_mean"], figures["ttft_ms_median"], figures["ttft_ms_p99"]) == (78.22, 62.26, 353.18)
+    assert (figures["samples"], figures["input_num_tokens_min"]) == (166.0, 522.0)
+    assert not any(name.endswith("tok_s") for name in figures)  # `tokens  min`: a minimum, no rate per minute
+
+
+def test_min_after_a_spelled_out_word_is_a_minimum_and_after_an_abbreviation_a_minute() -> None:
+    # guidellm's `output_tokens_min` (a minimum); a snake-case rate's `tok_s`, `req_s` suffixes keep their units
+    assert name_of("output_tokens_min", "")[0] == "output_tokens_min"
+    assert name_of("out_tok_s", "")[0] == "output_tok_s"
+    assert name_of("e2e_req_s", "")[0] == "request_throughput"
