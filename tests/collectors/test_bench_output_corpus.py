@@ -75,8 +75,6 @@ KNOWN_MISSES: dict[str, str] = {
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at 93b0577, not yet fixed
-    "bench/b43/llama_bench_compare_readme_strix_halo_rocwmma_vs_hip_llama32_1b_prefill_decode_depth_tests_delta_percent.md":
-        "a README table comparing two backends' llama-bench rates with a delta column: refused (no result found)",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

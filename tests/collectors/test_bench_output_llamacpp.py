@@ -268,3 +268,23 @@ def test_common_perf_print_lines_are_one_run_each_pair_not_server_tasks() -> Non
     records = read_benchmark_output(text).records
     assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [("output_tok_s", 37.06, 218.5),
                                                                                  ("output_tok_s", 35.21, 200.03)]
+
+
+# lhl/strix-halo-testing llama-cpp-fix-wmma/README.md: llama-bench rows of two backends side by side, each column
+# named by its backend alone (no `t/s`), then a signed `Δ%`; llama-bench measures tokens per second
+COMPARED = ("| model                  |       size |   params | ngl | test           |     HIP |    WMMA |      Δ% |\n"
+            "|------------------------|------------|----------|----:|----------------|--------:|--------:|--------:|\n"
+            "| llama 1B Q4_K - Medium | 762.81 MiB |   1.24 B |  99 | pp512          | 4703.28 | 4884.42 |   3.85% |\n"
+            "| llama 1B Q4_K - Medium | 762.81 MiB |   1.24 B |  99 | tg128 @ d1024  |  188.79 |  182.6  |  -3.28% |\n")
+
+
+def test_backend_columns_of_llama_bench_rows_are_their_rates() -> None:
+    records = read_benchmark_output(COMPARED).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 4703.28), ("output_tok_s", 188.79)]
+    assert all("ngl" not in r.figures or r.figures["ngl"] == 99 for r in records)  # a whole-number setting, no rate
+
+
+def test_backend_columns_without_llama_bench_tests_stay_unread() -> None:
+    # the same columns beside any other first column are no llama-bench rows: nothing says what they count
+    text = COMPARED.replace("| test           |", "| case           |")
+    assert read_benchmark_output(text).records == []
