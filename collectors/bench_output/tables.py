@@ -73,10 +73,7 @@ def sub_header(header: list[str], cells: list[str]) -> list[str] | None:
     named = [cell for cell in cells if cell]
     if len(cells) != len(header) or "" not in header or len(named) < 2 or any(VALUE.search(c) for c in named):
         return None
-    top: list[str] = []
-    for cell in header:
-        top.append(top[-1] if not cell and top else cell)
-    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
+    return _under_groups(header, cells)
 
 
 def cell_value(cell: str) -> re.Match[str] | None:
@@ -206,7 +203,13 @@ def joined_header(above: str, cells: list[str]) -> list[str]:
         raw.pop()  # the closing bar
     if len(raw) != len(cells) or any(VALUE.fullmatch(cell.strip()) for cell in raw):
         return cells
+    return _under_groups(raw, cells)
+
+
+def _under_groups(groups: list[str], names: list[str]) -> list[str]:
+    """Each column named by the group over it, then by its own name: a group spans the empty
+    cells after it."""
     top: list[str] = []
-    for cell in raw:
+    for cell in groups:
         top.append(top[-1] if not cell and top else cell.strip())
-    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, names, strict=True)]
