@@ -58,6 +58,7 @@ from sessiontui.collectors.bench_output.tables import (
     labelled_cells,
     row_cells,
     spaced_columns,
+    sub_header,
     table_row,
     without_index,
 )
@@ -421,6 +422,10 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
             continue
         columns = []
         header = header if bars or TABLE_RULE.match(line) else None  # a rule between rows keeps it
+        if header is not None and bars and index and TABLE_RULE.match(lines[index - 1].strip()) and (
+                names := sub_header(header, row_cells(line))):
+            header = names  # a second header row under the rule, below a group header
+            continue
         if _JSON_LIST.match(line):
             continue  # `"latencies": [1.2, 1.25, ...]`: every run's sample, no figure
         if _JSON_PAIR.match(line) or line.rstrip(",") in _JSON_BRACES:
@@ -511,8 +516,9 @@ _NO_VALUE = re.compile(r"\s*(?:n/?a|nan|none|null|-+|—|–)\s*", re.IGNORECASE
 def _by_row_name(columns: list[str], row: list[str],
                  found: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     """A spaced table's cells named by their row too when every number's column is a statistic
-    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`): each row is then a
-    quantity and each column its statistic, not one run's figures."""
+    (`mean  P50  P99` over `Time to First Token (TTFT)  1.234  0.900  5.100`, pandas describe()'s
+    `count  mean  std  min  25%`): each row is then a quantity and each column its statistic, not one
+    run's figures."""
     if len(row) != len(columns):
         return found
     key = _key_column(columns)  # settings columns before a key column keep their own names
@@ -521,7 +527,9 @@ def _by_row_name(columns: list[str], row: list[str],
     stats = found[len(settings):] if found[: len(settings)] == settings else []
     if not name or not stats or not all(is_stat(label) for label, _, _ in stats):
         return found
-    return [*settings, *((f"{name} {label}", number, unit) for label, number, unit in stats)]
+    # pandas describe()'s `count` counts the samples the row's statistics are over: no statistic of its quantity
+    return [*settings, *(("samples" if label.lower() == "count" else f"{name} {label}", number, unit)
+                         for label, number, unit in stats)]
 
 
 def _row_phase(line: str) -> str:

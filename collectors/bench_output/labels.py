@@ -26,8 +26,10 @@ RATE_UNIT = re.compile(
     r"(?P<per>s|sec|secs|second|seconds|min|minute|minutes)\b", re.IGNORECASE)
 _SHORT_RATES = {"rps": ("req", 1.0), "qps": ("req", 1.0), "rpm": ("req", 60.0),
                 "tps": ("tok", 1.0), "tpm": ("tok", 60.0)}
-# a snake_case name ending in its unit (`out_tok_s`, `e2e_req_s`, read with spaces for underscores)
-_UNIT_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|req(?:uest)?s?)\s(?P<per>s|sec|min)\s*$", re.I)
+# a snake_case name ending in its unit (`out_tok_s`, `e2e_req_s`, read with spaces for underscores);
+# `min` after a word spelled out is its minimum (guidellm's `output_tokens_min`, pandas' `tokens  min`)
+_UNIT_SUFFIX = re.compile(r"(?<![A-Za-z])(?P<what>tok(?:en)?s?|req(?:uest)?s?)\s(?P<per>s|sec|(?<=tok\s|req\s)min)\s*$",
+                          re.I)
 # llama-bench's test names (`pp512`, `tg128`) as column names: tokens per second, always
 _TEST_NAME = re.compile(r"(?:pp|tg)\s*\d+", re.IGNORECASE)
 _PER_TIME = re.compile(r"(?:\bper[\s-]+|/)(sec|secs|second|seconds|s|min|minute|minutes)\b", re.I)
@@ -284,6 +286,7 @@ VALUE_FIRST = re.compile(r"([-+]?\d[\d,]*\.?\d*)\s+([A-Za-z][^|]*)")
 
 
 def is_stat(label: str) -> bool:
-    """Whether a label is a bare statistic (`Mean`, `P99`) that names nothing by itself."""
+    """Whether a label is a bare statistic (`Mean`, `P99`, pandas describe()'s `count`) that names
+    nothing by itself."""
     word = label.strip().lower()
-    return word in STAT_KEYS or word == "average" or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))
+    return word in STAT_KEYS or word in ("average", "count") or bool(re.fullmatch(r"p\d+(?:\.\d+)?", word))

@@ -8,6 +8,7 @@ import csv
 import itertools
 import json as json_module
 import re
+from collections.abc import Iterator
 
 from sessiontui.collectors.bench_output.common import json_objects, slug
 from sessiontui.collectors.bench_output.labels import (
@@ -324,12 +325,9 @@ def _rates_beside_acceptance(text: str) -> str:
     if "|" not in text or "ccept" not in text:
         return text
     lines = text.splitlines()
-    for index, line in enumerate(lines[:-2]):
-        header = row_cells(line) if BARS.search(line) else []
-        if not (any(_ACCEPTANCE_COLUMN.search(cell) for cell in header) and TABLE_RULE.match(lines[index + 1].strip())):
+    for index, header, columns in _headed_tables(lines):
+        if not any(_ACCEPTANCE_COLUMN.search(cell) for cell in header):
             continue
-        rows = [row_cells(row) for row in itertools.takewhile(BARS.search, lines[index + 2:])]
-        columns = [[row[i] for row in rows if len(row) == len(header)] for i in range(len(header))]
         bare = [bool(cells) and not RATE_UNIT.search(name) and all(
             (value := cell_value(cell)) and not value[3] for cell in cells) for name, cells in zip(header, columns, strict=True)]
         if not any(ok and _BASELINE_COLUMN.fullmatch(name) for ok, name in zip(bare, header, strict=True)):
@@ -341,6 +339,40 @@ def _rates_beside_acceptance(text: str) -> str:
     return "\n".join(lines)
 
 
+def _headed_tables(lines: list[str]) -> Iterator[tuple[int, list[str], list[list[str]]]]:
+    """(line index, header, each column's cells) of every table between bars headed over a rule."""
+    for index, line in enumerate(lines[:-2]):
+        if not BARS.search(line) or not TABLE_RULE.match(lines[index + 1].strip()):
+            continue
+        header = row_cells(line)
+        rows = [row_cells(row) for row in itertools.takewhile(BARS.search, lines[index + 2:])]
+        yield index, header, [[row[i] for row in rows if len(row) == len(header)] for i in range(len(header))]
+
+
+# llama-bench's test names (`pp512`, `tg128`, `pp512 @ d1024`, `pp512+tg128`)
+_BENCH_TEST = re.compile(r"(?:pp\s*\d+|tg\s*\d+)(?:\s*\+\s*tg\s*\d+)?(?:\s*@\s*d\s*\d+)?", re.IGNORECASE)
+_DECIMAL_CELL = re.compile(r"\d\.\d")
+
+
+def _rates_beside_tests(text: str) -> str:
+    """A table of llama-bench rows (a `test` column of `pp512`, `tg128`) comparing builds or backends
+    in columns named by them alone (`| test | HIP | WMMA | Δ% |`): their decimal numbers are the
+    tokens per second llama-bench measures; whole-number columns are its settings (`ngl`, `threads`)."""
+    if "|" not in text or "t/s" in text:
+        return text
+    lines = text.splitlines()
+    for index, header, columns in _headed_tables(lines):
+        tests = [cells for name, cells in zip(header, columns, strict=True) if name.lower() == "test"]
+        if not tests or not tests[0] or not all(_BENCH_TEST.fullmatch(cell) for cell in tests[0]):
+            continue
+        rated = [bool(cells) and not _CHANGE_COLUMN.search(name) and any(_DECIMAL_CELL.search(cell) for cell in cells)
+                 and all((value := cell_value(cell)) and not value[3] for cell in cells)
+                 for name, cells in zip(header, columns, strict=True)]
+        lines[index] = "| " + " | ".join(f"{name} t/s" if rate else name
+                                         for name, rate in zip(header, rated, strict=True)) + " |"
+    return "\n".join(lines)
+
+
 def prepared(text: str) -> str:
     """The text laid out as the readings expect it: every layout above undone, in turn."""
     text = _ACCEPTED_FRACTION.sub(_accepted_counts, text)
@@ -348,7 +380,7 @@ def prepared(text: str) -> str:
     text = EMPHASIS.sub("", _spread_cells(_unwrapped_bars(_spread_json_lines(_bulleted_cells(
         _titled_units(_unwrapped_log_lines(text)))))))
     text = text.replace("\t", "  ")  # a tab-separated table is one laid out with spaces
-    text = _rates_beside_acceptance(text)
+    text = _rates_beside_tests(_rates_beside_acceptance(text))
     if "," in text:
         text = _csv_as_rows(text)
     if "|" in text:

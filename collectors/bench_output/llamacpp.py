@@ -59,6 +59,9 @@ _EVAL = re.compile(
     r"(prompt eval|\beval) time\s*=\s*([\d.]+) ms /\s*(\d+) (?:tokens|runs)\s*"
     r"\(\s*[\d.]+ ms per token,\s*([\d.]+) tokens per second\)"
 )
+# the same words after a program's own perf printer, not a server's: llama-cli's `llama_print_timings:`
+# and `llama_perf_context_print:`, and `common_perf_print:` (llama.cpp common/sampling.cpp, newest builds)
+_CLI_PERF = re.compile(r"llama_p|common_perf_print")
 _DRAFT = re.compile(
     r"draft acceptance(?: rate)? =\s*([\d.]+) \(\s*(\d+) accepted /\s*(\d+) generated\)"
     r"(?:, mean (?:acceptance length|len) =\s*([\d.]+))?"  # `mean len` since 2026: the accept length
@@ -268,8 +271,7 @@ def _server_records(text: str) -> list[Record]:
     timings, a diff's `---` between its two logs) are another run's."""
     if "eval time" not in text:
         return _running_records(text)
-    # llama-cli and llama-speculative print the same words after `llama_perf_context_print:`.
-    server = "\n".join(line for line in text.splitlines() if "llama_p" not in line)
+    server = "\n".join(line for line in text.splitlines() if not _CLI_PERF.search(line))
     runs = labelled_runs(server, lambda _, line: any(m[0] == "eval" for m in _EVAL.findall(line)))
     records = [(run.label, record) for run in runs if (record := _server_record(run.text))]
     for label, record in records if len(records) > 1 else []:

@@ -55,7 +55,7 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
     cells = row_cells(line)
     if len(cells) != len(header):
         return
-    header = _position_columns(header)
+    header = _slot_columns(_position_columns(header))
     for column, cell in zip(header, cells, strict=True):
         positions = _PERCENTS.findall(cell) if _POSITIONS_COLUMN.search(column) else []
         if len(positions) > 1:  # `pos accept` | `90.5% 80.5% 73.6%`: one rate per draft position
@@ -64,6 +64,16 @@ def table_row(header: list[str], line: str) -> Iterator[tuple[str, str, str]]:
         number = cell_value(cell)
         if number:
             yield column, number[1], number[3] or ""
+
+
+def sub_header(header: list[str], cells: list[str]) -> list[str] | None:
+    """The header completed by a second row of names printed in the table's body, under a group
+    header that leaves columns blank (`| Model | OmniDocBench | |` over `| | throughput (tokens/s) |
+    accept length |`): each column named by its group, then its own name; None for any other row."""
+    named = [cell for cell in cells if cell]
+    if len(cells) != len(header) or "" not in header or len(named) < 2 or any(VALUE.search(c) for c in named):
+        return None
+    return _under_groups(header, cells)
 
 
 def cell_value(cell: str) -> re.Match[str] | None:
@@ -86,6 +96,19 @@ def _position_columns(header: list[str]) -> list[str]:
             for column, match in zip(header, positions, strict=True)]
 
 
+_PARALLEL_COLUMN = re.compile(r"(?:n[ _-]?)?parallel", re.IGNORECASE)
+_CONCURRENCY_COLUMN = re.compile(r"(?:max[ _-]?)?concurrency", re.IGNORECASE)
+
+
+def _slot_columns(header: list[str]) -> list[str]:
+    """A header whose `parallel` column stands beside a `concurrency` one with that column named
+    `slots`: the server's parallel slots (llama-server's `--parallel`), the load being the requests
+    in flight (llama-throughput-lab's sweep table)."""
+    if not any(_CONCURRENCY_COLUMN.fullmatch(column.strip()) for column in header):
+        return header
+    return ["slots" if _PARALLEL_COLUMN.fullmatch(column.strip()) else column for column in header]
+
+
 _POSITIONS_COLUMN = re.compile(r"\bpos(?:ition)?s?\b.*\baccept|\baccept.*\bpos(?:ition)?s?\b", re.I)
 _PERCENTS = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 _TIMES = re.compile(r"^×(?=\d+$)")  # a `×4` cell: four (concurrent requests, copies)
@@ -106,13 +129,15 @@ def _is_spaced_header(cells: list[str], next_line: str) -> bool:
     values = row[names:-1] if row and _STATUS.fullmatch(row[-1]) else row[names:]
     values = [cell for cell in values if not _EMPTY_CELL.fullmatch(cell)]  # `-` under `Improvement`: none yet
     return (len(cells) >= 3 and len(row) == len(cells) and not any(c.isdigit() for c in cells[0])
-            and not any(VALUE.fullmatch(cell) for cell in cells)
+            and not any(VALUE.fullmatch(cell) and not _QUANTILE_COLUMN.fullmatch(cell) for cell in cells)
             and (not VALUE.fullmatch(row[0]) or bool(SETTING_LABEL.search(cells[0]) or _RUN_COLUMN.fullmatch(cells[0])))
             and len(values) >= 2 and all(VALUE.fullmatch(cell) for cell in values))
 
 
 # a first column numbering the runs (`Round  Elapsed (s)  ...` over `1  96.2  ...`), and a last
 # cell saying how a run went (`✅`): neither is a figure of the run
+# pandas' describe() names its quantile columns by percent (`25%  50%  75%  99%`, beside `count  mean  std`)
+_QUANTILE_COLUMN = re.compile(r"(\d{1,2}(?:\.\d+)?)%")
 _RUN_COLUMN = re.compile(r"#|no\.?|run|round|trial|turn|iter(?:ation)?", re.IGNORECASE)
 _EMPTY_CELL = re.compile(r"[-–—]|n/?a", re.IGNORECASE)  # a cell left empty on purpose
 _STATUS = re.compile(r"[✅✓✔❌✗✘]|ok|pass(?:ed)?|fail(?:ed)?|success", re.IGNORECASE)
@@ -129,7 +154,8 @@ def spaced_columns(raw: str, cells: list[str], next_line: str) -> list[str] | No
     if not _is_spaced_header(cells, next_line) and not (
             raw[:1].isspace() and _is_spaced_header(cells := ["", *cells], next_line)):
         return None
-    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else cell for cell in cells]
+    return [f"{cell} tok/s" if _PHASE_COLUMN.fullmatch(cell) else
+            f"p{quantile[1]}" if (quantile := _QUANTILE_COLUMN.fullmatch(cell)) else cell for cell in cells]
 
 
 def without_index(row: list[str], header: list[str]) -> list[str]:
@@ -177,7 +203,13 @@ def joined_header(above: str, cells: list[str]) -> list[str]:
         raw.pop()  # the closing bar
     if len(raw) != len(cells) or any(VALUE.fullmatch(cell.strip()) for cell in raw):
         return cells
+    return _under_groups(raw, cells)
+
+
+def _under_groups(groups: list[str], names: list[str]) -> list[str]:
+    """Each column named by the group over it, then by its own name: a group spans the empty
+    cells after it."""
     top: list[str] = []
-    for cell in raw:
+    for cell in groups:
         top.append(top[-1] if not cell and top else cell.strip())
-    return [f"{upper} {lower}".strip() for upper, lower in zip(top, cells, strict=True)]
+    return [f"{upper} {lower}".strip() for upper, lower in zip(top, names, strict=True)]

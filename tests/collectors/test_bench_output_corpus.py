@@ -75,16 +75,6 @@ KNOWN_MISSES: dict[str, str] = {
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at 93b0577, not yet fixed
-    "bench/b42/llama_cpp_common_perf_print_grep_summary_six_runs_eval_line_before_prompt_eval_line.txt":
-        "grepped `common_perf_print:` lines of six runs (eval line before prompt eval): 1 record, want 6",
-    "bench/b42/vllm_benchmark_serving_multi_turn_readme_statistics_summary_pandas_describe_table_requests_per_sec.md":
-        "vLLM multi-turn pandas describe() summary: ttft_ms_mean 166.0, want 78.22",
-    "bench/b43/llama_bench_compare_readme_strix_halo_rocwmma_vs_hip_llama32_1b_prefill_decode_depth_tests_delta_percent.md":
-        "a README table comparing two backends' llama-bench rates with a delta column: refused (no result found)",
-    "bench/b43/llama_throughput_lab_analyze_data_pipe_spaced_table_dash_rule_five_sweep_rows_best_first.md":
-        "a sweep table sorted best first: concurrency 64, want 128",
-    "bench/b43/markdown_table_angelslim_eagle3_hunyuan_ocr_group_header_then_bold_throughput_accept_length_subheader_two_rows.md":
-        "an EAGLE-3 table with a group header row then a bold sub-header row: refused (no result found)",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

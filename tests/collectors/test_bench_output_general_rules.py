@@ -1600,3 +1600,64 @@ def test_a_framed_banner_names_the_run_below_it_without_its_frame_and_time() -> 
             + "=== OURS[fa2dec fa2=1] c=1 rep=1 (20:25:51) ===\n" + GREPPED.format(rps=0.14, out=17.86))
     records = read_benchmark_output(text).records
     assert [derive_config_name(r) for r in records] == ["OURS[prod fa2=0] c=1 rep=1", "OURS[fa2dec fa2=1] c=1 rep=1"]
+
+
+# Tencent/AngelSlim docs/source/performance/speculative_decoding/benchmarks.md: a header naming the dataset over
+# two columns (`| Model | Method | OmniDocBench | |`), then, below the rule, a bold row naming those columns
+GROUPED = ("| Model | Method | OmniDocBench | |\n|---|---|---|---|\n"
+           "| | | **throughput (tokens/s)** | **accept length** |\n"
+           "| **Hunyuan-OCR** | Vanilla | 70.12 | 1 |\n| | Eagle3 | 108.1 | 2.08 |\n")
+
+
+def test_a_row_of_names_under_a_group_header_completes_the_header() -> None:
+    records = read_benchmark_output(GROUPED).records
+    assert [(r.metric, r.value, r.accept_length) for r in records] == [("output_tok_s", 70.12, 1.0),
+                                                                       ("output_tok_s", 108.1, 2.08)]
+
+
+def test_a_row_of_names_under_a_header_without_blank_columns_is_no_header() -> None:
+    # the same row under a header that names every column is a row of its table (a name row), not a second header
+    text = GROUPED.replace("| OmniDocBench | |", "| tok/s | accept length |")
+    assert [r.value for r in read_benchmark_output(text).records] == [70.12, 108.1]
+
+
+# alexziskind1/llama-throughput-lab#4 analyze-data.py: a sweep over llama-server instances, `parallel` (the server's
+# `--parallel` slots) beside `concurrency` (the requests in flight), rows sorted best first
+SWEEP = ("instances | parallel | batch   | concurrency | throughput_tps | errors\n"
+         "-----------------------------------------------------------------\n"
+         "      2.0 |     64.0 | default |       128.0 |          359.4 |    0.0\n"
+         "      2.0 |     32.0 | default |        64.0 |          217.6 |    0.0\n")
+
+
+def test_a_parallel_column_beside_a_concurrency_column_is_the_server_slots() -> None:
+    records = read_benchmark_output(SWEEP).records
+    assert [(r.value, r.concurrency, r.figures["slots"]) for r in records] == [(359.4, 128, 64.0), (217.6, 64, 32.0)]
+
+
+def test_a_parallel_column_alone_is_the_load() -> None:
+    text = SWEEP.replace("| concurrency |", "| n_clients_x |")
+    assert [r.concurrency for r in read_benchmark_output(text).records] == [64, 32]
+
+
+# vllm-project/vllm benchmarks/multi_turn/benchmark_serving_multi_turn.py prints pandas' DataFrame.describe() of its
+# per-request stats (count, mean, std, min, quantiles named `25%`, max), one row per quantity
+DESCRIBE = ("Statistics summary:\nruntime_sec = 215.810\nrequests_per_sec = 0.769\n"
+            "                   count     mean     std      min      25%      50%      75%      99%      max\n"
+            "ttft_ms            166.0    78.22   67.63    45.91    59.94    62.26    64.43   353.18   567.54\n"
+            "input_num_tokens   166.0  2006.20  893.56   522.00  1247.75  2019.00  2718.00  3736.45  3899.00\n")
+
+
+def test_a_pandas_describe_table_names_each_statistic_of_each_row() -> None:
+    (record,) = read_benchmark_output(DESCRIBE).records
+    assert (record.metric, record.value) == ("request_throughput", 0.769)
+    figures = record.figures
+    assert (figures["ttft_ms_mean"], figures["ttft_ms_median"], figures["ttft_ms_p99"]) == (78.22, 62.26, 353.18)
+    assert (figures["samples"], figures["input_num_tokens_min"]) == (166.0, 522.0)
+    assert not any(name.endswith("tok_s") for name in figures)  # `tokens  min`: a minimum, no rate per minute
+
+
+def test_min_after_a_spelled_out_word_is_a_minimum_and_after_an_abbreviation_a_minute() -> None:
+    # guidellm's `output_tokens_min` (a minimum); a snake-case rate's `tok_s`, `req_s` suffixes keep their units
+    assert name_of("output_tokens_min", "")[0] == "output_tokens_min"
+    assert name_of("out_tok_s", "")[0] == "output_tok_s"
+    assert name_of("e2e_req_s", "")[0] == "request_throughput"

@@ -253,3 +253,38 @@ def test_server_draft_line_gives_acceptance_and_its_mean_len_the_accept_length(t
     (record,) = read_benchmark_output(timings + DRAFT_LINE).records
     assert (record.value, record.accept_length) == (66.14, 2.33)
     assert (record.figures["accepted_tokens"], record.figures["draft_tokens"]) == (228, 513)
+
+
+# ggml-org/llama.cpp common/sampling.cpp: common_perf_print (the newest llama-cli's perf lines) prints
+# `LOG_INF("%s: prompt eval time = ...", __func__)`, so each line begins `common_perf_print:`; a grep of several runs
+# may list a run's eval line before its prompt eval line
+PERF_LINE = ("1.08.156.033 I common_perf_print:        eval time =    {ms} ms /   255 runs   (   26.98 ms per token,"
+             "    {tg} tokens per second)\n1.08.156.032 I common_perf_print: prompt eval time =    2704.81 ms /   591"
+             " tokens (    4.58 ms per token,   {pp} tokens per second)\n")
+
+
+def test_common_perf_print_lines_are_one_run_each_pair_not_server_tasks() -> None:
+    text = PERF_LINE.format(ms=6880.20, tg=37.06, pp=218.50) + PERF_LINE.format(ms=7241.28, tg=35.21, pp=200.03)
+    records = read_benchmark_output(text).records
+    assert [(r.metric, r.value, r.figures["prompt_tok_s"]) for r in records] == [("output_tok_s", 37.06, 218.5),
+                                                                                 ("output_tok_s", 35.21, 200.03)]
+
+
+# lhl/strix-halo-testing llama-cpp-fix-wmma/README.md: llama-bench rows of two backends side by side, each column
+# named by its backend alone (no `t/s`), then a signed `Δ%`; llama-bench measures tokens per second
+COMPARED = ("| model                  |       size |   params | ngl | test           |     HIP |    WMMA |      Δ% |\n"
+            "|------------------------|------------|----------|----:|----------------|--------:|--------:|--------:|\n"
+            "| llama 1B Q4_K - Medium | 762.81 MiB |   1.24 B |  99 | pp512          | 4703.28 | 4884.42 |   3.85% |\n"
+            "| llama 1B Q4_K - Medium | 762.81 MiB |   1.24 B |  99 | tg128 @ d1024  |  188.79 |  182.6  |  -3.28% |\n")
+
+
+def test_backend_columns_of_llama_bench_rows_are_their_rates() -> None:
+    records = read_benchmark_output(COMPARED).records
+    assert [(r.metric, r.value) for r in records] == [("prompt_tok_s", 4703.28), ("output_tok_s", 188.79)]
+    assert all("ngl" not in r.figures or r.figures["ngl"] == 99 for r in records)  # a whole-number setting, no rate
+
+
+def test_backend_columns_without_llama_bench_tests_stay_unread() -> None:
+    # the same columns beside any other first column are no llama-bench rows: nothing says what they count
+    text = COMPARED.replace("| test           |", "| case           |")
+    assert read_benchmark_output(text).records == []
