@@ -45,6 +45,7 @@ ALIASES = {
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
+    "grad_l2": "grad_norm",  # nanoT5's `Grad_l2 --> 47.689` (the gradient's L2 norm)
     "grdn": "grad_norm",
     "norm": "grad_norm",
     "lrs": "lr",

@@ -1246,3 +1246,32 @@ def test_nemo_progress_printers_test_phase_is_no_training_position(tmp_path: Pat
                    "`Trainer.fit` stopped: `max_steps=100` reached.\nTesting: iteration 3/5\n")
     snap = read_log(log)
     assert (snap.step, snap.total_steps, snap.status) == (99, 100, "finished")
+
+
+@pytest.mark.parametrize("arrow", ["-->", "->", "=>"])
+def test_an_arrow_separates_a_name_from_its_figure(arrow: str) -> None:
+    """nanoT5's main.log (corpus b50, huggingface.co/pszemraj/t5e-mini-nl24-flan checkpoints/main.log):
+    `[train] Step 150 out of 25000 | Loss --> 8.145 | Grad_l2 --> 47.689 | Lr --> 0.000 |`."""
+    line = (f"[train] Step 150 out of 25000 | Loss {arrow} 8.145 | Grad_l2 {arrow} 47.689 | "
+            f"Weights_l2 {arrow} 47199.838 | Lr {arrow} 0.000 | Seconds_per_step {arrow} 1.736 | ")
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (150, 25000)
+    assert (reading.metrics["loss"], reading.metrics["grad_norm"], reading.metrics["lr"]) == (8.145, 47.689, 0.0)
+    assert "out_of" not in reading.metrics
+
+
+def test_out_of_after_a_position_word_is_its_total_and_nothing_else() -> None:
+    """`Step N out of M` is a position and its total; an early-stopping count `3 out of 10` is no position."""
+    [reading] = parse_record(normalize("Iteration 40 out of 400, loss: 1.25"))
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (40, 400, 1.25)
+    assert all(r.step is None for r in parse_record(normalize("EarlyStopping counter: 3 out of 10")))
+
+
+def test_a_bracketed_name_before_a_colon_names_the_figure() -> None:
+    """CoupletAI's `logger.info(f"[epoch]: {epoch}, [batch]: {step}, [loss]: {loss}")` (liuslnlp/CoupletAI#2,
+    corpus b49): each bracketed name is the name of the figure after its colon; a tag stays a tag."""
+    step, epoch, metrics = _read("2019-08-07 02:59:38,017 - __main__ - INFO - [epoch]: 199, [batch]: 24000, "
+                                 "[loss]: 4.850643634796143")
+    assert (epoch, metrics["loss"]) == (199, 4.850643634796143)
+    _, _, tagged = _read("[rank0]: 3 workers, loss: 0.5")
+    assert tagged == {"loss": 0.5}
