@@ -115,6 +115,12 @@ _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # `  # for NYU dataset 30000 labeled images, 1 epoch is 500 (iteration)`): its figures are prose.
 _CONFIG_COMMENT = re.compile(r"\s+#\s")
 _INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|WARN)\b|^\[[WE]\d* [\w.]+:\d+\]")
+# A record's time stamp glued to the end of the one before (Swin/MoBY's `... mem 45716MB^[[32m[2023-10-24
+# 17:33:38 ...] INFO Train: ...`, a log whose newlines a paste lost): each record is read in turn, so the last
+# complete one is the latest.
+_GLUED_RECORD = re.compile(r"(?<=[\w.%)])(?<![\d;]m)(?=(?:\x1b\[[0-9;]*m|\^\[\[[0-9;]*m)?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)"
+                           # or a message glued to a record's last figure (`mem 45716MBGradient overflow.`)
+                           r"|(?:(?<=\d)|(?<=\d[KMGT]B))(?=[A-Z][a-z]{3,}\b)")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -370,7 +376,10 @@ class LineReader:
         self._step_read = 0  # the furthest step a line gave
 
     def read(self, raw: str) -> list[Reading]:
-        """Every reading in one raw log line."""
+        """Every reading in one raw log line (in each of the records glued into it, in order)."""
+        if "[" in raw and len(starts := [0, *(glued.start() for glued in _GLUED_RECORD.finditer(raw))]) > 1:
+            return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
+                    for reading in self.read(raw[start:end])]
         text = normalize(raw)
         if not text.strip():
             return []

@@ -1275,3 +1275,23 @@ def test_a_bracketed_name_before_a_colon_names_the_figure() -> None:
     assert (epoch, metrics["loss"]) == (199, 4.850643634796143)
     _, _, tagged = _read("[rank0]: 3 workers, loss: 0.5")
     assert tagged == {"loss": 0.5}
+
+
+def test_records_glued_on_one_line_are_read_in_turn(tmp_path: Path) -> None:
+    """Swin/MoBY's logger (SwinTransformer/Transformer-SSL#19, corpus b50) pasted with `cat -v`'s caret escapes
+    and no newlines: each time-stamped record, and the message glued to the last figure, is read in turn."""
+    record = ("^[[32m[2023-10-24 17:33:{s} moby]^[[0m^[[33m(moby_main.py 177)^[[0m: INFO Train: [3/300][{i}/625] "
+              "eta 0:05:33 lr {lr} time 0.9247 (1.0588) loss {loss} (10.9140) grad_norm 3.8597 (1.6136) mem 45716MB")
+    log = tmp_path / "moby.log"
+    log.write_text(record.format(s=38, i=300, lr=0.002785, loss=10.7823)
+                   + record.format(s=45, i=310, lr=0.002797, loss=10.9386)
+                   + "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 65536.0" * 3 + "\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.lr, snap.grad_norm) == (10.9386, 0.002797, 3.8597)
+
+
+def test_a_time_stamp_after_a_rank_tag_is_no_glued_record(tmp_path: Path) -> None:
+    log = tmp_path / "rank.log"
+    log.write_text("[rank0]:[2024-01-01 10:00:00] step 5 loss 0.25\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (5, 0.25)
