@@ -29,9 +29,10 @@ _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 # A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
-# `05, 'epoch': 0.2}`): its last item on the cut line, and a next line that goes on with it (no dict of
-# its own; a close, or a `'key':` pair, before any other text would start a record).
-_LAST_ITEM = re.compile(r"""(?:\{|,\s*)(['"][^,{}]*)$""")
+# `05, 'epoch': 0.2}`; HF's `TrainOutput(..., metrics={'train_runtime': 11359.2, ` cut between items): the
+# line ends inside an item or after one, and a next line goes on with it (no dict of its own; a close, or a
+# `'key':` pair, before any other text would start a record).
+_CUT_DICT = re.compile(r"""(?:\{|,\s*)(?:['"][^,{}]*)?$""")
 _CONTINUES_DICT = re.compile(r"""[^{}]{0,100}?(?:\}|['"]\s*:)""")
 # The rest of a tqdm bar a wrap cut inside its `[elapsed<remaining, rate, postfix]` (Lightning's
 # `loss=0.6` + `36, v_num=15]`): no bar of its own, closing the bracket.
@@ -369,7 +370,7 @@ class LineReader:
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
-        self._dict_tail: str | None = None  # a printed dict's last item, where a wrap cut the line
+        self._dict_tail: str | None = None  # a printed dict a wrap cut, read again whole with its rest
         self._bar_cut: str | None = None  # a bar wrapped inside its `[...]`: the next line may close it
         self._name_cut: str | None = None  # a Keras line's last name, cut before its colon by a wrap
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
@@ -399,8 +400,8 @@ class LineReader:
         tail, self._dict_tail = self._dict_tail, None
         if tail is not None and "{" not in text and _CONTINUES_DICT.match(text):
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
-        if "{'" in text and text.count("{") > text.count("}") and (item := _LAST_ITEM.search(text)):
-            self._dict_tail = "{" + item[1]  # read as far as it goes; the item the wrap cut, again with its rest
+        if "{'" in text and text.count("{") > text.count("}") and _CUT_DICT.search(text):
+            self._dict_tail = text[text.rindex("{"):]  # read as far as it goes; the whole dict again with its rest
         head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"

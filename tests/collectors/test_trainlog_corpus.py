@@ -23,7 +23,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
     "b49/yolov5_june2020_giou_obj_cls_total_columns_map_near_zero.log": "YOLOv5 2020 table's `total` column not read as the loss",
-    "b50/hf_trainer_notebook_table_pdf_trainoutput_wrapped.txt": "loss from the wrapped TrainOutput's average; not finished",
     "b50/unsloth_banner_notebook_table_folded_into_model_card_yaml.md": "a notebook table folded onto one line: no step, loss",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
 }

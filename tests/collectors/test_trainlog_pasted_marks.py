@@ -157,6 +157,16 @@ def test_a_dict_hard_wrapped_mid_token_reads_whole(tmp_path: Path, log: str) -> 
     assert (snap.loss, snap.grad_norm, snap.lr, snap.epoch) == (0.4, 0.9, 1e-05, 0.2)
 
 
+def test_a_summary_dict_wrapped_between_items_is_read_whole(tmp_path: Path) -> None:
+    """`trainer.train()`'s returned TrainOutput (transformers trainer_utils.py) echoed by a notebook and wrapped
+    between items (corpus b50): the whole dict says the run ended, its `train_loss` the run's mean, not the loss."""
+    snap = _read(tmp_path, "Step Training Loss Validation Loss\n1000 0.621000 0.492266\n10000 0.348800 0.313285\n"
+                 "TrainOutput(global_step=10000, training_loss=0.4377235143661499, metrics={'train_runtime': 11359.2176, \n"
+                 "'train_samples_per_second': 14.085, 'train_steps_per_second': 0.88, 'total_flos': \n"
+                 "3.2205571119087696e+16, 'train_loss': 0.4377235143661499, 'epoch': 9.98})\n")
+    assert (snap.step, snap.loss, snap.status, snap.epoch) == (10000, 0.3488, "finished", 9.98)
+
+
 def test_a_cut_figure_is_read_whole_once_its_rest_comes(tmp_path: Path) -> None:
     assert _read(tmp_path, "{'epoch': 0.2, 'loss': 0.12\n34}\n").loss == 0.1234
 
