@@ -5,6 +5,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -82,6 +83,7 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
                            "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+ROUNDED_SUM = 5e-7  # each loss column printed to four significant figures (`%10.4g`) rounds this little
 _EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
 # Figures only an optimiser step prints (HF's `learning_rate` and `grad_norm`, never in its evaluation
 # dict, transformers trainer.py `_maybe_log_save_evaluate`): a record with one is training's.
@@ -291,6 +293,16 @@ def _list_entry(block: list[str]) -> list[Reading]:
         return []
     reading = json_object(entry)
     return [reading] if reading is not None else []
+
+
+def _total_as_loss(metrics: dict[str, float]) -> None:
+    """A table's `total` column that is the sum of its loss columns is the loss: YOLOv3's and YOLOv5's
+    (2020) `GIoU obj cls total` (train.py's `mloss` holds the mean `lbox, lobj, lcls` and their sum)."""
+    parts = [value for name, value in metrics.items() if name.endswith("_loss") and not name.startswith("val_")]
+    total = metrics.get("total")
+    if "loss" not in metrics and total is not None and len(parts) >= 2 and math.isclose(
+            sum(parts), total, rel_tol=1e-3, abs_tol=ROUNDED_SUM * len(parts)):
+        metrics["loss"] = total
 
 
 def _only_scores(metrics: dict[str, float]) -> bool:
@@ -641,6 +653,7 @@ class LineReader:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:
             return None
+        _total_as_loss(metrics)
         if "total_epochs" in metrics and epoch is not None:
             epoch += _bar_share(text)
         return Reading("table", metrics, step=step, epoch=epoch)

@@ -60,6 +60,7 @@ ALIASES = {
     # detection losses: YOLOv5 before v6.1, YOLOv7 and YOLOR head their columns `box obj cls`,
     # later YOLOv5 and Ultralytics `box_loss obj_loss cls_loss` (the printed name is kept too)
     "box": "box_loss",
+    "giou": "box_loss",  # YOLOv3's and YOLOv5's (2020) `GIoU obj cls total` columns
     "obj": "obj_loss",
     "cls": "cls_loss",
     # a rate per accelerator, not the job's: MaxText `Tokens/s/device` (MaxText/metric_logger.py),

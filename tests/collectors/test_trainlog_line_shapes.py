@@ -1295,3 +1295,16 @@ def test_a_time_stamp_after_a_rank_tag_is_no_glued_record(tmp_path: Path) -> Non
     log.write_text("[rank0]:[2024-01-01 10:00:00] step 5 loss 0.25\n")
     snap = read_log(log)
     assert (snap.step, snap.loss) == (5, 0.25)
+
+
+@pytest.mark.parametrize(("total", "loss"), [("0.02556", 0.02556), ("0.5", None)])
+def test_a_tables_total_column_that_sums_its_loss_columns_is_the_loss(tmp_path: Path, total: str,
+                                                                      loss: float | None) -> None:
+    """YOLOv5's June 2020 train.py heads `('Epoch', 'gpu_mem', 'GIoU', 'obj', 'cls', 'total', 'targets',
+    'img_size')` (ultralytics/yolov5 train.py; corpus b49): `total` is `lbox + lobj + lcls`, the loss;
+    a `total` that is no such sum is not."""
+    log = tmp_path / "yolo.log"
+    log.write_text("     Epoch   gpu_mem      GIoU       obj       cls     total   targets  img_size\n"
+                   f"    15/299      6.4G   0.02232  0.002874  0.000371   {total:>7}         7       640\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.metrics["box_loss"]) == (loss, 0.02232)
