@@ -124,6 +124,11 @@ _INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|W
 _GLUED_RECORD = re.compile(r"(?<=[\w.%)])(?<![\d;]m)(?=(?:\x1b\[[0-9;]*m|\^\[\[[0-9;]*m)?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)"
                            # or a message glued to a record's last figure (`mem 45716MBGradient overflow.`)
                            r"|(?:(?<=\d)|(?<=\d[KMGT]B))(?=[A-Z][a-z]{3,}\b)")
+# A two-column notebook table's header ending a line a paste joined to the one above (Unsloth's banner, then
+# `[30/30 26:26, Epoch 0/1] Step Training Loss`), and its rows folded onto one line: `1 1.737000 2 1.738000`.
+_TRAILING_HEADER = re.compile(r"(?<=\S )((?:Step|Epoch) [A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$")
+_FOLDED_PAIR = re.compile(r"(\d+) ([-+]?\d*\.\d+(?:[eE][-+]?\d+)?)")
+_FOLDED_ROWS = re.compile(r"\s*\d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?(?: \d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?){2,}\s*")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -354,6 +359,26 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
     return names if len(names) == count else None
 
 
+def _folded_rows(words: list[str], text: str) -> list[Reading]:
+    """The rows of a two-column table (`Step Training Loss`) folded onto one line (`1 1.737000 2 1.738000
+    ... 30 0.660900`, a notebook's output pasted where newlines are lost): each (position, figure) pair
+    a row, the positions rising."""
+    columns = _grouped(words, 2)
+    if columns is None or canonical(columns[0]) not in ("step", "epoch") or not _FOLDED_ROWS.fullmatch(text):
+        return []
+    rows = [(int(position), float(figure)) for position, figure in _FOLDED_PAIR.findall(text)]
+    if any(later <= earlier for (earlier, _), (later, _) in zip(rows, rows[1:], strict=False)):
+        return []
+    readings = []
+    for position, figure in rows:
+        metrics: dict[str, float] = {}
+        add_metric(metrics, columns[1], figure)
+        at_step = canonical(columns[0]) == "step"
+        readings.append(Reading("table", metrics, step=position if at_step else None,
+                                epoch=None if at_step else float(position)))
+    return readings
+
+
 class LineReader:
     """Per-log reader state: the user's declared formats (tried first), the latest column header
     and the latest announced epoch."""
@@ -439,6 +464,9 @@ class LineReader:
             return []
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
             self._columns = columns
+        elif self._spaced and (folded := _folded_rows(self._spaced, text)):
+            self._spaced = None
+            return folded
         self._spaced = None
         if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
@@ -468,6 +496,8 @@ class LineReader:
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text)
+        if trailing := _TRAILING_HEADER.search(text):
+            self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
         if self._summary:

@@ -22,7 +22,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
-    "b50/unsloth_banner_notebook_table_folded_into_model_card_yaml.md": "a notebook table folded onto one line: no step, loss",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
 }
 
