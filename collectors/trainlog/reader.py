@@ -121,9 +121,12 @@ _INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|W
 # A record's time stamp glued to the end of the one before (Swin/MoBY's `... mem 45716MB^[[32m[2023-10-24
 # 17:33:38 ...] INFO Train: ...`, a log whose newlines a paste lost): each record is read in turn, so the last
 # complete one is the latest.
-_GLUED_RECORD = re.compile(r"(?<=[\w.%)])(?<![\d;]m)(?=(?:\x1b\[[0-9;]*m|\^\[\[[0-9;]*m)?\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d)"
-                           # or a message glued to a record's last figure (`mem 45716MBGradient overflow.`)
-                           r"|(?:(?<=\d)|(?<=\d[KMGT]B))(?=[A-Z][a-z]{3,}\b)")
+_GLUED_STAMP = re.compile(r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+_COLOUR_BEFORE = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m$")  # the record's colour, printed or in caret notation
+_RECORD_END = re.compile(r"[\w.%)]$")
+# or a message glued to a record's last figure (`mem 45716MBGradient overflow.`; not a name's digit, `Llama3Model`)
+_GLUED_MESSAGE = re.compile(r"\d(?:[KMGT]i?B)?(?=[A-Z][a-z]{3,}\b)")
+_FIGURE_END = re.compile(r"(?<![\w.])\d+(?:\.\d+)?$")
 # A two-column notebook table's header ending a line a paste joined to the one above (Unsloth's banner, then
 # `[30/30 26:26, Epoch 0/1] Step Training Loss`), and its rows folded onto one line: `1 1.737000 2 1.738000`.
 _TRAILING_HEADER = re.compile(r"(?<=\S )((?:Step|Epoch) [A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$")
@@ -359,6 +362,17 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
     return names if len(names) == count else None
 
 
+def _record_starts(raw: str) -> list[int]:
+    """Where each record glued into a raw line starts (0 and each glued record's start, in order)."""
+    starts = [0, *(glued.end() for glued in _GLUED_MESSAGE.finditer(raw) if _FIGURE_END.search(raw, 0, glued.start() + 1))]
+    for stamp in _GLUED_STAMP.finditer(raw, 1):
+        colour = _COLOUR_BEFORE.search(raw, 0, stamp.start())
+        start = colour.start() if colour else stamp.start()
+        if _RECORD_END.search(raw, 0, start):
+            starts.append(start)
+    return sorted(starts)
+
+
 def _folded_rows(words: list[str], text: str) -> list[Reading]:
     """The rows of a two-column table (`Step Training Loss`) folded onto one line (`1 1.737000 2 1.738000
     ... 30 0.660900`, a notebook's output pasted where newlines are lost): each (position, figure) pair
@@ -415,7 +429,7 @@ class LineReader:
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line (in each of the records glued into it, in order)."""
-        if "[" in raw and len(starts := [0, *(glued.start() for glued in _GLUED_RECORD.finditer(raw))]) > 1:
+        if len(starts := _record_starts(raw)) > 1:
             return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
                     for reading in self.read(raw[start:end])]
         text = normalize(raw)

@@ -1308,3 +1308,10 @@ def test_a_tables_total_column_that_sums_its_loss_columns_is_the_loss(tmp_path: 
                    f"    15/299      6.4G   0.02232  0.002874  0.000371   {total:>7}         7       640\n")
     snap = read_log(log)
     assert (snap.loss, snap.metrics["box_loss"]) == (loss, 0.02232)
+
+
+def test_a_digit_inside_a_name_glues_no_message(tmp_path: Path) -> None:
+    log = tmp_path / "names.log"
+    log.write_text("step 7 model=Llama3Model loss=0.25\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (7, 0.25)
