@@ -40,7 +40,7 @@ _HEADS = re.compile(
     r"|\[[\w.-]{1,40}\.(?:py|cc|cpp):\d+(?::\w+)?\](?:\s*\[Rank \d+\])?"  # DeepSpeed log_dist's
     # `[logging.py:96:log_dist] [Rank 0]` (a bare `[Rank 1] Watchdog ...` is NCCL's message: kept)
     r"|\[[\w.-]{1,40}/[\w.<>-]{1,60}:\d+(?::[\w.<>]{1,60})?\]"  # ezpz's `[ezpz/launch:448:launch]`
-    r"|\[[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[default0]:`, `[rank0]:`
+    r"|\[(?!(?:step|epoch|iter|iteration|batch|loss)\]:)[\w.:-]{1,40}\]:"  # srun `[0434:0]:`, `[rank0]:` (not `[epoch]:`)
     # a pod's worker, named then numbered (a TPU pod's run, every line behind `[worker :11] `; a position is no tag)
     r"|\[(?!(?:step|epoch|iter|iteration|batch)\b)[A-Za-z][\w-]{0,30} ?:\d+\](?=\s)"
     r"|\[(?:titan|rank\s?\d+|rank: \d+)\]"  # torchtitan `[titan]`, Lightning `[rank: 0]`

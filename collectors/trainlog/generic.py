@@ -34,7 +34,7 @@ _MAYBE_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)  # every figure has one
 # a key may follow a figure's slash (DeepSpeed `epoch=0/micro_step=10/global_step=10`), not a name's.
 _PAIR = re.compile(
     rf"(?<![\w.-])(?<![A-Za-z_]/)[\"']?(?P<key>{_WORD}(?:{_ABBREVIATED}? {_WORD}){{0,3}}?(?: \([^()\n]{{1,30}}\))?)[\"']?\s*"
-    rf"(?P<sep>(?:::|[:=])\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
+    rf"(?P<sep>(?:::|[:=]|-{{1,2}}>|=>)\s*|\s+[|\u2502\u2503]\s+|\s+(?:is|to|reached|improved from {_VALUE} to)\s+|\s+)"
     # PaddleDetection's `'loss': '43.7'`; after `:` or `=`, BasicSR's rate of each optimizer
     # `lr:(1.000e-04,)` (the first; `total steps (10)` in prose is no such list)
     rf"(?P<quote>[\"'])?(?P<box>(?:(?<=[:=])|(?<=[:=]\s))[\[(]\s*)?(?P<value>{_VALUE})(?P<unit>{_UNIT})"
@@ -59,6 +59,8 @@ _POSITION = re.compile(
 # or a sentence it closes (`so his rate is 0.5 pages per minute (30/60).`).
 _OPERATOR_BEFORE = re.compile(r"[*/=+\u00d7\u00f7]\s*$")
 _OPERATOR_AFTER = re.compile(r"[\])]\s*[*/=+\u00d7\u00f7]|[\])][A-Za-z]")
+# nanoT5's `[train] Step 150 out of 25000 | Loss --> 8.145` (the position and its total in words): read as `Step 150/25000`.
+_OUT_OF = re.compile(r"\b(?P<word>step|iteration|iter|batch|epoch)\s+(?P<n>\d+)\s+out of\s+(?P<total>\d+)\b", re.IGNORECASE)
 # EAGLE `Epoch [e/E], Loss: x`, a summary `Epoch 100/100 [129.9s] | LR: ...`
 # PaddleOCR `epoch: [3/500]`, Kaldi's fraction of epochs done `Epoch: 1.77/20.0`, MiniMind's
 # `Epoch:[1/2](50/56608), loss: 2.49` (jingyaogong/minimind trainer/train_full_sft.py `Logger`)
@@ -191,7 +193,7 @@ _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
 # notebooks echo): the class and its parenthesis are no part of the first field's name.
 _REPR_OPEN = re.compile(r"\b[A-Z]\w*\((?=[a-z_]\w*=)")
 # LION's loguru line `| [Loss] nan | [step]   149 |`: a name in brackets before its figure.
-_BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
+_BRACKETED = re.compile(rf"\[(?P<key>{_WORD})\](?=:?\s+{_VALUE}(?![\w.]))", re.IGNORECASE)
 # A figure whose position stands between its name and `is`: LXMERT's `The training loss for Epoch %d is
 # %0.4f` (airsplay/lxmert src/pretrain/lxmert_pretrain.py `train`), `the loss at step 100 is 2.3`.
 _NAME_FOR_POSITION = re.compile(r"(?P<key>\b[A-Za-z]\w*(?: [A-Za-z]\w*)?) (?:for|at|in|of|after) "
@@ -381,6 +383,8 @@ def generic(text: str) -> Reading | None:
     if "/" in text:
         text = _FILE_PATH.sub(" ", text)
     text = _GLUED_NAME.sub(_unglued, text)
+    if " out of " in text:
+        text = _OUT_OF.sub(r"\g<word> \g<n>/\g<total>", text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
         text = _SLASHED.sub(_unslashed, text)
     text = _BRACKETED.sub(_unbracketed, text)

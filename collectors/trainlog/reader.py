@@ -5,6 +5,7 @@ progress line), so a row of bare numbers still says which figure is which."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -29,9 +30,10 @@ _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 # A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
-# `05, 'epoch': 0.2}`): its last item on the cut line, and a next line that goes on with it (no dict of
-# its own; a close, or a `'key':` pair, before any other text would start a record).
-_LAST_ITEM = re.compile(r"""(?:\{|,\s*)(['"][^,{}]*)$""")
+# `05, 'epoch': 0.2}`; HF's `TrainOutput(..., metrics={'train_runtime': 11359.2, ` cut between items): the
+# line ends inside an item or after one, and a next line goes on with it (no dict of its own; a close, or a
+# `'key':` pair, before any other text would start a record).
+_CUT_DICT = re.compile(r"""(?:\{|,\s*)(?:['"][^,{}]*)?$""")
 _CONTINUES_DICT = re.compile(r"""[^{}]{0,100}?(?:\}|['"]\s*:)""")
 # The rest of a tqdm bar a wrap cut inside its `[elapsed<remaining, rate, postfix]` (Lightning's
 # `loss=0.6` + `36, v_num=15]`): no bar of its own, closing the bracket.
@@ -81,6 +83,7 @@ _YOLOV5_RESULTS_COLUMNS = ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "la
                            "val_mAP@.5", "val_mAP@.5:.95", "val_box", "val_obj", "val_cls")
 _SPACED_HEADER = re.compile(r"\s*[A-Za-z][A-Za-z_()/ ]*")
 MIN_COLUMNS = 3
+ROUNDED_SUM = 5e-7  # each loss column printed to four significant figures (`%10.4g`) rounds this little
 _EVAL_LOSSES = frozenset({"eval_loss", "val_loss"})
 # Figures only an optimiser step prints (HF's `learning_rate` and `grad_norm`, never in its evaluation
 # dict, transformers trainer.py `_maybe_log_save_evaluate`): a record with one is training's.
@@ -115,6 +118,20 @@ _COPYPASTE_TASK = re.compile(r"Task: (\w+)\s*")
 # `  # for NYU dataset 30000 labeled images, 1 epoch is 500 (iteration)`): its figures are prose.
 _CONFIG_COMMENT = re.compile(r"\s+#\s")
 _INTERJECTED = re.compile(r"\b\w*Warning: |^\s*warnings\.warn\(|\bNCCL (?:INFO|WARN)\b|^\[[WE]\d* [\w.]+:\d+\]")
+# A record's time stamp glued to the end of the one before (Swin/MoBY's `... mem 45716MB^[[32m[2023-10-24
+# 17:33:38 ...] INFO Train: ...`, a log whose newlines a paste lost): each record is read in turn, so the last
+# complete one is the latest.
+_GLUED_STAMP = re.compile(r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+_COLOUR_BEFORE = re.compile(r"(?:\x1b|\^\[)\[[0-9;]*m$")  # the record's colour, printed or in caret notation
+_RECORD_END = re.compile(r"[\w.%)]$")
+# or a message glued to a record's last figure (`mem 45716MBGradient overflow.`; not a name's digit, `Llama3Model`)
+_GLUED_MESSAGE = re.compile(r"\d(?:[KMGT]i?B)?(?=[A-Z][a-z]{3,}\b)")
+_FIGURE_END = re.compile(r"(?<![\w.])\d+(?:\.\d+)?$")
+# A two-column notebook table's header ending a line a paste joined to the one above (Unsloth's banner, then
+# `[30/30 26:26, Epoch 0/1] Step Training Loss`), and its rows folded onto one line: `1 1.737000 2 1.738000`.
+_TRAILING_HEADER = re.compile(r"(?<=\S )((?:Step|Epoch) [A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$")
+_FOLDED_PAIR = re.compile(r"(\d+) ([-+]?\d*\.\d+(?:[eE][-+]?\d+)?)")
+_FOLDED_ROWS = re.compile(r"\s*\d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?(?: \d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?){2,}\s*")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
@@ -286,6 +303,16 @@ def _list_entry(block: list[str]) -> list[Reading]:
     return [reading] if reading is not None else []
 
 
+def _total_as_loss(metrics: dict[str, float]) -> None:
+    """A table's `total` column that is the sum of its loss columns is the loss: YOLOv3's and YOLOv5's
+    (2020) `GIoU obj cls total` (train.py's `mloss` holds the mean `lbox, lobj, lcls` and their sum)."""
+    parts = [value for name, value in metrics.items() if name.endswith("_loss") and not name.startswith("val_")]
+    total = metrics.get("total")
+    if "loss" not in metrics and total is not None and len(parts) >= 2 and math.isclose(
+            sum(parts), total, rel_tol=1e-3, abs_tol=ROUNDED_SUM * len(parts)):
+        metrics["loss"] = total
+
+
 def _only_scores(metrics: dict[str, float]) -> bool:
     """Whether a record holds nothing but an evaluation library's scores (`{'accuracy': 0.86,
     'f1': 0.9}`): an evaluation's result, not training figures."""
@@ -335,6 +362,37 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
     return names if len(names) == count else None
 
 
+def _record_starts(raw: str) -> list[int]:
+    """Where each record glued into a raw line starts (0 and each glued record's start, in order)."""
+    starts = [0, *(glued.end() for glued in _GLUED_MESSAGE.finditer(raw) if _FIGURE_END.search(raw, 0, glued.start() + 1))]
+    for stamp in _GLUED_STAMP.finditer(raw, 1):
+        colour = _COLOUR_BEFORE.search(raw, 0, stamp.start())
+        start = colour.start() if colour else stamp.start()
+        if _RECORD_END.search(raw, 0, start):
+            starts.append(start)
+    return sorted(starts)
+
+
+def _folded_rows(words: list[str], text: str) -> list[Reading]:
+    """The rows of a two-column table (`Step Training Loss`) folded onto one line (`1 1.737000 2 1.738000
+    ... 30 0.660900`, a notebook's output pasted where newlines are lost): each (position, figure) pair
+    a row, the positions rising."""
+    columns = _grouped(words, 2)
+    if columns is None or canonical(columns[0]) not in ("step", "epoch") or not _FOLDED_ROWS.fullmatch(text):
+        return []
+    rows = [(int(position), float(figure)) for position, figure in _FOLDED_PAIR.findall(text)]
+    if any(later <= earlier for (earlier, _), (later, _) in zip(rows, rows[1:], strict=False)):
+        return []
+    readings = []
+    for position, figure in rows:
+        metrics: dict[str, float] = {}
+        add_metric(metrics, columns[1], figure)
+        at_step = canonical(columns[0]) == "step"
+        readings.append(Reading("table", metrics, step=position if at_step else None,
+                                epoch=None if at_step else float(position)))
+    return readings
+
+
 class LineReader:
     """Per-log reader state: the user's declared formats (tried first), the latest column header
     and the latest announced epoch."""
@@ -363,14 +421,17 @@ class LineReader:
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
-        self._dict_tail: str | None = None  # a printed dict's last item, where a wrap cut the line
+        self._dict_tail: str | None = None  # a printed dict a wrap cut, read again whole with its rest
         self._bar_cut: str | None = None  # a bar wrapped inside its `[...]`: the next line may close it
         self._name_cut: str | None = None  # a Keras line's last name, cut before its colon by a wrap
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
 
     def read(self, raw: str) -> list[Reading]:
-        """Every reading in one raw log line."""
+        """Every reading in one raw log line (in each of the records glued into it, in order)."""
+        if len(starts := _record_starts(raw)) > 1:
+            return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
+                    for reading in self.read(raw[start:end])]
         text = normalize(raw)
         if not text.strip():
             return []
@@ -390,8 +451,8 @@ class LineReader:
         tail, self._dict_tail = self._dict_tail, None
         if tail is not None and "{" not in text and _CONTINUES_DICT.match(text):
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
-        if "{'" in text and text.count("{") > text.count("}") and (item := _LAST_ITEM.search(text)):
-            self._dict_tail = "{" + item[1]  # read as far as it goes; the item the wrap cut, again with its rest
+        if "{'" in text and text.count("{") > text.count("}") and _CUT_DICT.search(text):
+            self._dict_tail = text[text.rindex("{"):]  # read as far as it goes; the whole dict again with its rest
         head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"
@@ -417,6 +478,9 @@ class LineReader:
             return []
         if self._spaced and (columns := _grouped(self._spaced, len(text.split()))) is not None:
             self._columns = columns
+        elif self._spaced and (folded := _folded_rows(self._spaced, text)):
+            self._spaced = None
+            return folded
         self._spaced = None
         if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
@@ -446,6 +510,8 @@ class LineReader:
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text)
+        if trailing := _TRAILING_HEADER.search(text):
+            self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
         if self._summary:
@@ -631,6 +697,7 @@ class LineReader:
                 add_metric(metrics, ("val_" if validation else "") + name, value)
         if not metrics and epoch is None and step is None:
             return None
+        _total_as_loss(metrics)
         if "total_epochs" in metrics and epoch is not None:
             epoch += _bar_share(text)
         return Reading("table", metrics, step=step, epoch=epoch)

@@ -45,6 +45,7 @@ ALIASES = {
     "gradient_norm": "grad_norm",
     "grad_norm_total": "grad_norm",
     "gnorm": "grad_norm",
+    "grad_l2": "grad_norm",  # nanoT5's `Grad_l2 --> 47.689` (the gradient's L2 norm)
     "grdn": "grad_norm",
     "norm": "grad_norm",
     "lrs": "lr",
@@ -59,6 +60,7 @@ ALIASES = {
     # detection losses: YOLOv5 before v6.1, YOLOv7 and YOLOR head their columns `box obj cls`,
     # later YOLOv5 and Ultralytics `box_loss obj_loss cls_loss` (the printed name is kept too)
     "box": "box_loss",
+    "giou": "box_loss",  # YOLOv3's and YOLOv5's (2020) `GIoU obj cls total` columns
     "obj": "obj_loss",
     "cls": "cls_loss",
     # a rate per accelerator, not the job's: MaxText `Tokens/s/device` (MaxText/metric_logger.py),

@@ -22,12 +22,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
-    "b49/yolov5_june2020_giou_obj_cls_total_columns_map_near_zero.log": "YOLOv5 2020 table's `total` column not read as the loss",
-    "b49/coupletai_bracketed_epoch_batch_loss_logging_lines.log": "`[epoch]: 199, [batch]: 24000, [loss]: 4.85` gives no loss",
-    "b50/hf_trainer_notebook_table_pdf_trainoutput_wrapped.txt": "loss from the wrapped TrainOutput's average; not finished",
-    "b50/nanot5_hydra_main_log_step_out_of_loss_arrows.log": "`Step 150 out of 25000 | Loss --> 8.145`: no total, loss, grad norm",
-    "b50/unsloth_banner_notebook_table_folded_into_model_card_yaml.md": "a notebook table folded onto one line: no step, loss",
-    "b50/swin_moby_caret_escapes_glued_lines_gradient_overflow.log": "caret-notation escapes (`^[[32m`) and glued lines: no loss/lr/grad norm",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
 }
 

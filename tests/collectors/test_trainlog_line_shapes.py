@@ -1246,3 +1246,72 @@ def test_nemo_progress_printers_test_phase_is_no_training_position(tmp_path: Pat
                    "`Trainer.fit` stopped: `max_steps=100` reached.\nTesting: iteration 3/5\n")
     snap = read_log(log)
     assert (snap.step, snap.total_steps, snap.status) == (99, 100, "finished")
+
+
+@pytest.mark.parametrize("arrow", ["-->", "->", "=>"])
+def test_an_arrow_separates_a_name_from_its_figure(arrow: str) -> None:
+    """nanoT5's main.log (corpus b50, huggingface.co/pszemraj/t5e-mini-nl24-flan checkpoints/main.log):
+    `[train] Step 150 out of 25000 | Loss --> 8.145 | Grad_l2 --> 47.689 | Lr --> 0.000 |`."""
+    line = (f"[train] Step 150 out of 25000 | Loss {arrow} 8.145 | Grad_l2 {arrow} 47.689 | "
+            f"Weights_l2 {arrow} 47199.838 | Lr {arrow} 0.000 | Seconds_per_step {arrow} 1.736 | ")
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total) == (150, 25000)
+    assert (reading.metrics["loss"], reading.metrics["grad_norm"], reading.metrics["lr"]) == (8.145, 47.689, 0.0)
+    assert "out_of" not in reading.metrics
+
+
+def test_out_of_after_a_position_word_is_its_total_and_nothing_else() -> None:
+    """`Step N out of M` is a position and its total; an early-stopping count `3 out of 10` is no position."""
+    [reading] = parse_record(normalize("Iteration 40 out of 400, loss: 1.25"))
+    assert (reading.step, reading.total, reading.metrics["loss"]) == (40, 400, 1.25)
+    assert all(r.step is None for r in parse_record(normalize("EarlyStopping counter: 3 out of 10")))
+
+
+def test_a_bracketed_name_before_a_colon_names_the_figure() -> None:
+    """CoupletAI's `logger.info(f"[epoch]: {epoch}, [batch]: {step}, [loss]: {loss}")` (liuslnlp/CoupletAI#2,
+    corpus b49): each bracketed name is the name of the figure after its colon; a tag stays a tag."""
+    step, epoch, metrics = _read("2019-08-07 02:59:38,017 - __main__ - INFO - [epoch]: 199, [batch]: 24000, "
+                                 "[loss]: 4.850643634796143")
+    assert (epoch, metrics["loss"]) == (199, 4.850643634796143)
+    _, _, tagged = _read("[rank0]: 3 workers, loss: 0.5")
+    assert tagged == {"loss": 0.5}
+
+
+def test_records_glued_on_one_line_are_read_in_turn(tmp_path: Path) -> None:
+    """Swin/MoBY's logger (SwinTransformer/Transformer-SSL#19, corpus b50) pasted with `cat -v`'s caret escapes
+    and no newlines: each time-stamped record, and the message glued to the last figure, is read in turn."""
+    record = ("^[[32m[2023-10-24 17:33:{s} moby]^[[0m^[[33m(moby_main.py 177)^[[0m: INFO Train: [3/300][{i}/625] "
+              "eta 0:05:33 lr {lr} time 0.9247 (1.0588) loss {loss} (10.9140) grad_norm 3.8597 (1.6136) mem 45716MB")
+    log = tmp_path / "moby.log"
+    log.write_text(record.format(s=38, i=300, lr=0.002785, loss=10.7823)
+                   + record.format(s=45, i=310, lr=0.002797, loss=10.9386)
+                   + "Gradient overflow. Skipping step, loss scaler 0 reducing loss scale to 65536.0" * 3 + "\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.lr, snap.grad_norm) == (10.9386, 0.002797, 3.8597)
+
+
+def test_a_time_stamp_after_a_rank_tag_is_no_glued_record(tmp_path: Path) -> None:
+    log = tmp_path / "rank.log"
+    log.write_text("[rank0]:[2024-01-01 10:00:00] step 5 loss 0.25\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (5, 0.25)
+
+
+@pytest.mark.parametrize(("total", "loss"), [("0.02556", 0.02556), ("0.5", None)])
+def test_a_tables_total_column_that_sums_its_loss_columns_is_the_loss(tmp_path: Path, total: str,
+                                                                      loss: float | None) -> None:
+    """YOLOv5's June 2020 train.py heads `('Epoch', 'gpu_mem', 'GIoU', 'obj', 'cls', 'total', 'targets',
+    'img_size')` (ultralytics/yolov5 train.py; corpus b49): `total` is `lbox + lobj + lcls`, the loss;
+    a `total` that is no such sum is not."""
+    log = tmp_path / "yolo.log"
+    log.write_text("     Epoch   gpu_mem      GIoU       obj       cls     total   targets  img_size\n"
+                   f"    15/299      6.4G   0.02232  0.002874  0.000371   {total:>7}         7       640\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.metrics["box_loss"]) == (loss, 0.02232)
+
+
+def test_a_digit_inside_a_name_glues_no_message(tmp_path: Path) -> None:
+    log = tmp_path / "names.log"
+    log.write_text("step 7 model=Llama3Model loss=0.25\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (7, 0.25)

@@ -157,6 +157,16 @@ def test_a_dict_hard_wrapped_mid_token_reads_whole(tmp_path: Path, log: str) -> 
     assert (snap.loss, snap.grad_norm, snap.lr, snap.epoch) == (0.4, 0.9, 1e-05, 0.2)
 
 
+def test_a_summary_dict_wrapped_between_items_is_read_whole(tmp_path: Path) -> None:
+    """`trainer.train()`'s returned TrainOutput (transformers trainer_utils.py) echoed by a notebook and wrapped
+    between items (corpus b50): the whole dict says the run ended, its `train_loss` the run's mean, not the loss."""
+    snap = _read(tmp_path, "Step Training Loss Validation Loss\n1000 0.621000 0.492266\n10000 0.348800 0.313285\n"
+                 "TrainOutput(global_step=10000, training_loss=0.4377235143661499, metrics={'train_runtime': 11359.2176, \n"
+                 "'train_samples_per_second': 14.085, 'train_steps_per_second': 0.88, 'total_flos': \n"
+                 "3.2205571119087696e+16, 'train_loss': 0.4377235143661499, 'epoch': 9.98})\n")
+    assert (snap.step, snap.loss, snap.status, snap.epoch) == (10000, 0.3488, "finished", 9.98)
+
+
 def test_a_cut_figure_is_read_whole_once_its_rest_comes(tmp_path: Path) -> None:
     assert _read(tmp_path, "{'epoch': 0.2, 'loss': 0.12\n34}\n").loss == 0.1234
 
@@ -191,3 +201,16 @@ def test_a_keras_line_wrapped_inside_a_name_reads_whole(tmp_path: Path) -> None:
                            "c: 0.9500 - val_loss: 0.1000 - val_acc: 0.9700\n")
     assert (snap.epoch, snap.loss, snap.metrics["acc"], snap.metrics["val_loss"]) == (2.0, 0.25, 0.95, 0.1)
     assert "c" not in snap.metrics
+
+
+def test_a_two_column_tables_rows_folded_onto_one_line_are_its_rows(tmp_path: Path) -> None:
+    """Unsloth's notebook output pasted where newlines were lost (corpus b50): the banner runs into the HF
+    notebook table's `Step Training Loss` header, then every row on one line; each (step, loss) pair is a row."""
+    snap = _read(tmp_path, "==((====))== Unsloth | Total steps = 30 [30/30 26:26, Epoch 0/1] Step Training Loss\n\n"
+                 "1 1.737000 2 1.738000 3 1.384700 29 0.672500 30 0.660900\n")
+    assert (snap.step, snap.loss) == (30, 0.6609)
+
+
+def test_figures_after_a_trailing_header_that_do_not_rise_are_no_rows(tmp_path: Path) -> None:
+    snap = _read(tmp_path, "Run 4 [3/30] Step Training Loss\n5 1.5 3 1.2 1 0.9\n")
+    assert snap.loss != 0.9
