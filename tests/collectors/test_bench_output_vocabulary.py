@@ -364,3 +364,14 @@ def test_every_row_genai_perfs_console_table_prints_lands_on_its_name() -> None:
         ("ttft", (16.26, 12.39, 17.25, 17.09)), ("itl", (1.85, 1.55, 2.04, 2.02)),
         ("e2e", (499.2, 451.01, 554.61, 548.69))) for stat, value in zip(("mean", "min", "max", "p99"), values, strict=True)}
     assert record.figures == {**latencies, "request_throughput": 1.99, "request_count_avg": 40.0}
+
+
+def test_a_chinese_key_value_tables_rates_are_named_by_their_words_not_their_unit_alone() -> None:
+    # vllm-project/vllm-ascend docs/source/community/testing/*/test_report.md: a `指标 | 值` table of
+    # vllm/benchmarks/throughput.py's `Throughput: ... requests/s, ... total tokens/s, ... output tokens/s`
+    # figures; `总` (total) and `输出` (output) tell its two token rates apart, the output rate the headline
+    text = ("| 指标 | 值 |\n|------|------|\n| 请求吞吐量 | 3.45 requests/s |\n| 总Token吞吐量 | 3976.97 tokens/s |\n"
+            "| 輸出Token吞吐量 | 441.89 tokens/s |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 441.89)
+    assert record.figures == {"request_throughput": 3.45, "total_tok_s": 3976.97}
