@@ -375,3 +375,15 @@ def test_a_chinese_key_value_tables_rates_are_named_by_their_words_not_their_uni
     [record] = read_benchmark_output(text).records
     assert (record.metric, record.value) == ("output_tok_s", 441.89)
     assert record.figures == {"request_throughput": 3.45, "total_tok_s": 3976.97}
+
+
+def test_a_chinese_tables_concurrency_column_and_first_token_latency_are_named() -> None:
+    # the same reports' vocabulary for `vllm bench serve` figures: a `并发` (concurrency) column keys each row,
+    # `平均首Token时延` is the mean time to first token, as `Mean TTFT (ms)` is in vllm/benchmarks/serve.py's block
+    table = ("| 模型 | 并发 | 请求吞吐量 (req/s) | 總吞吐量 (tok/s) | 输出吞吐量 (tok/s) | 平均首Token时延 (ms) |\n"
+             "|---|---|---|---|---|---|\n| Qwen3-8B | 4 | 1.2 | 900.5 | 120.3 | 310.5 |\n"
+             "| Qwen3-8B | 8 | 2.1 | 1500.5 | 220.3 | 402.7 |\n")
+    records = read_benchmark_output(table).records
+    assert [(r.value, r.concurrency, r.figures) for r in records] == [
+        (120.3, 4, {"request_throughput": 1.2, "total_tok_s": 900.5, "ttft_ms_mean": 310.5}),
+        (220.3, 8, {"request_throughput": 2.1, "total_tok_s": 1500.5, "ttft_ms_mean": 402.7})]
