@@ -99,7 +99,30 @@ def _json_text(text: str) -> str:
         document = json.loads(text)
     except ValueError:
         return ""
+    if flat := _pytorch_benchmark_figures(document):
+        return json.dumps(flat, indent=2)
     return "\n".join(value for value in _strings(document) if "\n" in value.strip())
+
+
+def _pytorch_benchmark_figures(document: object) -> dict[str, object]:
+    """The one JSON object of results a PyTorch benchmark-database list holds (vLLM's `*.pytorch.json`,
+    vllm/benchmarks/lib/utils.py convert_to_pytorch_benchmark_format: one `{"metric": {"name":
+    "tokens_per_second", "benchmark_values": [1035.2], "extra_info": {...}}}` per figure, the run's
+    other results in each `extra_info`), as the tool's own `--output-json` prints it; {} for another
+    document. A metric of several values (`latency`'s per-iteration samples) is a sample, no figure."""
+    if not isinstance(document, list) or not all(
+            isinstance(entry, dict) and isinstance(entry.get("metric"), dict) for entry in document):
+        return {}
+    flat: dict[str, object] = {}
+    for entry in document:
+        metric = entry["metric"]
+        extra = metric.get("extra_info")
+        flat.update({key: value for key, value in (extra if isinstance(extra, dict) else {}).items()
+                     if isinstance(value, int | float) and not isinstance(value, bool)})
+        values = metric.get("benchmark_values")
+        if isinstance(metric.get("name"), str) and isinstance(values, list) and len(values) == 1:
+            flat[metric["name"]] = values[0]
+    return flat
 
 
 def _strings(value: object) -> Iterator[str]:

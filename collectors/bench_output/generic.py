@@ -199,7 +199,10 @@ def _open_parenthesis(line: str, at: int) -> int:
 
 
 _COUNT_OUT_OF = re.compile(r"^\d+/$")  # the count before a `/` total, no label
-_SPACED_DASH = re.compile(r"\s[-–—]\s")  # fields of one line joined by a spaced dash, after a unit
+_SPACED_DASH = re.compile(r"\s[-–—]\s")
+# a label of twelve words or more is a sentence's (a tool's label is a few words): its numbers without a rate's
+# unit name a machine, a model or a version (`... deployment on the Atlas 800 A2 (64G × 8)`), no figure
+_SENTENCE_LABEL = re.compile(r"(?:\S+\s+){11,}\S+")  # fields of one line joined by a spaced dash, after a unit
 
 
 def _segments(line: str) -> Iterator[tuple[str, str, str]]:
@@ -229,6 +232,8 @@ def _segments(line: str) -> Iterator[tuple[str, str, str]]:
         if not label and _SETTING_UNIT.fullmatch(unit):
             yield unit, match[1], ""  # `200 samples, 10 concurrency`: a setting named after its value
             continue
+        if _SENTENCE_LABEL.fullmatch(label) and not RATE_UNIT.search(unit):
+            continue  # a number in a sentence (`... on the [single-node Atlas 800 A2 ...`): a name's, no figure
         if match[2] and not unit and _MEASURED_RATE.search(label):
             unit = "tok/s"  # `Token generation: 119.66 ± 0.16`: a measured speed, its unit implied
         yield label, match[1], unit

@@ -165,10 +165,29 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     return name, factor
 
 
+# Chinese words of a benchmark's label, read as the English ones the rules know (a vllm-ascend report's
+# `总Token吞吐量` is the total token throughput, `输出Token吞吐量` the output one, `首Token时延` the time to
+# first token, a `并发` column the concurrency); Traditional forms too
+_CHINESE_WORDS = {"总": "total", "總": "total", "输出": "output", "輸出": "output", "输入": "input", "輸入": "input",
+                  "吞吐量": "throughput", "吞吐": "throughput", "请求": "request", "請求": "request",
+                  "平均": "mean", "中位数": "median", "中位數": "median", "并发": "concurrency", "並發": "concurrency",
+                  "时延": "latency", "延迟": "latency", "時延": "latency", "延遲": "latency"}
+_FIRST_TOKEN = re.compile(r"首\s*(?:token|字)\s*(?:时延|延迟|時延|延遲)", re.IGNORECASE)
+_CHINESE_WORD = re.compile("|".join(sorted(_CHINESE_WORDS, key=len, reverse=True)))
+
+
+def _in_english(label: str) -> str:
+    """A label with its Chinese words read in English, spaced apart from the words beside them."""
+    if label.isascii():
+        return label
+    label = _FIRST_TOKEN.sub(" time to first token ", label)
+    return _CHINESE_WORD.sub(lambda word: f" {_CHINESE_WORDS[word[0]]} ", label).strip()
+
+
 @functools.lru_cache(maxsize=4096)  # a log prints the same labels on every line
 def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
     """name_of for a label, its unit and the context its rate is qualified by ("" for none)."""
-    label = _CAMEL_HUMP.sub(" ", label)  # koboldcpp's CSV `GenerationSpeed`, Mac-MLX's `generationTPS`
+    label = _CAMEL_HUMP.sub(" ", _in_english(label))  # koboldcpp's CSV `GenerationSpeed`, Mac-MLX's `generationTPS`
     label = _LATENCY_ABBREVIATION.sub("Latency ", label) if "." in label else label
     words = label.replace("_", " ")  # a rate's `total_token_throughput` reads as its words
     both = f"{context} {words} {unit}" if context else f"{words} {unit}"

@@ -76,10 +76,6 @@ KNOWN_MISSES: dict[str, str] = {
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at 93b0577, not yet fixed
     # the fourth batches of 2026-12-02's second session, scored on first sight at 4883d1a, not yet fixed
-    "bench/b44/vllm_bench_throughput_ascend_community_report_chinese_kv_table_then_log_summary_qwen3_vl_8b.md":
-        "vllm bench throughput's log summary under a Chinese key-value table: value 3976.97, want 441.89",
-    "bench/b44/markdown_table_vllm_bench_serve_ascend_glm52_input_len_and_concurrency_sweeps_two_tables_nine_rows.md":
-        "two sweep tables (input length, concurrency): 8 records, want 9",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"

@@ -1661,3 +1661,30 @@ def test_min_after_a_spelled_out_word_is_a_minimum_and_after_an_abbreviation_a_m
     assert name_of("output_tokens_min", "")[0] == "output_tokens_min"
     assert name_of("out_tok_s", "")[0] == "output_tok_s"
     assert name_of("e2e_req_s", "")[0] == "request_throughput"
+
+
+SWEEP_UNDER_A_SENTENCE = (  # vllm-project/vllm-ascend docs/source/tutorials/models/GLM5.2.md (vllm bench serve sweeps)
+    "Here is a reference result measured with `vllm bench serve` (random dataset, `--ignore-eos`) on the"
+    " [single-node Atlas 800 A2 (64G × 8) deployment](#single-node-deployment) described above"
+    " (vllm-ascend v0.23.0rc1, 8 × Ascend 910B2):\n\n"
+    "| Input len | Output token throughput (tok/s) | Total token throughput (tok/s) |\n|---|---|---|\n"
+    "| 512 | 18.41 | 92.05 |\n| 2048 | 41.89 | 712.09 |\n\n"
+    "| Concurrency | Output token throughput (tok/s) | Total token throughput (tok/s) |\n|---|---|---|\n"
+    "| 1 | 14.98 | 134.79 |\n| 2 | 27.52 | 247.65 |\n")
+
+
+def test_a_machines_number_in_a_sentence_above_a_table_is_no_figure_of_its_first_row() -> None:
+    # the sentence's `800` (Atlas 800, a machine's name) was read as a figure of its own, and the table's first
+    # row joined it as one result, then left out as a sweep's total over the concurrency rows below; a label of
+    # twelve words or more is prose, a tool's a few words
+    records = read_benchmark_output(SWEEP_UNDER_A_SENTENCE).records
+    assert [(r.value, r.figures) for r in records] == [
+        (18.41, {"input_len": 512.0, "total_tok_s": 92.05}), (41.89, {"input_len": 2048.0, "total_tok_s": 712.09}),
+        (14.98, {"total_tok_s": 134.79}), (27.52, {"total_tok_s": 247.65})]
+
+
+def test_a_rate_in_a_long_sentence_is_still_read() -> None:
+    # the twelve-word rule leaves a rate's unit alone: a user's one line of result (`... we get 45.3 tok/s`)
+    text = "After the upgrade to the new driver on this machine we finally get 45.3 tok/s output\n"
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 45.3)

@@ -318,3 +318,28 @@ def test_bench_latency_json_percentiles_are_named_latency_percentiles_and_its_li
     assert (record.metric, record.value, record.batch_size) == ("latency_s", 1.2345, 8)
     assert (record.figures["latency_s_median"], record.figures["latency_s_p99"]) == (1.2301, 1.2498)
     assert not {"10", "50", "latencies"} & set(record.figures)
+
+
+def _pytorch_benchmark_records(metrics: dict[str, list[float]], extra_info: dict[str, float]) -> str:
+    """vllm/benchmarks/lib/utils.py convert_to_pytorch_benchmark_format's list, one entry per metric."""
+    return json.dumps([{"benchmark": {"name": "vLLM benchmark", "extra_info": {"args": {"model": "Qwen/Qwen3-8B"}}},
+                        "model": {"name": "Qwen/Qwen3-8B"},
+                        "metric": {"name": name, "benchmark_values": values, "extra_info": extra_info}}
+                       for name, values in metrics.items()])
+
+
+def test_vllm_bench_throughputs_pytorch_benchmark_json_reads_as_its_output_json() -> None:
+    # vllm-project/vllm vllm/benchmarks/throughput.py save_to_pytorch_benchmark_format (SAVE_TO_PYTORCH_BENCHMARK_FORMAT
+    # set): `requests_per_second` and `tokens_per_second` as metrics, elapsed_time, num_requests, total_num_tokens beside
+    text = _pytorch_benchmark_records({"requests_per_second": [3.45], "tokens_per_second": [1035.2]},
+                                      {"elapsed_time": 28.98, "num_requests": 100, "total_num_tokens": 30000})
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value, record.figures["request_throughput"]) == ("total_tok_s", 1035.2, 3.45)
+
+
+def test_a_pytorch_benchmark_metric_of_many_values_is_a_sample_not_a_figure() -> None:
+    # vllm/benchmarks/latency.py save_to_pytorch_benchmark_format: `latency` holds every iteration's time, its
+    # summary in extra_info (`avg_latency`); only the summary is read
+    text = _pytorch_benchmark_records({"latency": [1.21, 1.25, 1.19]}, {"avg_latency": 1.2167})
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("latency_s", 1.2167)

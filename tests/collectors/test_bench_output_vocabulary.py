@@ -364,3 +364,26 @@ def test_every_row_genai_perfs_console_table_prints_lands_on_its_name() -> None:
         ("ttft", (16.26, 12.39, 17.25, 17.09)), ("itl", (1.85, 1.55, 2.04, 2.02)),
         ("e2e", (499.2, 451.01, 554.61, 548.69))) for stat, value in zip(("mean", "min", "max", "p99"), values, strict=True)}
     assert record.figures == {**latencies, "request_throughput": 1.99, "request_count_avg": 40.0}
+
+
+def test_a_chinese_key_value_tables_rates_are_named_by_their_words_not_their_unit_alone() -> None:
+    # vllm-project/vllm-ascend docs/source/community/testing/*/test_report.md: a `指标 | 值` table of
+    # vllm/benchmarks/throughput.py's `Throughput: ... requests/s, ... total tokens/s, ... output tokens/s`
+    # figures; `总` (total) and `输出` (output) tell its two token rates apart, the output rate the headline
+    text = ("| 指标 | 值 |\n|------|------|\n| 请求吞吐量 | 3.45 requests/s |\n| 总Token吞吐量 | 3976.97 tokens/s |\n"
+            "| 輸出Token吞吐量 | 441.89 tokens/s |\n")
+    [record] = read_benchmark_output(text).records
+    assert (record.metric, record.value) == ("output_tok_s", 441.89)
+    assert record.figures == {"request_throughput": 3.45, "total_tok_s": 3976.97}
+
+
+def test_a_chinese_tables_concurrency_column_and_first_token_latency_are_named() -> None:
+    # the same reports' vocabulary for `vllm bench serve` figures: a `并发` (concurrency) column keys each row,
+    # `平均首Token时延` is the mean time to first token, as `Mean TTFT (ms)` is in vllm/benchmarks/serve.py's block
+    table = ("| 模型 | 并发 | 请求吞吐量 (req/s) | 總吞吐量 (tok/s) | 输出吞吐量 (tok/s) | 平均首Token时延 (ms) |\n"
+             "|---|---|---|---|---|---|\n| Qwen3-8B | 4 | 1.2 | 900.5 | 120.3 | 310.5 |\n"
+             "| Qwen3-8B | 8 | 2.1 | 1500.5 | 220.3 | 402.7 |\n")
+    records = read_benchmark_output(table).records
+    assert [(r.value, r.concurrency, r.figures) for r in records] == [
+        (120.3, 4, {"request_throughput": 1.2, "total_tok_s": 900.5, "ttft_ms_mean": 310.5}),
+        (220.3, 8, {"request_throughput": 2.1, "total_tok_s": 1500.5, "ttft_ms_mean": 402.7})]
