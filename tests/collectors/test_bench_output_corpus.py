@@ -76,6 +76,9 @@ KNOWN_MISSES: dict[str, str] = {
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at 93b0577, not yet fixed
     # the fourth batches of 2026-12-02's second session, scored on first sight at 4883d1a, not yet fixed
+    # the fifth batches of 2026-12-02's second session, scored on first sight at f66050e, not yet fixed
+    "bench/b47/perf_analyzer_triton_tutorial_dynamic_batching_query_comment_concurrency_2_to_16_infer_per_sec_lines.txt":
+        "Triton perf_analyzer's `Concurrency: N, throughput: X infer/sec, latency Y usec` lines: refused",
     # the last batches of 2026-12-02, scored on first sight at 72cabd7
     "bench/b36/sglang_offline_throughput_embedding_variant_no_output_rate_last_gen_zero_issue_comment.md":
         "expectation judged wrong: value 19156.4 != 64.6 (an embedding run prints a token rate, its input"
