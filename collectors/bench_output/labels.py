@@ -48,7 +48,8 @@ _AUXILIARY = re.compile(r"sampl|\bload|tokeniz", re.IGNORECASE)  # rates of step
 _WINDOWED = re.compile(r"\b(?:effective|active)\b", re.IGNORECASE)
 _E2E = re.compile(r"\be2e\b", re.IGNORECASE)
 _GOODPUT = re.compile(r"goodput", re.IGNORECASE)
-# a label over a rate's unit: the load asked for (`Concurrency : QPS 50.0`, a profile's name `Profile: ShareGPT 8RPS`)
+# a label over a rate's unit: the load asked for (`Concurrency : QPS 50.0`, a profile's name `Profile: ShareGPT 8RPS`);
+# not a field before a comma, which holds its own value (perf_analyzer's `Concurrency: 2, throughput: 998.1 infer/sec`)
 _LOAD_LABEL = re.compile(r"\bconcurren|\bload\b|\brate\b|\bmode\b|\bprofile\b", re.IGNORECASE)
 _SETTING = re.compile(  # `Profile: constant @ 5.0 RPS` is the load asked for
     r"issue|target|configured|scheduled|request[ _]rate|traffic|burst|@\s*$|\bprofile\b", re.IGNORECASE
@@ -158,7 +159,7 @@ def name_of(label: str, unit: str, context: str = "") -> tuple[str, float]:
     a rate its label leaves unqualified takes its kind from the line before it (`context`)."""
     unqualified = bool(context) and _named_in(label, unit, "")[0] == "throughput_tok_s"
     name, factor = _named_in(label, unit, context if unqualified and _rate(unit) else "")
-    if name == "request_throughput" and _LOAD_LABEL.search(context):
+    if name == "request_throughput" and _LOAD_LABEL.search(context.rpartition(",")[2]):
         return "request_rate", factor  # `Concurrency : QPS 50.0 constant`: the load asked for, its unit first
     if name in PROMPT_ONLY and _BASELINE.search(label.replace("_", " ")):
         return f"baseline_{name}", factor  # `base_avg_pred_t/s` beside `spec_avg_pred_t/s`

@@ -1176,6 +1176,21 @@ def test_a_concurrency_limit_caps_a_sweep_and_is_no_runs_concurrency() -> None:
     assert [(r.value, r.concurrency) for r in records] == [(200.364, 1), (333.1, 2)]
 
 
+def test_a_sweep_summary_line_per_level_is_one_result_whose_throughput_is_measured() -> None:
+    # triton-inference-server/perf_analyzer report_writer.cc / perf_analyzer.cc (sweep summary):
+    # `Inferences/Second vs. Client Average Batch Latency`, then one `Concurrency: N, throughput: X
+    # infer/sec, latency Y usec` line per level; the concurrency before the comma is a field of its own,
+    # not a label over the rate (which stays the measured throughput, not a request rate asked for)
+    text = ("Inferences/Second vs. Client Average Batch Latency\n"
+            "Concurrency: 2, throughput: 998.141 infer/sec, latency 4140 usec\n"
+            "Concurrency: 4, throughput: 1765.66 infer/sec, latency 4750 usec\n")
+    parsed = read_benchmark_output(text)
+    assert [(r.metric, r.value, r.concurrency) for r in parsed.records] == [
+        ("request_throughput", 998.141, 2), ("request_throughput", 1765.66, 4)]
+    assert all("request_rate" not in r.figures for r in parsed.records)
+    assert name_of("Concurrency : QPS", "50.0 constant", "Concurrency : ")[0] == "request_rate"  # a label over it
+
+
 def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
     # ggml-org/llama.cpp scripts/compare-llama-bench.py: tabulate(..., tablefmt="pipe") with headers
     # Model / Test / `t/s <baseline>` / `t/s <compare>` / Speedup, one row per test (pp and tg)
