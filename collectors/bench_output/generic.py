@@ -118,6 +118,9 @@ _PHASE_HEADING = re.compile(r"^[-=#*\s]*(?:(?:measuring|testing|benchmarking)\s+
                             r"(?:\s+\d+\s+tokens)?(?:\s+(?:speed|throughput|processing))?[-=#*:.\s]*$",
                             re.IGNORECASE)
 # LMDeploy's Profiler.summarize banner (lmdeploy/profiler.py): its table's times are seconds, unprinted
+# perf_analyzer's sweep summary heading names the statistic of each `latency Y usec` below it
+_LATENCY_STAT_HEADING = re.compile(r".*\bvs\.?\s+client\s+(?:(average)|(p\d+))\s+(?:batch\s+)?latency\s*",
+                                   re.IGNORECASE)
 _SECONDS_TITLE = re.compile(r"^=+ Profile (?:Throughput|Pipeline API|Restful API) =+$")
 _PHASE_WORDS = {"generating": "generation", "token": "generation"}  # ExLlamaV2's `token speed`
 _HEADING = re.compile(r"^[-=#*]{3,}")
@@ -362,12 +365,17 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
     row_phase = False  # the phase was named by a table row's first cell: it ends with that table
     closed = False  # whether the table's header ends in a bar (then every whole row does)
     section = ""  # a heading whose statistics follow on lines of their own
+    latency_stat = ""  # the statistic a sweep summary's heading names for its lines' bare `latency`
     first_position: int | None = None  # the first position number under a per-position heading
     seconds = False  # inside a table whose unitless times are seconds (LMDeploy's Profiler)
     distribution = False  # inside a table of percentiles
     for index, raw in enumerate(lines):
         line, prefixed, server = _line_as_read(raw)
         behind_prefix = logged or prefixed
+        if stat_heading := _LATENCY_STAT_HEADING.fullmatch(line):
+            latency_stat = "avg" if stat_heading[1] else stat_heading[2].lower()
+            continue
+        latency_stat = latency_stat if line.strip() else ""
         if _SECONDS_TITLE.search(line) or (seconds and set(line) == {"="}):
             seconds = not seconds  # inside LMDeploy's Profiler table until its closing rule
             continue
@@ -452,6 +460,8 @@ def readings(lines: list[str], logged: bool = False) -> Iterator[_Reading]:
         else:
             phase = "" if row_phase else phase  # AIPerf's `Prefill ... Per User` row: not the next table's
             found = list(labelled_cells(line)) if bars else list(_segments(line))
+            found = [(f"{latency_stat} {label}" if latency_stat and label.strip().lower() == "latency" else label,
+                      number, unit) for label, number, unit in found]
         if phase:
             found = [(_in_phase(label, phase), number, unit) for label, number, unit in found]
         if section and found and all(is_stat(label) for label, _, _ in found):

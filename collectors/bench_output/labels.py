@@ -207,9 +207,10 @@ def _named_in(label: str, unit: str, context: str) -> tuple[str, float]:
         return "batch_size", 1.0
     if _MEAN_LATENCY.fullmatch(label.strip()):
         return "latency_s", _IN_SECONDS.get(_unit_word(unit), 1.0)
-    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and (stat[2] or unit.strip()).lower() in _TIME_UNIT:
+    if (stat := _STAT_LATENCY.fullmatch(label.strip())) and (
+            scale := (_TIME_UNIT | _IN_SECONDS).get((stat[2] or _unit_word(unit)).lower())):  # perf_analyzer: usec
         percentile = stat[1].lower()
-        return f"latency_s_{'median' if percentile == 'p50' else percentile}", _TIME_UNIT[(stat[2] or unit.strip()).lower()]
+        return f"latency_s_{'median' if percentile == 'p50' else percentile}", scale
     latency = _latency_name(label, unit)
     if latency is not None:
         return latency

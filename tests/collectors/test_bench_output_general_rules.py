@@ -1177,18 +1177,23 @@ def test_a_concurrency_limit_caps_a_sweep_and_is_no_runs_concurrency() -> None:
 
 
 def test_a_sweep_summary_line_per_level_is_one_result_whose_throughput_is_measured() -> None:
-    # triton-inference-server/perf_analyzer report_writer.cc / perf_analyzer.cc (sweep summary):
-    # `Inferences/Second vs. Client Average Batch Latency`, then one `Concurrency: N, throughput: X
-    # infer/sec, latency Y usec` line per level; the concurrency before the comma is a field of its own,
-    # not a label over the rate (which stays the measured throughput, not a request rate asked for)
-    text = ("Inferences/Second vs. Client Average Batch Latency\n"
+    # triton-inference-server/perf_analyzer perf_analyzer.cc (sweep summary, after the last level):
+    # `Inferences/Second vs. Client ` + `Average Batch Latency` or `p<N> Batch Latency` (--percentile),
+    # then per level `Concurrency: N, throughput: X infer/sec, latency Y usec` (or `Request Rate: R, ...`
+    # with --request-rate-range); the field before the comma holds its own value, no label over the rate
+    text = ("Inferences/Second vs. Client p95 Batch Latency\n"
             "Concurrency: 2, throughput: 998.141 infer/sec, latency 4140 usec\n"
             "Concurrency: 4, throughput: 1765.66 infer/sec, latency 4750 usec\n")
     parsed = read_benchmark_output(text)
     assert [(r.metric, r.value, r.concurrency) for r in parsed.records] == [
         ("request_throughput", 998.141, 2), ("request_throughput", 1765.66, 4)]
-    assert all("request_rate" not in r.figures for r in parsed.records)
+    assert [r.figures for r in parsed.records] == [{"latency_s_p95": pytest.approx(0.00414)},
+                                                   {"latency_s_p95": pytest.approx(0.00475)}]
     assert name_of("Concurrency : QPS", "50.0 constant", "Concurrency : ")[0] == "request_rate"  # a label over it
+    rates = read_benchmark_output("Inferences/Second vs. Client Average Batch Latency\n"
+                                  "Request Rate: 100.00, throughput: 99.8 infer/sec, latency 1234 usec\n").records
+    assert [(r.metric, r.value, r.figures) for r in rates] == [
+        ("request_throughput", 99.8, {"request_rate": 100.0, "latency_s": pytest.approx(0.001234)})]
 
 
 def test_a_row_naming_a_llama_bench_test_says_which_rate_its_t_s_is() -> None:
