@@ -74,7 +74,8 @@ _OUTSIDE_PARENS_COMMA = re.compile(r"(?:,|(?:^|(?<=\s))\|\s)(?![^()]*\))")  # `a
 # Lines not read: commands (their flags are settings, not results) and one-line JSON objects,
 # which their tool's recogniser reads whole (a cut one is no result).
 _SKIPPED = re.compile(r"(?:^|\s)--[a-z]|^Namespace\(|^\$ |^python|^\[?\{\s*\"|^<[a-z!/][^>]*>.*>$"  # markup
-                      r"|^Pass \[\d+\] throughput:",  # perf_analyzer's stabilisation passes, before its result
+                      r"|^Pass \[\d+\] throughput:"  # perf_analyzer's stabilisation passes, before its result
+                      r"|^[a-z][\w.-]*\s+-[a-z]\s",  # a command, its program then a short flag: `perf_analyzer -m x -b 2`
                       re.IGNORECASE)
 # the flags a user noted after a result line's figures (`... 714.48 output tokens/s @ --num-scheduler-steps 1`)
 _NOTED_FLAGS = re.compile(r"(?<=\S)\s+(?:@\s*)?--[a-z].*$", re.IGNORECASE)

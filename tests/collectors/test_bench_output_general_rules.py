@@ -1180,8 +1180,10 @@ def test_a_sweep_summary_line_per_level_is_one_result_whose_throughput_is_measur
     # triton-inference-server/perf_analyzer perf_analyzer.cc (sweep summary, after the last level):
     # `Inferences/Second vs. Client ` + `Average Batch Latency` or `p<N> Batch Latency` (--percentile),
     # then per level `Concurrency: N, throughput: X infer/sec, latency Y usec` (or `Request Rate: R, ...`
-    # with --request-rate-range); the field before the comma holds its own value, no label over the rate
-    text = ("Inferences/Second vs. Client p95 Batch Latency\n"
+    # with --request-rate-range); the field before the comma holds its own value, no label over the rate.
+    # The command above it (triton-inference-server/tutorials Conceptual_Guide Part_2) holds no figure.
+    text = ("perf_analyzer -m text_recognition -b 2 --shape input.1:1,32,100 --concurrency-range 2:16:2"
+            " --percentile=95\n\nInferences/Second vs. Client p95 Batch Latency\n"
             "Concurrency: 2, throughput: 998.141 infer/sec, latency 4140 usec\n"
             "Concurrency: 4, throughput: 1765.66 infer/sec, latency 4750 usec\n")
     parsed = read_benchmark_output(text)
