@@ -82,6 +82,7 @@ _TIMM_EPOCH = re.compile(r"\s*Train(?P<colon>:) (?P<e>\d+) \[\s*(?P<i>\d+)\s*/\s
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
 _RICH_BAR = re.compile(r"[\u2501\u2578\u257a\u2500] \d+/\d+")
+_TRAIN_NAMED = ("train_", "training_", "trn_")  # a figure's name that says it is the training split's
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -368,6 +369,14 @@ def _summed_loss(text: str, found: list[tuple[str, float]]) -> list[tuple[str, f
     return found
 
 
+def _names_both_splits(found: list[tuple[str, float]]) -> bool:
+    """Whether a line names its training figures and its validation figures apart (a custom loop's
+    `Epoch: 3 | Training Loss: 0.52 | Validation Loss: 0.61`): its `Validation` is one figure's
+    split, not the whole line's."""
+    return (any(plain_name(key).startswith(_TRAIN_NAMED) for key, _ in found)
+            and any(canonical(key).startswith("val_") for key, _ in found))
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
@@ -413,7 +422,8 @@ def generic(text: str) -> Reading | None:
     eagle = _EPOCH_OF.search(text) if _may_say(lowered, "epoch") else None  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:
         return None
-    validation = _may_say(lowered, "val", "test", "dev", "acc@") and bool(_VALIDATION.search(text))
+    validation = (_may_say(lowered, "val", "test", "dev", "acc@") and bool(_VALIDATION.search(text))
+                  and not _names_both_splits(found))
     metrics: dict[str, float] = {}
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None

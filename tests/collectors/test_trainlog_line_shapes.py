@@ -1315,3 +1315,22 @@ def test_a_digit_inside_a_name_glues_no_message(tmp_path: Path) -> None:
     log.write_text("step 7 model=Llama3Model loss=0.25\n")
     snap = read_log(log)
     assert (snap.step, snap.loss) == (7, 0.25)
+
+
+@pytest.mark.parametrize("sep", [" \t", " | ", ", "])
+def test_a_line_naming_its_training_and_validation_figures_apart_keeps_each_split(tmp_path: Path, sep: str) -> None:
+    """A custom loop's `Epoch: 100 \\tTraining Loss: ... \\tValidation Loss: ...` (Shridhar7-8/gender-identification
+    wandb/latest-run/files/output.log; corpus b54): `Validation` names one figure's split, not the line's, so
+    `Training Loss` is the loss and `Validation Loss` the val_loss."""
+    log = tmp_path / "output.log"
+    log.write_text("".join(f"Epoch: {n}{sep}Training Loss: 0.{n}5{sep}Training Accuracy: 0.9{sep}"
+                           f"Validation Loss: 0.{n}7{sep}Validation Accuracy: 0.8\n" for n in (1, 2)))
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss, snap.metrics["val_loss"]) == (2, 0.25, 0.27)
+
+
+def test_a_validation_line_with_no_training_name_stays_a_validation(tmp_path: Path) -> None:
+    log = tmp_path / "val.log"
+    log.write_text("step 10 loss 0.5\nValidation: loss 0.7, accuracy 0.8\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.metrics["val_loss"]) == (0.5, 0.7)
