@@ -149,6 +149,9 @@ _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])"
 _SUM_NAMES = frozenset({"t", "total", "tot", "sum"})  # a loss breakdown's sum, printed after its parts
 _SUM_TOTAL = re.compile(rf"(?<![\w/.])(?:T|total|tot|sum)\s*[:=]\s*{_VALUE}(?P<unit>\s*[A-Za-z%/])?", re.IGNORECASE)
 SUM_ROUNDING = 5e-4  # each part printed to three decimals (`%.3f`) rounds by at most this
+# build-nanogpt's log.txt, one figure a line: `17249 train 3.324421`, `17000 val 3.3744` (karpathy/build-nanogpt
+# train_gpt2.py writes f"{step} train {loss_accum.item():.6f}\n"): the step, the split or figure, its value.
+_STEP_NAME_VALUE = re.compile(r"\s*(?P<n>\d+)\s+(?P<name>[a-z][a-z_]*)\s+[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
 _LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 # A name right after a figure in its cell (llm.c's `| %.2f ms | %.1f%% bf16 MFU | %.0f tok/s`) names
@@ -438,6 +441,9 @@ def generic(text: str) -> Reading | None:
     positioned = step
     if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
+    if step is None and len(found) == 1 and (split := _STEP_NAME_VALUE.fullmatch(text)) and (
+            split["name"] in _BARE_PHASES or canonical(split["name"]) not in ("step", "epoch") and _known(split["name"])):
+        step = (1, int(split["n"]))
     if step is None and (dll := _LEAD_TUPLE.match(text)) and not dll["val"]:
         step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:

@@ -1334,3 +1334,20 @@ def test_a_validation_line_with_no_training_name_stays_a_validation(tmp_path: Pa
     log.write_text("step 10 loss 0.5\nValidation: loss 0.7, accuracy 0.8\n")
     snap = read_log(log)
     assert (snap.loss, snap.metrics["val_loss"]) == (0.5, 0.7)
+
+
+def test_build_nanogpt_log_txt_step_split_value_lines(tmp_path: Path) -> None:
+    """build-nanogpt's log.txt (karpathy/build-nanogpt train_gpt2.py: f"{step} val {val_loss_accum.item():.4f}\\n",
+    f"{step} hella {acc_norm:.4f}\\n", f"{step} train {loss_accum.item():.6f}\\n"; corpus b53): the step, then
+    the split, then its figure; `train` is the loss, `val` the val_loss."""
+    log = tmp_path / "log.txt"
+    log.write_text("0 val 10.9512\n0 hella 0.2485\n0 train 10.955598\n1 train 9.841250\n250 val 6.1234\n"
+                   "250 hella 0.2510\n250 train 6.100123\n251 train 6.090001\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.metrics["val_loss"]) == (251, 6.090001, 6.1234)
+
+
+@pytest.mark.parametrize("line", ["3 samples 0.5", "10 step 0.5", "7 train 3"])
+def test_a_count_a_word_and_a_figure_is_no_step_line_unless_the_word_is_a_split_or_figure(line: str) -> None:
+    step, _, _ = _read(line) if parse_record(normalize(line)) else (None, None, {})
+    assert step is None
