@@ -109,6 +109,9 @@ _JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
 # `Training saved a checkpoint for iteration {n} at: {path}`): `n` counts the worker's `train.report`
 # calls, no training step.
 _RAY_REPORT = re.compile(r"\s*Training (?:finished|saved a checkpoint for) iteration \d+ at\b")
+# W&B's sync progress as a run finishes, `wandb: uploading history steps 6-6, summary, console lines 78-93`:
+# the history rows and console lines it sends, no step of the run (nanochat's SFT stage, corpus b53).
+_WANDB_UPLOAD = re.compile(r"\s*uploading (?:history steps|summary|console lines)\b", re.IGNORECASE)
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
@@ -387,7 +390,8 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     lowered = _lowered_ascii(text)
     if ((_may_say(lowered, "expected") and _MISMATCH.search(text)) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text)
-            or (_may_say(lowered, "job step") and _JOB_STEP.search(text)) or _RAY_REPORT.match(text)):
+            or (_may_say(lowered, "job step") and _JOB_STEP.search(text)) or _RAY_REPORT.match(text)
+            or (_may_say(lowered, "uploading") and _WANDB_UPLOAD.match(text))):
         return None
     if (". " in text or "! " in text or "? " in text) and len(_SENTENCE_BREAK.findall(text)) >= 2 and len(
             _WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:

@@ -23,7 +23,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
     # the fifth batches of 2026-12-02's second session, scored on first sight at fcd8c21, not yet fixed
-    "b53/nanochat_gtx1660_base_then_sft_pipeline_run.log": "nanochat's SFT `step 00049 (100.00%) | loss: 5.17`: no loss",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
 }
 

@@ -1351,3 +1351,17 @@ def test_build_nanogpt_log_txt_step_split_value_lines(tmp_path: Path) -> None:
 def test_a_count_a_word_and_a_figure_is_no_step_line_unless_the_word_is_a_split_or_figure(line: str) -> None:
     step, _, _ = _read(line) if parse_record(normalize(line)) else (None, None, {})
     assert step is None
+
+
+def test_wandb_upload_progress_is_no_step(tmp_path: Path) -> None:
+    """W&B's sync progress as a run finishes (`wandb: uploading history steps 6-6, summary, console lines
+    78-93`) counts history rows sent, no step: after nanochat's SFT lines (karpathy/nanochat
+    scripts/chat_sft.py `step {step:05d} ({pct_done:.2f}%) | loss: ...`; corpus b53) it starts no new run."""
+    log = tmp_path / "run.log"
+    log.write_text("step 00048 (98.00%) | loss: 5.566818 | lrm: 0.04 | epoch: 1 | total time: 0.02m\n"
+                   "step 00049 (100.00%) | loss: 5.172027 | lrm: 0.00 | epoch: 1 | total time: 0.02m\n"
+                   "wandb: uploading config.yaml; uploading output.log; uploading wandb-summary.json\n"
+                   "wandb: uploading history steps 6-6, summary, console lines 78-93\n"
+                   "wandb: Run summary:\nwandb:                   step 49\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (49, 5.172027)
