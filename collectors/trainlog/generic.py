@@ -82,6 +82,7 @@ _TIMM_EPOCH = re.compile(r"\s*Train(?P<colon>:) (?P<e>\d+) \[\s*(?P<i>\d+)\s*/\s
 # between the `Training Step: 12  | total loss: ...` lines that carry the run's step.
 _TFLEARN_SAMPLES = re.compile(r"\| epoch: \d+ \|.* -- iter: \d+/\d+")
 _RICH_BAR = re.compile(r"[\u2501\u2578\u257a\u2500] \d+/\d+")
+_TRAIN_NAMED = ("train_", "training_", "trn_")  # a figure's name that says it is the training split's
 _BARE_PHASES = {"train": "loss", "val": "val_loss", "valid": "val_loss"}  # `step 250 | train 2.2 | val 2.3`
 # A run's length said in words: `Starting training..., iters: 100`, `Total steps = 312`.
 _ANNOUNCED = re.compile(r"(?:\bstart(?:ing)? training|\btotal|\bmax|\bnum)\W{0,6}(?:\w+\W{1,3}){0,2}?"
@@ -108,6 +109,9 @@ _JOB_STEP = re.compile(r"\bjob step\b", re.IGNORECASE)
 # `Training saved a checkpoint for iteration {n} at: {path}`): `n` counts the worker's `train.report`
 # calls, no training step.
 _RAY_REPORT = re.compile(r"\s*Training (?:finished|saved a checkpoint for) iteration \d+ at\b")
+# W&B's sync progress as a run finishes, `wandb: uploading history steps 6-6, summary, console lines 78-93`:
+# the history rows and console lines it sends, no step of the run (nanochat's SFT stage, corpus b53).
+_WANDB_UPLOAD = re.compile(r"\s*uploading (?:history steps|summary|console lines)\b", re.IGNORECASE)
 # xarray's repr of a long mapping, `Data variables: (12/35)` (xarray core/formatting.py `_mapping_repr`:
 # `f"{title}: ({max_rows}/{len_mapping})"`): the rows it shows of all, no position.
 _SHOWN_OF = re.compile(r"\s*[A-Z][a-z]+(?: [a-z]+)*:\s*\(\d+/\d+\)\s*")
@@ -148,6 +152,9 @@ _LEAD_STEP = re.compile(r"\s*\[\s*(\d+)\]?\s+(?=[A-Za-z])"
 _SUM_NAMES = frozenset({"t", "total", "tot", "sum"})  # a loss breakdown's sum, printed after its parts
 _SUM_TOTAL = re.compile(rf"(?<![\w/.])(?:T|total|tot|sum)\s*[:=]\s*{_VALUE}(?P<unit>\s*[A-Za-z%/])?", re.IGNORECASE)
 SUM_ROUNDING = 5e-4  # each part printed to three decimals (`%.3f`) rounds by at most this
+# build-nanogpt's log.txt, one figure a line: `17249 train 3.324421`, `17000 val 3.3744` (karpathy/build-nanogpt
+# train_gpt2.py writes f"{step} train {loss_accum.item():.6f}\n"): the step, the split or figure, its value.
+_STEP_NAME_VALUE = re.compile(r"\s*(?P<n>\d+)\s+(?P<name>[a-z][a-z_]*)\s+[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
 _LEAD_TUPLE = re.compile(r"\s*\((?P<e>\d+), (?P<n>\d+)(?P<val>, \d+)?\)\s+(?=[A-Za-z])")
 _VALUE_NAME = re.compile(rf"(?P<value>{_VALUE})\s*(?P<unit>{_UNIT})\s+(?P<key>[A-Za-z][\w/.-]*(?: [A-Za-z][\w/.-]*)?)")
 # A name right after a figure in its cell (llm.c's `| %.2f ms | %.1f%% bf16 MFU | %.0f tok/s`) names
@@ -368,6 +375,14 @@ def _summed_loss(text: str, found: list[tuple[str, float]]) -> list[tuple[str, f
     return found
 
 
+def _names_both_splits(found: list[tuple[str, float]]) -> bool:
+    """Whether a line names its training figures and its validation figures apart (a custom loop's
+    `Epoch: 3 | Training Loss: 0.52 | Validation Loss: 0.61`): its `Validation` is one figure's
+    split, not the whole line's."""
+    return (any(plain_name(key).startswith(_TRAIN_NAMED) for key, _ in found)
+            and any(canonical(key).startswith("val_") for key, _ in found))
+
+
 def generic(text: str) -> Reading | None:
     """Any line that prints figures: step (the most trusted position name), total, epoch and
     metrics; a line that says it is a validation gives `val_` figures, never the training loss."""
@@ -375,7 +390,8 @@ def generic(text: str) -> Reading | None:
         return None                     # backtracks for ~44 µs on such a line)
     lowered = _lowered_ascii(text)
     if ((_may_say(lowered, "expected") and _MISMATCH.search(text)) or _SHOWN_OF.fullmatch(text) or _STAGE.fullmatch(text)
-            or (_may_say(lowered, "job step") and _JOB_STEP.search(text)) or _RAY_REPORT.match(text)):
+            or (_may_say(lowered, "job step") and _JOB_STEP.search(text)) or _RAY_REPORT.match(text)
+            or (_may_say(lowered, "uploading") and _WANDB_UPLOAD.match(text))):
         return None
     if (". " in text or "! " in text or "? " in text) and len(_SENTENCE_BREAK.findall(text)) >= 2 and len(
             _WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
@@ -413,7 +429,8 @@ def generic(text: str) -> Reading | None:
     eagle = _EPOCH_OF.search(text) if _may_say(lowered, "epoch") else None  # alone, a header over the epoch's lines (`=== Epoch 2/3 ===`)
     if not found and position is None and announced is None and eagle is None:
         return None
-    validation = _may_say(lowered, "val", "test", "dev", "acc@") and bool(_VALIDATION.search(text))
+    validation = (_may_say(lowered, "val", "test", "dev", "acc@") and bool(_VALIDATION.search(text))
+                  and not _names_both_splits(found))
     metrics: dict[str, float] = {}
     step: tuple[int, int] | None = None  # (rank, step)
     total: int | None = None
@@ -428,6 +445,9 @@ def generic(text: str) -> Reading | None:
     positioned = step
     if (lead := _leading_step(text, found, step is not None or batch is not None)) is not None and (step is None or step[0] > 1) and not validation:
         step, total = (1, lead[0]), lead[1] or total
+    if step is None and len(found) == 1 and (split := _STEP_NAME_VALUE.fullmatch(text)) and (
+            split["name"] in _BARE_PHASES or canonical(split["name"]) not in ("step", "epoch") and _known(split["name"])):
+        step = (1, int(split["n"]))
     if step is None and (dll := _LEAD_TUPLE.match(text)) and not dll["val"]:
         step, epoch = (1, int(dll["n"])), float(dll["e"])
     if announced is not None:

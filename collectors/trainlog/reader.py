@@ -338,6 +338,13 @@ def _evaluation(metrics: dict[str, float], named_loss: bool = False) -> dict[str
             for name, value in metrics.items() if not (named_loss and name == "loss")}
 
 
+def _tested(metrics: dict[str, float]) -> dict[str, float]:
+    """A test set's evaluation (Keras evaluate() after a fit that validated): every figure a
+    `test_` one (`loss` is `test_loss`), so none replaces the validation's."""
+    return {name if name.startswith("test") else "test_" + name.removeprefix("val_"): value
+            for name, value in metrics.items()}
+
+
 def _names_a_column(words: list[str]) -> bool:
     """Whether a line of words may head a table: a word or a pair of them is a name the
     vocabulary knows (a position, `Training Loss`, `valid_loss`), so prose is not a header."""
@@ -420,6 +427,7 @@ class LineReader:
         self._widget: str | None = None  # a notebook bar's first line, its count on the next
         self._state: dict[str, float] = {}  # the open block's top-level position (trainer_state.json)
         self._val_loss: float | None = None  # the latest validation loss, as printed
+        self._fit_validated = False  # a Keras fit's epoch bar printed `val_` figures
         self._cut: str | None = None  # a Megatron line wrapped before a figure: the next line goes on
         self._dict_tail: str | None = None  # a printed dict a wrap cut, read again whole with its rest
         self._bar_cut: str | None = None  # a bar wrapped inside its `[...]`: the next line may close it
@@ -529,9 +537,18 @@ class LineReader:
         # evaluate()'s never does, so such a bar is training's whatever bars came between
         fits = bar is not None and any(name.startswith("val_") for reading in readings for name in reading.metrics)
         self._evaluating = self._evaluating and not fits
+        evaluates = bar is not None and not fits and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
+                                                      and int(bar[1]) < int(bar[2]))
+        # after a fit that printed its own validation, evaluate()'s bar scores another set (the
+        # test set: handson-ml3's `model.evaluate(X_test, y_test)`): `test_` figures, fit's val_loss stays
+        tested = evaluates and self._fit_validated
+        self._fit_validated = self._fit_validated or fits
         for reading in readings:
             if reading.format in PER_EPOCH_FORMATS:
                 self._per_epoch.run_wide(reading)
+            if tested:
+                reading.metrics = _tested(reading.metrics)
+                continue
             if _EVAL_DICT.search(text):
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
@@ -546,13 +563,12 @@ class LineReader:
                 self._val_loss = reading.metrics["val_loss"]
         if dangling := _DANGLING.search(text):
             self._dangling = dangling[1]
-        if bar is not None and not fits and (self._epoch_bar not in (None, int(bar[2])) or self._epoch_full
-                                             and int(bar[1]) < int(bar[2])):
+        if evaluates:
             # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
             # under the epoch whose bar was full: what follows, until a step, is the evaluation's
             self._evaluating = True
             for reading in readings:
-                reading.metrics = _evaluation(reading.metrics)
+                reading.metrics = reading.metrics if tested else _evaluation(reading.metrics)
         elif bar is not None and self._epoch is not None and int(bar[2]) > 0:
             self._epoch_bar, self._epoch_full = int(bar[2]), bar[1] == bar[2]
             _place_in_epoch(readings, self._epoch, int(bar[1]) / int(bar[2]))

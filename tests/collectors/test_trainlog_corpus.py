@@ -23,10 +23,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
     # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
     # the fifth batches of 2026-12-02's second session, scored on first sight at fcd8c21, not yet fixed
-    "b53/nanochat_gtx1660_base_then_sft_pipeline_run.log": "nanochat's SFT `step 00049 (100.00%) | loss: 5.17`: no loss",
-    "b53/build_nanogpt_log_txt_train_val_hella_17249.txt": "build-nanogpt log.txt `17249 train 3.32` lines: no step/loss/val_loss",
-    "b54/keras_handson_ml3_two_output_wide_deep_10_epochs_then_evaluate_retracing_warning.log": "evaluate()'s loss after fit read as val_loss",
-    "b54/custom_wandb_output_log_tab_epoch_training_validation_loss_accuracy_100_epochs.log": "tabbed `Training Loss:` read as val_loss, no loss",
     # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
 }
 

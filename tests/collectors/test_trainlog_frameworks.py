@@ -548,6 +548,13 @@ CASES = [
      "accuracy: 0.9780\n313/313 [==============================] - 1s 2ms/step - loss: 0.0800 - "
      "accuracy: 0.9750\n",
      {"loss": 0.07, "val_loss": 0.08, "epoch": 2.0, "status": "finished"}),
+    # a fit that validated (`- val_loss:` on each epoch bar), then `model.evaluate(X_test, y_test)`'s bar
+    # (ageron/handson-ml3 10_neural_nets_with_keras.ipynb; corpus b54): the test set's figures, as
+    # `test_`; fit's last val_loss stays the validation loss
+    ("keras-evaluate-test-set-after-validated-fit",
+     "Epoch 2/2\n363/363 [==============================] - 0s 1ms/step - loss: 0.3837 - val_loss: 3.6017\n"
+     "162/162 [==============================] - 0s 781us/step - loss: 0.3652\n",
+     {"loss": 0.3837, "val_loss": 3.6017, "test_loss": 0.3652, "epoch": 2.0, "status": "finished"}),
     # Keras 2's evaluate() on the training set: its bar has the epoch bar's length and starts over
     # under the last `Epoch` header (keras/utils/generic_utils.py Progbar prints `32/768 [>...] - ETA:`),
     # then the script prints the result (corpus b32, xitu/gold-miner#2326)

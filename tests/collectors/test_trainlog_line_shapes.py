@@ -1315,3 +1315,53 @@ def test_a_digit_inside_a_name_glues_no_message(tmp_path: Path) -> None:
     log.write_text("step 7 model=Llama3Model loss=0.25\n")
     snap = read_log(log)
     assert (snap.step, snap.loss) == (7, 0.25)
+
+
+@pytest.mark.parametrize("sep", [" \t", " | ", ", "])
+def test_a_line_naming_its_training_and_validation_figures_apart_keeps_each_split(tmp_path: Path, sep: str) -> None:
+    """A custom loop's `Epoch: 100 \\tTraining Loss: ... \\tValidation Loss: ...` (Shridhar7-8/gender-identification
+    wandb/latest-run/files/output.log; corpus b54): `Validation` names one figure's split, not the line's, so
+    `Training Loss` is the loss and `Validation Loss` the val_loss."""
+    log = tmp_path / "output.log"
+    log.write_text("".join(f"Epoch: {n}{sep}Training Loss: 0.{n}5{sep}Training Accuracy: 0.9{sep}"
+                           f"Validation Loss: 0.{n}7{sep}Validation Accuracy: 0.8\n" for n in (1, 2)))
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss, snap.metrics["val_loss"]) == (2, 0.25, 0.27)
+
+
+def test_a_validation_line_with_no_training_name_stays_a_validation(tmp_path: Path) -> None:
+    log = tmp_path / "val.log"
+    log.write_text("step 10 loss 0.5\nValidation: loss 0.7, accuracy 0.8\n")
+    snap = read_log(log)
+    assert (snap.loss, snap.metrics["val_loss"]) == (0.5, 0.7)
+
+
+def test_build_nanogpt_log_txt_step_split_value_lines(tmp_path: Path) -> None:
+    """build-nanogpt's log.txt (karpathy/build-nanogpt train_gpt2.py: f"{step} val {val_loss_accum.item():.4f}\\n",
+    f"{step} hella {acc_norm:.4f}\\n", f"{step} train {loss_accum.item():.6f}\\n"; corpus b53): the step, then
+    the split, then its figure; `train` is the loss, `val` the val_loss."""
+    log = tmp_path / "log.txt"
+    log.write_text("0 val 10.9512\n0 hella 0.2485\n0 train 10.955598\n1 train 9.841250\n250 val 6.1234\n"
+                   "250 hella 0.2510\n250 train 6.100123\n251 train 6.090001\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.metrics["val_loss"]) == (251, 6.090001, 6.1234)
+
+
+@pytest.mark.parametrize("line", ["3 samples 0.5", "10 step 0.5", "7 train 3"])
+def test_a_count_a_word_and_a_figure_is_no_step_line_unless_the_word_is_a_split_or_figure(line: str) -> None:
+    step, _, _ = _read(line) if parse_record(normalize(line)) else (None, None, {})
+    assert step is None
+
+
+def test_wandb_upload_progress_is_no_step(tmp_path: Path) -> None:
+    """W&B's sync progress as a run finishes (`wandb: uploading history steps 6-6, summary, console lines
+    78-93`) counts history rows sent, no step: after nanochat's SFT lines (karpathy/nanochat
+    scripts/chat_sft.py `step {step:05d} ({pct_done:.2f}%) | loss: ...`; corpus b53) it starts no new run."""
+    log = tmp_path / "run.log"
+    log.write_text("step 00048 (98.00%) | loss: 5.566818 | lrm: 0.04 | epoch: 1 | total time: 0.02m\n"
+                   "step 00049 (100.00%) | loss: 5.172027 | lrm: 0.00 | epoch: 1 | total time: 0.02m\n"
+                   "wandb: uploading config.yaml; uploading output.log; uploading wandb-summary.json\n"
+                   "wandb: uploading history steps 6-6, summary, console lines 78-93\n"
+                   "wandb: Run summary:\nwandb:                   step 49\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (49, 5.172027)
