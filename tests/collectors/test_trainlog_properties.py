@@ -67,7 +67,8 @@ def _all_parsers(text: str) -> None:
     for reading in parse_record(cleaned):
         _check_reading(reading)
     bar, rest = parse_bar(cleaned)
-    assert isinstance(rest, str) and (bar is None or bar.step is not None)
+    # a bar places the run: by its step, or, an outer bar over the epochs (`Epoch: 50%| 2/4`), by its epoch
+    assert isinstance(rest, str) and (bar is None or bar.step is not None or bar.epoch is not None)
     for _, recognise in RECOGNISERS:
         reading = recognise(cleaned)
         if reading is not None:
