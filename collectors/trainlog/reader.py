@@ -130,8 +130,9 @@ _FIGURE_END = re.compile(r"(?<![\w.])\d+(?:\.\d+)?$")
 # A two-column notebook table's header ending a line a paste joined to the one above (Unsloth's banner, then
 # `[30/30 26:26, Epoch 0/1] Step Training Loss`), and its rows folded onto one line: `1 1.737000 2 1.738000`.
 _TRAILING_HEADER = re.compile(r"(?<=\S )((?:Step|Epoch) [A-Z][a-z]+(?: [A-Z][a-z]+)?)\s*$")
-_FOLDED_PAIR = re.compile(r"(\d+) ([-+]?\d*\.\d+(?:[eE][-+]?\d+)?)")
-_FOLDED_ROWS = re.compile(r"\s*\d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?(?: \d+ [-+]?\d*\.\d+(?:[eE][-+]?\d+)?){2,}\s*")
+_FOLDED_ROW = r"(\d+) ([-+]?\d*\.\d+(?:[eE][-+]?\d+)?)"  # one folded row: its position, its figure
+_FOLDED_PAIR = re.compile(_FOLDED_ROW)
+_FOLDED_ROWS = re.compile(rf"\s*{_FOLDED_ROW}(?: {_FOLDED_ROW}){{2,}}\s*")
 MAX_BLOCK_LINES = 400  # a JSON object printed over more lines than this is read line by line
 PER_EPOCH_FORMATS = frozenset({"espnet"})  # steps counted from 1 again in each epoch
 
