@@ -219,7 +219,7 @@ class LogFollower:
         if cut:
             ends = [at for at in (block.find(b"\n"), block.find(b"\r")) if at >= 0]
             block = block[min(ends) + 1:] if ends else b""
-        self._state.feed(block, at)
+        self._state.feed(block, at, window=True)
 
     def catch_up_in_background(
         self, on_progress: Callable[[float], None] | None = None,

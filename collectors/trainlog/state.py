@@ -39,6 +39,7 @@ MAX_STEP = 10**15  # a larger counter is digits run together (a mangled line), n
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
 REDRAW_SAMPLES = 32  # about this many superseded bars and runs per block feed a full history
+SAMPLE_NONE = 1 << 62  # a redraw interval no block reaches: only the bars a terminal shows are kept
 GENERIC_FORMATS = frozenset({"tqdm", "key-value", "jsonl"})
 BAR_FORMATS = frozenset({"tqdm", "lightning"})
 # Formats whose position counts the epoch's batches (a bar's `45/100`, MMEngine's `[2][50/469]`,
@@ -118,8 +119,9 @@ class TrainState:
         self._lead_rank: int | None = None  # the lowest rank whose lines the log prints
 
     # Feeding -----------------------------------------------------------------------------
-    def feed(self, block: bytes, at: float) -> None:
-        """Parse a block of complete records (as LineBuffer returns them) seen at time `at`."""
+    def feed(self, block: bytes, at: float, window: bool = False) -> None:
+        """Parse a block of complete records (as LineBuffer returns them) seen at time `at`;
+        `window`: a sample of a long log, itself one history point (no redraws kept beyond it)."""
         block = self._bytes.text(block)
         if self.binary or (self.format is None and looks_binary(block)):
             self.binary = self._bytes.binary = True
@@ -130,7 +132,7 @@ class TrainState:
         samples = REDRAW_SAMPLES if filled >= MAX_POINTS // 2 else MAX_POINTS // 2
         # Redraws in this block, guessed from the last one (counting costs a pass over it).
         expected = self._redraws_per_block or len(block) // ASSUMED_REDRAW_BYTES
-        keep_every = max(stride, expected // samples)
+        keep_every = SAMPLE_NONE if window else max(stride, expected // samples)
         data, seen = collapse_redraws(block, keep_every, self._redraws)
         self._redraws_per_block, self._redraws = seen - self._redraws, seen
         text = data.decode("utf-8", "replace")

@@ -193,3 +193,16 @@ def test_a_long_log_read_once_from_its_end_matches_the_whole_read(
     assert [e.kind for e in tail.events] == ["crashed"]
     history = [step for step, _ in tail.history["loss"]]
     assert history[0] < 50 and history[-1] > 2900 and len(history) > 200  # sampled, start to end
+
+
+def test_a_sampled_window_is_one_history_point_whatever_its_redraws() -> None:
+    from sessiontui.collectors.trainlog.state import TrainState
+
+    bars = "".join(f"\rEpoch 0:  {step // 5:2d}%|#    | {step}/500 [00:10<00:40, 10.00it/s, v_num=0, "
+                   f"train/loss_step={3 - step / 100:.2f}]" for step in range(1, 201)) + "\n"
+    whole, window = TrainState("whole"), TrainState("window")
+    whole.feed(bars.encode(), 0.0)
+    window.feed(bars.encode(), 0.0, window=True)
+    assert (window.step, window.metrics["loss"]) == (whole.step, whole.metrics["loss"]) == (200, 1.0)
+    assert len(whole.history["loss"].points) > 10  # a catch-up samples the redraws for the charts
+    assert [step for step, _ in window.history["loss"].points] == [200]  # a window is its last bar
