@@ -205,6 +205,11 @@ def _trie_pattern(words: Iterable[str]) -> re.Pattern[str]:
 
 
 _ANY_HINT = _trie_pattern(_SCANNED_HINTS)
+# The same hints with their digits dropped, for a block's line shapes (`errno 28` -> `errno `).
+_ANY_SHAPE_HINT = _trie_pattern(dict.fromkeys(hint.translate(str.maketrans("", "", "0123456789"))
+                                              for hint in _SCANNED_HINTS))
+_DIGITS = b"0123456789"
+SHAPES_ABOVE = 1 << 14  # a longer block is scanned once per line shape, not once per line
 # Root causes that say more than whatever wrapper re-raised or summarised them.
 _ROOT_CAUSES = re.compile(
     r"CUDA out of memory|OutOfResources|illegal memory access|device-side assert triggered"
@@ -341,8 +346,17 @@ def unwrap_terminal(text: str) -> str:
 
 
 def has_hint(text: str) -> bool:
-    """Whether a block may hold a failure line (one scan for all the hints, no regex of a kind)."""
+    """Whether a line may be a failure line (one scan for all the hints, no regex of a kind)."""
     return _ANY_HINT.search(text.lower()) is not None
+
+
+def block_has_hint(text: str) -> bool:
+    """Whether a block may hold a failure line; a long one is scanned once per line shape (its
+    lines without their digits, each shape once: a log repeats a few shapes), a tenth of the time."""
+    if len(text) <= SHAPES_ABOVE:
+        return has_hint(text)
+    shapes = set(text.encode("utf-8", "surrogatepass").translate(None, _DIGITS).split(b"\n"))
+    return _ANY_SHAPE_HINT.search(b"\n".join(shapes).decode("utf-8", "replace").lower()) is not None
 
 
 def is_progress_bar(line: str) -> bool:

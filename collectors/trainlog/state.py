@@ -9,7 +9,7 @@ from statistics import median
 from types import MappingProxyType
 from typing import Literal, cast
 
-from sessiontui.collectors.logtext import TRACEBACK, abstract, has_hint, rank_of
+from sessiontui.collectors.logtext import TRACEBACK, abstract, block_has_hint, rank_of
 from sessiontui.collectors.trainlog.encoding import NOT_TEXT, LogBytes, looks_binary
 from sessiontui.collectors.trainlog.events import FailureWatcher, TrainEvent, sharper
 from sessiontui.collectors.trainlog.history import MAX_POINTS, Series
@@ -144,7 +144,7 @@ class TrainState:
             text = self._mark.sub("", text)
         if self.started_from is None and text:
             self._find_start(text)
-        watch = has_hint(text)
+        watch = block_has_hint(text)
         ranked = "[default" in text or "[rank" in text
         if watch or ranked:  # rare: line by line, so failures, steps and ranks keep their order
             self._feed_lines(text.split("\n"), at, watch, ranked)

@@ -10,6 +10,8 @@ import pytest
 from sessiontui.collectors.logtext import (
     HINTS,
     KIND_HINTS,
+    SHAPES_ABOVE,
+    block_has_hint,
     clean,
     failure_kind,
     glued_exception,
@@ -628,6 +630,31 @@ def test_has_hint_finds_every_hint_anywhere_in_any_case(hint: str) -> None:
 
 def test_has_hint_is_false_for_a_plain_training_line() -> None:
     assert not has_hint("step 120/5000 | loss 2.3412 | lr 3.0e-04 | 412 ms/it")
+
+
+def _long_block(middle: str) -> str:
+    """Plain training lines, past the size scanned by line shape, with `middle` among them."""
+    lines = [f"step {step}/5000 | loss {3 / step:.4f} | lr 3.0e-04 | {400 + step % 7} ms/it"
+             for step in range(1, SHAPES_ABOVE // 20)]
+    return "\n".join([*lines[:100], middle, *lines[100:]])
+
+
+@pytest.mark.parametrize("hint", sorted(set(HINTS)))
+def test_a_long_block_scanned_by_line_shape_still_finds_every_hint(hint: str) -> None:
+    assert block_has_hint(_long_block(f"[rank3]: at step 412 {hint.upper()} (12 of 16)"))
+
+
+def test_a_long_block_of_training_lines_holds_no_hint() -> None:
+    assert not block_has_hint(_long_block("step 5000/5000 | loss 0.0012"))
+
+
+def test_no_corpus_log_holding_a_failure_hint_is_missed_by_its_block_scan() -> None:
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    logs = [path for path in fixtures.rglob("*") if path.suffix in (".log", ".txt") and path.stat().st_size > SHAPES_ABOVE]
+    assert len(logs) > 100
+    for path in logs:
+        text = path.read_text("utf-8", "replace")
+        assert block_has_hint(text) or not any(has_hint(line) for line in text.split("\n")), path
 
 
 # Forms logged as a warning: no crash on their own (the error after them raises it).
