@@ -18,12 +18,12 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
     "b40/mmengine_debug_tricks_doc_num_batch_per_epoch_5_two_epochs_val_accuracy.log":
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
-    # the final batches of 2026-12-02, scored on first sight at 8e650e8, not yet fixed
-    # the last batches of 2026-12-02, scored on first sight at cb532f9, not yet fixed
-    # the second batches of 2026-12-02's second session, scored on first sight at 1e9423f, not yet fixed
-    # the third batches of 2026-12-02's second session, scored on first sight at bb55f3f, not yet fixed
-    # the fifth batches of 2026-12-02's second session, scored on first sight at fcd8c21, not yet fixed
-    # the first batches of 2026-12-02's second session, scored on first sight at a97abf3, not yet fixed
+    # the first batches of 2026-12-02's third session (b55 19/19, b56 13/17), scored on first sight at 34d9cc8
+    "b56/yanmtt_bart_pretrain_bare_step_loss_pairs_nan_after_76980.log": "first sight: no step, no loss",
+    "b56/char_rnn_lua_torch_step_of_total_epoch_train_loss_grad_param_norm_tabs.log": "first sight: no step, no total",
+    "b56/megatron_deepspeed_alcf_aurora_2025_cooldown_clipped_key_equals_lines_wandb_summary_finished.log":
+        "first sight: no val_loss",
+    "b56/torchtitan_2026_deepseek_mxfp8_commit_message_hard_wrapped_72_cols_step_5.log": "first sight: no loss",
 }
 
 
