@@ -104,15 +104,18 @@ def followers(**by_name: Sequence[Any]) -> Callable[[Any], SequenceFollower]:
     return lambda path: SequenceFollower(by_name[path.name])
 
 
-async def until(pilot: Any, condition: Callable[[], bool], attempts: int = 1200) -> None:
+async def until(pilot: Any, condition: Callable[[], bool], attempts: int = 1200,
+                seen: Callable[[], object] | None = None) -> None:
     """Let the app run until `condition()` holds (workers post from threads); it returns as soon
-    as it does, so the bound (a minute) is generous for a loaded runner, not a timing check."""
+    as it does, so the bound (a minute) is generous for a loaded runner, not a timing check.
+    `seen` describes the state instead, for the failure message."""
     for _ in range(attempts):
         if condition():
             return
         await pilot.pause(0.05)
     notes = [n.message for n in pilot.app._notifications]
-    raise AssertionError(f"the app never reached the expected state; notifications: {notes}")
+    state = f"; state: {seen()!r}" if seen else ""
+    raise AssertionError(f"the app never reached the expected state; notifications: {notes}{state}")
 
 
 async def until_form(pilot: Any) -> Any:

@@ -105,7 +105,9 @@ def test_empty_project(empty: SessionApp, snap_compare, size: tuple[int, int]) -
 async def memory_tab(pilot) -> None:
     await settled(pilot)
     await pilot.press("3")
-    await until(pilot, lambda: pilot.app.memory_pane.table.row_count == 5)
+    pane = pilot.app.memory_pane
+    await until(pilot, lambda: pane.table.row_count == 5,
+                seen=lambda: (pane.table.row_count, [r.id for r in pane.records], pane.filter.value))
     await pilot.pause()
 
 
