@@ -46,11 +46,12 @@ _PAIR = re.compile(
 # (a bracketed fraction in arithmetic, `(60/100) * 1600` or `= (3/5)`, is a number: a model's worked answer)
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
 # `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
-# `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
+# `━━━━ 100/220`, char-rnn's bare `182/9500 (epoch 0.958), train_loss = ...` opening a line: a position
+# and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch|i(?=\s*=))\s*[:=]?\s*\[?\s*"
     r"|(?<![*\u00d7=+^] )(?<![*\u00d7=+^])[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])](?!\s*[*\u00d7=+^]))"
-    r"|(?<=[\u2501\u2578\u257a\u2500] ))"
+    r"|(?<=[\u2501\u2578\u257a\u2500] )|^\s*(?=\d+/\d+ \(epoch\b))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )

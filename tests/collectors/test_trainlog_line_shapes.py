@@ -1365,3 +1365,22 @@ def test_wandb_upload_progress_is_no_step(tmp_path: Path) -> None:
                    "wandb: Run summary:\nwandb:                   step 49\n")
     snap = read_log(log)
     assert (snap.step, snap.loss) == (49, 5.172027)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch", "loss"), [
+    # karpathy/char-rnn train.lua: string.format("%d/%d (epoch %.3f), train_loss = %6.8f, grad/param norm = %6.4e,
+    # time/batch = %.4fs", i, iterations, epoch, ...) and a tab (corpus b56)
+    ("182/9500 (epoch 0.958), train_loss = 2.73258759, grad/param norm = 8.6316e-02, time/batch = 0.1684s\t",
+     182, 9500, 0.958, 2.73258759),
+    # jcjohnson/torch-rnn train.lua: 'Epoch %.2f / %d, i = %d / %d, loss = %f'
+    ("Epoch 1.35 / 50, i = 2400 / 89000, loss = 1.523401", 2400, 89000, 1.35, 1.523401),
+])
+def test_a_bare_position_before_its_epoch_and_torch_rnns_i_count_a_total(
+        line: str, step: int, total: int, epoch: float, loss: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch, reading.metrics["loss"]) == (step, total, epoch, loss)
+
+
+@pytest.mark.parametrize("line", ["3/4 of the data (epochs pending) is cached", "pi = 22 / 7, about 3.14"])
+def test_a_fraction_without_its_epoch_or_a_count_word_is_no_position(line: str) -> None:
+    assert all(reading.total is None for reading in parse_record(normalize(line)))
