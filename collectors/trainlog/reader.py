@@ -10,6 +10,7 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
+from sessiontui.collectors.trainlog.bare_pairs import BarePairs
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
     active_formats,
@@ -435,6 +436,7 @@ class LineReader:
         self._name_cut: str | None = None  # a Keras line's last name, cut before its colon by a wrap
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
+        self._bare_pairs = BarePairs()  # a log of bare `step loss` lines
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line (in each of the records glued into it, in order)."""
@@ -518,7 +520,7 @@ class LineReader:
             self._summary, self._columns = True, None  # its `name value` rows are no open table's
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
-        readings = parse_record(text)
+        readings = parse_record(text) or self._bare_pairs.read(text)
         if trailing := _TRAILING_HEADER.search(text):
             self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:

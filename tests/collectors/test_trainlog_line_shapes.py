@@ -1384,3 +1384,27 @@ def test_a_bare_position_before_its_epoch_and_torch_rnns_i_count_a_total(
 @pytest.mark.parametrize("line", ["3/4 of the data (epochs pending) is cached", "pi = 22 / 7, about 3.14"])
 def test_a_fraction_without_its_epoch_or_a_count_word_is_no_position(line: str) -> None:
     assert all(reading.total is None for reading in parse_record(normalize(line)))
+
+
+def test_bare_step_loss_pairs_rising_by_one_stride_are_the_step_and_loss(tmp_path: Path) -> None:
+    """YANMTT's pretrain_nmt.py printed `print(ctr, lv)` every 10 batches (prajdabre/yanmtt issue 7; corpus
+    b56): a bare step and its loss, nothing else, going nan, with its save/load messages between."""
+    log = tmp_path / "train.log"
+    log.write_text("...\n76930 2.6496577\n76940 2.59109\n76950 2.596339\n76960 2.735384\n76980 nan\n"
+                   "Saving the model\nLoading from checkpoint\n77000 nan\n77010 nan\n")
+    snap = read_log(log)
+    assert snap.step == 77010 and math.isnan(snap.loss or 0.0)
+    assert [step for step, _ in snap.history["loss"]][:3] == [76930, 76940, 76950]  # the held pairs kept
+
+
+@pytest.mark.parametrize("text", [
+    "1 12.5\n2 24.1\n4 47.9\n8 90.2\n",  # a sweep's two columns: batch size, throughput (no one stride)
+    "100 0.5\n200 0.4\n",  # two pairs alone: too few to tell
+    "3 0.5\n2 0.25\n1 0.125\n",  # falling
+    "10 20\n20 30\n30 40\n",  # two counts
+])
+def test_bare_number_pairs_that_do_not_rise_by_one_stride_are_no_steps(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "numbers.log"
+    log.write_text(text)
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (None, None)
