@@ -1408,3 +1408,18 @@ def test_bare_number_pairs_that_do_not_rise_by_one_stride_are_no_steps(tmp_path:
     log.write_text(text)
     snap = read_log(log)
     assert (snap.step, snap.loss) == (None, None)
+
+
+@pytest.mark.parametrize(("line", "val_loss", "ppl"), [
+    # argonne-lcf/Megatron-DeepSpeed ALCF/notes/cooldown.md (corpus b56): `key value=x` glued to the next `key PPL=y`
+    ("[2025-11-10 12:29:58,134910][I][megatron/training:1693:evaluate_and_print_results]  validation loss at "
+     "iteration 137650 on 122880-sample draw from validation set | lm loss value=2.697780lm loss PPL=14.846734",
+     2.69778, 14.846734),
+    # NVIDIA/Megatron-LM megatron/training.py evaluate_and_print_results: `{key} value: {:.6E} | {key} PPL: {:.6E} | `
+    (" validation loss at iteration 200 | lm loss value: 6.571562E+00 | lm loss PPL: 7.144862E+02 | ",
+     6.571562, 714.4862),
+])
+def test_megatron_validation_fields_with_equals_or_glued_to_the_next_name(line: str, val_loss: float, ppl: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.metrics["val_loss"], reading.metrics["val_lm_loss_ppl"], "loss" in reading.metrics) == (
+        val_loss, ppl, False)
