@@ -329,6 +329,16 @@ def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] |
     return None
 
 
+def word_wrap(above: str, line: str, width: int) -> bool:
+    """Whether a line continues the one above it in a text word-wrapped at a fixed width, of any
+    size (a commit message's 72 columns, `fmt`'s 75, an e-mail's 76): the line's first word would
+    have run the line above past the width (the widest line seen), and the two share no start
+    (records of one shape, each on its own line, start alike)."""
+    first = line.split(None, 1)[0] if line.strip() else ""
+    return (bool(first) and not line[0].isspace() and not above[-1:].isspace() and line[:2] != above[:2]
+            and len(above) <= width < len(above) + 1 + len(first))
+
+
 def unwrap_terminal(text: str) -> str:
     """A terminal capture's text with each hard-wrapped logical line whole again (`terminal_wrap`)."""
     lines: list[str] = []

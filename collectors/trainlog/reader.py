@@ -10,6 +10,7 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
+from sessiontui.collectors.logtext import word_wrap
 from sessiontui.collectors.trainlog.bare_pairs import BarePairs
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
@@ -70,9 +71,12 @@ _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # (ray/tune/experimental/output.py `_render_table_item`; `-23750568.`, `1583017.` beside it), so `0.` is a
 # figure under 5e-6 rounded away (a schedule's last learning rate), not a zero: the worker's line has it.
 _ROUNDED_AWAY = re.compile(r"\s*\u2502\s*[\w/.-]+\s+-?0\.\s*\u2502\s*")
-# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
+# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number, or
+# the next line's first figure when a fixed-width wrap broke the record there (torchtitan's `step:  5  loss:`
+# over `4.57767  grad_norm:  2.7557 ...` in a commit message wrapped at 72 columns).
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
+_OPENS_WITH_FIGURE = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?(?:\s|$)")
 # Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
 # terminal's width right after its first digits (`640: 1`).
 _BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
@@ -421,6 +425,8 @@ class LineReader:
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._named_loss = False  # that block printed its `eval_loss`: a bare `loss` in it repeats it
         self._dangling: str | None = None  # a name that ended the previous line
+        self._above = ""  # the previous raw line, and the widest seen with how many were that wide
+        self._widest = (0, 0)
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
@@ -440,9 +446,18 @@ class LineReader:
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line (in each of the records glued into it, in order)."""
+        readings = self._read(raw)
+        line = raw.rstrip()
+        widest, times = self._widest
+        self._widest = (len(line), 1) if len(line) > widest else (widest, times + (len(line) == widest))
+        self._above = line
+        return readings
+
+    def _read(self, raw: str) -> list[Reading]:
+        """`read`, before the line's width is noted."""
         if len(starts := _record_starts(raw)) > 1:
             return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
-                    for reading in self.read(raw[start:end])]
+                    for reading in self._read(raw[start:end])]
         text = normalize(raw)
         if not text.strip():
             return []
@@ -513,6 +528,8 @@ class LineReader:
             metrics: dict[str, float] = {}
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
+        if name is not None and _OPENS_WITH_FIGURE.match(text) and self._wrapped(raw):
+            text = f"{name}: {text}"
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
@@ -581,6 +598,12 @@ class LineReader:
         self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
         self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings
+
+    def _wrapped(self, raw: str) -> bool:
+        """Whether a line continues the one above in a text wrapped at a fixed width (`word_wrap`),
+        the width being the widest line seen twice."""
+        widest, times = self._widest
+        return times > 1 and word_wrap(self._above, raw.rstrip(), widest)
 
     def _copypaste(self, text: str) -> list[Reading]:
         """Detectron2's `copypaste: Task: bbox`, `copypaste: AP,AP50,...`, `copypaste: 40.2,61.0,...`:

@@ -1423,3 +1423,41 @@ def test_megatron_validation_fields_with_equals_or_glued_to_the_next_name(line: 
     [reading] = parse_record(normalize(line))
     assert (reading.metrics["val_loss"], reading.metrics["val_lm_loss_ppl"], "loss" in reading.metrics) == (
         val_loss, ppl, False)
+
+
+def _titan_steps(count: int) -> list[str]:
+    """torchtitan's step line (pytorch/torchtitan torchtitan/components/metrics.py `log`: `step: {step:2}  loss:
+    {loss:7.4f}  grad_norm: ...  memory: ...GiB(...%)  tps: {round(tps):,}  tflops: ...  mfu: ...%`) under its logger."""
+    return [f"[rank0]:[titan] 2026-07-16 11:20:4{step},921 - root - INFO - step: {step:2}  loss: {8 - step * 0.7:7.5f}"
+            f"  grad_norm: {4 - step * 0.2:7.4f}  memory:  4.32GiB(2.42%)  tps: 102,825  tflops: 55.83  mfu: 1.50%"
+            for step in range(1, count + 1)]
+
+
+@pytest.mark.parametrize("width", [60, 72, 76])
+def test_step_records_word_wrapped_at_a_fixed_width_read_each_name_with_its_figure(tmp_path: Path, width: int) -> None:
+    # a torchtitan run pasted into a commit message wrapped at 72 columns (pytorch/torchtitan PR 3932; corpus b56):
+    # the wrap falls between `loss:` and its figure
+    import textwrap
+
+    log = tmp_path / "commit.txt"
+    log.write_text("\n".join(part for line in _titan_steps(5) for part in textwrap.wrap(line, width)) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.grad_norm) == (5, pytest.approx(4.5), pytest.approx(3.0))
+
+
+def test_a_fixed_width_word_wrap_needs_the_line_above_full_and_no_shared_start() -> None:
+    from sessiontui.collectors.logtext import word_wrap
+
+    full = "[rank0]:[titan] 2026-07-16 11:20:42,602 - root - INFO - step:  5  loss:"
+    assert word_wrap(full, "4.57767  grad_norm:  2.7557", len(full))
+    assert not word_wrap("step:  5  loss:", "4.57767  grad_norm:  2.7557", len(full))  # room for it above
+    assert not word_wrap(full, full, len(full))  # records of one shape
+    assert not word_wrap(full, "  4.57767", len(full))  # an indented line starts its own
+
+
+def test_a_name_ending_a_short_line_takes_no_figure_from_the_next_record(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("step 10 | loss 2.5 | lr 1e-4 | a long line that sets the width of this log\n"
+                   "step 20 | loss 2.4 | lr 1e-4 | a long line that sets the width of this log\n"
+                   "Results:\n30 steps done, acc 0.5\n")
+    assert "results" not in read_log(log).metrics
