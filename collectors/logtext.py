@@ -317,8 +317,10 @@ def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] |
     pieces, the width); None when it starts a line of its own. The width is the one already seen,
     else two lines of one length; a wrap breaks mid-word or at a space, one blank at the end of the
     line above or the start of the line below (a short line padded to the width ends in several).
-    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines)."""
-    if len(above) < MIN_TERMINAL_WIDTH or not line or above[-2:].isspace() or line[:2] == above[:2]:
+    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines).
+    A narrower wrap is told when the caller knows its width (a text wrapped at 60 columns)."""
+    if (len(above) < MIN_TERMINAL_WIDTH and len(above) != width) or not line or above[-2:].isspace() or (
+            line[:2] == above[:2]):
         return None
     if len(above) != width and len(line) != len(above):
         return None

@@ -10,7 +10,7 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
-from sessiontui.collectors.logtext import word_wrap
+from sessiontui.collectors.logtext import terminal_wrap, word_wrap
 from sessiontui.collectors.trainlog.bare_pairs import BarePairs
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
@@ -77,6 +77,10 @@ _ROUNDED_AWAY = re.compile(r"\s*\u2502\s*[\w/.-]+\s+-?0\.\s*\u2502\s*")
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
 _OPENS_WITH_FIGURE = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?(?:\s|$)")
+# A record hard-wrapped mid-word at a fixed width (`loss: 4.57` over `767  grad_norm: ...`, `lo` over
+# `ss: 4.57767`): the line above's last field, read again whole with the line's start when they make a pair.
+_LAST_FIELD = re.compile(r"(?<!\S)(?:[A-Za-z_][\w.]*:\s*[-+]?\d[\d.]*|[A-Za-z_][\w.]*)$")
+_FIGURE_REST = re.compile(r"[\d.]*\d(?:[eE][-+]?\d+)?(?=[\s,|]|$)")  # a cut figure's last digits, then its end
 # Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
 # terminal's width right after its first digits (`640: 1`).
 _BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
@@ -447,7 +451,7 @@ class LineReader:
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line (in each of the records glued into it, in order)."""
         readings = self._read(raw)
-        line = raw.rstrip()
+        line = raw.rstrip("\r\n")
         widest, times = self._widest
         self._widest = (len(line), 1) if len(line) > widest else (widest, times + (len(line) == widest))
         self._above = line
@@ -455,6 +459,7 @@ class LineReader:
 
     def _read(self, raw: str) -> list[Reading]:
         """`read`, before the line's width is noted."""
+        above, self._above = self._above, ""  # the line above joins only the first record glued in a line
         if len(starts := _record_starts(raw)) > 1:
             return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
                     for reading in self._read(raw[start:end])]
@@ -528,8 +533,10 @@ class LineReader:
             metrics: dict[str, float] = {}
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
-        if name is not None and _OPENS_WITH_FIGURE.match(text) and self._wrapped(raw):
-            text = f"{name}: {text}"
+        if name is not None and _OPENS_WITH_FIGURE.match(text.lstrip()) and self._wrapped(above, raw):
+            text = f"{name}: {text.lstrip()}"
+        elif (field := self._cut_field(above, raw)) and (_FIGURE_REST if ":" in field else _NAME_REST).match(raw):
+            text = normalize(field + raw)
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
@@ -599,11 +606,21 @@ class LineReader:
         self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings
 
-    def _wrapped(self, raw: str) -> bool:
-        """Whether a line continues the one above in a text wrapped at a fixed width (`word_wrap`),
-        the width being the widest line seen twice."""
+    def _wrapped(self, above: str, raw: str) -> bool:
+        """Whether a line continues the one above in a text wrapped at a fixed width, the widest line
+        seen twice: word-wrapped (`word_wrap`) or hard-wrapped at a blank (`terminal_wrap`)."""
         widest, times = self._widest
-        return times > 1 and word_wrap(self._above, raw.rstrip(), widest)
+        line = raw.rstrip("\r\n")
+        return times > 1 and (word_wrap(above.rstrip(), line, widest) or terminal_wrap(above, line, widest) is not None)
+
+    def _cut_field(self, above: str, raw: str) -> str | None:
+        """The last field of the line above when a fixed-width hard wrap cut it mid-word (`terminal_wrap`
+        at the widest width seen twice), to be read again with the line that holds its rest."""
+        widest, times = self._widest
+        if times < 2 or len(above) != widest or terminal_wrap(above, raw.rstrip("\r\n"), widest) != ("", widest):
+            return None
+        field = _LAST_FIELD.search(normalize(above))
+        return field[0] if field else None
 
     def _copypaste(self, text: str) -> list[Reading]:
         """Detectron2's `copypaste: Task: bbox`, `copypaste: AP,AP50,...`, `copypaste: 40.2,61.0,...`:

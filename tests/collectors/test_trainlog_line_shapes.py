@@ -11,6 +11,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.reader import LineReader
 
 
 def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
@@ -1428,8 +1429,8 @@ def test_megatron_validation_fields_with_equals_or_glued_to_the_next_name(line: 
 def _titan_steps(count: int) -> list[str]:
     """torchtitan's step line (pytorch/torchtitan torchtitan/components/metrics.py `log`: `step: {step:2}  loss:
     {loss:7.4f}  grad_norm: ...  memory: ...GiB(...%)  tps: {round(tps):,}  tflops: ...  mfu: ...%`) under its logger."""
-    return [f"[rank0]:[titan] 2026-07-16 11:20:4{step},921 - root - INFO - step: {step:2}  loss: {8 - step * 0.7:7.5f}"
-            f"  grad_norm: {4 - step * 0.2:7.4f}  memory:  4.32GiB(2.42%)  tps: 102,825  tflops: 55.83  mfu: 1.50%"
+    return [f"[rank0]:[titan] 2026-07-16 11:20:4{step},921 - root - INFO - step: {step:2}  loss: {8 - step * 0.68413:7.5f}"
+            f"  grad_norm: {4 - step * 0.21357:7.4f}  memory:  4.32GiB(2.42%)  tps: 102,825  tflops: 55.83  mfu: 1.50%"
             for step in range(1, count + 1)]
 
 
@@ -1442,7 +1443,7 @@ def test_step_records_word_wrapped_at_a_fixed_width_read_each_name_with_its_figu
     log = tmp_path / "commit.txt"
     log.write_text("\n".join(part for line in _titan_steps(5) for part in textwrap.wrap(line, width)) + "\n")
     snap = read_log(log)
-    assert (snap.step, snap.loss, snap.grad_norm) == (5, pytest.approx(4.5), pytest.approx(3.0))
+    assert (snap.step, snap.loss, snap.grad_norm) == (5, 4.57935, 2.9322)
 
 
 def test_a_fixed_width_word_wrap_needs_the_line_above_full_and_no_shared_start() -> None:
@@ -1461,3 +1462,27 @@ def test_a_name_ending_a_short_line_takes_no_figure_from_the_next_record(tmp_pat
                    "step 20 | loss 2.4 | lr 1e-4 | a long line that sets the width of this log\n"
                    "Results:\n30 steps done, acc 0.5\n")
     assert "results" not in read_log(log).metrics
+
+
+@pytest.mark.parametrize("width", [43, 50, 64, 72, 76, 77, 78])
+def test_step_records_hard_wrapped_mid_figure_below_80_columns_read_the_figure_whole(tmp_path: Path, width: int) -> None:
+    # a terminal or pager narrower than 80 columns cuts each torchtitan record wherever the width falls
+    # (`loss: 4.57` over `935  grad_norm: ...` at 76, `grad_` over `norm: 2.9322` at 43): the lines of one record share no start
+    log = tmp_path / "narrow.log"
+    log.write_text("\n".join(line[i:i + width] for line in _titan_steps(5) for i in range(0, len(line), width)) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.grad_norm) == (5, 4.57935, 2.9322)
+
+
+
+@pytest.mark.parametrize(("after", "loss"), [
+    ("162/162 [==============================] - 0s 781us/step", 2.4),  # a bar's count continues no figure
+    ("<Figure size 640x480 with 1 Axes>", 2.4),  # a notebook's figure below (corpus b42)
+    ("123  grad_norm: 0.5", 2.4000123),  # the figure's last digits: a hard wrap at the width
+])
+def test_a_line_continues_a_figure_cut_at_the_width_only_with_digits_that_end_it(after: str, loss: float) -> None:
+    reader = LineReader()
+    for line in ("step 1 | loss: 2.5000", "step 2 | loss: 2.4000"):  # as wide as each other: the width
+        reader.read(line)
+    readings = reader.read(after)
+    assert [reading.metrics.get("loss", 2.4) for reading in readings] in ([], [loss])
