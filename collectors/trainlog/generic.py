@@ -193,6 +193,10 @@ _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 10
 # slash apart; each name is a kind of the leading word (`total` loss).
 _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]\w*(?:/[A-Za-z]\w*)+)"
                       rf"(?P<sep>\s*[:=]\s*)(?P<values>{_VALUE}(?:/{_VALUE})+)(?![\w/.])", re.IGNORECASE)
+# char-rnn's `grad/param norm = 8.6316e-02` (karpathy/char-rnn train.lua: grad_params:norm() / params:norm()):
+# a name after two slashed names is their ratio's, `grad_to_param_norm`, not the grad norm (after a figure,
+# `6.31 updates/sec perplexity=`, they are the figure's unit).
+_RATIO_NAME = re.compile(r"(?<![\w/])(?<![\d%] )([A-Za-z]\w+)/([A-Za-z]\w+) ([A-Za-z]\w*)(?=\s*[:=]\s*[-+]?\.?\d)")
 # torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
 # train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
@@ -275,6 +279,13 @@ def _unslashed(match: re.Match[str]) -> str:
         return match[0]
     suffix = f"_{match['kind']}" if match["kind"] else ""
     return ", ".join(f"{name}{suffix}={value}" for name, value in zip(names, values, strict=True))
+
+
+def _ratio_named(match: re.Match[str]) -> str:
+    """`grad/param norm` as `grad_to_param_norm`; two splits (`train/val loss`) are no ratio, left as printed."""
+    if {match[1].lower(), match[2].lower()} & (_PHASES | {"train", "training"}):
+        return match[0]
+    return f"{match[1]}_to_{match[2]}_{match[3]}"
 
 
 def _unglued(match: re.Match[str]) -> str:
@@ -403,7 +414,7 @@ def generic(text: str) -> Reading | None:
     if " out of " in text:
         text = _OUT_OF.sub(r"\g<word> \g<n>/\g<total>", text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
-        text = _SLASHED.sub(_unslashed, text)
+        text = _RATIO_NAME.sub(_ratio_named, _SLASHED.sub(_unslashed, text))
     text = _BRACKETED.sub(_unbracketed, text)
     if " is " in text:
         text = _NAME_FOR_POSITION.sub(_position_first, text)

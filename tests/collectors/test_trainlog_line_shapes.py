@@ -1486,3 +1486,17 @@ def test_a_line_continues_a_figure_cut_at_the_width_only_with_digits_that_end_it
         reader.read(line)
     readings = reader.read(after)
     assert [reading.metrics.get("loss", 2.4) for reading in readings] in ([], [loss])
+
+
+@pytest.mark.parametrize(("line", "name", "value"), [
+    # karpathy/char-rnn train.lua: `grad/param norm = %6.4e` is grad_params:norm() / params:norm() (corpus b56)
+    ("182/9500 (epoch 0.958), train_loss = 2.73258759, grad/param norm = 8.6316e-02, time/batch = 0.1684s",
+     "grad_to_param_norm", 0.086316),
+    ("train/val loss: 0.5", "val_loss", 0.5),  # two splits, no ratio: read as before
+    # awslabs/sockeye training.py's speedometer (corpus b06): after a figure, the slashed names are its unit
+    ("Epoch[0] Batch [850]    Speed: 1233.65 samples/sec 36868.08 tokens/sec 6.31 updates/sec perplexity=1069.412118",
+     "perplexity", 1069.412118),
+])
+def test_a_name_after_two_slashed_names_is_their_ratios(line: str, name: str, value: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.metrics[name] == value and "grad_norm" not in reading.metrics
