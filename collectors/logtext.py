@@ -317,8 +317,10 @@ def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] |
     pieces, the width); None when it starts a line of its own. The width is the one already seen,
     else two lines of one length; a wrap breaks mid-word or at a space, one blank at the end of the
     line above or the start of the line below (a short line padded to the width ends in several).
-    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines)."""
-    if len(above) < MIN_TERMINAL_WIDTH or not line or above[-2:].isspace() or line[:2] == above[:2]:
+    Lines that start alike are records of one shape (a table's rows, NCCL's `Init COMPLETE` lines).
+    A narrower wrap is told when the caller knows its width (a text wrapped at 60 columns)."""
+    if (len(above) < MIN_TERMINAL_WIDTH and len(above) != width) or not line or above[-2:].isspace() or (
+            line[:2] == above[:2]):
         return None
     if len(above) != width and len(line) != len(above):
         return None
@@ -327,6 +329,16 @@ def terminal_wrap(above: str, line: str, width: int | None) -> tuple[str, int] |
     if (line[0] == " ") != above[-1].isspace() and not line.lstrip(" ")[:1].isspace() and line.strip():
         return " ", len(above)
     return None
+
+
+def word_wrap(above: str, line: str, width: int) -> bool:
+    """Whether a line continues the one above it in a text word-wrapped at a fixed width, of any
+    size (a commit message's 72 columns, `fmt`'s 75, an e-mail's 76): the line's first word would
+    have run the line above past the width (the widest line seen), and the two share no start
+    (records of one shape, each on its own line, start alike)."""
+    first = line.split(None, 1)[0] if line.strip() else ""
+    return (bool(first) and not line[0].isspace() and not above[-1:].isspace() and line[:2] != above[:2]
+            and len(above) <= width < len(above) + 1 + len(first))
 
 
 def unwrap_terminal(text: str) -> str:

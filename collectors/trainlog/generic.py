@@ -46,11 +46,12 @@ _PAIR = re.compile(
 # (a bracketed fraction in arithmetic, `(60/100) * 1600` or `= (3/5)`, is a number: a model's worked answer)
 # `step 5/1000`, `iteration: 327281 / 378950`, `[30/1504]`, `(1800/24681)`, `it 20/100`, Composer's
 # `[batch=5/100]`, timm's `[ 100/1251 (  8%)]`, Ignite's `Iteration[100/469]`, after a rich bar's
-# `━━━━ 100/220`: a position and its total (a bracketed one right after `Epoch` is the epoch's).
+# `━━━━ 100/220`, char-rnn's bare `182/9500 (epoch 0.958), train_loss = ...` opening a line: a position
+# and its total (a bracketed one right after `Epoch` is the epoch's).
 _POSITION = re.compile(
-    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch)\s*[:=]?\s*\[?\s*"
+    r"(?<![\w/])(?:(?P<word>global[ _](?:step|iter(?:ation)?)|step|iteration|iter|it|batch|i(?=\s*=))\s*[:=]?\s*\[?\s*"
     r"|(?<![*\u00d7=+^] )(?<![*\u00d7=+^])[\[(]\s*(?=\d+\s*/\s*\d+\s*(?:\(\s*\d+%\))?\s*[\])](?!\s*[*\u00d7=+^]))"
-    r"|(?<=[\u2501\u2578\u257a\u2500] ))"
+    r"|(?<=[\u2501\u2578\u257a\u2500] )|^\s*(?=\d+/\d+ \(epoch\b))"
     r"(?P<n>\d+)\s*/\s*(?P<total>\d+)(?![\d.])",
     re.IGNORECASE,
 )
@@ -192,6 +193,10 @@ _REMARK = re.compile(r" \([^()]* [^()]*\)$")  # `Training Loss (avg over last 10
 # slash apart; each name is a kind of the leading word (`total` loss).
 _SLASHED = re.compile(rf"(?<![\w/])(?:(?P<kind>[A-Za-z]\w*) )?(?P<names>[A-Za-z]\w*(?:/[A-Za-z]\w*)+)"
                       rf"(?P<sep>\s*[:=]\s*)(?P<values>{_VALUE}(?:/{_VALUE})+)(?![\w/.])", re.IGNORECASE)
+# char-rnn's `grad/param norm = 8.6316e-02` (karpathy/char-rnn train.lua: grad_params:norm() / params:norm()):
+# a name after two slashed names is their ratio's, `grad_to_param_norm`, not the grad norm (after a figure,
+# `6.31 updates/sec perplexity=`, they are the figure's unit).
+_RATIO_NAME = re.compile(r"(?<![\w/])(?<![\d%] )([A-Za-z]\w+)/([A-Za-z]\w+) ([A-Za-z]\w*)(?=\s*[:=]\s*[-+]?\.?\d)")
 # torchtitan's 2024-02 line `loss:  7.1234lr: 0.0008` (no space before the next name; pytorch/torchtitan
 # train.py at 6d9e4e6): a figure glued to a name that a colon or `=` then gives its own figure.
 _GLUED_NAME = re.compile(rf"(?<=\d)(?P<key>[A-Za-z_]\w*)(?=\s*[:=]\s*{_VALUE})")
@@ -274,6 +279,13 @@ def _unslashed(match: re.Match[str]) -> str:
         return match[0]
     suffix = f"_{match['kind']}" if match["kind"] else ""
     return ", ".join(f"{name}{suffix}={value}" for name, value in zip(names, values, strict=True))
+
+
+def _ratio_named(match: re.Match[str]) -> str:
+    """`grad/param norm` as `grad_to_param_norm`; two splits (`train/val loss`) are no ratio, left as printed."""
+    if {match[1].lower(), match[2].lower()} & (_PHASES | {"train", "training"}):
+        return match[0]
+    return f"{match[1]}_to_{match[2]}_{match[3]}"
 
 
 def _unglued(match: re.Match[str]) -> str:
@@ -402,7 +414,7 @@ def generic(text: str) -> Reading | None:
     if " out of " in text:
         text = _OUT_OF.sub(r"\g<word> \g<n>/\g<total>", text)
     if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
-        text = _SLASHED.sub(_unslashed, text)
+        text = _RATIO_NAME.sub(_ratio_named, _SLASHED.sub(_unslashed, text))
     text = _BRACKETED.sub(_unbracketed, text)
     if " is " in text:
         text = _NAME_FOR_POSITION.sub(_position_first, text)

@@ -74,6 +74,8 @@ _NEMO_EPOCH = re.compile(r"\bTraining epoch (?P<e>\d+), iteration\b")
 # Megatron validation: ` validation loss at iteration 1000 | lm loss value: 2.72E+00 | ...`.
 # Since b6a7f40 (2025-08-16) each of several validation sets is named: `validation-0 loss at`,
 # `validation-wiki loss at` (NVIDIA/Megatron-LM megatron/training/training.py `evaluate_and_print_results`).
+# a name glued to the figure before it, no separator between (`value=2.697780lm loss PPL=14.846734`)
+_GLUED_FIELD = re.compile(r"(?<=\d)(?=[A-Za-z_][\w ]{0,40}[:=])")
 _MEGATRON_VALID = re.compile(r"validation(?:-(?P<set>[\w.]+))? loss at iteration (?P<step>\d+)[^|]*\|(?P<rest>.*)")
 # DeepSpeed pipeline engine (diffusion-pipe): `steps: 4 loss: 0.1193 iter time (s): 533.263 ...`.
 _DS_STEPS = re.compile(
@@ -322,13 +324,16 @@ def megatron_cut(text: str) -> bool:
 
 
 def _megatron_validation(text: str) -> Reading | None:
-    """`validation loss at iteration N | lm loss value: x |`: kept as val_loss, never as loss."""
+    """`validation loss at iteration N | lm loss value: x |` (or `value=x`, each field's figure glued
+    to the next name as argonne-lcf/Megatron-DeepSpeed prints them): kept as val_loss, never as loss."""
     match = _MEGATRON_VALID.search(text)
     if not match:
         return None
     metrics = {}
-    for part in match["rest"].split("|"):
+    for part in _GLUED_FIELD.sub("|", match["rest"]).split("|"):
         key, sep, raw = part.rpartition(":")
+        if not sep:  # Megatron-DeepSpeed's `lm loss value=2.697780`
+            key, sep, raw = part.rpartition("=")
         value = to_float(raw) if sep else None
         if value is not None:
             name = metric_name(key).removesuffix("_value")

@@ -10,6 +10,8 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
+from sessiontui.collectors.logtext import terminal_wrap, word_wrap
+from sessiontui.collectors.trainlog.bare_pairs import BarePairs
 from sessiontui.collectors.trainlog.declared import (
     DeclaredFormat,
     active_formats,
@@ -69,9 +71,16 @@ _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # (ray/tune/experimental/output.py `_render_table_item`; `-23750568.`, `1583017.` beside it), so `0.` is a
 # figure under 5e-6 rounded away (a schedule's last learning rate), not a zero: the worker's line has it.
 _ROUNDED_AWAY = re.compile(r"\s*\u2502\s*[\w/.-]+\s+-?0\.\s*\u2502\s*")
-# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number.
+# A name ending a line (MTID's bar then `lrs:`) whose value is the next line, a bare number, or
+# the next line's first figure when a fixed-width wrap broke the record there (torchtitan's `step:  5  loss:`
+# over `4.57767  grad_norm:  2.7557 ...` in a commit message wrapped at 72 columns).
 _DANGLING = re.compile(r"(?:^|(?<=[\]\s|,]))([A-Za-z][\w.]{0,30}):\s*$")
 _BARE_NUMBER = re.compile(r"\s*[-+]?\d[\d.]*(?:[eE][-+]?\d+)?\s*")
+_OPENS_WITH_FIGURE = re.compile(r"[-+]?\d[\d.]*(?:[eE][-+]?\d+)?(?:\s|$)")
+# A record hard-wrapped mid-word at a fixed width (`loss: 4.57` over `767  grad_norm: ...`, `lo` over
+# `ss: 4.57767`): the line above's last field, read again whole with the line's start when they make a pair.
+_LAST_FIELD = re.compile(r"(?<!\S)(?:[A-Za-z_][\w.]*:\s*[-+]?\d[\d.]*|[A-Za-z_][\w.]*)$")
+_FIGURE_REST = re.compile(r"[\d.]*\d(?:[eE][-+]?\d+)?(?=[\s,|]|$)")  # a cut figure's last digits, then its end
 # Where a row glued to a progress bar ends (Ultralytics' `640: 48%|...`), also a bar cut at the
 # terminal's width right after its first digits (`640: 1`).
 _BAR_AT = re.compile(r":\s+\d{1,3}(?:%|\s*$)")
@@ -420,6 +429,8 @@ class LineReader:
         self._evaluating = False  # inside a block opened by an evaluation header, until a step
         self._named_loss = False  # that block printed its `eval_loss`: a bare `loss` in it repeats it
         self._dangling: str | None = None  # a name that ended the previous line
+        self._above = ""  # the previous raw line, and the widest seen with how many were that wide
+        self._widest = (0, 0)
         self._spaced: list[str] | None = None  # a header's words, single-spaced: grouped by its row
         self._summary = False  # inside the Trainer's `***** train metrics *****` block
         self._notebook: Reading | None = None  # HF's notebook bar over the table of its history
@@ -435,12 +446,23 @@ class LineReader:
         self._name_cut: str | None = None  # a Keras line's last name, cut before its colon by a wrap
         self._epoch_read: float | None = None  # the latest epoch a line gave (a bar's fraction)
         self._step_read = 0  # the furthest step a line gave
+        self._bare_pairs = BarePairs()  # a log of bare `step loss` lines
 
     def read(self, raw: str) -> list[Reading]:
         """Every reading in one raw log line (in each of the records glued into it, in order)."""
+        readings = self._read(raw)
+        line = raw.rstrip("\r\n")
+        widest, times = self._widest
+        self._widest = (len(line), 1) if len(line) > widest else (widest, times + (len(line) == widest))
+        self._above = line
+        return readings
+
+    def _read(self, raw: str) -> list[Reading]:
+        """`read`, before the line's width is noted."""
+        above, self._above = self._above, ""  # the line above joins only the first record glued in a line
         if len(starts := _record_starts(raw)) > 1:
             return [reading for start, end in zip(starts, [*starts[1:], len(raw)], strict=True)
-                    for reading in self.read(raw[start:end])]
+                    for reading in self._read(raw[start:end])]
         text = normalize(raw)
         if not text.strip():
             return []
@@ -511,6 +533,10 @@ class LineReader:
             metrics: dict[str, float] = {}
             add_metric(metrics, name, float(text))
             return [Reading("key-value", metrics)]
+        if name is not None and _OPENS_WITH_FIGURE.match(text.lstrip()) and self._wrapped(above, raw):
+            text = f"{name}: {text.lstrip()}"
+        elif (field := self._cut_field(above, raw)) and (_FIGURE_REST if ":" in field else _NAME_REST).match(raw):
+            text = normalize(field + raw)
         if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
@@ -518,7 +544,7 @@ class LineReader:
             self._summary, self._columns = True, None  # its `name value` rows are no open table's
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
-        readings = parse_record(text)
+        readings = parse_record(text) or self._bare_pairs.read(text)
         if trailing := _TRAILING_HEADER.search(text):
             self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:
@@ -579,6 +605,22 @@ class LineReader:
         self._epoch_read = next((r.epoch for r in reversed(readings) if r.epoch is not None), self._epoch_read)
         self._step_read = max((r.step for r in readings if r.step is not None), default=self._step_read)
         return readings
+
+    def _wrapped(self, above: str, raw: str) -> bool:
+        """Whether a line continues the one above in a text wrapped at a fixed width, the widest line
+        seen twice: word-wrapped (`word_wrap`) or hard-wrapped at a blank (`terminal_wrap`)."""
+        widest, times = self._widest
+        line = raw.rstrip("\r\n")
+        return times > 1 and (word_wrap(above.rstrip(), line, widest) or terminal_wrap(above, line, widest) is not None)
+
+    def _cut_field(self, above: str, raw: str) -> str | None:
+        """The last field of the line above when a fixed-width hard wrap cut it mid-word (`terminal_wrap`
+        at the widest width seen twice), to be read again with the line that holds its rest."""
+        widest, times = self._widest
+        if times < 2 or len(above) != widest or terminal_wrap(above, raw.rstrip("\r\n"), widest) != ("", widest):
+            return None
+        field = _LAST_FIELD.search(normalize(above))
+        return field[0] if field else None
 
     def _copypaste(self, text: str) -> list[Reading]:
         """Detectron2's `copypaste: Task: bbox`, `copypaste: AP,AP50,...`, `copypaste: 40.2,61.0,...`:

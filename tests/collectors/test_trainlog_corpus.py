@@ -19,11 +19,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "expectation judged wrong: the fixture stops at 'Saving checkpoint at 2 epochs', before epoch 2's "
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the first batches of 2026-12-02's third session (b55 19/19, b56 13/17), scored on first sight at 34d9cc8
-    "b56/yanmtt_bart_pretrain_bare_step_loss_pairs_nan_after_76980.log": "first sight: no step, no loss",
-    "b56/char_rnn_lua_torch_step_of_total_epoch_train_loss_grad_param_norm_tabs.log": "first sight: no step, no total",
-    "b56/megatron_deepspeed_alcf_aurora_2025_cooldown_clipped_key_equals_lines_wandb_summary_finished.log":
-        "first sight: no val_loss",
-    "b56/torchtitan_2026_deepseek_mxfp8_commit_message_hard_wrapped_72_cols_step_5.log": "first sight: no loss",
 }
 
 

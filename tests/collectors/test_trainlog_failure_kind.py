@@ -1117,6 +1117,7 @@ def test_lines_of_one_shape_or_below_a_terminals_width_are_no_wrap() -> None:
     assert terminal_wrap("x" * 100, "ab", 100) == ("", 100) and terminal_wrap("x" * 100, "ab", None) is None
     assert terminal_wrap("a" * 98 + "   ", "b" * 101, 101) is None  # a short line padded to the width
     assert terminal_wrap("a" * 100 + " ", "b" * 101, 101) == (" ", 101)  # wrapped at a space
+    assert terminal_wrap("x" * 60, "yz", 60) == ("", 60) and terminal_wrap("x" * 60, "yz", 72) is None  # a known narrow width
     hedged = "If you are running out of memory, consider decreasing gpu_memory_utilization."
     assert failure_kind(unwrap_terminal(_hard_wrapped(hedged * 2, 80))) is None
 

@@ -11,6 +11,7 @@ import pytest
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import normalize
 from sessiontui.collectors.trainlog.parsers import parse_record
+from sessiontui.collectors.trainlog.reader import LineReader
 
 
 def _read(line: str) -> tuple[int | None, float | None, dict[str, float]]:
@@ -1365,3 +1366,137 @@ def test_wandb_upload_progress_is_no_step(tmp_path: Path) -> None:
                    "wandb: Run summary:\nwandb:                   step 49\n")
     snap = read_log(log)
     assert (snap.step, snap.loss) == (49, 5.172027)
+
+
+@pytest.mark.parametrize(("line", "step", "total", "epoch", "loss"), [
+    # karpathy/char-rnn train.lua: string.format("%d/%d (epoch %.3f), train_loss = %6.8f, grad/param norm = %6.4e,
+    # time/batch = %.4fs", i, iterations, epoch, ...) and a tab (corpus b56)
+    ("182/9500 (epoch 0.958), train_loss = 2.73258759, grad/param norm = 8.6316e-02, time/batch = 0.1684s\t",
+     182, 9500, 0.958, 2.73258759),
+    # jcjohnson/torch-rnn train.lua: 'Epoch %.2f / %d, i = %d / %d, loss = %f'
+    ("Epoch 1.35 / 50, i = 2400 / 89000, loss = 1.523401", 2400, 89000, 1.35, 1.523401),
+])
+def test_a_bare_position_before_its_epoch_and_torch_rnns_i_count_a_total(
+        line: str, step: int, total: int, epoch: float, loss: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.step, reading.total, reading.epoch, reading.metrics["loss"]) == (step, total, epoch, loss)
+
+
+@pytest.mark.parametrize("line", ["3/4 of the data (epochs pending) is cached", "pi = 22 / 7, about 3.14"])
+def test_a_fraction_without_its_epoch_or_a_count_word_is_no_position(line: str) -> None:
+    assert all(reading.total is None for reading in parse_record(normalize(line)))
+
+
+def test_bare_step_loss_pairs_rising_by_one_stride_are_the_step_and_loss(tmp_path: Path) -> None:
+    """YANMTT's pretrain_nmt.py printed `print(ctr, lv)` every 10 batches (prajdabre/yanmtt issue 7; corpus
+    b56): a bare step and its loss, nothing else, going nan, with its save/load messages between."""
+    log = tmp_path / "train.log"
+    log.write_text("...\n76930 2.6496577\n76940 2.59109\n76950 2.596339\n76960 2.735384\n76980 nan\n"
+                   "Saving the model\nLoading from checkpoint\n77000 nan\n77010 nan\n")
+    snap = read_log(log)
+    assert snap.step == 77010 and math.isnan(snap.loss or 0.0)
+    assert [step for step, _ in snap.history["loss"]][:3] == [76930, 76940, 76950]  # the held pairs kept
+
+
+@pytest.mark.parametrize("text", [
+    "1 12.5\n2 24.1\n4 47.9\n8 90.2\n",  # a sweep's two columns: batch size, throughput (no one stride)
+    "100 0.5\n200 0.4\n",  # two pairs alone: too few to tell
+    "3 0.5\n2 0.25\n1 0.125\n",  # falling
+    "10 20\n20 30\n30 40\n",  # two counts
+])
+def test_bare_number_pairs_that_do_not_rise_by_one_stride_are_no_steps(tmp_path: Path, text: str) -> None:
+    log = tmp_path / "numbers.log"
+    log.write_text(text)
+    snap = read_log(log)
+    assert (snap.step, snap.loss) == (None, None)
+
+
+@pytest.mark.parametrize(("line", "val_loss", "ppl"), [
+    # argonne-lcf/Megatron-DeepSpeed ALCF/notes/cooldown.md (corpus b56): `key value=x` glued to the next `key PPL=y`
+    ("[2025-11-10 12:29:58,134910][I][megatron/training:1693:evaluate_and_print_results]  validation loss at "
+     "iteration 137650 on 122880-sample draw from validation set | lm loss value=2.697780lm loss PPL=14.846734",
+     2.69778, 14.846734),
+    # NVIDIA/Megatron-LM megatron/training.py evaluate_and_print_results: `{key} value: {:.6E} | {key} PPL: {:.6E} | `
+    (" validation loss at iteration 200 | lm loss value: 6.571562E+00 | lm loss PPL: 7.144862E+02 | ",
+     6.571562, 714.4862),
+])
+def test_megatron_validation_fields_with_equals_or_glued_to_the_next_name(line: str, val_loss: float, ppl: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert (reading.metrics["val_loss"], reading.metrics["val_lm_loss_ppl"], "loss" in reading.metrics) == (
+        val_loss, ppl, False)
+
+
+def _titan_steps(count: int) -> list[str]:
+    """torchtitan's step line (pytorch/torchtitan torchtitan/components/metrics.py `log`: `step: {step:2}  loss:
+    {loss:7.4f}  grad_norm: ...  memory: ...GiB(...%)  tps: {round(tps):,}  tflops: ...  mfu: ...%`) under its logger."""
+    return [f"[rank0]:[titan] 2026-07-16 11:20:4{step},921 - root - INFO - step: {step:2}  loss: {8 - step * 0.68413:7.5f}"
+            f"  grad_norm: {4 - step * 0.21357:7.4f}  memory:  4.32GiB(2.42%)  tps: 102,825  tflops: 55.83  mfu: 1.50%"
+            for step in range(1, count + 1)]
+
+
+@pytest.mark.parametrize("width", [60, 72, 76])
+def test_step_records_word_wrapped_at_a_fixed_width_read_each_name_with_its_figure(tmp_path: Path, width: int) -> None:
+    # a torchtitan run pasted into a commit message wrapped at 72 columns (pytorch/torchtitan PR 3932; corpus b56):
+    # the wrap falls between `loss:` and its figure
+    import textwrap
+
+    log = tmp_path / "commit.txt"
+    log.write_text("\n".join(part for line in _titan_steps(5) for part in textwrap.wrap(line, width)) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.grad_norm) == (5, 4.57935, 2.9322)
+
+
+def test_a_fixed_width_word_wrap_needs_the_line_above_full_and_no_shared_start() -> None:
+    from sessiontui.collectors.logtext import word_wrap
+
+    full = "[rank0]:[titan] 2026-07-16 11:20:42,602 - root - INFO - step:  5  loss:"
+    assert word_wrap(full, "4.57767  grad_norm:  2.7557", len(full))
+    assert not word_wrap("step:  5  loss:", "4.57767  grad_norm:  2.7557", len(full))  # room for it above
+    assert not word_wrap(full, full, len(full))  # records of one shape
+    assert not word_wrap(full, "  4.57767", len(full))  # an indented line starts its own
+
+
+def test_a_name_ending_a_short_line_takes_no_figure_from_the_next_record(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("step 10 | loss 2.5 | lr 1e-4 | a long line that sets the width of this log\n"
+                   "step 20 | loss 2.4 | lr 1e-4 | a long line that sets the width of this log\n"
+                   "Results:\n30 steps done, acc 0.5\n")
+    assert "results" not in read_log(log).metrics
+
+
+@pytest.mark.parametrize("width", [43, 50, 64, 72, 76, 77, 78])
+def test_step_records_hard_wrapped_mid_figure_below_80_columns_read_the_figure_whole(tmp_path: Path, width: int) -> None:
+    # a terminal or pager narrower than 80 columns cuts each torchtitan record wherever the width falls
+    # (`loss: 4.57` over `935  grad_norm: ...` at 76, `grad_` over `norm: 2.9322` at 43): the lines of one record share no start
+    log = tmp_path / "narrow.log"
+    log.write_text("\n".join(line[i:i + width] for line in _titan_steps(5) for i in range(0, len(line), width)) + "\n")
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.grad_norm) == (5, 4.57935, 2.9322)
+
+
+
+@pytest.mark.parametrize(("after", "loss"), [
+    ("162/162 [==============================] - 0s 781us/step", 2.4),  # a bar's count continues no figure
+    ("<Figure size 640x480 with 1 Axes>", 2.4),  # a notebook's figure below (corpus b42)
+    ("123  grad_norm: 0.5", 2.4000123),  # the figure's last digits: a hard wrap at the width
+])
+def test_a_line_continues_a_figure_cut_at_the_width_only_with_digits_that_end_it(after: str, loss: float) -> None:
+    reader = LineReader()
+    for line in ("step 1 | loss: 2.5000", "step 2 | loss: 2.4000"):  # as wide as each other: the width
+        reader.read(line)
+    readings = reader.read(after)
+    assert [reading.metrics.get("loss", 2.4) for reading in readings] in ([], [loss])
+
+
+@pytest.mark.parametrize(("line", "name", "value"), [
+    # karpathy/char-rnn train.lua: `grad/param norm = %6.4e` is grad_params:norm() / params:norm() (corpus b56)
+    ("182/9500 (epoch 0.958), train_loss = 2.73258759, grad/param norm = 8.6316e-02, time/batch = 0.1684s",
+     "grad_to_param_norm", 0.086316),
+    ("train/val loss: 0.5", "val_loss", 0.5),  # two splits, no ratio: read as before
+    # awslabs/sockeye training.py's speedometer (corpus b06): after a figure, the slashed names are its unit
+    ("Epoch[0] Batch [850]    Speed: 1233.65 samples/sec 36868.08 tokens/sec 6.31 updates/sec perplexity=1069.412118",
+     "perplexity", 1069.412118),
+])
+def test_a_name_after_two_slashed_names_is_their_ratios(line: str, name: str, value: float) -> None:
+    [reading] = parse_record(normalize(line))
+    assert reading.metrics[name] == value and "grad_norm" not in reading.metrics
