@@ -1,0 +1,46 @@
+"""A training log reads the same however a paste frames its lines: quoted, labelled, prefixed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sessiontui.collectors.trainlog import read_log
+from sessiontui.collectors.trainlog.normalize import paste_mark
+
+# tqdm's bar as tqdm/std.py format_meter prints it, redrawn after `\r` on one line (a log saved with
+# `nohup`, or `script`), then the Trainer's closing dict: transformers/trainer.py `self.log(...)`.
+REDRAWN = ("Loading model...\n"
+           + "".join(f"\r{pct:3d}%|##########| {step}/1677 [49:1{step % 10}<00:00,  1.56s/it]"
+                     for pct, step in ((99, 1675), (99, 1676), (100, 1677)))
+           + "\n{'train_runtime': 2951.2, 'train_loss': 0.6124, 'epoch': 3.0}\nDone.\n")
+
+
+def test_a_quote_marks_a_line_not_each_bar_it_redraws(tmp_path: Path) -> None:
+    # a quoted log whose lines redraw a bar after `\r`: the segments are not unquoted lines
+    log = tmp_path / "issue.md"
+    log.write_text("".join("> " + line for line in REDRAWN.splitlines(keepends=True)), newline="")
+    assert paste_mark(log.read_bytes().decode()) is not None
+    snap = read_log(log)
+    assert (snap.step, snap.total_steps) == (1677, 1677)
+
+
+@pytest.mark.parametrize("line", [
+    # ms-swift's GRPO dict printed as is (modelscope/ms-swift swift/trainers mixin `self.log(logs)`)
+    "'loss': -0.0, 'grad_norm': 0.0, 'learning_rate': 2.6e-07, 'global_step/max_steps': '5/3766'}",
+    # YOLACT's iteration line (dbolya/yolact train.py: `('[%3d] %7d ||' + (' %s: %.3f |' * len(loss_types))
+    # + ' T: %.3f || ETA: %s || timer: %.3f')`), cut before its epoch
+    "4860 || B: 2.244 | C: 7.247 | M: 58.298 | S: 2.076 | T: 69.865 || ETA: 5 days, 1:07:34 || timer: 0.364",
+])
+def test_a_one_line_paste_in_a_quote_reads_as_the_line(tmp_path: Path, line: str) -> None:
+    plain, quoted = tmp_path / "plain.log", tmp_path / "quoted.md"
+    plain.write_text(line + "\n")
+    quoted.write_text("> " + line + "\n")
+    assert read_log(plain).step is not None
+    assert (read_log(quoted).step, read_log(quoted).total_steps) == (read_log(plain).step, read_log(plain).total_steps)
+
+
+def test_a_lone_line_is_no_task_label() -> None:
+    # a script's own step before a colon (`100: loss 2.5`) on the only line: srun's `0: ` needs more
+    assert paste_mark("100: loss 2.5\n") is None
