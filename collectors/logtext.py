@@ -61,7 +61,8 @@ _HEADS = re.compile(
     rf"|[A-Z][a-z]{{2}} [ \d]\d {_CLOCK} [\w.-]+ [\w.@/-]+(?:\[\d+\])?:"  # journald/syslog
     r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
     rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?:(?::[\w.<>]+)?:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
-    rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
+    # `root - INFO - `, `- mmdet - INFO - `, `INFO - __main__ - `: a name, not a message's `1s - loss: ...`
+    rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:(?!\d)[\w.]+ - )?"
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
     rf"|{_LEVEL}\s+[\w.]+:[\w.-]+\.py:\d+(?=\s)"  # pytest's captured log `INFO     root:x.py:126 `
     rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)

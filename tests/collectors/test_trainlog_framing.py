@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from sessiontui.collectors.logtext import clean
 from sessiontui.collectors.trainlog import read_log
 from sessiontui.collectors.trainlog.normalize import paste_mark
 
@@ -44,3 +45,21 @@ def test_a_one_line_paste_in_a_quote_reads_as_the_line(tmp_path: Path, line: str
 def test_a_lone_line_is_no_task_label() -> None:
     # a script's own step before a colon (`100: loss 2.5`) on the only line: srun's `0: ` needs more
     assert paste_mark("100: loss 2.5\n") is None
+
+
+# Keras 1/2 with verbose=2 ends each epoch with `3105s - loss: ...` (keras-team/keras
+# keras/utils/generic_utils.py Progbar.update, verbose 2; corpus train/b45, b47) under Python
+# logging's `%(asctime)s - %(levelname)s - %(message)s` (and HF examples' `... - %(name)s - `).
+KERAS_VERBOSE_2 = "Epoch 5/10\n3105s - loss: 0.0146 - acc: 0.9959\nEpoch 6/10\n3122s - loss: 0.0134 - acc: 0.9962\n"
+
+
+@pytest.mark.parametrize("prefix", ["2024-05-01 10:00:00,123 - INFO - ", "12/01/2024 10:00:00 - INFO - __main__ - "])
+def test_a_logger_name_is_not_the_duration_a_message_starts_with(prefix: str) -> None:
+    assert clean(prefix + "3105s - loss: 0.0146") == "3105s - loss: 0.0146"
+
+
+def test_a_keras_epoch_line_behind_a_logger_prefix_ends_its_epoch(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("".join("2024-05-01 10:00:00,123 - INFO - " + line for line in KERAS_VERBOSE_2.splitlines(True)))
+    snap = read_log(log)
+    assert (snap.epoch, snap.loss) == (6.0, 0.0134)
