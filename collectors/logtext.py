@@ -65,7 +65,7 @@ _HEADS = re.compile(
     rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:(?!\d)[\w.]+ - )?"
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
     rf"|{_LEVEL}\s+[\w.]+:[\w.-]+\.py:\d+(?=\s)"  # pytest's captured log `INFO     root:x.py:126 `
-    rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
+    rf"|(?P<level>{_LEVEL})(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
     r"|(?:wandb|srun|[A-Za-z][\w.]*-[\w.-]*\d):(?=\s)"  # W&B, srun, pdsh `worker-1:`
     r"|[\w.]+[-_]\d+\s+\|(?=\s)"  # docker compose `trainer-1  | `
     r")\s*"
@@ -262,16 +262,27 @@ def clean(text: str) -> str:
         text = _LEADING_BOLD.sub(r"\1\2", text, count=1)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
+    head = None
     for _ in range(MAX_HEADS):
         match = _HEADS.match(text)
         if match is None or not match.group(0):
             break
-        text = text[match.end():]
+        text, head = text[match.end():], match
+    if head is not None and not head["level"]:  # a bare level's blanks pad it (rich's `INFO     `)
+        text = _indentation(head[0]) + text
     if ".py:" in text:
         text = _SOURCE_TAIL.sub("", text)
     if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
         text = emphasised.group(2)
     return text
+
+
+def _indentation(head: str) -> str:
+    """The blanks a message starts with, which a prefix's trailing blanks took along with the one
+    that separates it (`[rank0]:       0/99 ...`): a fixed-width table's rows and its header keep
+    their columns, framed or not."""
+    blanks = len(head) - len(head.rstrip())
+    return head[len(head) - blanks + 1:] if blanks > 1 else ""
 
 
 def rank_of(text: str) -> int | None:

@@ -63,3 +63,23 @@ def test_a_keras_epoch_line_behind_a_logger_prefix_ends_its_epoch(tmp_path: Path
     log.write_text("".join("2024-05-01 10:00:00,123 - INFO - " + line for line in KERAS_VERBOSE_2.splitlines(True)))
     snap = read_log(log)
     assert (snap.epoch, snap.loss) == (6.0, 0.0134)
+
+
+# YOLOv7's table (WongKinYiu/yolov7 train.py: `('\n' + '%10s' * 8) % ('Epoch', 'gpu_mem', 'box', ...)`
+# over `('%10s' * 2 + '%10.4g' * 6) % (...)`), its row cut before `img_size` (corpus train/b47).
+YOLOV7_HEADER = ("%10s" * 8) % ("Epoch", "gpu_mem", "box", "obj", "cls", "total", "labels", "img_size")
+YOLOV7_ROW = (("%10s" * 2 + "%10.4g" * 6) % ("0/99", "7.99G", 0.09067, 0.0189, 0.02807, 0.1376, 665, 640))[:-10]
+
+
+@pytest.mark.parametrize("prefix", ["", "[rank0]: ", "2024-05-01 10:00:00,123 - INFO - ", "trainer-1  | "])
+def test_a_right_aligned_table_keeps_its_columns_behind_a_prefix(tmp_path: Path, prefix: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(f"{prefix}{YOLOV7_HEADER}\n{prefix}{YOLOV7_ROW}\n")
+    metrics = read_log(log).metrics
+    assert (metrics.get("box"), metrics.get("obj"), metrics.get("cls")) == (0.09067, 0.0189, 0.02807)
+
+
+def test_a_message_keeps_its_indentation_and_a_level_its_padding() -> None:
+    assert clean("[rank0]:       0/99     7.99G") == "      0/99     7.99G"
+    # rich.logging.RichHandler pads the level to its column: padding, not the message's
+    assert clean("[12/01/24 10:00:00] INFO     epoch 2") == "epoch 2"
