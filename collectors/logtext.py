@@ -70,9 +70,10 @@ _HEADS = re.compile(
     r"|[\w.]+[-_]\d+\s+\|(?=\s)"  # docker compose `trainer-1  | `
     r")\s*"
 )
-# Launcher prefixes that only ever come first: a process id `[1745] ` (later in a line, `[1000] ` is
-# a step: CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken
-# only before another prefix (a script's own `100: loss 2.5` puts its step there), a time stamp too.
+# Launcher prefixes: a process id `[1745] `, only ever first (later in a line, `[1000] ` is a step:
+# CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken only
+# before another prefix (a script's own `100: loss 2.5` puts its step there), a time stamp too: first,
+# or behind a frame around srun's output (docker compose's `trainer-1  | 0: 2025-...`).
 _LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])\s+(?=\D)|\d{1,4}:\s+)")
 # rich's handler ends each line with its source (`...   train.py:45`): not a figure.
 _SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
@@ -268,6 +269,8 @@ def clean(text: str) -> str:
         if match is None or not match.group(0):
             break
         text, head = text[match.end():], match
+        if text[:1].isdigit() and (label := _LAUNCHER.match(text)) and _HEADS.match(text[label.end():]):
+            text = text[label.end():]  # srun's task label inside a frame (`trainer-1  | 0: 2025-...`)
     if head is not None and not head["level"]:  # a bare level's blanks pad it (rich's `INFO     `)
         text = _indentation(head[0]) + text
     if ".py:" in text:

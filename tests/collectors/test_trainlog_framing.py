@@ -83,3 +83,14 @@ def test_a_message_keeps_its_indentation_and_a_level_its_padding() -> None:
     assert clean("[rank0]:       0/99     7.99G") == "      0/99     7.99G"
     # rich.logging.RichHandler pads the level to its column: padding, not the message's
     assert clean("[12/01/24 10:00:00] INFO     epoch 2") == "epoch 2"
+
+
+@pytest.mark.parametrize(("line", "payload"), [
+    # srun --label's task behind docker compose's service prefix, before the FSDP example's logging
+    # format (aws-samples/awsome-distributed-training train.py: corpus train/b33)
+    ("trainer-1  | 0: 2025-06-17 16:25:08 I [train.py:103] Batch 5 Loss: 14.34635",
+     "Batch 5 Loss: 14.34635"),
+    ("[rank0]: 100: loss 2.5", "100: loss 2.5"),  # a script's own step stays a step behind a frame
+])
+def test_a_task_label_behind_a_frame_goes_with_it(line: str, payload: str) -> None:
+    assert clean(line) == payload
