@@ -127,8 +127,9 @@ class TrainState:
         if self.binary or (self.format is None and looks_binary(block)):
             self.binary = self._bytes.binary = True
             return
-        if self._mark is None and block.strip():  # decided on the lines as written, redraws and all
-            self._mark = paste_mark(block[:MARK_SCAN_BYTES].decode("utf-8", "replace")) or False
+        opening = block[:MARK_SCAN_BYTES] if self._mark is None else b""
+        if opening.strip():  # the mark is decided on the lines as written, their redraws and all
+            self._mark = paste_mark(opening.decode("utf-8", "replace")) or False
         stride = max((series.stride for series in self.history.values()), default=1)
         filled = max((len(series.points) for series in self.history.values()), default=0)
         # Superseded records sampled from this block: many until the charts have a start.
