@@ -61,17 +61,19 @@ _HEADS = re.compile(
     rf"|[A-Z][a-z]{{2}} [ \d]\d {_CLOCK} [\w.-]+ [\w.@/-]+(?:\[\d+\])?:"  # journald/syslog
     r"|DLL \d{4}-\d\d-\d\d [\d:.]+ -"  # NVIDIA DLLogger
     rf"|{_LEVEL}\s*\|\s*[\w.<>]+(?:(?::[\w.<>]+)?:\d+\s+-|\s+\|)"  # loguru `INFO | m:f:12 -`, fairseq
-    rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:[\w.]+ - )?"  # `root - INFO - `, `- mmdet - INFO - `
+    # `root - INFO - `, `- mmdet - INFO - `, `INFO - __main__ - `: a name, not a message's `1s - loss: ...`
+    rf"|(?:-\s*)?(?:[\w.]+ - )?{_LEVEL} - (?:(?!\d)[\w.]+ - )?"
     rf"|{_LEVEL}:[\w.]+:"  # `INFO:__main__:`, `INFO:tensorflow:`
     rf"|{_LEVEL}\s+[\w.]+:[\w.-]+\.py:\d+(?=\s)"  # pytest's captured log `INFO     root:x.py:126 `
-    rf"|{_LEVEL}(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
+    rf"|(?P<level>{_LEVEL})(?::|(?=\s))"  # a bare level (rich `[12/01/24 10:00:00] INFO`, uvicorn `INFO:`)
     r"|(?:wandb|srun|[A-Za-z][\w.]*-[\w.-]*\d):(?=\s)"  # W&B, srun, pdsh `worker-1:`
     r"|[\w.]+[-_]\d+\s+\|(?=\s)"  # docker compose `trainer-1  | `
     r")\s*"
 )
-# Launcher prefixes that only ever come first: a process id `[1745] ` (later in a line, `[1000] ` is
-# a step: CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken
-# only before another prefix (a script's own `100: loss 2.5` puts its step there), a time stamp too.
+# Launcher prefixes: a process id `[1745] `, only ever first (later in a line, `[1000] ` is a step:
+# CLU's `... logging_writer.py:35] [1000] loss=...`), and SLURM's `srun -l` task `0: `, taken only
+# before another prefix (a script's own `100: loss 2.5` puts its step there), a time stamp too: first,
+# or behind a frame around srun's output (docker compose's `trainer-1  | 0: 2025-...`).
 _LAUNCHER = re.compile(r"^\s*(?:(?P<pid>\[\d+\])\s+(?=\D)|\d{1,4}:\s+)")
 # rich's handler ends each line with its source (`...   train.py:45`): not a figure.
 _SOURCE_TAIL = re.compile(r"\s{2,}[\w.-]+\.py:\d+\s*$")
@@ -261,16 +263,29 @@ def clean(text: str) -> str:
         text = _LEADING_BOLD.sub(r"\1\2", text, count=1)
     if (launcher := _LAUNCHER.match(text)) and (launcher["pid"] or _HEADS.match(text[launcher.end():])):
         text = text[launcher.end():]
+    head = None
     for _ in range(MAX_HEADS):
         match = _HEADS.match(text)
         if match is None or not match.group(0):
             break
-        text = text[match.end():]
+        text, head = text[match.end():], match
+        if text[:1].isdigit() and (label := _LAUNCHER.match(text)) and _HEADS.match(text[label.end():]):
+            text = text[label.end():]  # srun's task label inside a frame (`trainer-1  | 0: 2025-...`)
+    if head is not None and not head["level"]:  # a bare level's blanks pad it (rich's `INFO     `)
+        text = _indentation(head[0]) + text
     if ".py:" in text:
         text = _SOURCE_TAIL.sub("", text)
     if text.lstrip()[:1] in ("*", "`") and (emphasised := _EMPHASIS.match(text)):
         text = emphasised.group(2)
     return text
+
+
+def _indentation(head: str) -> str:
+    """The blanks a message starts with, which a prefix's trailing blanks took along with the one
+    that separates it (`[rank0]:       0/99 ...`): a fixed-width table's rows and its header keep
+    their columns, framed or not."""
+    blanks = len(head) - len(head.rstrip())
+    return head[len(head) - blanks + 1:] if blanks > 1 else ""
 
 
 def rank_of(text: str) -> int | None:

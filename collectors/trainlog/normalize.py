@@ -107,14 +107,17 @@ def paste_mark(text: str) -> re.Pattern[str] | None:
 
 
 def _one_mark(text: str) -> re.Pattern[str] | None:
-    """The outermost mark nearly every opening line starts with; None without one. The lines a
-    paste is wrapped in (a Markdown fence, `<details>`) are not the log's and do not count."""
-    lines = [line for line in opening_lines(text) if not _WRAPPER.fullmatch(line)]
+    """The outermost mark nearly every opening line starts with (a lone line's quote too); None
+    without one. The lines a paste is wrapped in (a Markdown fence, `<details>`) are not the log's
+    and do not count, nor do the bars a line redraws after its `\r`: a quote or a task label marks
+    the line, not each redraw."""
+    records = [line.replace("\r", "") for line in text.split("\n", LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]]
+    lines = [line for line in records if line.strip() and not _WRAPPER.fullmatch(line)][:LABEL_SCAN_LINES]
     marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
-    if len(marks) < 2 or len(marks) < LABELLED_SHARE * len(lines):
-        return None
+    if len(marks) < min(2, len(lines)) or len(marks) < LABELLED_SHARE * len(lines):
+        return None  # a one-line paste may be quoted (`> 'loss': 0.5, ...`); a task label needs more
     labels = {match[1] for match in marks}
-    if None not in labels and len(labels) <= max(1, len(marks) // LINES_PER_TASK):
+    if None not in labels and len(marks) > 1 and len(labels) <= max(1, len(marks) // LINES_PER_TASK):
         return re.compile(r"^[ \t]*\d{1,4}: ", re.MULTILINE)
     quotes = {match[2] or match[3] for match in marks}
     if quotes == {"+"}:

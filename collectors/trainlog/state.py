@@ -49,6 +49,7 @@ EPOCH_COUNT_KEYS = ("num_epochs", "total_epochs", "max_epochs", "num_train_epoch
 MAX_OTHER_RANK_LINES = 64  # other ranks' lines after rank 0's last of a block, read for a later step
 MAX_SEGMENTS = 16  # ended runs of one log (restarts) kept for the run records
 STAMP_SCAN_BYTES = 1 << 16  # where a run's first log timestamp is looked for in a block
+MARK_SCAN_BYTES = 1 << 16  # where a log's first block is looked at for a mark on every line
 ENDED = frozenset({"crashed", "finished", "stalled"})  # episodes after which a rewrite is a new run
 
 
@@ -126,6 +127,9 @@ class TrainState:
         if self.binary or (self.format is None and looks_binary(block)):
             self.binary = self._bytes.binary = True
             return
+        opening = block[:MARK_SCAN_BYTES] if self._mark is None else b""
+        if opening.strip():  # the mark is decided on the lines as written, their redraws and all
+            self._mark = paste_mark(opening.decode("utf-8", "replace")) or False
         stride = max((series.stride for series in self.history.values()), default=1)
         filled = max((len(series.points) for series in self.history.values()), default=0)
         # Superseded records sampled from this block: many until the charts have a start.
@@ -138,8 +142,6 @@ class TrainState:
         text = data.decode("utf-8", "replace")
         if self._first_sight is None:
             self._first_sight = at
-        if self._mark is None and text.strip():
-            self._mark = paste_mark(text) or False
         if self._mark:
             text = self._mark.sub("", text)
         if self.started_from is None and text:
