@@ -174,12 +174,14 @@ _PLACEHOLDERS = frozenset({"n/a", "na", "none", "null", "nil", "undefined"})
 _SETTINGS = frozenset({"accumulation", "warmup", "eval", "save", "logging", "num", "total", "max",
                        "patience", "decay", "best"})
 _PHASES = frozenset({"eval", "val", "valid", "validation", "test", "dev"})
-# A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`):
-# a count word (after at most one qualifier), then only words that say which steps, then the unit; `number of skipped
-# iterations` (Megatron) counts something else.
+# A run's length named in words (verl's `Total training steps: 1000`, `Number of training steps`, a user's
+# `the total num of epoch is 3`): a count word (after at most one qualifier), then only words that say which
+# steps, then the unit; a total, never the position; `number of skipped iterations` (Megatron) counts something else.
 _COUNT_WORDS = frozenset({"total", "max", "maximum", "num", "number"})
 _LENGTH_WORDS = _COUNT_WORDS | {"of", "the", "train", "training", "optimization", "optimizer"}
-_LENGTH_UNITS = frozenset({"steps", "iters", "iterations", "updates"})
+_LENGTH_UNITS = {"steps": "total steps", "iters": "total steps", "iterations": "total steps",
+                 "updates": "total steps", "epochs": "total epochs", "epoch": "total epochs"}
+_EPOCH_COUNT_NAMES = frozenset({"num_epochs", "total_epochs", "max_epochs", "max_epoch"})  # kept as printed
 # Words that open a remark on when or over what a figure was taken (slowllama's `loss after
 # forward pass = 1.48`, `loss over last 100 steps`): the known name before them is the name.
 _REMARK_WORDS = frozenset({"after", "over", "since"})
@@ -255,7 +257,7 @@ def _named_part(key: str, glued_equals: bool) -> str | None:
     if len(lowered) > 2 and lowered[1] in _COUNT_WORDS:  # one qualifier before the count word (NeMo's
         lowered = lowered[1:]  # `effective maximum steps = 15`, nemo/core/optim/lr_scheduler.py)
     if lowered[-1] in _LENGTH_UNITS and lowered[0] in _COUNT_WORDS and _LENGTH_WORDS.issuperset(lowered[:-1]):
-        return "total steps"
+        return key if plain_name(key) in _EPOCH_COUNT_NAMES else _LENGTH_UNITS[lowered[-1]]
     if _known(key) or plain_name(key).endswith(TOTAL_KEYS):
         return key
     for start in range(1, len(words)):

@@ -754,6 +754,19 @@ def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, a
     assert (snap.step, snap.total_steps) == (34, 1000)
 
 
+@pytest.mark.parametrize("announced", [
+    # a user's note between pasted HF Trainer dicts and bar (deepspeedai/DeepSpeed issue 4367, corpus b57)
+    "the tqdm print, the total num of epoch is 3",
+    "Number of epochs: 3", "Total number of epochs = 3", "max number of epochs: 3", "num of training epochs: 3",
+])
+def test_an_epoch_count_named_in_words_is_the_total_not_the_epoch(tmp_path: Path, announced: str) -> None:
+    log = tmp_path / "hf.log"
+    log.write_text(f"{{'loss': 0.0117, 'learning_rate': 6.9e-05, 'epoch': 0.99}}\n{announced}\n"
+                   " 33%|███▎      | 1128/3384 [05:28<10:53,  3.45it/s]\n")
+    snap = read_log(log)
+    assert (snap.step, snap.epoch, snap.metrics["total_epochs"]) == (1128, 0.99, 3)
+
+
 def test_a_count_of_skipped_iterations_is_no_run_length() -> None:
     """Megatron-LM's `number of skipped iterations:   5` counts skips, not the run's iterations."""
     [reading] = parse_record(normalize(
