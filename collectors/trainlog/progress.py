@@ -111,6 +111,20 @@ def _steps_per_s(rate: str | None, unit: str, per: str) -> float | None:
     return 1.0 / value if unit == "s" else None
 
 
+# Bars of several workers joined on one line, each cut by the terminal (fairseq 0.x under tqdm, desc
+# `'| epoch {:03d}'.format(epoch)` in facebookresearch/fairseq train.py: `..., wall=32, trai| epoch 001:   0%| | 2/10127
+# [...`): a postfix ends where the next bar's description starts, and that bar, the later print, is read after it.
+_NEXT_BAR = re.compile(r"\|?[^|,\[\]]*?\d{1,3}%\|")
+
+
+def _next_bar(text: str, start: int) -> int:
+    """Where a bar joined after the one whose postfix starts at `start` begins (-1 if none)."""
+    if text.find("%|", start) == -1:
+        return -1
+    found = _NEXT_BAR.search(text, start)
+    return found.start() if found else -1
+
+
 def _read_pairs(metrics: dict[str, float], pairs: list[tuple[str, str]]) -> None:
     """Add the numeric (key, text) pairs of a bar to its metrics."""
     for key, raw in pairs:
@@ -138,14 +152,16 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
         if pct != -1 and not _describe(desc.strip())[0]:
             return None, ""  # other work's bar cut before its count: its description holds no position
         return None, text
-    rest = text[match.end():]
+    rest, posted_text = text[match.end():], match["postfix"] or ""
+    if posted_text and (joined := _next_bar(text, match.start("postfix"))) != -1:
+        rest, posted_text = text[joined:], text[match.start("postfix"):joined]
     training, epoch, fmt = _describe(desc.strip())
     if not training or match["unit"] in _DATA_UNITS:
         return None, rest
     metrics: dict[str, float] = {}
     if desc and (":" in desc or "=" in desc):
         _read_pairs(metrics, _DESC_FIGURE.findall(desc))
-    postfix = _POSTFIX.findall(match["postfix"] or "")
+    postfix = _POSTFIX.findall(posted_text)
     _read_pairs(metrics, postfix)
     for position in ("v_num", "step", "epoch"):  # a postfix's positions are read as a record's below
         metrics.pop(position, None)

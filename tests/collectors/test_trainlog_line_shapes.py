@@ -767,6 +767,20 @@ def test_an_epoch_count_named_in_words_is_the_total_not_the_epoch(tmp_path: Path
     assert (snap.step, snap.epoch, snap.metrics["total_epochs"]) == (1128, 0.99, 3)
 
 
+def test_bars_of_several_workers_joined_on_one_line_read_in_order(tmp_path: Path) -> None:
+    """fairseq 0.x's tqdm bars (train.py `desc = '| epoch {:03d}'.format(epoch)`, facebookresearch/fairseq issue
+    503, corpus b57), each cut and joined by the next: every postfix ends at the next bar; the last is the latest."""
+    cut = ("epoch 001:   0%| | {n}/10127 [00:0{n}<3:22:24,  1.20s/it, loss={loss}, num_updates={n}, lr={lr}, "
+           "gnorm={gnorm}, clip=0%, wall=32, trai")
+    log = tmp_path / "fairseq.log"
+    log.write_text(cut.format(n=1, loss=14.058, lr=2.24975e-07, gnorm=9.477) + "| "
+                   + cut.format(n=2, loss=13.988, lr=3.4995e-07, gnorm=10.996)[:-12] + "\n")
+    readings = parse_record(normalize(log.read_text().strip()))
+    assert [(r.step, r.metrics["grad_norm"]) for r in readings] == [(1, 9.477), (2, 10.996)]
+    snap = read_log(log)
+    assert (snap.step, snap.loss, snap.lr, snap.grad_norm) == (2, 13.988, 3.4995e-07, 10.996)
+
+
 def test_a_count_of_skipped_iterations_is_no_run_length() -> None:
     """Megatron-LM's `number of skipped iterations:   5` counts skips, not the run's iterations."""
     [reading] = parse_record(normalize(
