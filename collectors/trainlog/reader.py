@@ -155,10 +155,12 @@ def leading_bar(raw: str) -> Reading | None:
 
 def _without_cut_item(bar: str) -> str:
     """A bar cut inside its bracket, without the postfix item the cut may have shortened (`loss=0.6`
-    of `loss=0.636`): tqdm/std.py format_meter prints `[{elapsed}<{remaining}, {rate}{postfix}]`."""
+    of `loss=0.636`), but with one its `,` separator shows whole (`lr=1e-07,` cut at the terminal's
+    width): tqdm/std.py format_meter prints `[{elapsed}<{remaining}, {rate}{postfix}]`."""
     bracket = bar.rfind("[")
     rate_end = max(bar.find("/s, ", bracket), bar.find("/it, ", bracket))
-    cut = bar.rfind(", ")
+    body = bar.rstrip()
+    cut = len(body) - 1 if body.endswith(",") else bar.rfind(", ")
     return bar[:cut] + "]" if rate_end != -1 and cut > rate_end else bar
 
 

@@ -191,6 +191,16 @@ def test_a_bar_cut_inside_its_last_figure_does_not_store_it(tmp_path: Path) -> N
     assert (snap.step, snap.loss) == (16, None)
 
 
+@pytest.mark.parametrize(("log", "name", "want"), [
+    # fairseq 0.x's bar cut at the terminal's width after an item's separator (facebookresearch/fairseq
+    # issue 247, corpus b57): the comma shows the figure before it whole
+    ("| epoch 001:   0%| | 39/11265 [01:55<9:15:41,  2.97s/it, loss=0.000, num_updates=0, lr=1e-07,\n", "lr", 1e-07),
+    ("Epoch 1: 50%|#####     | 16/32 [00:01<00:01, 10.00it/s, v_num=15, loss=0.6, \n", "loss", 0.6),
+])
+def test_a_bar_cut_after_an_items_separator_keeps_that_item(tmp_path: Path, log: str, name: str, want: float) -> None:
+    assert getattr(_read(tmp_path, log), name) == want
+
+
 def test_a_keras_line_wrapped_inside_a_name_reads_whole(tmp_path: Path) -> None:
     # keras-team/keras keras/utils/generic_utils.py Progbar.update prints ` - %s: %.4f` per metric; a
     # terminal wraps the long verbose=1 line inside a name
