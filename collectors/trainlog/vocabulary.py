@@ -93,11 +93,12 @@ ALIASES = {
 CHINESE_NAMES = {"训练次数": "step"}
 # Names of the run's length in steps (a key ending so): fairseq's `--max-update` as its hydra config
 # prints it (`'max_update': 80000`), MMF's `max_updates: 22000`, Megatron's `train_iters`, HF's
-# `Total optimization steps`; also in the singular (torchprime's base_trainer logs `    Max step: 100`).
+# `Total optimization steps`, the HF Trainer's model card (`- training_steps: 4000`, its `args.max_steps` in
+# transformers/modelcard.py `extract_hyperparameters_from_trainer`); also in the singular (torchprime's
+# base_trainer logs `    Max step: 100`).
 TOTAL_KEYS = ("total_steps", "max_steps", "total_optimization_steps", "num_steps", "max_iters",
-              "train_iters", "total_iters", "num_training_steps", "max_update", "max_updates",
-              "num_train_steps", "total_training_steps", "total_train_steps", "max_step", "total_step",
-              "max_iter", "total_iter")
+              "train_iters", "total_iters", "training_steps", "max_update", "max_updates",
+              "num_train_steps", "total_train_steps", "max_step", "total_step", "max_iter", "total_iter")
 # How much a position name is trusted when a line prints several (LitGPT `iter 76 step 38`):
 # optimizer updates first, then steps, then micro-batch iterations.
 # W&B's `_step` counts the run's log calls: any other position name beats it.

@@ -746,6 +746,9 @@ def test_a_bar_over_the_epochs_counts_epochs_not_steps(tmp_path: Path) -> None:
     # logs `    Max step: {max_step}` under its Hydra-style prefix (corpus b31)
     "[2025-06-06 16:57:39,484][torchprime.torch_xla_models.trainer.base_trainer][INFO] -     Max step: 1000",
     "max_iter=1000", "total_step: 1000",
+    # the HF Trainer's model card hyperparameters: transformers/modelcard.py `extract_hyperparameters_from_trainer`
+    # sets `hyperparameters["training_steps"] = trainer.args.max_steps` (corpus b58)
+    "- training_steps: 1000",
 ])
 def test_a_run_length_named_in_words_is_the_total_not_the_step(tmp_path: Path, announced: str) -> None:
     log = tmp_path / "verl.log"
