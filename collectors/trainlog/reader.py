@@ -62,9 +62,10 @@ _EVAL_SECTION = re.compile(r"^\W*(?:evaluation|evaluating|validation|eval|test)\
 _EVAL_DICT = re.compile(r"\bSaving dict for global step \d+: ")
 # Ray Train's `Training result` box (ray/tune/experimental/output.py) repeats the worker's last report.
 _SUMMARY_SECTION = re.compile(r"\s*(?:\*{3,} train metrics \*{3,}|Run summary:|\u2502 Training result\s+\u2502)\s*")
-# a row's value may be words (W&B's `env/gpu_name NVIDIA GeForce RTX 4...`, `status success`)
+# a row's value may be words (W&B's `env/gpu_name NVIDIA GeForce RTX 4...`, `status success`), or any text
+# W&B cut at 20 characters (`_show_summary`: `v[:20] + "..."`, `sample/question 【用药题】...:[...`)
 _SUMMARY_ROW = re.compile(
-    r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+[-+\w.:]+(?: [-+\w.:]+)*\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
+    r"\s*(?:\u2502\s*)?[\w/.-]+\s*=?\s+(?:[-+\w.:]+(?: [-+\w.:]+)*|.{1,20}\.\.\.)\s*\u2502?\s*|\s*\u251c\u2500+\u2524\s*")
 # Lightning's results table after `trainer.validate()`/`test()`: `┃ Validate metric ┃ DataLoader 0 ┃`.
 _METRIC_TABLE = re.compile(r"\W*(?:Validate|Test) metric\W+DataLoader \d+\W*")
 # A row of Ray's result box whose figure is `0.`: Ray prints each float `f"{value:.5f}".rstrip("0")`
@@ -553,6 +554,7 @@ class LineReader:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
         if self._summary:
             for reading in readings:
+                reading.rounded = True
                 if "train_loss" in reading.metrics:  # `train_loss = 0.5678`: the run's mean
                     reading.metrics.pop("loss", None)
                 if text.split()[0] == "_step":  # W&B's count of log calls, not the position

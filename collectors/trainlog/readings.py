@@ -41,6 +41,7 @@ class Reading:
     remaining_s: float | None = None
     done: bool = False  # the tool said training is over (100% bar, HF train_runtime)
     logged_at: float | None = None
+    rounded: bool = False  # a run summary's repeat, its floats rounded to 5 places (ROUNDING)
 
 
 def to_float(text: str) -> float | None:

@@ -35,6 +35,9 @@ STALL_FACTOR = 5.0  # stalled after this many median intervals between progress 
 MIN_STALL_S = 30.0  # ... but never sooner than this
 UNKNOWN_STALL_S = 600.0  # while no interval is known (a single progress line so far)
 MAX_GAPS = 32  # recent intervals between progress lines the median is taken over
+# Half the last place a run summary prints: W&B rounds each float to 5 places (wandb/sdk/wandb_run.py
+# `_show_summary`: `v = round(v, 5)`), Ray's result box prints `f"{value:.5f}"` (ray/tune/experimental/output.py).
+ROUNDING = 0.5e-5 * (1 + 1e-9)
 MAX_STEP = 10**15  # a larger counter is digits run together (a mangled line), not a position
 CONTEXT_BYTES = 4096  # tail of a quiet block kept as context for a failure in the next one
 ASSUMED_REDRAW_BYTES = 128  # for sampling the first block of a log (later ones measure)
@@ -330,6 +333,8 @@ class TrainState:
             # (Lightning's `Trainer.fit` stopped: `max_steps=10` reached.` prints before tqdm's last draw)
             closing = reading.format in BAR_FORMATS and reading.total is not None and reading.step == reading.total
             self._open -= ended if reading.done or closing else ended | {"finished"}
+        if reading.rounded:
+            reading.metrics = {k: v for k, v in reading.metrics.items() if not self._rounded_repeat(k, v)}
         metrics = reading.metrics
         if metrics:
             if len(self.metrics) < MAX_METRICS:
@@ -343,6 +348,12 @@ class TrainState:
         if reading.done or self._last_step_read(reading):
             self._once("finished", "training finished" + (f" at step {self.step}"
                        if self.step is not None else ""), reading, at)
+
+    def _rounded_repeat(self, name: str, value: float) -> bool:
+        """Whether a summary's figure is the one already read, rounded (W&B's `learning_rate 0.0` for the last
+        dict's 1.1e-07): the precise figure stays."""
+        known = self.metrics.get(name)
+        return known is not None and abs(known - value) <= ROUNDING
 
     def _bare_step_back(self, reading: Reading) -> bool:
         """Whether a reading names a step behind the run's, with no figure, in a log read whole: a

@@ -20,7 +20,6 @@ KNOWN_MISSES: dict[str, str] = {  # "bNN/file": why it is still read wrong
         "Epoch(val) line; the only validation it prints is epoch 1's accuracy: 7.5000",
     # the first batches of 2026-12-02's third session (b55 19/19, b56 13/17), scored on first sight at 34d9cc8
     # the second batches of 2026-12-02's third session (b57 13/16, b58 15/17), scored on first sight at 6943c1e
-    "b58/unsloth_trl_grpo_two_runs_qwen3_4b_last_50_steps_wandb_summary.log": "first sight: lr 0.0, want 1.11e-07",
 }
 
 

@@ -81,6 +81,21 @@ def test_wandbs_run_summary_closes_a_table_and_repeats_the_position(tmp_path: Pa
     assert snap.run_index == 0  # the history's `iter 999` is no second run
 
 
+def test_wandbs_summary_rounding_a_figure_keeps_the_precise_one_read(tmp_path: Path) -> None:
+    # wandb/sdk/wandb_run.py `_show_summary`: floats `round(v, 5)`, strings `v[:20] + "..."`; the last dict of
+    # an Unsloth GRPO run (johnson7788/RLDecisionAgent docs/Unsloth/train_grpo.log, corpus b58) logs lr 1.1e-07
+    log = tmp_path / "grpo.log"
+    log.write_text("{'loss': 0.0, 'grad_norm': 0.20969897508621216, 'learning_rate': 1.1111111111111112e-07, "
+                   "'epoch': 1.52}\n"
+                   "wandb: Run summary:\n"
+                   "wandb:     sample/question 【用药题】猫狗咬伤新鲜伤口的经验用药:[...\n"
+                   "wandb:     train/grad_norm 0.2097\n"
+                   "wandb: train/learning_rate 0.0\n"
+                   "wandb:        train/reward -4.875\n")
+    snap = read_log(log)
+    assert (snap.lr, snap.grad_norm, snap.metrics["reward"]) == (1.1111111111111112e-07, 0.20969897508621216, -4.875)
+
+
 @pytest.mark.parametrize("line", [
     # a GRPO reward function's printed responses (unslothai/notebooks Mistral_v0.3_(7B)-GRPO.ipynb, corpus
     # b41): a model's worked arithmetic between the trainer's lines
