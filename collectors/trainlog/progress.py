@@ -117,14 +117,6 @@ def _steps_per_s(rate: str | None, unit: str, per: str) -> float | None:
 _NEXT_BAR = re.compile(r"\|?[^|,\[\]]*?\d{1,3}%\|")
 
 
-def _next_bar(text: str, start: int) -> int:
-    """Where a bar joined after the one whose postfix starts at `start` begins (-1 if none)."""
-    if text.find("%|", start) == -1:
-        return -1
-    found = _NEXT_BAR.search(text, start)
-    return found.start() if found else -1
-
-
 def _read_pairs(metrics: dict[str, float], pairs: list[tuple[str, str]]) -> None:
     """Add the numeric (key, text) pairs of a bar to its metrics."""
     for key, raw in pairs:
@@ -153,8 +145,8 @@ def parse_bar(text: str) -> tuple[Reading | None, str]:
             return None, ""  # other work's bar cut before its count: its description holds no position
         return None, text
     rest, posted_text = text[match.end():], match["postfix"] or ""
-    if posted_text and (joined := _next_bar(text, match.start("postfix"))) != -1:
-        rest, posted_text = text[joined:], text[match.start("postfix"):joined]
+    if "%|" in posted_text and (joined := _NEXT_BAR.search(text, match.start("postfix"))):
+        rest, posted_text = text[joined.start():], text[match.start("postfix"):joined.start()]
     training, epoch, fmt = _describe(desc.strip())
     if not training or match["unit"] in _DATA_UNITS:
         return None, rest
