@@ -84,14 +84,11 @@ def test_wandbs_run_summary_closes_a_table_and_repeats_the_position(tmp_path: Pa
 def test_wandbs_summary_rounding_a_figure_keeps_the_precise_one_read(tmp_path: Path) -> None:
     # wandb/sdk/wandb_run.py `_show_summary`: floats `round(v, 5)`, strings `v[:20] + "..."`; the last dict of
     # an Unsloth GRPO run (johnson7788/RLDecisionAgent docs/Unsloth/train_grpo.log, corpus b58) logs lr 1.1e-07
+    rows = ("sample/question 【用药题】猫狗咬伤新鲜伤口的经验用药:[...", "train/grad_norm 0.2097",
+            "train/learning_rate 0.0", "train/reward -4.875")
     log = tmp_path / "grpo.log"
     log.write_text("{'loss': 0.0, 'grad_norm': 0.20969897508621216, 'learning_rate': 1.1111111111111112e-07, "
-                   "'epoch': 1.52}\n"
-                   "wandb: Run summary:\n"
-                   "wandb:     sample/question 【用药题】猫狗咬伤新鲜伤口的经验用药:[...\n"
-                   "wandb:     train/grad_norm 0.2097\n"
-                   "wandb: train/learning_rate 0.0\n"
-                   "wandb:        train/reward -4.875\n")
+                   "'epoch': 1.52}\nwandb: Run summary:\n" + "".join(f"wandb: {row:>40}\n" for row in rows))
     snap = read_log(log)
     assert (snap.lr, snap.grad_norm, snap.metrics["reward"]) == (1.1111111111111112e-07, 0.20969897508621216, -4.875)
 
