@@ -19,7 +19,8 @@ from sessiontui.project_memory.store import Store
 from sessiontui.tui.cli import main
 
 IDS = itertools.count()
-PROPERTY = settings(max_examples=150, deadline=None,
+# Hypothesis's default count: every example is a whole import through the CLI's main.
+PROPERTY = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 TOML_TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=20)
 SCALARS = st.one_of(

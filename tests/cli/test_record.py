@@ -26,11 +26,12 @@ def script(tmp_path: Path, fixture: str, tail: str = "") -> Path:
     return path
 
 
-def listed(run_cli) -> list[dict]:
-    return json.loads(run_cli("list", "--json", check=True).stdout)["records"]
+def listed(run_main) -> list[dict]:
+    """What the memory holds (read in-process: the reading is not what these tests are about)."""
+    return json.loads(run_main("list", "--json", check=True).stdout)["records"]
 
 
-def test_wrapped_command_is_streamed_saved_parsed_and_stored(run_cli, tmp_path: Path) -> None:
+def test_wrapped_command_is_streamed_saved_parsed_and_stored(run_cli, run_main, tmp_path: Path) -> None:
     bench = script(tmp_path, "sglang_bench_serving.txt")
     done = run_cli("record", "--json", "--tag", "h200", "--", sys.executable, str(bench))
     assert done.returncode == 0, done.stderr
@@ -43,17 +44,17 @@ def test_wrapped_command_is_streamed_saved_parsed_and_stored(run_cli, tmp_path: 
     saved = Path(record["output_path"])
     assert saved.parent == tmp_path / "memory" / "outputs"
     assert saved.read_bytes() == (FIXTURES / "sglang_bench_serving.txt").read_bytes()
-    assert [r["id"] for r in listed(run_cli)] == [record["id"]]
+    assert [r["id"] for r in listed(run_main)] == [record["id"]]
 
 
-def test_without_json_the_output_and_a_summary_go_to_stdout(run_cli, tmp_path: Path) -> None:
+def test_without_json_the_output_and_a_summary_go_to_stdout(run_cli, run_main, tmp_path: Path) -> None:
     bench = script(tmp_path, "llama_bench.md")
     done = run_cli("record", "--config", "llama q4", "--", sys.executable, str(bench), check=True)
     assert "build: 74ade5274" in done.stdout and "stored 5 record(s)" in done.stdout
-    assert {r["config"] for r in listed(run_cli)} == {"llama q4"}
+    assert {r["config"] for r in listed(run_main)} == {"llama q4"}
 
 
-def test_failing_command_is_one_failed_attempt_without_a_value(run_cli, tmp_path: Path) -> None:
+def test_failing_command_is_one_failed_attempt_without_a_value(run_cli, run_main, tmp_path: Path) -> None:
     bench = script(tmp_path, "vllm_bench_serve.txt", "sys.exit(1)\n")
     done = run_cli("record", "--json", "--", sys.executable, str(bench))
     assert done.returncode == 1
@@ -61,9 +62,9 @@ def test_failing_command_is_one_failed_attempt_without_a_value(run_cli, tmp_path
     assert record["status"] == "failed" and record.get("value") is None and record["exit_code"] == 1
     assert "figures" not in record and record["engine"] == "vllm"
     assert Path(record["output_path"]).read_text().startswith("INFO")
-    [stored] = listed(run_cli)
+    [stored] = listed(run_main)
     assert stored["status"] == "failed"
-    assert "FAILED" in run_cli("list", check=True).stdout
+    assert "FAILED" in run_main("list", check=True).stdout
 
 
 def test_command_that_cannot_start_is_a_failed_attempt(run_cli, tmp_path: Path) -> None:
@@ -73,7 +74,7 @@ def test_command_that_cannot_start_is_a_failed_attempt(run_cli, tmp_path: Path) 
     assert record["status"] == "failed" and "cannot run" in Path(record["output_path"]).read_text()
 
 
-def test_from_stdin_bytes_with_baseline_and_config(run_cli) -> None:
+def test_from_stdin_bytes_with_baseline_and_config(run_cli, run_main) -> None:
     data = (FIXTURES / "sglang_bench_serving.jsonl").read_bytes()
     done = run_cli(
         "record",
@@ -90,7 +91,7 @@ def test_from_stdin_bytes_with_baseline_and_config(run_cli) -> None:
     assert [r["concurrency"] for r in records] == [1, 4, 16]
     assert all(r["baseline"] and r["config"] == "eagle3 sweep" for r in records)
     assert Path(records[0]["output_path"]).read_bytes() == data
-    assert len(listed(run_cli)) == 3
+    assert len(listed(run_main)) == 3
 
 
 def test_from_file_points_at_the_file(run_main) -> None:
@@ -101,20 +102,20 @@ def test_from_file_points_at_the_file(run_main) -> None:
     assert record["output_path"] == str(path.resolve()) and record.get("command") is None
 
 
-def test_garbage_exits_2_names_the_formats_and_stores_nothing(run_cli, tmp_path: Path) -> None:
+def test_garbage_exits_2_names_the_formats_and_stores_nothing(run_cli, run_main, tmp_path: Path) -> None:
     done = run_cli("record", "--from", "-", input=bytes(range(256)) * 8)
     assert done.returncode == 2
     message = done.stderr.decode()
     assert len(message.strip().splitlines()) == 1
     assert "sglang.bench_serving" in message and "llama.cpp.llama-bench" in message
-    assert done.stdout == b"" and listed(run_cli) == []
+    assert done.stdout == b"" and listed(run_main) == []
     assert not (tmp_path / "memory" / "outputs").exists()
 
 
-def test_successful_command_with_nothing_recognisable_exits_2(run_cli) -> None:
+def test_successful_command_with_nothing_recognisable_exits_2(run_cli, run_main) -> None:
     done = run_cli("record", "--", sys.executable, "-c", "print('hello')")
     assert done.returncode == 2 and "known formats" in done.stderr
-    assert listed(run_cli) == []
+    assert listed(run_main) == []
 
 
 def test_needs_a_command_or_from(run_main) -> None:

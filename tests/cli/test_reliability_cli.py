@@ -1,6 +1,7 @@
 """Issue 16: nothing lost, nothing wrong stored, never a traceback. What depends on the process
 (file-size limits, endless stdin, a read-only folder as another user, concurrent writers) runs
-the real binary (run_cli); the rest the CLI's main in-process (run_main)."""
+the real binary (run_cli); the rest, and the writes that set those up, the CLI's main
+in-process (run_main)."""
 
 from __future__ import annotations
 
@@ -229,9 +230,9 @@ def run_limited(memory_dir: Path, cwd: Path, limit: int, *args: str) -> subproce
                           cwd=cwd, preexec_fn=limited_file_size(limit), timeout=120)
 
 
-def test_export_to_a_full_disk_leaves_no_partial_file(run_cli, memory_dir: Path, tmp_path: Path) -> None:
+def test_export_to_a_full_disk_leaves_no_partial_file(run_main, memory_dir: Path, tmp_path: Path) -> None:
     for letter in "xyz":
-        run_cli("note", "add", letter * 100_000, check=True)
+        run_main("note", "add", letter * 100_000, check=True)
     folder = tmp_path / "out"
     folder.mkdir()
     result = run_limited(memory_dir, tmp_path, 64 * 1024, "export", str(folder / "m.toml"))
@@ -239,15 +240,15 @@ def test_export_to_a_full_disk_leaves_no_partial_file(run_cli, memory_dir: Path,
     assert list(folder.iterdir()) == []
 
 
-def test_a_full_disk_during_import_names_the_cause(run_cli, memory_dir: Path, tmp_path: Path) -> None:
-    run_cli("note", "add", "first", check=True)
+def test_a_full_disk_during_import_names_the_cause(run_main, memory_dir: Path, tmp_path: Path) -> None:
+    run_main("note", "add", "first", check=True)
     notes = "".join(GOOD.replace('"n-1"', f'"n-{i}"').replace('"ok"', f'"{"x" * 500}"')
                     for i in range(2000))
     size = (memory_dir / "memory.db").stat().st_size
     result = run_limited(memory_dir, tmp_path, size + 64 * 1024, "import", str(write(tmp_path, notes)))
     message = one_line_error(result)
     assert result.returncode == 1 and "rollback" not in message and "nothing was written" in message
-    assert len(listed(run_cli)) == 1
+    assert len(listed(run_main)) == 1
 
 
 # -- 11. control characters -------------------------------------------------------------------
@@ -321,9 +322,9 @@ def as_reader(memory: Path, *args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def test_read_commands_work_in_a_read_only_folder(run_cli, read_only_memory: Path) -> None:
+def test_read_commands_work_in_a_read_only_folder(run_main, read_only_memory: Path) -> None:
     env = {"SESSIONTUI_DIR": str(read_only_memory)}
-    run_cli("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
+    run_main("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
     log = read_only_memory.parent / "t.log"
     shutil.copy(FIXTURES / "trainlog" / "megatron.log", log)
     log.chmod(0o644)
@@ -362,8 +363,8 @@ def test_a_damaged_body_is_listed_as_invalid_not_a_crash(run_main, memory_dir: P
 
 
 # -- issue 29: concurrent edits of one record ----------------------------------------------------
-def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory_dir: Path) -> None:
-    added = json.loads(run_cli("bench", "add", "--config", "b", "--value", "50", "--json",
+def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_main, memory_dir: Path) -> None:
+    added = json.loads(run_main("bench", "add", "--config", "b", "--value", "50", "--json",
                                check=True).stdout)["records"][0]
     fields = {"concurrency": 8, "batch_size": 4, "input_len": 1024, "output_len": 256,
               "num_steps": 3, "topk": 2}
@@ -374,7 +375,7 @@ def test_concurrent_edits_of_other_fields_of_one_record_all_land(run_cli, memory
     for editor in editors:
         _, err = editor.communicate(timeout=120)
         assert editor.returncode == 0, err
-    [stored] = listed(run_cli)
+    [stored] = listed(run_main)
     assert {name: stored[name] for name in fields} == fields
     assert stored["revision"] == len(fields)
 
@@ -437,10 +438,10 @@ def small_disk() -> Iterator[Path]:
 
 
 @pytest.mark.parametrize("killed", [True, False], ids=["killed-writer", "closed"])
-def test_reads_work_on_a_full_disk(run_cli, small_disk: Path, killed: bool) -> None:
+def test_reads_work_on_a_full_disk(run_cli, run_main, small_disk: Path, killed: bool) -> None:
     memory = small_disk / "memory"
     env = {"SESSIONTUI_DIR": str(memory)}
-    run_cli("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
+    run_main("bench", "add", "--config", "base", "--value", "50", "--baseline", env=env, check=True)
     if killed:
         _killed_writer(memory)
     with (small_disk / "fill").open("wb") as fill, contextlib.suppress(OSError):

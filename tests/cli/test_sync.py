@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,25 +49,46 @@ def git_identity(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(f"GIT_{role}_EMAIL", "teammate@example.invalid")
 
 
-@pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    """A bare repository with one commit on main, as a team's shared remote."""
-    bare = tmp_path / "remote.git"
-    git.Repo.init(bare, bare=True, initial_branch="main")
-    seed = git.Repo.clone_from(bare, tmp_path / "seed")
-    (tmp_path / "seed" / "README").write_text("project\n")
+@pytest.fixture(scope="module")
+def made_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A bare repository with one commit on main, as a team's shared remote, and three clones of
+    it: git builds them once (a dozen git processes), each test copies them."""
+    made = tmp_path_factory.mktemp("sync-repos")
+    identity = {f"GIT_{role}_{part}": value for role in ("AUTHOR", "COMMITTER")
+                for part, value in (("NAME", "teammate"), ("EMAIL", "teammate@example.invalid"))}
+    bare = made / "remote.git"
+    git.Repo.init(bare, bare=True, initial_branch="main").close()
+    seed = git.Repo.clone_from(bare, made / "seed")
+    (made / "seed" / "README").write_text("project\n")
     seed.git.add("README")
-    seed.git.commit("-m", "start")
+    seed.git.commit("-m", "start", env=identity)
     seed.git.push("origin", "HEAD:main")
-    return bare
+    seed.close()
+    for name in "abc":
+        git.Repo.clone_from(bare, made / name).close()
+    return made
 
 
 @pytest.fixture
-def clones(remote: Path, tmp_path: Path):
+def remote(made_once: Path, tmp_path: Path) -> Path:
+    """This test's own copy of the shared remote."""
+    return Path(shutil.copytree(made_once / "remote.git", tmp_path / "remote.git", symlinks=True))
+
+
+def copied_clone(made_once: Path, name: str, remote: Path) -> git.Repo:
+    """A copy of clone NAME whose origin is this test's remote (the URL is in .git/config)."""
+    work = Path(shutil.copytree(made_once / name, remote.parent / name, symlinks=True))
+    config = work / ".git" / "config"
+    config.write_text(config.read_text().replace(str(made_once / "remote.git"), str(remote)))
+    return git.Repo(work)
+
+
+@pytest.fixture
+def clones(made_once: Path, remote: Path):
     made = []
     for name in "abc":
-        repo = git.Repo.clone_from(remote, tmp_path / name)
-        made.append(Clone(repo, Store(tmp_path / f"memory-{name}" / "memory.db")))
+        made.append(Clone(copied_clone(made_once, name, remote),
+                          Store(remote.parent / f"memory-{name}" / "memory.db")))
     yield made
     for clone in made:
         clone.store.close()

@@ -45,9 +45,33 @@ async def connect(memory_dir: Path, cwd: Path, *args: str) -> AsyncIterator[Clie
         yield session
 
 
+@contextlib.asynccontextmanager
+async def connect_in_process(cwd: Path, *args: str) -> AsyncIterator[ClientSession]:
+    """A client session with the server `sessiontui mcp ARGS` runs, here in this process and
+    over memory streams (the same JSON-RPC messages and handshake as on stdio): for what the
+    tools answer, where a second process (half a second of CPU to start) is not the point."""
+    from mcp import Client
+
+    from sessiontui.tui.commands import mcp_tools
+
+    read_only = "--read-only" in args
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(cwd)
+        patch.setattr(mcp_tools, "_server_read_only", read_only)  # as serve() sets it
+        async with Client(mcp_tools.MemoryServer(read_only=read_only), mode="legacy") as client:
+            yield client.session
+
+
 @pytest.fixture
 def server(memory_dir: Path, tmp_path: Path):
+    """`sessiontui mcp ARGS` as a child process on stdio."""
     return lambda *args: connect(memory_dir, tmp_path, *args)
+
+
+@pytest.fixture
+def served(memory_dir: Path, tmp_path: Path):
+    """The same server in this process (the memory is found as the child finds it)."""
+    return lambda *args: connect_in_process(tmp_path, *args)
 
 
 def text_of(result: CallToolResult) -> str:
@@ -94,9 +118,9 @@ async def test_lists_every_tool_with_a_typed_schema_and_one_line_description(ser
     assert all(name in tools["record_output"].description for name in KNOWN_FORMATS)  # every format it reads
 
 
-async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_main) -> None:
+async def test_ask_gives_the_number_to_beat_as_the_cli_does(served, run_main) -> None:
     seed_issue_numbers(run_main)
-    async with server() as session:
+    async with served() as session:
         result = await session.call_tool("ask", {"question": "what's the baseline?"})
     assert not result.is_error
     answer = json.loads(text_of(result))
@@ -108,9 +132,9 @@ async def test_ask_gives_the_number_to_beat_as_the_cli_does(server, run_main) ->
     assert answer == cli
 
 
-async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_main, memory_dir) -> None:
+async def test_record_output_stores_what_sessiontui_list_then_shows(served, run_main, memory_dir) -> None:
     output = (FIXTURES / "bench" / "sglang_bench_serving.txt").read_text()
-    async with server() as session:
+    async with served() as session:
         result = await session.call_tool("record_output", {"text": output, "config": "sglang eagle3 c=1"})
         assert not result.is_error, text_of(result)
         [stored] = json.loads(text_of(result))["records"]
@@ -128,8 +152,8 @@ async def test_record_output_stores_what_sessiontui_list_then_shows(server, run_
     assert json.loads(run_main("show", stored["id"], "--json", check=True).stdout)["records"] == [stored]
 
 
-async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_serving(server, run_main) -> None:
-    async with server() as session:
+async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_serving(served, run_main) -> None:
+    async with served() as session:
         unknown = await session.call_tool("show_record", {"id": "b-0000000000"})
         not_a_number = await session.call_tool("add_benchmark", {"config": "x", "value": "abc"})
         negative = await session.call_tool("add_benchmark", {"config": "x", "value": 1, "concurrency": -4})
@@ -154,8 +178,8 @@ async def test_bad_calls_are_one_sentence_tool_errors_and_the_server_keeps_servi
     assert [r["text"] for r in notes] == ["still serving"]
 
 
-async def test_read_only_exposes_only_reading_tools_and_refuses_writes(server, memory_dir) -> None:
-    async with server("--read-only") as session:
+async def test_read_only_exposes_only_reading_tools_and_refuses_writes(served, memory_dir) -> None:
+    async with served("--read-only") as session:
         names = {tool.name for tool in (await session.list_tools()).tools}
         refused = await session.call_tool("add_note", {"text": "should not be stored"})
         asked = await session.call_tool("ask", {"question": "what's the baseline?"})
@@ -167,13 +191,13 @@ async def test_read_only_exposes_only_reading_tools_and_refuses_writes(server, m
     assert not (memory_dir / "memory.db").exists()
 
 
-async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_main, tmp_path) -> None:
+async def test_writes_are_stamped_with_git_and_host_and_tagged(served, run_main, tmp_path) -> None:
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
     subprocess.run([*git, "init", "-q", "-b", "work"], cwd=tmp_path, check=True)
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "start"], cwd=tmp_path, check=True)
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path, capture_output=True, text=True,
                           check=True).stdout.strip()
-    async with server() as session:
+    async with served() as session:
         result = await session.call_tool("add_lesson", {
             "title": "Triton smem", "symptom": "OutOfResources: shared memory, Required: 131072",
             "cause": "BLOCK_N=128", "fix": "num_stages=2", "tags": ["drafter"],
@@ -185,14 +209,14 @@ async def test_writes_are_stamped_with_git_and_host_and_tagged(server, run_main,
     assert [r["id"] for r in tagged] == [lesson["id"]]
 
 
-async def test_train_status_and_speedup_match_the_cli(server, run_main, tmp_path) -> None:
+async def test_train_status_and_speedup_match_the_cli(served, run_main, tmp_path) -> None:
     # A copy last written an hour ago: its run reads as stalled, an event to compare, whatever
     # the age of the checkout.
     log = str(tmp_path / "train.log")
     shutil.copyfile(FIXTURES / "trainlog" / "specforge_v2.log", log)
     an_hour_ago = time.time() - 3600
     os.utime(log, (an_hour_ago, an_hour_ago))
-    async with server() as session:
+    async with served() as session:
         status = await session.call_tool("train_status", {"log": log})
         projected = await session.call_tool(
             "speedup", {"acc": [0.8, 0.6, 0.5], "draft_overhead": 0.1, "baseline_value": 50})
@@ -225,8 +249,8 @@ async def test_two_clients_and_a_cli_writer_at_once_lose_nothing(server, run_mai
     assert texts == expected
 
 
-async def test_unknown_arguments_are_refused_with_a_suggestion(server, run_main) -> None:
-    async with server() as session:
+async def test_unknown_arguments_are_refused_with_a_suggestion(served, run_main) -> None:
+    async with served() as session:
         typo = await session.call_tool("add_note", {"text": "x", "tag": ["a"]})
         extra = await session.call_tool("list_records", {"kind": "note", "colour": "red"})
     assert typo.is_error and text_of(typo).startswith("add_note: unknown argument(s) tag (did you mean tags?)")
@@ -234,8 +258,8 @@ async def test_unknown_arguments_are_refused_with_a_suggestion(server, run_main)
     assert json.loads(run_main("list", "--json", check=True).stdout)["records"] == []
 
 
-async def test_targets_are_set_and_listed_as_the_cli_does(server, run_main) -> None:
-    async with server() as session:
+async def test_targets_are_set_and_listed_as_the_cli_does(served, run_main) -> None:
+    async with served() as session:
         added = await session.call_tool("set_target", {"text": "beat 90 tok/s single stream"})
         listed = await session.call_tool("list_targets", {})
         vague = await session.call_tool("set_target", {"text": "be fast"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -125,6 +126,17 @@ def test_limit_and_order(store: Store) -> None:
     assert len(lessons_for_event(store, crash("cuda_oom.log"), limit=2)) == 2
 
 
+@functools.cache
+def first_crashes() -> tuple[tuple[str, TrainEvent], ...]:
+    """Each crash tail's first crashed event, read once a worker (every lesson set ranks them)."""
+    found = []
+    for tail in sorted(CRASH.glob("*.log")):
+        events = [e for e in read_log(tail).events if e.kind == "crashed"]
+        if events:
+            found.append((tail.name, events[0]))
+    return tuple(found)
+
+
 @pytest.mark.parametrize("lesson_set", ["notes", "terse", "quoted"])
 def test_the_index_ranks_as_scoring_every_lesson_does(store: Store, lesson_set: str) -> None:
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -140,10 +152,8 @@ def test_the_index_ranks_as_scoring_every_lesson_does(store: Store, lesson_set: 
     index = _index(store)  # every live lesson's terms derived, the edited ones again
     assert index is not None
     compared = 0
-    for tail in sorted(CRASH.glob("*.log")):
-        events = [e for e in read_log(tail).events if e.kind == "crashed"]
-        if events:
-            full = rank(events[0], store.list("lesson"), _background(store))
-            assert ids(_rank_indexed(store, index, events[0], 3)) == ids(full), tail.name
-            compared += bool(full)
+    for name, event in first_crashes():
+        full = rank(event, store.list("lesson"), _background(store))
+        assert ids(_rank_indexed(store, index, event, 3)) == ids(full), name
+        compared += bool(full)
     assert compared >= 20

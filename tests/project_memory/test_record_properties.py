@@ -82,7 +82,8 @@ def outside_data(draw: st.DrawFn) -> dict:
     return data
 
 
-PROPERTY = settings(max_examples=250, deadline=None,
+# Hypothesis's default count: every example opens a store of its own and asks four questions.
+PROPERTY = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 RUNS = st.builds(lambda milestones, events, step: {
     "kind": "run", "name": "r", "created_at": "2026-01-01T00:00:00+00:00", "status": "running",
