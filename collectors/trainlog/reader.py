@@ -487,16 +487,17 @@ class LineReader:
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
         if "{'" in text and text.count("{") > text.count("}") and _CUT_DICT.search(text):
             self._dict_tail = text[text.rindex("{"):]  # read as far as it goes; the whole dict again with its rest
-        head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
+        head, self._widget = self._widget, text.strip() if "%" in text and _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
-        if _CONFIG_COMMENT.match(text):
+        if "#" in text and _CONFIG_COMMENT.match(text):
             return []
-        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or _ROUNDED_AWAY.fullmatch(text):
+        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or (
+                "\u2502" in text and _ROUNDED_AWAY.fullmatch(text)):
             return []
-        if self._block is not None or _OPENS_BLOCK.fullmatch(text):
+        if self._block is not None or "{" in text and _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
         if text.startswith(_COPYPASTE):
             return self._copypaste(text[len(_COPYPASTE):])
@@ -516,14 +517,14 @@ class LineReader:
             self._spaced = None
             return folded
         self._spaced = None
-        if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
+        if "/" in text and len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
         if self._columns is not None and not self._heads(text):
             return []  # another table's row, its header not printed above it here
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
-        if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
+        if "Epoch " in text and (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
             if self._epoch_read is not None and int(epoch[1]) - 1 < self._epoch_read <= int(epoch[1]):
                 return []  # a summary's heading under the bar that counted this epoch: it is over
             self._epoch_read = float(int(epoch[1]) - 1)
@@ -540,7 +541,7 @@ class LineReader:
             text = f"{name}: {text.lstrip()}"
         elif (field := self._cut_field(above, raw)) and (_FIGURE_REST if ":" in field else _NAME_REST).match(raw):
             text = normalize(field + raw)
-        if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
+        if (":" in text or "***" in text) and _EVAL_SECTION.match(text) or "metric" in text and _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
         if _SUMMARY_SECTION.fullmatch(text):
@@ -548,7 +549,7 @@ class LineReader:
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text) or self._bare_pairs.read(text)
-        if trailing := _TRAILING_HEADER.search(text):
+        if ("Step " in text or "Epoch " in text) and (trailing := _TRAILING_HEADER.search(text)):
             self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
@@ -580,7 +581,7 @@ class LineReader:
             if tested:
                 reading.metrics = _tested(reading.metrics)
                 continue
-            if _EVAL_DICT.search(text):
+            if "Saving dict" in text and _EVAL_DICT.search(text):
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
                 self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
@@ -592,7 +593,7 @@ class LineReader:
                 self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())
             if "val_loss" in reading.metrics:
                 self._val_loss = reading.metrics["val_loss"]
-        if dangling := _DANGLING.search(text):
+        if text.rstrip()[-1:] == ":" and (dangling := _DANGLING.search(text)):
             self._dangling = dangling[1]
         if evaluates:
             # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
