@@ -30,6 +30,8 @@ _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*
 # A figure, with its unit (`30.652 ms`) and the share of the run it stands for (`3800 (1.27%)`).
 _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3}(?:/\d+)?"
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
+# Where a header's first cell can start: past the blanks, table rules and a CSV row's `[` before it.
+_HEADER_START = re.compile(r"[\s|\[\u2502\u2503\u2551]*[A-Za-z#]")
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 # A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
 # `05, 'epoch': 0.2}`; HF's `TrainOutput(..., metrics={'train_runtime': 11359.2, ` cut between items): the
@@ -229,6 +231,8 @@ def _bar_share(text: str) -> float:
 def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
+    if not _HEADER_START.match(text):  # most lines: their first cell is no name, whatever the split
+        return None
     cells = _cells(text, header=True)
     if not cells or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
@@ -384,6 +388,8 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
 
 def _record_starts(raw: str) -> list[int]:
     """Where each record glued into a raw line starts (0 and each glued record's start, in order)."""
+    if not _GLUED_MESSAGE.search(raw) and not _GLUED_STAMP.search(raw, 1):
+        return [0]  # most lines: nothing glued
     starts = [0, *(glued.end() for glued in _GLUED_MESSAGE.finditer(raw) if _FIGURE_END.search(raw, 0, glued.start() + 1))]
     for stamp in _GLUED_STAMP.finditer(raw, 1):
         colour = _COLOUR_BEFORE.search(raw, 0, stamp.start())
