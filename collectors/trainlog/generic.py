@@ -521,7 +521,12 @@ def _may_say(lowered: str | None, *words: str) -> bool:
     """Whether a line (`_lowered_ascii`) may hold a pattern that needs one of these words: a
     substring scan that spares most lines the pattern. Exact on ASCII only (under IGNORECASE
     `ſ` matches `s`), so any other line is left to the pattern."""
-    return lowered is None or any(word in lowered for word in words)
+    if lowered is None:
+        return True
+    for word in words:  # a loop, not any(): called for several patterns on every line
+        if word in lowered:
+            return True
+    return False
 
 
 def _sentence(text: str) -> bool:
