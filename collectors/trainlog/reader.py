@@ -32,6 +32,7 @@ _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
 # Where a header's first cell can start: past the blanks, table rules and a CSV row's `[` before it.
 _HEADER_START = re.compile(r"[\s|\[\u2502\u2503\u2551]*[A-Za-z#]")
+_CELL_BREAK = re.compile(r"\s\s|[\t|,\u2502\u2503\u2551]")  # what `_cells` splits a header at
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 # A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
 # `05, 'epoch': 0.2}`; HF's `TrainOutput(..., metrics={'train_runtime': 11359.2, ` cut between items): the
@@ -231,8 +232,8 @@ def _bar_share(text: str) -> float:
 def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
-    if not _HEADER_START.match(text):  # most lines: their first cell is no name, whatever the split
-        return None
+    if not _HEADER_START.match(text) or not _CELL_BREAK.search(text):  # most lines: their first cell is
+        return None  # no name whatever the split, or no split gives two cells
     cells = _cells(text, header=True)
     if not cells or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
