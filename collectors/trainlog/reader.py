@@ -389,10 +389,12 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
 
 def _record_starts(raw: str) -> list[int]:
     """Where each record glued into a raw line starts (0 and each glued record's start, in order)."""
-    if not _GLUED_MESSAGE.search(raw) and not _GLUED_STAMP.search(raw, 1):
+    message, first_stamp = _GLUED_MESSAGE.search(raw), _GLUED_STAMP.search(raw, 1)
+    if message is None and first_stamp is None:
         return [0]  # most lines: nothing glued
-    starts = [0, *(glued.end() for glued in _GLUED_MESSAGE.finditer(raw) if _FIGURE_END.search(raw, 0, glued.start() + 1))]
-    for stamp in _GLUED_STAMP.finditer(raw, 1):
+    messages = _GLUED_MESSAGE.finditer(raw, message.start()) if message else ()  # on from the first: no rescan
+    starts = [0, *(glued.end() for glued in messages if _FIGURE_END.search(raw, 0, glued.start() + 1))]
+    for stamp in _GLUED_STAMP.finditer(raw, first_stamp.start()) if first_stamp else ():
         colour = _COLOUR_BEFORE.search(raw, 0, stamp.start())
         start = colour.start() if colour else stamp.start()
         if _RECORD_END.search(raw, 0, start):
