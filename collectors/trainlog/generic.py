@@ -417,8 +417,10 @@ def generic(text: str) -> Reading | None:
         text = _GLUED_NAME.sub(_unglued, text)
     if " out of " in text:
         text = _OUT_OF.sub(r"\g<word> \g<n>/\g<total>", text)
-    if named and "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
-        text = _RATIO_NAME.sub(_ratio_named, _SLASHED.sub(_unslashed, text))
+    if named and text.count("/") >= 2:  # slashed names, then slashed figures
+        text = _SLASHED.sub(_unslashed, text)
+    if named and "/" in text:  # a ratio's name holds one; most lines then skip the pattern's backtracking
+        text = _RATIO_NAME.sub(_ratio_named, text)
     if "[" in text:
         text = _BRACKETED.sub(_unbracketed, text)
     if " is " in text:
