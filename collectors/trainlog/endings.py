@@ -115,8 +115,11 @@ _ROWS: tuple[tuple[str, str, str], ...] = (
     ("train_runtime", r"^\s*train_runtime\s+=?\s*[\d:.]+\s*$", "  train_runtime            = 0:10:00.12"),
 )
 ROWS = tuple((marker, re.compile(pattern, re.IGNORECASE), example) for marker, pattern, example in _ROWS)
-# Any row's marker, in one scan: most lines hold none and skip the rows one by one.
-_ANY_MARKER = re.compile("|".join(re.escape(marker) for marker in dict.fromkeys(marker for marker, _, _ in _ROWS)))
+# Any row's marker, in one scan: most lines hold none and skip the rows one by one. A marker that holds
+# another (`raining job` holds `raining`) adds nothing to the scan.
+_MARKERS = tuple(dict.fromkeys(marker for marker, _, _ in _ROWS))
+_ANY_MARKER = re.compile("|".join(re.escape(marker) for marker in _MARKERS
+                                  if not any(other in marker for other in _MARKERS if other != marker)))
 
 
 def says_run_ended(text: str) -> bool:

@@ -318,8 +318,8 @@ def pairs(text: str) -> list[tuple[str, float]]:
         if match["sep"].strip() in _CELL_BARS and _FIGURE_BEFORE.search(text, 0, match.start("key")):
             continue  # `| 120.00 ms | 45.0% bf16 MFU |`: a figure's own name, never the next cell's
         glued = match["sep"].startswith("=") and match.end("key") == match.start("sep")
-        key = _named_part(_REMARK.sub("", match["key"]), glued)
-        if key is None or _FILE_NAME.search(key):
+        key = _named_part(_REMARK.sub("", match["key"]) if match["key"].endswith(")") else match["key"], glued)
+        if key is None or "." in key and _FILE_NAME.search(key):
             continue  # `Finished dumping profiler traces in 0.22`: prose, not a figure
         if match["box"] and _MORE_VALUES.match(text, match.end("unit")) and canonical(key) in ("step", "epoch"):
             continue  # Detectron2's config `STEPS: (102000, 108000)`: the schedule's milestones, no position
@@ -410,14 +410,19 @@ def generic(text: str) -> Reading | None:
     if (". " in text or "! " in text or "? " in text) and len(_SENTENCE_BREAK.findall(text)) >= 2 and len(
             _WORD_RUN.findall(text)) >= PARAGRAPH_WORDS:
         return None  # a paragraph: a model's reasoning printed as a sample, its numbers no figures
-    if "/" in text:
+    if text.count("/") >= 3:  # a path's three slashes at least
         text = _FILE_PATH.sub(" ", text)
-    text = _GLUED_NAME.sub(_unglued, text)
+    named = ":" in text or "=" in text  # a glued, slashed or ratio name stands before one
+    if named:
+        text = _GLUED_NAME.sub(_unglued, text)
     if " out of " in text:
         text = _OUT_OF.sub(r"\g<word> \g<n>/\g<total>", text)
-    if "/" in text:  # slashed names hold one; most lines then skip the pattern's backtracking
-        text = _RATIO_NAME.sub(_ratio_named, _SLASHED.sub(_unslashed, text))
-    text = _BRACKETED.sub(_unbracketed, text)
+    if named and text.count("/") >= 2:  # slashed names, then slashed figures
+        text = _SLASHED.sub(_unslashed, text)
+    if named and "/" in text:  # a ratio's name holds one; most lines then skip the pattern's backtracking
+        text = _RATIO_NAME.sub(_ratio_named, text)
+    if "[" in text:
+        text = _BRACKETED.sub(_unbracketed, text)
     if " is " in text:
         text = _NAME_FOR_POSITION.sub(_position_first, text)
     if "(" in text:
@@ -518,7 +523,7 @@ def _may_say(lowered: str | None, *words: str) -> bool:
     """Whether a line (`_lowered_ascii`) may hold a pattern that needs one of these words: a
     substring scan that spares most lines the pattern. Exact on ASCII only (under IGNORECASE
     `ſ` matches `s`), so any other line is left to the pattern."""
-    return lowered is None or any(word in lowered for word in words)
+    return lowered is None or any(map(lowered.__contains__, words))  # no generator: called several times a line
 
 
 def _sentence(text: str) -> bool:

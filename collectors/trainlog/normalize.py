@@ -32,6 +32,7 @@ _SEPARATOR_TAB = re.compile(r"(?<=[,;|])\t+")
 # `5,856`, `1,234,567.5`: a whole number grouped by threes, not a CSV row's cells (`0.001,149,`,
 # `12,345,0.5`, `1,125,,0.55`: after a decimal, or before another comma and a figure, an empty cell
 # or the row's end).
+_GROUPED_DIGITS = re.compile(r"\d,\d{3}")  # what every grouped number holds: most lines skip _THOUSANDS' look-behinds
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?!\d|,\d|,,|,$)")
 # A comma that ends a cell for sure (`,0.59865`, `,lr`, `,,`): no group of three digits after it. In a
 # line with one and no `, `, every comma is a cell's: Ultralytics' results.csv writes `199,100.06,0.598`
@@ -69,7 +70,7 @@ def normalize(line: str) -> str:
         text = _CHINESE_NAME.sub(lambda name: CHINESE_NAMES[name[1]], text.translate(_FULL_WIDTH))
     if "tensor(" in text or "np." in text:
         text = _TENSOR.sub(r"\1", text)
-    if "," in text and (", " in text or not _CELL_COMMA.search(text)):
+    if "," in text and (", " in text or not _CELL_COMMA.search(text)) and _GROUPED_DIGITS.search(text):
         text = _THOUSANDS.sub(lambda grouped: grouped[0].replace(",", ""), text)
     if "#" in text:
         text = _NUMBERED.sub(r"\1 ", text)

@@ -30,6 +30,9 @@ _HEADER_CELL = re.compile(r"#|[A-Za-z][\w()/.@:-]*(?: [A-Za-z(/%][\w()/.@:%-]*)*
 # A figure, with its unit (`30.652 ms`) and the share of the run it stands for (`3800 (1.27%)`).
 _ROW_CELL = re.compile(r"(?P<figure>[-+]?\d[\d.]*(?:[eE][-+]?\d+)?)[A-Za-z%]{0,3}(?:/\d+)?"
                        r"(?: [A-Za-z]{1,3})?(?: \(\d[\d.]*%\))?|nan|inf")
+# Where a header's first cell can start: past the blanks, table rules and a CSV row's `[` before it.
+_HEADER_START = re.compile(r"[\s|\[\u2502\u2503\u2551]*[A-Za-z#]")
+_CELL_BREAK = re.compile(r"\s\s|[\t|,\u2502\u2503\u2551]")  # what `_cells` splits a header at
 _SHARE = re.compile(r"\s*\(%[^()]*\)")  # a header's `(% Done)`: the share each row's cell adds
 # A printed dict hard-wrapped by a terminal or mail client (`{'loss': 0.4, 'learning_rate': 1e-` then
 # `05, 'epoch': 0.2}`; HF's `TrainOutput(..., metrics={'train_runtime': 11359.2, ` cut between items): the
@@ -229,6 +232,8 @@ def _bar_share(text: str) -> float:
 def _header(text: str) -> list[str] | None:
     """Column names of an aligned header line (at least three names, none a number; two when the
     first names the position, as HF's notebook table `Step  Training Loss`)."""
+    if not _HEADER_START.match(text) or not _CELL_BREAK.search(text):  # most lines: their first cell is
+        return None  # no name whatever the split, or no split gives two cells
     cells = _cells(text, header=True)
     if not cells or not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
         return None
@@ -384,8 +389,12 @@ def _grouped(words: list[str], count: int) -> list[str] | None:
 
 def _record_starts(raw: str) -> list[int]:
     """Where each record glued into a raw line starts (0 and each glued record's start, in order)."""
-    starts = [0, *(glued.end() for glued in _GLUED_MESSAGE.finditer(raw) if _FIGURE_END.search(raw, 0, glued.start() + 1))]
-    for stamp in _GLUED_STAMP.finditer(raw, 1):
+    message, first_stamp = _GLUED_MESSAGE.search(raw), _GLUED_STAMP.search(raw, 1)
+    if message is None and first_stamp is None:
+        return [0]  # most lines: nothing glued
+    messages = _GLUED_MESSAGE.finditer(raw, message.start()) if message else ()  # on from the first: no rescan
+    starts = [0, *(glued.end() for glued in messages if _FIGURE_END.search(raw, 0, glued.start() + 1))]
+    for stamp in _GLUED_STAMP.finditer(raw, first_stamp.start()) if first_stamp else ():
         colour = _COLOUR_BEFORE.search(raw, 0, stamp.start())
         start = colour.start() if colour else stamp.start()
         if _RECORD_END.search(raw, 0, start):
@@ -487,16 +496,17 @@ class LineReader:
             text = tail + text.strip()  # a terminal's hard wrap adds nothing: `'epo` + `ch': 0.2}`
         if "{'" in text and text.count("{") > text.count("}") and _CUT_DICT.search(text):
             self._dict_tail = text[text.rindex("{"):]  # read as far as it goes; the whole dict again with its rest
-        head, self._widget = self._widget, text.strip() if _WIDGET_HEAD.fullmatch(text) else None
+        head, self._widget = self._widget, text.strip() if "%" in text and _WIDGET_HEAD.fullmatch(text) else None
         if head and _WIDGET_COUNT.match(text):
             text = f"{head} {text.strip()}"
         if self._formats and (declared := declared_reading(self._formats, text)) is not None:
             return [declared[1]]
-        if _CONFIG_COMMENT.match(text):
+        if "#" in text and _CONFIG_COMMENT.match(text):
             return []
-        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or _ROUNDED_AWAY.fullmatch(text):
+        if (self._block is not None or self._summary) and _INTERJECTED.search(text) or (
+                "\u2502" in text and _ROUNDED_AWAY.fullmatch(text)):
             return []
-        if self._block is not None or _OPENS_BLOCK.fullmatch(text):
+        if self._block is not None or "{" in text and _OPENS_BLOCK.fullmatch(text):
             return self._in_block(text)
         if text.startswith(_COPYPASTE):
             return self._copypaste(text[len(_COPYPASTE):])
@@ -516,14 +526,14 @@ class LineReader:
             self._spaced = None
             return folded
         self._spaced = None
-        if len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
+        if "/" in text and len(self._columns or ()) != len(_YOLOV5_RESULTS_COLUMNS) and _YOLOV5_RESULTS_ROW.fullmatch(text):
             self._columns, self._starts = list(_YOLOV5_RESULTS_COLUMNS), []
         if self._columns is not None and not self._heads(text):
             return []  # another table's row, its header not printed above it here
         if self._columns is not None and (row := self._row(text)) is not None:
             # a notebook table's row is history: the bar above it stays the run's position
             return [row, replace(self._notebook)] if self._notebook else [row]
-        if (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
+        if "Epoch " in text and (epoch := _KERAS_EPOCH.fullmatch(text)) is not None:
             if self._epoch_read is not None and int(epoch[1]) - 1 < self._epoch_read <= int(epoch[1]):
                 return []  # a summary's heading under the bar that counted this epoch: it is over
             self._epoch_read = float(int(epoch[1]) - 1)
@@ -540,7 +550,7 @@ class LineReader:
             text = f"{name}: {text.lstrip()}"
         elif (field := self._cut_field(above, raw)) and (_FIGURE_REST if ":" in field else _NAME_REST).match(raw):
             text = normalize(field + raw)
-        if _EVAL_SECTION.match(text) or _METRIC_TABLE.fullmatch(text):
+        if (":" in text or "***" in text) and _EVAL_SECTION.match(text) or "metric" in text and _METRIC_TABLE.fullmatch(text):
             self._evaluating, self._named_loss = True, False
             return []
         if _SUMMARY_SECTION.fullmatch(text):
@@ -548,7 +558,7 @@ class LineReader:
         else:
             self._summary = self._summary and _SUMMARY_ROW.fullmatch(text) is not None
         readings = parse_record(text) or self._bare_pairs.read(text)
-        if trailing := _TRAILING_HEADER.search(text):
+        if ("Step " in text or "Epoch " in text) and (trailing := _TRAILING_HEADER.search(text)):
             self._spaced = trailing[1].split()  # its rows may follow folded onto one line
         if readings:
             self._notebook = readings[-1] if readings[-1].format == "hf-notebook" else None
@@ -580,7 +590,7 @@ class LineReader:
             if tested:
                 reading.metrics = _tested(reading.metrics)
                 continue
-            if _EVAL_DICT.search(text):
+            if "Saving dict" in text and _EVAL_DICT.search(text):
                 reading.metrics = _evaluation(reading.metrics)
             elif reading.step is not None and (reading.metrics or not self._evaluating):
                 self._evaluating = False  # a bare `global_step = 5468` in an evaluation's results is not training
@@ -592,7 +602,7 @@ class LineReader:
                 self._named_loss = self._named_loss or bool(_EVAL_LOSSES & reading.metrics.keys())
             if "val_loss" in reading.metrics:
                 self._val_loss = reading.metrics["val_loss"]
-        if dangling := _DANGLING.search(text):
+        if text.rstrip()[-1:] == ":" and (dangling := _DANGLING.search(text)):
             self._dangling = dangling[1]
         if evaluates:
             # `313/313 ... - loss: 0.08` of model.evaluate after fit, or its first `32/768 ... ETA`
