@@ -90,9 +90,13 @@ def normalize(line: str) -> str:
     return text
 
 
-def opening_lines(text: str) -> list[str]:
-    """The first non-blank lines of a text: what decides whether a mark is on every line."""
-    opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
+def opening_lines(text: str, redraws_in_line: bool = False) -> list[str]:
+    """The first non-blank lines of a text: what decides whether a mark is on every line;
+    `redraws_in_line`: a line's `\r` redraws are part of it, not lines of their own."""
+    if redraws_in_line:
+        opening = [line.replace("\r", "") for line in text.split("\n", LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]]
+    else:
+        opening = re.split(r"[\r\n]", text, maxsplit=LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]
     return [line for line in opening if line.strip()][:LABEL_SCAN_LINES]
 
 
@@ -112,8 +116,7 @@ def _one_mark(text: str) -> re.Pattern[str] | None:
     without one. The lines a paste is wrapped in (a Markdown fence, `<details>`) are not the log's
     and do not count, nor do the bars a line redraws after its `\r`: a quote or a task label marks
     the line, not each redraw."""
-    records = [line.replace("\r", "") for line in text.split("\n", LABEL_SCAN_LINES * 2)[:LABEL_SCAN_LINES * 2]]
-    lines = [line for line in records if line.strip() and not _WRAPPER.fullmatch(line)][:LABEL_SCAN_LINES]
+    lines = [line for line in opening_lines(text, redraws_in_line=True) if not _WRAPPER.fullmatch(line)]
     marks = [match for line in lines if (match := _PASTE_MARK.match(line))]
     if len(marks) < min(2, len(lines)) or len(marks) < LABELLED_SHARE * len(lines):
         return None  # a one-line paste may be quoted (`> 'loss': 0.5, ...`); a task label needs more
